@@ -1,0 +1,85 @@
+# mlpscope: one non-recursive Makefile; every output lands under build/.
+# Nothing here reads the build host's CPU (no -march=native): the binary must
+# be correct on whatever machine it is copied to.
+
+CC      ?= cc
+BUILD   ?= build
+VERSION := 0.1.0
+WERROR  ?= 1
+SANITIZE ?=
+
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wpointer-arith -Wvla -Wwrite-strings -Wformat=2 -fno-common
+ifeq ($(WERROR),1)
+WARN    += -Werror
+endif
+OPT     := -O2 -g
+CFLAGS  ?=
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) $(CFLAGS) -Isrc -I$(BUILD)/gen -MMD -MP
+LDLIBS  := -lm -lpthread
+LDFLAGS ?=
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS    += -fsanitize=$(SANITIZE)
+endif
+
+LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c)
+LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TEST_SRC := $(wildcard tests/*.c tests/unit/*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
+BIN     := $(BUILD)/mlpscope
+TESTBIN := $(BUILD)/mlpscope-tests
+GEN     := $(BUILD)/gen_lanes
+BUILDINFO := $(BUILD)/gen/buildinfo.h
+
+.PHONY: all run test check-gen regen disasm clean
+all: $(BIN)
+
+$(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(TESTBIN): $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c $(BUILDINFO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The compiler and flags are recorded in every JSON result (provenance), so
+# they are written into a header that is rewritten only when they change.
+$(BUILDINFO): FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
+	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+
+# The lane kernels are generated C, checked in so a reader can see them
+# without building; `make regen` rewrites them and `check-gen` proves the
+# checked-in file is what the generator writes today.
+$(GEN): tools/gen_lanes.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
+
+regen: $(GEN)
+	$(GEN) > src/kern/lanes.gen.c
+
+check-gen: $(GEN)
+	@$(GEN) | cmp -s - src/kern/lanes.gen.c || \
+	  { echo "src/kern/lanes.gen.c is stale: run 'make regen'"; exit 1; }
+
+run: $(BIN)
+	$(BIN) report --json $(BUILD)/report.json
+
+test: $(BIN) $(TESTBIN) check-gen
+	$(TESTBIN)
+
+disasm: $(BUILD)/obj/src/kern/lanes.gen.o
+	objdump -d --no-show-raw-insn $< > $(BUILD)/lanes.disasm
+	@echo "wrote $(BUILD)/lanes.disasm"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

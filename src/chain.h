@@ -1,0 +1,67 @@
+/*
+ * Permutations and pointer chains. A chain is one Sattolo cycle over the
+ * nodes of an arena, one node every spacing_bytes, each node holding the
+ * address of the next. The layout check walks the built cycle in memory and
+ * counts what it actually visits: a layout whose addresses collide still
+ * visits every *index*, so only counting addresses catches it.
+ */
+#ifndef MLPSCOPE_CHAIN_H
+#define MLPSCOPE_CHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rng;
+
+/* Fill succ[0..n) with a uniformly random cyclic permutation (one cycle of
+ * length n) by Sattolo's algorithm. n >= 2. */
+void perm_sattolo(uint32_t *succ, size_t n, struct rng *r);
+
+/* Length of the cycle through element 0 (n for a Sattolo permutation). */
+size_t perm_cycle_length(const uint32_t *succ, size_t n);
+
+/* FNV-1a over the permutation, recorded so a run can be tied to its layout. */
+uint64_t perm_hash(const uint32_t *succ, size_t n);
+
+/* Byte offset of node i. Production uses i * spacing; tests substitute a
+ * colliding function to prove the layout check fires. */
+typedef size_t (*chain_offset_fn)(size_t node, size_t spacing_bytes);
+size_t chain_offset_linear(size_t node, size_t spacing_bytes);
+
+struct chain {
+	char *base;
+	size_t nodes;
+	size_t spacing_bytes;
+	size_t line_bytes;
+	uint64_t seed;
+	uint64_t perm_hash;
+	uint32_t *order;   /* order[pos] = node at position pos along the cycle */
+};
+
+struct layout_check {
+	size_t nodes;                 /* what the layout claims */
+	size_t expected_lines;        /* distinct cache lines the layout claims */
+	size_t steps_walked;          /* steps until the walk closed (or gave up) */
+	size_t distinct_nodes_walked;
+	size_t distinct_lines_walked;
+	bool closed;                  /* returned to its start */
+	bool ok;
+};
+
+/* Write a Sattolo cycle of bytes/spacing nodes into base[0..bytes). Returns 0
+ * or -errno (ENOMEM for the temporary permutation). */
+int chain_build(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
+		size_t line_bytes, uint64_t seed, chain_offset_fn offset);
+
+/* Walk the cycle from node 0 as the hardware will, count distinct nodes and
+ * lines, and record the cycle order for lane starts. Fills *check; returns 0,
+ * or -ENOMEM. check->ok is the verdict. */
+int chain_verify(struct chain *c, struct layout_check *check);
+
+/* Address of the node at position pos (mod nodes) along the verified cycle. */
+uintptr_t chain_node_at(const struct chain *c, size_t pos);
+
+void chain_free(struct chain *c);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * Command line: one option table drives parsing, validation and --help.
+ * Parsing is pure (no measurement, no printing): errors come back as one
+ * line naming the argument and the accepted form, for main.c to print.
+ */
+#ifndef MLPSCOPE_CLI_H
+#define MLPSCOPE_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum command { CMD_REPORT, CMD_MLP, CMD_HELP, CMD_VERSION };
+enum pages_choice { PAGES_CHOICE_SMALL, PAGES_CHOICE_HUGE, PAGES_CHOICE_BOTH };
+
+struct options {
+	enum command command;
+	const char *help_topic;      /* for `help TOPIC`, NULL for general help */
+	size_t size_bytes;           /* 0: choose from the machine */
+	size_t spacing_bytes;
+	int pages;                   /* enum pages_choice */
+	unsigned max_lanes;
+	unsigned repeat;             /* 0: the command's default */
+	unsigned trials;
+	size_t accesses;
+	uint64_t seed;
+	int cpu;                     /* -1: first allowed CPU */
+	const char *json_path;
+	bool quick;
+};
+
+#define CLI_ERR_LEN 256
+
+/* 0 on success; 2 (usage error) with err filled otherwise. */
+int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
+
+/* Parse "N[K|M|G|T][i][B]": K/Ki/KiB = 1024, KB = 1000 (SI). 0 on success,
+ * else -EINVAL (not a size), -ERANGE (overflow), -EDOM (zero or negative). */
+int cli_parse_size(const char *s, size_t *out);
+
+/* General help, or the help of one command ("mlp", "report"). Returns 0, or
+ * -ENOENT for an unknown topic. */
+int cli_print_help(FILE *f, const char *topic);
+
+#endif

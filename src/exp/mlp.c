@@ -1,0 +1,312 @@
+/*
+ * The lanes experiment. Method, and the pitfalls each line answers:
+ * - Every timed region walks H = K * floor(accesses / K) hops, so adding a
+ *   lane reschedules the same work instead of adding work.
+ * - A region's lanes start evenly spaced along a stretch of the cycle that no
+ *   recent region touched: the stretch advances round the whole cycle, so a
+ *   repeated trial never finds its lines still in the last-level cache (H lines
+ *   can be a large fraction of an L3).
+ * - Points are visited round-robin across trials, so warm-up and clock drift
+ *   land on every K alike; the estimate per K is the minimum over trials.
+ * - The control arm hops one chain K times per iteration: the same loop
+ *   overhead per access as K lanes, and no overlap at all.
+ */
+#include "exp/mlp.h"
+
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIRST_BLOCK_LANES 32
+#define BLOCK_LANES 16
+#define FLAT_SPAN 8
+
+struct slot {
+	struct mlp_point *point;
+	lanes_kernel_fn fn;
+	unsigned k;
+	bool control;
+};
+
+struct sweep {
+	const struct mlp_params *p;
+	struct mlp_result *r;
+	struct chain chain;
+	size_t cursor;
+	uintptr_t starts[LANES_MAX];
+	uintptr_t sink;
+	struct slot slots[LANES_MAX + 8];
+	unsigned nslots;
+};
+
+/* One timed region; returns ns per access. */
+static double visit(struct sweep *s, const struct slot *slot)
+{
+	size_t steps = s->p->accesses / slot->k;
+	size_t accesses = steps * slot->k;
+	uint64_t t0, t1;
+
+	if (slot->control)
+		s->starts[0] = chain_node_at(&s->chain, s->cursor);
+	else
+		for (unsigned i = 0; i < slot->k; i++)
+			s->starts[i] = chain_node_at(&s->chain, s->cursor + i * steps);
+	s->cursor += accesses;
+	t0 = clock_now();
+	s->sink ^= slot->fn(s->starts, steps);
+	t1 = clock_now();
+	slot->point->steps_per_lane = steps;
+	return clock_ticks_to_ns(s->p->clock, t1 - t0) / (double)accesses;
+}
+
+static bool is_power_of_two(unsigned k)
+{
+	return (k & (k - 1)) == 0;
+}
+
+/* Slots for lanes K in [lo, hi] and the control arm at powers of two. */
+static void plan_slots(struct sweep *s, unsigned lo, unsigned hi)
+{
+	s->nslots = 0;
+	for (unsigned k = lo; k <= hi; k++) {
+		s->slots[s->nslots++] = (struct slot){&s->r->sweep[k - 1], lanes_kernel(k), k, false};
+		if (is_power_of_two(k)) {
+			unsigned c = 0;
+
+			while ((1u << c) < k)
+				c++;
+			s->slots[s->nslots++] = (struct slot){&s->r->control[c], unrolled_kernel(k), k, true};
+		}
+	}
+}
+
+static int run_rounds(struct sweep *s, unsigned repeat, double done, double share)
+{
+	const struct mlp_params *p = s->p;
+
+	for (unsigned t = 0; t < p->trials; t++) {
+		for (unsigned i = 0; i < s->nslots; i++) {
+			struct mlp_point *pt = s->slots[i].point;
+
+			if (*p->stop)
+				return -EINTR;
+			pt->trials_ns[repeat * p->trials + t] = visit(s, &s->slots[i]);
+			pt->ntrials = (repeat + 1) * p->trials;
+		}
+		if (p->progress)
+			p->progress(p->progress_ctx, done + share * (t + 1) / p->trials);
+	}
+	return 0;
+}
+
+/* Noise floor of the min-of-3 estimator: per point, the spread of its group
+ * minima; over points, the upper quartile (a tolerance should cover most
+ * points, not the typical one). */
+static double noise_floor_pct(const struct mlp_point *pts, unsigned n)
+{
+	double *spreads = malloc(n * sizeof(*spreads)), mins[64 * 16 / MLP_TRIAL_GROUP], r;
+	unsigned m = 0;
+
+	if (!spreads)
+		return NAN;
+	for (unsigned i = 0; i < n; i++) {
+		size_t g = stats_group_minima(pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP, mins);
+
+		if (g >= 2)
+			spreads[m++] = stats_spread_pct(mins, g);
+	}
+	r = m ? stats_quantile(spreads, m, 0.75) : NAN;
+	free(spreads);
+	return r;
+}
+
+/* Minimum over the trials of one repeat (repeat < 0: all repeats). */
+static double point_min(const struct mlp_point *pt, int repeat, unsigned trials)
+{
+	if (repeat < 0)
+		return stats_min(pt->trials_ns, pt->ntrials);
+	return stats_min(pt->trials_ns + (size_t)repeat * trials, trials);
+}
+
+/* Flat: the best of the last FLAT_SPAN lane counts beats the best before
+ * them by less than the floor. */
+static bool curve_flat(const double *t, unsigned n, double floor_pct)
+{
+	if (n < 2 * FLAT_SPAN)
+		return false;
+	return stats_min(t + n - FLAT_SPAN, FLAT_SPAN) >=
+	       stats_min(t, n - FLAT_SPAN) * (1.0 - floor_pct / 100.0);
+}
+
+static void fill_derived(struct mlp_point *pt, unsigned k, double t1, size_t line_bytes)
+{
+	pt->lanes = k;
+	pt->ns_per_access = stats_min(pt->trials_ns, pt->ntrials);
+	pt->speedup = t1 / pt->ns_per_access;
+	pt->concurrency = t1 / pt->ns_per_access;
+	pt->useful_gbps = (double)sizeof(uintptr_t) / pt->ns_per_access;
+	pt->line_gbps = (double)line_bytes / pt->ns_per_access;
+}
+
+static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trials)
+{
+	struct mlp_estimate *e = &r->estimate;
+	unsigned n = r->npoints;
+	double k[LANES_MAX], t[LANES_MAX], ks[16], median;
+	struct saturation_fit fit;
+
+	for (unsigned i = 0; i < n; i++) {
+		k[i] = i + 1;
+		t[i] = r->sweep[i].ns_per_access;
+	}
+	e->rule_5pct_lanes = stats_rule_first_gain_below(t, n, 0.05);
+	e->rule_1pct_lanes = stats_rule_first_gain_below(t, n, 0.01);
+	stats_fit_saturation(k, t, n, &fit);
+	e->fit_latency_ns = fit.latency_ns;
+	e->fit_saturation_lanes = fit.saturation_lanes;
+	e->fit_plateau_concurrency = t[0] / fit.floor_ns;
+	e->fit_rms_log_residual = fit.rms_log_residual;
+	/* Ks = L / t_floor, and each of L and t_floor is a min-of-N estimate
+	 * known to within the floor: their ratio to within about sqrt(2) of it. */
+	e->fit_uncertainty = fit.saturation_lanes * sqrt(2.0) * r->noise_floor_pct / 100.0;
+	e->peak_concurrency = 0;
+	for (unsigned i = 0; i < n; i++)
+		if (r->sweep[i].concurrency > e->peak_concurrency) {
+			e->peak_concurrency = r->sweep[i].concurrency;
+			e->peak_lanes = i + 1;
+		}
+	double best = stats_min(t, n);
+
+	for (unsigned i = 0; i < n; i++)
+		if (t[i] <= best * (1.0 + r->noise_floor_pct / 100.0)) {
+			e->plateau_from_lanes = i + 1;
+			break;
+		}
+	e->flat_at_end = curve_flat(t, n, r->noise_floor_pct);
+	e->repeats = repeats;
+	for (unsigned rep = 0; rep < repeats; rep++) {
+		for (unsigned i = 0; i < n; i++)
+			t[i] = point_min(&r->sweep[i], (int)rep, trials);
+		stats_fit_saturation(k, t, n, &fit);
+		ks[rep] = e->repeat_saturation_lanes[rep] = fit.saturation_lanes;
+	}
+	median = stats_median(ks, repeats);
+	e->repeats_agreeing = 0;
+	for (unsigned rep = 0; rep < repeats; rep++)
+		if (fabs(ks[rep] - median) <= fmax(1.0, 0.1 * median))
+			e->repeats_agreeing++;
+}
+
+static int alloc_trials(struct mlp_result *r, size_t per_point)
+{
+	for (unsigned i = 0; i < LANES_MAX; i++)
+		if (!(r->sweep[i].trials_ns = calloc(per_point, sizeof(double))))
+			return -ENOMEM;
+	for (unsigned i = 0; i < 8; i++)
+		if (!(r->control[i].trials_ns = calloc(per_point, sizeof(double))))
+			return -ENOMEM;
+	return 0;
+}
+
+static int sweep_all(struct sweep *s)
+{
+	const struct mlp_params *p = s->p;
+	struct mlp_result *r = s->r;
+	unsigned lo = 1, hi = p->max_lanes < FIRST_BLOCK_LANES ? p->max_lanes : FIRST_BLOCK_LANES;
+	double share = 1.0 / (p->repeats + 1), t[LANES_MAX];
+	int rc;
+
+	/* One untimed pass over the first lane counts: page-table and kernel
+	 * code warm-up belongs to no point. */
+	plan_slots(s, 1, hi < 8 ? hi : 8);
+	for (unsigned i = 0; i < s->nslots; i++)
+		visit(s, &s->slots[i]);
+	for (;;) {
+		plan_slots(s, lo, hi);
+		if ((rc = run_rounds(s, 0, 0.0, share)))
+			return rc;
+		for (unsigned i = 0; i < hi; i++)
+			t[i] = point_min(&r->sweep[i], 0, p->trials);
+		if (hi == p->max_lanes || curve_flat(t, hi, noise_floor_pct(r->sweep, hi)))
+			break;
+		lo = hi + 1;
+		hi = hi + BLOCK_LANES < p->max_lanes ? hi + BLOCK_LANES : p->max_lanes;
+	}
+	r->npoints = hi;
+	plan_slots(s, 1, hi);
+	for (unsigned rep = 1; rep < p->repeats; rep++)
+		if ((rc = run_rounds(s, rep, share * rep, share)))
+			return rc;
+	r->ncontrol = 0;
+	while (r->ncontrol < 8 && (1u << r->ncontrol) <= hi)
+		r->ncontrol++;
+	return 0;
+}
+
+int mlp_run(const struct mlp_params *p, struct mlp_result *r)
+{
+	struct sweep s = {.p = p, .r = r};
+	struct arena arena = {0};
+	chain_offset_fn layout = p->layout ? p->layout : chain_offset_linear;
+	/* A test layout may write past the claimed span; give it room. */
+	size_t slack = p->layout ? ARENA_HUGE_BYTES : 0;
+	uint64_t w0 = clock_wall_ns(), w1;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->pages_requested = arena_request_name(p->pages);
+	r->working_set_bytes = p->working_set_bytes;
+	r->spacing_bytes = p->spacing_bytes;
+	r->line_bytes = p->line_bytes;
+	r->accesses_per_point = p->accesses;
+	r->trials_per_repeat = p->trials;
+	r->perm_seed = p->seed;
+	if ((rc = alloc_trials(r, (size_t)p->repeats * p->trials)))
+		goto out;
+	if ((rc = arena_map(&arena, p->working_set_bytes + slack, p->pages)))
+		goto out;
+	r->total_bytes = arena.bytes;
+	r->huge_bytes_obtained = arena.huge_bytes_obtained;
+	r->collapse_errno = arena.collapse_errno;
+	if ((rc = chain_build(&s.chain, arena.base, p->working_set_bytes, p->spacing_bytes,
+			      p->line_bytes, p->seed, layout)))
+		goto out;
+	r->perm_hash = s.chain.perm_hash;
+	if ((rc = chain_verify(&s.chain, &r->layout)))
+		goto out;
+	if (!r->layout.ok) {
+		rc = -EPROTO;
+		goto out;
+	}
+	w1 = clock_wall_ns();
+	r->setup_seconds = (double)(w1 - w0) / 1e9;
+	if ((rc = sweep_all(&s)))
+		goto out;
+	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints);
+	double t1 = stats_min(r->sweep[0].trials_ns, r->sweep[0].ntrials);
+	double control_t1 = stats_min(r->control[0].trials_ns, r->control[0].ntrials);
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		fill_derived(&r->sweep[i], i + 1, t1, p->line_bytes);
+	/* The control's concurrency is against the lanes arm's t(1), so it reads
+	 * about 1 whatever the unroll: that is the point of the control. */
+	for (unsigned c = 0; c < r->ncontrol; c++) {
+		fill_derived(&r->control[c], 1u << c, t1, p->line_bytes);
+		r->control[c].speedup = control_t1 / r->control[c].ns_per_access;
+	}
+	fill_estimate(r, p->repeats, p->trials);
+	r->sweep_seconds = (double)(clock_wall_ns() - w1) / 1e9;
+	/* Report the smaller of the backing before and after the sweep: the
+	 * kernel may split huge pages while we measure. */
+	size_t huge_after;
+
+	if (!arena_backing_obtained(&arena, &huge_after) && huge_after < r->huge_bytes_obtained)
+		r->huge_bytes_obtained = huge_after;
+out:
+	chain_free(&s.chain);
+	arena_unmap(&arena);
+	return rc;
+}

@@ -1,0 +1,182 @@
+/*
+ * parse -> plan -> run -> report. The only file that prints errors and picks
+ * exit codes: 0 ok, 1 runtime failure, 2 usage (always before any
+ * measurement), 130 interrupted. A first Ctrl-C asks the sweep to stop at
+ * the next timed region and nothing is written; a second one kills at once.
+ */
+#include "cli.h"
+#include "clock.h"
+#include "exp/mlp.h"
+#include "plan.h"
+#include "provenance.h"
+#include "report/atomic.h"
+#include "report/report.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+struct progress {
+	const char *label;
+};
+
+static void show_progress(void *ctx, double fraction)
+{
+	const struct progress *p = ctx;
+
+	fprintf(stderr, "\r  %s: %3.0f%%", p->label, 100.0 * fraction);
+	fflush(stderr);
+}
+
+static int run_mlp(const struct plan *plan, const struct options *o, struct report *r)
+{
+	bool tty = isatty(STDERR_FILENO);
+
+	for (int i = 0; i < plan->npages; i++) {
+		struct progress prog = {plan->pages[i] == PAGES_HUGE ? "mlp (huge pages)" : "mlp (small pages)"};
+		struct mlp_params mp = {
+			.working_set_bytes = plan->working_set_bytes,
+			.spacing_bytes = plan->spacing_bytes,
+			.line_bytes = r->topo.line_bytes,
+			.pages = plan->pages[i],
+			.max_lanes = o->max_lanes,
+			.repeats = o->repeat,
+			.trials = o->trials,
+			.accesses = plan->accesses,
+			.seed = o->seed,
+			.clock = &r->clock,
+			.stop = &stop_requested,
+			.progress = tty ? show_progress : NULL,
+			.progress_ctx = &prog,
+		};
+		struct mlp_result *m = &r->mlp[i];
+		int rc = mlp_run(&mp, m);
+
+		if (tty)
+			fputs("\r\033[K", stderr);
+		r->nmlp = i + 1;
+		if (rc == -EINTR)
+			return 130;
+		if (rc == -EPROTO) {
+			fprintf(stderr, "mlpscope: layout check failed: walked %zu steps, %zu distinct nodes, "
+				"%zu distinct lines, expected %zu nodes and %zu lines; refusing to report\n",
+				m->layout.steps_walked, m->layout.distinct_nodes_walked,
+				m->layout.distinct_lines_walked, m->layout.nodes, m->layout.expected_lines);
+			return 1;
+		}
+		if (rc) {
+			fprintf(stderr, "mlpscope: mlp: %s\n", strerror(-rc));
+			return 1;
+		}
+		if (plan->pages[i] == PAGES_HUGE && m->huge_bytes_obtained < m->total_bytes * 9 / 10)
+			result_warn(r, "huge pages requested but %.1f%% obtained (THP off, fragmented, or "
+				    "MADV_COLLAPSE errno %d): translation misses are part of this result",
+				    m->total_bytes ? 100.0 * (double)m->huge_bytes_obtained / (double)m->total_bytes : 0.0,
+				    m->collapse_errno);
+		if (!m->estimate.flat_at_end)
+			result_warn(r, "mlp (%s pages): the curve was still falling at --max-lanes %u; "
+				    "the plateau may lie beyond it", m->pages_requested, o->max_lanes);
+		if (m->estimate.repeats_agreeing < m->estimate.repeats)
+			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
+				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
+	}
+	return 0;
+}
+
+static int measure_and_report(const struct options *o)
+{
+	static struct report r;
+	struct plan plan;
+	struct atomic_file json = {0};
+	char err[CLI_ERR_LEN];
+	int rc;
+
+	r.version = provenance_version();
+	topo_read(&r.topo);
+	if (plan_make(o, &r.topo, &plan, &r, err, sizeof(err))) {
+		fprintf(stderr, "mlpscope: %s\n", err);
+		return 2;
+	}
+	if (o->json_path && (rc = atomic_open(&json, o->json_path))) {
+		fprintf(stderr, "mlpscope: --json: cannot write '%s': %s (expected a writable file path)\n",
+			o->json_path, strerror(-rc));
+		return 2;
+	}
+	if (plan.cpu >= 0 && (rc = topo_pin(&r.topo, plan.cpu)))
+		result_warn(&r, "could not pin to CPU %d: %s; results may include migrations", plan.cpu,
+			    strerror(-rc));
+	install_signals();
+	clock_init(&r.clock);
+	plan_fit_clock(&plan, &r.clock, &r);
+	provenance_collect(&r.prov, o->seed);
+
+	rc = run_mlp(&plan, o, &r);
+	if (rc == 130)
+		fprintf(stderr, "mlpscope: interrupted; no result written\n");
+	if (rc) {
+		atomic_abort(&json);
+		result_free(&r);
+		return rc;
+	}
+	report_write_text(&r, stdout);
+	fflush(stdout);
+	if (o->json_path) {
+		report_write_json(&r, json.f);
+		if ((rc = atomic_commit(&json))) {
+			fprintf(stderr, "mlpscope: --json: writing '%s' failed: %s\n", o->json_path, strerror(-rc));
+			result_free(&r);
+			return 1;
+		}
+	}
+	result_free(&r);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	char err[CLI_ERR_LEN];
+
+	if (cli_parse(argc, argv, &o, err, sizeof(err))) {
+		fprintf(stderr, "mlpscope: %s\n", err);
+		return 2;
+	}
+	switch (o.command) {
+	case CMD_HELP:
+		if (cli_print_help(stdout, o.help_topic)) {
+			fprintf(stderr, "mlpscope: help: '%s' is not a command (expected report or mlp)\n",
+				o.help_topic);
+			return 2;
+		}
+		return 0;
+	case CMD_VERSION:
+		printf("mlpscope %s\n", provenance_version());
+		return 0;
+	case CMD_REPORT:
+	case CMD_MLP:
+		break;
+	}
+	return measure_and_report(&o);
+}

@@ -1,0 +1,111 @@
+/*
+ * Defaults and validation that depend on the machine. The default working
+ * set is at least 1 GiB and twice the largest reported cache, but never more
+ * than half of MemAvailable: a guest can be shown a whole socket's L3, and
+ * doubling that must not push the run into swap or the OOM killer.
+ */
+#include "plan.h"
+
+#include "report/report.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define GIB ((size_t)1 << 30)
+/* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
+ * overlapped many ways); used only to size timed regions. */
+#define FASTEST_ACCESS_NS 0.2
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
+size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes)
+{
+	size_t nodes = working_set_bytes / spacing_bytes;
+
+	/* arena (+2 MiB rounding) + cycle order (4 B/node) + check bitmaps */
+	return working_set_bytes + ARENA_HUGE_BYTES + nodes * 4 + nodes / 8 + working_set_bytes / 512;
+}
+
+static size_t default_working_set(const struct topo *t, struct report *r)
+{
+	size_t want = 2 * topo_largest_cache_bytes(t), cap = t->mem_available_bytes / 2, ws;
+	char a[32], b[32];
+
+	if (want < GIB)
+		want = GIB;
+	ws = want;
+	if (cap && ws > cap) {
+		ws = ARENA_HUGE_BYTES;
+		while (ws * 2 <= cap)
+			ws *= 2;
+		report_format_bytes(a, sizeof(a), want);
+		report_format_bytes(b, sizeof(b), ws);
+		result_warn(r, "default working set reduced from %s to %s to fit half of available memory", a, b);
+	}
+	return ws;
+}
+
+int plan_make(const struct options *o, const struct topo *t, struct plan *p,
+	      struct report *r, char *err, size_t errlen)
+{
+	size_t largest = topo_largest_cache_bytes(t), nodes, peak;
+	char a[32], b[32];
+
+	p->spacing_bytes = o->spacing_bytes;
+	p->accesses = o->accesses;
+	p->working_set_bytes = o->size_bytes ? o->size_bytes : default_working_set(t, r);
+	p->working_set_bytes = p->working_set_bytes / p->spacing_bytes * p->spacing_bytes;
+	nodes = p->working_set_bytes / p->spacing_bytes;
+	if (nodes < 2)
+		return fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
+			    "(expected a size of at least 2x the spacing)", o->size_bytes, p->spacing_bytes);
+	peak = plan_peak_bytes(p->working_set_bytes, p->spacing_bytes);
+	if (t->mem_available_bytes && peak > t->mem_available_bytes) {
+		report_format_bytes(a, sizeof(a), peak);
+		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+		return fail(err, errlen, "--size: this working set needs %s but only %s is available "
+			    "(expected a smaller size; MemAvailable in /proc/meminfo)", a, b);
+	}
+	if (nodes > UINT32_MAX)
+		return fail(err, errlen, "--size: %zu nodes at --spacing %zu is more than 2^32-1 "
+			    "(expected a smaller size or a larger spacing)", nodes, p->spacing_bytes);
+	if (largest && p->working_set_bytes <= largest) {
+		report_format_bytes(a, sizeof(a), p->working_set_bytes);
+		report_format_bytes(b, sizeof(b), largest);
+		result_warn(r, "WORKING SET %s FITS IN THE %s CACHE THE OS REPORTS: this measures that cache, "
+			    "not memory", a, b);
+	}
+	if (o->accesses > nodes)
+		result_warn(r, "--accesses %zu exceeds the %zu nodes: lanes revisit lines within one region",
+			    o->accesses, nodes);
+	if (o->cpu >= 0 && !topo_cpu_allowed(o->cpu))
+		return fail(err, errlen, "--cpu: CPU %d is not available to this process (expected one of %s)",
+			    o->cpu, t->affinity);
+	p->cpu = o->cpu >= 0 ? o->cpu : topo_default_cpu();
+	p->npages = 0;
+	if (o->pages != PAGES_CHOICE_HUGE)
+		p->pages[p->npages++] = PAGES_SMALL;
+	if (o->pages != PAGES_CHOICE_SMALL)
+		p->pages[p->npages++] = PAGES_HUGE;
+	return 0;
+}
+
+void plan_fit_clock(struct plan *p, const struct clock_info *c, struct report *r)
+{
+	size_t need = (size_t)(c->min_region_ns / FASTEST_ACCESS_NS) + 1;
+
+	if (p->accesses < need) {
+		result_warn(r, "accesses per region raised from %zu to %zu so the timer's cost stays under 1%%",
+			    p->accesses, need);
+		p->accesses = need;
+	}
+}

@@ -1,0 +1,45 @@
+/*
+ * Collects what ties a result to the exact binary and machine state that
+ * produced it. The compiler flags come from the build (buildinfo.h is written
+ * by the Makefile); the hash is of /proc/self/exe, i.e. what actually ran.
+ */
+#include "provenance.h"
+
+#include "arch/arch.h"
+#include "buildinfo.h"
+#include "sha256.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+const char *provenance_version(void)
+{
+	return MLPSCOPE_VERSION;
+}
+
+void provenance_collect(struct provenance *p, uint64_t seed)
+{
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(p, 0, sizeof(*p));
+	if (sha256_file_hex("/proc/self/exe", p->binary_sha256))
+		snprintf(p->binary_sha256, sizeof(p->binary_sha256), "unavailable");
+#if defined(__clang__)
+	snprintf(p->compiler, sizeof(p->compiler), "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+	snprintf(p->compiler, sizeof(p->compiler), "gcc %s", __VERSION__);
+#else
+	snprintf(p->compiler, sizeof(p->compiler), "unknown");
+#endif
+	p->cflags = MLPSCOPE_CFLAGS;
+	if (uname(&u) == 0)
+		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release, u.machine);
+	gmtime_r(&now, &tm);
+	strftime(p->timestamp_utc, sizeof(p->timestamp_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	snprintf(p->arch, sizeof(p->arch), "%s", arch_name());
+	p->seed = seed;
+}

@@ -1,0 +1,131 @@
+/*
+ * Estimators. The spread reported for an estimator is max/min - 1 of
+ * repeated min-of-N values: on a machine whose clock swings, the minimum is
+ * the stable statistic (interference only ever adds time), and how far the
+ * minimum itself moves between repetitions is the instrument's tolerance.
+ */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double stats_min(const double *v, size_t n)
+{
+	double m = INFINITY;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] < m)
+			m = v[i];
+	return m;
+}
+
+double stats_max(const double *v, size_t n)
+{
+	double m = -INFINITY;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] > m)
+			m = v[i];
+	return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double stats_quantile(const double *v, size_t n, double q)
+{
+	double *s = malloc(n * sizeof(*s)), pos, r;
+	size_t lo;
+
+	if (!s || n == 0) {
+		free(s);
+		return NAN;
+	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	pos = q * (double)(n - 1);
+	lo = (size_t)pos;
+	r = lo + 1 < n ? s[lo] + (pos - (double)lo) * (s[lo + 1] - s[lo]) : s[lo];
+	free(s);
+	return r;
+}
+
+double stats_median(const double *v, size_t n)
+{
+	return stats_quantile(v, n, 0.5);
+}
+
+double stats_spread_pct(const double *v, size_t n)
+{
+	double lo = stats_min(v, n);
+
+	return n && lo > 0 ? (stats_max(v, n) - lo) / lo * 100.0 : NAN;
+}
+
+size_t stats_group_minima(const double *v, size_t n, size_t group, double *out)
+{
+	size_t groups = group ? n / group : 0;
+
+	for (size_t g = 0; g < groups; g++)
+		out[g] = stats_min(v + g * group, group);
+	return groups;
+}
+
+double stats_paired_min_ratio(const double *a, const double *b, size_t n)
+{
+	double best = INFINITY;
+
+	for (size_t i = 0; i < n; i++)
+		if (b[i] > 0 && a[i] / b[i] < best)
+			best = a[i] / b[i];
+	return best;
+}
+
+/* For a fixed Ks the best log L is the mean of log t + log min(K, Ks), so
+ * the fit is a one-dimensional search. */
+static double fit_cost(const double *k, const double *t, size_t n, double ks, double *log_l)
+{
+	double sum = 0, cost = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += log(t[i]) + log(k[i] < ks ? k[i] : ks);
+	*log_l = sum / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double r = log(t[i]) - (*log_l - log(k[i] < ks ? k[i] : ks));
+
+		cost += r * r;
+	}
+	return cost;
+}
+
+void stats_fit_saturation(const double *k, const double *t, size_t n, struct saturation_fit *fit)
+{
+	double kmax = stats_max(k, n), best_cost = INFINITY, best_ks = 1, best_log_l = 0;
+
+	for (double ks = 1.0; ks <= kmax + 1e-9; ks += 0.01) {
+		double log_l, c = fit_cost(k, t, n, ks, &log_l);
+
+		if (c < best_cost) {
+			best_cost = c;
+			best_ks = ks;
+			best_log_l = log_l;
+		}
+	}
+	fit->latency_ns = exp(best_log_l);
+	fit->saturation_lanes = best_ks;
+	fit->floor_ns = fit->latency_ns / best_ks;
+	fit->rms_log_residual = sqrt(best_cost / (double)n);
+}
+
+size_t stats_rule_first_gain_below(const double *t, size_t n, double frac)
+{
+	for (size_t i = 1; i < n; i++)
+		if (t[i] > t[i - 1] * (1.0 - frac))
+			return i; /* t[i] is K = i + 1: K = i was the last lane worth adding */
+	return n;
+}

@@ -1,0 +1,45 @@
+/*
+ * Statistics and estimators: minima, medians, the spread of an estimator,
+ * paired ratios, and the saturation fit of a lanes curve. Pure functions on
+ * arrays of doubles; nothing here measures.
+ */
+#ifndef MLPSCOPE_STATS_H
+#define MLPSCOPE_STATS_H
+
+#include <stddef.h>
+
+double stats_min(const double *v, size_t n);
+double stats_max(const double *v, size_t n);
+/* Median and quantile (linear interpolation, q in [0,1]); n > 0. */
+double stats_median(const double *v, size_t n);
+double stats_quantile(const double *v, size_t n, double q);
+
+/* Spread of a set of estimates, (max - min) / min, in percent. */
+double stats_spread_pct(const double *v, size_t n);
+
+/* Minima of consecutive groups of `group` values: the min-of-N estimator
+ * applied repeatedly. Writes n / group values to out, returns that count. */
+size_t stats_group_minima(const double *v, size_t n, size_t group, double *out);
+
+/* Paired estimator: min over i of a[i] / b[i] (divide inside each
+ * iteration, then take the minimum), so clock drift between iterations
+ * cancels in each quotient instead of multiplying into a ratio of minima. */
+double stats_paired_min_ratio(const double *a, const double *b, size_t n);
+
+/* Fit t(K) = max(L / K, L / Ks) to points (k[i], t[i]) by least squares on
+ * log t (relative errors weigh equally at every K). Ks is searched on a 0.01
+ * grid in [1, max k]. */
+struct saturation_fit {
+	double latency_ns;      /* L: the model's t(1) */
+	double saturation_lanes;/* Ks: where L/K meets the floor */
+	double floor_ns;        /* L / Ks */
+	double rms_log_residual;
+};
+void stats_fit_saturation(const double *k, const double *t, size_t n, struct saturation_fit *fit);
+
+/* First K (1-based index into t[]) at which adding one more lane improves
+ * the time by less than frac (e.g. 0.05): t[K] > t[K-1] * (1 - frac).
+ * Returns the K reached, or n when every step improved. */
+size_t stats_rule_first_gain_below(const double *t, size_t n, double frac);
+
+#endif

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Check an mlpscope JSON result with a real parser: it parses, and every key
+the schema promises is present with the right type. Usage: check_json.py FILE.
+Prints what is missing and exits 1, or exits 0."""
+import json
+import sys
+
+NUM = (int, float)
+POINT = {"lanes": int, "ns_per_access": NUM, "speedup": NUM, "concurrency": NUM,
+         "useful_gbps": NUM, "line_gbps": NUM, "trials_ns": list}
+MLP = {
+    "working_set_bytes": int, "spacing_bytes": int, "noise_floor_pct": NUM,
+    "pages": {"requested": str, "huge_bytes_obtained": int, "total_bytes": int},
+    "layout_check": {"nodes": int, "distinct_nodes_walked": int,
+                     "distinct_lines_walked": int, "ok": bool},
+    "sweep": [POINT], "control_unrolled": [POINT],
+    "estimate": {"rule_5pct_lanes": int, "rule_1pct_lanes": int,
+                 "fit_saturation_lanes": NUM, "fit_plateau_concurrency": NUM,
+                 "fit_uncertainty": NUM, "peak_concurrency": NUM,
+                 "repeats": int, "repeats_agreeing": int},
+}
+TOP = {
+    "tool": str, "version": str,
+    "provenance": {"binary_sha256": str, "compiler": str, "cflags": str, "cpu_model": str,
+                   "kernel": str, "timestamp_utc": str, "affinity": str,
+                   "clock": {"source": str, "ticks_per_ns": NUM}, "seed": int},
+}
+
+
+def check(value, shape, path, errors):
+    if isinstance(shape, dict):
+        if not isinstance(value, dict):
+            errors.append(f"{path}: not an object")
+            return
+        for key, sub in shape.items():
+            if key not in value:
+                errors.append(f"{path}.{key}: missing")
+            else:
+                check(value[key], sub, f"{path}.{key}", errors)
+    elif isinstance(shape, list):
+        if not isinstance(value, list) or not value:
+            errors.append(f"{path}: not a non-empty array")
+            return
+        for i, item in enumerate(value):
+            check(item, shape[0], f"{path}[{i}]", errors)
+    elif shape is bool:
+        if not isinstance(value, bool):
+            errors.append(f"{path}: not a boolean")
+    elif not isinstance(value, shape) or isinstance(value, bool):
+        errors.append(f"{path}: not {shape}")
+
+
+def main():
+    with open(sys.argv[1]) as f:
+        doc = json.load(f)
+    errors = []
+    check(doc, TOP, "", errors)
+    if doc.get("tool") != "mlpscope":
+        errors.append(".tool: not 'mlpscope'")
+    mlp = doc.get("mlp", {})
+    kinds = [mlp[k] for k in ("small", "huge") if k in mlp] or [mlp]
+    for i, m in enumerate(kinds):
+        check(m, MLP, f".mlp[{i}]", errors)
+        for p in m.get("sweep", []):
+            if len(p.get("trials_ns", [])) == 0:
+                errors.append(".mlp.sweep: a point without raw trials")
+    if len(sys.argv) > 2 and len(kinds) != int(sys.argv[2]):
+        errors.append(f".mlp: {len(kinds)} page kinds, expected {sys.argv[2]}")
+    for e in errors:
+        print(e)
+    sys.exit(1 if errors else 0)
+
+
+main()

@@ -1,0 +1,49 @@
+/*
+ * A tiny test harness: tests register themselves, each ends PASS, FAIL (with
+ * the failed condition and a message) or SKIP (with the reason the machine
+ * cannot run it). The run ends with the line "N passed, N failed, N skipped".
+ */
+#ifndef MLPSCOPE_TESTS_HARNESS_H
+#define MLPSCOPE_TESTS_HARNESS_H
+
+#include <stdio.h>
+
+struct test_ctx {
+	int failed;
+	int skipped;
+	char message[512];
+};
+
+typedef void (*test_fn)(struct test_ctx *tctx);
+
+void test_register(const char *name, test_fn fn);
+void test_fail(struct test_ctx *t, const char *file, int line, const char *cond, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Directory holding the mlpscope binary under test (next to the test binary). */
+const char *test_bin_dir(void);
+
+#define TEST(name)                                                          \
+	static void name(struct test_ctx *tctx);                               \
+	__attribute__((constructor)) static void register_##name(void)      \
+	{                                                                   \
+		test_register(#name, name);                                 \
+	}                                                                   \
+	static void name(struct test_ctx *tctx)
+
+#define CHECK(cond, ...)                                                    \
+	do {                                                                \
+		if (!(cond)) {                                              \
+			test_fail(tctx, __FILE__, __LINE__, #cond, __VA_ARGS__); \
+			return;                                             \
+		}                                                           \
+	} while (0)
+
+#define SKIP(...)                                                           \
+	do {                                                                \
+		test_skip(tctx, __VA_ARGS__);                                  \
+		return;                                                     \
+	} while (0)
+
+#endif

@@ -1,0 +1,87 @@
+/*
+ * Test runner. `mlpscope-tests [SUBSTRING]` runs the tests whose name
+ * contains SUBSTRING (all by default), in registration order.
+ */
+#include "harness.h"
+
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_TESTS 256
+
+static struct {
+	const char *name;
+	test_fn fn;
+} tests[MAX_TESTS];
+static int ntests;
+static char bin_dir[4096];
+
+void test_register(const char *name, test_fn fn)
+{
+	if (ntests < MAX_TESTS)
+		tests[ntests++] = (typeof(tests[0])){name, fn};
+}
+
+void test_fail(struct test_ctx *t, const char *file, int line, const char *cond, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(t->message, sizeof(t->message), "%s:%d: %s: ", file, line, cond);
+
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < sizeof(t->message))
+		vsnprintf(t->message + n, sizeof(t->message) - (size_t)n, fmt, ap);
+	va_end(ap);
+	t->failed = 1;
+}
+
+void test_skip(struct test_ctx *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof(t->message), fmt, ap);
+	va_end(ap);
+	t->skipped = 1;
+}
+
+const char *test_bin_dir(void)
+{
+	return bin_dir;
+}
+
+int main(int argc, char **argv)
+{
+	int passed = 0, failed = 0, skipped = 0;
+	char self[4096];
+
+	snprintf(self, sizeof(self), "%s", argv[0]);
+	snprintf(bin_dir, sizeof(bin_dir), "%s", dirname(self));
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 0; i < ntests; i++) {
+		struct test_ctx t = {0};
+		struct timespec a, b;
+
+		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		tests[i].fn(&t);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+
+		if (t.failed) {
+			printf("FAIL %s (%.1f s)\n     %s\n", tests[i].name, s, t.message);
+			failed++;
+		} else if (t.skipped) {
+			printf("SKIP %s: %s\n", tests[i].name, t.message);
+			skipped++;
+		} else {
+			printf("PASS %s (%.1f s)%s%s\n", tests[i].name, s, t.message[0] ? ": " : "", t.message);
+			passed++;
+		}
+	}
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+	return failed ? 1 : 0;
+}

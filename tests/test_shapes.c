@@ -1,0 +1,167 @@
+/*
+ * Shape tests: short real runs that assert shapes, never values, with the
+ * tolerance taken from the noise floor each run measures for itself.
+ */
+#include "harness.h"
+
+#include "arena.h"
+#include "clock.h"
+#include "exp/mlp.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static volatile sig_atomic_t never_stop;
+static struct clock_info test_clock;
+
+static void ensure_clock(void)
+{
+	if (test_clock.ticks_per_ns == 0)
+		clock_init(&test_clock);
+}
+
+static struct mlp_params small_dram_params(void)
+{
+	struct topo t;
+	size_t ws = 256u << 20;
+
+	topo_read(&t);
+	/* DRAM-sized: at least 4x the largest cache the OS reports. */
+	while (ws < 4 * topo_largest_cache_bytes(&t))
+		ws *= 2;
+	ensure_clock();
+	return (struct mlp_params){
+		.working_set_bytes = ws, .spacing_bytes = 64, .line_bytes = 64, .pages = PAGES_HUGE,
+		.max_lanes = 8, .repeats = 1, .trials = 9, .accesses = 1u << 16, .seed = 3,
+		.clock = &test_clock, .stop = &never_stop,
+	};
+}
+
+static struct mlp_result result;
+
+TEST(shape_eight_lanes_beat_one_and_unrolled_chain_does_not_overlap)
+{
+	struct mlp_params p = small_dram_params();
+	int rc = mlp_run(&p, &result);
+	double tol, t1, t2, t8, c2;
+
+	CHECK(rc == 0, "mlp_run: %s", strerror(-rc));
+	CHECK(result.layout.ok, "layout check failed on a linear layout");
+	CHECK(result.npoints == 8 && result.ncontrol == 4, "points %u control %u", result.npoints, result.ncontrol);
+	tol = result.noise_floor_pct / 100.0;
+	CHECK(isfinite(tol), "no noise floor measured");
+	t1 = result.sweep[0].ns_per_access;
+	t2 = result.sweep[1].ns_per_access;
+	t8 = result.sweep[7].ns_per_access;
+	c2 = result.control[1].ns_per_access;
+	CHECK(t8 * (1 + tol) < t1, "8 lanes %.2f ns vs 1 lane %.2f ns (floor %.1f%%)", t8, t1, 100 * tol);
+	CHECK(c2 >= t2 * (1 - tol), "unrolled x2 %.2f ns faster than 2 lanes %.2f ns (floor %.1f%%)", c2, t2,
+	      100 * tol);
+	snprintf(tctx->message, sizeof(tctx->message),
+		 "t1 %.1f ns, t2 %.1f, t8 %.1f, unrolled2 %.1f, floor %.1f%%", t1, t2, t8, c2, 100 * tol);
+	mlp_result_free(&result);
+}
+
+static size_t colliding_offset(size_t node, size_t spacing)
+{
+	return node * spacing + spacing * (node % 64);
+}
+
+TEST(shape_broken_layout_is_refused_by_the_experiment)
+{
+	struct mlp_params p = small_dram_params();
+	int rc;
+
+	p.working_set_bytes = 16u << 20;
+	p.layout = colliding_offset;
+	rc = mlp_run(&p, &result);
+	CHECK(rc == -EPROTO, "a colliding layout was measured (rc %d)", rc);
+	CHECK(result.layout.distinct_lines_walked < result.layout.nodes, "walked %zu lines of %zu",
+	      result.layout.distinct_lines_walked, result.layout.nodes);
+	snprintf(tctx->message, sizeof(tctx->message), "refused: %zu distinct lines walked of %zu",
+		 result.layout.distinct_lines_walked, result.layout.nodes);
+	mlp_result_free(&result);
+}
+
+static int read_thp_mode(char *mode, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char buf[128], *l, *r;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	l = strchr(buf, '[');
+	r = l ? strchr(l, ']') : NULL;
+	if (!r)
+		return -1;
+	snprintf(mode, len, "%.*s", (int)(r - l - 1), l + 1);
+	return 0;
+}
+
+TEST(arena_reports_the_backing_it_obtained)
+{
+	struct arena a;
+	char mode[32];
+
+	CHECK(arena_map(&a, 64u << 20, PAGES_SMALL) == 0, "map small");
+	CHECK(a.huge_bytes_obtained == 0, "MADV_NOHUGEPAGE arena reports %zu huge bytes", a.huge_bytes_obtained);
+	arena_unmap(&a);
+	if (read_thp_mode(mode, sizeof(mode)))
+		SKIP("no transparent huge pages on this kernel (no /sys/kernel/mm/transparent_hugepage)");
+	if (!strcmp(mode, "never"))
+		SKIP("transparent huge pages are 'never' here: a huge request cannot be honoured");
+	CHECK(arena_map(&a, 64u << 20, PAGES_HUGE) == 0, "map huge");
+	CHECK(a.huge_bytes_obtained > 0 && a.huge_bytes_obtained <= a.bytes,
+	      "THP '%s' but %zu of %zu bytes huge", mode, a.huge_bytes_obtained, a.bytes);
+	snprintf(tctx->message, sizeof(tctx->message), "THP %s: %zu of %zu bytes huge", mode,
+		 a.huge_bytes_obtained, a.bytes);
+	arena_unmap(&a);
+}
+
+TEST(clock_agrees_with_monotonic_raw)
+{
+	uint64_t w0, w1, c0, c1;
+	double ratio, tol;
+
+	ensure_clock();
+	CHECK(test_clock.ticks_per_ns > 0, "ticks_per_ns %g", test_clock.ticks_per_ns);
+	w0 = clock_wall_ns();
+	c0 = clock_now();
+	do
+		w1 = clock_wall_ns();
+	while (w1 - w0 < 50000000u);
+	c1 = clock_now();
+	ratio = clock_ticks_to_ns(&test_clock, c1 - c0) / (double)(w1 - w0);
+	/* The tolerance is the calibration's own spread, plus the two reads'
+	 * placement error over 50 ms. */
+	tol = 3 * test_clock.calibration_spread_pct / 100.0 + 0.01;
+	CHECK(fabs(ratio - 1) <= tol, "counter/raw over 50 ms = %.4f (tolerance %.2f%%)", ratio, 100 * tol);
+	CHECK(test_clock.min_region_ns >= 100 * clock_ticks_to_ns(&test_clock, test_clock.empty_region_ticks),
+	      "min region %.1f ns is under 100x the empty region", test_clock.min_region_ns);
+}
+
+TEST(json_result_parses_and_has_every_key)
+{
+	char cmd[8192];
+	int st;
+
+	if (system("command -v python3 >/dev/null 2>&1") != 0)
+		SKIP("python3 is not installed: no real JSON parser to check with");
+	snprintf(cmd, sizeof(cmd),
+		 "%s/mlpscope mlp --size 128M --max-lanes 4 --quick --accesses 16384 --pages both "
+		 "--json %s/test-result.json >/dev/null && python3 tests/check_json.py %s/test-result.json 2",
+		 test_bin_dir(), test_bin_dir(), test_bin_dir());
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "mlpscope or the schema check failed (status %d)", st);
+}

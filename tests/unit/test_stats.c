@@ -1,0 +1,79 @@
+/* Estimators and the saturation fit. */
+#include "../harness.h"
+
+#include "stats.h"
+
+#include <math.h>
+
+TEST(stats_min_median_quantile_spread)
+{
+	double v[] = {5, 1, 4, 2, 3};
+
+	CHECK(stats_min(v, 5) == 1 && stats_max(v, 5) == 5, "min/max");
+	CHECK(stats_median(v, 5) == 3, "median %g", stats_median(v, 5));
+	CHECK(fabs(stats_quantile(v, 5, 0.75) - 4) < 1e-12, "q75 %g", stats_quantile(v, 5, 0.75));
+	CHECK(fabs(stats_spread_pct(v, 5) - 400) < 1e-9, "spread %g", stats_spread_pct(v, 5));
+}
+
+TEST(group_minima_are_min_of_n)
+{
+	double v[] = {3, 1, 2, 9, 8, 7, 4};
+	double out[3];
+
+	CHECK(stats_group_minima(v, 7, 3, out) == 2, "two full groups");
+	CHECK(out[0] == 1 && out[1] == 7, "minima %g %g", out[0], out[1]);
+}
+
+TEST(paired_ratio_divides_inside_each_iteration)
+{
+	/* Clock drift: both arms slow down together in iteration 2. The paired
+	 * estimator sees 2.0 every time; the ratio of minima mixes moments. */
+	double a[] = {20, 40, 22}, b[] = {10, 20, 11};
+	double paired = stats_paired_min_ratio(a, b, 3);
+	double ratio_of_minima = stats_min(a, 3) / stats_min(b, 3);
+
+	CHECK(fabs(paired - 2.0) < 1e-12, "paired %g", paired);
+	CHECK(fabs(ratio_of_minima - 2.0) < 1e-12, "ratio of minima %g", ratio_of_minima);
+	double a2[] = {20, 44}, b2[] = {12, 22};
+
+	CHECK(fabs(stats_paired_min_ratio(a2, b2, 2) - 20.0 / 12) < 1e-12, "paired picks the min quotient");
+}
+
+static void synth(double *k, double *t, size_t n, double l, double ks, double wobble)
+{
+	for (size_t i = 0; i < n; i++) {
+		k[i] = (double)(i + 1);
+		t[i] = l / fmin(k[i], ks) * (1.0 + wobble * ((i % 3) - 1.0));
+	}
+}
+
+TEST(fit_recovers_the_saturation_of_exact_data)
+{
+	double k[40], t[40];
+	struct saturation_fit f;
+
+	synth(k, t, 40, 100.0, 12.5, 0.0);
+	stats_fit_saturation(k, t, 40, &f);
+	CHECK(fabs(f.saturation_lanes - 12.5) < 0.02, "Ks %g", f.saturation_lanes);
+	CHECK(fabs(f.latency_ns - 100.0) < 0.5, "L %g", f.latency_ns);
+}
+
+TEST(fit_is_stable_under_3pct_noise)
+{
+	double k[48], t[48];
+	struct saturation_fit f;
+
+	synth(k, t, 48, 140.0, 20.0, 0.03);
+	stats_fit_saturation(k, t, 48, &f);
+	CHECK(fabs(f.saturation_lanes - 20.0) < 1.0, "Ks %g", f.saturation_lanes);
+}
+
+TEST(rules_find_the_first_small_gain)
+{
+	double t[] = {100, 50, 34, 30, 29.5, 29.4};
+
+	/* 3 -> 4 gains 11.8%, 4 -> 5 gains 1.7%: the 5% rule stops at 4. */
+	CHECK(stats_rule_first_gain_below(t, 6, 0.05) == 4, "5%% rule %zu", stats_rule_first_gain_below(t, 6, 0.05));
+	CHECK(stats_rule_first_gain_below(t, 6, 0.01) == 5, "1%% rule %zu", stats_rule_first_gain_below(t, 6, 0.01));
+	CHECK(stats_rule_first_gain_below(t, 3, 0.05) == 3, "never below: n");
+}

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Installs what building and testing mlpscope need on Debian/Ubuntu, and only
+# what is missing: a C compiler, make, binutils (objdump, for `make disasm`)
+# and python3 (the tests parse JSON with a real parser). Does nothing when all
+# are present, so it is safe to run every time, offline too.
+set -e
+missing=""
+command -v cc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+command -v objdump >/dev/null 2>&1 || missing="$missing binutils"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+[ -z "$missing" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "deps.sh: missing:$missing; install them with your package manager" >&2
+	exit 1
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "deps.sh: installing$missing" >&2
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
