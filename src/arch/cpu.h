@@ -1,0 +1,61 @@
+/*
+ * What the CPU says about itself through instructions: vendor and
+ * family/model/stepping, the few ISA features that matter to a memory tool,
+ * its cache descriptors, a user-space counter read and a dependent-add chain
+ * for estimating the core clock. Claims, not measurements: a hypervisor
+ * chooses what CPUID shows a guest. One of cpu_x86_64.c, cpu_aarch64.c or
+ * cpu_generic.c provides these symbols; the other two compile to nothing.
+ */
+#ifndef MLPSCOPE_ARCH_CPU_H
+#define MLPSCOPE_ARCH_CPU_H
+
+#include <stdint.h>
+
+#include "topo.h"
+
+#define CPU_MAX_FEATURES 16
+
+struct cpu_id {
+	char vendor[16];        /* "GenuineIntel", "AuthenticAMD", "arm:0x41"; "" unknown */
+	unsigned int family;    /* x86: base + extended family; arm: MIDR architecture */
+	unsigned int model;     /* x86: extended model folded in; arm: MIDR part number */
+	unsigned int stepping;  /* x86: stepping; arm: variant << 4 | revision */
+	/* Names of the features present, from a fixed list (string literals):
+	 * x86 "sse2 avx avx2 avx512f invariant_tsc rdtscp hypervisor",
+	 * aarch64 "asimd sve". */
+	const char *features[CPU_MAX_FEATURES];
+	int nfeatures;
+};
+
+/* Fill id from the ISA's identification. Returns 0, or -ENOTSUP where the
+ * ISA has no way to ask (id is then zeroed). */
+int cpu_identify(struct cpu_id *id);
+
+/* Cache descriptors as the CPU enumerates them (x86: CPUID leaf 4 on Intel,
+ * 0x8000001D on AMD/Hygon; aarch64: CTR_EL0, which gives only the smallest
+ * L1 line sizes, so size_bytes and ways are 0 there). Writes at most max
+ * entries, returns how many, or -ENOTSUP. */
+int cpu_read_caches(struct cache_desc *out, int max);
+
+/* Name of the source cpu_read_caches reads, for provenance: "cpuid",
+ * "ctr_el0" or "none". */
+const char *cpu_caches_source(void);
+
+/* Execute the user-space counter read once (x86: RDPMC with ECX = index;
+ * aarch64: MRS PMCCNTR_EL0, index ignored) and store the value. Returns 0,
+ * or -ENOTSUP where the ISA has none. Where the OS has not granted user
+ * access this raises SIGSEGV (x86) or SIGILL (aarch64): call it only in a
+ * forked child. */
+int cpu_read_pmc(uint32_t index, uint64_t *value);
+
+/* Adds per iteration of cpu_add_chain: the chain is this many dependent
+ * register adds per loop trip, so loop overhead overlaps with the chain. */
+#define CPU_ADD_CHAIN_PER_ITER 8u
+
+/* Run iters * CPU_ADD_CHAIN_PER_ITER dependent one-cycle integer adds and
+ * return the sum (so the work is observable). One add per core cycle on every
+ * core we know of, so adds / elapsed ns is the core clock in GHz. iters 0
+ * does nothing. */
+uint64_t cpu_add_chain(uint64_t iters);
+
+#endif
