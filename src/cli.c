@@ -207,22 +207,73 @@ static const struct opt *find_opt(const char *name, size_t len)
 	return NULL;
 }
 
-static int parse_command(const char *word, struct options *o, char *err, size_t errlen)
+/* The command table drives dispatch names, the usage list and `help CMD`. */
+struct command_desc {
+	const char *name;
+	enum command command;
+	const char *summary;
+	const char *help;
+};
+
+static const struct command_desc commands[] = {
+	{"report", CMD_REPORT, "the full report (default): every section below, in order",
+	 "Runs every measuring section in order and writes one text report (and, with\n"
+	 "--json, one JSON document). Today that is the mlp section.\n"},
+	{"machine", CMD_MACHINE, "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
+	 "Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
+	 "the caches as sysfs and the CPU itself (CPUID, CTR_EL0) report them and where they\n"
+	 "disagree, the page sizes, THP mode and hugetlb pools, the timer, and a core-clock\n"
+	 "range timed with a chain of dependent adds (never /proc/cpuinfo alone). It probes\n"
+	 "the PMU: whether perf_event_open can count cycles (the errno when not), the\n"
+	 "paranoid level, and user-space RDPMC executed in a forked child, reporting the\n"
+	 "signal it died of. It then says which claims follow: with no PMU, misses cannot\n"
+	 "be counted and every figure is bounded by timing.\n"},
+	{"mlp", CMD_MLP, "memory-level parallelism: K lanes of dependent loads",
+	 "Builds one random cycle (Sattolo) through a working set far larger than the\n"
+	 "last-level cache, one node per --spacing bytes, and walks it with K independent\n"
+	 "lanes of dependent loads. Total accesses per timed region are held fixed while\n"
+	 "K sweeps 1, 2, 3...; time per access falls as L/K until a resource saturates.\n\n"
+	 "Reported per K: time per access (the reciprocal of throughput, not a latency),\n"
+	 "speedup and concurrency t(1)/t(K) (Little's law), bandwidth as useful bytes\n"
+	 "(8 B/access) and as lines (an assumption), and a control arm (one chain unrolled\n"
+	 "K times). Estimate: a fit of t(K) = max(L/K, L/Ks) with an uncertainty from this\n"
+	 "run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
+	 "The chain is walked once before timing and must visit every node and line\n"
+	 "exactly once; the page backing reported is the one obtained (smaps).\n"},
+	{"help", CMD_HELP, "what a command measures and how (help CMD)", NULL},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct command_desc *find_command(const char *name)
 {
-	if (!strcmp(word, "report"))
-		o->command = CMD_REPORT;
-	else if (!strcmp(word, "mlp"))
-		o->command = CMD_MLP;
-	else if (!strcmp(word, "help"))
-		o->command = CMD_HELP;
-	else
-		return fail(err, errlen, "'%s' is not a command (expected report, mlp or help; see --help)", word);
-	return 0;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
 }
 
-static const char *argv_command(const struct options *o)
+static const char *command_name(enum command c)
 {
-	return o->command == CMD_MLP ? "mlp" : o->command == CMD_REPORT ? "report" : NULL;
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (commands[i].command == c)
+			return commands[i].name;
+	return NULL;
+}
+
+static int parse_command(const char *word, struct options *o, char *err, size_t errlen)
+{
+	const struct command_desc *c = find_command(word);
+	char list[256];
+	size_t used = 0;
+
+	if (c) {
+		o->command = c->command;
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", commands[i].name);
+	return fail(err, errlen, "'%s' is not a command (expected one of %s; see --help)", word, list);
 }
 
 static void set_defaults(struct options *o)
@@ -270,7 +321,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 				return fail(err, errlen, "--%s takes no value", op->name);
 			/* --help and --version win over anything after them. */
 			if (!strcmp(op->name, "help")) {
-				o->help_topic = have_command ? argv_command(o) : NULL;
+				o->help_topic = have_command ? command_name(o->command) : NULL;
 				o->command = CMD_HELP;
 				return 0;
 			}
@@ -311,35 +362,25 @@ static void print_options(FILE *f)
 
 int cli_print_help(FILE *f, const char *topic)
 {
-	if (!topic) {
+	const struct command_desc *c;
+
+	if (!topic || !strcmp(topic, "help")) {
 		fprintf(f, "usage: mlpscope [COMMAND] [OPTIONS]\n\n"
 			   "Measures what this machine's memory system can do, and says which quantity\n"
 			   "each number is, how noisy it was, and whether the setup was what it claimed.\n\n"
-			   "commands:\n"
-			   "  report   the full report (default); today: the mlp section\n"
-			   "  mlp      memory-level parallelism: K lanes of dependent loads\n"
-			   "  help CMD what a command measures and how\n\n");
+			   "commands:\n");
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+		fputc('\n', f);
 		print_options(f);
 		fprintf(f, "\nSizes: K, M, G, T (and Ki, KiB...) are binary; KB, MB, GB are decimal.\n"
 			   "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 130 interrupted.\n");
 		return 0;
 	}
-	if (!strcmp(topic, "mlp") || !strcmp(topic, "report")) {
-		fprintf(f, "mlpscope %s: memory-level parallelism\n\n"
-			   "Builds one random cycle (Sattolo) through a working set far larger than the\n"
-			   "last-level cache, one node per --spacing bytes, and walks it with K independent\n"
-			   "lanes of dependent loads. Total accesses per timed region are held fixed while\n"
-			   "K sweeps 1, 2, 3...; time per access falls as L/K until a resource saturates.\n\n"
-			   "Reported per K: time per access (the reciprocal of throughput, not a latency),\n"
-			   "speedup and concurrency t(1)/t(K) (Little's law), bandwidth as useful bytes\n"
-			   "(8 B/access) and as lines (an assumption), and a control arm (one chain unrolled\n"
-			   "K times). Estimate: a fit of t(K) = max(L/K, L/Ks) with an uncertainty from this\n"
-			   "run's noise floor, the peak concurrency seen, and the older 5%%/1%% rules.\n"
-			   "The chain is walked once before timing and must visit every node and line\n"
-			   "exactly once; the page backing reported is the one obtained (smaps).\n\n",
-			topic);
-		print_options(f);
-		return 0;
-	}
-	return -ENOENT;
+	c = find_command(topic);
+	if (!c)
+		return -ENOENT;
+	fprintf(f, "mlpscope %s: %s\n\n%s\n", c->name, c->summary, c->help);
+	print_options(f);
+	return 0;
 }

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "clock.h"
 #include "exp/mlp.h"
+#include "machine.h"
 #include "plan.h"
 #include "provenance.h"
 #include "report/atomic.h"
@@ -132,7 +133,18 @@ static int measure_and_report(const struct options *o)
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed);
 
-	rc = run_mlp(&plan, o, &r);
+	if (o->command == CMD_REPORT || o->command == CMD_MACHINE) {
+		rc = machine_probe(&r.machine, &r.clock);
+		if (rc) {
+			fprintf(stderr, "mlpscope: machine: %s\n", strerror(-rc));
+			atomic_abort(&json);
+			return 1;
+		}
+		r.has_machine = true;
+	}
+	rc = 0;
+	if (o->command == CMD_REPORT || o->command == CMD_MLP)
+		rc = run_mlp(&plan, o, &r);
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
 	if (rc) {
@@ -166,7 +178,7 @@ int main(int argc, char **argv)
 	switch (o.command) {
 	case CMD_HELP:
 		if (cli_print_help(stdout, o.help_topic)) {
-			fprintf(stderr, "mlpscope: help: '%s' is not a command (expected report or mlp)\n",
+			fprintf(stderr, "mlpscope: help: '%s' is not a command (see mlpscope --help for the list)\n",
 				o.help_topic);
 			return 2;
 		}
@@ -175,6 +187,7 @@ int main(int argc, char **argv)
 		printf("mlpscope %s\n", provenance_version());
 		return 0;
 	case CMD_REPORT:
+	case CMD_MACHINE:
 	case CMD_MLP:
 		break;
 	}

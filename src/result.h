@@ -14,6 +14,7 @@
 #include "chain.h"
 #include "clock.h"
 #include "kern/lanes.h"
+#include "machine.h"
 #include "topo.h"
 
 struct provenance {
@@ -86,6 +87,8 @@ struct report {
 	struct provenance prov;
 	struct clock_info clock;
 	struct topo topo;
+	bool has_machine;
+	struct machine_info machine;
 	int nmlp;                   /* 1, or 2 for --pages both (small, huge) */
 	struct mlp_result mlp[2];
 	int nwarnings;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Check an mlpscope JSON result with a real parser: it parses, and every key
-the schema promises is present with the right type. Usage: check_json.py FILE.
+the schema promises is present with the right type. Usage: check_json.py FILE [SECTION[=N] ...].
 Prints what is missing and exits 1, or exits 0."""
 import json
 import sys
@@ -18,6 +18,13 @@ MLP = {
                  "fit_saturation_lanes": NUM, "fit_plateau_concurrency": NUM,
                  "fit_uncertainty": NUM, "peak_concurrency": NUM,
                  "repeats": int, "repeats_agreeing": int},
+}
+MACHINE = {
+    "cpu_model": str,
+    "caches_reported": [{"level": int, "type": str, "size_bytes": int, "source": str}],
+    "thp": {"enabled": str, "defrag": str},
+    "core_clock_mhz": {"min": NUM, "max": NUM, "samples": list},
+    "pmu": {"hardware_counters": bool, "paranoid": int},
 }
 TOP = {
     "tool": str, "version": str,
@@ -50,22 +57,37 @@ def check(value, shape, path, errors):
         errors.append(f"{path}: not {shape}")
 
 
-def main():
-    with open(sys.argv[1]) as f:
-        doc = json.load(f)
-    errors = []
-    check(doc, TOP, "", errors)
-    if doc.get("tool") != "mlpscope":
-        errors.append(".tool: not 'mlpscope'")
-    mlp = doc.get("mlp", {})
+def check_mlp(mlp, errors):
     kinds = [mlp[k] for k in ("small", "huge") if k in mlp] or [mlp]
     for i, m in enumerate(kinds):
         check(m, MLP, f".mlp[{i}]", errors)
         for p in m.get("sweep", []):
             if len(p.get("trials_ns", [])) == 0:
                 errors.append(".mlp.sweep: a point without raw trials")
-    if len(sys.argv) > 2 and len(kinds) != int(sys.argv[2]):
-        errors.append(f".mlp: {len(kinds)} page kinds, expected {sys.argv[2]}")
+    return len(kinds)
+
+
+SECTIONS = {"machine": lambda v, e: check(v, MACHINE, ".machine", e), "mlp": check_mlp}
+
+
+def main():
+    """argv: FILE [SECTION[=N] ...]: each named section must be present
+    (for mlp, N page kinds); every section present is checked."""
+    with open(sys.argv[1]) as f:
+        doc = json.load(f)
+    errors = []
+    check(doc, TOP, "", errors)
+    if doc.get("tool") != "mlpscope":
+        errors.append(".tool: not 'mlpscope'")
+    for want in sys.argv[2:]:
+        name, _, count = want.partition("=")
+        if name not in doc:
+            errors.append(f".{name}: missing section")
+        elif count and SECTIONS[name](doc[name], []) != int(count):
+            errors.append(f".{name}: expected {count} variants")
+    for name, checker in SECTIONS.items():
+        if name in doc:
+            checker(doc[name], errors)
     for e in errors:
         print(e)
     sys.exit(1 if errors else 0)

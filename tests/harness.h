@@ -25,7 +25,7 @@ void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(p
 const char *test_bin_dir(void);
 
 #define TEST(name)                                                          \
-	static void name(struct test_ctx *tctx);                               \
+	static void name(struct test_ctx *tctx);                            \
 	__attribute__((constructor)) static void register_##name(void)      \
 	{                                                                   \
 		test_register(#name, name);                                 \
@@ -42,7 +42,7 @@ const char *test_bin_dir(void);
 
 #define SKIP(...)                                                           \
 	do {                                                                \
-		test_skip(tctx, __VA_ARGS__);                                  \
+		test_skip(tctx, __VA_ARGS__);                               \
 		return;                                                     \
 	} while (0)
 

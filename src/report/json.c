@@ -6,6 +6,7 @@
 #include "report/report.h"
 
 #include "report/jsonw.h"
+#include "report/machine_out.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -149,6 +150,8 @@ void report_write_json(const struct report *r, FILE *f)
 	jsonw_string(&w, "version", r->version);
 	jsonw_int(&w, "schema_version", REPORT_SCHEMA_VERSION);
 	write_provenance(&w, r);
+	if (r->has_machine)
+		machine_write_json(&w, &r->machine);
 	if (r->nmlp == 1) {
 		write_mlp(&w, "mlp", &r->mlp[0]);
 	} else if (r->nmlp == 2) {

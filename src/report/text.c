@@ -6,6 +6,8 @@
  */
 #include "report/report.h"
 
+#include "report/machine_out.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -117,6 +119,8 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 void report_write_text(const struct report *r, FILE *f)
 {
 	write_header(r, f);
+	if (r->has_machine)
+		machine_write_text(&r->machine, f);
 	for (int i = 0; i < r->nmlp; i++) {
 		write_mlp_setup(&r->mlp[i], f);
 		write_mlp_table(&r->mlp[i], f);

@@ -1,0 +1,263 @@
+/*
+ * The machine section, as text and JSON. Sources stay tagged on every cache
+ * line because the report later compares measured levels with these claims,
+ * and a reader must see which claim came from where. The PMU's meaning is
+ * printed in words: "no PMU" means misses were never counted, and every later
+ * figure is bounded by timing.
+ */
+#include "report/machine_out.h"
+
+#include "report/report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LABEL "  %-15s"
+
+static void write_caches_text(const struct machine_info *m, FILE *f)
+{
+	for (int i = 0; i < m->ncaches; i++) {
+		const struct cache_desc *c = &m->caches[i].desc;
+		char size[32], ways[24] = "", line[32] = "";
+
+		if (c->size_bytes)
+			report_format_bytes(size, sizeof(size), c->size_bytes);
+		else
+			snprintf(size, sizeof(size), "size unstated");
+		if (c->ways)
+			snprintf(ways, sizeof(ways), ", %d-way", c->ways);
+		if (c->line_bytes)
+			snprintf(line, sizeof(line), ", %zu B line", c->line_bytes);
+		fprintf(f, LABEL "L%d %-11s %s%s%s (%s)\n", i ? "" : "caches", c->level, c->type, size, ways, line,
+			m->caches[i].source);
+	}
+	if (!m->ncaches)
+		fprintf(f, LABEL "none reported\n", "caches");
+	for (int i = 0; i < m->ndisagreements; i++)
+		fprintf(f, LABEL "%s\n", i ? "" : "sources differ", m->cache_disagreements[i]);
+}
+
+static void write_pages_text(const struct machine_info *m, FILE *f)
+{
+	char size[32];
+
+	report_format_bytes(size, sizeof(size), m->base_page_bytes);
+	fprintf(f, LABEL "%s base", "pages", size);
+	if (m->thp_pmd_bytes) {
+		report_format_bytes(size, sizeof(size), m->thp_pmd_bytes);
+		fprintf(f, ", %s transparent huge", size);
+	}
+	fputc('\n', f);
+	for (int i = 0; i < m->nhugepage_sizes; i++) {
+		const struct machine_hugepage *h = &m->hugepages[i];
+
+		report_format_bytes(size, sizeof(size), h->size_bytes);
+		if (h->nr_pages >= 0 && h->free_pages >= 0)
+			fprintf(f, LABEL "%s: %ld free of %ld reserved\n", i ? "" : "hugetlb", size, h->free_pages,
+				h->nr_pages);
+		else
+			fprintf(f, LABEL "%s: pool unreadable\n", i ? "" : "hugetlb", size);
+	}
+	fprintf(f, LABEL "enabled %s, defrag %s\n", "thp", m->thp_enabled[0] ? m->thp_enabled : "(unreadable)",
+		m->thp_defrag[0] ? m->thp_defrag : "(unreadable)");
+}
+
+static void write_pmu_text(const struct machine_info *m, FILE *f)
+{
+	const struct pmu_probe *p = &m->pmu;
+
+	if (p->hardware_counters)
+		fprintf(f, LABEL "hardware counters: yes", "pmu");
+	else
+		fprintf(f, LABEL "hardware counters: no (%s, %s)", "pmu",
+			m->pmu_errno_name ? m->pmu_errno_name : "?", strerror(p->hw_errno));
+	if (p->paranoid_known)
+		fprintf(f, "; perf_event_paranoid %d", p->paranoid);
+	fputc('\n', f);
+	if (m->pmu_rc)
+		fprintf(f, LABEL "not probed (%s)\n", "rdpmc", strerror(-m->pmu_rc));
+	else if (!p->rdpmc_tested)
+		fprintf(f, LABEL "no user-space counter read on this ISA\n", "rdpmc");
+	else if (p->rdpmc_child_signal)
+		fprintf(f, LABEL "faults: the probing child died of %s\n", "rdpmc",
+			machine_signal_name(p->rdpmc_child_signal));
+	else
+		fprintf(f, LABEL "%s (child exit status %d)\n", "rdpmc", p->rdpmc_works ? "works" : "failed",
+			p->rdpmc_child_status);
+	fprintf(f, LABEL "%s\n", "meaning", m->pmu_meaning);
+}
+
+void machine_write_text(const struct machine_info *m, FILE *f)
+{
+	fprintf(f, "\nmachine: what this machine permits (claims from the OS and CPU; core clock timed)\n");
+	fprintf(f, LABEL "%s\n", "cpu", m->topo.cpu_model);
+	if (m->cpu_id_known) {
+		fprintf(f, LABEL "%s family %u model %u stepping %u\n", "identity", m->cpu.vendor, m->cpu.family,
+			m->cpu.model, m->cpu.stepping);
+		fprintf(f, LABEL, "features");
+		for (int i = 0; i < m->cpu.nfeatures; i++)
+			fprintf(f, "%s%s", i ? " " : "", m->cpu.features[i]);
+		fprintf(f, "%s\n", m->cpu.nfeatures ? "" : "(none of those we look for)");
+	}
+	if (m->pinned_cpu >= 0)
+		fprintf(f, LABEL "%d online, pinned to CPU %d\n", "cpus", m->topo.online_cpus, m->pinned_cpu);
+	else
+		fprintf(f, LABEL "%d online, not pinned (allowed %s)\n", "cpus", m->topo.online_cpus,
+			m->topo.affinity);
+	write_caches_text(m, f);
+	write_pages_text(m, f);
+	fprintf(f, LABEL "%s, %.4f ticks/ns, %s, step %.1f ns\n", "timer", m->timer_source ? m->timer_source : "?",
+		m->ticks_per_ns, m->timer_invariant ? "invariant" : "NOT invariant", m->timer_resolution_ns);
+	if (m->core_clock_rc == 0 && m->core_clock.nsamples > 0) {
+		fprintf(f, LABEL "%.0f-%.0f MHz over %d samples of %.0f ms (dependent adds timed; not /proc/cpuinfo)\n",
+			"core clock", m->core_clock.min_mhz, m->core_clock.max_mhz, m->core_clock.nsamples,
+			m->core_clock.sample_ms);
+		fprintf(f, LABEL, "samples MHz");
+		for (int i = 0; i < m->core_clock.nsamples; i++)
+			fprintf(f, "%s%.0f", i ? " " : "", m->core_clock.samples_mhz[i]);
+		fputc('\n', f);
+	} else {
+		fprintf(f, LABEL "not estimated (%s)\n", "core clock", strerror(-m->core_clock_rc));
+	}
+	write_pmu_text(m, f);
+}
+
+static void write_cache_json(struct jsonw *w, const struct machine_cache *mc)
+{
+	const struct cache_desc *c = &mc->desc;
+
+	jsonw_object_begin(w, NULL);
+	jsonw_int(w, "level", c->level);
+	jsonw_string(w, "type", c->type);
+	/* 0 means "this source does not state it" (CTR_EL0 gives lines only). */
+	if (c->size_bytes)
+		jsonw_uint(w, "size_bytes", c->size_bytes);
+	else
+		jsonw_null(w, "size_bytes");
+	if (c->line_bytes)
+		jsonw_uint(w, "line_bytes", c->line_bytes);
+	else
+		jsonw_null(w, "line_bytes");
+	if (c->ways)
+		jsonw_int(w, "ways", c->ways);
+	else
+		jsonw_null(w, "ways");
+	jsonw_string(w, "source", mc->source);
+	jsonw_object_end(w);
+}
+
+static void write_pmu_json(struct jsonw *w, const struct machine_info *m)
+{
+	const struct pmu_probe *p = &m->pmu;
+
+	jsonw_object_begin(w, "pmu");
+	jsonw_bool(w, "hardware_counters", p->hardware_counters);
+	jsonw_int(w, "errno", p->hw_errno);
+	if (m->pmu_errno_name)
+		jsonw_string(w, "errno_name", m->pmu_errno_name);
+	else
+		jsonw_null(w, "errno_name");
+	if (p->paranoid_known)
+		jsonw_int(w, "paranoid", p->paranoid);
+	else
+		jsonw_null(w, "paranoid");
+	/* null when no child ran: "0" must mean "ran and exited cleanly". */
+	if (m->pmu_rc == 0 && p->rdpmc_tested)
+		jsonw_int(w, "rdpmc_child_signal", p->rdpmc_child_signal);
+	else
+		jsonw_null(w, "rdpmc_child_signal");
+	jsonw_bool(w, "rdpmc_tested", m->pmu_rc == 0 && p->rdpmc_tested);
+	jsonw_bool(w, "rdpmc_works", p->rdpmc_works);
+	jsonw_bool(w, "rdpmc_with_mmap", p->rdpmc_with_mmap);
+	jsonw_object_end(w);
+}
+
+void machine_write_json(struct jsonw *w, const struct machine_info *m)
+{
+	jsonw_object_begin(w, "machine");
+	jsonw_string(w, "cpu_model", m->topo.cpu_model);
+	if (m->cpu_id_known) {
+		jsonw_string(w, "vendor", m->cpu.vendor);
+		jsonw_uint(w, "family", m->cpu.family);
+		jsonw_uint(w, "model", m->cpu.model);
+		jsonw_uint(w, "stepping", m->cpu.stepping);
+		jsonw_array_begin(w, "features");
+		for (int i = 0; i < m->cpu.nfeatures; i++)
+			jsonw_string(w, NULL, m->cpu.features[i]);
+		jsonw_array_end(w);
+	}
+	jsonw_int(w, "online_cpus", m->topo.online_cpus);
+	if (m->pinned_cpu >= 0)
+		jsonw_int(w, "pinned_cpu", m->pinned_cpu);
+	else
+		jsonw_null(w, "pinned_cpu");
+
+	jsonw_array_begin(w, "caches_reported");
+	for (int i = 0; i < m->ncaches; i++)
+		write_cache_json(w, &m->caches[i]);
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "cache_disagreements");
+	for (int i = 0; i < m->ndisagreements; i++)
+		jsonw_string(w, NULL, m->cache_disagreements[i]);
+	jsonw_array_end(w);
+
+	jsonw_uint(w, "page_size_bytes", m->base_page_bytes);
+	jsonw_array_begin(w, "hugetlb");
+	for (int i = 0; i < m->nhugepage_sizes; i++) {
+		const struct machine_hugepage *h = &m->hugepages[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "size_bytes", h->size_bytes);
+		if (h->nr_pages >= 0)
+			jsonw_int(w, "pages_reserved", h->nr_pages);
+		else
+			jsonw_null(w, "pages_reserved");
+		if (h->free_pages >= 0)
+			jsonw_int(w, "pages_free", h->free_pages);
+		else
+			jsonw_null(w, "pages_free");
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_begin(w, "thp");
+	if (m->thp_enabled[0])
+		jsonw_string(w, "enabled", m->thp_enabled);
+	else
+		jsonw_null(w, "enabled");
+	if (m->thp_defrag[0])
+		jsonw_string(w, "defrag", m->thp_defrag);
+	else
+		jsonw_null(w, "defrag");
+	if (m->thp_pmd_bytes)
+		jsonw_uint(w, "page_size_bytes", m->thp_pmd_bytes);
+	else
+		jsonw_null(w, "page_size_bytes");
+	jsonw_object_end(w);
+
+	jsonw_object_begin(w, "timer");
+	jsonw_string(w, "source", m->timer_source ? m->timer_source : "unknown");
+	jsonw_bool(w, "invariant", m->timer_invariant);
+	jsonw_double(w, "ticks_per_ns", m->ticks_per_ns);
+	jsonw_double(w, "resolution_ns", m->timer_resolution_ns);
+	jsonw_object_end(w);
+
+	jsonw_object_begin(w, "core_clock_mhz");
+	if (m->core_clock_rc == 0 && m->core_clock.nsamples > 0) {
+		jsonw_double(w, "min", m->core_clock.min_mhz);
+		jsonw_double(w, "max", m->core_clock.max_mhz);
+	} else {
+		jsonw_null(w, "min");
+		jsonw_null(w, "max");
+	}
+	jsonw_array_begin(w, "samples");
+	for (int i = 0; i < m->core_clock.nsamples; i++)
+		jsonw_double(w, NULL, m->core_clock.samples_mhz[i]);
+	jsonw_array_end(w);
+	jsonw_double(w, "sample_ms", m->core_clock.sample_ms);
+	jsonw_string(w, "method", "dependent register adds (1 cycle each) timed against the timer");
+	jsonw_object_end(w);
+
+	write_pmu_json(w, m);
+	jsonw_string(w, "pmu_meaning", m->pmu_meaning);
+	jsonw_object_end(w);
+}

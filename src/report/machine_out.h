@@ -1,0 +1,20 @@
+/*
+ * Writers for the machine section: an aligned text block and the "machine"
+ * JSON object. They print what machine_probe gathered and nothing else; a
+ * fact it could not read is written as absent or null, never as zero.
+ */
+#ifndef MLPSCOPE_REPORT_MACHINE_OUT_H
+#define MLPSCOPE_REPORT_MACHINE_OUT_H
+
+#include <stdio.h>
+
+#include "machine.h"
+#include "report/jsonw.h"
+
+/* The human section, starting with a "machine:" line. */
+void machine_write_text(const struct machine_info *m, FILE *f);
+
+/* The object under key "machine", written into whatever object w is in. */
+void machine_write_json(struct jsonw *w, const struct machine_info *m);
+
+#endif

@@ -1,0 +1,475 @@
+/*
+ * The machine section: the perf_event group layer with software events
+ * (which every Linux has, so its plumbing is tested for real even in a guest
+ * with no PMU), the forked RDPMC probe, the core-clock estimate, the OS and
+ * CPU cache claims and their comparison, THP modes, and the writers.
+ */
+#include "../harness.h"
+
+#include "arch/cpu.h"
+#include "clock.h"
+#include "machine.h"
+#include "pmu.h"
+#include "report/jsonw.h"
+#include "report/machine_out.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
+#define THP_DEFRAG "/sys/kernel/mm/transparent_hugepage/defrag"
+
+static struct clock_info test_clock;
+
+static const struct clock_info *calibrated_clock(void)
+{
+	if (test_clock.ticks_per_ns == 0)
+		clock_init(&test_clock);
+	return &test_clock;
+}
+
+/* Touch one byte per page of a region. volatile: the stores are the point. */
+static void touch_pages(volatile char *p, size_t bytes, size_t page)
+{
+	for (size_t off = 0; off < bytes; off += page)
+		p[off] = 1;
+}
+
+TEST(pmu_software_group_counts_page_faults_of_a_fresh_region)
+{
+	const struct pmu_event_spec ev[] = {pmu_event_task_clock, pmu_event_page_faults};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages = 256, bytes = npages * page;
+	struct pmu_group g;
+	uint64_t first = 0, again = 0, task_ns = 0;
+	char *p;
+	int rc = pmu_group_open(&g, ev, 2);
+
+	if (rc == -ENOSYS || rc == -EACCES || rc == -EPERM)
+		SKIP("perf_event_open refused even software events here (%s)", strerror(-rc));
+	CHECK(rc == 0, "pmu_group_open(task-clock, page-faults): %s", strerror(-rc));
+	p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(p != MAP_FAILED, "mmap: %s", strerror(errno));
+	/* Small pages only: a THP would satisfy 512 first touches with one fault. */
+	madvise(p, bytes, MADV_NOHUGEPAGE);
+
+	CHECK(pmu_group_enable(&g) == 0, "enable");
+	touch_pages(p, bytes, page);
+	CHECK(pmu_group_disable(&g) == 0, "disable");
+	CHECK(pmu_group_read(&g) == 0, "read");
+	CHECK(g.counted, "group never ran (enabled %llu ns)", (unsigned long long)g.time_enabled_ns);
+	CHECK(!g.multiplexed, "software group multiplexed: running %llu of %llu ns",
+	      (unsigned long long)g.time_running_ns, (unsigned long long)g.time_enabled_ns);
+	CHECK(pmu_group_value(&g, "page_faults", &first) == 0, "no page_faults value");
+	CHECK(pmu_group_value(&g, "task_clock_ns", &task_ns) == 0 && task_ns > 0, "task clock %llu ns",
+	      (unsigned long long)task_ns);
+	/* Anonymous first touches fault once per page (no fault-around for
+	 * anonymous memory); allow for a kernel that maps a few small folios. */
+	CHECK(first >= npages / 2, "%llu faults for %zu fresh pages", (unsigned long long)first, npages);
+
+	/* Enable resets: touching the now-present pages must add (almost) none. */
+	CHECK(pmu_group_enable(&g) == 0, "re-enable");
+	touch_pages(p, bytes, page);
+	CHECK(pmu_group_disable(&g) == 0, "disable");
+	CHECK(pmu_group_read(&g) == 0, "read");
+	CHECK(pmu_group_value(&g, "page_faults", &again) == 0, "no page_faults value");
+	CHECK(again < 8, "%llu faults touching %zu present pages", (unsigned long long)again, npages);
+	munmap(p, bytes);
+	pmu_group_close(&g);
+	snprintf(tctx->message, sizeof(tctx->message), "%llu faults for %zu fresh pages, %llu for present ones",
+		 (unsigned long long)first, npages, (unsigned long long)again);
+}
+
+TEST(pmu_group_refuses_values_it_did_not_count)
+{
+	const struct pmu_event_spec ev[] = {pmu_event_page_faults};
+	struct pmu_group g;
+	uint64_t v = 12345;
+	int rc = pmu_group_open(&g, ev, 1);
+
+	if (rc == -ENOSYS || rc == -EACCES || rc == -EPERM)
+		SKIP("perf_event_open refused even software events here (%s)", strerror(-rc));
+	CHECK(rc == 0, "open: %s", strerror(-rc));
+	/* Never enabled: the group has not run, so it has no value to give. */
+	CHECK(pmu_group_read(&g) == 0, "read");
+	CHECK(!g.counted, "a never-enabled group claims it ran for %llu ns", (unsigned long long)g.time_running_ns);
+	CHECK(pmu_group_value(&g, "page_faults", &v) == -ENODATA && v == 12345, "value of an idle group given");
+	CHECK(pmu_group_value(&g, "cycles", &v) == -ENOENT, "value of an event not in the group given");
+	pmu_group_close(&g);
+	CHECK(pmu_group_open(&g, ev, 0) == -EINVAL, "empty group accepted");
+	CHECK(pmu_group_open(&g, ev, PMU_GROUP_MAX + 1) == -EINVAL, "oversized group accepted");
+}
+
+TEST(pmu_hardware_group_agrees_with_the_probe)
+{
+	const struct pmu_event_spec ev[] = {pmu_event_cycles, pmu_event_instructions};
+	struct pmu_probe p;
+	struct pmu_group g;
+	int rc;
+
+	CHECK(pmu_probe(&p) == 0, "probe failed");
+	rc = pmu_group_open(&g, ev, 2);
+	if (p.hardware_counters) {
+		CHECK(rc == 0, "probe opened cycles but the group failed: %s", strerror(-rc));
+		pmu_group_close(&g);
+		snprintf(tctx->message, sizeof(tctx->message), "hardware counters present");
+	} else {
+		CHECK(rc == -p.hw_errno, "probe said errno %d, the group got %d", p.hw_errno, -rc);
+		snprintf(tctx->message, sizeof(tctx->message), "no hardware counters: %s", strerror(p.hw_errno));
+	}
+}
+
+TEST(pmu_rdpmc_probe_runs_in_a_child_and_the_parent_survives)
+{
+	struct pmu_probe p;
+	pid_t self = getpid();
+	int rc = pmu_probe(&p);
+
+	CHECK(rc == 0, "pmu_probe: %s", strerror(-rc));
+	CHECK(getpid() == self, "the probe returned in another process");
+#if defined(__x86_64__) || defined(__aarch64__)
+	CHECK(p.rdpmc_tested, "this ISA has a user counter read, yet the child did not try it (status %d)",
+	      p.rdpmc_child_status);
+#endif
+	/* Either the read worked (clean exit 0) or the child died of a signal;
+	 * a nonzero exit status means the child itself went wrong. */
+	CHECK(p.rdpmc_works || p.rdpmc_child_signal || !p.rdpmc_tested,
+	      "child neither read the counter nor faulted: exit status %d", p.rdpmc_child_status);
+	CHECK(!(p.rdpmc_works && p.rdpmc_child_signal), "child both worked and died");
+	snprintf(tctx->message, sizeof(tctx->message), "rdpmc %s, child signal %d (%s)%s; cycles errno %d; paranoid %d",
+		 p.rdpmc_works ? "works" : "faults", p.rdpmc_child_signal, machine_signal_name(p.rdpmc_child_signal),
+		 p.rdpmc_with_mmap ? " with event mmapped" : "", p.hw_errno, p.paranoid);
+}
+
+TEST(machine_core_clock_estimate_is_positive_and_ordered)
+{
+	const struct clock_info *clock = calibrated_clock();
+	struct machine_core_clock c;
+	int rc = machine_estimate_core_clock(clock, MACHINE_CLOCK_SAMPLES, 2.0, &c);
+	char *s = tctx->message;
+	size_t left = sizeof(tctx->message);
+
+	CHECK(rc == 0, "estimate: %s", strerror(-rc));
+	CHECK(c.nsamples == MACHINE_CLOCK_SAMPLES, "%d samples", c.nsamples);
+	CHECK(c.min_mhz > 0 && c.min_mhz <= c.max_mhz, "min %.1f max %.1f MHz", c.min_mhz, c.max_mhz);
+	for (int i = 0; i < c.nsamples; i++)
+		CHECK(c.samples_mhz[i] >= c.min_mhz && c.samples_mhz[i] <= c.max_mhz, "sample %d (%.1f) outside range",
+		      i, c.samples_mhz[i]);
+	/* A chain the compiler or core collapsed would read far above any
+	 * real clock; one that is not one add per cycle far below. */
+	CHECK(c.min_mhz > 100 && c.max_mhz < 10000, "implausible core clock %.0f-%.0f MHz", c.min_mhz, c.max_mhz);
+	CHECK(machine_estimate_core_clock(NULL, 3, 1.0, &c) == -EINVAL, "NULL clock accepted");
+	CHECK(machine_estimate_core_clock(clock, MACHINE_CLOCK_SAMPLES + 1, 1.0, &c) == -EINVAL, "too many samples");
+	rc = machine_estimate_core_clock(clock, MACHINE_CLOCK_SAMPLES, 2.0, &c);
+	CHECK(rc == 0, "second estimate");
+	for (int i = 0; i < c.nsamples && left > 8; i++) {
+		int n = snprintf(s, left, "%s%.0f", i ? " " : "MHz ", c.samples_mhz[i]);
+
+		s += n;
+		left -= (size_t)n;
+	}
+}
+
+TEST(machine_caches_from_sysfs_parse)
+{
+	struct topo t;
+	int l1d = 0;
+
+	if (access("/sys/devices/system/cpu/cpu0/cache/index0/size", R_OK))
+		SKIP("no sysfs cache description here");
+	topo_read(&t);
+	CHECK(t.ncaches > 0, "sysfs has caches but none parsed");
+	for (int i = 0; i < t.ncaches; i++) {
+		const struct cache_desc *c = &t.caches[i];
+
+		CHECK(c->level >= 1 && c->level <= 4, "cache %d level %d", i, c->level);
+		CHECK(!strcmp(c->type, "Data") || !strcmp(c->type, "Instruction") || !strcmp(c->type, "Unified"),
+		      "cache %d type '%s'", i, c->type);
+		if (c->level == 1 && strcmp(c->type, "Instruction")) {
+			CHECK(c->size_bytes >= 1024 && c->line_bytes >= 16, "L1 %zu B, line %zu B", c->size_bytes,
+			      c->line_bytes);
+			l1d = 1;
+		}
+	}
+	CHECK(l1d, "no L1 data cache among %d", t.ncaches);
+}
+
+TEST(machine_cpu_caches_read_where_the_isa_states_them)
+{
+	struct cache_desc c[TOPO_MAX_CACHES];
+	int n = cpu_read_caches(c, TOPO_MAX_CACHES);
+
+	if (n == -ENOTSUP)
+		SKIP("%s: this CPU or ISA enumerates no caches", cpu_caches_source());
+	CHECK(n > 0, "cpu_read_caches: %d", n);
+	CHECK(c[0].level == 1 && c[0].line_bytes >= 16, "first cache L%d line %zu", c[0].level, c[0].line_bytes);
+	snprintf(tctx->message, sizeof(tctx->message), "%d caches from %s", n, cpu_caches_source());
+}
+
+TEST(machine_compare_caches_flags_each_disagreement)
+{
+	struct machine_cache cs[] = {
+		{{1, "Data", 32768, 64, 8}, "sysfs"},
+		{{3, "Unified", 32u << 20, 64, 16}, "sysfs"},
+		{{1, "Data", 32768, 64, 8}, "cpuid"},
+		{{3, "Unified", 16u << 20, 64, 16}, "cpuid"},
+		{{2, "Unified", 512u << 10, 64, 8}, "sysfs"},
+	};
+	char notes[MACHINE_MAX_NOTES][MACHINE_NOTE_LEN];
+	int n = machine_compare_caches(cs, 5, notes, MACHINE_MAX_NOTES);
+
+	CHECK(n == 2, "%d notes, expected L3 size and missing L2", n);
+	CHECK(strstr(notes[0], "L3 Unified size") && strstr(notes[0], "32 MiB") && strstr(notes[0], "16 MiB"),
+	      "note: %s", notes[0]);
+	CHECK(strstr(notes[1], "L2 Unified") && strstr(notes[1], "no such cache"), "note: %s", notes[1]);
+	/* Agreement, and a source that states only lines, give no notes. */
+	cs[3].desc.size_bytes = 32u << 20;
+	CHECK(machine_compare_caches(cs, 4, notes, MACHINE_MAX_NOTES) == 0, "agreeing sources: %s", notes[0]);
+	struct machine_cache arm[] = {
+		{{1, "Data", 65536, 64, 4}, "sysfs"},
+		{{2, "Unified", 1u << 20, 64, 8}, "sysfs"},
+		{{1, "Data", 0, 64, 0}, "ctr_el0"},
+	};
+	CHECK(machine_compare_caches(arm, 3, notes, MACHINE_MAX_NOTES) == 0, "line-only source: %s", notes[0]);
+	arm[2].desc.line_bytes = 128;
+	CHECK(machine_compare_caches(arm, 3, notes, MACHINE_MAX_NOTES) == 1 && strstr(notes[0], "line"),
+	      "line mismatch not flagged");
+}
+
+TEST(machine_thp_bracketed_mode_parses)
+{
+	char path[] = "/tmp/mlpscope-thp-XXXXXX", out[32];
+	int fd = mkstemp(path);
+	FILE *f;
+
+	CHECK(fd >= 0, "mkstemp");
+	f = fdopen(fd, "w");
+	CHECK(f, "fdopen");
+	fputs("always defer defer+madvise [madvise] never\n", f);
+	fclose(f);
+	CHECK(machine_read_bracketed(path, out, sizeof(out)) == 0 && !strcmp(out, "madvise"), "got '%s'", out);
+	f = fopen(path, "w");
+	CHECK(f, "reopen");
+	fputs("always madvise never\n", f);
+	fclose(f);
+	CHECK(machine_read_bracketed(path, out, sizeof(out)) == -EINVAL && !out[0], "no bracket accepted: '%s'", out);
+	unlink(path);
+	CHECK(machine_read_bracketed(path, out, sizeof(out)) == -ENOENT, "missing file not reported");
+}
+
+TEST(machine_thp_modes_are_read_from_sysfs)
+{
+	char enabled[32], defrag[32];
+
+	if (access(THP_ENABLED, R_OK))
+		SKIP("%s absent: kernel without transparent huge pages", THP_ENABLED);
+	CHECK(machine_read_bracketed(THP_ENABLED, enabled, sizeof(enabled)) == 0, "enabled unreadable");
+	CHECK(!strcmp(enabled, "always") || !strcmp(enabled, "madvise") || !strcmp(enabled, "never"),
+	      "enabled '%s'", enabled);
+	if (access(THP_DEFRAG, R_OK))
+		SKIP("enabled [%s]; %s absent", enabled, THP_DEFRAG);
+	CHECK(machine_read_bracketed(THP_DEFRAG, defrag, sizeof(defrag)) == 0 && defrag[0], "defrag unreadable");
+	snprintf(tctx->message, sizeof(tctx->message), "enabled [%s], defrag [%s]", enabled, defrag);
+}
+
+/* A strict JSON syntax check (RFC 8259 grammar, no semantics), enough to say
+ * the writer's output parses. Returns the position after the value or NULL. */
+static const char *json_value(const char *s, int depth);
+
+static const char *json_ws(const char *s)
+{
+	while (*s == ' ' || *s == '\n' || *s == '\t' || *s == '\r')
+		s++;
+	return s;
+}
+
+static const char *json_string(const char *s)
+{
+	if (*s++ != '"')
+		return NULL;
+	while (*s && *s != '"') {
+		if ((unsigned char)*s < 0x20)
+			return NULL;
+		if (*s == '\\') {
+			s++;
+			if (*s == 'u') {
+				for (int i = 1; i <= 4; i++)
+					if (!isxdigit((unsigned char)s[i]))
+						return NULL;
+				s += 4;
+			} else if (!strchr("\"\\/bfnrt", *s) || !*s) {
+				return NULL;
+			}
+		}
+		s++;
+	}
+	return *s == '"' ? s + 1 : NULL;
+}
+
+static const char *json_number(const char *s)
+{
+	const char *start;
+
+	if (*s == '-')
+		s++;
+	start = s;
+	while (isdigit((unsigned char)*s))
+		s++;
+	if (s == start || (*start == '0' && s - start > 1))
+		return NULL;
+	if (*s == '.') {
+		start = ++s;
+		while (isdigit((unsigned char)*s))
+			s++;
+		if (s == start)
+			return NULL;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		start = s;
+		while (isdigit((unsigned char)*s))
+			s++;
+		if (s == start)
+			return NULL;
+	}
+	return s;
+}
+
+static const char *json_members(const char *s, int depth, char close, int keyed)
+{
+	s = json_ws(s);
+	if (*s == close)
+		return s + 1;
+	for (;;) {
+		if (keyed) {
+			s = json_string(json_ws(s));
+			if (!s)
+				return NULL;
+			s = json_ws(s);
+			if (*s++ != ':')
+				return NULL;
+		}
+		s = json_value(s, depth + 1);
+		if (!s)
+			return NULL;
+		s = json_ws(s);
+		if (*s == close)
+			return s + 1;
+		if (*s++ != ',')
+			return NULL;
+	}
+}
+
+static const char *json_value(const char *s, int depth)
+{
+	if (depth > 64)
+		return NULL;
+	s = json_ws(s);
+	if (*s == '{')
+		return json_members(s + 1, depth, '}', 1);
+	if (*s == '[')
+		return json_members(s + 1, depth, ']', 0);
+	if (*s == '"')
+		return json_string(s);
+	if (!strncmp(s, "true", 4))
+		return s + 4;
+	if (!strncmp(s, "false", 5))
+		return s + 5;
+	if (!strncmp(s, "null", 4))
+		return s + 4;
+	return json_number(s);
+}
+
+static int json_parses(const char *doc)
+{
+	const char *end = json_value(doc, 0);
+
+	return end && *json_ws(end) == 0;
+}
+
+static int write_machine_json(const struct machine_info *m, char *buf, size_t len)
+{
+	FILE *f = fmemopen(buf, len - 1, "w");
+	struct jsonw w;
+
+	if (!f)
+		return -1;
+	memset(buf, 0, len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	machine_write_json(&w, m);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	return 0;
+}
+
+static struct machine_info probed;
+static char json_buf[32768];
+
+TEST(machine_json_output_parses_and_has_the_schema_keys)
+{
+	static const char *keys[] = {
+		"\"machine\": {", "\"cpu_model\": \"", "\"caches_reported\": [", "\"source\": \"sysfs\"",
+		"\"level\": 1", "\"size_bytes\": ", "\"thp\": {", "\"enabled\": ", "\"defrag\": ",
+		"\"core_clock_mhz\": {", "\"min\": ", "\"max\": ", "\"samples\": [", "\"pmu\": {",
+		"\"hardware_counters\": ", "\"errno\": ", "\"rdpmc_child_signal\": ", "\"paranoid\": ",
+		"\"pmu_meaning\": \"",
+	};
+	int rc = machine_probe(&probed, calibrated_clock());
+
+	CHECK(rc == 0, "machine_probe: %s", strerror(-rc));
+	CHECK(write_machine_json(&probed, json_buf, sizeof(json_buf)) == 0, "fmemopen");
+	CHECK(json_parses(json_buf), "output does not parse:\n%.400s", json_buf);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		CHECK(strstr(json_buf, keys[i]), "missing %s", keys[i]);
+	/* The checker itself must reject a broken document. */
+	json_buf[strlen(json_buf) - 2] = 0;
+	CHECK(!json_parses(json_buf), "truncated JSON accepted");
+	CHECK(!json_parses("{\"a\": 1,}") && !json_parses("{\"a\" 1}") && json_parses("{\"a\": [1.5e3, null]}"),
+	      "JSON checker is wrong");
+}
+
+TEST(machine_json_writes_null_for_facts_it_could_not_read)
+{
+	static struct machine_info m;
+
+	memset(&m, 0, sizeof(m));
+	snprintf(m.topo.cpu_model, sizeof(m.topo.cpu_model), "test \"cpu\"");
+	m.core_clock_rc = -EINVAL;
+	m.pmu_rc = -EAGAIN;
+	m.pmu.hw_errno = ENOENT;
+	m.pmu_errno_name = "ENOENT";
+	CHECK(write_machine_json(&m, json_buf, sizeof(json_buf)) == 0, "fmemopen");
+	CHECK(json_parses(json_buf), "output does not parse:\n%.400s", json_buf);
+	CHECK(strstr(json_buf, "\"min\": null") && strstr(json_buf, "\"max\": null"), "clock not null: %.600s",
+	      json_buf);
+	CHECK(strstr(json_buf, "\"rdpmc_child_signal\": null"), "child signal invented");
+	CHECK(strstr(json_buf, "\"paranoid\": null"), "paranoid invented");
+	CHECK(strstr(json_buf, "\"enabled\": null"), "THP mode invented");
+	CHECK(strstr(json_buf, "\"cpu_model\": \"test \\\"cpu\\\"\""), "model not escaped");
+}
+
+TEST(machine_text_section_says_what_the_pmu_means)
+{
+	static char text[8192];
+	FILE *f;
+
+	if (probed.ticks_per_ns == 0)
+		CHECK(machine_probe(&probed, calibrated_clock()) == 0, "machine_probe");
+	f = fmemopen(text, sizeof(text) - 1, "w");
+	CHECK(f, "fmemopen");
+	machine_write_text(&probed, f);
+	fclose(f);
+	CHECK(strstr(text, "machine:") && strstr(text, "core clock") && strstr(text, "MHz"), "text: %s", text);
+	CHECK(strstr(text, "(sysfs)") || !probed.topo.ncaches, "sysfs caches not tagged: %s", text);
+	CHECK(strstr(text, "thp") && strstr(text, "pmu") && strstr(text, "meaning"), "text: %s", text);
+	if (!probed.pmu.hardware_counters)
+		CHECK(strstr(text, "bounded by timing"), "no-PMU meaning missing: %s", text);
+}
