@@ -54,6 +54,14 @@ struct layout_check {
 int chain_build(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
 		size_t line_bytes, uint64_t seed, chain_offset_fn offset);
 
+/* Write a sequential cycle of bytes/spacing nodes into base[0..bytes): node
+ * i holds the address of node i + 1, the last node that of node 0. Walked
+ * with one node per line this is a stream a next-line or stride prefetcher
+ * can follow, the contrast to a random chain of the same size. seed is 0 and
+ * perm_hash that of the identity successor. Returns 0 or -EINVAL. */
+int chain_build_sequential(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
+			   size_t line_bytes);
+
 /* Walk the cycle from node 0 as the hardware will, count distinct nodes and
  * lines, and record the cycle order for lane starts. Fills *check; returns 0,
  * or -ENOMEM. check->ok is the verdict. */

@@ -29,7 +29,8 @@ struct opt {
 
 static const struct opt opts[] = {
 	{"size", "SIZE", OPT_SIZE, F(size_bytes), 0, 0,
-	 "working set, e.g. 1G, 512MiB (default: max(1 GiB, 2x largest reported cache))"},
+	 "working set (mlp), largest working set (latency), e.g. 1G or 512MiB\n"
+	 "                       (default: max(1 GiB, 2x largest reported cache))"},
 	{"spacing", "BYTES", OPT_SPACING, F(spacing_bytes), 8, 2u << 20,
 	 "bytes between chain nodes, a power of two from 8 to 2MiB (default 64: one node per line)"},
 	{"pages", "KIND", OPT_PAGES, F(pages), 0, 0, "page backing to request: small, huge or both (default huge)"},
@@ -218,7 +219,7 @@ struct command_desc {
 static const struct command_desc commands[] = {
 	{"report", CMD_REPORT, "the full report (default): every section below, in order",
 	 "Runs every measuring section in order and writes one text report (and, with\n"
-	 "--json, one JSON document). Today that is the mlp section.\n"},
+	 "--json, one JSON document): machine, noise, latency, then mlp.\n"},
 	{"machine", CMD_MACHINE, "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	 "Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
 	 "the caches as sysfs and the CPU itself (CPUID, CTR_EL0) report them and where they\n"
@@ -228,6 +229,23 @@ static const struct command_desc commands[] = {
 	 "paranoid level, and user-space RDPMC executed in a forked child, reporting the\n"
 	 "signal it died of. It then says which claims follow: with no PMU, misses cannot\n"
 	 "be counted and every figure is bounded by timing.\n"},
+	{"noise", CMD_NOISE, "the instrument's own noise floor: the spread of its estimators",
+	 "Times a short L1-resident chase min-of-3, 14 times, and reports the spread of\n"
+	 "those minima (the estimator's noise floor) next to the spread of the single runs.\n"
+	 "Then compares an L1-resident and an L2-resident chase by four estimators: each\n"
+	 "arm alone, the ratio of minima, and the paired ratio (divide inside each\n"
+	 "iteration, then take the minimum, so clock drift cancels in each quotient). The\n"
+	 "widest spread is this run's tolerance; which estimator is steadiest changes\n"
+	 "with how hard the clock moves, so none is asserted.\n"},
+	{"latency", CMD_LATENCY, "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
+	 "Working sets from 4 KiB to --size (default 1 GiB), about four per octave and\n"
+	 "denser near the reported cache sizes, each measured as a dependent random chase\n"
+	 "(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
+	 "their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
+	 "run on small pages: small minus huge is translation cost, by subtraction, with\n"
+	 "the backing obtained for both. Sizes are visited round-robin across trials. The\n"
+	 "layout check runs at every size; levels are detected from the curve and set\n"
+	 "beside the OS-reported sizes; a curve that falls where it must rise is flagged.\n"},
 	{"mlp", CMD_MLP, "memory-level parallelism: K lanes of dependent loads",
 	 "Builds one random cycle (Sattolo) through a working set far larger than the\n"
 	 "last-level cache, one node per --spacing bytes, and walks it with K independent\n"

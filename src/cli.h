@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum command { CMD_REPORT, CMD_MACHINE, CMD_MLP, CMD_HELP, CMD_VERSION };
+enum command { CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_HELP, CMD_VERSION };
 enum pages_choice { PAGES_CHOICE_SMALL, PAGES_CHOICE_HUGE, PAGES_CHOICE_BOTH };
 
 struct options {

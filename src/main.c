@@ -6,7 +6,9 @@
  */
 #include "cli.h"
 #include "clock.h"
+#include "exp/latency.h"
 #include "exp/mlp.h"
+#include "exp/noise.h"
 #include "machine.h"
 #include "plan.h"
 #include "provenance.h"
@@ -106,6 +108,102 @@ static int run_mlp(const struct plan *plan, const struct options *o, struct repo
 	return 0;
 }
 
+/* Map an experiment's -errno to an exit status, saying why on stderr. */
+static int section_failed(const char *section, int rc)
+{
+	if (rc == -EINTR)
+		return 130;
+	if (rc == -EPROTO)
+		fprintf(stderr, "mlpscope: %s: a layout check failed (a chain does not visit the lines it "
+			"claims); refusing to report\n", section);
+	else
+		fprintf(stderr, "mlpscope: %s: %s\n", section, strerror(-rc));
+	return 1;
+}
+
+static void fill_reported_caches(const struct topo *t, size_t *out, int cap)
+{
+	int n = 0;
+
+	for (int level = 1; level <= 4 && n < cap - 1; level++)
+		for (int i = 0; i < t->ncaches; i++)
+			if (t->caches[i].level == level && strcmp(t->caches[i].type, "Instruction") &&
+			    t->caches[i].size_bytes && n < cap - 1)
+				out[n++] = t->caches[i].size_bytes;
+	out[n] = 0;
+}
+
+static int run_noise(const struct options *o, struct report *r)
+{
+	struct noise_params np = {.clock = &r->clock, .seed = o->seed, .stop = &stop_requested};
+	int rc = noise_run(&np, &r->noise);
+
+	if (rc)
+		return section_failed("noise", rc);
+	r->has_noise = true;
+	return 0;
+}
+
+static int run_latency(const struct plan *plan, const struct options *o, struct report *r)
+{
+	struct progress prog = {"latency"};
+	struct latency_params lp = {
+		.max_bytes = plan->working_set_bytes,
+		.points_near_caches = true,
+		.line_bytes = r->topo.line_bytes,
+		.noise_floor_pct = r->noise.floor_pct,
+		.seed = o->seed,
+		.clock = &r->clock,
+		.stop = &stop_requested,
+		.progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+		.progress_ctx = &prog,
+	};
+	struct machine_core_clock cc;
+	int rc;
+
+	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
+	/* Cycles need a core-clock estimate: the machine section's when it ran,
+	 * else a quick one here (35 ms). */
+	if (r->has_machine && !r->machine.core_clock_rc)
+		cc = r->machine.core_clock;
+	else if (machine_estimate_core_clock(&r->clock, MACHINE_CLOCK_SAMPLES, MACHINE_CLOCK_SAMPLE_MS, &cc))
+		cc.min_mhz = cc.max_mhz = 0;
+	lp.core_mhz_min = cc.min_mhz;
+	lp.core_mhz_max = cc.max_mhz;
+	rc = latency_run(&lp, &r->latency);
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (rc)
+		return section_failed("latency", rc);
+	r->has_latency = true;
+	if (r->latency.nfalls_found)
+		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
+			    "measurement fault, not smoothed", r->latency.nfalls_found);
+	return 0;
+}
+
+/* The report's sections, in the order that decides how far the next can be
+ * trusted: what the machine permits, how noisy the instrument is, then the
+ * measurements that use that noise as their tolerance. */
+static int run_sections(const struct plan *plan, const struct options *o, struct report *r)
+{
+	bool all = o->command == CMD_REPORT;
+	int rc;
+
+	if (all || o->command == CMD_MACHINE) {
+		if ((rc = machine_probe(&r->machine, &r->clock)))
+			return section_failed("machine", rc);
+		r->has_machine = true;
+	}
+	if ((all || o->command == CMD_NOISE || o->command == CMD_LATENCY) && (rc = run_noise(o, r)))
+		return rc;
+	if ((all || o->command == CMD_LATENCY) && (rc = run_latency(plan, o, r)))
+		return rc;
+	if (all || o->command == CMD_MLP)
+		return run_mlp(plan, o, r);
+	return 0;
+}
+
 static int measure_and_report(const struct options *o)
 {
 	static struct report r;
@@ -133,18 +231,7 @@ static int measure_and_report(const struct options *o)
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed);
 
-	if (o->command == CMD_REPORT || o->command == CMD_MACHINE) {
-		rc = machine_probe(&r.machine, &r.clock);
-		if (rc) {
-			fprintf(stderr, "mlpscope: machine: %s\n", strerror(-rc));
-			atomic_abort(&json);
-			return 1;
-		}
-		r.has_machine = true;
-	}
-	rc = 0;
-	if (o->command == CMD_REPORT || o->command == CMD_MLP)
-		rc = run_mlp(&plan, o, &r);
+	rc = run_sections(&plan, o, &r);
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
 	if (rc) {
@@ -188,6 +275,8 @@ int main(int argc, char **argv)
 		return 0;
 	case CMD_REPORT:
 	case CMD_MACHINE:
+	case CMD_NOISE:
+	case CMD_LATENCY:
 	case CMD_MLP:
 		break;
 	}

@@ -1,7 +1,8 @@
 /*
  * Defaults and validation that depend on the machine. The default working
  * set is at least 1 GiB and twice the largest reported cache, but never more
- * than half of MemAvailable: a guest can be shown a whole socket's L3, and
+ * than a third of MemAvailable (latency holds two arenas of it at
+ * once): a guest can be shown a whole socket's L3, and
  * doubling that must not push the run into swap or the OOM killer.
  */
 #include "plan.h"
@@ -37,7 +38,7 @@ size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes)
 
 static size_t default_working_set(const struct topo *t, struct report *r)
 {
-	size_t want = 2 * topo_largest_cache_bytes(t), cap = t->mem_available_bytes / 2, ws;
+	size_t want = 2 * topo_largest_cache_bytes(t), cap = t->mem_available_bytes / 3, ws;
 	char a[32], b[32];
 
 	if (want < GIB)
@@ -49,7 +50,7 @@ static size_t default_working_set(const struct topo *t, struct report *r)
 			ws *= 2;
 		report_format_bytes(a, sizeof(a), want);
 		report_format_bytes(b, sizeof(b), ws);
-		result_warn(r, "default working set reduced from %s to %s to fit half of available memory", a, b);
+		result_warn(r, "default working set reduced from %s to %s to fit a third of available memory", a, b);
 	}
 	return ws;
 }
@@ -69,6 +70,9 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
 			    "(expected a size of at least 2x the spacing)", o->size_bytes, p->spacing_bytes);
 	peak = plan_peak_bytes(p->working_set_bytes, p->spacing_bytes);
+	/* latency holds a huge-page and a small-page arena of the largest size at once */
+	if (o->command == CMD_REPORT || o->command == CMD_LATENCY)
+		peak = 2 * p->working_set_bytes + p->working_set_bytes / 4;
 	if (t->mem_available_bytes && peak > t->mem_available_bytes) {
 		report_format_bytes(a, sizeof(a), peak);
 		report_format_bytes(b, sizeof(b), t->mem_available_bytes);

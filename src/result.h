@@ -14,6 +14,8 @@
 #include "chain.h"
 #include "clock.h"
 #include "kern/lanes.h"
+#include "exp/latency.h"
+#include "exp/noise.h"
 #include "machine.h"
 #include "topo.h"
 
@@ -89,6 +91,10 @@ struct report {
 	struct topo topo;
 	bool has_machine;
 	struct machine_info machine;
+	bool has_noise;
+	struct noise_result noise;
+	bool has_latency;
+	struct latency_result latency;
 	int nmlp;                   /* 1, or 2 for --pages both (small, huge) */
 	struct mlp_result mlp[2];
 	int nwarnings;

@@ -26,6 +26,12 @@ MACHINE = {
     "core_clock_mhz": {"min": NUM, "max": NUM, "samples": list},
     "pmu": {"hardware_counters": bool, "paranoid": int},
 }
+NOISE = {"floor_pct": NUM, "estimators": [{"name": str, "spread_pct": NUM}]}
+LATENCY = {
+    "points": [{"size_bytes": int, "pages": str, "chase_ns": NUM, "stream_ns": NUM, "layout_ok": bool}],
+    "levels_detected": [{"level": int, "size_bytes": int, "latency_ns": NUM}],
+    "prefetch_ratio_at_max": NUM, "translation_ns_at_max": NUM, "non_monotonic": list,
+}
 TOP = {
     "tool": str, "version": str,
     "provenance": {"binary_sha256": str, "compiler": str, "cflags": str, "cpu_model": str,
@@ -67,7 +73,12 @@ def check_mlp(mlp, errors):
     return len(kinds)
 
 
-SECTIONS = {"machine": lambda v, e: check(v, MACHINE, ".machine", e), "mlp": check_mlp}
+SECTIONS = {
+    "machine": lambda v, e: check(v, MACHINE, ".machine", e),
+    "noise": lambda v, e: check(v, NOISE, ".noise", e),
+    "latency": lambda v, e: check(v, LATENCY, ".latency", e),
+    "mlp": check_mlp,
+}
 
 
 def main():

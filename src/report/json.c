@@ -6,7 +6,9 @@
 #include "report/report.h"
 
 #include "report/jsonw.h"
+#include "report/latency_out.h"
 #include "report/machine_out.h"
+#include "report/noise_out.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -152,6 +154,10 @@ void report_write_json(const struct report *r, FILE *f)
 	write_provenance(&w, r);
 	if (r->has_machine)
 		machine_write_json(&w, &r->machine);
+	if (r->has_noise)
+		report_write_noise_json(&r->noise, &w, "noise");
+	if (r->has_latency)
+		report_write_latency_json(&r->latency, &w, "latency");
 	if (r->nmlp == 1) {
 		write_mlp(&w, "mlp", &r->mlp[0]);
 	} else if (r->nmlp == 2) {

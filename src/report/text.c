@@ -6,7 +6,9 @@
  */
 #include "report/report.h"
 
+#include "report/latency_out.h"
 #include "report/machine_out.h"
+#include "report/noise_out.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -121,6 +123,10 @@ void report_write_text(const struct report *r, FILE *f)
 	write_header(r, f);
 	if (r->has_machine)
 		machine_write_text(&r->machine, f);
+	if (r->has_noise)
+		report_write_noise_text(&r->noise, f);
+	if (r->has_latency)
+		report_write_latency_text(&r->latency, f);
 	for (int i = 0; i < r->nmlp; i++) {
 		write_mlp_setup(&r->mlp[i], f);
 		write_mlp_table(&r->mlp[i], f);

@@ -1,0 +1,482 @@
+/*
+ * The latency hierarchy. Method, and the pitfall each part answers:
+ * - Every chain of every size coexists in one arena (one for small pages),
+ *   so points can be visited round-robin across trials: warm-up and clock
+ *   drift then land on every size alike. Chains share cache lines without
+ *   sharing words: a line holds line_bytes / 8 pointer slots ("columns") and
+ *   each chain owns one column of a range of lines. A chase loads one word
+ *   per line, so the other columns cost it nothing.
+ * - Building a random chain is the expensive part (random stores, then the
+ *   layout check walks it), so above dense_max_bytes the sweep thins to one
+ *   point per octave: the knees are below it.
+ * - A working set that may fit a cache gets an untimed lap before each timed
+ *   region, since the previous visit (a 1 GiB chase) flushed it; larger ones
+ *   continue where their last visit stopped, a stretch no recent region used.
+ * - Each value is the minimum over trials; the noise floor given by the
+ *   caller is the tolerance for levels and for flagging falls.
+ */
+#include "exp/latency.h"
+
+#include "kern/lanes.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MIN_BYTES ((size_t)4 << 10)
+#define DEFAULT_MAX_BYTES ((size_t)1 << 30)
+#define DEFAULT_DENSE_MAX_BYTES ((size_t)128 << 20)
+#define DEFAULT_WARM_MAX_BYTES ((size_t)64 << 20)
+#define DEFAULT_TRIALS 6
+#define DEFAULT_REGION_NS 500000.0
+#define MIN_HOPS 16384
+#define MAX_COLUMNS 64
+
+struct slot {
+	struct latency_point *pt;
+	struct chain chain;
+	bool stream;
+	size_t offset_bytes;   /* in its arena, column included */
+	uintptr_t cursor;
+	size_t hops;
+	size_t warm_hops;
+};
+
+struct sweep {
+	const struct latency_params *p;
+	struct latency_result *r;
+	struct slot slots[2 * LATENCY_POINTS_MAX];
+	unsigned nslots;
+	double target_ns;
+	size_t warm_max_bytes;
+};
+
+static size_t round_to(size_t v, size_t to)
+{
+	return (v + to / 2) / to * to;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static size_t largest_reported(const struct latency_params *p)
+{
+	size_t m = 0;
+
+	for (unsigned i = 0; i < LATENCY_CACHES_MAX && p->reported_cache_bytes[i]; i++)
+		if (p->reported_cache_bytes[i] > m)
+			m = p->reported_cache_bytes[i];
+	return m;
+}
+
+/* Working sets, ascending, multiples of a line: points_per_octave up to
+ * dense_max, one per octave above it, the maximum always, and optionally a
+ * closer look around each reported cache size. */
+static unsigned plan_sizes(const struct latency_params *p, size_t min, size_t max, size_t line,
+			   size_t dense_max, size_t *out, unsigned cap)
+{
+	static const double near[] = {0.75, 0.875, 1.125, 1.25, 1.5};
+	unsigned ppo = p->points_per_octave ? p->points_per_octave : 4, n = 0, m = 0;
+	size_t tmp[4 * LATENCY_POINTS_MAX];
+
+	for (unsigned k = 0; n < 2 * LATENCY_POINTS_MAX; k++) {
+		double s = (double)min * pow(2.0, (double)k / ppo);
+
+		if (s > (double)max * 1.001)
+			break;
+		if (s > (double)dense_max * 1.001 && k % ppo)
+			continue;
+		tmp[n++] = round_to((size_t)s, line);
+	}
+	tmp[n++] = max;
+	for (unsigned i = 0; p->points_near_caches && i < LATENCY_CACHES_MAX && p->reported_cache_bytes[i]; i++)
+		for (unsigned j = 0; j < sizeof(near) / sizeof(near[0]); j++) {
+			double s = (double)p->reported_cache_bytes[i] * near[j];
+
+			if (s >= (double)min && s <= (double)max && n < sizeof(tmp) / sizeof(tmp[0]))
+				tmp[n++] = round_to((size_t)s, line);
+		}
+	qsort(tmp, n, sizeof(tmp[0]), cmp_size);
+	/* Points closer than 4% add a chain to build and nothing to see. */
+	for (unsigned i = 0; i < n && m < cap; i++)
+		if (tmp[i] >= 2 * line && (m == 0 || (double)tmp[i] > (double)out[m - 1] * 1.04))
+			out[m++] = tmp[i];
+	if (m && out[m - 1] != max) {
+		if (m == cap || (double)out[m - 1] * 1.04 >= (double)max)
+			m--;
+		out[m++] = max;
+	}
+	return m;
+}
+
+/* First fit by decreasing size into columns of capacity_bytes each. Returns
+ * false when the chains do not fit. */
+static bool pack_columns(struct slot **v, unsigned n, size_t capacity_bytes, unsigned ncols)
+{
+	size_t used[MAX_COLUMNS] = {0};
+
+	for (unsigned i = 0; i < n; i++) {
+		size_t bytes = v[i]->pt->size_bytes;
+		unsigned c = 0;
+
+		while (c < ncols && used[c] + bytes > capacity_bytes)
+			c++;
+		if (c == ncols)
+			return false;
+		v[i]->offset_bytes = used[c] + c * sizeof(uintptr_t);
+		used[c] += bytes;
+	}
+	return true;
+}
+
+static int cmp_slot_desc(const void *a, const void *b)
+{
+	size_t x = (*(struct slot *const *)a)->pt->size_bytes, y = (*(struct slot *const *)b)->pt->size_bytes;
+
+	return (x < y) - (x > y);
+}
+
+/* Place the slots of one page kind; returns the arena bytes they need. */
+static size_t place(struct sweep *s, enum page_request pages, size_t max, size_t line)
+{
+	struct slot *v[2 * LATENCY_POINTS_MAX];
+	unsigned n = 0, ncols = (unsigned)(line / sizeof(uintptr_t));
+	size_t capacity = (max + ARENA_HUGE_BYTES - 1) / ARENA_HUGE_BYTES * ARENA_HUGE_BYTES;
+
+	if (ncols > MAX_COLUMNS)
+		ncols = MAX_COLUMNS;
+	for (unsigned i = 0; i < s->nslots; i++)
+		if (s->slots[i].pt->pages == pages)
+			v[n++] = &s->slots[i];
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(v[0]), cmp_slot_desc);
+	while (!pack_columns(v, n, capacity, ncols))
+		capacity += ARENA_HUGE_BYTES;
+	return capacity;
+}
+
+static int slot_build(struct sweep *s, struct slot *sl, char *base)
+{
+	const struct latency_params *p = s->p;
+	struct latency_point *pt = sl->pt;
+	size_t line = s->r->line_bytes;
+	struct layout_check *check = sl->stream ? &pt->stream_layout : &pt->chase_layout;
+	int rc;
+
+	if (sl->stream)
+		rc = chain_build_sequential(&sl->chain, base + sl->offset_bytes, pt->size_bytes, line, line);
+	else
+		rc = chain_build(&sl->chain, base + sl->offset_bytes, pt->size_bytes, line, line,
+				 p->seed + pt->size_bytes, p->layout ? p->layout : chain_offset_linear);
+	if (rc)
+		return rc;
+	if (!sl->stream)
+		pt->perm_hash = sl->chain.perm_hash;
+	if ((rc = chain_verify(&sl->chain, check)))
+		return rc;
+	/* The cycle order is only needed by the check: a visit continues from
+	 * where the last one stopped, so the order array (4 B per node) goes. */
+	chain_free(&sl->chain);
+	sl->cursor = (uintptr_t)sl->chain.base;
+	sl->warm_hops = pt->size_bytes <= s->warm_max_bytes ? sl->chain.nodes : 0;
+	pt->warmed = sl->warm_hops != 0;
+	return check->ok ? 0 : -EPROTO;
+}
+
+/* One timed region, after the untimed lap when the slot has one. */
+static double slot_visit(struct sweep *s, struct slot *sl, size_t hops)
+{
+	lanes_kernel_fn fn = lanes_kernel(1);
+	uintptr_t start = sl->cursor;
+	uint64_t t0, t1;
+
+	if (sl->warm_hops)
+		start = fn(&sl->cursor, sl->warm_hops);
+	t0 = clock_now();
+	sl->cursor = fn(&start, hops);
+	t1 = clock_now();
+	return clock_ticks_to_ns(s->p->clock, t1 - t0) / (double)hops;
+}
+
+static int sweep_run(struct sweep *s)
+{
+	const struct latency_params *p = s->p;
+	unsigned trials = s->r->trials;
+
+	/* An untimed pass: page-table and code warm-up belong to no point, and
+	 * its times size each region to the target length. */
+	for (unsigned i = 0; i < s->nslots; i++) {
+		struct slot *sl = &s->slots[i];
+		double ns = slot_visit(s, sl, MIN_HOPS);
+
+		sl->hops = MIN_HOPS;
+		if (ns > 0 && ns * MIN_HOPS < s->target_ns)
+			sl->hops = (size_t)ceil(s->target_ns / ns);
+		if (sl->stream)
+			sl->pt->stream_hops = sl->hops;
+		else
+			sl->pt->chase_hops = sl->hops;
+	}
+	for (unsigned t = 0; t < trials; t++) {
+		for (unsigned i = 0; i < s->nslots; i++) {
+			struct slot *sl = &s->slots[i];
+			double ns;
+
+			if (p->stop && *p->stop)
+				return -EINTR;
+			ns = slot_visit(s, sl, sl->hops);
+			if (sl->stream)
+				sl->pt->stream_trials_ns[t] = ns;
+			else
+				sl->pt->chase_trials_ns[t] = ns;
+			sl->pt->ntrials = t + 1;
+		}
+		if (p->progress)
+			p->progress(p->progress_ctx, (double)(t + 1) / trials);
+	}
+	return 0;
+}
+
+static double median_of(const double *v, size_t n)
+{
+	return n ? stats_median(v, n) : NAN;
+}
+
+unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
+			       struct latency_level *out, unsigned cap)
+{
+	double tol = tol_pct / 100.0;
+	size_t first = 0, lo[LATENCY_POINTS_MAX], hi[LATENCY_POINTS_MAX];
+	unsigned nraw = 0, nlevels = 0;
+
+	/* Raw plateaus [lo, hi): a lone point between two plateaus is the knee
+	 * itself; a lone last point is where the curve ended, still a level. */
+	for (size_t i = 1; i <= n && n; i++) {
+		bool joins = i < n && ns[i] <= ns[i - 1] * (1.0 + tol) && ns[i] <= ns[first] * (1.0 + 2.0 * tol);
+
+		if (joins)
+			continue;
+		if ((i - first >= 2 || i == n) && nraw < LATENCY_POINTS_MAX) {
+			lo[nraw] = first;
+			hi[nraw++] = i;
+		}
+		first = i;
+	}
+	/* A gradual rise (a shared last-level cache, replacement) cuts into
+	 * many short plateaus; levels of a hierarchy differ by 2x or more, so
+	 * a plateau under LATENCY_LEVEL_MIN_RATIO of the level it follows is
+	 * part of that level. */
+	for (unsigned j = 0; j < nraw; j++) {
+		struct latency_level *l;
+
+		if (nlevels && ns[lo[j]] < out[nlevels - 1].latency_ns * LATENCY_LEVEL_MIN_RATIO) {
+			l = &out[nlevels - 1];
+			l->size_bytes = (size_t)sizes[hi[j] - 1];
+			l->npoints += (unsigned)(hi[j] - lo[j]);
+			l->reaches_max = hi[j] == n;
+			continue;
+		}
+		if (nlevels == cap)
+			break;
+		l = &out[nlevels++];
+		memset(l, 0, sizeof(*l));
+		l->level = nlevels;
+		l->first_bytes = (size_t)sizes[lo[j]];
+		l->size_bytes = (size_t)sizes[hi[j] - 1];
+		/* The first plateau's median: the level's own latency, before
+		 * the rise that merged into it. */
+		l->latency_ns = median_of(ns + lo[j], hi[j] - lo[j]);
+		l->npoints = (unsigned)(hi[j] - lo[j]);
+		l->reaches_max = hi[j] == n;
+	}
+	return nlevels;
+}
+
+size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
+				  struct latency_fall *out, size_t cap)
+{
+	double tol = (isfinite(floor_pct) && floor_pct > 0 ? floor_pct : 0.0) / 100.0;
+	size_t found = 0, ref = 0;
+
+	/* Against the largest earlier value, not only the neighbour: a fall
+	 * spread over several points is still a fall. */
+	for (size_t i = 1; i < n; i++) {
+		if (ns[i - 1] > ns[ref])
+			ref = i - 1;
+		if (ns[i] < ns[ref] * (1.0 - tol)) {
+			if (found < cap)
+				out[found] = (struct latency_fall){
+					.index = i, .size_bytes = sizes[i], .latency_ns = ns[i],
+					.ref_index = ref, .ref_size_bytes = sizes[ref],
+					.ref_latency_ns = ns[ref], .fall_pct = 100.0 * (1.0 - ns[i] / ns[ref]),
+				};
+			found++;
+		}
+	}
+	return found;
+}
+
+static void fill_point(struct latency_point *pt, const struct latency_params *p, double huge_fraction)
+{
+	pt->chase_ns = stats_min(pt->chase_trials_ns, pt->ntrials);
+	pt->stream_ns = stats_min(pt->stream_trials_ns, pt->ntrials);
+	pt->prefetch_ratio = pt->chase_ns / pt->stream_ns;
+	pt->huge_fraction = huge_fraction;
+	pt->layout_ok = pt->chase_layout.ok && pt->stream_layout.ok;
+	/* ns * MHz / 1000 = cycles; the clock's range gives the cycles' range. */
+	pt->chase_cycles_min = p->core_mhz_min > 0 ? pt->chase_ns * p->core_mhz_min / 1000.0 : NAN;
+	pt->chase_cycles_max = p->core_mhz_max > 0 ? pt->chase_ns * p->core_mhz_max / 1000.0 : NAN;
+}
+
+static void fill_derived(struct latency_result *r, const struct latency_params *p)
+{
+	double sizes[LATENCY_POINTS_MAX], ns[LATENCY_POINTS_MAX];
+	double huge_frac = r->arena_huge_bytes ? (double)r->arena_huge_obtained_bytes / (double)r->arena_huge_bytes : 0;
+	double small_frac = r->arena_small_bytes ? (double)r->arena_small_obtained_bytes / (double)r->arena_small_bytes : 0;
+	const struct latency_point *top;
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		fill_point(&r->points[i], p, r->points[i].pages == PAGES_HUGE ? huge_frac : small_frac);
+	for (unsigned i = 0; i < r->ncurve; i++) {
+		sizes[i] = (double)r->points[i].size_bytes;
+		ns[i] = r->points[i].chase_ns;
+	}
+	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
+	r->nlevels = latency_detect_levels(sizes, ns, r->ncurve, r->tolerance_pct, r->levels, LATENCY_LEVELS_MAX);
+	for (unsigned i = 0; i < r->nlevels && i < LATENCY_CACHES_MAX; i++) {
+		struct latency_level *l = &r->levels[i];
+		double ratio;
+
+		if (l->reaches_max || !(l->reported_bytes = p->reported_cache_bytes[i]))
+			continue;
+		ratio = (double)l->size_bytes / (double)l->reported_bytes;
+		l->disagrees = ratio < 0.5 || ratio > 2.0;
+	}
+	r->nfalls_found = latency_find_non_monotonic(sizes, ns, r->ncurve, r->noise_floor_pct, r->falls,
+						     LATENCY_FALLS_MAX);
+	r->nfalls = r->nfalls_found < LATENCY_FALLS_MAX ? (unsigned)r->nfalls_found : LATENCY_FALLS_MAX;
+	top = &r->points[r->ncurve - 1];
+	r->chase_ns_at_max = top->chase_ns;
+	r->stream_ns_at_max = top->stream_ns;
+	r->prefetch_ratio_at_max = top->prefetch_ratio;
+	r->small_chase_ns_at_max = NAN;
+	r->translation_ns_at_max = NAN;
+	for (unsigned i = r->ncurve; i < r->npoints; i++)
+		if (r->points[i].size_bytes == top->size_bytes) {
+			r->small_chase_ns_at_max = r->points[i].chase_ns;
+			r->translation_ns_at_max = r->points[i].chase_ns - top->chase_ns;
+		}
+}
+
+/* Points, then two slots per point in visit order: ascending size, chase
+ * then stream, the small-page points after the huge-page curve. */
+static int plan(struct sweep *s)
+{
+	const struct latency_params *p = s->p;
+	struct latency_result *r = s->r;
+	size_t sizes[LATENCY_POINTS_MAX], largest = largest_reported(p);
+	size_t dense = p->dense_max_bytes ? p->dense_max_bytes : largest ? 4 * largest : DEFAULT_DENSE_MAX_BYTES;
+	size_t min = p->min_bytes ? p->min_bytes : DEFAULT_MIN_BYTES;
+	size_t small_from = p->small_pages_from_bytes ? p->small_pages_from_bytes : r->max_bytes;
+	unsigned n, nsmall = 0;
+
+	if (min < 2 * r->line_bytes || min > r->max_bytes)
+		return -EINVAL;
+	n = plan_sizes(p, min, r->max_bytes, r->line_bytes, dense, sizes, LATENCY_POINTS_MAX);
+	for (unsigned i = 0; i < n; i++)
+		nsmall += sizes[i] >= small_from;
+	/* The small-page points must fit too; the dense curve gives way. */
+	while (n + nsmall > LATENCY_POINTS_MAX)
+		memmove(sizes + 1, sizes + 2, (--n - 1) * sizeof(sizes[0]));
+	for (unsigned i = 0; i < n; i++)
+		r->points[r->npoints++] = (struct latency_point){.size_bytes = sizes[i], .pages = PAGES_HUGE};
+	r->ncurve = n;
+	for (unsigned i = 0; i < n; i++)
+		if (sizes[i] >= small_from)
+			r->points[r->npoints++] = (struct latency_point){.size_bytes = sizes[i], .pages = PAGES_SMALL};
+	for (unsigned i = 0; i < r->npoints; i++) {
+		s->slots[s->nslots++] = (struct slot){.pt = &r->points[i], .stream = false};
+		s->slots[s->nslots++] = (struct slot){.pt = &r->points[i], .stream = true};
+	}
+	s->warm_max_bytes = largest ? 2 * largest : DEFAULT_WARM_MAX_BYTES;
+	return 0;
+}
+
+int latency_run(const struct latency_params *p, struct latency_result *r)
+{
+	struct sweep s = {.p = p, .r = r};
+	struct arena huge = {0}, small = {0};
+	size_t huge_bytes, small_bytes, after;
+	uint64_t w0 = clock_wall_ns(), w1;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->max_bytes = p->max_bytes ? p->max_bytes : DEFAULT_MAX_BYTES;
+	r->line_bytes = p->line_bytes ? p->line_bytes : 64;
+	r->trials = p->trials ? p->trials : DEFAULT_TRIALS;
+	r->noise_floor_pct = p->noise_floor_pct;
+	r->core_mhz_min = p->core_mhz_min;
+	r->core_mhz_max = p->core_mhz_max;
+	r->seed = p->seed;
+	s.target_ns = p->region_ns > 0 ? p->region_ns : DEFAULT_REGION_NS;
+	if (!p->clock || r->trials > LATENCY_TRIALS_MAX || r->line_bytes < sizeof(uintptr_t) ||
+	    r->line_bytes % sizeof(uintptr_t) || r->max_bytes % r->line_bytes)
+		return -EINVAL;
+	/* Shorter regions are dominated by the timer's own step and cost. */
+	if (s.target_ns < p->clock->min_region_ns)
+		s.target_ns = p->clock->min_region_ns;
+	r->region_ns = s.target_ns;
+	if ((rc = plan(&s)))
+		return rc;
+	huge_bytes = place(&s, PAGES_HUGE, r->max_bytes, r->line_bytes);
+	small_bytes = place(&s, PAGES_SMALL, r->max_bytes, r->line_bytes);
+	/* Slack past the last chain: a broken test layout writes beyond the
+	 * span it claims, and must fail its check, not fault. */
+	if ((rc = arena_map(&huge, huge_bytes + ARENA_HUGE_BYTES, PAGES_HUGE)))
+		goto out;
+	r->arena_huge_bytes = huge.bytes;
+	r->collapse_errno = huge.collapse_errno;
+	if (small_bytes && (rc = arena_map(&small, small_bytes + ARENA_HUGE_BYTES, PAGES_SMALL)))
+		goto out;
+	r->arena_small_bytes = small.bytes;
+	for (unsigned i = 0; i < s.nslots; i++) {
+		struct slot *sl = &s.slots[i];
+
+		if (p->stop && *p->stop) {
+			rc = -EINTR;
+			goto out;
+		}
+		if ((rc = slot_build(&s, sl, sl->pt->pages == PAGES_HUGE ? huge.base : small.base)))
+			goto out;
+	}
+	/* Backing read after the chains are written: that is the state the
+	 * sweep starts from. */
+	arena_backing_obtained(&huge, &r->arena_huge_obtained_bytes);
+	if (small.base)
+		arena_backing_obtained(&small, &r->arena_small_obtained_bytes);
+	w1 = clock_wall_ns();
+	r->setup_seconds = (double)(w1 - w0) / 1e9;
+	if ((rc = sweep_run(&s)))
+		goto out;
+	r->sweep_seconds = (double)(clock_wall_ns() - w1) / 1e9;
+	/* The smaller of before and after: the kernel may split huge pages
+	 * while we measure; a small-page arena may be collapsed by khugepaged. */
+	if (!arena_backing_obtained(&huge, &after) && after < r->arena_huge_obtained_bytes)
+		r->arena_huge_obtained_bytes = after;
+	if (small.base && !arena_backing_obtained(&small, &after) && after > r->arena_small_obtained_bytes)
+		r->arena_small_obtained_bytes = after;
+	fill_derived(r, p);
+out:
+	for (unsigned i = 0; i < s.nslots; i++)
+		chain_free(&s.slots[i].chain);
+	arena_unmap(&huge);
+	arena_unmap(&small);
+	return rc;
+}

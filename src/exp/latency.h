@@ -1,0 +1,145 @@
+/*
+ * The latency hierarchy: ns per dependent load across working sets from a
+ * few KiB to beyond the last-level cache, each measured as a random chase
+ * (latency) and as a +line sequential chain (a stream the prefetcher can
+ * follow), on huge pages and, at the largest sizes, on small pages too.
+ * Relies on a random chain defeating every prefetcher, one node per cache
+ * line, and on a 2 MiB page covering what a 4 KiB page needs 512 TLB entries
+ * for. Never prints, never parses options.
+ */
+#ifndef MLPSCOPE_EXP_LATENCY_H
+#define MLPSCOPE_EXP_LATENCY_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "chain.h"
+#include "clock.h"
+
+#define LATENCY_POINTS_MAX 128
+#define LATENCY_TRIALS_MAX 16
+#define LATENCY_LEVELS_MAX 16
+#define LATENCY_FALLS_MAX 32
+#define LATENCY_CACHES_MAX 8
+
+struct latency_params {
+	size_t min_bytes;            /* smallest working set; 0: 4 KiB */
+	size_t max_bytes;            /* largest; 0: 1 GiB */
+	unsigned points_per_octave;  /* 0: 4 */
+	size_t dense_max_bytes;      /* above it one point per octave; 0: 4x the largest reported cache, else 128 MiB */
+	size_t small_pages_from_bytes; /* curve sizes >= this also on small pages; 0: the largest only */
+	size_t reported_cache_bytes[LATENCY_CACHES_MAX]; /* data/unified, L1 first; 0 ends the list */
+	bool points_near_caches;     /* add points from 3/4 to 3/2 of each reported size */
+	unsigned trials;             /* round-robin passes; 0: 6, at most LATENCY_TRIALS_MAX */
+	size_t line_bytes;           /* node spacing; 0: 64 */
+	double region_ns;            /* target timed region; 0: 500 us (never under clock->min_region_ns) */
+	double noise_floor_pct;      /* from noise_run: the tolerance for levels and falls */
+	double core_mhz_min, core_mhz_max; /* core clock estimate; 0: unknown */
+	uint64_t seed;
+	const struct clock_info *clock;
+	volatile sig_atomic_t *stop; /* may be NULL */
+	void (*progress)(void *ctx, double fraction);
+	void *progress_ctx;
+	chain_offset_fn layout;      /* random chains' layout; NULL: linear; tests pass a broken one */
+};
+
+struct latency_point {
+	size_t size_bytes;
+	enum page_request pages;     /* requested */
+	double huge_fraction;        /* obtained, over the arena holding the point */
+	double chase_ns;             /* random chase: min over trials, ns per load (latency) */
+	double stream_ns;            /* +line sequential chain: min over trials, ns per load */
+	double prefetch_ratio;       /* chase_ns / stream_ns */
+	double chase_cycles_min, chase_cycles_max; /* from core_mhz_*; NAN when unknown */
+	double chase_trials_ns[LATENCY_TRIALS_MAX];  /* visit order */
+	double stream_trials_ns[LATENCY_TRIALS_MAX];
+	unsigned ntrials;
+	size_t chase_hops, stream_hops;/* loads per timed region */
+	bool warmed;                 /* an untimed lap preceded each timed region */
+	bool layout_ok;              /* both chains' layout checks */
+	struct layout_check chase_layout, stream_layout;
+	uint64_t perm_hash;
+};
+
+/* A plateau of the chase curve: consecutive points within the tolerance. */
+struct latency_level {
+	unsigned level;              /* 1 = fastest */
+	size_t first_bytes;          /* first working set on the plateau */
+	size_t size_bytes;           /* last one: where the level ends */
+	double latency_ns;           /* median chase ns over the plateau */
+	unsigned npoints;
+	bool reaches_max;            /* runs to the largest size: not seen to end */
+	size_t reported_bytes;       /* OS-reported cache at this level, 0: none */
+	bool disagrees;              /* ends beyond a factor of 2 from reported_bytes */
+};
+
+/* A point whose latency fell below an earlier, smaller working set's. */
+struct latency_fall {
+	size_t index;                /* into the series given */
+	double size_bytes, latency_ns;
+	size_t ref_index;            /* the earlier maximum it fell below */
+	double ref_size_bytes, ref_latency_ns;
+	double fall_pct;             /* 100 * (1 - latency / ref_latency) */
+};
+
+struct latency_result {
+	struct latency_point points[LATENCY_POINTS_MAX];
+	unsigned npoints;            /* all: the huge-page curve first, then small pages */
+	unsigned ncurve;             /* the huge-page curve, ascending size */
+	size_t max_bytes;
+	size_t line_bytes;
+	unsigned trials;
+	size_t arena_huge_bytes, arena_huge_obtained_bytes;
+	size_t arena_small_bytes, arena_small_obtained_bytes; /* 0: no small-page arena */
+	int collapse_errno;
+	double noise_floor_pct;      /* as given */
+	double tolerance_pct;        /* used for levels: max(floor, LATENCY_LEVEL_MIN_STEP_PCT) */
+	double region_ns;
+	struct latency_level levels[LATENCY_LEVELS_MAX];
+	unsigned nlevels;
+	struct latency_fall falls[LATENCY_FALLS_MAX];
+	unsigned nfalls;             /* stored */
+	size_t nfalls_found;         /* may exceed nfalls */
+	double chase_ns_at_max;      /* huge pages */
+	double stream_ns_at_max;
+	double prefetch_ratio_at_max;/* chase / stream at max: the prefetcher, by subtraction */
+	double small_chase_ns_at_max;/* NAN without a small-page point at max */
+	double translation_ns_at_max;/* small - huge chase at max, by subtraction */
+	double core_mhz_min, core_mhz_max;
+	uint64_t seed;
+	double setup_seconds, sweep_seconds;
+};
+
+/* A knee is a step up larger than this even when the noise floor is
+ * smaller: a chase curve drifts a few percent inside one level (TLB reach,
+ * replacement), which is not a new level. */
+#define LATENCY_LEVEL_MIN_STEP_PCT 10.0
+/* Adjacent plateaus closer than this factor are one level (see latency.c). */
+#define LATENCY_LEVEL_MIN_RATIO 2.0
+
+/* Plan, map, build and verify every chain (layout check at every size), then
+ * sweep round-robin. Returns 0; -EINVAL for bad params; -EPROTO when a layout
+ * check failed (the failing point's layout says how; nothing was timed);
+ * -EINTR when *stop was raised; other -errno for resources. */
+int latency_run(const struct latency_params *p, struct latency_result *r);
+
+/* Levels of ns[] over ascending sizes[]: a point joins the current plateau
+ * when it is within tol_pct of the previous point and within 2 * tol_pct of
+ * the plateau's first point; plateaus of one point are knees, except the
+ * last point; a plateau under LATENCY_LEVEL_MIN_RATIO times the level before
+ * it extends that level. latency_ns is the median of a level's first
+ * plateau, size_bytes where its last ends. Returns the levels written (at
+ * most cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
+unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
+			       struct latency_level *out, unsigned cap);
+
+/* Points where latency falls by more than floor_pct below the largest value
+ * at any smaller size (ascending sizes[]). Writes at most cap falls, returns
+ * how many there are. Pure. */
+size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
+				  struct latency_fall *out, size_t cap);
+
+#endif

@@ -1,0 +1,197 @@
+/*
+ * The latency section, text and JSON. Every column names its quantity and
+ * unit; the prefetcher's effect and the translation cost are labelled as
+ * differences of two measurements (by subtraction), since nothing here
+ * counts prefetches or page walks (no PMU is assumed).
+ */
+#include "report/latency_out.h"
+
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+static double pct(size_t part, size_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void write_points_text(const struct latency_result *r, FILE *f)
+{
+	bool cycles = r->core_mhz_min > 0 && r->core_mhz_max > 0;
+
+	fprintf(f, "\n  %-10s  %-5s  %12s  %14s  %12s  %15s  %6s  %6s\n", "working", "pages", "chase ns/load",
+		"stream ns/load", "prefetcher", cycles ? "chase cycles" : "", "layout", "trials");
+	fprintf(f, "  %-10s  %-5s  %12s  %14s  %12s  %15s  %6s  %6s\n", "set", "", "(latency)",
+		"(+64 B, prefetchable)", "x, chase/strm", cycles ? "(clock range)" : "", "check", "");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct latency_point *p = &r->points[i];
+		char size[32], cyc[32] = "";
+
+		if (i == r->ncurve)
+			fprintf(f, "  -- small pages: the same chains, translation by subtraction --\n");
+		report_format_bytes(size, sizeof(size), p->size_bytes);
+		if (cycles)
+			snprintf(cyc, sizeof(cyc), "%.1f-%.1f", p->chase_cycles_min, p->chase_cycles_max);
+		fprintf(f, "  %-10s  %-5s  %12.3f  %14.3f  %12.2f  %15s  %6s  %6u\n", size,
+			arena_request_name(p->pages), p->chase_ns, p->stream_ns, p->prefetch_ratio, cyc,
+			p->layout_ok ? "ok" : "FAILED", p->ntrials);
+	}
+}
+
+void report_write_latency_text(const struct latency_result *r, FILE *f)
+{
+	char max[32], a[32], b[32];
+
+	report_format_bytes(max, sizeof(max), r->max_bytes);
+	fprintf(f, "\nlatency: ns per dependent load, random chase vs +%zu B stream, up to %s\n", r->line_bytes, max);
+	report_format_bytes(a, sizeof(a), r->arena_huge_obtained_bytes);
+	report_format_bytes(b, sizeof(b), r->arena_huge_bytes);
+	fprintf(f, "  huge-page arena: %s of %s obtained huge (%.0f%%, from /proc/self/smaps)\n", a, b,
+		pct(r->arena_huge_obtained_bytes, r->arena_huge_bytes));
+	if (r->arena_small_bytes) {
+		report_format_bytes(a, sizeof(a), r->arena_small_obtained_bytes);
+		report_format_bytes(b, sizeof(b), r->arena_small_bytes);
+		fprintf(f, "  small-page arena: %s of %s huge (%.0f%%; 0%% is what was asked)\n", a, b,
+			pct(r->arena_small_obtained_bytes, r->arena_small_bytes));
+	}
+	fprintf(f, "  %u trials per point, visited round-robin; each value the minimum; layout checked at every size\n",
+		r->trials);
+	fprintf(f, "  noise floor %.2f%% (from noise); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
+		r->tolerance_pct);
+	if (r->core_mhz_min > 0)
+		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",
+			r->core_mhz_min, r->core_mhz_max);
+	write_points_text(r, f);
+	fprintf(f, "\n  %-6s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at", "latency ns", "OS reports",
+		"note");
+	for (unsigned i = 0; i < r->nlevels; i++) {
+		const struct latency_level *l = &r->levels[i];
+		char from[32], to[32], rep[32] = "-";
+
+		report_format_bytes(from, sizeof(from), l->first_bytes);
+		report_format_bytes(to, sizeof(to), l->size_bytes);
+		if (l->reported_bytes)
+			report_format_bytes(rep, sizeof(rep), l->reported_bytes);
+		fprintf(f, "  %-6u  %-12s  %-12s  %14.2f  %-12s  %s\n", l->level, from, l->reaches_max ? "(max)" : to,
+			l->latency_ns, rep,
+			l->reaches_max ? "runs to the largest size: memory, or not exhausted"
+				       : l->disagrees ? "DISAGREES with the OS-reported size (beyond 2x)" : "");
+	}
+	fprintf(f, "\n  at %s: chase %.2f ns, stream %.3f ns: prefetcher effect, by subtraction: %.1fx\n", max,
+		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
+	if (isfinite(r->translation_ns_at_max))
+		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
+			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);
+	if (r->nfalls_found == 0)
+		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows\n");
+	for (unsigned i = 0; i < r->nfalls; i++) {
+		const struct latency_fall *x = &r->falls[i];
+		char s0[32], s1[32];
+
+		report_format_bytes(s0, sizeof(s0), (size_t)x->ref_size_bytes);
+		report_format_bytes(s1, sizeof(s1), (size_t)x->size_bytes);
+		fprintf(f, "  NON-MONOTONIC: %s at %.2f ns is %.1f%% below %s at %.2f ns: a probable layout or "
+			"measurement fault, not smoothed\n", s1, x->latency_ns, x->fall_pct, s0, x->ref_latency_ns);
+	}
+	fprintf(f, "  setup %.1f s (map, build, verify), sweep %.1f s\n", r->setup_seconds, r->sweep_seconds);
+}
+
+static void write_trials(struct jsonw *w, const char *key, const double *v, unsigned n)
+{
+	jsonw_array_begin(w, key);
+	for (unsigned i = 0; i < n; i++)
+		jsonw_double(w, NULL, v[i]);
+	jsonw_array_end(w);
+}
+
+static void write_point(struct jsonw *w, const struct latency_point *p)
+{
+	jsonw_object_begin(w, NULL);
+	jsonw_uint(w, "size_bytes", p->size_bytes);
+	jsonw_string(w, "pages", arena_request_name(p->pages));
+	jsonw_double(w, "huge_fraction_obtained", p->huge_fraction);
+	jsonw_double(w, "chase_ns", p->chase_ns);
+	jsonw_double(w, "stream_ns", p->stream_ns);
+	jsonw_double(w, "prefetch_ratio", p->prefetch_ratio);
+	jsonw_double(w, "chase_cycles_min", p->chase_cycles_min);
+	jsonw_double(w, "chase_cycles_max", p->chase_cycles_max);
+	jsonw_bool(w, "layout_ok", p->layout_ok);
+	jsonw_uint(w, "chase_distinct_lines_walked", p->chase_layout.distinct_lines_walked);
+	jsonw_uint(w, "stream_distinct_lines_walked", p->stream_layout.distinct_lines_walked);
+	jsonw_uint(w, "expected_lines", p->chase_layout.expected_lines);
+	{
+		char hash[17];
+
+		snprintf(hash, sizeof(hash), "%016" PRIx64, p->perm_hash);
+		jsonw_string(w, "perm_hash", hash);
+	}
+	jsonw_uint(w, "chase_loads_per_region", p->chase_hops);
+	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
+	jsonw_bool(w, "warmed", p->warmed);
+	jsonw_uint(w, "trials", p->ntrials);
+	write_trials(w, "chase_trials_ns", p->chase_trials_ns, p->ntrials);
+	write_trials(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
+	jsonw_object_end(w);
+}
+
+void report_write_latency_json(const struct latency_result *r, struct jsonw *w, const char *key)
+{
+	jsonw_object_begin(w, key);
+	jsonw_array_begin(w, "points");
+	for (unsigned i = 0; i < r->npoints; i++)
+		write_point(w, &r->points[i]);
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "levels_detected");
+	for (unsigned i = 0; i < r->nlevels; i++) {
+		const struct latency_level *l = &r->levels[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "level", l->level);
+		jsonw_uint(w, "size_bytes", l->size_bytes);
+		jsonw_uint(w, "first_bytes", l->first_bytes);
+		jsonw_double(w, "latency_ns", l->latency_ns);
+		jsonw_uint(w, "points", l->npoints);
+		jsonw_bool(w, "reaches_max", l->reaches_max);
+		jsonw_uint(w, "reported_bytes", l->reported_bytes);
+		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_double(w, "prefetch_ratio_at_max", r->prefetch_ratio_at_max);
+	jsonw_double(w, "chase_ns_at_max", r->chase_ns_at_max);
+	jsonw_double(w, "stream_ns_at_max", r->stream_ns_at_max);
+	jsonw_double(w, "small_chase_ns_at_max", r->small_chase_ns_at_max);
+	jsonw_double(w, "translation_ns_at_max", r->translation_ns_at_max);
+	jsonw_array_begin(w, "non_monotonic");
+	for (unsigned i = 0; i < r->nfalls; i++) {
+		const struct latency_fall *x = &r->falls[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "size_bytes", (uint64_t)x->size_bytes);
+		jsonw_double(w, "latency_ns", x->latency_ns);
+		jsonw_uint(w, "below_size_bytes", (uint64_t)x->ref_size_bytes);
+		jsonw_double(w, "below_latency_ns", x->ref_latency_ns);
+		jsonw_double(w, "fall_pct", x->fall_pct);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_uint(w, "non_monotonic_found", r->nfalls_found);
+	jsonw_uint(w, "max_bytes", r->max_bytes);
+	jsonw_uint(w, "line_bytes", r->line_bytes);
+	jsonw_uint(w, "trials", r->trials);
+	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_double(w, "level_tolerance_pct", r->tolerance_pct);
+	jsonw_double(w, "region_target_ns", r->region_ns);
+	jsonw_uint(w, "arena_huge_bytes", r->arena_huge_bytes);
+	jsonw_uint(w, "arena_huge_obtained_bytes", r->arena_huge_obtained_bytes);
+	jsonw_uint(w, "arena_small_bytes", r->arena_small_bytes);
+	jsonw_uint(w, "arena_small_obtained_huge_bytes", r->arena_small_obtained_bytes);
+	jsonw_int(w, "collapse_errno", r->collapse_errno);
+	jsonw_double(w, "core_mhz_min", r->core_mhz_min > 0 ? r->core_mhz_min : NAN);
+	jsonw_double(w, "core_mhz_max", r->core_mhz_max > 0 ? r->core_mhz_max : NAN);
+	jsonw_uint(w, "seed", r->seed);
+	jsonw_double(w, "setup_seconds", r->setup_seconds);
+	jsonw_double(w, "sweep_seconds", r->sweep_seconds);
+	jsonw_object_end(w);
+}

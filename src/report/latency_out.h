@@ -1,0 +1,18 @@
+/*
+ * Writers for the latency section: an aligned text table and the `latency`
+ * JSON object. They read a latency_result and write; they never measure.
+ */
+#ifndef MLPSCOPE_REPORT_LATENCY_OUT_H
+#define MLPSCOPE_REPORT_LATENCY_OUT_H
+
+#include <stdio.h>
+
+#include "exp/latency.h"
+#include "report/jsonw.h"
+
+void report_write_latency_text(const struct latency_result *r, FILE *f);
+
+/* Writes "latency": {...} into the object w is in (key NULL inside an array). */
+void report_write_latency_json(const struct latency_result *r, struct jsonw *w, const char *key);
+
+#endif

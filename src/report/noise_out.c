@@ -1,0 +1,89 @@
+/*
+ * The noise section, text and JSON. The text says which spread is the
+ * tolerance and why the paired ratio exists, because a floor read as "the
+ * machine's precision" rather than "this estimator's, today" is the usual
+ * misreading.
+ */
+#include "report/noise_out.h"
+
+#include "report/report.h"
+#include "stats.h"
+
+void report_write_noise_text(const struct noise_result *r, FILE *f)
+{
+	char a[32], b[32];
+
+	report_format_bytes(a, sizeof(a), r->arm_a_bytes);
+	report_format_bytes(b, sizeof(b), r->arm_b_bytes);
+	fprintf(f, "\nnoise: the instrument's noise floor, spread = max/min - 1 of repeated estimates\n");
+	fprintf(f, "  probe: %s random chase, %zu loads per timed region, %u groups of min-of-%d\n", a,
+		r->arm_a_hops, r->groups, NOISE_GROUP_RUNS);
+	fprintf(f, "  arms: A %s (L1-resident), B %s (L2-resident), timed back to back in each iteration\n", a, b);
+	fprintf(f, "\n  %-28s  %-10s  %12s  %12s  %10s\n", "estimator", "unit", "min", "max", "spread %");
+	fprintf(f, "  %-28s  %-10s  %12.4f  %12.4f  %10.2f\n", "probe: single runs", "ns/load",
+		stats_min(r->probe_runs_ns, (size_t)r->groups * NOISE_GROUP_RUNS),
+		stats_max(r->probe_runs_ns, (size_t)r->groups * NOISE_GROUP_RUNS), r->probe_runs_spread_pct);
+	fprintf(f, "  %-28s  %-10s  %12.4f  %12.4f  %10.2f\n", "probe: min-of-3", "ns/load",
+		stats_min(r->probe_minima_ns, r->groups), stats_max(r->probe_minima_ns, r->groups),
+		r->probe_minima_spread_pct);
+	for (unsigned e = 0; e < NOISE_ESTIMATORS; e++) {
+		const struct noise_estimator *est = &r->estimators[e];
+
+		fprintf(f, "  %-28s  %-10s  %12.4f  %12.4f  %10.2f\n", est->name, est->unit,
+			stats_min(est->values, r->groups), stats_max(est->values, r->groups), est->spread_pct);
+	}
+	fprintf(f, "\n  noise floor: %.2f%% (widest of the min-of-3 estimators, set by %s): the tolerance of "
+		"every later section\n", r->floor_pct, r->floor_from);
+	fprintf(f, "  the paired ratio divides inside one iteration, so a clock change slower than an iteration\n"
+		"  cancels; a ratio of minima may take its two minima from different clock states.\n");
+}
+
+static void write_array(struct jsonw *w, const char *key, const double *v, size_t n)
+{
+	jsonw_array_begin(w, key);
+	for (size_t i = 0; i < n; i++)
+		jsonw_double(w, NULL, v[i]);
+	jsonw_array_end(w);
+}
+
+void report_write_noise_json(const struct noise_result *r, struct jsonw *w, const char *key)
+{
+	size_t runs = (size_t)r->groups * NOISE_GROUP_RUNS;
+
+	jsonw_object_begin(w, key);
+	jsonw_double(w, "floor_pct", r->floor_pct);
+	jsonw_string(w, "floor_from", r->floor_from);
+	jsonw_array_begin(w, "estimators");
+	jsonw_object_begin(w, NULL);
+	jsonw_string(w, "name", "probe_min_of_3");
+	jsonw_string(w, "unit", "ns/load");
+	jsonw_double(w, "spread_pct", r->probe_minima_spread_pct);
+	write_array(w, "values", r->probe_minima_ns, r->groups);
+	jsonw_object_end(w);
+	for (unsigned e = 0; e < NOISE_ESTIMATORS; e++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "name", r->estimators[e].name);
+		jsonw_string(w, "unit", r->estimators[e].unit);
+		jsonw_double(w, "spread_pct", r->estimators[e].spread_pct);
+		write_array(w, "values", r->estimators[e].values, r->groups);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_double(w, "probe_runs_spread_pct", r->probe_runs_spread_pct);
+	jsonw_double(w, "probe_minima_spread_pct", r->probe_minima_spread_pct);
+	write_array(w, "probe_minima_ns", r->probe_minima_ns, r->groups);
+	write_array(w, "probe_runs_ns", r->probe_runs_ns, runs);
+	write_array(w, "arm_a_runs_ns", r->arm_a_runs_ns, runs);
+	write_array(w, "arm_b_runs_ns", r->arm_b_runs_ns, runs);
+	jsonw_uint(w, "groups", r->groups);
+	jsonw_uint(w, "runs_per_group", NOISE_GROUP_RUNS);
+	jsonw_uint(w, "arm_a_bytes", r->arm_a_bytes);
+	jsonw_uint(w, "arm_b_bytes", r->arm_b_bytes);
+	jsonw_uint(w, "arm_a_loads_per_region", r->arm_a_hops);
+	jsonw_uint(w, "arm_b_loads_per_region", r->arm_b_hops);
+	jsonw_double(w, "region_target_ns", r->region_ns);
+	jsonw_bool(w, "layout_ok", r->layout_ok);
+	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
+	jsonw_double(w, "seconds", r->seconds);
+	jsonw_object_end(w);
+}

@@ -1,0 +1,18 @@
+/*
+ * Writers for the noise section: an aligned text table and the `noise` JSON
+ * object. They read a noise_result and write; they never measure.
+ */
+#ifndef MLPSCOPE_REPORT_NOISE_OUT_H
+#define MLPSCOPE_REPORT_NOISE_OUT_H
+
+#include <stdio.h>
+
+#include "exp/noise.h"
+#include "report/jsonw.h"
+
+void report_write_noise_text(const struct noise_result *r, FILE *f);
+
+/* Writes "noise": {...} into the object w is in (key NULL inside an array). */
+void report_write_noise_json(const struct noise_result *r, struct jsonw *w, const char *key);
+
+#endif

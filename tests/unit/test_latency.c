@@ -1,0 +1,259 @@
+/*
+ * The noise and latency experiments: pure checks of the level and fall
+ * detectors, and shape tests (short real runs) whose tolerance is the noise
+ * floor noise_run measures here first. One latency run up to 1 GiB is shared
+ * by the shape tests (about 25 s on a 2-core guest); it needs 2 GiB of memory.
+ */
+#include "../harness.h"
+
+#include "clock.h"
+#include "exp/latency.h"
+#include "exp/noise.h"
+#include "report/latency_out.h"
+#include "report/noise_out.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static struct clock_info lat_clock;
+static struct noise_result lat_noise;
+static struct latency_result lat_result;
+static int lat_rc = 1;   /* 1: not run yet */
+static char lat_why[128];
+
+static double measured_floor_pct(void)
+{
+	if (lat_clock.ticks_per_ns == 0)
+		clock_init(&lat_clock);
+	if (lat_noise.groups == 0) {
+		struct noise_params np = {.clock = &lat_clock, .seed = 11};
+
+		if (noise_run(&np, &lat_noise))
+			return NAN;
+	}
+	return lat_noise.floor_pct;
+}
+
+static void fill_reported_caches(struct latency_params *p)
+{
+	struct topo t;
+	unsigned n = 0;
+
+	topo_read(&t);
+	for (int level = 1; level <= 4; level++)
+		for (int i = 0; i < t.ncaches && n < LATENCY_CACHES_MAX; i++)
+			if (t.caches[i].level == level && strcmp(t.caches[i].type, "Instruction")) {
+				p->reported_cache_bytes[n++] = t.caches[i].size_bytes;
+				break;
+			}
+}
+
+/* One shared run: 4 KiB .. 1 GiB, small pages at 1 GiB too. */
+static int shared_latency_run(void)
+{
+	struct latency_params p = {.max_bytes = (size_t)1 << 30, .seed = 5, .clock = &lat_clock};
+	struct topo t;
+
+	if (lat_rc != 1)
+		return lat_rc;
+	p.noise_floor_pct = measured_floor_pct();
+	topo_read(&t);
+	if (t.mem_available_bytes && t.mem_available_bytes < ((size_t)5 << 29)) {
+		snprintf(lat_why, sizeof(lat_why), "%zu MiB available, the 1 GiB run maps 2 GiB",
+			 t.mem_available_bytes >> 20);
+		return lat_rc = -ENOMEM;
+	}
+	fill_reported_caches(&p);
+	lat_rc = latency_run(&p, &lat_result);
+	snprintf(lat_why, sizeof(lat_why), "latency_run: %s", strerror(-lat_rc));
+	return lat_rc;
+}
+
+static const struct latency_point *point_at(size_t bytes, enum page_request pages)
+{
+	for (unsigned i = 0; i < lat_result.npoints; i++)
+		if (lat_result.points[i].size_bytes == bytes && lat_result.points[i].pages == pages)
+			return &lat_result.points[i];
+	return NULL;
+}
+
+TEST(noise_floor_is_measured_and_widest_of_its_estimators)
+{
+	double floor = measured_floor_pct();
+
+	CHECK(isfinite(floor) && floor >= 0, "noise_run failed or gave no floor (%g)", floor);
+	CHECK(lat_noise.layout_ok, "layout check of the noise arms");
+	for (unsigned e = 0; e < NOISE_ESTIMATORS; e++)
+		CHECK(lat_noise.estimators[e].spread_pct <= floor, "%s spread %.2f%% above the floor %.2f%%",
+		      lat_noise.estimators[e].name, lat_noise.estimators[e].spread_pct, floor);
+	/* A minimum of 3 runs can never spread wider than the runs it came from. */
+	CHECK(lat_noise.probe_minima_spread_pct <= lat_noise.probe_runs_spread_pct + 1e-9,
+	      "minima %.2f%% wider than runs %.2f%%", lat_noise.probe_minima_spread_pct,
+	      lat_noise.probe_runs_spread_pct);
+	CHECK(lat_noise.arm_b_runs_ns[0] > lat_noise.arm_a_runs_ns[0] * 0.5, "L2 arm implausibly fast");
+	snprintf(tctx->message, sizeof(tctx->message),
+		 "floor %.2f%% (%s); probe min-of-3 %.2f%%, runs %.2f%%; A %.2f%%, B %.2f%%, "
+		 "ratio of minima %.2f%%, paired %.2f%%; %.2f s", floor, lat_noise.floor_from,
+		 lat_noise.probe_minima_spread_pct, lat_noise.probe_runs_spread_pct,
+		 lat_noise.estimators[0].spread_pct, lat_noise.estimators[1].spread_pct,
+		 lat_noise.estimators[2].spread_pct, lat_noise.estimators[3].spread_pct, lat_noise.seconds);
+}
+
+TEST(latency_non_monotonic_series_is_flagged_and_monotonic_is_not)
+{
+	const double sizes[] = {4096, 8192, 16384, 32768, 65536, 131072};
+	const double rising[] = {1.0, 1.0, 1.01, 3.0, 3.1, 10.0};
+	const double falling[] = {1.0, 1.0, 3.0, 2.0, 3.1, 10.0};
+	struct latency_fall f[4];
+
+	CHECK(latency_find_non_monotonic(sizes, rising, 6, 2.0, f, 4) == 0, "a rising series was flagged");
+	CHECK(latency_find_non_monotonic(sizes, falling, 6, 2.0, f, 4) == 1, "a fall of 33%% was missed");
+	CHECK(f[0].index == 3 && f[0].ref_index == 2 && fabs(f[0].fall_pct - 100.0 / 3) < 1e-9,
+	      "fall at %zu from %zu, %.1f%%", f[0].index, f[0].ref_index, f[0].fall_pct);
+	/* Within the floor is noise, not a fall. */
+	CHECK(latency_find_non_monotonic(sizes, falling, 6, 40.0, f, 4) == 0, "a fall inside the floor was flagged");
+}
+
+TEST(latency_levels_are_plateaus_between_knees)
+{
+	const double sizes[] = {4e3, 8e3, 16e3, 32e3, 64e3, 128e3, 256e3, 512e3, 1e6, 2e6, 4e6};
+	const double ns[] = {1.0, 1.0, 1.02, 1.0, 2.0, 3.5, 3.6, 3.6, 9.0, 60, 62};
+	struct latency_level l[8];
+	unsigned n = latency_detect_levels(sizes, ns, 11, 5.0, l, 8);
+
+	CHECK(n == 3, "%u levels, expected 3", n);
+	CHECK(l[0].size_bytes == 32000 && l[0].npoints == 4 && fabs(l[0].latency_ns - 1.0) < 0.02,
+	      "L1 ends at %zu, %u points, %.2f ns", l[0].size_bytes, l[0].npoints, l[0].latency_ns);
+	CHECK(l[1].first_bytes == 128000 && l[1].size_bytes == 512000, "L2 %zu..%zu", l[1].first_bytes, l[1].size_bytes);
+	CHECK(l[2].reaches_max && !l[1].reaches_max, "only the last level reaches the largest size");
+	/* A slow rise in steps smaller than 2x is one level, not five. */
+	const double drift[] = {1.0, 1.0, 1.0, 10, 10.4, 13, 13.5, 16, 16.5, 19, 60};
+
+	n = latency_detect_levels(sizes, drift, 11, 5.0, l, 8);
+	CHECK(n == 3 && l[1].first_bytes == 32000 && l[1].size_bytes == 1e6 && l[1].latency_ns == 10.2,
+	      "%u levels; level 2 %zu..%zu at %.2f ns", n, l[1].first_bytes, l[1].size_bytes, l[1].latency_ns);
+}
+
+TEST(latency_shape_chase_1g_at_least_5x_the_16k_chase)
+{
+	const struct latency_point *big, *l1;
+	int rc = shared_latency_run();
+
+	if (rc == -ENOMEM)
+		SKIP("%s", lat_why);
+	CHECK(rc == 0, "%s", lat_why);
+	big = point_at((size_t)1 << 30, PAGES_HUGE);
+	l1 = point_at((size_t)16 << 10, PAGES_HUGE);
+	CHECK(big && l1, "no 16 KiB or 1 GiB point");
+	CHECK(big->layout_ok && l1->layout_ok, "layout check");
+	CHECK(big->chase_ns >= 5 * l1->chase_ns, "1 GiB %.2f ns vs 16 KiB %.2f ns", big->chase_ns, l1->chase_ns);
+	snprintf(tctx->message, sizeof(tctx->message), "1 GiB %.1f ns, 16 KiB %.2f ns: %.0fx; %u points, "
+		 "setup %.1f s, sweep %.1f s", big->chase_ns, l1->chase_ns, big->chase_ns / l1->chase_ns,
+		 lat_result.npoints, lat_result.setup_seconds, lat_result.sweep_seconds);
+}
+
+TEST(latency_shape_random_chase_slower_than_stream_at_256m)
+{
+	const struct latency_point *pt;
+	double tol = measured_floor_pct() / 100.0;
+	int rc = shared_latency_run();
+
+	if (rc == -ENOMEM)
+		SKIP("%s", lat_why);
+	CHECK(rc == 0, "%s", lat_why);
+	pt = point_at((size_t)256 << 20, PAGES_HUGE);
+	CHECK(pt, "no 256 MiB point");
+	CHECK(pt->chase_ns > pt->stream_ns * (1 + tol), "chase %.2f ns, stream %.2f ns (floor %.1f%%)",
+	      pt->chase_ns, pt->stream_ns, 100 * tol);
+	snprintf(tctx->message, sizeof(tctx->message), "256 MiB: chase %.1f ns, stream %.2f ns, ratio %.1f",
+		 pt->chase_ns, pt->stream_ns, pt->prefetch_ratio);
+}
+
+TEST(latency_shape_huge_pages_not_slower_than_small_at_1g)
+{
+	const struct latency_point *h, *s;
+	double tol = measured_floor_pct() / 100.0;
+	int rc = shared_latency_run();
+
+	if (rc == -ENOMEM)
+		SKIP("%s", lat_why);
+	CHECK(rc == 0, "%s", lat_why);
+	h = point_at((size_t)1 << 30, PAGES_HUGE);
+	s = point_at((size_t)1 << 30, PAGES_SMALL);
+	CHECK(h && s, "no huge or small 1 GiB point");
+	if (h->huge_fraction < 0.5)
+		SKIP("only %.0f%% of the huge-page arena obtained huge pages (THP off or fragmented)",
+		     100 * h->huge_fraction);
+	CHECK(h->chase_ns <= s->chase_ns * (1 + tol), "huge %.2f ns, small %.2f ns (floor %.1f%%)",
+	      h->chase_ns, s->chase_ns, 100 * tol);
+	snprintf(tctx->message, sizeof(tctx->message),
+		 "1 GiB: huge %.1f ns (%.0f%% huge), small %.1f ns (%.0f%% huge): translation %.1f ns",
+		 h->chase_ns, 100 * h->huge_fraction, s->chase_ns, 100 * s->huge_fraction,
+		 lat_result.translation_ns_at_max);
+}
+
+static size_t colliding_offset(size_t node, size_t spacing)
+{
+	return node * spacing + spacing * (node % 64);
+}
+
+TEST(latency_broken_layout_is_refused)
+{
+	static struct latency_result r;
+	struct latency_params p = {.max_bytes = (size_t)1 << 20, .trials = 1, .layout = colliding_offset};
+	int rc;
+
+	p.clock = &lat_clock;
+	measured_floor_pct();
+	rc = latency_run(&p, &r);
+	CHECK(rc == -EPROTO, "a colliding layout was measured (rc %d)", rc);
+}
+
+/* Writers: every key the schema promises, in one document; the text and the
+ * JSON are left next to the binary for a reader (latency-report.*). */
+TEST(latency_writers_emit_the_schema_keys)
+{
+	static const char *keys[] = {"\"noise\"", "\"floor_pct\"", "\"estimators\"", "\"spread_pct\"",
+		"\"paired_ratio\"", "\"latency\"", "\"points\"", "\"size_bytes\"", "\"pages\"", "\"chase_ns\"",
+		"\"stream_ns\"", "\"layout_ok\"", "\"levels_detected\"", "\"latency_ns\"",
+		"\"prefetch_ratio_at_max\"", "\"translation_ns_at_max\"", "\"non_monotonic\""};
+	char path[4200], *buf = NULL;
+	size_t len = 0;
+	FILE *f, *mem;
+	struct jsonw w;
+	int rc = shared_latency_run();
+
+	if (rc == -ENOMEM)
+		SKIP("%s", lat_why);
+	CHECK(rc == 0, "%s", lat_why);
+	mem = open_memstream(&buf, &len);
+	CHECK(mem, "open_memstream");
+	jsonw_init(&w, mem);
+	jsonw_object_begin(&w, NULL);
+	report_write_noise_json(&lat_noise, &w, "noise");
+	report_write_latency_json(&lat_result, &w, "latency");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(mem);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strstr(buf, keys[i])) {
+			free(buf);
+			CHECK(0, "key %s missing", keys[i]);
+		}
+	snprintf(path, sizeof(path), "%s/latency-report.json", test_bin_dir());
+	if ((f = fopen(path, "w"))) {
+		fputs(buf, f);
+		fclose(f);
+	}
+	free(buf);
+	snprintf(path, sizeof(path), "%s/latency-report.txt", test_bin_dir());
+	if ((f = fopen(path, "w"))) {
+		report_write_noise_text(&lat_noise, f);
+		report_write_latency_text(&lat_result, f);
+		fclose(f);
+	}
+}
