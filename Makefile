@@ -23,7 +23,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c)
+LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c src/jit/*.c)
 LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c tests/unit/*.c)
@@ -33,7 +33,7 @@ TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
-.PHONY: all run test check-gen regen disasm clean
+.PHONY: all run test check-gen regen regen-jit-gold disasm clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -74,6 +74,11 @@ run: $(BIN)
 
 test: $(BIN) $(TESTBIN) check-gen
 	$(TESTBIN)
+
+# The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view
+# of a fixed sample probe; rewrite them only after checking the new listing.
+regen-jit-gold: $(TESTBIN)
+	MLPSCOPE_REGEN_GOLD=1 $(TESTBIN) jit_gold
 
 disasm: $(BUILD)/obj/src/kern/lanes.gen.o
 	objdump -d --no-show-raw-insn $< > $(BUILD)/lanes.disasm

@@ -36,12 +36,18 @@ static const struct opt opts[] = {
 	{"pages", "KIND", OPT_PAGES, F(pages), 0, 0, "page backing to request: small, huge or both (default huge)"},
 	{"max-lanes", "N", OPT_UINT, F(max_lanes), 1, LANES_MAX, "largest lane count swept, 1..128 (default 64)"},
 	{"repeat", "N", OPT_UINT, F(repeat), 1, 16, "sweeps per run, compared for agreement, 1..16 (default 3)"},
-	{"trials", "N", OPT_UINT, F(trials), 3, 30, "trials per point per sweep, a multiple of 3 (default 6)"},
+	{"trials", "N", OPT_UINT, F(trials), 3, 30,
+	 "trials per point per sweep, a multiple of 3 (default 6; window 15 at most)"},
 	{"accesses", "N", OPT_SIZE, F(accesses), 1024, 1ull << 30,
 	 "logical accesses per timed region, 1024..1Gi (default 256Ki)"},
 	{"seed", "N", OPT_U64, F(seed), 0, UINT64_MAX, "permutation seed (default 1)"},
 	{"cpu", "N", OPT_INT, F(cpu), 0, 1023, "CPU to pin to (default: first allowed)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
+	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
+	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
+	{"max-n", "N", OPT_UINT, F(max_n), 8, 4096, "window: largest filler count swept, 8..4096 (default 1024)"},
+	{"dump-code", "FILLER:N", OPT_STRING, F(dump_code), 0, 0,
+	 "window: write the generated probe for FILLER at N to stdout and exit"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "one sweep instead of three"},
 	{"help", NULL, OPT_FLAG, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_FLAG, 0, 0, 0, "print the version"},
@@ -258,6 +264,19 @@ static const struct command_desc commands[] = {
 	 "run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
 	 "The chain is walked once before timing and must visit every node and line\n"
 	 "exactly once; the page backing reported is the one obtained (smaps).\n"},
+	{"window", CMD_WINDOW, "out-of-order structure sizes: reorder buffer, register files, load/store queues",
+	 "Two independent pointer chases that miss to DRAM, with N filler instructions\n"
+	 "after each miss, in a loop generated at run time (mapped writable, then\n"
+	 "executable; never both). While the second miss fits in the window behind the\n"
+	 "first one's fillers the two overlap; once it does not, they serialise and an\n"
+	 "iteration costs about twice as much. N is swept coarsely, then refined; the step\n"
+	 "and the ramp before it are fitted as flat-ramp-flat and reported as the N on\n"
+	 "both sides (\"fits at 136, not at 138\"). Fillers and what they fill: nop (reorder\n"
+	 "buffer), int_add (integer registers), fp_add (FP/vector registers), store (store\n"
+	 "queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a step\n"
+	 "at twice N means the limit counts stores or loads, not instructions).\n"
+	 "--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
+	 "x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n"},
 	{"help", CMD_HELP, "what a command measures and how (help CMD)", NULL},
 };
 
@@ -301,7 +320,6 @@ static void set_defaults(struct options *o)
 	o->spacing_bytes = 64;
 	o->pages = PAGES_CHOICE_HUGE;
 	o->max_lanes = 64;
-	o->trials = 6;
 	o->accesses = 1u << 18;
 	o->seed = 1;
 	o->cpu = -1;
@@ -359,7 +377,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		if ((rc = set_value(op, val, o, err, errlen)))
 			return rc;
 	}
-	if (o->trials % 3)
+	if (o->trials && o->trials % 3)
 		return fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... 30)", o->trials);
 	if (!o->repeat)
 		o->repeat = o->quick ? 1 : 3;

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum command { CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_HELP, CMD_VERSION };
+enum command { CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_WINDOW, CMD_HELP, CMD_VERSION };
 enum pages_choice { PAGES_CHOICE_SMALL, PAGES_CHOICE_HUGE, PAGES_CHOICE_BOTH };
 
 struct options {
@@ -22,11 +22,14 @@ struct options {
 	int pages;                   /* enum pages_choice */
 	unsigned max_lanes;
 	unsigned repeat;             /* 0: the command's default */
-	unsigned trials;
+	unsigned trials;             /* 0: the command's default */
 	size_t accesses;
 	uint64_t seed;
 	int cpu;                     /* -1: first allowed CPU */
 	const char *json_path;
+	const char *fillers;         /* window: comma-separated filler names, NULL: all */
+	unsigned max_n;              /* window: largest filler count swept, 0: default */
+	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	bool quick;
 };
 

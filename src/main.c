@@ -9,11 +9,13 @@
 #include "exp/latency.h"
 #include "exp/mlp.h"
 #include "exp/noise.h"
+#include "exp/window.h"
 #include "machine.h"
 #include "plan.h"
 #include "provenance.h"
 #include "report/atomic.h"
 #include "report/report.h"
+#include "report/window_out.h"
 #include "topo.h"
 
 #include <errno.h>
@@ -66,7 +68,7 @@ static int run_mlp(const struct plan *plan, const struct options *o, struct repo
 			.pages = plan->pages[i],
 			.max_lanes = o->max_lanes,
 			.repeats = o->repeat,
-			.trials = o->trials,
+			.trials = o->trials ? o->trials : 6,
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,
@@ -104,6 +106,28 @@ static int run_mlp(const struct plan *plan, const struct options *o, struct repo
 		if (m->estimate.repeats_agreeing < m->estimate.repeats)
 			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
+	}
+	return 0;
+}
+
+/* --dump-code: raw machine code of one probe, for a disassembler. */
+static int dump_probe_code(const struct plan *plan)
+{
+	int rc;
+
+	if (isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "mlpscope: --dump-code: refusing to write machine code to a terminal "
+			"(expected a redirect, e.g. > probe.bin)\n");
+		return 2;
+	}
+	rc = window_dump_code(plan->dump_filler, plan->dump_n, stdout);
+	if (rc == -ENOTSUP) {
+		fprintf(stderr, "mlpscope: window: the probe is unsupported on this ISA (x86-64 and AArch64 only)\n");
+		return 0;
+	}
+	if (rc || fflush(stdout)) {
+		fprintf(stderr, "mlpscope: --dump-code: %s\n", strerror(rc ? -rc : errno));
+		return 1;
 	}
 	return 0;
 }
@@ -182,6 +206,36 @@ static int run_latency(const struct plan *plan, const struct options *o, struct 
 	return 0;
 }
 
+static int run_window(const struct plan *plan, const struct options *o, struct report *r)
+{
+	struct progress prog = {"window"};
+	struct window_params wp;
+	int rc;
+
+	window_params_default(&wp, topo_largest_cache_bytes(&r->topo), &r->clock, &stop_requested);
+	if (o->size_bytes)
+		wp.working_set_bytes = plan->working_set_bytes;
+	if (o->trials)
+		wp.trials = o->trials;
+	if (o->max_n)
+		wp.max_n = o->max_n;
+	wp.filler_mask = plan->window_fillers;
+	wp.seed = o->seed;
+	wp.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
+	wp.progress_ctx = &prog;
+	rc = window_run(&wp, &r->window);
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (rc == -ENOTSUP) {
+		result_warn(r, "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
+		return 0;
+	}
+	if (rc)
+		return section_failed("window", rc);
+	r->has_window = true;
+	return 0;
+}
+
 /* The report's sections, in the order that decides how far the next can be
  * trusted: what the machine permits, how noisy the instrument is, then the
  * measurements that use that noise as their tolerance. */
@@ -199,8 +253,10 @@ static int run_sections(const struct plan *plan, const struct options *o, struct
 		return rc;
 	if ((all || o->command == CMD_LATENCY) && (rc = run_latency(plan, o, r)))
 		return rc;
-	if (all || o->command == CMD_MLP)
-		return run_mlp(plan, o, r);
+	if ((all || o->command == CMD_MLP) && (rc = run_mlp(plan, o, r)))
+		return rc;
+	if (o->command == CMD_WINDOW)
+		return run_window(plan, o, r);
 	return 0;
 }
 
@@ -218,6 +274,8 @@ static int measure_and_report(const struct options *o)
 		fprintf(stderr, "mlpscope: %s\n", err);
 		return 2;
 	}
+	if (plan.dump_code)
+		return dump_probe_code(&plan);
 	if (o->json_path && (rc = atomic_open(&json, o->json_path))) {
 		fprintf(stderr, "mlpscope: --json: cannot write '%s': %s (expected a writable file path)\n",
 			o->json_path, strerror(-rc));
@@ -278,6 +336,7 @@ int main(int argc, char **argv)
 	case CMD_NOISE:
 	case CMD_LATENCY:
 	case CMD_MLP:
+	case CMD_WINDOW:
 		break;
 	}
 	return measure_and_report(&o);

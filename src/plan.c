@@ -11,6 +11,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define GIB ((size_t)1 << 30)
 /* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
@@ -55,6 +57,49 @@ static size_t default_working_set(const struct topo *t, struct report *r)
 	return ws;
 }
 
+/* "nop,store" -> a filler bit mask. */
+static int parse_fillers(const char *list, unsigned *mask, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL;
+
+	*mask = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		enum probe_filler f;
+
+		if (probe_filler_parse(name, &f))
+			return fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
+				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
+		*mask |= 1u << f;
+	}
+	if (!*mask)
+		return fail(err, errlen, "--fillers: '%s' names no filler (expected e.g. nop,store)", list);
+	return 0;
+}
+
+/* "nop:64" -> filler and count. */
+static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t errlen)
+{
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	char *end;
+	unsigned long n;
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(name))
+		return fail(err, errlen, "--dump-code: '%s' is not FILLER:N (expected e.g. nop:64)", spec);
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	n = strtoul(colon + 1, &end, 10);
+	if (probe_filler_parse(name, &p->dump_filler))
+		return fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
+			    "store, load_fp, store_nop or load_fp_nop)", name);
+	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
+		return fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
+			    spec);
+	p->dump_n = (unsigned)n;
+	p->dump_code = true;
+	return 0;
+}
+
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen)
 {
@@ -95,6 +140,14 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return fail(err, errlen, "--cpu: CPU %d is not available to this process (expected one of %s)",
 			    o->cpu, t->affinity);
 	p->cpu = o->cpu >= 0 ? o->cpu : topo_default_cpu();
+	p->window_fillers = 0;
+	p->dump_code = false;
+	if (o->fillers && parse_fillers(o->fillers, &p->window_fillers, err, errlen))
+		return 2;
+	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
+		return 2;
+	if (o->command == CMD_WINDOW && o->trials > 15)
+		return fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... 15)", o->trials);
 	p->npages = 0;
 	if (o->pages != PAGES_CHOICE_HUGE)
 		p->pages[p->npages++] = PAGES_SMALL;

@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "cli.h"
 #include "clock.h"
+#include "jit/probe.h"
 #include "result.h"
 #include "topo.h"
 
@@ -19,6 +20,10 @@ struct plan {
 	int cpu;
 	int npages;
 	enum page_request pages[2];
+	unsigned window_fillers;     /* bit (1u << enum probe_filler); 0: all */
+	bool dump_code;
+	enum probe_filler dump_filler;
+	unsigned dump_n;
 };
 
 /* Resolve and validate. Returns 0, or 2 with a one-line message in err.

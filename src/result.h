@@ -16,6 +16,7 @@
 #include "kern/lanes.h"
 #include "exp/latency.h"
 #include "exp/noise.h"
+#include "exp/window.h"
 #include "machine.h"
 #include "topo.h"
 
@@ -95,6 +96,8 @@ struct report {
 	struct noise_result noise;
 	bool has_latency;
 	struct latency_result latency;
+	bool has_window;
+	struct window_result window;
 	int nmlp;                   /* 1, or 2 for --pages both (small, huge) */
 	struct mlp_result mlp[2];
 	int nwarnings;

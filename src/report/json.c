@@ -9,6 +9,7 @@
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/noise_out.h"
+#include "report/window_out.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -166,6 +167,8 @@ void report_write_json(const struct report *r, FILE *f)
 		write_mlp(&w, "huge", &r->mlp[1]);
 		jsonw_object_end(&w);
 	}
+	if (r->has_window)
+		window_write_json(&w, &r->window);
 	jsonw_array_begin(&w, "warnings");
 	for (int i = 0; i < r->nwarnings; i++)
 		jsonw_string(&w, NULL, r->warnings[i]);

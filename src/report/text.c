@@ -9,6 +9,7 @@
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/noise_out.h"
+#include "report/window_out.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -132,6 +133,8 @@ void report_write_text(const struct report *r, FILE *f)
 		write_mlp_table(&r->mlp[i], f);
 		write_mlp_estimate(&r->mlp[i], f);
 	}
+	if (r->has_window)
+		window_write_text(&r->window, f);
 	if (r->nwarnings) {
 		fprintf(f, "\nwarnings:\n");
 		for (int i = 0; i < r->nwarnings; i++)

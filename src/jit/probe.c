@@ -1,0 +1,148 @@
+/*
+ * Building and timing the window probe. The loop body is
+ *     chase A; N fillers; chase B; N fillers; decrement; branch
+ * so lane B's load is N fillers behind lane A's, and the next iteration's A
+ * is N fillers behind B. Filler numbering continues across both groups so
+ * register and line rotation is the same everywhere in the loop. Nothing
+ * here is ISA-specific; the encoders carry the instructions.
+ */
+#include "jit/probe.h"
+
+#include "clock.h"
+#include "jit/enc.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const struct probe_filler_info infos[PROBE_FILLER_COUNT] = {
+	[PROBE_FILLER_NOP]         = {"nop", "reorder buffer", 1, 2},
+	[PROBE_FILLER_INT_ADD]     = {"int_add", "integer register file", 1, 2},
+	[PROBE_FILLER_FP_ADD]      = {"fp_add", "FP/vector register file", 1, 0},
+	[PROBE_FILLER_STORE]       = {"store", "store queue", 1, 0},
+	[PROBE_FILLER_LOAD_FP]     = {"load_fp", "load queue", 1, 2},
+	[PROBE_FILLER_STORE_NOP]   = {"store_nop", "store queue (nop-interleaved check)", 2, 0},
+	[PROBE_FILLER_LOAD_FP_NOP] = {"load_fp_nop", "load queue (nop-interleaved check)", 2, 2},
+};
+
+const struct probe_filler_info *probe_filler_info(enum probe_filler f)
+{
+	return (unsigned)f < PROBE_FILLER_COUNT ? &infos[f] : NULL;
+}
+
+int probe_filler_parse(const char *name, enum probe_filler *f)
+{
+	for (unsigned i = 0; i < PROBE_FILLER_COUNT; i++)
+		if (!strcmp(name, infos[i].name)) {
+			*f = (enum probe_filler)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+size_t probe_code_bytes_max(unsigned n)
+{
+	/* The longest filler form is 9 bytes (x86-64 MOVSD with REX and
+	 * disp32); the fixed part is well under 256 bytes on both ISAs. */
+	return 2 * (size_t)n * 16 + 512;
+}
+
+/* pos: position within the group after one chase; k: running filler number. */
+static void emit_filler(struct jit_code *c, const struct enc_ops *ops, enum probe_filler f, unsigned pos,
+			unsigned k)
+{
+	switch (f) {
+	case PROBE_FILLER_NOP: ops->nop(c); break;
+	case PROBE_FILLER_INT_ADD: ops->int_add(c, k); break;
+	case PROBE_FILLER_FP_ADD: ops->fp_add(c, k); break;
+	case PROBE_FILLER_STORE: ops->store(c, k); break;
+	case PROBE_FILLER_LOAD_FP: ops->load_fp(c, k); break;
+	/* Odd positions after each chase are nops, so the first filler behind
+	 * a miss is always the load or store and N counts both kinds; k / 2
+	 * keeps the line and register rotation dense. */
+	case PROBE_FILLER_STORE_NOP: pos % 2 ? ops->nop(c) : ops->store(c, k / 2); break;
+	case PROBE_FILLER_LOAD_FP_NOP: pos % 2 ? ops->nop(c) : ops->load_fp(c, k / 2); break;
+	case PROBE_FILLER_COUNT: break;
+	}
+}
+
+int probe_emit(struct jit_code *c, const struct enc_ops *ops, enum probe_filler f, unsigned n)
+{
+	size_t loop_start;
+	unsigned k = 0;
+
+	if ((unsigned)f >= PROBE_FILLER_COUNT)
+		return -EINVAL;
+	ops->prologue(c);
+	loop_start = c->len_bytes;
+	for (unsigned lane = 0; lane < 2; lane++) {
+		ops->chase(c, lane);
+		for (unsigned i = 0; i < n; i++, k++)
+			emit_filler(c, ops, f, i, k);
+	}
+	ops->loop_end(c, loop_start);
+	ops->epilogue(c);
+	return c->err;
+}
+
+int probe_emit_sample(struct jit_code *c, const struct enc_ops *ops)
+{
+	size_t loop_start;
+
+	ops->prologue(c);
+	loop_start = c->len_bytes;
+	ops->chase(c, 0);
+	ops->nop(c);
+	/* Enough of each to wrap the register rotation at least once on
+	 * x86-64 (4 integer, 15 FP) and to use each displacement size. */
+	for (unsigned k = 0; k < 5; k++)
+		ops->int_add(c, k);
+	for (unsigned k = 0; k < 16; k += 7)
+		ops->fp_add(c, k);
+	for (unsigned k = 0; k < 3; k++)
+		ops->store(c, k);
+	for (unsigned k = 0; k < 16; k += 7)
+		ops->load_fp(c, k);
+	ops->chase(c, 1);
+	ops->loop_end(c, loop_start);
+	ops->epilogue(c);
+	return c->err;
+}
+
+int probe_build(struct probe *p, enum probe_filler f, unsigned n)
+{
+	const struct enc_ops *ops = enc_host_ops();
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	if (!ops)
+		return -ENOTSUP;
+	if ((unsigned)f >= PROBE_FILLER_COUNT)
+		return -EINVAL;
+	if ((rc = jit_code_map(&p->code, probe_code_bytes_max(n))))
+		return rc;
+	if ((rc = probe_emit(&p->code, ops, f, n)) || (rc = jit_code_seal(&p->code))) {
+		jit_code_unmap(&p->code);
+		return rc;
+	}
+	p->fn = (probe_fn)jit_code_entry(&p->code);
+	p->filler = f;
+	p->n = n;
+	return 0;
+}
+
+void probe_free(struct probe *p)
+{
+	jit_code_unmap(&p->code);
+	p->fn = NULL;
+}
+
+double probe_run_ns_per_iter(const struct probe *p, uintptr_t ptrs[2], uint64_t iters, void *scratch,
+			     const struct clock_info *clock)
+{
+	uint64_t t0, t1;
+
+	t0 = clock_now();
+	p->fn(ptrs, iters, scratch);
+	t1 = clock_now();
+	return clock_ticks_to_ns(clock, t1 - t0) / (double)iters;
+}

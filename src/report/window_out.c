@@ -1,0 +1,116 @@
+/*
+ * Text and JSON for the window experiment. The text says which N fits and
+ * which does not rather than one number, because the step is only known to
+ * lie between two sampled points; capacity counts the chase loads where
+ * they occupy the structure, and the note says how clean the step was.
+ */
+#include "report/window_out.h"
+
+#include "jit/enc.h"
+#include "jit/jit.h"
+
+#include <errno.h>
+
+void window_write_text(const struct window_result *r, FILE *f)
+{
+	fprintf(f, "\nwindow: out-of-order structures behind a DRAM miss (%s), %u trials x %llu iterations per point\n",
+		r->isa ? r->isa : "?", r->trials, (unsigned long long)r->iters);
+	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%%\n",
+		r->total_bytes >> 20, r->huge_bytes_obtained >> 20, r->layout.ok ? "ok" : "FAILED",
+		r->noise_floor_pct);
+	if (r->note[0])
+		fprintf(f, "  warning: %s\n", r->note);
+	fprintf(f, "  %-12s %-36s %9s %9s %9s %9s %8s\n", "filler", "fills", "fits N", "fails N",
+		"capacity", "ramp N", "points");
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		const struct window_filler_result *fr = &r->fillers[i];
+
+		if (fr->step_found)
+			fprintf(f, "  %-12s %-36s %9u %9u %9.1f ", fr->name, fr->structure, fr->step_n_fits,
+				fr->step_n_fails, fr->capacity);
+		else
+			fprintf(f, "  %-12s %-36s %9s %9s %9s ", fr->name, fr->structure, "-", "-", "-");
+		if (fr->ramp_found)
+			fprintf(f, "%9u %8u\n", fr->ramp_onset_n, fr->npoints);
+		else
+			fprintf(f, "%9s %8u\n", "-", fr->npoints);
+		fprintf(f, "  %-12s %s\n", "", fr->note);
+	}
+	fprintf(f, "  sweep %.1f s (setup %.1f s)\n", r->sweep_seconds, r->setup_seconds);
+}
+
+void window_write_json(struct jsonw *w, const struct window_result *r)
+{
+	jsonw_object_begin(w, "window");
+	jsonw_string(w, "isa", r->isa);
+	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
+	jsonw_uint(w, "total_bytes", r->total_bytes);
+	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
+	jsonw_bool(w, "layout_ok", r->layout.ok);
+	jsonw_uint(w, "perm_seed", r->perm_seed);
+	jsonw_uint(w, "perm_hash", r->perm_hash);
+	jsonw_uint(w, "iters_per_region", r->iters);
+	jsonw_uint(w, "trials_per_phase", r->trials);
+	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_double(w, "setup_seconds", r->setup_seconds);
+	jsonw_double(w, "sweep_seconds", r->sweep_seconds);
+	if (r->note[0])
+		jsonw_string(w, "warning", r->note);
+	jsonw_array_begin(w, "fillers");
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		const struct window_filler_result *fr = &r->fillers[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "filler", fr->name);
+		jsonw_string(w, "structure", fr->structure);
+		jsonw_array_begin(w, "points");
+		for (unsigned j = 0; j < fr->npoints; j++) {
+			jsonw_object_begin(w, NULL);
+			jsonw_uint(w, "n", fr->points[j].n);
+			jsonw_double(w, "ns_per_iter", fr->points[j].ns_per_iter);
+			jsonw_uint(w, "trials", fr->points[j].ntrials);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		if (fr->step_found) {
+			jsonw_uint(w, "step_n_fits", fr->step_n_fits);
+			jsonw_uint(w, "step_n_fails", fr->step_n_fails);
+			jsonw_double(w, "capacity", fr->capacity);
+			jsonw_double(w, "capacity_low", fr->capacity_low);
+			jsonw_double(w, "capacity_high", fr->capacity_high);
+		} else {
+			jsonw_null(w, "step_n_fits");
+			jsonw_null(w, "step_n_fails");
+			jsonw_null(w, "capacity");
+		}
+		if (fr->ramp_found)
+			jsonw_uint(w, "ramp_onset_n", fr->ramp_onset_n);
+		else
+			jsonw_null(w, "ramp_onset_n");
+		jsonw_double(w, "flat_ns_per_iter", fr->fit.flat_ns);
+		jsonw_double(w, "jump_ratio", fr->fit.jump_ratio);
+		jsonw_double(w, "rms_rel_residual", fr->fit.rms_rel_residual);
+		jsonw_double(w, "seconds", fr->seconds);
+		jsonw_string(w, "note", fr->note);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+int window_dump_code(enum probe_filler f, unsigned n, FILE *out)
+{
+	const struct enc_ops *ops = enc_host_ops();
+	struct jit_code c;
+	int rc;
+
+	if (!ops)
+		return -ENOTSUP;
+	if ((rc = jit_code_map(&c, probe_code_bytes_max(n))))
+		return rc;
+	/* Emitted but never sealed: these bytes are only written out. */
+	if (!(rc = probe_emit(&c, ops, f, n)) && fwrite(c.base, 1, c.len_bytes, out) != c.len_bytes)
+		rc = -EIO;
+	jit_code_unmap(&c);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/*
+ * Writers for the window experiment: an aligned text section, the JSON
+ * `window` object (keys documented with the experiment; extend, never
+ * rename), and --dump-code, the raw bytes of one generated probe for a
+ * disassembler. Writers never measure.
+ */
+#ifndef MLPSCOPE_REPORT_WINDOW_OUT_H
+#define MLPSCOPE_REPORT_WINDOW_OUT_H
+
+#include <stdio.h>
+
+#include "exp/window.h"
+#include "report/jsonw.h"
+
+void window_write_text(const struct window_result *r, FILE *f);
+
+/* Writes "window": { ... } into the enclosing object. */
+void window_write_json(struct jsonw *w, const struct window_result *r);
+
+/* Write the host's probe for filler f with n fillers per miss, as raw
+ * machine code (disassemble with objdump -D -b binary -m i386:x86-64 or
+ * -m aarch64). Returns 0, -ENOTSUP where the host has no encoder, -EIO
+ * on a short write, or a jit_code error. */
+int window_dump_code(enum probe_filler f, unsigned n, FILE *out);
+
+#endif

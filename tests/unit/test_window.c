@@ -1,0 +1,593 @@
+/*
+ * Tests for the JIT (encoders against checked-in disassembly, W^X, native
+ * and emulated execution) and the window experiment (the flat-ramp-flat fit
+ * on synthetic series, the JSON writer, and one short real probe). The
+ * disassemblers (objdump; aarch64-linux-gnu-objdump from Debian's
+ * binutils-aarch64-linux-gnu) and qemu-aarch64 (qemu-user) are optional:
+ * without them the tests that need them SKIP and say so.
+ * MLPSCOPE_REGEN_GOLD=1 rewrites the gold listings (make regen-jit-gold).
+ */
+#include "../harness.h"
+
+#include "arena.h"
+#include "chain.h"
+#include "clock.h"
+#include "exp/window.h"
+#include "jit/enc.h"
+#include "jit/jit.h"
+#include "jit/probe.h"
+#include "report/jsonw.h"
+#include "report/window_out.h"
+#include "stats.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static bool have_tool(const char *name)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", name);
+	return system(cmd) == 0;
+}
+
+static int write_file(const char *path, const void *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+	int rc = 0;
+
+	if (!f)
+		return -errno;
+	if (fwrite(b, 1, n, f) != n)
+		rc = -EIO;
+	if (fclose(f))
+		rc = -EIO;
+	return rc;
+}
+
+/* objdump's listing of a raw binary, from the first instruction on, with
+ * runs of blanks collapsed so alignment changes between versions do not
+ * matter. Returns a malloc'd string or NULL. */
+static char *disassemble(const char *objdump, const char *machine, const void *code, size_t n)
+{
+	char bin[] = "/tmp/mlpscope-jit-XXXXXX", cmd[512], line[512];
+	size_t cap = 1 << 16, len = 0;
+	char *out = NULL;
+	bool started = false;
+	FILE *p;
+	int fd = mkstemp(bin);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	if (write_file(bin, code, n))
+		goto out;
+	snprintf(cmd, sizeof(cmd), "%s -D -b binary -m %s %s 2>/dev/null", objdump, machine, bin);
+	if (!(p = popen(cmd, "r")))
+		goto out;
+	out = calloc(1, cap);
+	while (out && fgets(line, sizeof(line), p)) {
+		char *s = line;
+		bool blank = true;
+
+		if (!started) {
+			started = strstr(line, "<.data>:") != NULL;
+			continue;
+		}
+		for (; *s && len + 2 < cap; s++) {
+			bool ws = *s == ' ' || *s == '\t' || *s == '\n';
+
+			if (ws && !blank)
+				out[len++] = ' ';
+			else if (!ws)
+				out[len++] = *s;
+			blank = ws;
+		}
+		while (len && out[len - 1] == ' ')
+			len--;
+		if (len && out[len - 1] != '\n')
+			out[len++] = '\n';
+	}
+	pclose(p);
+out:
+	unlink(bin);
+	return out;
+}
+
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *b;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	b = calloc(1, (size_t)n + 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	return b;
+}
+
+/* First differing line, for the failure message. */
+static void first_diff(const char *a, const char *b, char *out, size_t len)
+{
+	size_t line = 1;
+	const char *la = a, *lb = b;
+
+	while (*a && *a == *b) {
+		if (*a == '\n') {
+			line++;
+			la = a + 1;
+			lb = b + 1;
+		}
+		a++;
+		b++;
+	}
+	snprintf(out, len, "line %zu: got '%.60s' want '%.60s'", line, la, lb);
+	for (char *s = out; *s; s++)
+		if (*s == '\n')
+			*s = '|';
+}
+
+/* The sample probe for an ISA, plus (AArch64) the forms the emulation test
+ * wraps around the probe, so every form in the table is disassembled. */
+static int emit_gold_input(struct jit_code *c, const struct enc_ops *ops)
+{
+	int rc = jit_code_map(c, 4096);
+
+	if (rc)
+		return rc;
+	probe_emit_sample(c, ops);
+	if (ops == &enc_aarch64_ops) {
+		enc_aarch64_movz_x(c, 0, 0x1000, 0);
+		enc_aarch64_movk_x(c, 0, 0x40, 16);
+		enc_aarch64_bl(c, 0);
+		enc_aarch64_svc(c, 0);
+	}
+	return c->err;
+}
+
+static void check_gold(struct test_ctx *tctx, const struct enc_ops *ops, const char *objdump,
+		       const char *machine, const char *gold_name)
+{
+	char path[4200], diff[200];
+	struct jit_code c;
+	char *got = NULL, *want = NULL;
+	int rc;
+
+	if (!have_tool(objdump))
+		SKIP("%s not installed (Debian: %s)", objdump,
+		     ops == &enc_aarch64_ops ? "binutils-aarch64-linux-gnu" : "binutils");
+	snprintf(path, sizeof(path), "%s/../tests/gold/%s", test_bin_dir(), gold_name);
+	rc = emit_gold_input(&c, ops);
+	if (rc == 0)
+		got = disassemble(objdump, machine, c.base, c.len_bytes);
+	jit_code_unmap(&c);
+	CHECK(rc == 0, "emit: %s", strerror(-rc));
+	CHECK(got && got[0], "%s produced no listing", objdump);
+	if (strstr(got, "(bad)") || strstr(got, ".inst") || strstr(got, "undefined")) {
+		free(got);
+		CHECK(0, "the disassembler does not decode every encoding");
+	}
+	if (getenv("MLPSCOPE_REGEN_GOLD")) {
+		rc = write_file(path, got, strlen(got));
+		free(got);
+		CHECK(rc == 0, "writing %s: %s", path, strerror(-rc));
+		snprintf(tctx->message, sizeof(tctx->message), "regenerated tests/gold/%s", gold_name);
+		return;
+	}
+	want = read_text(path);
+	if (!want) {
+		free(got);
+		CHECK(0, "missing gold listing %s", path);
+	}
+	rc = strcmp(got, want);
+	if (rc)
+		first_diff(got, want, diff, sizeof(diff));
+	free(got);
+	free(want);
+	CHECK(rc == 0, "disassembly differs from %s: %s", gold_name, diff);
+}
+
+TEST(jit_gold_x86_64_encodings_round_trip_through_objdump)
+{
+	check_gold(tctx, &enc_x86_64_ops, "objdump", "i386:x86-64", "jit_x86_64.txt");
+}
+
+TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump)
+{
+	check_gold(tctx, &enc_aarch64_ops, "aarch64-linux-gnu-objdump", "aarch64", "jit_aarch64.txt");
+}
+
+/* No mapping of the process may be writable and executable at once while
+ * our buffer exists. */
+static bool any_wx_mapping(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512], perms[5];
+	bool wx = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*x-%*x %4s", perms) == 1 && perms[1] == 'w' && perms[2] == 'x')
+			wx = true;
+	fclose(f);
+	return wx;
+}
+
+TEST(jit_buffer_is_never_writable_and_executable)
+{
+	struct jit_code c;
+	char perms[5] = "", sealed_perms[5] = "";
+	bool wx_emit, wx_sealed;
+	int rc = jit_code_map(&c, 100), rc2, rc3;
+
+	CHECK(rc == 0, "map: %s", strerror(-rc));
+	enc_x86_64_ret(&c);
+	rc = jit_mapping_perms(c.base, perms);
+	wx_emit = any_wx_mapping();
+	rc2 = jit_code_seal(&c);
+	rc3 = jit_mapping_perms(c.base, sealed_perms);
+	wx_sealed = any_wx_mapping();
+	jit_emit_u8(&c, 0x90);  /* after seal: must be refused, not written */
+	int late = c.err;
+
+	jit_code_unmap(&c);
+	CHECK(rc == 0 && rc2 == 0 && rc3 == 0, "maps %d seal %d maps %d", rc, rc2, rc3);
+	CHECK(!strcmp(perms, "rw-p"), "while emitting the buffer is %s, want rw-p", perms);
+	CHECK(!strcmp(sealed_perms, "r-xp"), "sealed buffer is %s, want r-xp", sealed_perms);
+	CHECK(!wx_emit && !wx_sealed, "a W+X mapping exists (emit %d, sealed %d)", wx_emit, wx_sealed);
+	CHECK(late == -EPERM, "emit after seal gave %d, want -EPERM", late);
+}
+
+/* The check above must be able to fire: a deliberately RWX page is seen. */
+TEST(jit_wx_check_sees_a_deliberate_rwx_mapping)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char perms[5] = "";
+	bool seen;
+	int rc;
+
+	if (p == MAP_FAILED)
+		SKIP("the kernel refuses RWX mappings (%s): nothing to break", strerror(errno));
+	rc = jit_mapping_perms(p, perms);
+	seen = any_wx_mapping();
+	munmap(p, 4096);
+	CHECK(rc == 0 && !strcmp(perms, "rwxp"), "rc %d perms %s", rc, perms);
+	CHECK(seen, "the W+X scan missed an RWX mapping");
+}
+
+/* Native run of every filler on a tiny cycle in plain memory: the chase
+ * pointers must advance exactly iters nodes each, whatever the filler. */
+TEST(jit_probe_runs_natively_and_chases_correctly)
+{
+	enum { NODES_A = 7, NODES_B = 5, ITERS = 23 };
+	static uintptr_t a[NODES_A], b[NODES_B];
+	static uint64_t scratch[ENC_SCRATCH_LINES * ENC_LINE_BYTES / 8] __attribute__((aligned(64)));
+
+	if (!enc_host_ops())
+		SKIP("no JIT encoder for this ISA");
+	for (int i = 0; i < NODES_A; i++)
+		a[i] = (uintptr_t)&a[(i + 3) % NODES_A];
+	for (int i = 0; i < NODES_B; i++)
+		b[i] = (uintptr_t)&b[(i + 2) % NODES_B];
+	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++) {
+		struct probe pr;
+		uintptr_t ptrs[2] = {(uintptr_t)&a[0], (uintptr_t)&b[0]};
+		int rc = probe_build(&pr, (enum probe_filler)f, 9);
+
+		CHECK(rc == 0, "build %s: %s", probe_filler_info(f)->name, strerror(-rc));
+		pr.fn(ptrs, ITERS, scratch);
+		probe_free(&pr);
+		CHECK(ptrs[0] == (uintptr_t)&a[ITERS * 3 % NODES_A] && ptrs[1] == (uintptr_t)&b[ITERS * 2 % NODES_B],
+		      "%s: chase ended at the wrong node", probe_filler_info(f)->name);
+	}
+}
+
+/* A minimal static AArch64 ELF: load ptrs/iters/scratch, call the probe,
+ * exit with (ptrA + ptrB) & 0xff. One RWX PT_LOAD (it is the emulated
+ * program's own segment, not a mapping of this process). */
+#define QEMU_BASE 0x400000u
+#define QEMU_CODE 0x100u
+#define QEMU_DATA 0x1000u
+#define QEMU_FILE 0x2000u
+
+static int write_aarch64_elf(const char *path, enum probe_filler f, unsigned n, unsigned iters,
+			     unsigned *expect)
+{
+	static uint8_t img[QEMU_FILE];
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(img + sizeof(*eh));
+	uint64_t *data = (uint64_t *)(img + QEMU_DATA);
+	uint64_t a0 = QEMU_BASE + QEMU_DATA + 0x400, b0 = QEMU_BASE + QEMU_DATA + 0x500;
+	struct jit_code c;
+	size_t bl_at;
+	int rc;
+
+	memset(img, 0, sizeof(img));
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = EM_AARCH64;
+	eh->e_version = EV_CURRENT;
+	eh->e_entry = QEMU_BASE + QEMU_CODE;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	ph->p_type = PT_LOAD;
+	ph->p_flags = PF_R | PF_W | PF_X;
+	ph->p_vaddr = ph->p_paddr = QEMU_BASE;
+	ph->p_filesz = ph->p_memsz = QEMU_FILE;
+	ph->p_align = 0x1000;
+	/* ptrs at DATA, scratch at DATA + 0x40, lane A: 5 nodes, lane B: 3. */
+	data[0] = a0;
+	data[1] = b0;
+	for (unsigned i = 0; i < 5; i++)
+		data[0x400 / 8 + i] = a0 + 8 * ((i + 1) % 5);
+	for (unsigned i = 0; i < 3; i++)
+		data[0x500 / 8 + i] = b0 + 8 * ((i + 1) % 3);
+	*expect = (unsigned)((a0 + 8 * (iters % 5)) + (b0 + 8 * (iters % 3))) & 0xff;
+	if ((rc = jit_code_map(&c, QEMU_DATA - QEMU_CODE)))
+		return rc;
+	enc_aarch64_movz_x(&c, 0, (QEMU_BASE + QEMU_DATA) & 0xffff, 0);
+	enc_aarch64_movk_x(&c, 0, (QEMU_BASE + QEMU_DATA) >> 16, 16);
+	enc_aarch64_movz_x(&c, 1, (uint16_t)iters, 0);
+	enc_aarch64_movz_x(&c, 2, (QEMU_BASE + QEMU_DATA + 0x40) & 0xffff, 0);
+	enc_aarch64_movk_x(&c, 2, (QEMU_BASE + QEMU_DATA) >> 16, 16);
+	bl_at = c.len_bytes;
+	enc_aarch64_bl(&c, bl_at + 24);  /* over the 5 instructions below */
+	enc_aarch64_ldr_x_imm(&c, 3, 0, 8);
+	enc_aarch64_ldr_x_imm(&c, 0, 0, 0);
+	enc_aarch64_add_x_reg(&c, 0, 0, 3);
+	enc_aarch64_movz_x(&c, 8, 93, 0);   /* __NR_exit */
+	enc_aarch64_svc(&c, 0);
+	probe_emit(&c, &enc_aarch64_ops, f, n);
+	if (!(rc = c.err))
+		memcpy(img + QEMU_CODE, c.base, c.len_bytes);
+	jit_code_unmap(&c);
+	return rc ? rc : write_file(path, img, sizeof(img));
+}
+
+TEST(jit_aarch64_probe_runs_correctly_under_qemu)
+{
+	char path[] = "/tmp/mlpscope-a64-XXXXXX", cmd[256];
+	int fd;
+
+	if (!have_tool("qemu-aarch64"))
+		SKIP("qemu-aarch64 not installed (Debian: qemu-user)");
+	if ((fd = mkstemp(path)) < 0)
+		SKIP("mkstemp: %s", strerror(errno));
+	close(fd);
+	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++) {
+		unsigned expect, iters = 11 + f;
+		int rc = write_aarch64_elf(path, (enum probe_filler)f, 5, iters, &expect), st;
+
+		if (rc)
+			unlink(path);
+		CHECK(rc == 0, "writing the ELF: %s", strerror(-rc));
+		chmod(path, 0700);
+		snprintf(cmd, sizeof(cmd), "qemu-aarch64 %s", path);
+		st = system(cmd);
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != (int)expect)
+			unlink(path);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == (int)expect, "%s: exit status %d, want %u",
+		      probe_filler_info(f)->name, WIFEXITED(st) ? WEXITSTATUS(st) : -1, expect);
+	}
+	unlink(path);
+}
+
+/* ---- the fit ---- */
+
+/* Flat at 100 to onset, a ramp to 130 at the step, 200 and slowly rising
+ * after, with +-1% deterministic wiggle. */
+static size_t synth(unsigned *n, double *t, unsigned onset, unsigned step, unsigned stride, double jump)
+{
+	size_t k = 0;
+
+	for (unsigned x = 0; x <= 2 * step; x += stride, k++) {
+		double wiggle = 1.0 + 0.01 * ((double)(k * 7919 % 5) - 2.0) / 2.0;
+
+		n[k] = x;
+		if (x < onset)
+			t[k] = 100;
+		else if (x < step)
+			t[k] = 100 + 30.0 * (x - onset) / (step - onset);
+		else
+			t[k] = 130 * jump + 0.05 * (x - step);
+		t[k] *= wiggle;
+	}
+	return k;
+}
+
+TEST(window_fit_finds_a_synthetic_step_where_it_was_placed)
+{
+	unsigned n[512];
+	double t[512];
+	struct window_fit fit;
+	size_t k = synth(n, t, 68, 137, 1, 1.6);
+	int rc = window_fit_steps(n, t, k, 0.01, &fit);
+
+	CHECK(rc == 0, "fit: %s", strerror(-rc));
+	CHECK(fit.step_found, "no step found (jump %.2f)", fit.jump_ratio);
+	CHECK(n[fit.step_index - 1] == 136 && n[fit.step_index] == 137, "step between %u and %u, placed at 137",
+	      n[fit.step_index - 1], n[fit.step_index]);
+	CHECK(fit.ramp_found, "no ramp found");
+	CHECK(n[fit.onset_index] >= 64 && n[fit.onset_index] <= 72, "onset at %u, placed at 68", n[fit.onset_index]);
+	CHECK(fabs(fit.jump_ratio - 1.6) < 0.1, "jump %.2f, placed 1.6", fit.jump_ratio);
+}
+
+TEST(window_fit_coarse_grid_brackets_the_step)
+{
+	unsigned n[512];
+	double t[512];
+	struct window_fit fit;
+	size_t k = synth(n, t, 250, 501, 8, 1.8);
+
+	CHECK(window_fit_steps(n, t, k, 0.02, &fit) == 0, "fit failed");
+	CHECK(fit.step_found && n[fit.step_index - 1] < 501 && n[fit.step_index] >= 501,
+	      "step bracket %u..%u does not hold 501", n[fit.step_index - 1], n[fit.step_index]);
+}
+
+TEST(window_fit_reports_no_step_on_flat_or_ramp_only_series)
+{
+	unsigned n[128];
+	double t[128];
+	struct window_fit fit;
+
+	for (unsigned i = 0; i < 100; i++) {
+		n[i] = 4 * i;
+		t[i] = 100.0 * (1.0 + 0.01 * (i % 3));
+	}
+	CHECK(window_fit_steps(n, t, 100, 0.01, &fit) == 0, "fit failed");
+	CHECK(!fit.step_found && !fit.ramp_found, "flat series: step %d ramp %d", fit.step_found, fit.ramp_found);
+	for (unsigned i = 0; i < 100; i++)
+		t[i] = i < 50 ? 100 : 100 + 2.0 * (i - 50);
+	CHECK(window_fit_steps(n, t, 100, 0.01, &fit) == 0, "fit failed");
+	CHECK(!fit.step_found, "a ramp without a jump was called a step at %u", n[fit.step_index]);
+	CHECK(fit.ramp_found && n[fit.onset_index] >= 196 && n[fit.onset_index] <= 204, "ramp onset %u, placed 200",
+	      n[fit.onset_index]);
+	CHECK(window_fit_steps(n, t, 2, 0.01, &fit) == -EINVAL, "two points accepted");
+}
+
+/* ---- writers ---- */
+
+TEST(window_json_has_the_issue_keys)
+{
+	static struct window_result r;
+	struct window_filler_result *fr = &r.fillers[0];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jsonw w;
+
+	CHECK(f, "open_memstream");
+	r.isa = "x86_64";
+	r.nfillers = 1;
+	fr->name = "store";
+	fr->structure = "store queue";
+	fr->npoints = 2;
+	fr->points[0] = (struct window_point){.n = 136, .ns_per_iter = 100.5};
+	fr->points[1] = (struct window_point){.n = 138, .ns_per_iter = 190.25};
+	fr->step_found = true;
+	fr->step_n_fits = 136;
+	fr->step_n_fails = 138;
+	fr->capacity = 137;
+	snprintf(fr->note, sizeof(fr->note), "clean");
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	window_write_json(&w, &r);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	bool ok = strstr(buf, "\"window\"") && strstr(buf, "\"fillers\"") && strstr(buf, "\"filler\": \"store\"") &&
+		  strstr(buf, "\"n\": 138") && strstr(buf, "\"ns_per_iter\": 190.25") &&
+		  strstr(buf, "\"step_n_fits\": 136") && strstr(buf, "\"step_n_fails\": 138") &&
+		  strstr(buf, "\"capacity\": 137") && strstr(buf, "\"ramp_onset_n\": null") &&
+		  strstr(buf, "\"note\": \"clean\"");
+
+	if (!ok)
+		snprintf(tctx->message, sizeof(tctx->message), "%.400s", buf);
+	free(buf);
+	CHECK(ok, "a key is missing or misspelt");
+}
+
+TEST(window_dump_code_writes_the_emitted_bytes)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jit_code c;
+	int rc;
+
+	CHECK(f, "open_memstream");
+	rc = window_dump_code(PROBE_FILLER_STORE, 12, f);
+	fclose(f);
+	if (rc == -ENOTSUP) {
+		free(buf);
+		SKIP("no JIT encoder for this ISA");
+	}
+	CHECK(jit_code_map(&c, 4096) == 0, "map");
+	probe_emit(&c, enc_host_ops(), PROBE_FILLER_STORE, 12);
+	bool same = rc == 0 && len == c.len_bytes && !memcmp(buf, c.base, len);
+
+	jit_code_unmap(&c);
+	free(buf);
+	CHECK(same, "rc %d, %zu bytes dumped", rc, len);
+}
+
+/* ---- one short real probe ---- */
+
+TEST(window_shape_nop_probe_small_n_is_cheaper_than_large_n)
+{
+	enum { TRIALS = 9, ITERS = 8192 };
+	static const unsigned ns[2] = {8, 2048};
+	double trials[2][TRIALS], mins[2][TRIALS / 3], spread[2], tol = 0, t[2] = {0, 0};
+	struct clock_info ci;
+	struct arena arena = {0};
+	struct chain ch = {0};
+	struct layout_check lc;
+	struct probe pr[2];
+	void *scratch = NULL;
+	size_t cursor = 0;
+	int rc;
+
+	if (!enc_host_ops())
+		SKIP("no JIT encoder for this ISA");
+	memset(pr, 0, sizeof(pr));
+	memset(&lc, 0, sizeof(lc));
+	clock_init(&ci);
+	rc = arena_map(&arena, (size_t)256 << 20, PAGES_HUGE);
+	if (rc)
+		SKIP("cannot map a 256 MiB arena: %s", strerror(-rc));
+	scratch = aligned_alloc(64, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
+	if (!scratch || (rc = chain_build(&ch, arena.base, arena.bytes, 64, 64, 5, chain_offset_linear)) ||
+	    (rc = chain_verify(&ch, &lc)) || (rc = probe_build(&pr[0], PROBE_FILLER_NOP, ns[0])) ||
+	    (rc = probe_build(&pr[1], PROBE_FILLER_NOP, ns[1])))
+		goto out;
+	memset(scratch, 0, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
+	for (int tr = -1; tr < TRIALS; tr++)
+		for (int i = 0; i < 2; i++) {
+			uintptr_t ptrs[2] = {chain_node_at(&ch, cursor), chain_node_at(&ch, cursor + ITERS + 1)};
+			double v = probe_run_ns_per_iter(&pr[i], ptrs, ITERS, scratch, &ci);
+
+			cursor += 2 * ITERS + 2;
+			if (tr >= 0)  /* -1: untimed warm-up */
+				trials[i][tr] = v;
+		}
+	for (int i = 0; i < 2; i++) {
+		stats_group_minima(trials[i], TRIALS, 3, mins[i]);
+		spread[i] = stats_spread_pct(mins[i], TRIALS / 3) / 100.0;
+		t[i] = stats_min(trials[i], TRIALS);
+	}
+	tol = fmax(spread[0], spread[1]);
+out:
+	probe_free(&pr[0]);
+	probe_free(&pr[1]);
+	chain_free(&ch);
+	arena_unmap(&arena);
+	free(scratch);
+	CHECK(rc == 0, "setup: %s", strerror(-rc));
+	CHECK(lc.ok, "layout check failed");
+	CHECK(t[0] * (1 + tol) < t[1], "N=%u %.1f ns/iter not below N=%u %.1f ns/iter (floor %.1f%%)", ns[0], t[0],
+	      ns[1], t[1], 100 * tol);
+	snprintf(tctx->message, sizeof(tctx->message), "N=%u %.1f ns/iter, N=%u %.1f ns/iter, floor %.1f%%", ns[0],
+		 t[0], ns[1], t[1], 100 * tol);
+}
