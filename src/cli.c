@@ -42,13 +42,17 @@ static const struct opt opts[] = {
 	 "logical accesses per timed region, 1024..1Gi (default 256Ki)"},
 	{"seed", "N", OPT_U64, F(seed), 0, UINT64_MAX, "permutation seed (default 1)"},
 	{"cpu", "N", OPT_INT, F(cpu), 0, 1023, "CPU to pin to (default: first allowed)"},
+	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
+	 "bandwidth, multicore, loaded: at most N threads, one per CPU (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
 	{"max-n", "N", OPT_UINT, F(max_n), 8, 4096, "window: largest filler count swept, 8..4096 (default 1024)"},
 	{"dump-code", "FILLER:N", OPT_STRING, F(dump_code), 0, 0,
 	 "window: write the generated probe for FILLER at N to stdout and exit"},
-	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "one sweep instead of three"},
+	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
+	 "model, trace: take L, Q and B from this mlpscope JSON result"},
+	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer bandwidth trials"},
 	{"help", NULL, OPT_FLAG, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_FLAG, 0, 0, 0, "print the version"},
 };
@@ -225,7 +229,9 @@ struct command_desc {
 static const struct command_desc commands[] = {
 	{"report", CMD_REPORT, "the full report (default): every section below, in order",
 	 "Runs every measuring section in order and writes one text report (and, with\n"
-	 "--json, one JSON document): machine, noise, latency, then mlp.\n"},
+	 "--json, one JSON document): machine, noise, latency, mlp, bandwidth,\n"
+	 "multicore, loaded. window runs on its own (about 20 s more). --quick keeps a\n"
+	 "useful report short: one mlp sweep, a coarser latency curve, fewer trials.\n"},
 	{"machine", CMD_MACHINE, "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	 "Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
 	 "the caches as sysfs and the CPU itself (CPUID, CTR_EL0) report them and where they\n"
@@ -264,6 +270,25 @@ static const struct command_desc commands[] = {
 	 "run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
 	 "The chain is walked once before timing and must visit every node and line\n"
 	 "exactly once; the page backing reported is the one obtained (smaps).\n"},
+	{"bandwidth", CMD_BANDWIDTH, "sequential read/write/copy bandwidth per thread and in total; random-access efficiency",
+	 "Streams a working set far beyond the last-level cache with scalar and the widest\n"
+	 "vector kernels this CPU runs (chosen at run time): read, write, copy, and\n"
+	 "non-temporal stores where the ISA has them, on 1, 2, 4 ... --threads threads\n"
+	 "pinned one per CPU. Decimal GB/s of the bytes the kernel names; a store's\n"
+	 "read-for-ownership traffic is not counted (the report says so). Then the\n"
+	 "efficiency of random access at node spacings 8, 64, 128 and 4096 B: useful bytes\n"
+	 "per access against the lines (and page-walk share, from small vs huge pages)\n"
+	 "the memory system must move, labelled a model: nothing counts the bytes.\n"},
+	{"multicore", CMD_MULTICORE, "the lanes sweep on T threads at once: total concurrency against K and T",
+	 "Runs the mlp lanes sweep on 1, 2, 4 ... --threads threads at once, each pinned to\n"
+	 "its own CPU with its own chain in its own arena: the aggregate access rate and the\n"
+	 "total concurrency (the sum over threads of t(1) single / t(K) of that thread)\n"
+	 "against K and T, and where the shared memory system saturates.\n"},
+	{"loaded", CMD_LOADED, "latency under load: one chaser while other threads generate traffic",
+	 "One pinned thread runs the dependent chase while the others generate read (and\n"
+	 "read/write) traffic, throttled by an injection delay swept from none to idle.\n"
+	 "Output: the idle latency, latency against delivered bandwidth, and the bandwidth\n"
+	 "at which latency doubles (or that it was not reached). Needs 2 CPUs.\n"},
 	{"window", CMD_WINDOW, "out-of-order structure sizes: reorder buffer, register files, load/store queues",
 	 "Two independent pointer chases that miss to DRAM, with N filler instructions\n"
 	 "after each miss, in a loop generated at run time (mapped writable, then\n"
@@ -277,6 +302,22 @@ static const struct command_desc commands[] = {
 	 "at twice N means the limit counts stores or loads, not instructions).\n"
 	 "--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	 "x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n"},
+	{"model", CMD_MODEL, "the bound model: which resource binds each point of a measured lanes curve",
+	 "Reads a measured result (--from run.json, required) and takes the latency L,\n"
+	 "the concurrency cap Q and the bandwidth B from its mlp section. Prints, per lane\n"
+	 "count K, the measured time per access beside the bound\n"
+	 "t(K) >= max(L/K, L/Q, bytes/B) and the name of the term that binds (terms within\n"
+	 "the run's noise floor are named together). No measurement is made. The model\n"
+	 "and the request-stream characteriser behind it are described in docs/MODEL.md.\n"},
+	{"trace", CMD_TRACE, "characterise a program's memory trace (valgrind lackey format)",
+	 "mlpscope trace FILE [--from run.json]: reads a trace written by\n"
+	 "  valgrind --tool=lackey --trace-mem=yes --log-file=FILE prog\n"
+	 "and reports its footprint, line-level reuse distances (and so the hit rate an\n"
+	 "LRU cache of each size this machine reports would give), stride regularity,\n"
+	 "the read/write mix and useful bytes per line delivered. With --from, a lower\n"
+	 "bound on the time of its misses under each bound of the model. Malformed lines\n"
+	 "are counted and the first few reported with their line numbers; never fatal.\n"
+	 "See docs/MODEL.md.\n"},
 	{"help", CMD_HELP, "what a command measures and how (help CMD)", NULL},
 };
 
@@ -340,6 +381,10 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 				o->help_topic = a;
 				continue;
 			}
+			if (have_command && o->command == CMD_TRACE && !o->trace_path) {
+				o->trace_path = a;
+				continue;
+			}
 			if (have_command)
 				return fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 			if ((rc = parse_command(a, o, err, errlen)))
@@ -377,6 +422,10 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		if ((rc = set_value(op, val, o, err, errlen)))
 			return rc;
 	}
+	if (o->command == CMD_MODEL && !o->from_path)
+		return fail(err, errlen, "model: --from is required (expected mlpscope model --from run.json)");
+	if (o->command == CMD_TRACE && !o->trace_path)
+		return fail(err, errlen, "trace: no trace file given (expected mlpscope trace FILE [--from run.json])");
 	if (o->trials && o->trials % 3)
 		return fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... 30)", o->trials);
 	if (!o->repeat)

@@ -11,7 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum command { CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_WINDOW, CMD_HELP, CMD_VERSION };
+enum command {
+	CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_BANDWIDTH, CMD_MULTICORE, CMD_LOADED,
+	CMD_WINDOW, CMD_MODEL, CMD_TRACE, CMD_HELP, CMD_VERSION
+};
 enum pages_choice { PAGES_CHOICE_SMALL, PAGES_CHOICE_HUGE, PAGES_CHOICE_BOTH };
 
 struct options {
@@ -26,9 +29,12 @@ struct options {
 	size_t accesses;
 	uint64_t seed;
 	int cpu;                     /* -1: first allowed CPU */
+	unsigned threads;            /* bandwidth, multicore, loaded: 0 = every allowed CPU */
 	const char *json_path;
 	const char *fillers;         /* window: comma-separated filler names, NULL: all */
 	unsigned max_n;              /* window: largest filler count swept, 0: default */
+	const char *from_path;       /* model, trace: a measured mlpscope JSON result */
+	const char *trace_path;      /* trace: the lackey trace (positional) */
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	bool quick;
 };

@@ -6,9 +6,14 @@
  */
 #include "cli.h"
 #include "clock.h"
+#include "exp/bandwidth.h"
 #include "exp/latency.h"
+#include "exp/loaded.h"
+#include "exp/multicore.h"
 #include "exp/mlp.h"
+#include "exp/model_cmd.h"
 #include "exp/noise.h"
+#include "exp/trace.h"
 #include "exp/window.h"
 #include "machine.h"
 #include "plan.h"
@@ -186,6 +191,19 @@ static int run_latency(const struct plan *plan, const struct options *o, struct 
 	int rc;
 
 	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
+	/* --quick: two points per octave, three trials, and a largest size of
+	 * 4x the last-level cache (at least 256 MiB): still far past every
+	 * cache, and building the chains is most of this section's time. */
+	if (o->quick) {
+		size_t quick_max = 4 * topo_largest_cache_bytes(&r->topo);
+
+		if (quick_max < ((size_t)256 << 20))
+			quick_max = (size_t)256 << 20;
+		if (!o->size_bytes && quick_max < lp.max_bytes)
+			lp.max_bytes = quick_max;
+		lp.points_per_octave = 2;
+		lp.trials = 3;
+	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */
 	if (r->has_machine && !r->machine.core_clock_rc)
@@ -203,6 +221,71 @@ static int run_latency(const struct plan *plan, const struct options *o, struct 
 	if (r->latency.nfalls_found)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
 			    "measurement fault, not smoothed", r->latency.nfalls_found);
+	return 0;
+}
+
+/* The error text of bandwidth/multicore/loaded names the argument at fault
+ * when it is a usage error (-EINVAL), and is checked by plan_make first. */
+static int threaded_failed(const char *section, int rc, const char *err)
+{
+	if (rc == -EINVAL) {
+		fprintf(stderr, "mlpscope: %s: %s\n", section, err);
+		return 2;
+	}
+	return section_failed(section, rc);
+}
+
+static int run_bandwidth(const struct options *o, struct report *r)
+{
+	struct bandwidth_params bp;
+	char err[CLI_ERR_LEN] = "";
+	int rc;
+
+	bandwidth_params_default(&bp, &r->clock, &r->topo, o->quick);
+	bp.max_threads = o->threads;
+	bp.seed = o->seed;
+	bp.stop = &stop_requested;
+	if ((rc = bandwidth_run(&bp, &r->bandwidth, err, sizeof(err))))
+		return threaded_failed("bandwidth", rc, err);
+	r->has_bandwidth = true;
+	return 0;
+}
+
+static int run_multicore(const struct options *o, struct report *r)
+{
+	struct multicore_params mp;
+	char err[CLI_ERR_LEN] = "";
+	int rc;
+
+	multicore_params_default(&mp, &r->clock, &r->topo, o->quick);
+	mp.max_threads = o->threads;
+	mp.seed = o->seed;
+	mp.stop = &stop_requested;
+	if ((rc = multicore_run(&mp, &r->multicore, err, sizeof(err))))
+		return threaded_failed("multicore", rc, err);
+	r->has_multicore = true;
+	return 0;
+}
+
+static int run_loaded(const struct options *o, struct report *r)
+{
+	struct loaded_params lp;
+	char err[CLI_ERR_LEN] = "";
+	int rc;
+
+	loaded_params_default(&lp, &r->clock, &r->topo, o->quick);
+	lp.threads = o->threads;
+	lp.seed = o->seed;
+	lp.stop = &stop_requested;
+	/* One CPU cannot both chase and load: in the full report that skips the
+	 * section; asked for by name, it is the usage error loaded_run says. */
+	if (o->command == CMD_REPORT && r->topo.online_cpus < 2) {
+		result_warn(r, "loaded: skipped, it needs 2 CPUs (one chaser, one load generator)");
+		return 0;
+	}
+	if ((rc = loaded_run(&lp, &r->loaded, err, sizeof(err))))
+		return threaded_failed("loaded", rc, err);
+	r->has_loaded = true;
 	return 0;
 }
 
@@ -254,6 +337,12 @@ static int run_sections(const struct plan *plan, const struct options *o, struct
 	if ((all || o->command == CMD_LATENCY) && (rc = run_latency(plan, o, r)))
 		return rc;
 	if ((all || o->command == CMD_MLP) && (rc = run_mlp(plan, o, r)))
+		return rc;
+	if ((all || o->command == CMD_BANDWIDTH) && (rc = run_bandwidth(o, r)))
+		return rc;
+	if ((all || o->command == CMD_MULTICORE) && (rc = run_multicore(o, r)))
+		return rc;
+	if ((all || o->command == CMD_LOADED) && (rc = run_loaded(o, r)))
 		return rc;
 	if (o->command == CMD_WINDOW)
 		return run_window(plan, o, r);
@@ -311,6 +400,32 @@ static int measure_and_report(const struct options *o)
 	return 0;
 }
 
+/* model and trace read files and measure nothing: no pinning, no clock. */
+static int analyse_files(const struct options *o)
+{
+	char err[CLI_ERR_LEN] = "";
+	int rc;
+
+	if (o->command == CMD_MODEL) {
+		rc = model_cmd_run(o->from_path, stdout, err, sizeof(err));
+	} else {
+		struct topo t;
+		uint64_t caches[TOPO_MAX_CACHES];
+		size_t n = 0;
+
+		/* The hit rates a trace would see in the caches this machine reports. */
+		topo_read(&t);
+		for (int i = 0; i < t.ncaches; i++)
+			if (strcmp(t.caches[i].type, "Instruction") && t.caches[i].size_bytes)
+				caches[n++] = t.caches[i].size_bytes;
+		rc = trace_cmd_run_caches(o->trace_path, o->from_path, n ? caches : NULL, n, stdout, err,
+					  sizeof(err));
+	}
+	if (rc)
+		fprintf(stderr, "mlpscope: %s\n", err);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -336,8 +451,14 @@ int main(int argc, char **argv)
 	case CMD_NOISE:
 	case CMD_LATENCY:
 	case CMD_MLP:
+	case CMD_BANDWIDTH:
+	case CMD_MULTICORE:
+	case CMD_LOADED:
 	case CMD_WINDOW:
 		break;
+	case CMD_MODEL:
+	case CMD_TRACE:
+		return analyse_files(&o);
 	}
 	return measure_and_report(&o);
 }

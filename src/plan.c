@@ -8,6 +8,7 @@
 #include "plan.h"
 
 #include "report/report.h"
+#include "team.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -146,6 +147,14 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return 2;
 	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
 		return 2;
+	if (o->threads) {
+		struct team_placement pl;
+		char why[160];
+
+		if (team_plan(&pl, o->threads, why, sizeof(why)))
+			return fail(err, errlen, "--threads: %u is more than this process may use (%s; "
+				    "expected 1..%d)", o->threads, why, team_allowed_cpus(NULL, 0));
+	}
 	if (o->command == CMD_WINDOW && o->trials > 15)
 		return fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... 15)", o->trials);
 	p->npages = 0;

@@ -35,4 +35,6 @@ void result_free(struct report *r)
 {
 	for (int m = 0; m < 2; m++)
 		mlp_result_free(&r->mlp[m]);
+	bandwidth_result_free(&r->bandwidth);
+	multicore_result_free(&r->multicore);
 }

@@ -14,7 +14,10 @@
 #include "chain.h"
 #include "clock.h"
 #include "kern/lanes.h"
+#include "exp/bandwidth.h"
 #include "exp/latency.h"
+#include "exp/loaded.h"
+#include "exp/multicore.h"
 #include "exp/noise.h"
 #include "exp/window.h"
 #include "machine.h"
@@ -96,6 +99,12 @@ struct report {
 	struct noise_result noise;
 	bool has_latency;
 	struct latency_result latency;
+	bool has_bandwidth;
+	struct bandwidth_result bandwidth;
+	bool has_multicore;
+	struct multicore_result multicore;
+	bool has_loaded;
+	struct loaded_result loaded;
 	bool has_window;
 	struct window_result window;
 	int nmlp;                   /* 1, or 2 for --pages both (small, huge) */

@@ -32,6 +32,9 @@ LATENCY = {
     "levels_detected": [{"level": int, "size_bytes": int, "latency_ns": NUM}],
     "prefetch_ratio_at_max": NUM, "translation_ns_at_max": NUM, "non_monotonic": list,
 }
+BANDWIDTH = {"kernels": [{"kernel": str, "threads": int, "gbps": NUM}], "rfo_counted": bool}
+MULTICORE = {"points": [{"threads": int, "lanes": int, "concurrency_total": NUM, "accesses_per_ns": NUM}]}
+LOADED = {"idle_latency_ns": NUM, "curve": [{"bw_gbps": NUM, "latency_ns": NUM}]}
 TOP = {
     "tool": str, "version": str,
     "provenance": {"binary_sha256": str, "compiler": str, "cflags": str, "cpu_model": str,
@@ -78,6 +81,9 @@ SECTIONS = {
     "noise": lambda v, e: check(v, NOISE, ".noise", e),
     "latency": lambda v, e: check(v, LATENCY, ".latency", e),
     "mlp": check_mlp,
+    "bandwidth": lambda v, e: check(v, BANDWIDTH, ".bandwidth", e),
+    "multicore": lambda v, e: check(v, MULTICORE, ".multicore", e),
+    "loaded": lambda v, e: check(v, LOADED, ".loaded", e),
 }
 
 

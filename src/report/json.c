@@ -6,6 +6,7 @@
 #include "report/report.h"
 
 #include "report/jsonw.h"
+#include "report/bandwidth_out.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/noise_out.h"
@@ -167,6 +168,12 @@ void report_write_json(const struct report *r, FILE *f)
 		write_mlp(&w, "huge", &r->mlp[1]);
 		jsonw_object_end(&w);
 	}
+	if (r->has_bandwidth)
+		bandwidth_write_json(&w, "bandwidth", &r->bandwidth);
+	if (r->has_multicore)
+		multicore_write_json(&w, "multicore", &r->multicore);
+	if (r->has_loaded)
+		loaded_write_json(&w, "loaded", &r->loaded);
 	if (r->has_window)
 		window_write_json(&w, &r->window);
 	jsonw_array_begin(&w, "warnings");

@@ -6,6 +6,7 @@
  */
 #include "report/report.h"
 
+#include "report/bandwidth_out.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/noise_out.h"
@@ -133,6 +134,12 @@ void report_write_text(const struct report *r, FILE *f)
 		write_mlp_table(&r->mlp[i], f);
 		write_mlp_estimate(&r->mlp[i], f);
 	}
+	if (r->has_bandwidth)
+		bandwidth_write_text(&r->bandwidth, f);
+	if (r->has_multicore)
+		multicore_write_text(&r->multicore, f);
+	if (r->has_loaded)
+		loaded_write_text(&r->loaded, f);
 	if (r->has_window)
 		window_write_text(&r->window, f);
 	if (r->nwarnings) {

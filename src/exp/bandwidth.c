@@ -1,0 +1,488 @@
+/*
+ * The bandwidth experiment. Method, and the pitfalls each part answers:
+ * - All threads stream one working set, each its own slice, so the union is
+ *   far beyond the LLC whatever the thread count (per-thread buffers would
+ *   shrink into the cache as threads are added).
+ * - Total GB/s is all bytes over (last thread's end - first thread's start)
+ *   on the shared invariant counter: a straggler counts against the total
+ *   instead of vanishing into a sum of per-thread rates.
+ * - Points (kernel x thread count) are visited round-robin; each point's
+ *   estimate is its shortest trial (interference only adds time).
+ * - Bytes moved are what the kernel asks for. A normal store that misses
+ *   first reads its line (read-for-ownership), which is NOT counted; the
+ *   non-temporal rows avoid that read, which is why they can beat "write".
+ * Pages: one arena, first-touched by the calling thread, so on a multi-socket
+ * machine remote traffic is included; placement is recorded, not optimised.
+ */
+#include "exp/bandwidth.h"
+
+#include "arena.h"
+#include "chain.h"
+#include "kern/lanes.h"
+#include "stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SLICE_ALIGN ((size_t)4096)
+
+static const size_t eff_spacings[BANDWIDTH_EFF_SPACINGS] = {8, 64, 128, 4096};
+
+static const char rfo_note[] =
+	"bytes moved count what each kernel asks for (copy: read + write); a normal store that misses "
+	"first reads its line (read-for-ownership), which is not counted, so write and copy move up to "
+	"2x and 1.5x the bytes shown; non-temporal stores avoid that read";
+
+static const char eff_note[] =
+	"model: nothing counts lines or page walks here; one line is assumed per access (random order "
+	"over a footprint beyond the caches), and the page-walk share is the small-page chase's extra "
+	"time over the huge-page chase, expressed as line fetches' worth of time";
+
+/* One thread's record of one trial, a line to itself so team mates' writes
+ * never share a line (false sharing would add traffic to what we time). */
+struct stream_slot {
+	uint64_t t0, t1;
+	uint64_t sum;
+	char pad[64 - 3 * sizeof(uint64_t)];
+};
+
+struct stream_job {
+	const struct stream_kernel *k;
+	char *src, *dst;
+	size_t slice_bytes;
+	uint64_t seed;
+};
+
+static int stream_member(void *ctx, unsigned index, int cpu, void *slot)
+{
+	const struct stream_job *j = ctx;
+	struct stream_slot *s = slot;
+	size_t off = (size_t)index * j->slice_bytes;
+
+	(void)cpu;
+	s->t0 = clock_now();
+	s->sum = j->k->fn(j->dst ? j->dst + off : NULL, j->src ? j->src + off : NULL, j->slice_bytes, j->seed);
+	s->t1 = clock_now();
+	return 0;
+}
+
+unsigned bandwidth_thread_counts(unsigned n, unsigned *out, unsigned max)
+{
+	unsigned c = 0;
+
+	for (unsigned t = 1; t < n && c + 1 < max; t *= 2)
+		out[c++] = t;
+	if (c < max && n > 0)
+		out[c++] = n;
+	return c;
+}
+
+void bandwidth_params_default(struct bandwidth_params *p, const struct clock_info *clock,
+			      const struct topo *topo, bool quick)
+{
+	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, ws = quick ? (128u << 20) : (256u << 20);
+	size_t eff = 64u << 20;
+
+	while (ws < (quick ? 4 : 8) * llc)
+		ws *= 2;
+	while (eff < 4 * llc)
+		eff *= 2;
+	if (topo && topo->mem_available_bytes && ws > topo->mem_available_bytes / 4)
+		ws = topo->mem_available_bytes / 4;
+	*p = (struct bandwidth_params){
+		.clock = clock, .max_threads = 0, .working_set_bytes = ws, .llc_bytes = llc,
+		.line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64, .trials = quick ? 3 : 9,
+		.all_kernels = false, .efficiency = true, .efficiency_bytes = eff,
+		.efficiency_max_nodes = quick ? (2u << 20) : (16u << 20),
+		.efficiency_hops = quick ? 16384 : 32768, .efficiency_trials = quick ? 3 : 6, .seed = 1,
+	};
+}
+
+static bool stopped(const struct bandwidth_params *p)
+{
+	return p->stop && *p->stop;
+}
+
+static int validate(const struct bandwidth_params *p, unsigned *nthreads, char *err, size_t errlen)
+{
+	int cpus[1], allowed = team_allowed_cpus(cpus, 1);
+
+	if (!p->clock || !p->clock->ticks_per_ns) {
+		snprintf(err, errlen, "bandwidth: the clock is not initialised");
+		return -EINVAL;
+	}
+	if (allowed < 0) {
+		snprintf(err, errlen, "bandwidth: cannot read the CPU affinity mask");
+		return allowed;
+	}
+	*nthreads = p->max_threads ? p->max_threads : (unsigned)allowed;
+	if (*nthreads > (unsigned)allowed || *nthreads > TEAM_MAX_THREADS) {
+		snprintf(err, errlen, "--threads: %u threads requested but %d CPU%s allowed (one pinned thread per CPU)",
+			 *nthreads, allowed, allowed == 1 ? " is" : "s are");
+		return -EINVAL;
+	}
+	if (p->trials == 0 || p->trials % BANDWIDTH_TRIAL_GROUP || p->trials > BANDWIDTH_MAX_TRIALS) {
+		snprintf(err, errlen, "bandwidth: trials must be a multiple of 3 up to %d", BANDWIDTH_MAX_TRIALS);
+		return -EINVAL;
+	}
+	if (p->working_set_bytes < 2 * (size_t)*nthreads * SLICE_ALIGN) {
+		snprintf(err, errlen, "bandwidth: working set too small for %u threads", *nthreads);
+		return -EINVAL;
+	}
+	if (p->efficiency && (p->efficiency_trials == 0 || p->efficiency_trials % BANDWIDTH_TRIAL_GROUP ||
+			      p->efficiency_trials > BANDWIDTH_MAX_TRIALS || p->efficiency_hops == 0 ||
+			      p->efficiency_max_nodes < 2)) {
+		snprintf(err, errlen, "bandwidth: efficiency trials must be a multiple of 3, hops and nodes > 0");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void pick_kernels(const struct bandwidth_params *p, struct bandwidth_result *r)
+{
+	const struct stream_kernel *all[64];
+	size_t n = stream_kernels(all, 64);
+
+	r->nkernels = 0;
+	if (p->all_kernels) {
+		for (size_t i = 0; i < n && i < 64 && r->nkernels < BANDWIDTH_MAX_KERNELS; i++)
+			r->kernels[r->nkernels++] = all[i];
+		return;
+	}
+	/* Scalar and widest of each op, then the non-temporal widest: the
+	 * contrast a reader needs, without every width in between. */
+	const struct stream_kernel *scalar[3] = {NULL, NULL, NULL};
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (!strcmp(all[i]->isa, "c"))
+			scalar[all[i]->op] = all[i];
+	/* Scalar before vector, so the table reads scalar -> vector. */
+	const struct stream_kernel *order[] = {
+		scalar[STREAM_READ], stream_kernel_widest(STREAM_READ, false),
+		scalar[STREAM_WRITE], stream_kernel_widest(STREAM_WRITE, false),
+		scalar[STREAM_COPY], stream_kernel_widest(STREAM_COPY, false),
+		stream_kernel_widest(STREAM_WRITE, true), stream_kernel_widest(STREAM_COPY, true),
+	};
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		bool dup = false;
+
+		if (!order[i])
+			continue;
+		for (unsigned j = 0; j < r->nkernels; j++)
+			dup |= r->kernels[j] == order[i];
+		if (!dup)
+			r->kernels[r->nkernels++] = order[i];
+	}
+}
+
+/* Buffers of one point: copy reads the first half and writes the second. */
+static void point_job(const struct bandwidth_point *pt, char *base, size_t ws, uint64_t seed,
+		      struct stream_job *j)
+{
+	size_t span = pt->kernel->op == STREAM_COPY ? ws / 2 : ws;
+
+	j->k = pt->kernel;
+	j->slice_bytes = span / pt->threads / SLICE_ALIGN * SLICE_ALIGN;
+	j->src = pt->kernel->op == STREAM_WRITE ? NULL : base;
+	j->dst = pt->kernel->op == STREAM_READ ? NULL : (pt->kernel->op == STREAM_COPY ? base + ws / 2 : base);
+	j->seed = seed;
+}
+
+static int run_point(const struct bandwidth_params *p, struct bandwidth_point *pt, char *base, size_t ws,
+		     struct stream_slot *slots, bool record)
+{
+	struct team_placement pl;
+	struct stream_job j;
+	uint64_t first = UINT64_MAX, last = 0;
+	double gbps;
+	int rc;
+
+	point_job(pt, base, ws, p->seed + pt->ntrials, &j);
+	if ((rc = team_plan(&pl, pt->threads, NULL, 0)) || (rc = team_run(&pl, stream_member, &j, slots, sizeof(*slots))))
+		return rc;
+	if (!record)
+		return 0;
+	for (unsigned i = 0; i < pt->threads; i++) {
+		first = slots[i].t0 < first ? slots[i].t0 : first;
+		last = slots[i].t1 > last ? slots[i].t1 : last;
+		pt->checksum += slots[i].sum;
+	}
+	gbps = (double)pt->bytes_moved / clock_ticks_to_ns(p->clock, last - first);
+	if (pt->ntrials == 0 || gbps > stats_max(pt->trials_gbps, pt->ntrials))
+		for (unsigned i = 0; i < pt->threads; i++)
+			pt->per_thread_gbps[i] = (double)pt->bytes_per_thread /
+						 clock_ticks_to_ns(p->clock, slots[i].t1 - slots[i].t0);
+	pt->trials_gbps[pt->ntrials++] = gbps;
+	return 0;
+}
+
+/* Upper quartile over points of the spread of min-of-3 estimates (here:
+ * maxima of GB/s, the same trials' minima of time). */
+static double noise_floor_pct(const struct bandwidth_result *r)
+{
+	double spreads[BANDWIDTH_MAX_KERNELS * BANDWIDTH_MAX_COUNTS], best[BANDWIDTH_MAX_TRIALS];
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct bandwidth_point *pt = &r->points[i];
+		unsigned g = 0;
+
+		for (unsigned t = 0; t + BANDWIDTH_TRIAL_GROUP <= pt->ntrials; t += BANDWIDTH_TRIAL_GROUP)
+			best[g++] = 1.0 / stats_max(pt->trials_gbps + t, BANDWIDTH_TRIAL_GROUP);
+		if (g >= 2)
+			spreads[m++] = stats_spread_pct(best, g);
+	}
+	return m ? stats_quantile(spreads, m, 0.75) : NAN;
+}
+
+static int alloc_points(struct bandwidth_result *r, const struct bandwidth_params *p, size_t ws)
+{
+	r->npoints = r->nkernels * r->ncounts;
+	if (!(r->points = calloc(r->npoints, sizeof(*r->points))))
+		return -ENOMEM;
+	for (unsigned k = 0; k < r->nkernels; k++)
+		for (unsigned c = 0; c < r->ncounts; c++) {
+			struct bandwidth_point *pt = &r->points[k * r->ncounts + c];
+			struct stream_job j;
+
+			pt->kernel = r->kernels[k];
+			pt->threads = r->thread_counts[c];
+			point_job(pt, NULL, ws, p->seed, &j);
+			pt->bytes_per_thread = j.slice_bytes * stream_bytes_factor(pt->kernel->op);
+			pt->bytes_moved = pt->bytes_per_thread * pt->threads;
+			if (!(pt->per_thread_gbps = calloc(pt->threads, sizeof(double))))
+				return -ENOMEM;
+		}
+	return 0;
+}
+
+static void explain_scaling(struct bandwidth_result *r)
+{
+	const struct stream_kernel *k = stream_kernel_widest(STREAM_READ, false);
+	unsigned tmax = r->thread_counts[r->ncounts - 1];
+	const struct bandwidth_point *one, *many;
+	double floor = isfinite(r->noise_floor_pct) ? r->noise_floor_pct / 100.0 : 0.0;
+
+	r->scaling_note[0] = 0;
+	r->read_scaling = NAN;
+	if (!k || !(one = bandwidth_find(r, k->name, 1)))
+		return;
+	if (tmax == 1) {
+		snprintf(r->scaling_note, sizeof(r->scaling_note),
+			 "only one CPU is allowed: no multi-thread bandwidth was measured");
+		return;
+	}
+	many = bandwidth_find(r, k->name, tmax);
+	r->read_scaling = many->gbps / one->gbps;
+	if (r->read_scaling > 1.0 + floor)
+		return;
+	snprintf(r->scaling_note, sizeof(r->scaling_note),
+		 "%s with %u threads (%.2f GB/s) is not above 1 thread (%.2f GB/s) beyond the noise floor "
+		 "(%.1f%%): one core already draws what this memory path delivers to it (a guest's share "
+		 "of the socket, few memory channels, or CPUs that are SMT siblings; see the placement)",
+		 k->name, tmax, many->gbps, one->gbps, 100 * floor);
+}
+
+/* ---- random-access efficiency (a model) ---- */
+
+struct eff_arm {
+	struct arena arena;
+	struct chain chain;
+	struct layout_check check;
+	size_t cursor;
+	double trials_ns[BANDWIDTH_MAX_TRIALS];
+};
+
+static double chase_region(const struct bandwidth_params *p, struct eff_arm *a, uintptr_t *sink)
+{
+	lanes_kernel_fn fn = lanes_kernel(1);
+	uintptr_t start = chain_node_at(&a->chain, a->cursor);
+	uint64_t t0, t1;
+
+	/* A fresh stretch of the cycle each region: no line still cached from
+	 * the last one. */
+	a->cursor += p->efficiency_hops;
+	t0 = clock_now();
+	*sink ^= fn(&start, p->efficiency_hops);
+	t1 = clock_now();
+	return clock_ticks_to_ns(p->clock, t1 - t0) / (double)p->efficiency_hops;
+}
+
+static int eff_arm_build(const struct bandwidth_params *p, struct eff_arm *a, size_t bytes, size_t spacing,
+			 enum page_request req)
+{
+	int rc;
+
+	if ((rc = arena_map(&a->arena, bytes, req)))
+		return rc;
+	if ((rc = chain_build(&a->chain, a->arena.base, bytes, spacing, p->line_bytes, p->seed + spacing,
+			      chain_offset_linear)))
+		return rc;
+	if ((rc = chain_verify(&a->chain, &a->check)))
+		return rc;
+	return a->check.ok ? 0 : -EPROTO;
+}
+
+static int eff_row(const struct bandwidth_params *p, struct bandwidth_efficiency *e, size_t spacing)
+{
+	struct eff_arm arms[2];
+	size_t bytes = p->efficiency_bytes, huge_after;
+	uintptr_t sink = 0;
+	int rc;
+
+	memset(arms, 0, sizeof(arms));
+	/* Dense spacings multiply the node count, and with it the build and the
+	 * layout walk (one miss per node): cap the nodes, record the footprint. */
+	if (bytes / spacing > p->efficiency_max_nodes)
+		bytes = p->efficiency_max_nodes * spacing;
+	bytes = (bytes + ARENA_HUGE_BYTES - 1) / ARENA_HUGE_BYTES * ARENA_HUGE_BYTES;
+	e->spacing_bytes = spacing;
+	e->footprint_bytes = bytes;
+	e->useful_bytes_per_access = (double)sizeof(uintptr_t);
+	e->footprint_over_llc = p->llc_bytes ? (double)bytes / (double)p->llc_bytes : NAN;
+	if ((rc = eff_arm_build(p, &arms[0], bytes, spacing, PAGES_SMALL)) ||
+	    (rc = eff_arm_build(p, &arms[1], bytes, spacing, PAGES_HUGE)))
+		goto out;
+	e->nodes = arms[0].chain.nodes;
+	e->layout_ok = true;
+	/* Untimed warm-up of both, then alternate small and huge each trial so
+	 * drift lands on both arms alike. */
+	chase_region(p, &arms[0], &sink);
+	chase_region(p, &arms[1], &sink);
+	for (unsigned t = 0; t < p->efficiency_trials; t++)
+		for (int a = 0; a < 2; a++) {
+			if (stopped(p)) {
+				rc = -EINTR;
+				goto out;
+			}
+			arms[a].trials_ns[t] = chase_region(p, &arms[a], &sink);
+		}
+	e->latency_small_ns = stats_min(arms[0].trials_ns, p->efficiency_trials);
+	e->latency_huge_ns = stats_min(arms[1].trials_ns, p->efficiency_trials);
+	e->huge_bytes_obtained = arms[1].arena.huge_bytes_obtained;
+	if (!arena_backing_obtained(&arms[1].arena, &huge_after) && huge_after < e->huge_bytes_obtained)
+		e->huge_bytes_obtained = huge_after;
+	e->lines_per_access = 1.0;
+	e->walk_lines_per_access = fmax(0.0, (e->latency_small_ns - e->latency_huge_ns) / e->latency_huge_ns);
+	e->moved_bytes_small = (double)p->line_bytes * (e->lines_per_access + e->walk_lines_per_access);
+	e->moved_bytes_huge = (double)p->line_bytes * e->lines_per_access;
+	e->efficiency_small = e->useful_bytes_per_access / e->moved_bytes_small;
+	e->efficiency_huge = e->useful_bytes_per_access / e->moved_bytes_huge;
+	/* Keep the chase observable: sink feeds a field nobody reads, through an
+	 * empty asm the compiler cannot see past. */
+	__asm__ volatile("" : : "r"(sink));
+out:
+	for (int a = 0; a < 2; a++) {
+		chain_free(&arms[a].chain);
+		arena_unmap(&arms[a].arena);
+	}
+	return rc;
+}
+
+/* ---- the run ---- */
+
+const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,
+					     unsigned threads)
+{
+	for (unsigned i = 0; i < r->npoints; i++)
+		if (r->points[i].threads == threads && !strcmp(r->points[i].kernel->name, kernel))
+			return &r->points[i];
+	return NULL;
+}
+
+int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, char *err, size_t errlen)
+{
+	struct arena arena = {0};
+	struct stream_slot *slots = NULL;
+	uint64_t w0 = clock_wall_ns();
+	unsigned nthreads;
+	size_t huge_after;
+	char dummy[1];
+	int rc;
+
+	if (!err) {
+		err = dummy;
+		errlen = sizeof(dummy);
+	}
+	err[0] = 0;
+	memset(r, 0, sizeof(*r));
+	r->rfo_counted = false;
+	r->rfo_note = rfo_note;
+	r->efficiency_note = eff_note;
+	if ((rc = validate(p, &nthreads, err, errlen)))
+		return rc;
+	r->trials = p->trials;
+	r->line_bytes = p->line_bytes;
+	r->ncounts = bandwidth_thread_counts(nthreads, r->thread_counts, BANDWIDTH_MAX_COUNTS);
+	pick_kernels(p, r);
+	if ((rc = team_plan(&r->placement, nthreads, err, errlen)))
+		return rc;
+	if ((rc = alloc_points(r, p, p->working_set_bytes)))
+		goto out;
+	if (!(slots = aligned_alloc(64, TEAM_MAX_THREADS * sizeof(*slots)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = arena_map(&arena, p->working_set_bytes, PAGES_HUGE))) {
+		snprintf(err, errlen, "bandwidth: cannot map %zu bytes: %s", p->working_set_bytes, strerror(-rc));
+		goto out;
+	}
+	r->working_set_bytes = arena.bytes;
+	r->huge_bytes_obtained = arena.huge_bytes_obtained;
+	/* Untimed pass of each kernel on the largest team: first use of a code
+	 * path and of the team's CPUs belongs to no point. */
+	for (unsigned k = 0; k < r->nkernels; k++)
+		if ((rc = run_point(p, &r->points[k * r->ncounts + r->ncounts - 1], arena.base, p->working_set_bytes,
+				    slots, false)))
+			goto out;
+	for (unsigned t = 0; t < p->trials; t++)
+		for (unsigned i = 0; i < r->npoints; i++) {
+			if (stopped(p)) {
+				rc = -EINTR;
+				goto out;
+			}
+			if ((rc = run_point(p, &r->points[i], arena.base, p->working_set_bytes, slots, true)))
+				goto out;
+		}
+	/* Observed CPUs of the largest team, for provenance. */
+	if ((rc = team_run(&r->placement, stream_member,
+			   &(struct stream_job){.k = r->kernels[0], .src = arena.base, .slice_bytes = SLICE_ALIGN},
+			   slots, sizeof(*slots))))
+		goto out;
+	for (unsigned i = 0; i < r->npoints; i++)
+		r->points[i].gbps = stats_max(r->points[i].trials_gbps, r->points[i].ntrials);
+	r->noise_floor_pct = noise_floor_pct(r);
+	explain_scaling(r);
+	if (!arena_backing_obtained(&arena, &huge_after) && huge_after < r->huge_bytes_obtained)
+		r->huge_bytes_obtained = huge_after;
+	arena_unmap(&arena);
+	if (p->efficiency) {
+		for (unsigned s = 0; s < BANDWIDTH_EFF_SPACINGS; s++)
+			if ((rc = eff_row(p, &r->eff[s], eff_spacings[s]))) {
+				if (rc == -EPROTO)
+					snprintf(err, errlen, "bandwidth: the %zu-byte chain failed its layout check",
+						 eff_spacings[s]);
+				goto out;
+			}
+		r->efficiency_measured = true;
+	}
+	r->seconds = (double)(clock_wall_ns() - w0) / 1e9;
+out:
+	free(slots);
+	arena_unmap(&arena);
+	return rc;
+}
+
+void bandwidth_result_free(struct bandwidth_result *r)
+{
+	if (r->points)
+		for (unsigned i = 0; i < r->npoints; i++)
+			free(r->points[i].per_thread_gbps);
+	free(r->points);
+	r->points = NULL;
+	r->npoints = 0;
+}

@@ -1,0 +1,118 @@
+/*
+ * The bandwidth experiment: sequential read (scalar and the widest vector
+ * width), write, copy and non-temporal stores over a huge-page working set
+ * far beyond the last-level cache, on 1, 2, 4 ... N threads pinned one per
+ * CPU; plus a random-access efficiency table (useful bytes per access
+ * against the bytes the memory system must move), which is a MODEL: no
+ * counter here sees lines or page walks. Never prints, never parses options.
+ */
+#ifndef MLPSCOPE_EXP_BANDWIDTH_H
+#define MLPSCOPE_EXP_BANDWIDTH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "kern/stream.h"
+#include "team.h"
+#include "topo.h"
+
+#define BANDWIDTH_MAX_KERNELS 16
+#define BANDWIDTH_MAX_COUNTS 12      /* thread counts swept: 1, 2, 4 ... and N */
+#define BANDWIDTH_MAX_TRIALS 30
+#define BANDWIDTH_EFF_SPACINGS 4     /* 8, 64, 128, 4096 bytes */
+#define BANDWIDTH_TRIAL_GROUP 3      /* trials per min-of-N estimate (noise floor) */
+
+struct bandwidth_params {
+	const struct clock_info *clock;
+	unsigned max_threads;        /* sweep 1, 2, 4 ... max_threads; 0 = every allowed CPU; more: -EINVAL */
+	size_t working_set_bytes;    /* streamed by all threads together, split in equal slices */
+	size_t llc_bytes;            /* largest reported cache: sizing of the efficiency chains */
+	size_t line_bytes;
+	unsigned trials;             /* per point, a multiple of 3, at most BANDWIDTH_MAX_TRIALS */
+	bool all_kernels;            /* every usable kernel, not just scalar + widest */
+	bool efficiency;             /* also the random-access table */
+	size_t efficiency_bytes;     /* footprint of each efficiency chain */
+	size_t efficiency_max_nodes; /* caps the footprint at dense spacings (build + check cost) */
+	size_t efficiency_hops;      /* dependent loads per timed region */
+	unsigned efficiency_trials;  /* per page kind per spacing, a multiple of 3 */
+	uint64_t seed;
+	volatile sig_atomic_t *stop; /* may be NULL */
+};
+
+struct bandwidth_point {
+	const struct stream_kernel *kernel;
+	unsigned threads;
+	size_t bytes_per_thread;     /* bytes the kernel moves per thread per trial */
+	size_t bytes_moved;          /* all threads; copy counts read + write; RFO never */
+	double gbps;                 /* total: bytes_moved / (last end - first start), best trial */
+	double *per_thread_gbps;     /* [threads]: each thread's bytes / its own time, same trial */
+	unsigned ntrials;
+	double trials_gbps[BANDWIDTH_MAX_TRIALS];
+	uint64_t checksum;           /* read kernels' sum, so the loads are observable */
+};
+
+struct bandwidth_efficiency {
+	size_t spacing_bytes;
+	size_t footprint_bytes;      /* each chain's (capped by efficiency_max_nodes) */
+	size_t nodes;
+	double useful_bytes_per_access;  /* one 8-byte pointer */
+	double lines_per_access;     /* model: 1 (random order over a footprint beyond the caches) */
+	double latency_small_ns;     /* min-time dependent chase, 4 KiB pages */
+	double latency_huge_ns;      /* same, THP requested */
+	double walk_lines_per_access;/* model: (small - huge) / huge, as line fetches' worth of time */
+	double moved_bytes_small;    /* model: line * (lines + walk) */
+	double moved_bytes_huge;     /* model: line * lines (walks assumed cached) */
+	double efficiency_small;     /* useful / moved */
+	double efficiency_huge;
+	double footprint_over_llc;   /* < 4: the one-line-per-access model is optimistic */
+	size_t huge_bytes_obtained;  /* of the huge chain's arena */
+	bool layout_ok;              /* both chains passed the layout check */
+};
+
+struct bandwidth_result {
+	size_t working_set_bytes;    /* mapped for the streams */
+	size_t huge_bytes_obtained;  /* of it, from smaps (smaller of before/after) */
+	size_t line_bytes;
+	unsigned trials;
+	unsigned nkernels;
+	const struct stream_kernel *kernels[BANDWIDTH_MAX_KERNELS];
+	unsigned ncounts;
+	unsigned thread_counts[BANDWIDTH_MAX_COUNTS];
+	unsigned npoints;            /* nkernels * ncounts, kernel-major */
+	struct bandwidth_point *points;
+	struct team_placement placement; /* of the largest team; thread i -> CPU */
+	double noise_floor_pct;      /* upper quartile over points of min-of-3 spreads */
+	bool rfo_counted;            /* false: a missing store's line read is not in bytes_moved */
+	const char *rfo_note;
+	double read_scaling;         /* widest read: gbps at most threads / at 1 thread */
+	char scaling_note[320];      /* why read did not scale, or "" */
+	bool efficiency_measured;
+	struct bandwidth_efficiency eff[BANDWIDTH_EFF_SPACINGS];
+	const char *efficiency_note; /* says it is a model, and of what */
+	double seconds;
+};
+
+/* Defaults for this machine: working set max(256 MiB, 8 x LLC) (quick: 4 x,
+ * at least 128 MiB), 9 trials (quick 3), every allowed CPU. topo may be NULL. */
+void bandwidth_params_default(struct bandwidth_params *p, const struct clock_info *clock,
+			      const struct topo *topo, bool quick);
+
+/* Validate, map, measure. Returns 0; -EINVAL for bad params (err says which,
+ * including more threads than allowed CPUs) before anything is measured;
+ * -EINTR when *stop was raised; -EPROTO when a chain failed its layout
+ * check; other -errno for resources. Free with bandwidth_result_free. */
+int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, char *err, size_t errlen);
+
+void bandwidth_result_free(struct bandwidth_result *r);
+
+/* The point for (kernel name, threads), NULL when not measured. */
+const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,
+					     unsigned threads);
+
+/* 1, 2, 4 ... below n, then n. Returns how many (at most max). */
+unsigned bandwidth_thread_counts(unsigned n, unsigned *out, unsigned max);
+
+#endif

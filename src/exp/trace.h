@@ -1,0 +1,72 @@
+/*
+ * `mlpscope trace FILE [--from run.json]`: characterise a program's memory
+ * trace as valgrind's lackey writes it (`valgrind --tool=lackey
+ * --trace-mem=yes`): footprint, line-level reuse distances and the hit rate
+ * of fully-associative LRU caches, stride regularity, read/write mix and the
+ * useful bytes of each line delivered; with a measured result, a lower bound
+ * on the time of the misses. Lines are 64 bytes (a byte mask per line is one
+ * 64-bit word). The trace is data: a bad line is counted, never fatal.
+ */
+#ifndef MLPSCOPE_EXP_TRACE_H
+#define MLPSCOPE_EXP_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "charz.h"
+
+#define TRACE_LINE_BYTES 64
+#define TRACE_MAX_CACHES 8
+#define TRACE_MAX_ACCESS_BYTES 4096   /* larger than any lackey record (xsave) */
+#define TRACE_BAD_REPORTED 5
+#define TRACE_HIST_BUCKETS 65         /* distance 0, then [2^(b-1), 2^b) */
+
+struct trace_params {
+	const uint64_t *cache_bytes;  /* NULL: 32 KiB, 512 KiB, 32 MiB */
+	size_t ncaches;               /* 1..TRACE_MAX_CACHES when cache_bytes is set */
+};
+
+struct trace_bad_line {
+	uint64_t line_no;             /* 1-based */
+	char text[48];                /* the start of it, non-printables as '?' */
+};
+
+struct trace_result {
+	uint64_t lines;               /* text lines read */
+	uint64_t valgrind_lines;      /* "==pid== ..." commentary, ignored */
+	uint64_t instr, loads, stores, modifies;
+	uint64_t malformed;
+	struct trace_bad_line bad[TRACE_BAD_REPORTED];
+	bool ends_without_newline;    /* the last line was cut off (truncated?) */
+	/* data accesses at line granularity (an access across a line boundary
+	 * touches both) */
+	uint64_t touches;
+	uint64_t distinct_lines;
+	uint64_t bytes_touched;       /* distinct bytes, over all lines */
+	uint64_t cold;                /* first touches: no reuse distance */
+	uint64_t reuse_hist[TRACE_HIST_BUCKETS];
+	size_t ncaches;
+	uint64_t cache_bytes[TRACE_MAX_CACHES];
+	uint64_t cache_hits[TRACE_MAX_CACHES];
+	/* The characteriser fed one request per change of line (consecutive
+	 * accesses to one line are one request, as a cache would issue). */
+	struct charz_summary requests;
+};
+
+/* Analyse a lackey trace from f. 0; -EINVAL for bad params; -ENOMEM; -EIO
+ * for a read error (err says which). Malformed lines are in r, not errors. */
+int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r, char *err, size_t errlen);
+
+/* The command: analyse trace_path and print the report to out; with
+ * json_path, add the time of the misses under each bound of that result.
+ * 0 ok; 2 when the file holds no lackey record at all or the JSON is not a
+ * readable mlpscope result; 1 for I/O failure. err gets one line. */
+int trace_cmd_run(const char *trace_path, const char *json_path_or_NULL, FILE *out, char *err, size_t errlen);
+
+/* As trace_cmd_run with the cache sizes to evaluate (NULL: the defaults). */
+int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, const uint64_t *cache_bytes,
+			 size_t ncaches, FILE *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * Scalar bandwidth kernels and the run-time kernel table. The scalar loops
+ * must stay scalar and stay loops: GCC at -O2 vectorizes simple reductions
+ * and turns fill and copy loops into memset/memcpy calls, and glibc's
+ * memset/memcpy switch to non-temporal stores past a size threshold, which
+ * would silently make "scalar write" a different experiment. An empty asm
+ * that claims to change a register (or memory) each line forbids all three;
+ * it emits no instruction on any target.
+ */
+#include "kern/stream.h"
+
+#include <stddef.h>
+
+#define WORDS_PER_LINE 8
+
+/* One variable per asm: a 32-bit target holds a uint64_t in a register
+ * pair, and several pairs in one statement can run out of registers. */
+#define OPAQUE(x) __asm__("" : "+r"(x))
+
+uint64_t stream_read_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
+{
+	const uint64_t *p = src, *end = p + bytes / sizeof(uint64_t);
+	uint64_t a = seed, b = 0, c = 0, d = 0;
+
+	(void)dst;
+	/* Four accumulators: one add chain would cap the loop at one load per
+	 * add latency, well under what a core can issue. */
+	for (; p < end; p += WORDS_PER_LINE) {
+		a += p[0] + p[4];
+		b += p[1] + p[5];
+		c += p[2] + p[6];
+		d += p[3] + p[7];
+		OPAQUE(a);
+		OPAQUE(b);
+		OPAQUE(c);
+		OPAQUE(d);
+	}
+	return a + b + c + d;
+}
+
+uint64_t stream_write_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
+{
+	/* volatile: one 8-byte store each, never merged into vector stores
+	 * (the SLP vectorizer does that even with an opaque value) or memset. */
+	volatile uint64_t *p = dst, *end = p + bytes / sizeof(uint64_t);
+
+	(void)src;
+	for (; p < end; p += WORDS_PER_LINE) {
+		p[0] = seed;
+		p[1] = seed;
+		p[2] = seed;
+		p[3] = seed;
+		p[4] = seed;
+		p[5] = seed;
+		p[6] = seed;
+		p[7] = seed;
+	}
+	return 0;
+}
+
+uint64_t stream_copy_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
+{
+	uint64_t *d = dst;
+	const uint64_t *s = src, *end = s + bytes / sizeof(uint64_t);
+
+	(void)seed;
+	for (; s < end; s += WORDS_PER_LINE, d += WORDS_PER_LINE) {
+		uint64_t w0 = s[0], w1 = s[1], w2 = s[2], w3 = s[3], w4 = s[4], w5 = s[5], w6 = s[6], w7 = s[7];
+
+		/* Values pass through registers the compiler may not see through:
+		 * no memcpy, no vector moves. */
+		OPAQUE(w0);
+		OPAQUE(w1);
+		OPAQUE(w2);
+		OPAQUE(w3);
+		OPAQUE(w4);
+		OPAQUE(w5);
+		OPAQUE(w6);
+		OPAQUE(w7);
+		d[0] = w0;
+		d[1] = w1;
+		d[2] = w2;
+		d[3] = w3;
+		d[4] = w4;
+		d[5] = w5;
+		d[6] = w6;
+		d[7] = w7;
+	}
+	return 0;
+}
+
+static int always(void)
+{
+	return 1;
+}
+
+static const struct stream_kernel scalar_kernels[] = {
+	{"read_scalar", STREAM_READ, 8, false, "c", stream_read_scalar, always},
+	{"write_scalar", STREAM_WRITE, 8, false, "c", stream_write_scalar, always},
+	{"copy_scalar", STREAM_COPY, 8, false, "c", stream_copy_scalar, always},
+};
+
+size_t stream_kernels(const struct stream_kernel **out, size_t max)
+{
+	size_t n = 0, narch = 0;
+	const struct stream_kernel *arch = stream_arch_kernels(&narch);
+
+	for (size_t i = 0; i < sizeof(scalar_kernels) / sizeof(scalar_kernels[0]); i++, n++)
+		if (n < max)
+			out[n] = &scalar_kernels[i];
+	for (size_t i = 0; i < narch; i++)
+		if (arch[i].usable()) {
+			if (n < max)
+				out[n] = &arch[i];
+			n++;
+		}
+	return n;
+}
+
+const struct stream_kernel *stream_kernel_widest(enum stream_op op, bool nontemporal)
+{
+	const struct stream_kernel *all[64], *best = NULL;
+	size_t n = stream_kernels(all, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (all[i]->op == op && all[i]->nontemporal == nontemporal &&
+		    (!best || all[i]->width_bytes > best->width_bytes))
+			best = all[i];
+	return best;
+}
+
+unsigned stream_bytes_factor(enum stream_op op)
+{
+	return op == STREAM_COPY ? 2 : 1;
+}
+
+const char *stream_op_name(enum stream_op op)
+{
+	switch (op) {
+	case STREAM_READ:
+		return "read";
+	case STREAM_WRITE:
+		return "write";
+	case STREAM_COPY:
+		return "copy";
+	}
+	return "?";
+}

@@ -1,0 +1,321 @@
+/*
+ * Writers for the throughput-side sections. Every column names its quantity
+ * and unit: GB/s are decimal, sizes binary; the efficiency table and the
+ * byte counts say what is a model and what is not counted (read-for-
+ * ownership), because an unlabelled bandwidth is the classic misreading.
+ */
+#include "report/bandwidth_out.h"
+
+#include <math.h>
+
+static void write_placement_json(struct jsonw *w, const struct team_placement *pl)
+{
+	jsonw_array_begin(w, "placement");
+	for (unsigned i = 0; i < pl->nthreads; i++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "thread", i);
+		jsonw_int(w, "cpu", pl->cpu[i]);
+		jsonw_int(w, "observed_cpu", pl->observed_cpu[i]);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
+static void write_placement_text(const struct team_placement *pl, FILE *f)
+{
+	char cpus[1024];
+
+	team_format_placement(pl, cpus, sizeof(cpus));
+	fprintf(f, "  threads pinned one per CPU, thread i -> CPU: %s\n", cpus);
+}
+
+void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
+{
+	fprintf(f, "\nbandwidth: sequential streams, decimal GB/s, best of %u trials\n", r->trials);
+	fprintf(f, "  working set %.0f MiB, %.1f%% in huge pages (obtained); floor %.1f%%\n",
+		(double)r->working_set_bytes / (1 << 20),
+		r->working_set_bytes ? 100.0 * (double)r->huge_bytes_obtained / (double)r->working_set_bytes : 0.0,
+		r->noise_floor_pct);
+	write_placement_text(&r->placement, f);
+	fprintf(f, "  %-16s %7s %10s  %s\n", "kernel", "threads", "GB/s", "per thread GB/s");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct bandwidth_point *pt = &r->points[i];
+
+		fprintf(f, "  %-16s %7u %10.2f  ", pt->kernel->name, pt->threads, pt->gbps);
+		for (unsigned t = 0; t < pt->threads && t < 16; t++)
+			fprintf(f, "%s%.2f", t ? " " : "", pt->per_thread_gbps[t]);
+		fprintf(f, "%s\n", pt->threads > 16 ? " ..." : "");
+	}
+	fprintf(f, "  read-for-ownership counted: %s (%s)\n", r->rfo_counted ? "yes" : "no", r->rfo_note);
+	if (isfinite(r->read_scaling))
+		fprintf(f, "  widest read, most threads / 1 thread: %.2fx\n", r->read_scaling);
+	if (r->scaling_note[0])
+		fprintf(f, "  note: %s\n", r->scaling_note);
+	if (!r->efficiency_measured)
+		return;
+	fprintf(f, "\n  random-access efficiency (%s)\n", r->efficiency_note);
+	fprintf(f, "  %8s %10s %8s %10s %10s %8s %12s %12s %9s %9s\n", "spacing", "footprint", "useful",
+		"small ns", "huge ns", "walk", "moved small", "moved huge", "eff small", "eff huge");
+	for (unsigned s = 0; s < BANDWIDTH_EFF_SPACINGS; s++) {
+		const struct bandwidth_efficiency *e = &r->eff[s];
+
+		fprintf(f, "  %6zu B %6.0f MiB %6.0f B %10.1f %10.1f %8.2f %10.0f B %10.0f B %8.1f%% %8.1f%%\n",
+			e->spacing_bytes, (double)e->footprint_bytes / (1 << 20), e->useful_bytes_per_access,
+			e->latency_small_ns, e->latency_huge_ns, e->walk_lines_per_access, e->moved_bytes_small,
+			e->moved_bytes_huge, 100 * e->efficiency_small, 100 * e->efficiency_huge);
+	}
+}
+
+void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwidth_result *r)
+{
+	jsonw_object_begin(w, key);
+	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
+	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
+	jsonw_uint(w, "line_bytes", r->line_bytes);
+	jsonw_uint(w, "trials", r->trials);
+	jsonw_string(w, "estimator", "min time of trials (max GB/s); total = all bytes / (last end - first start)");
+	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_bool(w, "rfo_counted", r->rfo_counted);
+	jsonw_string(w, "rfo_note", r->rfo_note);
+	jsonw_array_begin(w, "kernels");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct bandwidth_point *pt = &r->points[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "kernel", pt->kernel->name);
+		jsonw_string(w, "op", stream_op_name(pt->kernel->op));
+		jsonw_string(w, "isa", pt->kernel->isa);
+		jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
+		jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
+		jsonw_uint(w, "threads", pt->threads);
+		jsonw_double(w, "gbps", pt->gbps);
+		jsonw_uint(w, "bytes_moved", pt->bytes_moved);
+		jsonw_array_begin(w, "per_thread_gbps");
+		for (unsigned t = 0; t < pt->threads; t++)
+			jsonw_double(w, NULL, pt->per_thread_gbps[t]);
+		jsonw_array_end(w);
+		jsonw_array_begin(w, "trials_gbps");
+		for (unsigned t = 0; t < pt->ntrials; t++)
+			jsonw_double(w, NULL, pt->trials_gbps[t]);
+		jsonw_array_end(w);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_double(w, "read_scaling", r->read_scaling);
+	if (r->scaling_note[0])
+		jsonw_string(w, "scaling_note", r->scaling_note);
+	else
+		jsonw_null(w, "scaling_note");
+	jsonw_string(w, "efficiency_note", r->efficiency_note);
+	jsonw_array_begin(w, "efficiency");
+	for (unsigned s = 0; r->efficiency_measured && s < BANDWIDTH_EFF_SPACINGS; s++) {
+		const struct bandwidth_efficiency *e = &r->eff[s];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "spacing_bytes", e->spacing_bytes);
+		jsonw_uint(w, "footprint_bytes", e->footprint_bytes);
+		jsonw_uint(w, "nodes", e->nodes);
+		jsonw_double(w, "footprint_over_llc", e->footprint_over_llc);
+		jsonw_double(w, "useful_bytes_per_access", e->useful_bytes_per_access);
+		jsonw_double(w, "lines_per_access_model", e->lines_per_access);
+		jsonw_double(w, "latency_small_ns", e->latency_small_ns);
+		jsonw_double(w, "latency_huge_ns", e->latency_huge_ns);
+		jsonw_double(w, "walk_lines_per_access_model", e->walk_lines_per_access);
+		jsonw_double(w, "moved_bytes_small_model", e->moved_bytes_small);
+		jsonw_double(w, "moved_bytes_huge_model", e->moved_bytes_huge);
+		jsonw_double(w, "efficiency_small_model", e->efficiency_small);
+		jsonw_double(w, "efficiency_huge_model", e->efficiency_huge);
+		jsonw_uint(w, "huge_bytes_obtained", e->huge_bytes_obtained);
+		jsonw_bool(w, "layout_ok", e->layout_ok);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	write_placement_json(w, &r->placement);
+	jsonw_double(w, "seconds", r->seconds);
+	jsonw_object_end(w);
+}
+
+void multicore_write_text(const struct multicore_result *r, FILE *f)
+{
+	fprintf(f, "\nmulticore: K lanes of dependent loads on each of T threads at once, own chain each\n");
+	fprintf(f, "  %.0f MiB per thread, %s pages requested, %.0f MiB of %.0f MiB huge (obtained); "
+		"layout %s; floor %.1f%%\n", (double)r->per_thread_bytes / (1 << 20), r->pages_requested,
+		(double)r->huge_bytes_obtained / (1 << 20), (double)r->total_bytes / (1 << 20),
+		r->layout_ok ? "ok" : "FAILED", r->noise_floor_pct);
+	write_placement_text(&r->placement, f);
+	fprintf(f, "  t1_single %.1f ns; %s\n", r->t1_single_ns, r->concurrency_definition);
+	fprintf(f, "  %7s %5s %17s %15s %18s\n", "threads", "K", "concurrency_total", "accesses/ns",
+		"slowest thread ns");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct multicore_point *pt = &r->points[i];
+
+		fprintf(f, "  %7u %5u %17.2f %15.4f %18.2f\n", pt->threads, pt->lanes, pt->concurrency_total,
+			pt->accesses_per_ns, pt->slowest_thread_ns);
+	}
+	for (unsigned c = 0; c < r->ncounts; c++) {
+		const struct multicore_saturation *s = &r->sat[c];
+
+		fprintf(f, "  T=%u: peak %.4f accesses/ns (concurrency %.2f) at K=%u; within the floor of it from K=%u%s\n",
+			s->threads, s->peak_accesses_per_ns, s->peak_concurrency_total, s->peak_lanes,
+			s->plateau_from_lanes, s->peak_lanes == r->max_lanes ? " (still rising at the largest K)" : "");
+	}
+	if (r->saturated_at_threads)
+		fprintf(f, "  shared memory system saturates at %u threads (more add less than the floor)\n",
+			r->saturated_at_threads);
+	else if (r->ncounts > 1)
+		fprintf(f, "  no saturation across threads: the largest T still adds %.0f%% to the peak rate\n",
+			100 * (r->rate_gain_last - 1));
+}
+
+void multicore_write_json(struct jsonw *w, const char *key, const struct multicore_result *r)
+{
+	jsonw_object_begin(w, key);
+	jsonw_uint(w, "per_thread_bytes", r->per_thread_bytes);
+	jsonw_uint(w, "spacing_bytes", r->spacing_bytes);
+	jsonw_string(w, "pages_requested", r->pages_requested);
+	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
+	jsonw_uint(w, "total_bytes", r->total_bytes);
+	jsonw_bool(w, "layout_ok", r->layout_ok);
+	jsonw_uint(w, "accesses_per_region", r->accesses);
+	jsonw_uint(w, "trials", r->trials);
+	jsonw_double(w, "t1_single_ns", r->t1_single_ns);
+	jsonw_string(w, "concurrency_definition", r->concurrency_definition);
+	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_array_begin(w, "points");
+	for (unsigned i = 0; i < r->npoints; i++) {
+		const struct multicore_point *pt = &r->points[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "threads", pt->threads);
+		jsonw_uint(w, "lanes", pt->lanes);
+		jsonw_double(w, "concurrency_total", pt->concurrency_total);
+		jsonw_double(w, "accesses_per_ns", pt->accesses_per_ns);
+		jsonw_double(w, "slowest_thread_ns_per_access", pt->slowest_thread_ns);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "saturation");
+	for (unsigned c = 0; c < r->ncounts; c++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "threads", r->sat[c].threads);
+		jsonw_double(w, "peak_accesses_per_ns", r->sat[c].peak_accesses_per_ns);
+		jsonw_double(w, "peak_concurrency_total", r->sat[c].peak_concurrency_total);
+		jsonw_uint(w, "peak_lanes", r->sat[c].peak_lanes);
+		jsonw_uint(w, "plateau_from_lanes", r->sat[c].plateau_from_lanes);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	if (r->saturated_at_threads)
+		jsonw_uint(w, "saturated_at_threads", r->saturated_at_threads);
+	else
+		jsonw_null(w, "saturated_at_threads");
+	jsonw_double(w, "rate_gain_last_threads", r->rate_gain_last);
+	write_placement_json(w, &r->placement);
+	jsonw_double(w, "seconds", r->seconds);
+	jsonw_object_end(w);
+}
+
+void loaded_write_text(const struct loaded_result *r, FILE *f)
+{
+	fprintf(f, "\nloaded: dependent-chase latency while %u generator thread%s stream%s lines, "
+		"throttled by an injection delay\n", r->generators, r->generators == 1 ? "" : "s",
+		r->generators == 1 ? "s" : "");
+	fprintf(f, "  chase %.0f MiB, generators %.0f MiB; spin %.3f ns/iteration; floor %.1f%%\n",
+		(double)r->chase_bytes / (1 << 20), (double)r->gen_bytes / (1 << 20), r->spin_ns_per_iter,
+		r->noise_floor_pct);
+	write_placement_text(&r->placement, f);
+	fprintf(f, "  thread 0 chases; bandwidth = %s\n", r->bw_definition);
+	fprintf(f, "  idle latency %.1f ns\n", r->idle_latency_ns);
+	for (unsigned k = 0; k < r->ncurves; k++) {
+		const struct loaded_curve *c = &r->curves[k];
+
+		fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s\n", c->name, "delay ns", "offered GB/s",
+			"delivered GB/s", "latency ns", "x idle");
+		for (unsigned i = 0; i < c->npoints; i++) {
+			const struct loaded_point *pt = &c->points[i];
+
+			if (pt->idle)
+				fprintf(f, "  %10s %14s %16s %11.1f %9.2f\n", "idle", "-", "-", pt->latency_ns,
+					pt->latency_ns / c->idle_latency_ns);
+			else
+				fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f\n", pt->delay_ns, pt->offered_gbps,
+					pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
+		}
+		if (c->double_reached)
+			fprintf(f, "  latency doubles at %.2f GB/s delivered\n", c->bw_at_double_latency_gbps);
+		else
+			fprintf(f, "  latency doubles: not reached (at most x%.2f, at %.2f GB/s)\n",
+				c->max_latency_ratio, c->bw_at_max_ratio_gbps);
+	}
+}
+
+void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_result *r)
+{
+	jsonw_object_begin(w, key);
+	jsonw_uint(w, "generators", r->generators);
+	jsonw_uint(w, "chase_bytes", r->chase_bytes);
+	jsonw_uint(w, "gen_bytes", r->gen_bytes);
+	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
+	jsonw_bool(w, "layout_ok", r->layout_ok);
+	jsonw_uint(w, "trials", r->trials);
+	jsonw_uint(w, "hops_per_region", r->hops);
+	jsonw_double(w, "spin_ns_per_iter", r->spin_ns_per_iter);
+	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_string(w, "bw_definition", r->bw_definition);
+	jsonw_double(w, "idle_latency_ns", r->idle_latency_ns);
+	/* The read curve at top level (the keys), every curve below. */
+	for (unsigned k = 0; k < r->ncurves; k++) {
+		const struct loaded_curve *c = &r->curves[k];
+
+		if (k == 0)
+			jsonw_array_begin(w, "curve");
+		else
+			jsonw_object_begin(w, NULL);
+		if (k > 0) {
+			jsonw_string(w, "traffic", c->name);
+			jsonw_double(w, "idle_latency_ns", c->idle_latency_ns);
+			jsonw_array_begin(w, "curve");
+		}
+		for (unsigned i = 0; i < c->npoints; i++) {
+			const struct loaded_point *pt = &c->points[i];
+
+			jsonw_object_begin(w, NULL);
+			if (pt->idle)
+				jsonw_null(w, "delay");
+			else
+				jsonw_double(w, "delay", pt->delay_ns);
+			jsonw_bool(w, "idle", pt->idle);
+			jsonw_double(w, "offered_gbps", pt->offered_gbps);
+			jsonw_double(w, "bw_gbps", pt->bw_gbps);
+			jsonw_double(w, "latency_ns", pt->latency_ns);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		if (k == 0) {
+			jsonw_string(w, "delay_unit", "ns");
+			if (c->double_reached)
+				jsonw_double(w, "bw_at_double_latency_gbps", c->bw_at_double_latency_gbps);
+			else
+				jsonw_null(w, "bw_at_double_latency_gbps");
+			jsonw_bool(w, "double_latency_reached", c->double_reached);
+			jsonw_double(w, "max_latency_ratio", c->max_latency_ratio);
+			jsonw_double(w, "bw_at_max_ratio_gbps", c->bw_at_max_ratio_gbps);
+			if (r->ncurves > 1)
+				jsonw_array_begin(w, "other_traffic");
+		} else {
+			if (c->double_reached)
+				jsonw_double(w, "bw_at_double_latency_gbps", c->bw_at_double_latency_gbps);
+			else
+				jsonw_null(w, "bw_at_double_latency_gbps");
+			jsonw_bool(w, "double_latency_reached", c->double_reached);
+			jsonw_double(w, "max_latency_ratio", c->max_latency_ratio);
+			jsonw_object_end(w);
+		}
+	}
+	if (r->ncurves > 1)
+		jsonw_array_end(w);
+	jsonw_string(w, "traffic", "read");
+	write_placement_json(w, &r->placement);
+	jsonw_double(w, "seconds", r->seconds);
+	jsonw_object_end(w);
+}

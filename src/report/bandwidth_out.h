@@ -1,0 +1,27 @@
+/*
+ * Text and JSON writers for the bandwidth, multicore and loaded sections.
+ * They read a finished result and write; they never measure. The JSON
+ * writers emit one keyed object each ("bandwidth", "multicore", "loaded")
+ * into an open jsonw document, so the report's json.c places them.
+ */
+#ifndef MLPSCOPE_REPORT_BANDWIDTH_OUT_H
+#define MLPSCOPE_REPORT_BANDWIDTH_OUT_H
+
+#include <stdio.h>
+
+#include "exp/bandwidth.h"
+#include "exp/loaded.h"
+#include "exp/multicore.h"
+#include "report/jsonw.h"
+
+void bandwidth_write_text(const struct bandwidth_result *r, FILE *f);
+void multicore_write_text(const struct multicore_result *r, FILE *f);
+void loaded_write_text(const struct loaded_result *r, FILE *f);
+
+/* key: the member name in the enclosing object ("bandwidth" ...), NULL at
+ * top level or inside an array. */
+void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwidth_result *r);
+void multicore_write_json(struct jsonw *w, const char *key, const struct multicore_result *r);
+void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_result *r);
+
+#endif

@@ -1,0 +1,376 @@
+/*
+ * Bandwidth, teams, multicore and loaded latency: the kernels move the
+ * bytes they claim (checked, not timed), a team counts every thread once and
+ * refuses more threads than CPUs, and short real runs whose shapes are
+ * asserted with tolerances from the noise floor each run measures. A
+ * machine with one allowed CPU SKIPs the multi-thread shapes, saying so.
+ */
+#include "../harness.h"
+
+#include "clock.h"
+#include "exp/bandwidth.h"
+#include "exp/loaded.h"
+#include "exp/multicore.h"
+#include "kern/stream.h"
+#include "report/bandwidth_out.h"
+#include "team.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct clock_info bw_clock;
+static struct topo bw_topo;
+
+static void ensure_setup(void)
+{
+	if (bw_clock.ticks_per_ns == 0) {
+		clock_init(&bw_clock);
+		topo_read(&bw_topo);
+	}
+}
+
+static int allowed_cpus(void)
+{
+	int cpus[1];
+
+	return team_allowed_cpus(cpus, 1);
+}
+
+#define BUF_BYTES ((size_t)1 << 20)
+#define GUARD_BYTES ((size_t)4096)
+
+static uint64_t fnv(const uint64_t *w, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ w[i]) * 1099511628211ull;
+	return h;
+}
+
+TEST(bandwidth_copy_kernels_move_the_bytes_they_claim)
+{
+	const struct stream_kernel *k[64];
+	size_t n = stream_kernels(k, 64), words = BUF_BYTES / 8, copies = 0;
+	uint64_t *src = aligned_alloc(4096, BUF_BYTES), *dst = aligned_alloc(4096, BUF_BYTES + GUARD_BYTES);
+	char names[256] = "";
+
+	CHECK(src && dst, "alloc");
+	for (size_t i = 0; i < words; i++)
+		src[i] = (i + 1) * 0x9e3779b97f4a7c15ull;
+	for (size_t i = 0; i < n; i++) {
+		if (k[i]->op != STREAM_COPY)
+			continue;
+		memset(dst, 0xA5, BUF_BYTES + GUARD_BYTES);
+		k[i]->fn(dst, src, BUF_BYTES, 0);
+		/* Every word copied, in place, and not one byte past the end. */
+		CHECK(fnv(dst, words) == fnv(src, words), "%s: destination checksum differs", k[i]->name);
+		for (size_t g = 0; g < GUARD_BYTES; g++)
+			CHECK(((unsigned char *)dst)[BUF_BYTES + g] == 0xA5, "%s wrote past the end", k[i]->name);
+		copies++;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s ", k[i]->name);
+	}
+	CHECK(copies >= 1, "no copy kernel available");
+	snprintf(tctx->message, sizeof(tctx->message), "%zu copy kernels checked: %s", copies, names);
+	free(src);
+	free(dst);
+}
+
+TEST(bandwidth_read_and_write_kernels_agree_with_scalar)
+{
+	const struct stream_kernel *k[64];
+	size_t n = stream_kernels(k, 64), words = BUF_BYTES / 8;
+	uint64_t *buf = aligned_alloc(4096, BUF_BYTES + GUARD_BYTES), want;
+
+	CHECK(buf, "alloc");
+	for (size_t i = 0; i < words; i++)
+		buf[i] = i * i + 7;
+	want = stream_read_scalar(NULL, buf, BUF_BYTES, 3);
+	for (size_t i = 0; i < n; i++)
+		if (k[i]->op == STREAM_READ)
+			CHECK(k[i]->fn(NULL, buf, BUF_BYTES, 3) == want, "%s: sum differs from scalar", k[i]->name);
+	for (size_t i = 0; i < n; i++) {
+		if (k[i]->op != STREAM_WRITE)
+			continue;
+		memset(buf, 0, BUF_BYTES + GUARD_BYTES);
+		k[i]->fn(buf, NULL, BUF_BYTES, 0x1234567890abcdefull);
+		for (size_t w = 0; w < words; w++)
+			CHECK(buf[w] == 0x1234567890abcdefull, "%s: word %zu not written", k[i]->name, w);
+		CHECK(buf[words] == 0, "%s wrote past the end", k[i]->name);
+	}
+	free(buf);
+}
+
+struct count_ctx {
+	unsigned calls;   /* atomic */
+};
+
+static int write_id(void *ctx, unsigned index, int cpu, void *slot)
+{
+	struct count_ctx *c = ctx;
+
+	(void)cpu;
+	__atomic_add_fetch(&c->calls, 1, __ATOMIC_RELAXED);
+	*(uint64_t *)slot = index + 1;
+	return 0;
+}
+
+TEST(team_every_thread_result_counted_exactly_once)
+{
+	struct team_placement pl;
+	struct count_ctx c = {0};
+	uint64_t slots[TEAM_MAX_THREADS] = {0}, sum = 0;
+	int n = allowed_cpus();
+
+	CHECK(n >= 1, "affinity mask: %d", n);
+	if (n > TEAM_MAX_THREADS)
+		n = TEAM_MAX_THREADS;
+	CHECK(team_plan(&pl, (unsigned)n, NULL, 0) == 0, "plan %d threads", n);
+	CHECK(team_run(&pl, write_id, &c, slots, sizeof(slots[0])) == 0, "run");
+	CHECK(c.calls == (unsigned)n, "function ran %u times for %d threads", c.calls, n);
+	for (int i = 0; i < n; i++) {
+		CHECK(slots[i] == (uint64_t)i + 1, "slot %d holds %llu", i, (unsigned long long)slots[i]);
+		CHECK(pl.observed_cpu[i] == pl.cpu[i], "thread %d ran on CPU %d, pinned to %d", i, pl.observed_cpu[i],
+		      pl.cpu[i]);
+		sum += slots[i];
+	}
+	CHECK(sum == (uint64_t)n * (n + 1) / 2, "total %llu", (unsigned long long)sum);
+	CHECK(slots[n < TEAM_MAX_THREADS ? n : 0] == (n < TEAM_MAX_THREADS ? 0 : 1), "a slot past the team was written");
+	snprintf(tctx->message, sizeof(tctx->message), "%d threads, each slot written once", n);
+}
+
+static int fail_on_last(void *ctx, unsigned index, int cpu, void *slot)
+{
+	(void)cpu;
+	(void)slot;
+	return index + 1 == *(unsigned *)ctx ? -EIO : 0;
+}
+
+TEST(team_reports_a_thread_error)
+{
+	struct team_placement pl;
+	unsigned n = (unsigned)allowed_cpus();
+
+	CHECK(team_plan(&pl, n, NULL, 0) == 0, "plan");
+	CHECK(team_run(&pl, fail_on_last, &n, NULL, 0) == -EIO, "the last thread's error was lost");
+}
+
+TEST(team_bandwidth_multicore_loaded_refuse_more_threads_than_cpus)
+{
+	struct team_placement pl;
+	struct bandwidth_params bp;
+	struct multicore_params mp;
+	struct loaded_params lp;
+	static struct bandwidth_result br;
+	static struct multicore_result mr;
+	static struct loaded_result lr;
+	char err[256];
+	unsigned n = (unsigned)allowed_cpus() + 1;
+	uint64_t w0;
+
+	ensure_setup();
+	CHECK(team_plan(&pl, n, err, sizeof(err)) == -EINVAL, "team_plan accepted %u threads", n);
+	CHECK(strstr(err, "requested") && strstr(err, "allowed"), "message: %s", err);
+	bandwidth_params_default(&bp, &bw_clock, &bw_topo, true);
+	multicore_params_default(&mp, &bw_clock, &bw_topo, true);
+	loaded_params_default(&lp, &bw_clock, &bw_topo, true);
+	bp.max_threads = mp.max_threads = lp.threads = n;
+	w0 = clock_wall_ns();
+	CHECK(bandwidth_run(&bp, &br, err, sizeof(err)) == -EINVAL, "bandwidth ran with %u threads", n);
+	CHECK(strstr(err, "--threads"), "bandwidth message: %s", err);
+	CHECK(multicore_run(&mp, &mr, err, sizeof(err)) == -EINVAL, "multicore ran with %u threads", n);
+	CHECK(loaded_run(&lp, &lr, err, sizeof(err)) == -EINVAL, "loaded ran with %u threads", n);
+	/* Refused before anything was mapped or measured. */
+	CHECK(clock_wall_ns() - w0 < 50000000u, "refusal took %.1f ms", (clock_wall_ns() - w0) / 1e6);
+	snprintf(tctx->message, sizeof(tctx->message), "%s", err);
+}
+
+TEST(loaded_injection_delay_sweep_is_monotone_in_offered_load)
+{
+	struct loaded_params p;
+	double rates[3][LOADED_MAX_DELAYS], best[LOADED_MAX_DELAYS], spread[LOADED_MAX_DELAYS], tol, spin;
+	static const double delays[] = {0, 10, 50, 200, 1000, 5000};
+	const unsigned nd = sizeof(delays) / sizeof(delays[0]);
+	char err[256];
+	int rc;
+
+	if (allowed_cpus() < 2)
+		SKIP("one CPU allowed: no CPU for a load generator beside its timer");
+	ensure_setup();
+	loaded_params_default(&p, &bw_clock, &bw_topo, true);
+	p.threads = 2;
+	p.ndelays = nd;
+	memcpy(p.delays_ns, delays, sizeof(delays));
+	p.offered_window_ns = 2e6;
+	for (int rep = 0; rep < 3; rep++) {
+		rc = loaded_offered_rates(&p, LOADED_READ, rates[rep], &spin, err, sizeof(err));
+		CHECK(rc == 0, "offered rates: %s (%d)", err, rc);
+	}
+	for (unsigned d = 0; d < nd; d++) {
+		double v[3] = {rates[0][d], rates[1][d], rates[2][d]};
+
+		best[d] = fmax(v[0], fmax(v[1], v[2]));
+		spread[d] = best[d] / fmin(v[0], fmin(v[1], v[2])) - 1;
+	}
+	/* Tolerance: the widest spread of the three repeats over all delays. */
+	tol = 0;
+	for (unsigned d = 0; d < nd; d++)
+		tol = fmax(tol, spread[d]);
+	for (unsigned d = 1; d < nd; d++)
+		CHECK(best[d] <= best[d - 1] * (1 + tol), "%.0f ns offers %.3g lines/s > %.0f ns's %.3g (tol %.1f%%)",
+		      delays[d], best[d], delays[d - 1], best[d - 1], 100 * tol);
+	CHECK(best[nd - 1] * 10 < best[0], "5 us delay offers %.3g lines/s vs none %.3g", best[nd - 1], best[0]);
+	snprintf(tctx->message, sizeof(tctx->message),
+		 "lines/s: %.3g %.3g %.3g %.3g %.3g %.3g (delay 0..5000 ns, tol %.1f%%, spin %.2f ns/iter)", best[0],
+		 best[1], best[2], best[3], best[4], best[5], 100 * tol, spin);
+}
+
+TEST(loaded_double_latency_is_interpolated_or_not_reached)
+{
+	struct loaded_curve c = {.npoints = 4, .idle_latency_ns = 100};
+
+	c.points[0] = (struct loaded_point){.delay_ns = 0, .bw_gbps = 30, .latency_ns = 300};
+	c.points[1] = (struct loaded_point){.delay_ns = 10, .bw_gbps = 20, .latency_ns = 150};
+	c.points[2] = (struct loaded_point){.delay_ns = 100, .bw_gbps = 2, .latency_ns = 110};
+	c.points[3] = (struct loaded_point){.idle = true, .delay_ns = NAN, .latency_ns = 100};
+	loaded_find_double(&c);
+	/* 200 ns lies a third of the way from (20, 150) to (30, 300). */
+	CHECK(c.double_reached && fabs(c.bw_at_double_latency_gbps - (20 + 10.0 / 3)) < 1e-9, "got %d %.4f",
+	      c.double_reached, c.bw_at_double_latency_gbps);
+	CHECK(fabs(c.max_latency_ratio - 3) < 1e-9, "max ratio %.3f", c.max_latency_ratio);
+	c.points[0].latency_ns = 180;
+	loaded_find_double(&c);
+	CHECK(!c.double_reached && isnan(c.bw_at_double_latency_gbps), "reached at %.2f", c.bw_at_double_latency_gbps);
+}
+
+static struct bandwidth_result bw_shape;
+
+TEST(bandwidth_two_threads_read_more_than_one_or_the_report_says_why)
+{
+	struct bandwidth_params p;
+	const struct stream_kernel *k = stream_kernel_widest(STREAM_READ, false);
+	const struct bandwidth_point *one, *two;
+	char err[256], *json = NULL;
+	size_t jlen = 0;
+	double floor;
+	int rc;
+
+	if (allowed_cpus() < 2)
+		SKIP("one CPU allowed: nothing to compare one thread with");
+	ensure_setup();
+	bandwidth_params_default(&p, &bw_clock, &bw_topo, true);
+	p.max_threads = 2;
+	p.efficiency = false;
+	p.trials = 6;
+	rc = bandwidth_run(&p, &bw_shape, err, sizeof(err));
+	CHECK(rc == 0, "bandwidth_run: %s (%d)", err, rc);
+	for (unsigned i = 0; i < bw_shape.npoints; i++) {
+		const struct bandwidth_point *pt = &bw_shape.points[i];
+		double sum = 0;
+
+		CHECK(isfinite(pt->gbps) && pt->gbps > 0, "%s x%u: %g GB/s", pt->kernel->name, pt->threads, pt->gbps);
+		CHECK(pt->bytes_moved == pt->bytes_per_thread * pt->threads, "%s: bytes", pt->kernel->name);
+		for (unsigned t = 0; t < pt->threads; t++)
+			sum += pt->per_thread_gbps[t];
+		/* Each thread's own rate uses its own, shorter, time. */
+		CHECK(sum >= pt->gbps * 0.999, "%s x%u: per-thread sum %.2f < total %.2f", pt->kernel->name,
+		      pt->threads, sum, pt->gbps);
+	}
+	CHECK(!bw_shape.rfo_counted && bw_shape.rfo_note, "rfo");
+	one = bandwidth_find(&bw_shape, k->name, 1);
+	two = bandwidth_find(&bw_shape, k->name, 2);
+	CHECK(one && two, "points missing");
+	floor = bw_shape.noise_floor_pct / 100;
+	CHECK(isfinite(floor), "no floor");
+	CHECK(two->gbps > one->gbps * (1 + floor) || bw_shape.scaling_note[0],
+	      "%s: 2 threads %.2f GB/s vs 1 thread %.2f (floor %.1f%%) and no explanation", k->name, two->gbps,
+	      one->gbps, 100 * floor);
+	/* The writer carries the keys the schema promises. */
+	FILE *f = open_memstream(&json, &jlen);
+	struct jsonw w;
+
+	CHECK(f, "open_memstream");
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	bandwidth_write_json(&w, "bandwidth", &bw_shape);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	CHECK(strstr(json, "\"bandwidth\": {") && strstr(json, "\"kernels\": [") && strstr(json, "\"kernel\": \"") &&
+	      strstr(json, "\"per_thread_gbps\": [") && strstr(json, "\"rfo_counted\": false") &&
+	      strstr(json, "\"efficiency\": []"), "JSON lacks a key");
+	free(json);
+	snprintf(tctx->message, sizeof(tctx->message), "%s: 1 thread %.2f GB/s, 2 threads %.2f GB/s, floor %.1f%%%s%s",
+		 k->name, one->gbps, two->gbps, 100 * floor, bw_shape.scaling_note[0] ? "; " : "",
+		 bw_shape.scaling_note);
+	bandwidth_result_free(&bw_shape);
+}
+
+static struct multicore_result mc_shape;
+
+TEST(multicore_two_threads_keep_more_misses_in_flight_than_one)
+{
+	struct multicore_params p;
+	const struct multicore_point *p11;
+	char err[256];
+	double floor, c1, c2;
+	int rc;
+
+	if (allowed_cpus() < 2)
+		SKIP("one CPU allowed: no second thread to add");
+	ensure_setup();
+	multicore_params_default(&p, &bw_clock, &bw_topo, true);
+	p.max_threads = 2;
+	p.max_lanes = 8;
+	p.trials = 6;
+	rc = multicore_run(&p, &mc_shape, err, sizeof(err));
+	CHECK(rc == 0, "multicore_run: %s (%d)", err, rc);
+	CHECK(mc_shape.layout_ok, "layout");
+	p11 = multicore_find(&mc_shape, 1, 1);
+	CHECK(p11 && fabs(p11->concurrency_total - 1) < 1e-9, "T=1 K=1 concurrency is %g, 1 by definition",
+	      p11 ? p11->concurrency_total : NAN);
+	floor = mc_shape.noise_floor_pct / 100;
+	CHECK(isfinite(floor), "no floor");
+	c1 = mc_shape.sat[0].peak_concurrency_total;
+	c2 = mc_shape.sat[1].peak_concurrency_total;
+	CHECK(mc_shape.sat[1].threads == 2 && c2 > c1 * (1 + floor), "T=2 peak %.2f vs T=1 %.2f (floor %.1f%%)", c2,
+	      c1, 100 * floor);
+	snprintf(tctx->message, sizeof(tctx->message), "peak concurrency T=1 %.2f, T=2 %.2f (K<=8), floor %.1f%%", c1,
+		 c2, 100 * floor);
+	multicore_result_free(&mc_shape);
+}
+
+static struct loaded_result ld_shape;
+
+TEST(loaded_latency_under_load_is_not_below_idle)
+{
+	struct loaded_params p;
+	const struct loaded_curve *c;
+	char err[256];
+	double floor, full;
+	int rc;
+
+	if (allowed_cpus() < 2)
+		SKIP("one CPU allowed: no CPU for a load generator");
+	ensure_setup();
+	loaded_params_default(&p, &bw_clock, &bw_topo, true);
+	p.threads = 2;
+	p.trials = 6;
+	rc = loaded_run(&p, &ld_shape, err, sizeof(err));
+	CHECK(rc == 0, "loaded_run: %s (%d)", err, rc);
+	c = &ld_shape.curves[0];
+	CHECK(c->points[c->npoints - 1].idle && c->idle_latency_ns == ld_shape.idle_latency_ns, "idle point");
+	floor = ld_shape.noise_floor_pct / 100;
+	CHECK(isfinite(floor), "no floor");
+	full = c->points[0].latency_ns;
+	CHECK(full >= c->idle_latency_ns * (1 - floor), "loaded %.1f ns below idle %.1f ns (floor %.1f%%)", full,
+	      c->idle_latency_ns, 100 * floor);
+	CHECK(c->points[0].bw_gbps > c->points[c->npoints - 2].bw_gbps, "no delay delivered %.2f GB/s <= %.2f",
+	      c->points[0].bw_gbps, c->points[c->npoints - 2].bw_gbps);
+	snprintf(tctx->message, sizeof(tctx->message),
+		 "idle %.1f ns; at %.2f GB/s delivered %.1f ns; floor %.1f%%; doubles: %s", c->idle_latency_ns,
+		 c->points[0].bw_gbps, full, 100 * floor, c->double_reached ? "reached" : "not reached");
+}

@@ -1,0 +1,359 @@
+/*
+ * The trace command: the checked-in lackey excerpts (tests/data/lackey_*.trace,
+ * cut by hand from real valgrind 3.19 runs of tests/data/trace_*.c, so the
+ * parser is tested without valgrind), reuse distances against a naive LRU
+ * stack on a synthetic trace long enough to renumber the Fenwick tree,
+ * damaged and foreign files, the --from bound, and, where valgrind is
+ * installed, fresh traces of the two test programs.
+ */
+#include "../harness.h"
+
+#include "exp/trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Beside the default build directory, else relative to the working
+ * directory (a BUILD=elsewhere run from the repository root). */
+static void data_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/../tests/data/%s", test_bin_dir(), name);
+	if (access(buf, R_OK))
+		snprintf(buf, len, "tests/data/%s", name);
+}
+
+static int analyse_path(const char *path, const struct trace_params *p, struct trace_result *r)
+{
+	char err[256];
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f)
+		return -errno;
+	rc = trace_analyse(f, p, r, err, sizeof(err));
+	fclose(f);
+	return rc;
+}
+
+static double hit_rate(const struct trace_result *r, size_t i)
+{
+	return (double)r->cache_hits[i] / (double)r->touches;
+}
+
+static double useful_per_line(const struct trace_result *r)
+{
+	return (double)r->bytes_touched / (double)r->distinct_lines;
+}
+
+TEST(trace_fixtures_show_irregular_chase_and_regular_stream)
+{
+	static struct trace_result chase, stream;
+	char path[4096];
+
+	data_path(path, sizeof(path), "lackey_chase.trace");
+	CHECK(analyse_path(path, NULL, &chase) == 0, "%s", path);
+	data_path(path, sizeof(path), "lackey_stream.trace");
+	CHECK(analyse_path(path, NULL, &stream) == 0, "%s", path);
+	CHECK(chase.malformed == 0 && stream.malformed == 0, "malformed %llu %llu", (unsigned long long)chase.malformed,
+	      (unsigned long long)stream.malformed);
+	CHECK(chase.valgrind_lines == 25 && chase.lines == 2525, "valgrind lines %llu of %llu",
+	      (unsigned long long)chase.valgrind_lines, (unsigned long long)chase.lines);
+	CHECK(chase.loads == 625 && chase.instr == 1875 && !chase.stores, "chase records");
+	CHECK(stream.loads == 500 && stream.instr == 2000, "stream records");
+	/* every hop lands on a new node's next pointer: 8 of 64 bytes */
+	CHECK(useful_per_line(&chase) == 8.0, "chase useful %g", useful_per_line(&chase));
+	CHECK(useful_per_line(&stream) > 60, "stream useful %g", useful_per_line(&stream));
+	CHECK(chase.requests.stride_regular_fraction < 0.05, "chase strides %g", chase.requests.stride_regular_fraction);
+	CHECK(stream.requests.stride_regular_fraction > 0.95, "stream strides %g", stream.requests.stride_regular_fraction);
+	/* the stream's eight loads per line reuse at distance 0; the chase's
+	 * excerpt is shorter than its cycle, so every hop is a first touch */
+	CHECK((double)stream.reuse_hist[0] / (double)stream.touches > 0.8, "stream distance-0 share");
+	CHECK(chase.cold == chase.touches, "chase cold %llu of %llu", (unsigned long long)chase.cold,
+	      (unsigned long long)chase.touches);
+}
+
+/* A naive LRU stack: the position of a line in most-recent-first order is
+ * its reuse distance. O(lines) per touch, written independently of the
+ * Fenwick method. */
+struct lru_ref {
+	uint64_t stack[512];
+	size_t n;
+};
+
+static long lru_touch(struct lru_ref *s, uint64_t line)
+{
+	size_t i;
+
+	for (i = 0; i < s->n && s->stack[i] != line; i++)
+		;
+	long d = i < s->n ? (long)i : -1;
+
+	if (i == s->n)
+		s->n++;
+	memmove(&s->stack[1], &s->stack[0], i * sizeof(s->stack[0]));
+	s->stack[0] = line;
+	return d;
+}
+
+TEST(trace_reuse_distances_match_a_naive_lru_stack)
+{
+	static const uint64_t caches[] = {64 * 4, 64 * 32, 64 * 100, 64 * 256};
+	struct trace_params p = {.cache_bytes = caches, .ncaches = 4};
+	static struct lru_ref ref;
+	static struct trace_result r;
+	uint64_t want_hist[TRACE_HIST_BUCKETS] = {0}, want_hits[4] = {0}, want_touches = 0, want_cold = 0;
+	char path[] = "/tmp/mlpscope-trace-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	uint64_t x = 7;
+
+	CHECK(fd >= 0, "mkstemp");
+	f = fdopen(fd, "w");
+	CHECK(f, "fdopen");
+	fprintf(f, "==1== Lackey, an example Valgrind tool\n");
+	ref.n = 0;
+	/* 150,000 accesses: more than the tree's first 65,536 slots, so the
+	 * renumbering runs several times */
+	for (int i = 0; i < 150000; i++) {
+		uint64_t line, off, size, addr;
+		static const char kinds[] = "LLLSM";
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* mostly a hot set, sometimes any of 400 lines */
+		line = x % 5 ? (x >> 8) % 24 : (x >> 8) % 400;
+		off = (x >> 20) % 64;
+		size = 1 + (x >> 30) % 16;
+		addr = 0x10000 + line * 64 + off;
+		if ((x >> 40) % 7 == 0)
+			fprintf(f, "I  %08llx,%llu\n", (unsigned long long)addr, (unsigned long long)size);
+		fprintf(f, " %c %08llx,%llu\n", kinds[(x >> 44) % 5], (unsigned long long)addr, (unsigned long long)size);
+		for (uint64_t l = addr / 64; l <= (addr + size - 1) / 64; l++) {
+			long d = lru_touch(&ref, l);
+
+			want_touches++;
+			if (d < 0) {
+				want_cold++;
+				continue;
+			}
+			want_hist[d ? 64 - __builtin_clzll((uint64_t)d) : 0]++;
+			for (int c = 0; c < 4; c++)
+				if ((uint64_t)d < caches[c] / 64)
+					want_hits[c]++;
+		}
+	}
+	fclose(f);
+	CHECK(analyse_path(path, &p, &r) == 0, "analyse");
+	unlink(path);
+	CHECK(r.touches == want_touches && r.cold == want_cold, "touches %llu/%llu cold %llu/%llu",
+	      (unsigned long long)r.touches, (unsigned long long)want_touches, (unsigned long long)r.cold,
+	      (unsigned long long)want_cold);
+	for (int b = 0; b < TRACE_HIST_BUCKETS; b++)
+		CHECK(r.reuse_hist[b] == want_hist[b], "bucket %d: %llu, reference %llu", b,
+		      (unsigned long long)r.reuse_hist[b], (unsigned long long)want_hist[b]);
+	for (int c = 0; c < 4; c++)
+		CHECK(r.cache_hits[c] == want_hits[c], "cache %d: %llu hits, reference %llu", c,
+		      (unsigned long long)r.cache_hits[c], (unsigned long long)want_hits[c]);
+	CHECK(r.distinct_lines == ref.n, "distinct %llu vs %zu", (unsigned long long)r.distinct_lines, ref.n);
+	CHECK(r.malformed == 0 && r.valgrind_lines == 1, "clean synthetic trace");
+}
+
+/* Copy the stream fixture with damage at known lines and a cut-off end. */
+static int write_damaged(const char *path)
+{
+	char src[4096], line[512];
+	FILE *in, *out;
+	int n = 0;
+
+	data_path(src, sizeof(src), "lackey_stream.trace");
+	in = fopen(src, "r");
+	out = fopen(path, "w");
+	if (!in || !out) {
+		if (in)
+			fclose(in);
+		if (out)
+			fclose(out);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		if (++n == 11) {
+			fputs("garbage here\n", out);                 /* line 11 */
+			fputs(" L zz,8\n", out);                      /* 12: not hex */
+			fputs(" L 04000,0\n", out);                   /* 13: size 0 */
+			for (int i = 0; i < 300; i++)                 /* 14: far too long */
+				fputc('7', out);
+			fputc('\n', out);
+			fputs(" L \x01\x02,8\n", out);                /* 15: binary */
+			fputs(" L 12345678123456781,8\n", out);       /* 16: 17 hex digits */
+		}
+		fputs(line, out);
+	}
+	fputs(" L 004d7", out);                               /* cut off */
+	fclose(in);
+	return fclose(out);
+}
+
+TEST(trace_damaged_trace_is_reported_not_fatal)
+{
+	char path[] = "/tmp/mlpscope-trace-XXXXXX", err[256], *text = NULL;
+	size_t len = 0;
+	int fd = mkstemp(path), rc;
+	static struct trace_result r;
+	FILE *out;
+
+	CHECK(fd >= 0, "mkstemp");
+	close(fd);
+	CHECK(write_damaged(path) == 0, "write");
+	CHECK(analyse_path(path, NULL, &r) == 0, "analyse");
+	CHECK(r.malformed == 7, "malformed %llu", (unsigned long long)r.malformed);
+	CHECK(r.bad[0].line_no == 11 && r.bad[1].line_no == 12 && r.bad[4].line_no == 15,
+	      "line numbers %llu %llu %llu", (unsigned long long)r.bad[0].line_no, (unsigned long long)r.bad[1].line_no,
+	      (unsigned long long)r.bad[4].line_no);
+	CHECK(!strcmp(r.bad[4].text, " L ??,8"), "non-printables masked: '%s'", r.bad[4].text);
+	CHECK(r.ends_without_newline, "cut-off end noticed");
+	CHECK(r.loads == 500, "the good records all counted: %llu", (unsigned long long)r.loads);
+	out = open_memstream(&text, &len);
+	rc = trace_cmd_run(path, NULL, out, err, sizeof(err));
+	fclose(out);
+	unlink(path);
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(text, "malformed: 7 of 2532 lines") && strstr(text, "line 11: \"garbage here\"") &&
+	      strstr(text, "truncated"), "report: %s", text);
+	free(text);
+}
+
+TEST(trace_refuses_a_file_without_records)
+{
+	char path[] = "/tmp/mlpscope-trace-XXXXXX", err[256];
+	int fd = mkstemp(path), rc;
+	FILE *out = fopen("/dev/null", "w");
+
+	CHECK(fd >= 0 && out, "mkstemp");
+	CHECK(write(fd, "{\"tool\": \"mlpscope\"}\nhello\n", 27) == 27, "write");
+	close(fd);
+	rc = trace_cmd_run(path, NULL, out, err, sizeof(err));
+	CHECK(rc == 2 && strstr(err, "no lackey records (2 lines, 2 malformed)"), "rc %d '%s'", rc, err);
+	unlink(path);
+	rc = trace_cmd_run(path, NULL, out, err, sizeof(err));
+	CHECK(rc == 1 && strstr(err, "No such file"), "missing: rc %d '%s'", rc, err);
+	fclose(out);
+}
+
+TEST(trace_with_from_prices_the_misses_under_each_bound)
+{
+	static const char json[] =
+		"{\"tool\": \"mlpscope\", \"schema_version\": 1, \"mlp\": {\"line_bytes\": 64,"
+		" \"sweep\": [{\"lanes\": 1, \"ns_per_access\": 100, \"line_gbps\": 0.64},"
+		" {\"lanes\": 16, \"ns_per_access\": 10, \"line_gbps\": 6.4}],"
+		" \"estimate\": {\"fit_latency_ns\": 100, \"fit_plateau_concurrency\": 20}}}";
+	char jpath[] = "/tmp/mlpscope-trace-json-XXXXXX", tpath[4096], err[256], *text = NULL;
+	size_t len = 0;
+	int fd = mkstemp(jpath), rc;
+	FILE *out;
+
+	CHECK(fd >= 0, "mkstemp");
+	CHECK(write(fd, json, sizeof(json) - 1) == (ssize_t)sizeof(json) - 1, "write");
+	close(fd);
+	data_path(tpath, sizeof(tpath), "lackey_chase.trace");
+	out = open_memstream(&text, &len);
+	rc = trace_cmd_run(tpath, jpath, out, err, sizeof(err));
+	fclose(out);
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	/* 625 cold misses; L/Q = 5 ns, 64 B / 6.4 B/ns = 10 ns: bandwidth binds,
+	 * 6250 ns; all dependent it would be 62500 ns */
+	CHECK(strstr(text, "32 KiB              625            62500           3125           6250           6250"
+			   "  bandwidth"), "bound row: %s", text);
+	free(text);
+	out = fopen("/dev/null", "w");
+	rc = trace_cmd_run(tpath, "/nonexistent/run.json", out, err, sizeof(err));
+	fclose(out);
+	unlink(jpath);
+	CHECK(rc == 1 && strstr(err, "/nonexistent/run.json"), "missing --from: rc %d '%s'", rc, err);
+}
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+	char cmd[8192];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	st = system(cmd);
+	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* Build and trace one test program; 0, or why not in why. */
+static int trace_program(const char *dir, const char *name, struct trace_result *r, char *why, size_t whylen)
+{
+	char src[4096];
+
+	data_path(src, sizeof(src), name);
+	snprintf(src + strlen(src), sizeof(src) - strlen(src), ".c");
+	/* static when the toolchain can: ld.so's start-up is then not most of
+	 * the trace */
+	if (sh("cc -O1 -static -o '%s/prog' '%s' >/dev/null 2>&1 || cc -O1 -o '%s/prog' '%s' >/dev/null 2>&1", dir,
+	       src, dir, src)) {
+		snprintf(why, whylen, "cannot compile %s with cc", src);
+		return -2;
+	}
+	if (sh("valgrind --tool=lackey --trace-mem=yes --log-file='%s/out.trace' '%s/prog' >/dev/null 2>&1", dir, dir)) {
+		snprintf(why, whylen, "valgrind failed on %s", name);
+		return -1;
+	}
+	snprintf(src, sizeof(src), "%s/out.trace", dir);
+	if (analyse_path(src, NULL, r)) {
+		snprintf(why, whylen, "analysing %s failed", src);
+		return -2;
+	}
+	unlink(src);
+	snprintf(src, sizeof(src), "%s/prog", dir);
+	unlink(src);
+	return 0;
+}
+
+TEST(trace_valgrind_lackey_on_chase_and_stream_programs)
+{
+	static struct trace_result chase, stream;
+	char dir[] = "/tmp/mlpscope-lackey-XXXXXX", why[4200];
+	int rc;
+
+	if (sh("valgrind --version >/dev/null 2>&1"))
+		SKIP("valgrind is not installed (the checked-in lackey excerpts still test the parser)");
+	if (sh("cc --version >/dev/null 2>&1"))
+		SKIP("no C compiler (cc) to build the programs to trace");
+	CHECK(mkdtemp(dir), "mkdtemp");
+	rc = trace_program(dir, "trace_chase", &chase, why, sizeof(why));
+	if (!rc)
+		rc = trace_program(dir, "trace_stream", &stream, why, sizeof(why));
+	snprintf(why + 2048, 2048, "rm -f '%s/prog' '%s/out.trace'", dir, dir);
+	sh("%s", why + 2048);
+	rmdir(dir);
+	if (rc == -1)
+		SKIP("%s", why);
+	CHECK(rc == 0, "%s", why);
+	CHECK(chase.malformed == 0 && stream.malformed == 0, "malformed lines in valgrind's own output");
+	/* strides: a chase follows data, a stream walks lines one by one */
+	CHECK(chase.requests.stride_regular_fraction < 0.2, "chase strides %g", chase.requests.stride_regular_fraction);
+	CHECK(stream.requests.stride_regular_fraction > 0.6, "stream strides %g", stream.requests.stride_regular_fraction);
+	/* reuse: the stream's loads share lines (distance 0), the chase's do not;
+	 * both revisit a 256 KiB set, which 512 KiB holds and 32 KiB does not */
+	CHECK((double)stream.reuse_hist[0] / (double)stream.touches > 0.6, "stream distance-0 share");
+	CHECK((double)chase.reuse_hist[0] / (double)chase.touches < 0.3, "chase distance-0 share");
+	CHECK(hit_rate(&stream, 0) > hit_rate(&chase, 0) + 0.3, "32 KiB hit rates: stream %g chase %g",
+	      hit_rate(&stream, 0), hit_rate(&chase, 0));
+	CHECK(hit_rate(&chase, 1) > 0.9 && hit_rate(&stream, 1) > 0.9, "512 KiB hit rates %g %g", hit_rate(&chase, 1),
+	      hit_rate(&stream, 1));
+	CHECK(useful_per_line(&chase) < 24 && useful_per_line(&stream) > 56, "useful bytes per line %g %g",
+	      useful_per_line(&chase), useful_per_line(&stream));
+}
