@@ -327,6 +327,16 @@ void loaded_find_double(struct loaded_curve *c)
 	c->bw_at_double_latency_gbps = NAN;
 	c->max_latency_ratio = 0;
 	c->bw_at_max_ratio_gbps = NAN;
+	/* Doubling counts only where it holds at every higher offered load too:
+	 * one preempted point (a single 250 ns reading among 130s was seen here)
+	 * is noise, not the knee of the curve. */
+	bool stays[LOADED_MAX_DELAYS + 1];
+	bool all_above = true;
+
+	for (unsigned i = n; i-- > 0;) {
+		all_above = all_above && c->points[order[i]].latency_ns >= target;
+		stays[i] = all_above;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		const struct loaded_point *pt = &c->points[order[i]];
 
@@ -334,7 +344,7 @@ void loaded_find_double(struct loaded_curve *c)
 			c->max_latency_ratio = pt->latency_ns / idle;
 			c->bw_at_max_ratio_gbps = pt->bw_gbps;
 		}
-		if (!c->double_reached && pt->latency_ns >= target) {
+		if (!c->double_reached && stays[i]) {
 			c->double_reached = true;
 			if (i == 0) {
 				c->bw_at_double_latency_gbps = pt->bw_gbps;

@@ -101,7 +101,8 @@ int loaded_offered_rates(const struct loaded_params *p, enum loaded_traffic traf
 			 double *spin_ns_per_iter, char *err, size_t errlen);
 
 /* Interpolate along a curve (points in any delay order) the delivered
- * bandwidth at which latency first reaches 2 x idle; fills the curve's
+ * bandwidth at which latency reaches 2 x idle and stays there at every
+ * higher offered load (a lone spike is not a knee); fills the curve's
  * double_* and max_* fields. Pure; exposed for tests. */
 void loaded_find_double(struct loaded_curve *c);
 

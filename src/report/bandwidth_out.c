@@ -8,6 +8,16 @@
 
 #include <math.h>
 
+/* "4.2%", or why there is no floor: one min-of-3 group (--quick) has no spread. */
+static const char *floor_text(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "n/a (one min-of-3 group per point)");
+	else
+		snprintf(buf, len, "%.1f%%", pct);
+	return buf;
+}
+
 static void write_placement_json(struct jsonw *w, const struct team_placement *pl)
 {
 	jsonw_array_begin(w, "placement");
@@ -31,11 +41,13 @@ static void write_placement_text(const struct team_placement *pl, FILE *f)
 
 void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 {
+	char fl[48];
+
 	fprintf(f, "\nbandwidth: sequential streams, decimal GB/s, best of %u trials\n", r->trials);
-	fprintf(f, "  working set %.0f MiB, %.1f%% in huge pages (obtained); floor %.1f%%\n",
+	fprintf(f, "  working set %.0f MiB, %.1f%% in huge pages (obtained); floor %s\n",
 		(double)r->working_set_bytes / (1 << 20),
 		r->working_set_bytes ? 100.0 * (double)r->huge_bytes_obtained / (double)r->working_set_bytes : 0.0,
-		r->noise_floor_pct);
+		floor_text(r->noise_floor_pct, fl, sizeof(fl)));
 	write_placement_text(&r->placement, f);
 	fprintf(f, "  %-16s %7s %10s  %s\n", "kernel", "threads", "GB/s", "per thread GB/s");
 	for (unsigned i = 0; i < r->npoints; i++) {
@@ -137,11 +149,13 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 
 void multicore_write_text(const struct multicore_result *r, FILE *f)
 {
+	char fl[48];
+
 	fprintf(f, "\nmulticore: K lanes of dependent loads on each of T threads at once, own chain each\n");
 	fprintf(f, "  %.0f MiB per thread, %s pages requested, %.0f MiB of %.0f MiB huge (obtained); "
-		"layout %s; floor %.1f%%\n", (double)r->per_thread_bytes / (1 << 20), r->pages_requested,
+		"layout %s; floor %s\n", (double)r->per_thread_bytes / (1 << 20), r->pages_requested,
 		(double)r->huge_bytes_obtained / (1 << 20), (double)r->total_bytes / (1 << 20),
-		r->layout_ok ? "ok" : "FAILED", r->noise_floor_pct);
+		r->layout_ok ? "ok" : "FAILED", floor_text(r->noise_floor_pct, fl, sizeof(fl)));
 	write_placement_text(&r->placement, f);
 	fprintf(f, "  t1_single %.1f ns; %s\n", r->t1_single_ns, r->concurrency_definition);
 	fprintf(f, "  %7s %5s %17s %15s %18s\n", "threads", "K", "concurrency_total", "accesses/ns",
@@ -217,12 +231,14 @@ void multicore_write_json(struct jsonw *w, const char *key, const struct multico
 
 void loaded_write_text(const struct loaded_result *r, FILE *f)
 {
+	char fl[48];
+
 	fprintf(f, "\nloaded: dependent-chase latency while %u generator thread%s stream%s lines, "
 		"throttled by an injection delay\n", r->generators, r->generators == 1 ? "" : "s",
 		r->generators == 1 ? "s" : "");
-	fprintf(f, "  chase %.0f MiB, generators %.0f MiB; spin %.3f ns/iteration; floor %.1f%%\n",
+	fprintf(f, "  chase %.0f MiB, generators %.0f MiB; spin %.3f ns/iteration; floor %s\n",
 		(double)r->chase_bytes / (1 << 20), (double)r->gen_bytes / (1 << 20), r->spin_ns_per_iter,
-		r->noise_floor_pct);
+		floor_text(r->noise_floor_pct, fl, sizeof(fl)));
 	write_placement_text(&r->placement, f);
 	fprintf(f, "  thread 0 chases; bandwidth = %s\n", r->bw_definition);
 	fprintf(f, "  idle latency %.1f ns\n", r->idle_latency_ns);

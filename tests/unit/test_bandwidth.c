@@ -244,6 +244,10 @@ TEST(loaded_double_latency_is_interpolated_or_not_reached)
 	c.points[0].latency_ns = 180;
 	loaded_find_double(&c);
 	CHECK(!c.double_reached && isnan(c.bw_at_double_latency_gbps), "reached at %.2f", c.bw_at_double_latency_gbps);
+	/* A lone spike at light load, below-double points above it: not a knee. */
+	c.points[2].latency_ns = 250;
+	loaded_find_double(&c);
+	CHECK(!c.double_reached, "a lone spike at 2 GB/s read as doubling at %.2f GB/s", c.bw_at_double_latency_gbps);
 }
 
 static struct bandwidth_result bw_shape;
