@@ -7,6 +7,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,48 @@ size_t stats_group_minima(const double *v, size_t n, size_t group, double *out)
 	for (size_t g = 0; g < groups; g++)
 		out[g] = stats_min(v + g * group, group);
 	return groups;
+}
+
+/* Spread of per-group extremes: pick_max selects the group maximum (rates). */
+static double group_extreme_spread_pct(const double *v, size_t n, size_t group, bool pick_max)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t groups = group ? n / group : 0;
+
+	if (groups < 2)
+		return NAN;
+	for (size_t g = 0; g < groups; g++) {
+		double e = pick_max ? stats_max(v + g * group, group) : stats_min(v + g * group, group);
+
+		lo = e < lo ? e : lo;
+		hi = e > hi ? e : hi;
+	}
+	return lo > 0 ? (hi - lo) / lo * 100.0 : NAN;
+}
+
+double stats_estimator_spread_pct(const double *v, size_t n, size_t group)
+{
+	return group_extreme_spread_pct(v, n, group, false);
+}
+
+double stats_rate_estimator_spread_pct(const double *v, size_t n, size_t group)
+{
+	return group_extreme_spread_pct(v, n, group, true);
+}
+
+double stats_noise_floor_pct(const double *spreads, size_t n)
+{
+	double *finite = malloc((n ? n : 1) * sizeof(*finite)), r;
+	size_t m = 0;
+
+	if (!finite)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(spreads[i]))
+			finite[m++] = spreads[i];
+	r = m ? stats_quantile(finite, m, 0.75) : NAN;
+	free(finite);
+	return r;
 }
 
 double stats_paired_min_ratio(const double *a, const double *b, size_t n)

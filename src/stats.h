@@ -21,6 +21,18 @@ double stats_spread_pct(const double *v, size_t n);
  * applied repeatedly. Writes n / group values to out, returns that count. */
 size_t stats_group_minima(const double *v, size_t n, size_t group, double *out);
 
+/* The noise of the min-of-`group` estimator at one point: the spread of
+ * the minima of consecutive groups of v[0..n), in percent; NaN with fewer
+ * than two whole groups. For rates (higher is better) the estimator is the
+ * group maximum: stats_rate_estimator_spread_pct. */
+double stats_estimator_spread_pct(const double *v, size_t n, size_t group);
+double stats_rate_estimator_spread_pct(const double *v, size_t n, size_t group);
+
+/* A run's noise floor from its points' estimator spreads: the upper quartile
+ * of the finite ones (a tolerance should cover most points, not the typical
+ * one); NaN when there are none. */
+double stats_noise_floor_pct(const double *spreads, size_t n);
+
 /* Paired estimator: min over i of a[i] / b[i] (divide inside each
  * iteration, then take the minimum), so clock drift between iterations
  * cancels in each quotient instead of multiplying into a ratio of minima. */

@@ -40,6 +40,25 @@ int team_allowed_cpus(int *cpus, int max)
 	return n;
 }
 
+int team_resolve_threads(unsigned requested, unsigned *nthreads, char *err, size_t errlen)
+{
+	int cpus[1], allowed = team_allowed_cpus(cpus, 1);
+
+	if (allowed < 0) {
+		snprintf(err, errlen, "cannot read the CPU affinity mask: %s", strerror(-allowed));
+		return allowed;
+	}
+	*nthreads = requested ? requested : (unsigned)allowed;
+	if (!requested && *nthreads > TEAM_MAX_THREADS)
+		*nthreads = TEAM_MAX_THREADS;
+	if (*nthreads > (unsigned)allowed || *nthreads > TEAM_MAX_THREADS) {
+		snprintf(err, errlen, "--threads: %u threads requested but %d CPU%s allowed (one pinned thread per CPU)",
+			 *nthreads, allowed, allowed == 1 ? " is" : "s are");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int team_plan(struct team_placement *pl, unsigned nthreads, char *err, size_t errlen)
 {
 	int cpus[TEAM_MAX_THREADS], n = team_allowed_cpus(cpus, TEAM_MAX_THREADS);

@@ -32,6 +32,11 @@ typedef int (*team_fn)(void *ctx, unsigned index, int cpu, void *slot);
  * Writes at most max, returns how many are allowed (may exceed max). */
 int team_allowed_cpus(int *cpus, int max);
 
+/* Resolve a --threads request: 0 means every allowed CPU (at most
+ * TEAM_MAX_THREADS); more than are allowed is -EINVAL with err naming
+ * --threads; an unreadable affinity mask is its -errno. */
+int team_resolve_threads(unsigned requested, unsigned *nthreads, char *err, size_t errlen);
+
 /* Place nthreads threads one per allowed CPU, in mask order. Returns 0;
  * -EINVAL when nthreads is 0, above TEAM_MAX_THREADS, or more than the
  * allowed CPUs (the message names both numbers); -errno when the mask

@@ -108,22 +108,14 @@ static bool stopped(const struct bandwidth_params *p)
 
 static int validate(const struct bandwidth_params *p, unsigned *nthreads, char *err, size_t errlen)
 {
-	int cpus[1], allowed = team_allowed_cpus(cpus, 1);
+	int rc;
 
 	if (!p->clock || !p->clock->ticks_per_ns) {
 		snprintf(err, errlen, "bandwidth: the clock is not initialised");
 		return -EINVAL;
 	}
-	if (allowed < 0) {
-		snprintf(err, errlen, "bandwidth: cannot read the CPU affinity mask");
-		return allowed;
-	}
-	*nthreads = p->max_threads ? p->max_threads : (unsigned)allowed;
-	if (*nthreads > (unsigned)allowed || *nthreads > TEAM_MAX_THREADS) {
-		snprintf(err, errlen, "--threads: %u threads requested but %d CPU%s allowed (one pinned thread per CPU)",
-			 *nthreads, allowed, allowed == 1 ? " is" : "s are");
-		return -EINVAL;
-	}
+	if ((rc = team_resolve_threads(p->max_threads, nthreads, err, errlen)))
+		return rc;
 	if (p->trials == 0 || p->trials % BANDWIDTH_TRIAL_GROUP || p->trials > BANDWIDTH_MAX_TRIALS) {
 		snprintf(err, errlen, "bandwidth: trials must be a multiple of 3 up to %d", BANDWIDTH_MAX_TRIALS);
 		return -EINVAL;
@@ -224,19 +216,12 @@ static int run_point(const struct bandwidth_params *p, struct bandwidth_point *p
  * maxima of GB/s, the same trials' minima of time). */
 static double noise_floor_pct(const struct bandwidth_result *r)
 {
-	double spreads[BANDWIDTH_MAX_KERNELS * BANDWIDTH_MAX_COUNTS], best[BANDWIDTH_MAX_TRIALS];
-	unsigned m = 0;
+	double spreads[BANDWIDTH_MAX_KERNELS * BANDWIDTH_MAX_COUNTS];
 
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct bandwidth_point *pt = &r->points[i];
-		unsigned g = 0;
-
-		for (unsigned t = 0; t + BANDWIDTH_TRIAL_GROUP <= pt->ntrials; t += BANDWIDTH_TRIAL_GROUP)
-			best[g++] = 1.0 / stats_max(pt->trials_gbps + t, BANDWIDTH_TRIAL_GROUP);
-		if (g >= 2)
-			spreads[m++] = stats_spread_pct(best, g);
-	}
-	return m ? stats_quantile(spreads, m, 0.75) : NAN;
+	for (unsigned i = 0; i < r->npoints; i++)
+		spreads[i] = stats_rate_estimator_spread_pct(r->points[i].trials_gbps, r->points[i].ntrials,
+							     BANDWIDTH_TRIAL_GROUP);
+	return stats_noise_floor_pct(spreads, r->npoints);
 }
 
 static int alloc_points(struct bandwidth_result *r, const struct bandwidth_params *p, size_t ws)

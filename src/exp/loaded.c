@@ -197,22 +197,14 @@ void loaded_params_default(struct loaded_params *p, const struct clock_info *clo
 
 static int validate(const struct loaded_params *p, unsigned *nthreads, char *err, size_t errlen)
 {
-	int cpus[1], allowed = team_allowed_cpus(cpus, 1);
+	int rc;
 
 	if (!p->clock || !p->clock->ticks_per_ns) {
 		snprintf(err, errlen, "loaded: the clock is not initialised");
 		return -EINVAL;
 	}
-	if (allowed < 0) {
-		snprintf(err, errlen, "loaded: cannot read the CPU affinity mask");
-		return allowed;
-	}
-	*nthreads = p->threads ? p->threads : (unsigned)allowed;
-	if (*nthreads > (unsigned)allowed || *nthreads > TEAM_MAX_THREADS) {
-		snprintf(err, errlen, "--threads: %u threads requested but %d CPU%s allowed (one pinned thread per CPU)",
-			 *nthreads, allowed, allowed == 1 ? " is" : "s are");
-		return -EINVAL;
-	}
+	if ((rc = team_resolve_threads(p->threads, nthreads, err, errlen)))
+		return rc;
 	if (*nthreads < 2) {
 		snprintf(err, errlen, "loaded: needs 2 threads (a chaser and a load generator), %u %s",
 			 *nthreads, p->threads ? "requested" : "CPU allowed");
@@ -360,18 +352,16 @@ void loaded_find_double(struct loaded_curve *c)
 
 static double noise_floor_pct(const struct loaded_result *r)
 {
-	double spreads[2 * (LOADED_MAX_DELAYS + 1)], g[LOADED_MAX_TRIALS / LOADED_TRIAL_GROUP];
+	double spreads[2 * (LOADED_MAX_DELAYS + 1)];
 	unsigned m = 0;
 
 	for (unsigned k = 0; k < r->ncurves; k++)
 		for (unsigned i = 0; i < r->curves[k].npoints; i++) {
 			const struct loaded_point *pt = &r->curves[k].points[i];
-			size_t n = stats_group_minima(pt->trials_latency_ns, pt->ntrials, LOADED_TRIAL_GROUP, g);
 
-			if (n >= 2)
-				spreads[m++] = stats_spread_pct(g, n);
+			spreads[m++] = stats_estimator_spread_pct(pt->trials_latency_ns, pt->ntrials, LOADED_TRIAL_GROUP);
 		}
-	return m ? stats_quantile(spreads, m, 0.75) : NAN;
+	return stats_noise_floor_pct(spreads, m);
 }
 
 int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err, size_t errlen)

@@ -102,25 +102,15 @@ static int run_rounds(struct sweep *s, unsigned repeat, double done, double shar
 	return 0;
 }
 
-/* Noise floor of the min-of-3 estimator: per point, the spread of its group
- * minima; over points, the upper quartile (a tolerance should cover most
- * points, not the typical one). */
+/* The run's noise floor: the min-of-3 estimator's spread at each point,
+ * summarised over points by stats_noise_floor_pct. */
 static double noise_floor_pct(const struct mlp_point *pts, unsigned n)
 {
-	double *spreads = malloc(n * sizeof(*spreads)), mins[64 * 16 / MLP_TRIAL_GROUP], r;
-	unsigned m = 0;
+	double spreads[LANES_MAX];
 
-	if (!spreads)
-		return NAN;
-	for (unsigned i = 0; i < n; i++) {
-		size_t g = stats_group_minima(pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP, mins);
-
-		if (g >= 2)
-			spreads[m++] = stats_spread_pct(mins, g);
-	}
-	r = m ? stats_quantile(spreads, m, 0.75) : NAN;
-	free(spreads);
-	return r;
+	for (unsigned i = 0; i < n; i++)
+		spreads[i] = stats_estimator_spread_pct(pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP);
+	return stats_noise_floor_pct(spreads, n);
 }
 
 /* Minimum over the trials of one repeat (repeat < 0: all repeats). */

@@ -97,22 +97,14 @@ void multicore_params_default(struct multicore_params *p, const struct clock_inf
 
 static int validate(const struct multicore_params *p, unsigned *nthreads, char *err, size_t errlen)
 {
-	int cpus[1], allowed = team_allowed_cpus(cpus, 1);
+	int rc;
 
 	if (!p->clock || !p->clock->ticks_per_ns) {
 		snprintf(err, errlen, "multicore: the clock is not initialised");
 		return -EINVAL;
 	}
-	if (allowed < 0) {
-		snprintf(err, errlen, "multicore: cannot read the CPU affinity mask");
-		return allowed;
-	}
-	*nthreads = p->max_threads ? p->max_threads : (unsigned)allowed;
-	if (*nthreads > (unsigned)allowed || *nthreads > TEAM_MAX_THREADS) {
-		snprintf(err, errlen, "--threads: %u threads requested but %d CPU%s allowed (one pinned thread per CPU)",
-			 *nthreads, allowed, allowed == 1 ? " is" : "s are");
-		return -EINVAL;
-	}
+	if ((rc = team_resolve_threads(p->max_threads, nthreads, err, errlen)))
+		return rc;
 	if (p->max_lanes == 0 || p->max_lanes > MULTICORE_MAX_LANES) {
 		snprintf(err, errlen, "multicore: lanes must be 1..%d", MULTICORE_MAX_LANES);
 		return -EINVAL;
@@ -130,22 +122,15 @@ static int validate(const struct multicore_params *p, unsigned *nthreads, char *
 
 static double noise_floor_pct(const struct multicore_result *r)
 {
-	double *spreads = malloc(r->npoints * sizeof(double)), g[MULTICORE_MAX_TRIALS], out;
-	unsigned m = 0;
+	double *spreads = malloc((r->npoints ? r->npoints : 1) * sizeof(double)), out;
 
 	if (!spreads)
 		return NAN;
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct multicore_point *pt = &r->points[i];
-		unsigned n = 0;
-
-		/* Group maxima of rate are group minima of time per access. */
-		for (unsigned t = 0; t + MULTICORE_TRIAL_GROUP <= pt->ntrials; t += MULTICORE_TRIAL_GROUP)
-			g[n++] = 1.0 / stats_max(pt->trials_rate + t, MULTICORE_TRIAL_GROUP);
-		if (n >= 2)
-			spreads[m++] = stats_spread_pct(g, n);
-	}
-	out = m ? stats_quantile(spreads, m, 0.75) : NAN;
+	/* Group maxima of rate are group minima of time per access. */
+	for (unsigned i = 0; i < r->npoints; i++)
+		spreads[i] = stats_rate_estimator_spread_pct(r->points[i].trials_rate, r->points[i].ntrials,
+							     MULTICORE_TRIAL_GROUP);
+	out = stats_noise_floor_pct(spreads, r->npoints);
 	free(spreads);
 	return out;
 }

@@ -374,19 +374,17 @@ static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 static double noise_floor_frac(const struct window_result *r)
 {
 	size_t cap = (size_t)r->nfillers * WINDOW_MAX_POINTS, m = 0;
-	double *spreads = malloc((cap ? cap : 1) * sizeof(*spreads)), mins[WINDOW_MAX_TRIALS], q;
+	double *spreads = malloc((cap ? cap : 1) * sizeof(*spreads)), q;
 
 	if (!spreads)
 		return NAN;
 	for (unsigned f = 0; f < r->nfillers; f++)
 		for (unsigned i = 0; i < r->fillers[f].npoints; i++) {
 			const struct window_point *pt = &r->fillers[f].points[i];
-			size_t g = stats_group_minima(pt->trials_ns, pt->ntrials, WINDOW_TRIAL_GROUP, mins);
 
-			if (g >= 2)
-				spreads[m++] = stats_spread_pct(mins, g);
+			spreads[m++] = stats_estimator_spread_pct(pt->trials_ns, pt->ntrials, WINDOW_TRIAL_GROUP);
 		}
-	q = m ? stats_quantile(spreads, m, 0.75) / 100.0 : NAN;
+	q = stats_noise_floor_pct(spreads, m) / 100.0;
 	free(spreads);
 	return q;
 }

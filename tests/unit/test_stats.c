@@ -77,3 +77,19 @@ TEST(rules_find_the_first_small_gain)
 	CHECK(stats_rule_first_gain_below(t, 6, 0.01) == 5, "1%% rule %zu", stats_rule_first_gain_below(t, 6, 0.01));
 	CHECK(stats_rule_first_gain_below(t, 3, 0.05) == 3, "never below: n");
 }
+
+TEST(estimator_spread_is_the_spread_of_group_extremes)
+{
+	double times[] = {10, 12, 11, 13, 15, 14, 9};   /* groups {10,12,11} {13,15,14}; 9 is no group */
+	double rates[] = {1, 3, 2, 4, 2, 1};           /* group maxima 3 and 4 */
+	double spreads[] = {5, NAN, 1, 2, 3, 4};
+
+	CHECK(fabs(stats_estimator_spread_pct(times, 7, 3) - 30.0) < 1e-9, "minima 10 and 13: %g",
+	      stats_estimator_spread_pct(times, 7, 3));
+	CHECK(isnan(stats_estimator_spread_pct(times, 5, 3)), "one whole group has no spread");
+	CHECK(fabs(stats_rate_estimator_spread_pct(rates, 6, 3) - 100.0 / 3) < 1e-9, "maxima 3 and 4: %g",
+	      stats_rate_estimator_spread_pct(rates, 6, 3));
+	/* finite spreads 1..5: upper quartile 4 */
+	CHECK(fabs(stats_noise_floor_pct(spreads, 6) - 4.0) < 1e-9, "floor %g", stats_noise_floor_pct(spreads, 6));
+	CHECK(isnan(stats_noise_floor_pct(spreads + 1, 1)), "no finite spread, no floor");
+}
