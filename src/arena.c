@@ -27,12 +27,14 @@ static size_t round_up(size_t v, size_t to)
 	return (v + to - 1) / to * to;
 }
 
-/* Over-map by 2 MiB and trim, so the kept range is aligned to a huge page. */
+/* Over-map by 2 MiB and trim, so the kept range is aligned to a huge page.
+ * No MAP_NORESERVE: the arena is pre-faulted anyway, and without it an
+ * impossible size fails here with ENOMEM instead of meeting the OOM killer. */
 static char *map_aligned(size_t bytes)
 {
 	size_t span = bytes + ARENA_HUGE_BYTES;
 	char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *aligned;
 	size_t head;
 

@@ -47,7 +47,7 @@ static const struct opt opts[] = {
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
-	{"max-n", "N", OPT_UINT, F(max_n), 8, 4096, "window: largest filler count swept, 8..4096 (default 1024)"},
+	{"max-n", "N", OPT_UINT, F(max_n), 16, 4096, "window: largest filler count swept, 16..4096 (default 1024)"},
 	{"dump-code", "FILLER:N", OPT_STRING, F(dump_code), 0, 0,
 	 "window: write the generated probe for FILLER at N to stdout and exit"},
 	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
@@ -281,9 +281,10 @@ static const struct command_desc commands[] = {
 	 "the memory system must move, labelled a model: nothing counts the bytes.\n"},
 	{"multicore", CMD_MULTICORE, "the lanes sweep on T threads at once: total concurrency against K and T",
 	 "Runs the mlp lanes sweep on 1, 2, 4 ... --threads threads at once, each pinned to\n"
-	 "its own CPU with its own chain in its own arena: the aggregate access rate and the\n"
-	 "total concurrency (the sum over threads of t(1) single / t(K) of that thread)\n"
-	 "against K and T, and where the shared memory system saturates.\n"},
+	 "its own CPU with its own chain in its own arena: the aggregate access rate (all\n"
+	 "accesses over the team's common span) and the total concurrency (that rate times\n"
+	 "one thread's t(1), by Little's law) against K and T, and where the shared memory\n"
+	 "system saturates.\n"},
 	{"loaded", CMD_LOADED, "latency under load: one chaser while other threads generate traffic",
 	 "One pinned thread runs the dependent chase while the others generate read (and\n"
 	 "read/write) traffic, throttled by an injection delay swept from none to idle.\n"
@@ -415,7 +416,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		}
 		if (eq)
 			val = eq + 1;
-		else if (i + 1 < argc)
+		else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
 			val = argv[++i];
 		else
 			return fail(err, errlen, "--%s: missing value (expected --%s %s)", op->name, op->name, op->arg);

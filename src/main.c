@@ -2,7 +2,8 @@
  * parse -> plan -> run -> report. The only file that prints errors and picks
  * exit codes: 0 ok, 1 runtime failure, 2 usage (always before any
  * measurement), 130 interrupted. A first Ctrl-C asks the sweep to stop at
- * the next timed region and nothing is written; a second one kills at once.
+ * the next timed region and nothing is written; a second one exits at once,
+ * removing the temporary result file.
  */
 #include "cli.h"
 #include "clock.h"
@@ -24,16 +25,25 @@
 #include "topo.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_requested;
+/* The temporary of --json, removed by a second Ctrl-C that does not wait. */
+static char pending_tmp[PATH_MAX];
 
 static void on_signal(int sig)
 {
 	(void)sig;
+	if (stop_requested) {
+		/* Both calls are async-signal-safe. */
+		if (pending_tmp[0])
+			unlink(pending_tmp);
+		_exit(130);
+	}
 	stop_requested = 1;
 }
 
@@ -43,7 +53,6 @@ static void install_signals(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 }
@@ -224,15 +233,14 @@ static int run_latency(const struct plan *plan, const struct options *o, struct 
 	return 0;
 }
 
-/* The error text of bandwidth/multicore/loaded names the argument at fault
- * when it is a usage error (-EINVAL), and is checked by plan_make first. */
+/* bandwidth/multicore/loaded fill err with what failed; their usage errors
+ * were all refused by plan_make before anything ran. */
 static int threaded_failed(const char *section, int rc, const char *err)
 {
-	if (rc == -EINVAL) {
-		fprintf(stderr, "mlpscope: %s: %s\n", section, err);
-		return 2;
-	}
-	return section_failed(section, rc);
+	if (rc == -EINTR || rc == -EPROTO || !err[0])
+		return section_failed(section, rc);
+	fprintf(stderr, "mlpscope: %s: %s (%s)\n", section, err, strerror(-rc));
+	return 1;
 }
 
 static int run_bandwidth(const struct options *o, struct report *r)
@@ -267,7 +275,7 @@ static int run_multicore(const struct options *o, struct report *r)
 	return 0;
 }
 
-static int run_loaded(const struct options *o, struct report *r)
+static int run_loaded(const struct plan *plan, const struct options *o, struct report *r)
 {
 	struct loaded_params lp;
 	char err[CLI_ERR_LEN] = "";
@@ -277,12 +285,8 @@ static int run_loaded(const struct options *o, struct report *r)
 	lp.threads = o->threads;
 	lp.seed = o->seed;
 	lp.stop = &stop_requested;
-	/* One CPU cannot both chase and load: in the full report that skips the
-	 * section; asked for by name, it is the usage error loaded_run says. */
-	if (o->command == CMD_REPORT && r->topo.online_cpus < 2) {
-		result_warn(r, "loaded: skipped, it needs 2 CPUs (one chaser, one load generator)");
+	if (plan->skip_loaded)
 		return 0;
-	}
 	if ((rc = loaded_run(&lp, &r->loaded, err, sizeof(err))))
 		return threaded_failed("loaded", rc, err);
 	r->has_loaded = true;
@@ -342,7 +346,7 @@ static int run_sections(const struct plan *plan, const struct options *o, struct
 		return rc;
 	if ((all || o->command == CMD_MULTICORE) && (rc = run_multicore(o, r)))
 		return rc;
-	if ((all || o->command == CMD_LOADED) && (rc = run_loaded(o, r)))
+	if ((all || o->command == CMD_LOADED) && (rc = run_loaded(plan, o, r)))
 		return rc;
 	if (o->command == CMD_WINDOW)
 		return run_window(plan, o, r);
@@ -365,6 +369,7 @@ static int measure_and_report(const struct options *o)
 	}
 	if (plan.dump_code)
 		return dump_probe_code(&plan);
+	install_signals();
 	if (o->json_path && (rc = atomic_open(&json, o->json_path))) {
 		fprintf(stderr, "mlpscope: --json: cannot write '%s': %s (expected a writable file path)\n",
 			o->json_path, strerror(-rc));
@@ -373,7 +378,8 @@ static int measure_and_report(const struct options *o)
 	if (plan.cpu >= 0 && (rc = topo_pin(&r.topo, plan.cpu)))
 		result_warn(&r, "could not pin to CPU %d: %s; results may include migrations", plan.cpu,
 			    strerror(-rc));
-	install_signals();
+	if (json.tmp[0])
+		snprintf(pending_tmp, sizeof(pending_tmp), "%s", json.tmp);
 	clock_init(&r.clock);
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed);

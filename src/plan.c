@@ -8,6 +8,7 @@
 #include "plan.h"
 
 #include "report/report.h"
+#include "exp/window.h"
 #include "team.h"
 
 #include <stdarg.h>
@@ -147,14 +148,25 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return 2;
 	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
 		return 2;
-	if (o->threads) {
-		struct team_placement pl;
-		char why[160];
+	if (o->command == CMD_REPORT || o->command == CMD_BANDWIDTH || o->command == CMD_MULTICORE ||
+	    o->command == CMD_LOADED) {
+		char why[CLI_ERR_LEN];
 
-		if (team_plan(&pl, o->threads, why, sizeof(why)))
-			return fail(err, errlen, "--threads: %u is more than this process may use (%s; "
-				    "expected 1..%d)", o->threads, why, team_allowed_cpus(NULL, 0));
+		if (team_resolve_threads(o->threads, &p->threads, why, sizeof(why)))
+			return fail(err, errlen, "%s (expected 1..%d)", why, team_allowed_cpus(NULL, 0));
+		/* One CPU cannot both chase and generate load: asked for by name that
+		 * is a usage error; in the full report the section is skipped. */
+		p->skip_loaded = p->threads < 2;
+		if (p->skip_loaded && o->command == CMD_LOADED)
+			return fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
+				    "%u %s available (expected --threads 2 or more, on a machine with 2+ CPUs)",
+				    p->threads, p->threads == 1 ? "is" : "are");
+		if (p->skip_loaded)
+			result_warn(r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
 	}
+	if (o->command == CMD_WINDOW && o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
+		return fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
+			    "cache (expected e.g. 256M)");
 	if (o->command == CMD_WINDOW && o->trials > 15)
 		return fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... 15)", o->trials);
 	p->npages = 0;

@@ -20,6 +20,8 @@ struct plan {
 	int cpu;
 	int npages;
 	enum page_request pages[2];
+	unsigned threads;            /* bandwidth, multicore, loaded: resolved --threads */
+	bool skip_loaded;            /* fewer than 2 threads: the report skips loaded */
 	unsigned window_fillers;     /* bit (1u << enum probe_filler); 0: all */
 	bool dump_code;
 	enum probe_filler dump_filler;

@@ -51,7 +51,12 @@ int team_resolve_threads(unsigned requested, unsigned *nthreads, char *err, size
 	*nthreads = requested ? requested : (unsigned)allowed;
 	if (!requested && *nthreads > TEAM_MAX_THREADS)
 		*nthreads = TEAM_MAX_THREADS;
-	if (*nthreads > (unsigned)allowed || *nthreads > TEAM_MAX_THREADS) {
+	if (*nthreads > TEAM_MAX_THREADS) {
+		snprintf(err, errlen, "--threads: %u threads requested but mlpscope runs at most %d", *nthreads,
+			 TEAM_MAX_THREADS);
+		return -EINVAL;
+	}
+	if (*nthreads > (unsigned)allowed) {
 		snprintf(err, errlen, "--threads: %u threads requested but %d CPU%s allowed (one pinned thread per CPU)",
 			 *nthreads, allowed, allowed == 1 ? " is" : "s are");
 		return -EINVAL;

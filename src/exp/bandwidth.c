@@ -282,7 +282,7 @@ struct eff_arm {
 	double trials_ns[BANDWIDTH_MAX_TRIALS];
 };
 
-static double chase_region(const struct bandwidth_params *p, struct eff_arm *a, uintptr_t *sink)
+static double chase_region(const struct bandwidth_params *p, struct eff_arm *a, size_t hops, uintptr_t *sink)
 {
 	lanes_kernel_fn fn = lanes_kernel(1);
 	uintptr_t start = chain_node_at(&a->chain, a->cursor);
@@ -290,11 +290,11 @@ static double chase_region(const struct bandwidth_params *p, struct eff_arm *a, 
 
 	/* A fresh stretch of the cycle each region: no line still cached from
 	 * the last one. */
-	a->cursor += p->efficiency_hops;
+	a->cursor += hops;
 	t0 = clock_now();
-	*sink ^= fn(&start, p->efficiency_hops);
+	*sink ^= fn(&start, hops);
 	t1 = clock_now();
-	return clock_ticks_to_ns(p->clock, t1 - t0) / (double)p->efficiency_hops;
+	return clock_ticks_to_ns(p->clock, t1 - t0) / (double)hops;
 }
 
 static int eff_arm_build(const struct bandwidth_params *p, struct eff_arm *a, size_t bytes, size_t spacing,
@@ -328,23 +328,30 @@ static int eff_row(const struct bandwidth_params *p, struct bandwidth_efficiency
 	e->spacing_bytes = spacing;
 	e->footprint_bytes = bytes;
 	e->useful_bytes_per_access = (double)sizeof(uintptr_t);
-	e->footprint_over_llc = p->llc_bytes ? (double)bytes / (double)p->llc_bytes : NAN;
+	/* What a cache holds is the lines touched, not the address span: at a
+	 * 4096 B spacing 128 MiB of addresses is 2 MiB of lines. */
+	size_t line_footprint = spacing >= p->line_bytes ? bytes / spacing * p->line_bytes : bytes;
+
+	e->footprint_over_llc = p->llc_bytes ? (double)line_footprint / (double)p->llc_bytes : NAN;
+	e->fits_llc = p->llc_bytes && line_footprint < 2 * p->llc_bytes;
 	if ((rc = eff_arm_build(p, &arms[0], bytes, spacing, PAGES_SMALL)) ||
 	    (rc = eff_arm_build(p, &arms[1], bytes, spacing, PAGES_HUGE)))
 		goto out;
 	e->nodes = arms[0].chain.nodes;
 	e->layout_ok = true;
+	/* A region never walks round its whole cycle: the second lap would hit. */
+	e->hops = p->efficiency_hops < e->nodes / 2 ? p->efficiency_hops : e->nodes / 2;
 	/* Untimed warm-up of both, then alternate small and huge each trial so
 	 * drift lands on both arms alike. */
-	chase_region(p, &arms[0], &sink);
-	chase_region(p, &arms[1], &sink);
+	chase_region(p, &arms[0], e->hops, &sink);
+	chase_region(p, &arms[1], e->hops, &sink);
 	for (unsigned t = 0; t < p->efficiency_trials; t++)
 		for (int a = 0; a < 2; a++) {
 			if (stopped(p)) {
 				rc = -EINTR;
 				goto out;
 			}
-			arms[a].trials_ns[t] = chase_region(p, &arms[a], &sink);
+			arms[a].trials_ns[t] = chase_region(p, &arms[a], e->hops, &sink);
 		}
 	e->latency_small_ns = stats_min(arms[0].trials_ns, p->efficiency_trials);
 	e->latency_huge_ns = stats_min(arms[1].trials_ns, p->efficiency_trials);
@@ -433,9 +440,11 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 			if ((rc = run_point(p, &r->points[i], arena.base, p->working_set_bytes, slots, true)))
 				goto out;
 		}
-	/* Observed CPUs of the largest team, for provenance. */
+	/* Observed CPUs of the largest team, for provenance: one short read (a
+	 * read kernel needs no destination). */
 	if ((rc = team_run(&r->placement, stream_member,
-			   &(struct stream_job){.k = r->kernels[0], .src = arena.base, .slice_bytes = SLICE_ALIGN},
+			   &(struct stream_job){.k = stream_kernel_widest(STREAM_READ, false), .src = arena.base,
+						.slice_bytes = SLICE_ALIGN},
 			   slots, sizeof(*slots))))
 		goto out;
 	for (unsigned i = 0; i < r->npoints; i++)

@@ -67,7 +67,9 @@ struct bandwidth_efficiency {
 	double moved_bytes_huge;     /* model: line * lines (walks assumed cached) */
 	double efficiency_small;     /* useful / moved */
 	double efficiency_huge;
-	double footprint_over_llc;   /* < 4: the one-line-per-access model is optimistic */
+	double footprint_over_llc;   /* distinct lines x line / LLC: < 4, the one-line model is optimistic */
+	bool fits_llc;               /* the lines touched are under 2x the LLC: some loads hit it */
+	size_t hops;                 /* dependent loads per timed region, at most half the nodes */
 	size_t huge_bytes_obtained;  /* of the huge chain's arena */
 	bool layout_ok;              /* both chains passed the layout check */
 };

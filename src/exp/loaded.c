@@ -34,6 +34,7 @@ struct gen_state {
 	uint64_t lines;            /* atomic, published every GEN_BATCH lines */
 	int running;               /* atomic */
 	uint64_t sum;
+	size_t offset;             /* where in its slice the next run resumes */
 } __attribute__((aligned(128)));
 
 struct ld_ctx {
@@ -82,7 +83,10 @@ static int generator(struct ld_ctx *c, unsigned g)
 {
 	struct gen_state *st = &c->gens[g];
 	const size_t line = c->p->line_bytes;
-	char *base = c->gen_base + (size_t)g * c->slice_bytes, *p = base, *end = base + c->slice_bytes;
+	/* Resume where the last run stopped: restarting at the slice's base
+	 * would re-read lines the previous (shorter) run left in the cache. */
+	char *base = c->gen_base + (size_t)g * c->slice_bytes, *p = base + st->offset;
+	char *end = base + c->slice_bytes;
 	uint64_t lines = 0, sum = 0, iters = c->spin_iters;
 
 	__atomic_store_n(&st->running, 1, __ATOMIC_RELEASE);
@@ -104,6 +108,7 @@ static int generator(struct ld_ctx *c, unsigned g)
 		__atomic_store_n(&st->lines, lines, __ATOMIC_RELAXED);
 	}
 	st->sum = sum;
+	st->offset = (size_t)(p - base);
 	return 0;
 }
 
@@ -234,8 +239,9 @@ static int validate(const struct loaded_params *p, unsigned *nthreads, char *err
 static int run_team(struct ld_ctx *c, struct team_placement *pl)
 {
 	c->stop = 0;
+	/* Counters restart; each generator's place in its slice carries over. */
 	for (unsigned g = 0; g < c->ngen; g++)
-		c->gens[g] = (struct gen_state){0};
+		c->gens[g] = (struct gen_state){.offset = c->gens[g].offset};
 	return team_run(pl, member, c, NULL, 0);
 }
 
@@ -253,6 +259,7 @@ static int setup_generators(const struct loaded_params *p, unsigned nthreads, st
 	c->ngen = nthreads - 1;
 	if (!(c->gens = aligned_alloc(128, c->ngen * sizeof(*c->gens))))
 		return -ENOMEM;
+	memset(c->gens, 0, c->ngen * sizeof(*c->gens));
 	if ((rc = arena_map(gen_arena, p->gen_bytes, p->pages))) {
 		snprintf(err, errlen, "loaded: cannot map %zu bytes: %s", p->gen_bytes, strerror(-rc));
 		return rc;

@@ -209,13 +209,12 @@ static int sweep_all(struct sweep *s)
 	double share = 1.0 / (p->repeats + 1), t[LANES_MAX];
 	int rc;
 
-	/* One untimed pass over the first lane counts: page-table and kernel
-	 * code warm-up belongs to no point. */
-	plan_slots(s, 1, hi < 8 ? hi : 8);
-	for (unsigned i = 0; i < s->nslots; i++)
-		visit(s, &s->slots[i]);
 	for (;;) {
+		/* One untimed pass over each new block: the first run of a kernel
+		 * (its code, the page walks to a fresh stretch) belongs to no point. */
 		plan_slots(s, lo, hi);
+		for (unsigned i = 0; i < s->nslots; i++)
+			visit(s, &s->slots[i]);
 		if ((rc = run_rounds(s, 0, 0.0, share)))
 			return rc;
 		for (unsigned i = 0; i < hi; i++)

@@ -19,8 +19,10 @@
 #include <string.h>
 
 static const char definition[] =
-	"concurrency_total = sum over threads of t1_single / tK_thread, t1_single the time per access "
-	"of one thread with one lane; accesses_per_ns = sum over threads of 1 / tK_thread";
+	"accesses_per_ns = all threads' accesses / the span from the first thread's start to the last "
+	"thread's end (a thread that ran while its mates were descheduled does not count as overlap); "
+	"concurrency_total = t1_single x accesses_per_ns (Little's law), t1_single the time per access "
+	"of one thread with one lane";
 
 /* A thread's private state, aligned to its own lines: the cursor and sink
  * are written every region and must not share a line with a team mate's. */
@@ -32,6 +34,8 @@ struct mc_thread {
 	uintptr_t sink;
 	uintptr_t starts[MULTICORE_MAX_LANES];
 	double ns_per_access;      /* this region's */
+	uint64_t t0, t1;           /* this region's start and end (a clock shared by all CPUs) */
+	size_t accesses;
 	int rc;
 } __attribute__((aligned(128)));
 
@@ -78,6 +82,9 @@ static int lanes_member(void *ctx, unsigned index, int cpu, void *slot)
 	t->sink ^= fn(t->starts, steps);
 	t1 = clock_now();
 	t->ns_per_access = clock_ticks_to_ns(p->clock, t1 - t0) / (double)accesses;
+	t->t0 = t0;
+	t->t1 = t1;
+	t->accesses = accesses;
 	return 0;
 }
 
@@ -185,10 +192,19 @@ static int run_point(struct mc_ctx *c, struct multicore_point *pt, bool record)
 		return rc;
 	if (!record)
 		return 0;
+	uint64_t first = UINT64_MAX, last = 0;
+	size_t accesses = 0;
+
+	/* The aggregate rate over the team's common span, not a sum of each
+	 * thread's own rate: threads timed over different windows would count
+	 * a descheduled mate's absence as overlap. */
 	for (unsigned i = 0; i < pt->threads; i++) {
-		rate += 1.0 / c->th[i].ns_per_access;
+		first = c->th[i].t0 < first ? c->th[i].t0 : first;
+		last = c->th[i].t1 > last ? c->th[i].t1 : last;
+		accesses += c->th[i].accesses;
 		slowest = fmax(slowest, c->th[i].ns_per_access);
 	}
+	rate = (double)accesses / clock_ticks_to_ns(c->p->clock, last - first);
 	pt->trials_rate[pt->ntrials] = rate;
 	pt->trials_slowest_ns[pt->ntrials++] = slowest;
 	return 0;

@@ -238,9 +238,11 @@ static int measure(struct sweep *s, struct window_filler_result *fr, const unsig
 			goto out;
 	if (k == 0)
 		goto out;
-	/* Untimed: page-table walks for fresh code pages and the first
-	 * stretch belong to no point. */
-	visit(s, &pr[0]);
+	/* Untimed, once per probe: each fresh code page's first fetch and TLB
+	 * walk belong to no point, and would otherwise widen the first trial's
+	 * spread and with it the floor used to find the step. */
+	for (size_t i = 0; i < k; i++)
+		visit(s, &pr[i]);
 	for (unsigned t = 0; t < s->p->trials; t++)
 		for (size_t i = 0; i < k; i++) {
 			struct window_point *pt = point_find(fr, ns[i]);
@@ -482,7 +484,7 @@ int window_run(const struct window_params *p, struct window_result *r)
 		return -ENOTSUP;
 	r->isa = enc_host_ops()->isa;
 	if (p->trials < 3 || p->trials % 3 || p->trials > WINDOW_MAX_TRIALS / 3 || p->iters < 16 ||
-	    p->max_n < 16 || p->max_n > 4096 || p->working_set_bytes < ((size_t)4 << 20) || !p->clock || !p->stop)
+	    p->max_n < 16 || p->max_n > 4096 || p->working_set_bytes < WINDOW_MIN_BYTES || !p->clock || !p->stop)
 		return -EINVAL;
 	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++)
 		if (!p->filler_mask || (p->filler_mask & (1u << f)))

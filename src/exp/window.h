@@ -21,6 +21,9 @@
 #define WINDOW_MAX_TRIALS 48   /* per point, over all phases that visit it */
 #define WINDOW_TRIAL_GROUP 3   /* trials per min-of-N estimate for the floor */
 
+/* The chases must miss: the smallest arena window_run accepts. */
+#define WINDOW_MIN_BYTES ((size_t)4 << 20)
+
 struct window_params {
 	size_t working_set_bytes;  /* chase arena: far beyond the last-level cache */
 	unsigned trials;           /* per point per phase, a multiple of 3, 3..15 */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int atomic_open(struct atomic_file *a, const char *path)
@@ -23,6 +24,12 @@ int atomic_open(struct atomic_file *a, const char *path)
 		a->tmp[0] = 0;
 		return -errno;
 	}
+	/* mkstemp makes the file 0600; the result should get the mode any
+	 * other file the user writes gets (0666 less the umask). */
+	mode_t mask = umask(0);
+
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
 	a->f = fdopen(fd, "w");
 	if (!a->f) {
 		int e = errno;

@@ -75,6 +75,9 @@ void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 			e->spacing_bytes, (double)e->footprint_bytes / (1 << 20), e->useful_bytes_per_access,
 			e->latency_small_ns, e->latency_huge_ns, e->walk_lines_per_access, e->moved_bytes_small,
 			e->moved_bytes_huge, 100 * e->efficiency_small, 100 * e->efficiency_huge);
+		if (e->fits_llc)
+			fprintf(f, "  %6zu B: its lines are %.1fx the last-level cache, so many of these loads hit "
+				"it: this row understates memory traffic\n", e->spacing_bytes, e->footprint_over_llc);
 	}
 }
 
@@ -128,6 +131,8 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 		jsonw_uint(w, "footprint_bytes", e->footprint_bytes);
 		jsonw_uint(w, "nodes", e->nodes);
 		jsonw_double(w, "footprint_over_llc", e->footprint_over_llc);
+		jsonw_bool(w, "fits_llc", e->fits_llc);
+		jsonw_uint(w, "hops_per_region", e->hops);
 		jsonw_double(w, "useful_bytes_per_access", e->useful_bytes_per_access);
 		jsonw_double(w, "lines_per_access_model", e->lines_per_access);
 		jsonw_double(w, "latency_small_ns", e->latency_small_ns);

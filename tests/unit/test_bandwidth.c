@@ -289,9 +289,13 @@ TEST(bandwidth_two_threads_read_more_than_one_or_the_report_says_why)
 	CHECK(one && two, "points missing");
 	floor = bw_shape.noise_floor_pct / 100;
 	CHECK(isfinite(floor), "no floor");
-	CHECK(two->gbps > one->gbps * (1 + floor) || bw_shape.scaling_note[0],
-	      "%s: 2 threads %.2f GB/s vs 1 thread %.2f (floor %.1f%%) and no explanation", k->name, two->gbps,
-	      one->gbps, 100 * floor);
+	/* The shape the issue asks for, or its explanation: the report must say
+	 * why exactly when two threads do not read more than one. */
+	bool scales = two->gbps > one->gbps * (1 + floor);
+
+	CHECK(scales == !bw_shape.scaling_note[0], "%s: 2 threads %.2f GB/s vs 1 thread %.2f (floor %.1f%%): %s",
+	      k->name, two->gbps, one->gbps, 100 * floor,
+	      scales ? "an explanation was written although it scales" : "no explanation why it does not scale");
 	/* The writer carries the keys the schema promises. */
 	FILE *f = open_memstream(&json, &jlen);
 	struct jsonw w;
