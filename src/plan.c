@@ -8,6 +8,9 @@
 #include "plan.h"
 
 #include "report/report.h"
+#include "exp/bandwidth.h"
+#include "exp/loaded.h"
+#include "exp/multicore.h"
 #include "exp/window.h"
 #include "team.h"
 
@@ -102,6 +105,52 @@ static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t e
 	return 0;
 }
 
+/* The threaded sections run one after another, each holding its arenas:
+ * the largest of them must fit in MemAvailable. */
+static int check_threaded_memory(const struct options *o, const struct topo *t, unsigned threads,
+				 char *err, size_t errlen)
+{
+	bool all = o->command == CMD_REPORT;
+	size_t need = 0;
+	const char *who = "";
+	char a[32], b[32];
+
+	if (all || o->command == CMD_BANDWIDTH) {
+		struct bandwidth_params bp;
+
+		bandwidth_params_default(&bp, NULL, t, o->quick);
+		if (bp.working_set_bytes + 2 * bp.efficiency_bytes > need) {
+			need = bp.working_set_bytes + 2 * bp.efficiency_bytes;
+			who = "bandwidth";
+		}
+	}
+	if (all || o->command == CMD_MULTICORE) {
+		struct multicore_params mp;
+
+		multicore_params_default(&mp, NULL, t, o->quick);
+		/* each thread's arena plus its cycle order (4 B per node) */
+		if ((size_t)threads * (mp.per_thread_bytes + mp.per_thread_bytes / 16) > need) {
+			need = (size_t)threads * (mp.per_thread_bytes + mp.per_thread_bytes / 16);
+			who = "multicore";
+		}
+	}
+	if ((all || o->command == CMD_LOADED) && threads >= 2) {
+		struct loaded_params lp;
+
+		loaded_params_default(&lp, NULL, t, o->quick);
+		if (lp.chase_bytes + lp.gen_bytes > need) {
+			need = lp.chase_bytes + lp.gen_bytes;
+			who = "loaded";
+		}
+	}
+	if (!t->mem_available_bytes || need <= t->mem_available_bytes)
+		return 0;
+	report_format_bytes(a, sizeof(a), need);
+	report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+	return fail(err, errlen, "--threads: %s on %u threads needs %s but only %s is available "
+		    "(expected fewer --threads; MemAvailable in /proc/meminfo)", who, threads, a, b);
+}
+
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen)
 {
@@ -163,6 +212,8 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 				    p->threads, p->threads == 1 ? "is" : "are");
 		if (p->skip_loaded)
 			result_warn(r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
+		if (check_threaded_memory(o, t, p->threads, err, errlen))
+			return 2;
 	}
 	if (o->command == CMD_WINDOW && o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
 		return fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
