@@ -33,7 +33,7 @@ TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
-.PHONY: all run test check-gen regen regen-jit-gold disasm clean
+.PHONY: all run test test-browser check check-gen regen regen-jit-gold disasm clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -70,9 +70,26 @@ check-gen: $(GEN)
 	  { echo "src/kern/lanes.gen.c is stale: run 'make regen'"; exit 1; }
 
 run: $(BIN)
-	$(BIN) report --json $(BUILD)/report.json
+	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
 
 test: $(BIN) $(TESTBIN) check-gen
+	$(TESTBIN)
+
+# The HTML report in a real browser: headless Chromium renders a compare
+# page of checked-in results (every plot kind) and the test checks it loaded
+# without errors and every plot has a size. Needs chromium; `check` runs it
+# only where chromium is installed.
+test-browser: $(BIN)
+	@mkdir -p $(BUILD)/browser
+	$(BIN) compare tests/data/report_a.json tests/data/report_b.json tests/data/window.json \
+	  --html $(BUILD)/browser/report.html > $(BUILD)/browser/compare.txt
+	tests/browser/render.sh $(BUILD)/browser/report.html $(BUILD)/browser/report.png
+
+# Everything CI runs: the browser test where chromium exists, then the suite
+# (whose last line is the "N passed, N failed" summary).
+check: $(BIN) $(TESTBIN) check-gen
+	@if command -v chromium >/dev/null 2>&1; then $(MAKE) --no-print-directory test-browser; \
+	  else echo "SKIP test-browser: chromium is not installed (tools/deps.sh --test installs it)"; fi
 	$(TESTBIN)
 
 # The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view

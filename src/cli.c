@@ -42,6 +42,10 @@ static const struct opt opts[] = {
 	 "logical accesses per timed region, 1024..1Gi (default 256Ki)"},
 	{"seed", "N", OPT_U64, F(seed), 0, UINT64_MAX, "permutation seed (default 1)"},
 	{"cpu", "N", OPT_INT, F(cpu), 0, 1023, "CPU to pin to (default: first allowed)"},
+	{"html", "FILE", OPT_STRING, F(html_path), 0, 0,
+	 "also write one self-contained HTML report with plots (whole or not at all)"},
+	{"svg", "DIR", OPT_STRING, F(svg_dir), 0, 0, "also write the plots alone, one SVG file each, into DIR"},
+	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR"},
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
 	 "bandwidth, multicore, loaded: at most N threads, one per CPU (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
@@ -319,6 +323,14 @@ static const struct command_desc commands[] = {
 	 "bound on the time of its misses under each bound of the model. Malformed lines\n"
 	 "are counted and the first few reported with their line numbers; never fatal.\n"
 	 "See docs/MODEL.md.\n"},
+	{"compare", CMD_COMPARE, "compare results side by side: mlpscope compare A.json B.json [C.json...]",
+	 "Reads two to sixteen mlpscope JSON results and prints their headline figures\n"
+	 "side by side (latency per level and at the largest size, the MLP estimate,\n"
+	 "peak concurrency, read bandwidth, window capacities, idle latency under load)\n"
+	 "with ratios to the first. Quantities are compared only where the settings that\n"
+	 "define them match; every mismatch is listed with the rows it made skip. With\n"
+	 "--html FILE, the curves of all runs on the same axes; with --svg DIR, the plots.\n"
+	 "A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n"},
 	{"help", CMD_HELP, "what a command measures and how (help CMD)", NULL},
 };
 
@@ -386,6 +398,12 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 				o->trace_path = a;
 				continue;
 			}
+			if (have_command && o->command == CMD_COMPARE) {
+				if (o->ncompare == sizeof(o->compare_paths) / sizeof(o->compare_paths[0]))
+					return fail(err, errlen, "compare: '%s': more than 16 files (expected 2..16)", a);
+				o->compare_paths[o->ncompare++] = a;
+				continue;
+			}
 			if (have_command)
 				return fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 			if ((rc = parse_command(a, o, err, errlen)))
@@ -425,6 +443,9 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	}
 	if (o->command == CMD_MODEL && !o->from_path)
 		return fail(err, errlen, "model: --from is required (expected mlpscope model --from run.json)");
+	if (o->command == CMD_COMPARE && o->ncompare < 2)
+		return fail(err, errlen, "compare: %u file%s given (expected mlpscope compare A.json B.json [C.json...])",
+			    o->ncompare, o->ncompare == 1 ? "" : "s");
 	if (o->command == CMD_TRACE && !o->trace_path)
 		return fail(err, errlen, "trace: no trace file given (expected mlpscope trace FILE [--from run.json])");
 	if (o->trials && o->trials % 3)

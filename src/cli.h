@@ -13,7 +13,7 @@
 
 enum command {
 	CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_BANDWIDTH, CMD_MULTICORE, CMD_LOADED,
-	CMD_WINDOW, CMD_MODEL, CMD_TRACE, CMD_HELP, CMD_VERSION
+	CMD_WINDOW, CMD_MODEL, CMD_TRACE, CMD_COMPARE, CMD_HELP, CMD_VERSION
 };
 enum pages_choice { PAGES_CHOICE_SMALL, PAGES_CHOICE_HUGE, PAGES_CHOICE_BOTH };
 
@@ -31,6 +31,11 @@ struct options {
 	int cpu;                     /* -1: first allowed CPU */
 	unsigned threads;            /* bandwidth, multicore, loaded: 0 = every allowed CPU */
 	const char *json_path;
+	const char *html_path;       /* one self-contained HTML report with plots */
+	const char *svg_dir;         /* the plots alone, one SVG each */
+	const char *csv_dir;         /* one tidy CSV per table */
+	const char *compare_paths[16]; /* compare: the result files, in order */
+	unsigned ncompare;
 	const char *fillers;         /* window: comma-separated filler names, NULL: all */
 	unsigned max_n;              /* window: largest filler count swept, 0: default */
 	const char *from_path;       /* model, trace: a measured mlpscope JSON result */

@@ -19,7 +19,11 @@
 #include "machine.h"
 #include "plan.h"
 #include "provenance.h"
+#include "jsonr.h"
 #include "report/atomic.h"
+#include "report/compare.h"
+#include "report/csv.h"
+#include "report/html.h"
 #include "report/report.h"
 #include "report/window_out.h"
 #include "topo.h"
@@ -28,20 +32,23 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_requested;
-/* The temporary of --json, removed by a second Ctrl-C that does not wait. */
-static char pending_tmp[PATH_MAX];
+/* The temporaries of --json and --html, removed by a second Ctrl-C that
+ * does not wait. */
+static char pending_tmp[2][PATH_MAX];
 
 static void on_signal(int sig)
 {
 	(void)sig;
 	if (stop_requested) {
-		/* Both calls are async-signal-safe. */
-		if (pending_tmp[0])
-			unlink(pending_tmp);
+		/* unlink and _exit are async-signal-safe. */
+		for (int i = 0; i < 2; i++)
+			if (pending_tmp[i][0])
+				unlink(pending_tmp[i]);
 		_exit(130);
 	}
 	stop_requested = 1;
@@ -353,11 +360,114 @@ static int run_sections(const struct plan *plan, const struct options *o, struct
 	return 0;
 }
 
+/* The files a run writes besides stdout, opened before any measurement so a
+ * bad path is a usage error, and committed together at the end. */
+struct outputs {
+	struct atomic_file json, html;
+};
+
+static int open_output(struct atomic_file *a, const char *flag, const char *path)
+{
+	int rc = path ? atomic_open(a, path) : 0;
+
+	if (rc)
+		fprintf(stderr, "mlpscope: %s: cannot write '%s': %s (expected a writable file path)\n", flag, path,
+			strerror(-rc));
+	return rc;
+}
+
+static int make_output_dir(const char *flag, const char *dir)
+{
+	int rc = dir ? html_make_dir(dir) : 0;
+
+	if (rc)
+		fprintf(stderr, "mlpscope: %s: cannot use '%s' as a directory: %s (expected a writable directory)\n",
+			flag, dir, strerror(-rc));
+	return rc;
+}
+
+static int open_outputs(const struct options *o, struct outputs *out)
+{
+	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
+	    make_output_dir("--svg", o->svg_dir) || make_output_dir("--csv", o->csv_dir))
+		return 2;
+	/* A second Ctrl-C exits at once; it removes these on its way out. */
+	snprintf(pending_tmp[0], sizeof(pending_tmp[0]), "%s", out->json.tmp);
+	snprintf(pending_tmp[1], sizeof(pending_tmp[1]), "%s", out->html.tmp);
+	return 0;
+}
+
+static void abort_outputs(struct outputs *out)
+{
+	atomic_abort(&out->json);
+	atomic_abort(&out->html);
+}
+
+/* HTML, SVG and CSV are drawn from the JSON document, the same input
+ * `compare` reads from files: one code path for one run and for many. */
+static int write_drawn_outputs(const struct options *o, const struct report *r, struct outputs *out)
+{
+	char *buf = NULL, err[CLI_ERR_LEN];
+	size_t len = 0;
+	struct jsonr_doc doc = {0};
+	const struct jsonr_value *docs[1];
+	const char *labels[1] = {r->topo.cpu_model};
+	FILE *m;
+	int rc = 0;
+
+	if (!out->html.f && !o->svg_dir && !o->csv_dir)
+		return 0;
+	if (!(m = open_memstream(&buf, &len)))
+		return -errno;
+	report_write_json(r, m);
+	fclose(m);
+	if ((rc = jsonr_parse(buf, len, 0, &doc, err, sizeof(err)))) {
+		fprintf(stderr, "mlpscope: the result does not read back as JSON: %s\n", err);
+		goto out;
+	}
+	docs[0] = doc.root;
+	if (out->html.f) {
+		rc = html_write(out->html.f, docs, labels, 1);
+		if (!rc && (rc = atomic_commit(&out->html)))
+			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
+		else if (rc)
+			fprintf(stderr, "mlpscope: --html: %s\n", strerror(-rc));
+		if (rc)
+			goto out;
+	}
+	if (o->svg_dir && (rc = svg_write_dir(o->svg_dir, docs, labels, 1))) {
+		fprintf(stderr, "mlpscope: --svg: writing into '%s' failed: %s\n", o->svg_dir, strerror(-rc));
+		goto out;
+	}
+	if (o->csv_dir && (rc = csv_write_dir(o->csv_dir, doc.root)))
+		fprintf(stderr, "mlpscope: --csv: writing into '%s' failed: %s\n", o->csv_dir, strerror(-rc));
+out:
+	jsonr_free(&doc);
+	free(buf);
+	return rc;
+}
+
+static int write_outputs(const struct options *o, const struct report *r, struct outputs *out)
+{
+	int rc;
+
+	report_write_text(r, stdout);
+	fflush(stdout);
+	if (out->json.f) {
+		report_write_json(r, out->json.f);
+		if ((rc = atomic_commit(&out->json))) {
+			fprintf(stderr, "mlpscope: --json: writing '%s' failed: %s\n", o->json_path, strerror(-rc));
+			return 1;
+		}
+	}
+	return write_drawn_outputs(o, r, out) ? 1 : 0;
+}
+
 static int measure_and_report(const struct options *o)
 {
 	static struct report r;
 	struct plan plan;
-	struct atomic_file json = {0};
+	struct outputs out = {0};
 	char err[CLI_ERR_LEN];
 	int rc;
 
@@ -370,16 +480,13 @@ static int measure_and_report(const struct options *o)
 	if (plan.dump_code)
 		return dump_probe_code(&plan);
 	install_signals();
-	if (o->json_path && (rc = atomic_open(&json, o->json_path))) {
-		fprintf(stderr, "mlpscope: --json: cannot write '%s': %s (expected a writable file path)\n",
-			o->json_path, strerror(-rc));
+	if (open_outputs(o, &out)) {
+		abort_outputs(&out);
 		return 2;
 	}
 	if (plan.cpu >= 0 && (rc = topo_pin(&r.topo, plan.cpu)))
 		result_warn(&r, "could not pin to CPU %d: %s; results may include migrations", plan.cpu,
 			    strerror(-rc));
-	if (json.tmp[0])
-		snprintf(pending_tmp, sizeof(pending_tmp), "%s", json.tmp);
 	clock_init(&r.clock);
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed);
@@ -387,22 +494,45 @@ static int measure_and_report(const struct options *o)
 	rc = run_sections(&plan, o, &r);
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
+	if (!rc)
+		rc = write_outputs(o, &r, &out);
+	abort_outputs(&out);
+	result_free(&r);
+	return rc;
+}
+
+/* compare reads results and measures nothing. */
+static int compare_files(const struct options *o)
+{
+	char err[CLI_ERR_LEN] = "";
+	int rc;
+
+	if (make_output_dir("--svg", o->svg_dir))
+		return 2;
+	rc = compare_run(o->compare_paths, o->ncompare, stdout, o->html_path, err, sizeof(err));
 	if (rc) {
-		atomic_abort(&json);
-		result_free(&r);
+		fprintf(stderr, "mlpscope: %s\n", err);
 		return rc;
 	}
-	report_write_text(&r, stdout);
-	fflush(stdout);
-	if (o->json_path) {
-		report_write_json(&r, json.f);
-		if ((rc = atomic_commit(&json))) {
-			fprintf(stderr, "mlpscope: --json: writing '%s' failed: %s\n", o->json_path, strerror(-rc));
-			result_free(&r);
+	if (o->svg_dir) {
+		struct jsonr_doc docs[COMPARE_MAX_RUNS];
+		const struct jsonr_value *roots[COMPARE_MAX_RUNS];
+		unsigned n = 0;
+
+		for (; n < o->ncompare; n++) {
+			if ((rc = compare_load(o->compare_paths[n], &docs[n], err, sizeof(err))))
+				break;
+			roots[n] = docs[n].root;
+		}
+		if (!rc && (rc = svg_write_dir(o->svg_dir, roots, o->compare_paths, n)))
+			snprintf(err, sizeof(err), "--svg: writing into '%s' failed: %s", o->svg_dir, strerror(-rc));
+		while (n)
+			jsonr_free(&docs[--n]);
+		if (rc) {
+			fprintf(stderr, "mlpscope: %s\n", err);
 			return 1;
 		}
 	}
-	result_free(&r);
 	return 0;
 }
 
@@ -465,6 +595,8 @@ int main(int argc, char **argv)
 	case CMD_MODEL:
 	case CMD_TRACE:
 		return analyse_files(&o);
+	case CMD_COMPARE:
+		return compare_files(&o);
 	}
 	return measure_and_report(&o);
 }

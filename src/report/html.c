@@ -1,0 +1,601 @@
+/*
+ * The HTML report: plots first (all runs on the same axes), then each run's
+ * sections as tables driven by column lists of documented JSON keys, so a
+ * key added to a table is one line here. Values print with the precision the
+ * text report uses; a null prints as "-", never as 0, because a fact that
+ * could not be read is not a zero. Deliberately no JavaScript: the page must
+ * render the same from a mail attachment or an air-gapped machine.
+ */
+#include "report/html.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report/atomic.h"
+#include "report/plots.h"
+#include "report/report.h"
+#include "report/svg.h"
+
+/* Cell formats: decimals >= 0, or one of these. */
+enum {
+	F_TEXT = -1,   /* string, or a number as %g */
+	F_BYTES = -2,  /* binary units, as the text report */
+	F_BOOL = -3,   /* yes / no */
+	F_LIST = -4,   /* array joined with spaces */
+};
+
+struct col {
+	const char *head;  /* header: quantity and unit */
+	const char *key;   /* path inside one row object */
+	int fmt;
+};
+
+#define NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+static void esc(FILE *f, const char *s)
+{
+	svg_escape(f, s);
+}
+
+static void cell_value(FILE *f, const struct jsonr_value *v, int fmt)
+{
+	char buf[64];
+
+	if (!v || v->type == JSONR_NULL) {
+		fputs("-", f);
+		return;
+	}
+	switch (v->type) {
+	case JSONR_BOOL:
+		fputs(v->u.boolean ? "yes" : "no", f);
+		return;
+	case JSONR_STRING:
+		esc(f, v->u.string.bytes);
+		return;
+	case JSONR_ARRAY:
+		for (const struct jsonr_value *e = v->u.children.first; e; e = e->next) {
+			cell_value(f, e, fmt == F_LIST ? 2 : fmt);
+			if (e->next)
+				fputc(' ', f);
+		}
+		return;
+	case JSONR_OBJECT:
+		fputs("{...}", f);
+		return;
+	default:
+		break;
+	}
+	if (!isfinite(v->u.number)) {
+		fputs("-", f);
+	} else if (fmt == F_BYTES && v->u.number >= 0 && v->u.number < 1.8e19) {
+		report_format_bytes(buf, sizeof(buf), (size_t)v->u.number);
+		esc(f, buf);
+	} else if (fmt == F_BOOL) {
+		fputs(v->u.number != 0 ? "yes" : "no", f);
+	} else if (fmt >= 0) {
+		fprintf(f, "%.*f", fmt, v->u.number);
+	} else {
+		fprintf(f, "%.10g", v->u.number);
+	}
+}
+
+static bool numeric(const struct jsonr_value *v, int fmt)
+{
+	return v && (v->type == JSONR_NUMBER || (fmt >= 0 && v->type == JSONR_NULL));
+}
+
+/* One row per element of arr. */
+static void table_rows(FILE *f, const struct jsonr_value *arr, const struct col *cols, size_t ncols, const char *caption)
+{
+	if (!arr || arr->type != JSONR_ARRAY || !arr->u.children.count)
+		return;
+	fputs("<table>\n", f);
+	if (caption) {
+		fputs("<caption>", f);
+		esc(f, caption);
+		fputs("</caption>\n", f);
+	}
+	fputs("<thead><tr>", f);
+	for (size_t c = 0; c < ncols; c++) {
+		fputs("<th>", f);
+		esc(f, cols[c].head);
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (const struct jsonr_value *r = arr->u.children.first; r; r = r->next) {
+		fputs("<tr>", f);
+		for (size_t c = 0; c < ncols; c++) {
+			const struct jsonr_value *v = jsonr_get(r, cols[c].key);
+
+			fputs(numeric(v, cols[c].fmt) ? "<td class=\"n\">" : "<td>", f);
+			cell_value(f, v, cols[c].fmt);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* Key / value rows of one object; absent keys are left out. */
+static void kv_table(FILE *f, const struct jsonr_value *obj, const struct col *rows, size_t nrows, const char *caption)
+{
+	bool any = false;
+
+	if (!obj)
+		return;
+	for (size_t i = 0; i < nrows; i++) {
+		const struct jsonr_value *v = jsonr_get(obj, rows[i].key);
+
+		if (!v)
+			continue;
+		if (!any) {
+			fputs("<table class=\"kv\">\n", f);
+			if (caption) {
+				fputs("<caption>", f);
+				esc(f, caption);
+				fputs("</caption>\n", f);
+			}
+			any = true;
+		}
+		fputs("<tr><th>", f);
+		esc(f, rows[i].head);
+		fputs("</th><td>", f);
+		cell_value(f, v, rows[i].fmt);
+		fputs("</td></tr>\n", f);
+	}
+	if (any)
+		fputs("</table>\n", f);
+}
+
+static void heading(FILE *f, int level, const char *id, const char *run, const char *what)
+{
+	fprintf(f, "<h%d", level);
+	if (id)
+		fprintf(f, " id=\"%s\"", id);
+	fputc('>', f);
+	esc(f, what);
+	if (run) {
+		fputs(" <span class=\"run\">", f);
+		esc(f, run);
+		fputs("</span>", f);
+	}
+	fprintf(f, "</h%d>\n", level);
+}
+
+static const struct col prov_rows[] = {
+	{ "tool version", "version", F_TEXT },
+	{ "schema version", "schema_version", F_TEXT },
+	{ "CPU model", "provenance.cpu_model", F_TEXT },
+	{ "architecture", "provenance.arch", F_TEXT },
+	{ "kernel", "provenance.kernel", F_TEXT },
+	{ "started (UTC)", "provenance.timestamp_utc", F_TEXT },
+	{ "compiler", "provenance.compiler", F_TEXT },
+	{ "flags", "provenance.cflags", F_TEXT },
+	{ "binary SHA-256", "provenance.binary_sha256", F_TEXT },
+	{ "seed", "provenance.seed", F_TEXT },
+	{ "CPUs allowed", "provenance.affinity", F_TEXT },
+	{ "pinned to CPU", "provenance.cpu_pinned", F_TEXT },
+	{ "online CPUs", "provenance.online_cpus", F_TEXT },
+	{ "clock", "provenance.clock.source", F_TEXT },
+	{ "ticks per ns", "provenance.clock.ticks_per_ns", 4 },
+	{ "clock invariant", "provenance.clock.invariant", F_BOOL },
+	{ "timer resolution (ns)", "provenance.clock.resolution_ns", 1 },
+	{ "empty region (ns)", "provenance.clock.empty_region_ns", 1 },
+	{ "shortest timed region (ns)", "provenance.clock.min_region_ns", 0 },
+};
+
+static const struct col machine_rows[] = {
+	{ "CPU", "cpu_model", F_TEXT },
+	{ "vendor", "vendor", F_TEXT },
+	{ "family", "family", F_TEXT },
+	{ "model", "model", F_TEXT },
+	{ "stepping", "stepping", F_TEXT },
+	{ "features", "features", F_LIST },
+	{ "online CPUs", "online_cpus", F_TEXT },
+	{ "base page", "page_size_bytes", F_BYTES },
+	{ "THP enabled", "thp.enabled", F_TEXT },
+	{ "THP defrag", "thp.defrag", F_TEXT },
+	{ "THP page", "thp.page_size_bytes", F_BYTES },
+	{ "core clock min (MHz, timed)", "core_clock_mhz.min", 0 },
+	{ "core clock max (MHz, timed)", "core_clock_mhz.max", 0 },
+	{ "hardware counters", "pmu.hardware_counters", F_BOOL },
+	{ "counters errno", "pmu.errno_name", F_TEXT },
+	{ "perf_event_paranoid", "pmu.paranoid", F_TEXT },
+	{ "user-space RDPMC works", "pmu.rdpmc_works", F_BOOL },
+	{ "what this permits", "pmu_meaning", F_TEXT },
+	{ "cache disagreements", "cache_disagreements", F_LIST },
+};
+
+static const struct col cache_cols[] = {
+	{ "level", "level", F_TEXT }, { "type", "type", F_TEXT }, { "size", "size_bytes", F_BYTES },
+	{ "line (B)", "line_bytes", F_TEXT }, { "ways", "ways", F_TEXT }, { "source", "source", F_TEXT },
+};
+
+static const struct col hugetlb_cols[] = {
+	{ "page size", "size_bytes", F_BYTES }, { "reserved", "pages_reserved", F_TEXT }, { "free", "pages_free", F_TEXT },
+};
+
+static const struct col noise_rows[] = {
+	{ "noise floor (%)", "floor_pct", 2 },
+	{ "set by", "floor_from", F_TEXT },
+	{ "probe: min-of-3 spread (%)", "probe_minima_spread_pct", 2 },
+	{ "probe: single-run spread (%)", "probe_runs_spread_pct", 2 },
+	{ "groups x runs", "groups", F_TEXT },
+	{ "runs per group", "runs_per_group", F_TEXT },
+	{ "arm A (L1-resident)", "arm_a_bytes", F_BYTES },
+	{ "arm B (L2-resident)", "arm_b_bytes", F_BYTES },
+};
+
+static const struct col estimator_cols[] = {
+	{ "estimator", "name", F_TEXT }, { "unit", "unit", F_TEXT }, { "spread (%)", "spread_pct", 2 },
+	{ "values", "values", F_LIST },
+};
+
+static const struct col latency_rows[] = {
+	{ "largest working set", "max_bytes", F_BYTES },
+	{ "node spacing (B)", "line_bytes", F_TEXT },
+	{ "trials per point", "trials", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+	{ "level tolerance (%)", "level_tolerance_pct", 2 },
+	{ "chase at max (ns)", "chase_ns_at_max", 2 },
+	{ "stream at max (ns)", "stream_ns_at_max", 3 },
+	{ "prefetcher effect at max (x, chase/stream)", "prefetch_ratio_at_max", 1 },
+	{ "small-page chase at max (ns)", "small_chase_ns_at_max", 2 },
+	{ "translation cost at max (ns per load, by subtraction)", "translation_ns_at_max", 2 },
+	{ "non-monotonic points", "non_monotonic_found", F_TEXT },
+};
+
+static const struct col latency_point_cols[] = {
+	{ "working set", "size_bytes", F_BYTES }, { "pages", "pages", F_TEXT },
+	{ "chase (ns/load)", "chase_ns", 3 }, { "stream +64 B (ns/load)", "stream_ns", 3 },
+	{ "prefetcher (x)", "prefetch_ratio", 2 }, { "chase cycles min", "chase_cycles_min", 1 },
+	{ "chase cycles max", "chase_cycles_max", 1 }, { "layout ok", "layout_ok", F_BOOL },
+	{ "trials", "trials", F_TEXT },
+};
+
+static const struct col level_cols[] = {
+	{ "level", "level", F_TEXT }, { "from", "first_bytes", F_BYTES }, { "ends at", "size_bytes", F_BYTES },
+	{ "latency (ns)", "latency_ns", 2 }, { "points", "points", F_TEXT }, { "runs to max", "reaches_max", F_BOOL },
+	{ "OS reports", "reported_bytes", F_BYTES }, { "disagrees with OS", "disagrees_with_reported", F_BOOL },
+};
+
+static const struct col nonmono_cols[] = {
+	{ "working set", "size_bytes", F_BYTES }, { "latency (ns)", "latency_ns", 3 },
+	{ "below", "below_size_bytes", F_BYTES }, { "its latency (ns)", "below_latency_ns", 3 },
+	{ "fall (%)", "fall_pct", 1 },
+};
+
+static const struct col mlp_rows[] = {
+	{ "pages requested", "pages.requested", F_TEXT },
+	{ "working set", "working_set_bytes", F_BYTES },
+	{ "node spacing (B)", "spacing_bytes", F_TEXT },
+	{ "huge pages obtained (%)", "pages.huge_pct_obtained", 1 },
+	{ "layout check ok", "layout_check.ok", F_BOOL },
+	{ "permutation seed", "permutation.seed", F_TEXT },
+	{ "permutation hash", "permutation.hash_fnv1a64", F_TEXT },
+	{ "accesses per timed region", "accesses_per_point", F_TEXT },
+	{ "trials per point", "trials_per_repeat", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+	{ "quantity", "quantity", F_TEXT },
+};
+
+static const struct col sweep_cols[] = {
+	{ "lanes K", "lanes", F_TEXT }, { "time/access (ns)", "ns_per_access", 3 },
+	{ "speedup (x t1/tK)", "speedup", 2 }, { "concurrency", "concurrency", 2 },
+	{ "useful (GB/s)", "useful_gbps", 3 }, { "lines* (GB/s)", "line_gbps", 3 },
+	{ "lane walk", "lane_walk_bytes", F_BYTES },
+};
+
+static const struct col estimate_rows[] = {
+	{ "model", "fit_model", F_TEXT },
+	{ "Ks: saturation lanes", "fit_saturation_lanes", 1 },
+	{ "Ks uncertainty (+/- lanes)", "fit_uncertainty", 1 },
+	{ "L: model t(1) (ns)", "fit_latency_ns", 1 },
+	{ "plateau concurrency", "fit_plateau_concurrency", 1 },
+	{ "rms residual (log)", "fit_rms_log_residual", 3 },
+	{ "peak concurrency observed", "peak_concurrency", 1 },
+	{ "at K", "peak_lanes", F_TEXT },
+	{ "plateau from K", "plateau_from_lanes", F_TEXT },
+	{ "flat over the last 8 K", "flat_at_end", F_BOOL },
+	{ "rule: first K adding < 5%", "rule_5pct_lanes", F_TEXT },
+	{ "rule: first K adding < 1%", "rule_1pct_lanes", F_TEXT },
+	{ "repeats", "repeats", F_TEXT },
+	{ "repeats agreeing", "repeats_agreeing", F_TEXT },
+	{ "Ks of each repeat", "repeat_saturation_lanes", F_LIST },
+};
+
+static const struct col bw_rows[] = {
+	{ "working set", "working_set_bytes", F_BYTES },
+	{ "trials", "trials", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+	{ "read-for-ownership counted", "rfo_counted", F_BOOL },
+	{ "widest read, most threads / 1 thread (x)", "read_scaling", 2 },
+	{ "scaling note", "scaling_note", F_TEXT },
+	{ "note", "rfo_note", F_TEXT },
+};
+
+static const struct col kernel_cols[] = {
+	{ "kernel", "kernel", F_TEXT }, { "op", "op", F_TEXT }, { "threads", "threads", F_TEXT },
+	{ "GB/s (decimal)", "gbps", 2 }, { "per thread GB/s", "per_thread_gbps", F_LIST },
+	{ "width (B)", "width_bytes", F_TEXT }, { "non-temporal", "nontemporal", F_BOOL },
+};
+
+static const struct col eff_cols[] = {
+	{ "spacing (B)", "spacing_bytes", F_TEXT }, { "footprint", "footprint_bytes", F_BYTES },
+	{ "useful (B)", "useful_bytes_per_access", F_TEXT }, { "small (ns)", "latency_small_ns", 1 },
+	{ "huge (ns)", "latency_huge_ns", 1 }, { "walk (lines, model)", "walk_lines_per_access_model", 2 },
+	{ "moved small (B, model)", "moved_bytes_small_model", 0 }, { "moved huge (B, model)", "moved_bytes_huge_model", 0 },
+	{ "efficiency small (model)", "efficiency_small_model", 3 }, { "efficiency huge (model)", "efficiency_huge_model", 3 },
+};
+
+static const struct col mc_rows[] = {
+	{ "per thread", "per_thread_bytes", F_BYTES },
+	{ "pages requested", "pages_requested", F_TEXT },
+	{ "t1 single (ns)", "t1_single_ns", 1 },
+	{ "definition", "concurrency_definition", F_TEXT },
+	{ "saturated at threads", "saturated_at_threads", F_TEXT },
+	{ "rate gain of the last threads (x)", "rate_gain_last_threads", 2 },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+};
+
+static const struct col mc_point_cols[] = {
+	{ "threads", "threads", F_TEXT }, { "lanes K", "lanes", F_TEXT },
+	{ "concurrency total", "concurrency_total", 2 }, { "accesses/ns", "accesses_per_ns", 4 },
+	{ "slowest thread (ns/access)", "slowest_thread_ns_per_access", 2 },
+};
+
+static const struct col mc_sat_cols[] = {
+	{ "threads", "threads", F_TEXT }, { "peak accesses/ns", "peak_accesses_per_ns", 4 },
+	{ "peak concurrency", "peak_concurrency_total", 2 }, { "at K", "peak_lanes", F_TEXT },
+	{ "plateau from K", "plateau_from_lanes", F_TEXT },
+};
+
+static const struct col loaded_rows[] = {
+	{ "generator threads", "generators", F_TEXT },
+	{ "chase working set", "chase_bytes", F_BYTES },
+	{ "generators' working set", "gen_bytes", F_BYTES },
+	{ "idle latency (ns)", "idle_latency_ns", 1 },
+	{ "latency doubles", "double_latency_reached", F_BOOL },
+	{ "bandwidth where it doubles (GB/s)", "bw_at_double_latency_gbps", 2 },
+	{ "highest latency / idle (x)", "max_latency_ratio", 2 },
+	{ "at bandwidth (GB/s)", "bw_at_max_ratio_gbps", 2 },
+	{ "bandwidth definition", "bw_definition", F_TEXT },
+};
+
+static const struct col curve_cols[] = {
+	{ "delay (ns)", "delay", F_TEXT }, { "idle", "idle", F_BOOL }, { "offered (GB/s)", "offered_gbps", 2 },
+	{ "delivered (GB/s)", "bw_gbps", 2 }, { "latency (ns)", "latency_ns", 1 },
+};
+
+static const struct col window_rows[] = {
+	{ "ISA", "isa", F_TEXT },
+	{ "working set", "working_set_bytes", F_BYTES },
+	{ "layout ok", "layout_ok", F_BOOL },
+	{ "iterations per region", "iters_per_region", F_TEXT },
+	{ "trials per phase", "trials_per_phase", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+	{ "warning", "warning", F_TEXT },
+};
+
+static const struct col filler_cols[] = {
+	{ "filler", "filler", F_TEXT }, { "fills", "structure", F_TEXT },
+	{ "fits N", "step_n_fits", F_TEXT }, { "fails N", "step_n_fails", F_TEXT },
+	{ "capacity (entries)", "capacity", 1 }, { "low", "capacity_low", 1 }, { "high", "capacity_high", 1 },
+	{ "ramp from N", "ramp_onset_n", F_TEXT }, { "flat (ns/iter)", "flat_ns_per_iter", 1 },
+	{ "jump (x)", "jump_ratio", 2 }, { "note", "note", F_TEXT },
+};
+
+static const struct col wpoint_cols[] = {
+	{ "N", "n", F_TEXT }, { "ns per iteration", "ns_per_iter", 2 },
+};
+
+static void write_run(FILE *f, const struct jsonr_value *doc, const char *label, size_t idx)
+{
+	const struct jsonr_value *v, *arms[2];
+	const char *pages[2];
+	char id[32], cap[96];
+	size_t na;
+
+	snprintf(id, sizeof(id), "run%zu", idx + 1);
+	heading(f, 2, id, NULL, label);
+	heading(f, 3, NULL, label, "Provenance");
+	kv_table(f, doc, prov_rows, NCOLS(prov_rows), NULL);
+	if ((v = jsonr_get(doc, "machine"))) {
+		heading(f, 3, NULL, label, "Machine: what it permits (OS and CPU claims; core clock timed)");
+		kv_table(f, v, machine_rows, NCOLS(machine_rows), NULL);
+		table_rows(f, jsonr_get(v, "caches_reported"), cache_cols, NCOLS(cache_cols), "caches as reported");
+		table_rows(f, jsonr_get(v, "hugetlb"), hugetlb_cols, NCOLS(hugetlb_cols), "hugetlb pools");
+	}
+	if ((v = jsonr_get(doc, "noise"))) {
+		heading(f, 3, NULL, label, "Noise: the instrument's noise floor");
+		kv_table(f, v, noise_rows, NCOLS(noise_rows), NULL);
+		table_rows(f, jsonr_get(v, "estimators"), estimator_cols, NCOLS(estimator_cols), "spread = max/min - 1 of repeated estimates");
+	}
+	if ((v = jsonr_get(doc, "latency"))) {
+		heading(f, 3, NULL, label, "Latency: ns per dependent load, random chase vs +64 B stream");
+		kv_table(f, v, latency_rows, NCOLS(latency_rows), NULL);
+		table_rows(f, jsonr_get(v, "levels_detected"), level_cols, NCOLS(level_cols), "levels detected (plateaus within the tolerance)");
+		table_rows(f, jsonr_get(v, "non_monotonic"), nonmono_cols, NCOLS(nonmono_cols), "points below a smaller working set (faults, not smoothed)");
+		table_rows(f, jsonr_get(v, "points"), latency_point_cols, NCOLS(latency_point_cols), "points (minimum over trials)");
+	}
+	na = plots_mlp_arms(doc, arms, pages);
+	for (size_t a = 0; a < na; a++) {
+		snprintf(cap, sizeof(cap), "MLP: K lanes of dependent loads, %s pages", pages[a]);
+		heading(f, 3, NULL, label, cap);
+		kv_table(f, arms[a], mlp_rows, NCOLS(mlp_rows), NULL);
+		kv_table(f, jsonr_get(arms[a], "estimate"), estimate_rows, NCOLS(estimate_rows), "estimate");
+		table_rows(f, jsonr_get(arms[a], "sweep"), sweep_cols, NCOLS(sweep_cols),
+			   "sweep: time/access is the reciprocal of throughput; concurrency t(1)/t(K) by Little's law; lines* assume 64 B per access");
+		table_rows(f, jsonr_get(arms[a], "control_unrolled"), sweep_cols, NCOLS(sweep_cols),
+			   "control: one chain hopped K times per iteration (same loop overhead, no overlap)");
+	}
+	if ((v = jsonr_get(doc, "bandwidth"))) {
+		heading(f, 3, NULL, label, "Bandwidth: sequential streams, decimal GB/s");
+		kv_table(f, v, bw_rows, NCOLS(bw_rows), NULL);
+		table_rows(f, jsonr_get(v, "kernels"), kernel_cols, NCOLS(kernel_cols), "kernels (best of the trials)");
+		table_rows(f, jsonr_get(v, "efficiency"), eff_cols, NCOLS(eff_cols), "random-access efficiency (a model)");
+	}
+	if ((v = jsonr_get(doc, "multicore"))) {
+		heading(f, 3, NULL, label, "Multicore: K lanes on each of T threads");
+		kv_table(f, v, mc_rows, NCOLS(mc_rows), NULL);
+		table_rows(f, jsonr_get(v, "saturation"), mc_sat_cols, NCOLS(mc_sat_cols), "per thread count");
+		table_rows(f, jsonr_get(v, "points"), mc_point_cols, NCOLS(mc_point_cols), "points");
+	}
+	if ((v = jsonr_get(doc, "loaded"))) {
+		const struct jsonr_value *ot = jsonr_get(v, "other_traffic");
+
+		heading(f, 3, NULL, label, "Loaded latency: one chaser while other threads stream");
+		kv_table(f, v, loaded_rows, NCOLS(loaded_rows), NULL);
+		snprintf(cap, sizeof(cap), "%s traffic", jsonr_get_string(v, "traffic") ? jsonr_get_string(v, "traffic") : "read");
+		table_rows(f, jsonr_get(v, "curve"), curve_cols, NCOLS(curve_cols), cap);
+		for (const struct jsonr_value *o = ot && ot->type == JSONR_ARRAY ? ot->u.children.first : NULL; o; o = o->next) {
+			snprintf(cap, sizeof(cap), "%s traffic", jsonr_get_string(o, "traffic") ? jsonr_get_string(o, "traffic") : "other");
+			table_rows(f, jsonr_get(o, "curve"), curve_cols, NCOLS(curve_cols), cap);
+		}
+	}
+	if ((v = jsonr_get(doc, "window"))) {
+		const struct jsonr_value *fl = jsonr_get(v, "fillers");
+
+		heading(f, 3, NULL, label, "Window: out-of-order structures behind a DRAM miss");
+		kv_table(f, v, window_rows, NCOLS(window_rows), NULL);
+		table_rows(f, fl, filler_cols, NCOLS(filler_cols), "fillers");
+		for (const struct jsonr_value *fi = fl && fl->type == JSONR_ARRAY ? fl->u.children.first : NULL; fi; fi = fi->next) {
+			snprintf(cap, sizeof(cap), "%s: points", jsonr_get_string(fi, "filler") ? jsonr_get_string(fi, "filler") : "?");
+			fputs("<details><summary>", f);
+			esc(f, cap);
+			fputs("</summary>\n", f);
+			table_rows(f, jsonr_get(fi, "points"), wpoint_cols, NCOLS(wpoint_cols), NULL);
+			fputs("</details>\n", f);
+		}
+	}
+	heading(f, 3, NULL, label, "Warnings");
+	v = jsonr_get(doc, "warnings");
+	if (v && v->type == JSONR_ARRAY && v->u.children.count) {
+		fputs("<ul class=\"warn\">\n", f);
+		for (const struct jsonr_value *w = v->u.children.first; w; w = w->next) {
+			fputs("<li>", f);
+			cell_value(f, w, F_TEXT);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	} else {
+		fputs("<p>none</p>\n", f);
+	}
+}
+
+static const char css[] =
+	"body{font-family:sans-serif;margin:1.5em auto;max-width:1120px;padding:0 1em;color:#111;background:#fff}\n"
+	"h1{font-size:1.5em}h2{border-bottom:2px solid #0072b2;margin-top:2em}h3{font-size:1.05em;margin-top:1.6em}\n"
+	".run{color:#666;font-weight:normal;font-size:.85em}\n"
+	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.85em}\n"
+	"caption{text-align:left;color:#444;padding:.2em 0;font-style:italic}\n"
+	"th,td{border:1px solid #ccc;padding:.15em .5em;vertical-align:top}\n"
+	"thead th{background:#eef3f8}table.kv th{text-align:left;background:#f6f6f6;font-weight:normal}\n"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"figure{margin:1em 0}svg{max-width:100%;height:auto;border:1px solid #eee}\n"
+	"ul.warn li{color:#8a3b00}nav a{margin-right:1em}\n";
+
+int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs)
+{
+	if (!ndocs)
+		return -EINVAL;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>mlpscope: ", f);
+	for (size_t i = 0; i < ndocs; i++) {
+		esc(f, labels[i]);
+		if (i + 1 < ndocs)
+			fputs(" vs ", f);
+	}
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>mlpscope report</h1>\n", css);
+	fputs("<p>", f);
+	for (size_t i = 0; i < ndocs; i++) {
+		const char *cpu = jsonr_get_string(docs[i], "provenance.cpu_model");
+		const char *ts = jsonr_get_string(docs[i], "provenance.timestamp_utc");
+		const char *ver = jsonr_get_string(docs[i], "version");
+
+		fputs(i ? "<br>\n" : "", f);
+		fprintf(f, "run %zu: <b>", i + 1);
+		esc(f, labels[i]);
+		fputs("</b>: ", f);
+		esc(f, cpu ? cpu : "unknown CPU");
+		fputs(", ", f);
+		esc(f, ts ? ts : "no timestamp");
+		fputs(", mlpscope ", f);
+		esc(f, ver ? ver : "?");
+	}
+	fputs("</p>\n<nav><a href=\"#plots\">plots</a>", f);
+	for (size_t i = 0; i < ndocs; i++) {
+		fprintf(f, "<a href=\"#run%zu\">", i + 1);
+		esc(f, labels[i]);
+		fputs("</a>", f);
+	}
+	fputs("</nav>\n<h2 id=\"plots\">Plots</h2>\n", f);
+	for (int k = 0; k < PLOTS_COUNT; k++) {
+		struct svg_plot p;
+		int rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);
+
+		if (rc == 0) {
+			fprintf(f, "<figure id=\"plot-%s\">\n", plots_name((enum plots_kind)k));
+			rc = svg_plot_write(&p, f, false);
+			fputs("</figure>\n", f);
+		}
+		svg_plot_free(&p);
+		if (rc && rc != -ENOENT)
+			return rc;
+	}
+	for (size_t i = 0; i < ndocs; i++)
+		write_run(f, docs[i], labels[i], i);
+	fputs("</body>\n</html>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int html_make_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	if (stat(dir, &st))
+		return -errno;
+	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs)
+{
+	int rc = html_make_dir(dir);
+
+	if (rc)
+		return rc;
+	for (int k = 0; k < PLOTS_COUNT && !rc; k++) {
+		struct svg_plot p;
+		struct atomic_file a;
+		char path[PATH_MAX];
+
+		rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);
+		if (rc) {
+			svg_plot_free(&p);
+			if (rc == -ENOENT)
+				rc = 0;
+			continue;
+		}
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots_name((enum plots_kind)k)) >= sizeof(path)) {
+			svg_plot_free(&p);
+			return -ENAMETOOLONG;
+		}
+		rc = atomic_open(&a, path);
+		if (!rc) {
+			rc = svg_plot_write(&p, a.f, true);
+			if (rc)
+				atomic_abort(&a);
+			else
+				rc = atomic_commit(&a);
+		}
+		svg_plot_free(&p);
+	}
+	return rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * The HTML report and the plots as files, both drawn from parsed JSON
+ * results (struct jsonr_value), so a live run (its JSON serialised in memory
+ * and parsed back) and `compare` of saved files share one code path. The page
+ * is self-contained: inline CSS and inline SVG, no scripts, no fonts, no
+ * network. Nothing here measures, decides exit codes, or checks that runs
+ * are comparable (compare.c does that before drawing them together).
+ */
+#ifndef MLPSCOPE_REPORT_HTML_H
+#define MLPSCOPE_REPORT_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "jsonr.h"
+
+/* Write one HTML5 page: every plot with all ndocs runs on the same axes,
+ * then per run the text report's content as tables. labels[i] names run i
+ * (a file name, or the CPU model). 0, -EINVAL (no documents) or -EIO. */
+int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs);
+
+/* Write the plots alone as dir/NAME.svg (latency, lanes_time,
+ * lanes_concurrency, window, loaded: those whose sections exist), each whole
+ * or not at all. dir is created if missing (its parent must exist).
+ * 0 or -errno. */
+int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs);
+
+/* Create dir if it does not exist yet; 0 or -errno (-ENOTDIR when a file
+ * is in the way). Shared with the CSV writer. */
+int html_make_dir(const char *dir);
+
+#endif

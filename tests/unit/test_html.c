@@ -1,0 +1,424 @@
+/*
+ * Report files drawn from JSON: SVG plots, the HTML page, tidy CSV and
+ * compare. Fixtures are real runs on an AMD EPYC VM, trimmed of raw
+ * per-trial arrays: tests/data/report_a.json (report --quick),
+ * report_b.json (report --quick --pages both --seed 2), window.json
+ * (window --quick --fillers nop,int_add,store --max-n 256) and
+ * mlp_small_set.json (mlp --quick --size 256M --max-lanes 24 --trials 3).
+ * Parsing is checked with real parsers (python3's xml.etree, html.parser,
+ * csv via tests/check_report_files.py); without python3 those tests SKIP.
+ */
+#include "../harness.h"
+
+#include "jsonr.h"
+#include "report/compare.h"
+#include "report/csv.h"
+#include "report/html.h"
+#include "report/plots.h"
+#include "report/svg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void repo_path(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/../%s", test_bin_dir(), rel);
+	if (access(buf, R_OK))
+		snprintf(buf, len, "%s", rel);
+}
+
+static bool have_python(void)
+{
+	return system("python3 -c 'import xml.etree.ElementTree, html.parser, csv' >/dev/null 2>&1") == 0;
+}
+
+/* Run the checker; 0 when it is content. */
+static int check_files(const char *args)
+{
+	char script[4096], cmd[16384];
+
+	repo_path(script, sizeof(script), "tests/check_report_files.py");
+	snprintf(cmd, sizeof(cmd), "python3 '%s' %s", script, args);
+	return system(cmd);
+}
+
+struct fixtures {
+	struct jsonr_doc doc[4];
+	const struct jsonr_value *root[4];
+	const char *label[4];
+	size_t n;
+};
+
+static int load(struct fixtures *fx, const char *const *names, size_t n)
+{
+	char path[4096], err[256];
+
+	memset(fx, 0, sizeof(*fx));
+	for (size_t i = 0; i < n; i++) {
+		repo_path(path, sizeof(path), names[i]);
+		if (jsonr_parse_file(path, 0, &fx->doc[i], err, sizeof(err)))
+			return -1;
+		fx->root[i] = fx->doc[i].root;
+		fx->label[i] = strrchr(names[i], '/') + 1;
+		fx->n++;
+	}
+	return 0;
+}
+
+static void unload(struct fixtures *fx)
+{
+	for (size_t i = 0; i < fx->n; i++)
+		jsonr_free(&fx->doc[i]);
+}
+
+static void scratch_dir(char *dir, size_t len)
+{
+	snprintf(dir, len, "/tmp/mlpscope-html-XXXXXX");
+	if (!mkdtemp(dir))
+		dir[0] = 0;
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[4200];
+
+	if (dir[0] && !strncmp(dir, "/tmp/mlpscope-html-", 19)) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd)) {
+			/* leaving a scratch folder behind fails nothing */
+		}
+	}
+}
+
+static const char *const three[] = { "tests/data/report_a.json", "tests/data/report_b.json", "tests/data/window.json" };
+
+TEST(svg_escapes_text_and_parses_as_xml)
+{
+	struct svg_plot p;
+	char dir[64], path[128], args[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len), *g;
+	int s;
+
+	CHECK(f, "open_memstream");
+	svg_plot_init(&p, "t1", "a <b> & \"c\" 'd'", "size (bytes)", SVG_LOG2, "time (ns)", SVG_LOG10);
+	p.x.ticks = SVG_TICKS_BYTES;
+	s = svg_plot_series(&p, "x<y & \x01z", SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
+	CHECK(s == 0, "first series index %d", s);
+	CHECK(svg_plot_point(&p, s, 4096, 1.2, 0.1) == 0, "point");
+	CHECK(svg_plot_point(&p, s, 1 << 20, 30, NAN) == 0, "point");
+	CHECK(svg_plot_point(&p, s, -1, 5, NAN) == 0, "a point a log axis cannot draw is kept, not drawn");
+	CHECK(svg_plot_point(&p, 7, 1, 1, NAN) == -EINVAL, "a series that does not exist");
+	CHECK(svg_plot_vline(&p, 32768, "L1d 32 KiB (OS) <&>", SVG_GREY, true) == 0, "vline");
+	CHECK(svg_plot_hline(&p, 10, "idle", 0, true) == 0, "hline");
+	CHECK(svg_plot_write(&p, f, true) == 0, "write");
+	fclose(f);
+	svg_plot_free(&p);
+	CHECK(strstr(buf, "a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39;"), "title escaped: %.300s", buf);
+	CHECK(strstr(buf, "x&lt;y &amp; z"), "control character dropped, text escaped");
+	CHECK(!strstr(buf, "<b>") && !strstr(buf, "\x01"), "raw markup leaked");
+	CHECK(strstr(buf, "32 KiB") && strstr(buf, "1 MiB"), "byte ticks in binary units");
+	if (!have_python()) {
+		free(buf);
+		SKIP("python3 with xml.etree is not installed");
+	}
+	scratch_dir(dir, sizeof(dir));
+	CHECK(dir[0], "mkdtemp");
+	snprintf(path, sizeof(path), "%s/t.svg", dir);
+	g = fopen(path, "w");
+	CHECK(g, "fopen");
+	fputs(buf, g);
+	fclose(g);
+	free(buf);
+	snprintf(args, sizeof(args), "svg '%s'", path);
+	s = check_files(args);
+	/* The checker must be able to fail: a broken file is refused. */
+	g = fopen(path, "w");
+	fputs("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"><text>a & b</text></svg>", g);
+	fclose(g);
+	snprintf(args, sizeof(args), "svg '%s' 2>/dev/null", path);
+	int broken = check_files(args);
+	remove_dir(dir);
+	CHECK(s == 0, "the plot does not parse as XML");
+	CHECK(broken != 0, "the checker accepted an unescaped '&'");
+}
+
+TEST(svg_write_dir_writes_every_plot_with_data)
+{
+	struct fixtures fx;
+	char dir[64], args[1024];
+	static const char *const want[] = { "latency", "lanes_time", "lanes_concurrency", "window", "loaded" };
+	struct stat st;
+	int rc;
+
+	CHECK(load(&fx, three, 3) == 0, "fixtures");
+	scratch_dir(dir, sizeof(dir));
+	CHECK(dir[0], "mkdtemp");
+	rc = svg_write_dir(dir, fx.root, fx.label, fx.n);
+	unload(&fx);
+	CHECK(rc == 0, "svg_write_dir: %s", strerror(-rc));
+	snprintf(args, sizeof(args), "svg");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "%s/%s.svg", dir, want[i]);
+		CHECK(stat(path, &st) == 0 && st.st_size > 1000, "%s missing or tiny", path);
+		snprintf(args + strlen(args), sizeof(args) - strlen(args), " '%s'", path);
+	}
+	if (!have_python()) {
+		remove_dir(dir);
+		SKIP("python3 is not installed");
+	}
+	rc = check_files(args);
+	remove_dir(dir);
+	CHECK(rc == 0, "an SVG file does not parse");
+}
+
+TEST(svg_plots_draw_the_fitted_model_and_knee)
+{
+	struct fixtures fx;
+	struct svg_plot p;
+	static const char *const one[] = { "tests/data/report_a.json" };
+	bool knee = false, model = false;
+	double L = 0, Ks = 0;
+
+	CHECK(load(&fx, one, 1) == 0, "fixture");
+	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_latency_ns", &L), "L");
+	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_saturation_lanes", &Ks), "Ks");
+	CHECK(plots_build(PLOTS_LANES_TIME, &p, fx.root, fx.label, 1) == 0, "lanes plot");
+	for (size_t i = 0; i < p.nmarks; i++)
+		knee |= p.marks[i].kind == SVG_MARK_VLINE && fabs(p.marks[i].x0 - Ks) < 1e-9;
+	for (size_t i = 0; i < p.nseries; i++) {
+		const struct svg_series *s = &p.series[i];
+
+		if (!(s->style & SVG_DASHED) || !strstr(s->label, "model"))
+			continue;
+		/* On the model, t(1) = L and every K past the knee gives L/Ks. */
+		model = s->n > 10 && fabs(s->y[0] - L) < 1e-9 && fabs(s->y[s->n - 1] - L / Ks) < 1e-9;
+	}
+	svg_plot_free(&p);
+	CHECK(plots_build(PLOTS_WINDOW, &p, fx.root, fx.label, 1) == -ENOENT, "no window section: no plot");
+	svg_plot_free(&p);
+	unload(&fx);
+	CHECK(knee, "no marker line at Ks = %g", Ks);
+	CHECK(model, "model curve does not run from L to L/Ks");
+}
+
+TEST(html_parses_and_holds_nothing_external)
+{
+	struct fixtures fx;
+	char dir[64], path[128], args[256], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	CHECK(load(&fx, three, 3) == 0, "fixtures");
+	f = open_memstream(&buf, &len);
+	CHECK(f, "open_memstream");
+	rc = html_write(f, fx.root, fx.label, fx.n);
+	fclose(f);
+	CHECK(html_write(stdout, fx.root, fx.label, 0) == -EINVAL, "no documents");
+	unload(&fx);
+	CHECK(rc == 0, "html_write: %d", rc);
+	CHECK(strstr(buf, "Ks = 22.3 +/- 1.5"), "knee label of run A missing");
+	CHECK(strstr(buf, "<td class=\"n\">22.3</td>"), "estimate table of run A missing");
+	CHECK(strstr(buf, "int_add") && strstr(buf, "integer register file"), "window table missing");
+	CHECK(!strstr(buf, "<script"), "a script in the page");
+	if (!have_python()) {
+		free(buf);
+		SKIP("python3 is not installed");
+	}
+	scratch_dir(dir, sizeof(dir));
+	CHECK(dir[0], "mkdtemp");
+	snprintf(path, sizeof(path), "%s/r.html", dir);
+	f = fopen(path, "w");
+	CHECK(f, "fopen");
+	fputs(buf, f);
+	fclose(f);
+	snprintf(args, sizeof(args), "html '%s' 5", path);
+	rc = check_files(args);
+	/* And the checker fails on a page that loads something. */
+	f = fopen(path, "w");
+	fprintf(f, "%s", buf);
+	fputs("<img src=\"http://example.com/x.png\">", f);
+	fclose(f);
+	snprintf(args, sizeof(args), "html '%s' 5 2>/dev/null", path);
+	int external = check_files(args);
+	free(buf);
+	remove_dir(dir);
+	CHECK(rc == 0, "the HTML or an inline SVG does not parse, or it refers outside itself");
+	CHECK(external != 0, "the checker accepted an external image");
+}
+
+TEST(csv_quotes_fields_as_rfc4180_asks)
+{
+	char buf[256] = { 0 };
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	CHECK(f, "fmemopen");
+	csv_write_field(f, "plain");
+	fputc('|', f);
+	csv_write_field(f, "a,b");
+	fputc('|', f);
+	csv_write_field(f, "say \"hi\"");
+	fputc('|', f);
+	csv_write_field(f, "two\nlines");
+	fclose(f);
+	CHECK(!strcmp(buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\""), "got %s", buf);
+}
+
+TEST(csv_round_trips_through_python_csv)
+{
+	struct fixtures fx;
+	char dir[64], args[4400], jpath[4096];
+	static const char *const docs[] = { "tests/data/report_b.json", "tests/data/window.json" };
+	struct stat st;
+	int rc;
+
+	CHECK(load(&fx, docs, 2) == 0, "fixtures");
+	scratch_dir(dir, sizeof(dir));
+	CHECK(dir[0], "mkdtemp");
+	rc = csv_write_dir(dir, fx.root[0]);
+	unload(&fx);
+	CHECK(rc == 0, "csv_write_dir: %s", strerror(-rc));
+	snprintf(args, sizeof(args), "%s/mlp_sweep.csv", dir);
+	CHECK(stat(args, &st) == 0 && st.st_size > 500, "mlp_sweep.csv missing");
+	snprintf(args, sizeof(args), "%s/window_points.csv", dir);
+	CHECK(stat(args, &st) != 0, "a window table from a run without one");
+	if (!have_python()) {
+		remove_dir(dir);
+		SKIP("python3 is not installed");
+	}
+	repo_path(jpath, sizeof(jpath), "tests/data/report_b.json");
+	snprintf(args, sizeof(args), "csv '%s' '%s'", dir, jpath);
+	rc = check_files(args);
+	/* Against another run's JSON, the round trip must fail. */
+	repo_path(jpath, sizeof(jpath), "tests/data/report_a.json");
+	snprintf(args, sizeof(args), "csv '%s' '%s' 2>/dev/null", dir, jpath);
+	int other = check_files(args);
+	remove_dir(dir);
+	CHECK(rc == 0, "CSV does not read back as the JSON");
+	CHECK(other != 0, "the checker accepted another run's values");
+
+	/* The window run's tables, too. */
+	CHECK(load(&fx, docs, 2) == 0, "fixtures");
+	scratch_dir(dir, sizeof(dir));
+	rc = csv_write_dir(dir, fx.root[1]);
+	unload(&fx);
+	CHECK(rc == 0, "csv_write_dir window: %s", strerror(-rc));
+	repo_path(jpath, sizeof(jpath), "tests/data/window.json");
+	snprintf(args, sizeof(args), "csv '%s' '%s'", dir, jpath);
+	rc = check_files(args);
+	remove_dir(dir);
+	CHECK(rc == 0, "window CSV does not read back as the JSON");
+}
+
+static int compare_capture(const char *a, const char *b, char **out, char *err, size_t errlen)
+{
+	char pa[4096], pb[4096];
+	const char *paths[2] = { pa, pb };
+	size_t len = 0;
+	FILE *f = open_memstream(out, &len);
+	int rc;
+
+	repo_path(pa, sizeof(pa), a);
+	repo_path(pb, sizeof(pb), b);
+	rc = compare_run(paths, 2, f, NULL, err, errlen);
+	fclose(f);
+	return rc;
+}
+
+TEST(compare_prints_ratios_of_two_runs)
+{
+	char *out = NULL, err[256] = "";
+	int rc = compare_capture("tests/data/report_a.json", "tests/data/report_b.json", &out, err, sizeof(err));
+
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "B/A"), "no ratio column:\n%s", out);
+	/* chase at max: 152.2 / 157.3 */
+	CHECK(strstr(out, "latency at the largest working set") && strstr(out, "0.97"), "latency ratio:\n%s", out);
+	CHECK(strstr(out, "MLP estimate Ks (huge pages)") && strstr(out, "22.26 +- 1.47"), "Ks with uncertainty:\n%s", out);
+	CHECK(strstr(out, "best read bandwidth, 1 thread"), "bandwidth row:\n%s", out);
+	/* B also swept small pages; A did not: said, not compared to nothing. */
+	CHECK(strstr(out, "MLP estimate Ks (small pages): not measured in A"), "small-page arm:\n%s", out);
+	CHECK(strstr(out, "levels detected"), "level counts differ (5 vs 4) and must be named:\n%s", out);
+	free(out);
+}
+
+TEST(compare_names_mismatched_settings)
+{
+	char *out = NULL, err[256] = "";
+	int rc = compare_capture("tests/data/report_a.json", "tests/data/mlp_small_set.json", &out, err, sizeof(err));
+
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "working set (bytes):  A 1073741824  B 268435456"), "working set mismatch:\n%s", out);
+	CHECK(strstr(out, "trials per point:  A 6  B 3"), "trials mismatch:\n%s", out);
+	CHECK(strstr(out, "MLP estimate Ks (huge pages): working set (bytes) differs"), "skipped row and reason:\n%s", out);
+	CHECK(!strstr(out, "MLP estimate Ks (huge pages)        "), "a mismatched row was compared:\n%s", out);
+	free(out);
+}
+
+TEST(compare_refuses_bad_input_with_2)
+{
+	static const struct {
+		const char *file, *says;
+		int rc;
+	} cases[] = {
+		{ "tests/data/not_mlpscope.json", "not an mlpscope result", 2 },
+		{ "tests/data/truncated.json", "not a complete JSON document", 2 },
+		{ "tests/data/newer_schema.json", "schema_version 99 is newer", 2 },
+		{ "tests/data/no_such_file.json", "No such file", 1 },
+	};
+	char *out = NULL, err[512];
+	const char *one[1] = { "tests/data/report_a.json" };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc;
+
+		err[0] = 0;
+		rc = compare_capture("tests/data/report_a.json", cases[i].file, &out, err, sizeof(err));
+		free(out);
+		out = NULL;
+		CHECK(rc == cases[i].rc, "%s: rc %d, want %d (%s)", cases[i].file, rc, cases[i].rc, err);
+		CHECK(strstr(err, cases[i].says) && strstr(err, strrchr(cases[i].file, '/') + 1),
+		      "%s: message '%s'", cases[i].file, err);
+		CHECK(!strchr(err, '\n'), "one line: '%s'", err);
+	}
+	CHECK(compare_run(one, 1, stdout, NULL, err, sizeof(err)) == 2 && strstr(err, "2 to"), "one file: %s", err);
+}
+
+TEST(compare_writes_html_with_every_run)
+{
+	char dir[64], html[128], pa[4096], pb[4096], *out = NULL, err[256] = "", *page;
+	const char *paths[2] = { pa, pb };
+	size_t len = 0;
+	FILE *f;
+	long size;
+	int rc;
+
+	repo_path(pa, sizeof(pa), "tests/data/report_a.json");
+	repo_path(pb, sizeof(pb), "tests/data/report_b.json");
+	scratch_dir(dir, sizeof(dir));
+	CHECK(dir[0], "mkdtemp");
+	snprintf(html, sizeof(html), "%s/c.html", dir);
+	f = open_memstream(&out, &len);
+	rc = compare_run(paths, 2, f, html, err, sizeof(err));
+	fclose(f);
+	free(out);
+	f = fopen(html, "r");
+	CHECK(rc == 0 && f, "rc %d (%s), html %s", rc, err, f ? "written" : "absent");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	rewind(f);
+	page = calloc(1, (size_t)size + 1);
+	CHECK(page && fread(page, 1, (size_t)size, f) == (size_t)size, "read back");
+	fclose(f);
+	rc = strstr(page, "report_a.json: measured, huge pages") && strstr(page, "report_b.json: measured, small pages");
+	free(page);
+	remove_dir(dir);
+	CHECK(rc, "both runs' series must share the lanes plots");
+}
