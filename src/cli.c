@@ -56,7 +56,7 @@ static const struct opt opts[] = {
 	 "window: write the generated probe for FILLER at N to stdout and exit"},
 	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
 	 "model, trace: take L, Q and B from this mlpscope JSON result"},
-	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer bandwidth trials"},
+	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
 	{"help", NULL, OPT_FLAG, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_FLAG, 0, 0, 0, "print the version"},
 };
@@ -235,7 +235,8 @@ static const struct command_desc commands[] = {
 	 "Runs every measuring section in order and writes one text report (and, with\n"
 	 "--json, one JSON document): machine, noise, latency, mlp, bandwidth,\n"
 	 "multicore, loaded. window runs on its own (about 20 s more). --quick keeps a\n"
-	 "useful report short: one mlp sweep, a coarser latency curve, fewer trials.\n"},
+	 "useful report short: a working set of 8x the largest reported cache (at least\n"
+	 "256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n"},
 	{"machine", CMD_MACHINE, "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	 "Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
 	 "the caches as sysfs and the CPU itself (CPUID, CTR_EL0) report them and where they\n"

@@ -160,6 +160,15 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	p->spacing_bytes = o->spacing_bytes;
 	p->accesses = o->accesses;
 	p->working_set_bytes = o->size_bytes ? o->size_bytes : default_working_set(t, r);
+	/* --quick: 8x the largest reported cache (at least 256 MiB) is still far
+	 * past every cache, and building and walking the chains is most of a
+	 * quick run. */
+	if (o->quick && !o->size_bytes) {
+		size_t quick = 8 * largest > ((size_t)256 << 20) ? 8 * largest : (size_t)256 << 20;
+
+		if (quick < p->working_set_bytes)
+			p->working_set_bytes = quick;
+	}
 	p->working_set_bytes = p->working_set_bytes / p->spacing_bytes * p->spacing_bytes;
 	nodes = p->working_set_bytes / p->spacing_bytes;
 	if (nodes < 2)
