@@ -97,9 +97,14 @@ check: $(BIN) $(TESTBIN) check-gen
 regen-jit-gold: $(TESTBIN)
 	MLPSCOPE_REGEN_GOLD=1 $(TESTBIN) jit_gold
 
-disasm: $(BUILD)/obj/src/kern/lanes.gen.o
-	objdump -d --no-show-raw-insn $< > $(BUILD)/lanes.disasm
-	@echo "wrote $(BUILD)/lanes.disasm"
+# Every hot loop that is compiled ahead of time: the lanes kernels and the
+# bandwidth streams (scalar, and each vector width built for this ISA). The
+# window probe is generated at run time: see `mlpscope window --dump-code`.
+STREAM_OBJ := $(filter $(BUILD)/obj/src/kern/stream.o $(BUILD)/obj/src/arch/stream_%.o,$(LIB_OBJ))
+disasm: $(BUILD)/obj/src/kern/lanes.gen.o $(STREAM_OBJ)
+	objdump -d --no-show-raw-insn $(BUILD)/obj/src/kern/lanes.gen.o > $(BUILD)/lanes.disasm
+	objdump -d --no-show-raw-insn $(STREAM_OBJ) > $(BUILD)/stream.disasm
+	@echo "wrote $(BUILD)/lanes.disasm and $(BUILD)/stream.disasm"
 
 clean:
 	rm -rf $(BUILD)
