@@ -22,8 +22,8 @@ static bool positive(double v)
 	return isfinite(v) && v > 0;
 }
 
-/* One "mlp"-shaped object (it has a sweep) into *in. */
-static int load_section(const struct jsonr_value *m, const char *name, struct model_inputs *in, char *err, size_t errlen)
+int model_inputs_from_mlp(const struct jsonr_value *m, const char *name, struct model_inputs *in, char *err,
+			  size_t errlen)
 {
 	size_t n = jsonr_get_count(m, "sweep");
 	double v;
@@ -118,7 +118,7 @@ int model_inputs_load(const char *json_path, struct model_inputs *in, size_t *n,
 		goto out;
 	}
 	if (jsonr_member(mlp, "sweep")) {
-		rc = load_section(mlp, "mlp", &in[(*n)++], what, sizeof(what));
+		rc = model_inputs_from_mlp(mlp, "mlp", &in[(*n)++], what, sizeof(what));
 	} else {
 		static const char *const pages[] = {"small", "huge"};
 
@@ -129,7 +129,7 @@ int model_inputs_load(const char *json_path, struct model_inputs *in, size_t *n,
 			if (!s)
 				continue;
 			snprintf(name, sizeof(name), "mlp.%s", pages[i]);
-			rc = load_section(s, name, &in[(*n)++], what, sizeof(what));
+			rc = model_inputs_from_mlp(s, name, &in[(*n)++], what, sizeof(what));
 		}
 		if (!rc && !*n) {
 			snprintf(what, sizeof(what), "mlp has no sweep, small or huge");
@@ -145,7 +145,7 @@ out:
 	return rc;
 }
 
-static void model_print_section(FILE *out, const struct model_inputs *in)
+double model_bound_at(const struct model_inputs *in, size_t i, char *names, unsigned len)
 {
 	struct qmodel_memory m = {
 		.latency = in->latency_ns,
@@ -153,7 +153,15 @@ static void model_print_section(FILE *out, const struct model_inputs *in)
 		.bytes_per_tick = in->bytes_per_ns,
 		.request_bytes = (uint64_t)in->line_bytes,
 	};
+	struct qmodel_bound b;
 
+	qmodel_bound_at(&m, in->lanes[i], in->noise_floor_frac, &b);
+	qmodel_bound_names(&b, names, len);
+	return b.bound;
+}
+
+static void model_print_section(FILE *out, const struct model_inputs *in)
+{
 	fprintf(out, "%s\n", in->section);
 	fprintf(out, "  L = %.2f ns (%s)\n", in->latency_ns, in->latency_source);
 	if (in->concurrency > 0)
@@ -171,13 +179,11 @@ static void model_print_section(FILE *out, const struct model_inputs *in)
 		"  and a concurrency limit tie there and this run alone cannot tell them apart.\n");
 	fprintf(out, "  %5s %12s %12s %10s  %s\n", "K", "measured_ns", "bound_ns", "meas/bound", "binding");
 	for (size_t i = 0; i < in->npoints; i++) {
-		struct qmodel_bound b;
 		char names[64];
+		double bound = model_bound_at(in, i, names, sizeof(names));
 
-		qmodel_bound_at(&m, in->lanes[i], in->noise_floor_frac, &b);
-		qmodel_bound_names(&b, names, sizeof(names));
-		fprintf(out, "  %5.0f %12.3f %12.3f %10.3f  %s\n", in->lanes[i], in->ns_per_access[i], b.bound,
-			b.bound > 0 ? in->ns_per_access[i] / b.bound : NAN, names);
+		fprintf(out, "  %5.0f %12.3f %12.3f %10.3f  %s\n", in->lanes[i], in->ns_per_access[i], bound,
+			bound > 0 ? in->ns_per_access[i] / bound : NAN, names);
 	}
 }
 

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct jsonr_value;
+
 #define MODEL_MAX_POINTS 512
 #define MODEL_MAX_SECTIONS 2
 #define MODEL_SCHEMA_VERSION_READ 1
@@ -36,6 +38,15 @@ struct model_inputs {
  * 0; -EBADMSG when the file is not mlpscope's, is truncated or malformed,
  * has a schema_version newer than MODEL_SCHEMA_VERSION_READ or lacks the
  * sweep (err says which); -ENOMEM; other -errno from reading the file. */
+/* One "mlp"-shaped object (it has a sweep) into *in, named name. 0, or
+ * -EBADMSG with err saying what is missing. */
+int model_inputs_from_mlp(const struct jsonr_value *m, const char *name, struct model_inputs *in, char *err,
+			  size_t errlen);
+
+/* The bound at sweep point i, t(K) >= max(L/K, L/Q, line/B) in ns, and the
+ * names of the binding term(s) (ties within the noise floor) in names. */
+double model_bound_at(const struct model_inputs *in, size_t i, char *names, unsigned len);
+
 int model_inputs_load(const char *json_path, struct model_inputs *in, size_t *n, char *err, size_t errlen);
 
 /* Print, per section, L, Q and B with their sources and, per K, the measured

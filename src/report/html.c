@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "exp/model_cmd.h"
 #include "report/atomic.h"
 #include "report/plots.h"
 #include "report/report.h"
@@ -115,6 +116,34 @@ static void table_rows(FILE *f, const struct jsonr_value *arr, const struct col 
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* The bound model (docs/MODEL.md) over one mlp arm: per K, the measured
+ * time per access beside t(K) >= max(L/K, L/Q, line/B) and the term(s) that
+ * bind. Nothing when the arm lacks the inputs. */
+static void bound_table(FILE *f, const struct jsonr_value *arm, const char *pages)
+{
+	struct model_inputs in;
+	char err[160];
+
+	if (model_inputs_from_mlp(arm, pages, &in, err, sizeof(err)))
+		return;
+	fprintf(f, "<table>\n<caption>bound model: t(K) &gt;= max(L/K, L/Q, %.0f B/B) with L = %.1f ns, Q = %.1f, "
+		"B = %.2f GB/s from this sweep; terms within the noise floor are named together</caption>\n",
+		in.line_bytes, in.latency_ns, in.concurrency, in.bytes_per_ns);
+	fputs("<thead><tr><th>lanes</th><th>measured ns/access</th><th>bound ns/access</th>"
+	      "<th>measured/bound</th><th>binding</th></tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < in.npoints; i++) {
+		char names[64];
+		double bound = model_bound_at(&in, i, names, sizeof(names));
+
+		fprintf(f, "<tr><td class=\"n\">%.0f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>"
+			"<td class=\"n\">%.3f</td><td>", in.lanes[i], in.ns_per_access[i], bound,
+			bound > 0 ? in.ns_per_access[i] / bound : 0.0);
+		esc(f, names);
+		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
 }
@@ -431,6 +460,7 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 			   "sweep: time/access is the reciprocal of throughput; concurrency t(1)/t(K) by Little's law; lines* assume 64 B per access");
 		table_rows(f, jsonr_get(arms[a], "control_unrolled"), sweep_cols, NCOLS(sweep_cols),
 			   "control: one chain hopped K times per iteration (same loop overhead, no overlap)");
+		bound_table(f, arms[a], pages[a]);
 	}
 	if ((v = jsonr_get(doc, "bandwidth"))) {
 		heading(f, 3, NULL, label, "Bandwidth: sequential streams, decimal GB/s");
