@@ -105,14 +105,8 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 		jsonw_uint(w, "threads", pt->threads);
 		jsonw_double(w, "gbps", pt->gbps);
 		jsonw_uint(w, "bytes_moved", pt->bytes_moved);
-		jsonw_array_begin(w, "per_thread_gbps");
-		for (unsigned t = 0; t < pt->threads; t++)
-			jsonw_double(w, NULL, pt->per_thread_gbps[t]);
-		jsonw_array_end(w);
-		jsonw_array_begin(w, "trials_gbps");
-		for (unsigned t = 0; t < pt->ntrials; t++)
-			jsonw_double(w, NULL, pt->trials_gbps[t]);
-		jsonw_array_end(w);
+		jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
+		jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);

@@ -59,10 +59,7 @@ static void write_point(struct jsonw *w, const struct mlp_point *pt, size_t spac
 	jsonw_double(w, "concurrency", pt->concurrency);
 	jsonw_double(w, "useful_gbps", pt->useful_gbps);
 	jsonw_double(w, "line_gbps", pt->line_gbps);
-	jsonw_array_begin(w, "trials_ns");
-	for (size_t i = 0; i < pt->ntrials; i++)
-		jsonw_double(w, NULL, pt->trials_ns[i]);
-	jsonw_array_end(w);
+	jsonw_double_array(w, "trials_ns", pt->trials_ns, pt->ntrials);
 	jsonw_object_end(w);
 }
 
@@ -83,10 +80,7 @@ static void write_estimate(struct jsonw *w, const struct mlp_estimate *e)
 	jsonw_bool(w, "flat_at_end", e->flat_at_end);
 	jsonw_uint(w, "repeats", e->repeats);
 	jsonw_uint(w, "repeats_agreeing", e->repeats_agreeing);
-	jsonw_array_begin(w, "repeat_saturation_lanes");
-	for (unsigned i = 0; i < e->repeats; i++)
-		jsonw_double(w, NULL, e->repeat_saturation_lanes[i]);
-	jsonw_array_end(w);
+	jsonw_double_array(w, "repeat_saturation_lanes", e->repeat_saturation_lanes, e->repeats);
 	jsonw_object_end(w);
 }
 

@@ -87,6 +87,14 @@ void jsonw_double(struct jsonw *w, const char *key, double value)
 		fputs("null", w->f);
 }
 
+void jsonw_double_array(struct jsonw *w, const char *key, const double *v, size_t n)
+{
+	jsonw_array_begin(w, key);
+	for (size_t i = 0; i < n; i++)
+		jsonw_double(w, NULL, v[i]);
+	jsonw_array_end(w);
+}
+
 void jsonw_int(struct jsonw *w, const char *key, int64_t value)
 {
 	begin_item(w, key);

@@ -7,6 +7,7 @@
 #define MLPSCOPE_REPORT_JSONW_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -26,6 +27,8 @@ void jsonw_array_begin(struct jsonw *w, const char *key);
 void jsonw_array_end(struct jsonw *w);
 void jsonw_string(struct jsonw *w, const char *key, const char *value);
 void jsonw_double(struct jsonw *w, const char *key, double value);
+/* An array of n doubles under key (non-finite ones as null). */
+void jsonw_double_array(struct jsonw *w, const char *key, const double *v, size_t n);
 void jsonw_int(struct jsonw *w, const char *key, int64_t value);
 void jsonw_uint(struct jsonw *w, const char *key, uint64_t value);
 void jsonw_bool(struct jsonw *w, const char *key, bool value);

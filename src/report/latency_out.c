@@ -97,14 +97,6 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 	fprintf(f, "  setup %.1f s (map, build, verify), sweep %.1f s\n", r->setup_seconds, r->sweep_seconds);
 }
 
-static void write_trials(struct jsonw *w, const char *key, const double *v, unsigned n)
-{
-	jsonw_array_begin(w, key);
-	for (unsigned i = 0; i < n; i++)
-		jsonw_double(w, NULL, v[i]);
-	jsonw_array_end(w);
-}
-
 static void write_point(struct jsonw *w, const struct latency_point *p)
 {
 	jsonw_object_begin(w, NULL);
@@ -130,8 +122,8 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
 	jsonw_bool(w, "warmed", p->warmed);
 	jsonw_uint(w, "trials", p->ntrials);
-	write_trials(w, "chase_trials_ns", p->chase_trials_ns, p->ntrials);
-	write_trials(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
+	jsonw_double_array(w, "chase_trials_ns", p->chase_trials_ns, p->ntrials);
+	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
 	jsonw_object_end(w);
 }
 

@@ -249,10 +249,7 @@ void machine_write_json(struct jsonw *w, const struct machine_info *m)
 		jsonw_null(w, "min");
 		jsonw_null(w, "max");
 	}
-	jsonw_array_begin(w, "samples");
-	for (int i = 0; i < m->core_clock.nsamples; i++)
-		jsonw_double(w, NULL, m->core_clock.samples_mhz[i]);
-	jsonw_array_end(w);
+	jsonw_double_array(w, "samples", m->core_clock.samples_mhz, m->core_clock.nsamples);
 	jsonw_double(w, "sample_ms", m->core_clock.sample_ms);
 	jsonw_string(w, "method", "dependent register adds (1 cycle each) timed against the timer");
 	jsonw_object_end(w);

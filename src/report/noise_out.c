@@ -38,14 +38,6 @@ void report_write_noise_text(const struct noise_result *r, FILE *f)
 		"  cancels; a ratio of minima may take its two minima from different clock states.\n");
 }
 
-static void write_array(struct jsonw *w, const char *key, const double *v, size_t n)
-{
-	jsonw_array_begin(w, key);
-	for (size_t i = 0; i < n; i++)
-		jsonw_double(w, NULL, v[i]);
-	jsonw_array_end(w);
-}
-
 void report_write_noise_json(const struct noise_result *r, struct jsonw *w, const char *key)
 {
 	size_t runs = (size_t)r->groups * NOISE_GROUP_RUNS;
@@ -58,23 +50,23 @@ void report_write_noise_json(const struct noise_result *r, struct jsonw *w, cons
 	jsonw_string(w, "name", "probe_min_of_3");
 	jsonw_string(w, "unit", "ns/load");
 	jsonw_double(w, "spread_pct", r->probe_minima_spread_pct);
-	write_array(w, "values", r->probe_minima_ns, r->groups);
+	jsonw_double_array(w, "values", r->probe_minima_ns, r->groups);
 	jsonw_object_end(w);
 	for (unsigned e = 0; e < NOISE_ESTIMATORS; e++) {
 		jsonw_object_begin(w, NULL);
 		jsonw_string(w, "name", r->estimators[e].name);
 		jsonw_string(w, "unit", r->estimators[e].unit);
 		jsonw_double(w, "spread_pct", r->estimators[e].spread_pct);
-		write_array(w, "values", r->estimators[e].values, r->groups);
+		jsonw_double_array(w, "values", r->estimators[e].values, r->groups);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
 	jsonw_double(w, "probe_runs_spread_pct", r->probe_runs_spread_pct);
 	jsonw_double(w, "probe_minima_spread_pct", r->probe_minima_spread_pct);
-	write_array(w, "probe_minima_ns", r->probe_minima_ns, r->groups);
-	write_array(w, "probe_runs_ns", r->probe_runs_ns, runs);
-	write_array(w, "arm_a_runs_ns", r->arm_a_runs_ns, runs);
-	write_array(w, "arm_b_runs_ns", r->arm_b_runs_ns, runs);
+	jsonw_double_array(w, "probe_minima_ns", r->probe_minima_ns, r->groups);
+	jsonw_double_array(w, "probe_runs_ns", r->probe_runs_ns, runs);
+	jsonw_double_array(w, "arm_a_runs_ns", r->arm_a_runs_ns, runs);
+	jsonw_double_array(w, "arm_b_runs_ns", r->arm_b_runs_ns, runs);
 	jsonw_uint(w, "groups", r->groups);
 	jsonw_uint(w, "runs_per_group", NOISE_GROUP_RUNS);
 	jsonw_uint(w, "arm_a_bytes", r->arm_a_bytes);
