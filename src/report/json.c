@@ -28,6 +28,27 @@ static void write_clock(struct jsonw *w, const struct clock_info *c)
 	jsonw_object_end(w);
 }
 
+static void write_team(struct jsonw *w, const char *key, const struct team_placement *pl)
+{
+	jsonw_array_begin(w, key);
+	for (unsigned i = 0; i < pl->nthreads; i++)
+		jsonw_int(w, NULL, pl->cpu[i]);
+	jsonw_array_end(w);
+}
+
+/* Where each multi-threaded section ran: thread i was pinned to cpus[i]. */
+static void write_thread_placement(struct jsonw *w, const struct report *r)
+{
+	jsonw_object_begin(w, "thread_placement");
+	if (r->has_bandwidth)
+		write_team(w, "bandwidth", &r->bandwidth.placement);
+	if (r->has_multicore)
+		write_team(w, "multicore", &r->multicore.placement);
+	if (r->has_loaded)
+		write_team(w, "loaded", &r->loaded.placement);
+	jsonw_object_end(w);
+}
+
 static void write_provenance(struct jsonw *w, const struct report *r)
 {
 	const struct provenance *p = &r->prov;
@@ -44,6 +65,7 @@ static void write_provenance(struct jsonw *w, const struct report *r)
 	jsonw_int(w, "cpu_pinned", r->topo.cpu);
 	jsonw_int(w, "online_cpus", r->topo.online_cpus);
 	write_clock(w, &r->clock);
+	write_thread_placement(w, r);
 	jsonw_uint(w, "seed", p->seed);
 	jsonw_object_end(w);
 }
