@@ -249,6 +249,34 @@ static double median_of(const double *v, size_t n)
 	return n ? stats_median(v, n) : NAN;
 }
 
+/* A level's capacity: where, past its last plateau point, the latency
+ * first reaches the geometric mean of its own and the next level's, read
+ * between the two points around it on log-log axes. The plateau's end
+ * undercounts a level whose edge is soft (replacement, a shared cache);
+ * the half-way point of the rise is where half the working set misses. */
+static void level_capacities(const double *sizes, const double *ns, size_t n, struct latency_level *l,
+			     unsigned nlevels)
+{
+	for (unsigned i = 0; i + 1 < nlevels; i++) {
+		double target = sqrt(l[i].latency_ns * l[i + 1].latency_ns);
+		size_t j = 0;
+
+		l[i].capacity_bytes = 0;
+		while (j < n && sizes[j] <= (double)l[i].size_bytes)
+			j++;
+		while (j < n && ns[j] < target)
+			j++;
+		if (j == 0 || j == n || ns[j] <= ns[j - 1])
+			continue;
+		double f = (log(target) - log(ns[j - 1])) / (log(ns[j]) - log(ns[j - 1]));
+
+		f = f < 0 ? 0 : f;
+		l[i].capacity_bytes = (size_t)(sizes[j - 1] * pow(sizes[j] / sizes[j - 1], f));
+	}
+	if (nlevels)
+		l[nlevels - 1].capacity_bytes = 0;
+}
+
 unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
 			       struct latency_level *out, unsigned cap)
 {
@@ -256,14 +284,17 @@ unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, 
 	size_t first = 0, lo[LATENCY_POINTS_MAX], hi[LATENCY_POINTS_MAX];
 	unsigned nraw = 0, nlevels = 0;
 
-	/* Raw plateaus [lo, hi): a lone point between two plateaus is the knee
-	 * itself; a lone last point is where the curve ended, still a level. */
+	/* Raw plateaus [lo, hi): a level holds its latency over a range of
+	 * sizes, so points that agree over less than LATENCY_LEVEL_MIN_SPAN (or
+	 * a lone point) are the knee between two levels, a working set partly
+	 * in each; a lone last point is where the curve ended, still a level. */
 	for (size_t i = 1; i <= n && n; i++) {
 		bool joins = i < n && ns[i] <= ns[i - 1] * (1.0 + tol) && ns[i] <= ns[first] * (1.0 + 2.0 * tol);
+		bool wide = i - first >= 2 && sizes[i - 1] >= sizes[first] * LATENCY_LEVEL_MIN_SPAN;
 
 		if (joins)
 			continue;
-		if ((i - first >= 2 || i == n) && nraw < LATENCY_POINTS_MAX) {
+		if ((wide || i == n) && nraw < LATENCY_POINTS_MAX) {
 			lo[nraw] = first;
 			hi[nraw++] = i;
 		}
@@ -296,6 +327,7 @@ unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, 
 		l->npoints = (unsigned)(hi[j] - lo[j]);
 		l->reaches_max = hi[j] == n;
 	}
+	level_capacities(sizes, ns, n, out, nlevels);
 	return nlevels;
 }
 
@@ -356,7 +388,7 @@ static void fill_derived(struct latency_result *r, const struct latency_params *
 
 		if (l->reaches_max || !(l->reported_bytes = p->reported_cache_bytes[i]))
 			continue;
-		ratio = (double)l->size_bytes / (double)l->reported_bytes;
+		ratio = (double)(l->capacity_bytes ? l->capacity_bytes : l->size_bytes) / (double)l->reported_bytes;
 		l->disagrees = ratio < 0.5 || ratio > 2.0;
 	}
 	r->nfalls_found = latency_find_non_monotonic(sizes, ns, r->ncurve, r->noise_floor_pct, r->falls,

@@ -69,11 +69,14 @@ struct latency_level {
 	unsigned level;              /* 1 = fastest */
 	size_t first_bytes;          /* first working set on the plateau */
 	size_t size_bytes;           /* last one: where the level ends */
+	size_t capacity_bytes;       /* where the rise to the next level is half done
+	                              * (geometric mean of the two latencies); 0 for
+	                              * the last level or when the curve never gets there */
 	double latency_ns;           /* median chase ns over the plateau */
 	unsigned npoints;
 	bool reaches_max;            /* runs to the largest size: not seen to end */
 	size_t reported_bytes;       /* OS-reported cache at this level, 0: none */
-	bool disagrees;              /* ends beyond a factor of 2 from reported_bytes */
+	bool disagrees;              /* capacity (else end) beyond a factor of 2 from reported_bytes */
 };
 
 /* A point whose latency fell below an earlier, smaller working set's. */
@@ -119,6 +122,9 @@ struct latency_result {
 #define LATENCY_LEVEL_MIN_STEP_PCT 10.0
 /* Adjacent plateaus closer than this factor are one level (see latency.c). */
 #define LATENCY_LEVEL_MIN_RATIO 2.0
+/* A plateau must span at least this factor of working-set size (over half
+ * an octave) to be a level; shorter runs of agreeing points are a knee. */
+#define LATENCY_LEVEL_MIN_SPAN 1.5
 
 /* Plan, map, build and verify every chain (layout check at every size), then
  * sweep round-robin. Returns 0; -EINVAL for bad params; -EPROTO when a layout
@@ -128,10 +134,12 @@ int latency_run(const struct latency_params *p, struct latency_result *r);
 
 /* Levels of ns[] over ascending sizes[]: a point joins the current plateau
  * when it is within tol_pct of the previous point and within 2 * tol_pct of
- * the plateau's first point; plateaus of one point are knees, except the
- * last point; a plateau under LATENCY_LEVEL_MIN_RATIO times the level before
- * it extends that level. latency_ns is the median of a level's first
- * plateau, size_bytes where its last ends. Returns the levels written (at
+ * the plateau's first point; plateaus of one point, or spanning less than
+ * LATENCY_LEVEL_MIN_SPAN in size, are knees, except at the last point; a
+ * plateau under LATENCY_LEVEL_MIN_RATIO times the level before it extends
+ * that level. latency_ns is the median of a level's first
+ * plateau, size_bytes where its last ends, capacity_bytes where the rise to
+ * the next level reaches the geometric mean of the two latencies. Returns the levels written (at
  * most cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
 unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
 			       struct latency_level *out, unsigned cap);

@@ -129,6 +129,7 @@ static const struct csv_col latency_point_cols[] = {
 
 static const struct csv_col level_cols[] = {
 	{ "level", "level" }, { "first_bytes", "first_bytes" }, { "size_bytes", "size_bytes" },
+	{ "capacity_bytes", "capacity_bytes" },
 	{ "latency_ns", "latency_ns" }, { "points", "points" }, { "reaches_max", "reaches_max" },
 	{ "reported_bytes", "reported_bytes" }, { "disagrees_with_reported", "disagrees_with_reported" },
 };

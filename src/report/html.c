@@ -287,6 +287,7 @@ static const struct col latency_point_cols[] = {
 
 static const struct col level_cols[] = {
 	{ "level", "level", F_TEXT }, { "from", "first_bytes", F_BYTES }, { "ends at", "size_bytes", F_BYTES },
+	{ "capacity (half-way)", "capacity_bytes", F_BYTES },
 	{ "latency (ns)", "latency_ns", 2 }, { "points", "points", F_TEXT }, { "runs to max", "reaches_max", F_BOOL },
 	{ "OS reports", "reported_bytes", F_BYTES }, { "disagrees with OS", "disagrees_with_reported", F_BOOL },
 };

@@ -63,21 +63,25 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",
 			r->core_mhz_min, r->core_mhz_max);
 	write_points_text(r, f);
-	fprintf(f, "\n  %-6s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at", "latency ns", "OS reports",
-		"note");
+	fprintf(f, "\n  %-6s  %-12s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at", "capacity*",
+		"latency ns", "OS reports", "note");
 	for (unsigned i = 0; i < r->nlevels; i++) {
 		const struct latency_level *l = &r->levels[i];
-		char from[32], to[32], rep[32] = "-";
+		char from[32], to[32], cap[32] = "-", rep[32] = "-";
 
 		report_format_bytes(from, sizeof(from), l->first_bytes);
 		report_format_bytes(to, sizeof(to), l->size_bytes);
+		if (l->capacity_bytes)
+			report_format_bytes(cap, sizeof(cap), l->capacity_bytes);
 		if (l->reported_bytes)
 			report_format_bytes(rep, sizeof(rep), l->reported_bytes);
-		fprintf(f, "  %-6u  %-12s  %-12s  %14.2f  %-12s  %s\n", l->level, from, l->reaches_max ? "(max)" : to,
-			l->latency_ns, rep,
+		fprintf(f, "  %-6u  %-12s  %-12s  %-12s  %14.2f  %-12s  %s\n", l->level, from,
+			l->reaches_max ? "(max)" : to, cap, l->latency_ns, rep,
 			l->reaches_max ? "runs to the largest size: memory, or not exhausted"
 				       : l->disagrees ? "DISAGREES with the OS-reported size (beyond 2x)" : "");
 	}
+	fprintf(f, "  * capacity: where the rise to the next level is half done (the geometric mean of the two "
+		   "latencies);\n    it is what is compared with the OS-reported size.\n");
 	fprintf(f, "\n  at %s: chase %.2f ns, stream %.3f ns: prefetcher effect, by subtraction: %.1fx\n", max,
 		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
 	if (isfinite(r->translation_ns_at_max))
@@ -142,6 +146,10 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 		jsonw_uint(w, "level", l->level);
 		jsonw_uint(w, "size_bytes", l->size_bytes);
 		jsonw_uint(w, "first_bytes", l->first_bytes);
+		if (l->capacity_bytes)
+			jsonw_uint(w, "capacity_bytes", l->capacity_bytes);
+		else
+			jsonw_null(w, "capacity_bytes");
 		jsonw_double(w, "latency_ns", l->latency_ns);
 		jsonw_uint(w, "points", l->npoints);
 		jsonw_bool(w, "reaches_max", l->reaches_max);

@@ -130,12 +130,28 @@ TEST(latency_levels_are_plateaus_between_knees)
 	      "L1 ends at %zu, %u points, %.2f ns", l[0].size_bytes, l[0].npoints, l[0].latency_ns);
 	CHECK(l[1].first_bytes == 128000 && l[1].size_bytes == 512000, "L2 %zu..%zu", l[1].first_bytes, l[1].size_bytes);
 	CHECK(l[2].reaches_max && !l[1].reaches_max, "only the last level reaches the largest size");
+	/* L1's capacity: where the rise toward L2 (3.55 ns) passes sqrt(1.0 x
+	 * 3.55) = 1.88 ns, between 32 KB (1.0) and 64 KB (2.0) on log-log axes. */
+	double want = 32e3 * pow(2.0, log(sqrt(1.0 * l[1].latency_ns)) / log(2.0));
+
+	CHECK(fabs((double)l[0].capacity_bytes - want) < 0.01 * want, "L1 capacity %zu, expected %.0f",
+	      l[0].capacity_bytes, want);
+	CHECK(l[2].capacity_bytes == 0, "the last level has no capacity to reach");
 	/* A slow rise in steps smaller than 2x is one level, not five. */
 	const double drift[] = {1.0, 1.0, 1.0, 10, 10.4, 13, 13.5, 16, 16.5, 19, 60};
 
 	n = latency_detect_levels(sizes, drift, 11, 5.0, l, 8);
 	CHECK(n == 3 && l[1].first_bytes == 32000 && l[1].size_bytes == 1e6 && l[1].latency_ns == 10.2,
 	      "%u levels; level 2 %zu..%zu at %.2f ns", n, l[1].first_bytes, l[1].size_bytes, l[1].latency_ns);
+	/* Points that agree over a narrow range between two levels are the knee
+	 * (a working set partly in each), not a level of their own. */
+	const double knee_sizes[] = {4e3, 8e3, 16e3, 32e3, 38e3, 45e3, 64e3, 128e3, 256e3, 512e3, 1e6};
+	const double knee[] = {1.0, 1.0, 1.0, 1.0, 2.2, 2.25, 5.0, 5.1, 5.0, 40, 41};
+
+	n = latency_detect_levels(knee_sizes, knee, 11, 5.0, l, 8);
+	CHECK(n == 3 && l[0].size_bytes == 32000 && l[1].first_bytes == 64000 && l[1].size_bytes == 256000,
+	      "%u levels; level 2 %zu..%zu (the 38-45 KB knee must not be a level)", n, l[1].first_bytes,
+	      l[1].size_bytes);
 }
 
 TEST(latency_shape_chase_1g_at_least_5x_the_16k_chase)
