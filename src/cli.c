@@ -29,13 +29,13 @@ struct opt {
 
 static const struct opt opts[] = {
 	{"size", "SIZE", OPT_SIZE, F(size_bytes), 0, 0,
-	 "working set (mlp), largest working set (latency), e.g. 1G or 512MiB\n"
+	 "working set (mlp, window), largest working set (latency), e.g. 1G or 512MiB\n"
 	 "                       (default: max(1 GiB, 2x largest reported cache))"},
 	{"spacing", "BYTES", OPT_SPACING, F(spacing_bytes), 8, 2u << 20,
 	 "bytes between chain nodes, a power of two from 8 to 2MiB (default 64: one node per line)"},
 	{"pages", "KIND", OPT_PAGES, F(pages), 0, 0, "page backing to request: small, huge or both (default huge)"},
 	{"max-lanes", "N", OPT_UINT, F(max_lanes), 1, LANES_MAX, "largest lane count swept, 1..128 (default 64)"},
-	{"repeat", "N", OPT_UINT, F(repeat), 1, 16, "sweeps per run, compared for agreement, 1..16 (default 3)"},
+	{"repeat", "N", OPT_UINT, F(repeat), 1, 16, "sweeps per run, compared for agreement, 1..16 (default 3; 1 with --quick)"},
 	{"trials", "N", OPT_UINT, F(trials), 3, 30,
 	 "trials per point per sweep, a multiple of 3 (default 6; window 15 at most)"},
 	{"accesses", "N", OPT_SIZE, F(accesses), 1024, 1ull << 30,
