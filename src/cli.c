@@ -380,15 +380,32 @@ static void set_defaults(struct options *o)
 	o->cpu = -1;
 }
 
+/* An output the command cannot write is refused, not silently dropped:
+ * model and trace print to stdout only; compare draws (--html, --svg) but
+ * makes no result of its own (--json, --csv). */
+static int check_outputs_apply(const struct options *o, char *err, size_t errlen)
+{
+	const char *flag = NULL;
+
+	if (o->command == CMD_MODEL || o->command == CMD_TRACE)
+		flag = o->json_path ? "--json" : o->html_path ? "--html" : o->svg_dir ? "--svg" : o->csv_dir ? "--csv" : NULL;
+	else if (o->command == CMD_COMPARE)
+		flag = o->json_path ? "--json" : o->csv_dir ? "--csv" : NULL;
+	if (!flag)
+		return 0;
+	return fail(err, errlen, "%s: %s writes no such file (expected %s)", flag, command_name(o->command),
+		    o->command == CMD_COMPARE ? "--html FILE or --svg DIR" : "its text on stdout only");
+}
+
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	bool have_command = false;
+	int rc;
 
 	set_defaults(o);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *eq, *val;
 		const struct opt *op;
-		int rc;
 
 		if (strncmp(a, "--", 2) || !a[2]) {
 			if (have_command && o->command == CMD_HELP && !o->help_topic) {
@@ -444,6 +461,8 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	}
 	if (o->command == CMD_MODEL && !o->from_path)
 		return fail(err, errlen, "model: --from is required (expected mlpscope model --from run.json)");
+	if ((rc = check_outputs_apply(o, err, errlen)))
+		return rc;
 	if (o->command == CMD_COMPARE && o->ncompare < 2)
 		return fail(err, errlen, "compare: %u file%s given (expected mlpscope compare A.json B.json [C.json...])",
 			    o->ncompare, o->ncompare == 1 ? "" : "s");

@@ -29,11 +29,13 @@
 #include "topo.h"
 
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_requested;
@@ -376,24 +378,50 @@ static int open_output(struct atomic_file *a, const char *flag, const char *path
 	return rc;
 }
 
-static int make_output_dir(const char *flag, const char *dir)
+/* Check, without creating anything, that dir is (or can be made) a
+ * writable directory: an interrupted or failed run must leave nothing. */
+static int check_output_dir(const char *flag, const char *dir)
 {
-	int rc = dir ? html_make_dir(dir) : 0;
+	struct stat st;
+	char parent[PATH_MAX];
+	int rc = 0;
 
+	if (!dir)
+		return 0;
+	if (stat(dir, &st) == 0)
+		rc = !S_ISDIR(st.st_mode) ? -ENOTDIR : access(dir, W_OK | X_OK) ? -errno : 0;
+	else if (errno != ENOENT || snprintf(parent, sizeof(parent), "%s", dir) >= (int)sizeof(parent))
+		rc = errno == ENOENT ? -ENAMETOOLONG : -errno;
+	else
+		rc = access(dirname(parent), W_OK | X_OK) ? -errno : 0;
 	if (rc)
 		fprintf(stderr, "mlpscope: %s: cannot use '%s' as a directory: %s (expected a writable directory)\n",
 			flag, dir, strerror(-rc));
 	return rc;
 }
 
+/* The paths a second Ctrl-C removes; written with the signals blocked so
+ * the handler never sees half a path. */
+static void set_pending(int i, const char *path)
+{
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	snprintf(pending_tmp[i], sizeof(pending_tmp[i]), "%s", path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
 static int open_outputs(const struct options *o, struct outputs *out)
 {
 	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
-	    make_output_dir("--svg", o->svg_dir) || make_output_dir("--csv", o->csv_dir))
+	    check_output_dir("--svg", o->svg_dir) || check_output_dir("--csv", o->csv_dir))
 		return 2;
 	/* A second Ctrl-C exits at once; it removes these on its way out. */
-	snprintf(pending_tmp[0], sizeof(pending_tmp[0]), "%s", out->json.tmp);
-	snprintf(pending_tmp[1], sizeof(pending_tmp[1]), "%s", out->html.tmp);
+	set_pending(0, out->json.tmp);
+	set_pending(1, out->html.tmp);
 	return 0;
 }
 
@@ -428,6 +456,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 	docs[0] = doc.root;
 	if (out->html.f) {
 		rc = html_write(out->html.f, docs, labels, 1);
+		set_pending(1, "");
 		if (!rc && (rc = atomic_commit(&out->html)))
 			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
 		else if (rc)
@@ -455,6 +484,7 @@ static int write_outputs(const struct options *o, const struct report *r, struct
 	fflush(stdout);
 	if (out->json.f) {
 		report_write_json(r, out->json.f);
+		set_pending(0, "");
 		if ((rc = atomic_commit(&out->json))) {
 			fprintf(stderr, "mlpscope: --json: writing '%s' failed: %s\n", o->json_path, strerror(-rc));
 			return 1;
@@ -507,8 +537,16 @@ static int compare_files(const struct options *o)
 	char err[CLI_ERR_LEN] = "";
 	int rc;
 
-	if (make_output_dir("--svg", o->svg_dir))
+	if (check_output_dir("--svg", o->svg_dir))
 		return 2;
+	/* An unwritable --html is a usage error, found before any file is read. */
+	if (o->html_path) {
+		struct atomic_file probe;
+
+		if (open_output(&probe, "--html", o->html_path))
+			return 2;
+		atomic_abort(&probe);
+	}
 	rc = compare_run(o->compare_paths, o->ncompare, stdout, o->html_path, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "mlpscope: %s\n", err);

@@ -219,7 +219,7 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 			return fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
 				    "%u %s available (expected --threads 2 or more, on a machine with 2+ CPUs)",
 				    p->threads, p->threads == 1 ? "is" : "are");
-		if (p->skip_loaded)
+		if (p->skip_loaded && o->command == CMD_REPORT)
 			result_warn(r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
 		if (check_threaded_memory(o, t, p->threads, err, errlen))
 			return 2;

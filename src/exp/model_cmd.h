@@ -34,10 +34,6 @@ struct model_inputs {
 	double ns_per_access[MODEL_MAX_POINTS];
 };
 
-/* Read the mlp section(s) of an mlpscope JSON result into in[0..*n).
- * 0; -EBADMSG when the file is not mlpscope's, is truncated or malformed,
- * has a schema_version newer than MODEL_SCHEMA_VERSION_READ or lacks the
- * sweep (err says which); -ENOMEM; other -errno from reading the file. */
 /* One "mlp"-shaped object (it has a sweep) into *in, named name. 0, or
  * -EBADMSG with err saying what is missing. */
 int model_inputs_from_mlp(const struct jsonr_value *m, const char *name, struct model_inputs *in, char *err,
@@ -47,6 +43,10 @@ int model_inputs_from_mlp(const struct jsonr_value *m, const char *name, struct 
  * names of the binding term(s) (ties within the noise floor) in names. */
 double model_bound_at(const struct model_inputs *in, size_t i, char *names, unsigned len);
 
+/* Read the mlp section(s) of an mlpscope JSON result into in[0..*n).
+ * 0; -EBADMSG when the file is not mlpscope's, is truncated or malformed,
+ * has a schema_version newer than MODEL_SCHEMA_VERSION_READ or lacks the
+ * sweep (err says which); -ENOMEM; other -errno from reading the file. */
 int model_inputs_load(const char *json_path, struct model_inputs *in, size_t *n, char *err, size_t errlen);
 
 /* Print, per section, L, Q and B with their sources and, per K, the measured

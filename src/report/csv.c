@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/atomic.h"
 #include "report/html.h"
@@ -84,10 +85,12 @@ static int write_table(const char *dir, const char *name, const char *tag_head, 
 
 	for (size_t i = 0; i < ng; i++)
 		rows += g[i].rows && g[i].rows->type == JSONR_ARRAY ? g[i].rows->u.children.count : 0;
-	if (!rows)
-		return 0;
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s.csv", dir, name) >= sizeof(path))
 		return -ENAMETOOLONG;
+	/* No such table in this run: one left in DIR by an earlier run must not
+	 * pass for one of this run. */
+	if (!rows)
+		return unlink(path) == 0 || errno == ENOENT ? 0 : -errno;
 	rc = atomic_open(&a, path);
 	if (rc)
 		return rc;

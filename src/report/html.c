@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "exp/model_cmd.h"
 #include "report/atomic.h"
@@ -130,9 +131,14 @@ static void bound_table(FILE *f, const struct jsonr_value *arm, const char *page
 
 	if (model_inputs_from_mlp(arm, pages, &in, err, sizeof(err)))
 		return;
-	fprintf(f, "<table>\n<caption>bound model: t(K) &gt;= max(L/K, L/Q, %.0f B/B) with L = %.1f ns, Q = %.1f, "
-		"B = %.2f GB/s from this sweep; terms within the noise floor are named together</caption>\n",
-		in.line_bytes, in.latency_ns, in.concurrency, in.bytes_per_ns);
+	fprintf(f, "<table>\n<caption>bound model: t(K) &gt;= max(L/K, L/Q, %.0f B/B) with L = %.1f ns, ",
+		in.line_bytes, in.latency_ns);
+	if (in.concurrency > 0)
+		fprintf(f, "Q = %.1f, ", in.concurrency);
+	else
+		fputs("Q unknown (no L/Q term), ", f);
+	fprintf(f, "B = %.2f GB/s from this sweep; terms within the noise floor are named together</caption>\n",
+		in.bytes_per_ns);
 	fputs("<thead><tr><th>lanes</th><th>measured ns/access</th><th>bound ns/access</th>"
 	      "<th>measured/bound</th><th>binding</th></tr></thead>\n<tbody>\n", f);
 	for (size_t i = 0; i < in.npoints; i++) {
@@ -607,16 +613,16 @@ int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const 
 		struct atomic_file a;
 		char path[PATH_MAX];
 
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots_name((enum plots_kind)k)) >= sizeof(path))
+			return -ENAMETOOLONG;
 		rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);
 		if (rc) {
 			svg_plot_free(&p);
-			if (rc == -ENOENT)
+			/* No such section in these runs: a plot left in DIR by an
+			 * earlier run must not pass for one of this run. */
+			if (rc == -ENOENT && (unlink(path) == 0 || errno == ENOENT))
 				rc = 0;
 			continue;
-		}
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots_name((enum plots_kind)k)) >= sizeof(path)) {
-			svg_plot_free(&p);
-			return -ENAMETOOLONG;
 		}
 		rc = atomic_open(&a, path);
 		if (!rc) {
