@@ -33,7 +33,7 @@ TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
-.PHONY: all run test test-browser check check-gen regen regen-jit-gold disasm clean
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -85,11 +85,29 @@ test-browser: $(BIN)
 	  --html $(BUILD)/browser/report.html > $(BUILD)/browser/compare.txt
 	tests/browser/render.sh $(BUILD)/browser/report.html $(BUILD)/browser/report.png
 
-# Everything CI runs: the browser test where chromium exists, then the suite
-# (whose last line is the "N passed, N failed" summary).
+# AArch64 from any host: the whole tree built with the cross compiler under
+# -Werror, then, under qemu-user, the tests that need no real timing, no
+# child binary and no host tool (the JIT probe runs its AArch64 code there).
+A64_CC ?= aarch64-linux-gnu-gcc
+A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_monotonic latency_levels \
+	sattolo cycle_length rng_ layout_check chain_positions qmodel sha256 json_writer atomic_file stats_ \
+	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
+	window_json window_dump machine_compare machine_thp_bracketed machine_json_writes pmu_rdpmc
+check-aarch64:
+	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
+	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
+	qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests $(A64_TESTS) -valgrind -qemu
+	@echo "qemu-aarch64 $(BUILD)/aarch64/mlpscope machine (its RDPMC probe child dies of SIGILL, as it should)"
+	@qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
+
+# Everything CI runs: the browser and AArch64 checks where their tools exist,
+# then the suite (whose last line is the "N passed, N failed" summary).
 check: $(BIN) $(TESTBIN) check-gen
 	@if command -v chromium >/dev/null 2>&1; then $(MAKE) --no-print-directory test-browser; \
 	  else echo "SKIP test-browser: chromium is not installed (tools/deps.sh --test installs it)"; fi
+	@if command -v $(A64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
+	  $(MAKE) --no-print-directory check-aarch64; \
+	  else echo "SKIP check-aarch64: $(A64_CC) or qemu-aarch64 is missing (tools/deps.sh --test installs them)"; fi
 	$(TESTBIN)
 
 # The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view

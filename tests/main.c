@@ -1,10 +1,12 @@
 /*
- * Test runner. `mlpscope-tests [SUBSTRING]` runs the tests whose name
- * contains SUBSTRING (all by default), in registration order.
+ * Test runner. `mlpscope-tests [SUBSTRING...] [-SUBSTRING...]` runs the
+ * tests whose name contains any SUBSTRING (all by default) and none of the
+ * -SUBSTRINGs, in registration order.
  */
 #include "harness.h"
 
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +54,24 @@ const char *test_bin_dir(void)
 	return bin_dir;
 }
 
+/* With no arguments every test runs; otherwise those whose name contains
+ * any argument, less those containing an argument written -SUBSTRING. */
+static bool selected(const char *name, int argc, char **argv)
+{
+	bool any_include = false, included = false;
+
+	for (int a = 1; a < argc; a++) {
+		if (argv[a][0] == '-') {
+			if (strstr(name, argv[a] + 1))
+				return false;
+			continue;
+		}
+		any_include = true;
+		included = included || strstr(name, argv[a]);
+	}
+	return !any_include || included;
+}
+
 int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0, skipped = 0;
@@ -64,7 +84,7 @@ int main(int argc, char **argv)
 		struct test_ctx t = {0};
 		struct timespec a, b;
 
-		if (argc > 1 && !strstr(tests[i].name, argv[1]))
+		if (!selected(tests[i].name, argc, argv))
 			continue;
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		tests[i].fn(&t);
