@@ -393,13 +393,8 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 	uint64_t w0 = clock_wall_ns();
 	unsigned nthreads;
 	size_t huge_after;
-	char dummy[1];
 	int rc;
 
-	if (!err) {
-		err = dummy;
-		errlen = sizeof(dummy);
-	}
 	err[0] = 0;
 	memset(r, 0, sizeof(*r));
 	r->rfo_counted = false;

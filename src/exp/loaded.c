@@ -276,13 +276,8 @@ int loaded_offered_rates(const struct loaded_params *p, enum loaded_traffic traf
 	struct team_placement pl;
 	struct ld_ctx c = {0};
 	unsigned nthreads;
-	char dummy[1];
 	int rc;
 
-	if (!err) {
-		err = dummy;
-		errlen = sizeof(dummy);
-	}
 	err[0] = 0;
 	if ((rc = validate(p, &nthreads, err, errlen)) || (rc = team_plan(&pl, nthreads, err, errlen)))
 		return rc;
@@ -381,13 +376,8 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 	uint64_t w0 = clock_wall_ns();
 	size_t huge;
 	unsigned nthreads;
-	char dummy[1];
 	int rc;
 
-	if (!err) {
-		err = dummy;
-		errlen = sizeof(dummy);
-	}
 	err[0] = 0;
 	memset(r, 0, sizeof(*r));
 	r->bw_definition = bw_definition;

@@ -235,13 +235,8 @@ int multicore_run(const struct multicore_params *p, struct multicore_result *r, 
 	struct mc_ctx c = {.p = p};
 	uint64_t w0 = clock_wall_ns();
 	unsigned nthreads;
-	char dummy[1];
 	int rc;
 
-	if (!err) {
-		err = dummy;
-		errlen = sizeof(dummy);
-	}
 	err[0] = 0;
 	memset(r, 0, sizeof(*r));
 	r->concurrency_definition = definition;
