@@ -100,14 +100,13 @@ check-aarch64:
 	@echo "qemu-aarch64 $(BUILD)/aarch64/mlpscope machine (its RDPMC probe child dies of SIGILL, as it should)"
 	@qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
 
-# Everything CI runs: the browser and AArch64 checks where their tools exist,
-# then the suite (whose last line is the "N passed, N failed" summary).
+# Everything CI runs: the browser and AArch64 checks, each only after
+# tests/toolchain.sh has proved its tools work end to end (a half-installed
+# toolchain prints "SKIP <check>: <why>" instead of failing the build), then
+# the suite (whose last line is the "N passed, N failed" summary).
 check: $(BIN) $(TESTBIN) check-gen
-	@if command -v chromium >/dev/null 2>&1; then $(MAKE) --no-print-directory test-browser; \
-	  else echo "SKIP test-browser: chromium is not installed (tools/deps.sh --test installs it)"; fi
-	@if command -v $(A64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory check-aarch64; \
-	  else echo "SKIP check-aarch64: $(A64_CC) or qemu-aarch64 is missing (tools/deps.sh --test installs them)"; fi
+	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
+	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
 	$(TESTBIN)
 
 # The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view

@@ -4,7 +4,8 @@
  * on synthetic series, the JSON writer, and one short real probe). The
  * disassemblers (objdump; aarch64-linux-gnu-objdump from Debian's
  * binutils-aarch64-linux-gnu) and qemu-aarch64 (qemu-user) are optional:
- * without them the tests that need them SKIP and say so.
+ * tests/toolchain.sh proves each works first, and without a working one the
+ * tests that need it SKIP and say so.
  * MLPSCOPE_REGEN_GOLD=1 rewrites the gold listings (make regen-jit-gold).
  */
 #include "../harness.h"
@@ -30,14 +31,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static bool have_tool(const char *name)
-{
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "command -v %s >/dev/null 2>&1", name);
-	return system(cmd) == 0;
-}
 
 static int write_file(const char *path, const void *b, size_t n)
 {
@@ -164,14 +157,13 @@ static int emit_gold_input(struct jit_code *c, const struct enc_ops *ops)
 static void check_gold(struct test_ctx *tctx, const struct enc_ops *ops, const char *objdump,
 		       const char *machine, const char *gold_name)
 {
-	char path[4200], diff[200];
+	char path[4200], diff[200], why[512];
 	struct jit_code c;
 	char *got = NULL, *want = NULL;
 	int rc;
 
-	if (!have_tool(objdump))
-		SKIP("%s not installed (Debian: %s)", objdump,
-		     ops == &enc_aarch64_ops ? "binutils-aarch64-linux-gnu" : "binutils");
+	if (test_toolchain(ops == &enc_aarch64_ops ? "objdump-aarch64" : "objdump-x86_64", why, sizeof(why)))
+		SKIP("%s", why);
 	/* Relative to the repository root, where the tests run (as for
 	 * tests/cli_cases.txt): BUILD= may put the binary anywhere. */
 	snprintf(path, sizeof(path), "tests/gold/%s", gold_name);
@@ -370,11 +362,11 @@ static int write_aarch64_elf(const char *path, enum probe_filler f, unsigned n, 
 
 TEST(jit_aarch64_probe_runs_correctly_under_qemu)
 {
-	char path[] = "/tmp/mlpscope-a64-XXXXXX", cmd[256];
+	char path[] = "/tmp/mlpscope-a64-XXXXXX", cmd[256], why[512];
 	int fd;
 
-	if (!have_tool("qemu-aarch64"))
-		SKIP("qemu-aarch64 not installed (Debian: qemu-user)");
+	if (test_toolchain("qemu-aarch64", why, sizeof(why)))
+		SKIP("%s", why);
 	if ((fd = mkstemp(path)) < 0)
 		SKIP("mkstemp: %s", strerror(errno));
 	close(fd);
