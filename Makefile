@@ -23,7 +23,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c src/jit/*.c)
+LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c src/jit/*.c src/cmd/*.c)
 LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c tests/unit/*.c)

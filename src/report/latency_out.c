@@ -6,7 +6,7 @@
  */
 #include "report/latency_out.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -7,7 +7,7 @@
  */
 #include "report/machine_out.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "exp/model_cmd.h"
+#include "cmd/model_inputs.h"
 
 /* L, Q and B with their sources, then per K the measured ns per access,
  * the bound and the binding term(s). */

@@ -6,7 +6,7 @@
  */
 #include "report/noise_out.h"
 
-#include "report/report.h"
+#include "report/format.h"
 #include "stats.h"
 
 void report_write_noise_text(const struct noise_result *r, FILE *f)

@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 
-#include "exp/model_cmd.h"
-#include "exp/trace.h"
+#include "cmd/model_inputs.h"
+#include "cmd/trace_analyse.h"
 
 /* Footprint, read/write mix, useful bytes per line, stride regularity,
  * reuse-distance histogram and LRU hit rates of one trace. */

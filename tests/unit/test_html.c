@@ -11,7 +11,8 @@
 #include "../harness.h"
 
 #include "jsonr.h"
-#include "report/compare.h"
+#include "cmd/compare.h"
+#include "cmd/load.h"
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"
