@@ -243,7 +243,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 		fprintf(stderr, "mlpscope: --svg: writing into '%s' failed: %s\n", o->svg_dir, strerror(-rc));
 		goto out;
 	}
-	if (o->csv_dir && (rc = csv_write_dir(o->csv_dir, doc.root)))
+	if (o->csv_dir && (rc = registry_write_csv(o->csv_dir, doc.root)))
 		fprintf(stderr, "mlpscope: --csv: writing into '%s' failed: %s\n", o->csv_dir, strerror(-rc));
 out:
 	jsonr_free(&doc);

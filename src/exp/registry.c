@@ -27,7 +27,9 @@
 #include "plan.h"
 #include "policy.h"
 #include "report/bandwidth_out.h"
+#include "report/csv.h"
 #include "report/format.h"
+#include "report/html.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/mlp_out.h"
@@ -530,6 +532,7 @@ const struct section registry[] = {
 		.run = machine_section_run,
 		.write_text = machine_section_text,
 		.write_json = machine_section_json,
+		.write_csv = machine_write_csv,
 	},
 	{
 		.name = "noise",
@@ -548,6 +551,7 @@ const struct section registry[] = {
 		.run = noise_section_run,
 		.write_text = noise_section_text,
 		.write_json = noise_section_json,
+		.write_csv = noise_write_csv,
 	},
 	{
 		.name = "latency",
@@ -569,6 +573,7 @@ const struct section registry[] = {
 		.run = latency_section_run,
 		.write_text = latency_section_text,
 		.write_json = latency_section_json,
+		.write_csv = latency_write_csv,
 	},
 	{
 		.name = "mlp",
@@ -591,6 +596,7 @@ const struct section registry[] = {
 		.run = mlp_section_run,
 		.write_text = mlp_section_text,
 		.write_json = mlp_section_json,
+		.write_csv = mlp_write_csv,
 		.free = mlp_section_free,
 	},
 	{
@@ -613,6 +619,7 @@ const struct section registry[] = {
 		.run = bandwidth_section_run,
 		.write_text = bandwidth_section_text,
 		.write_json = bandwidth_section_json,
+		.write_csv = bandwidth_write_csv,
 		.placement = bandwidth_section_placement,
 		.free = bandwidth_section_free,
 	},
@@ -633,6 +640,7 @@ const struct section registry[] = {
 		.run = multicore_section_run,
 		.write_text = multicore_section_text,
 		.write_json = multicore_section_json,
+		.write_csv = multicore_write_csv,
 		.placement = multicore_section_placement,
 		.free = multicore_section_free,
 	},
@@ -653,6 +661,7 @@ const struct section registry[] = {
 		.run = loaded_section_run,
 		.write_text = loaded_section_text,
 		.write_json = loaded_section_json,
+		.write_csv = loaded_write_csv,
 		.placement = loaded_section_placement,
 	},
 	{
@@ -678,6 +687,7 @@ const struct section registry[] = {
 		.run = window_section_run,
 		.write_text = window_section_text,
 		.write_json = window_section_json,
+		.write_csv = window_write_csv,
 	},
 	{
 		.name = "model",
@@ -817,4 +827,14 @@ void registry_free_results(struct report *r)
 		free(r->results[i]);
 		r->results[i] = NULL;
 	}
+}
+
+int registry_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	int rc = html_make_dir(dir);
+
+	for (size_t i = 0; i < registry_count && !rc; i++)
+		if (registry[i].write_csv)
+			rc = registry[i].write_csv(dir, doc);
+	return rc;
 }

@@ -5,6 +5,8 @@
  * table read as latencies is the classic misreading of this experiment.
  */
 #include "report/mlp_out.h"
+#include "report/csv.h"
+#include "report/plots.h"
 
 #include "report/format.h"
 
@@ -193,4 +195,47 @@ void mlp_write_json(struct jsonw *w, const char *key, const struct mlp_arms *a)
 		write_mlp(w, "huge", &a->arm[1]);
 		jsonw_object_end(w);
 	}
+}
+
+static const struct csv_col sweep_cols[] = {
+	{ "lanes", "lanes" }, { "steps_per_lane", "steps_per_lane" }, { "lane_walk_bytes", "lane_walk_bytes" },
+	{ "ns_per_access", "ns_per_access" }, { "speedup", "speedup" }, { "concurrency", "concurrency" },
+	{ "useful_gbps", "useful_gbps" }, { "line_gbps", "line_gbps" },
+};
+
+static const struct csv_col estimate_cols[] = {
+	{ "fit_latency_ns", "estimate.fit_latency_ns" }, { "fit_saturation_lanes", "estimate.fit_saturation_lanes" },
+	{ "fit_uncertainty_lanes", "estimate.fit_uncertainty" },
+	{ "fit_plateau_concurrency", "estimate.fit_plateau_concurrency" },
+	{ "fit_rms_log_residual", "estimate.fit_rms_log_residual" },
+	{ "peak_concurrency", "estimate.peak_concurrency" }, { "peak_lanes", "estimate.peak_lanes" },
+	{ "plateau_from_lanes", "estimate.plateau_from_lanes" }, { "flat_at_end", "estimate.flat_at_end" },
+	{ "rule_5pct_lanes", "estimate.rule_5pct_lanes" }, { "rule_1pct_lanes", "estimate.rule_1pct_lanes" },
+	{ "noise_floor_pct", "noise_floor_pct" }, { "working_set_bytes", "working_set_bytes" },
+	{ "spacing_bytes", "spacing_bytes" }, { "huge_pct_obtained", "pages.huge_pct_obtained" },
+};
+
+int mlp_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	const struct jsonr_value *arms[2];
+	const char *pages[2];
+	struct csv_group g[2] = { { NULL, NULL } };
+	struct jsonr_value row[2], arr[2];
+	size_t na = plots_mlp_arms(doc, arms, pages);
+	int rc;
+
+	for (size_t i = 0; i < na; i++)
+		g[i] = (struct csv_group){ pages[i], jsonr_get(arms[i], "sweep") };
+	if ((rc = csv_write_table(dir, "mlp_sweep", "pages", g, na, sweep_cols, CSV_NCOLS(sweep_cols))))
+		return rc;
+	for (size_t i = 0; i < na; i++)
+		g[i].rows = jsonr_get(arms[i], "control_unrolled");
+	if ((rc = csv_write_table(dir, "mlp_control", "pages", g, na, sweep_cols, CSV_NCOLS(sweep_cols))))
+		return rc;
+	/* One row per arm: the arm object itself is the row. */
+	for (size_t i = 0; i < na; i++) {
+		csv_one_row(&arr[i], &row[i], arms[i]);
+		g[i].rows = &arr[i];
+	}
+	return csv_write_table(dir, "mlp_estimate", "pages", g, na, estimate_cols, CSV_NCOLS(estimate_cols));
 }

@@ -5,6 +5,7 @@
  * misreading.
  */
 #include "report/noise_out.h"
+#include "report/csv.h"
 
 #include "report/format.h"
 #include "stats.h"
@@ -78,4 +79,14 @@ void report_write_noise_json(const struct noise_result *r, struct jsonw *w, cons
 	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);
+}
+
+static const struct csv_col estimator_cols[] = {
+	{ "name", "name" }, { "unit", "unit" }, { "spread_pct", "spread_pct" },
+};
+
+int noise_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	return csv_write_rows(dir, "noise_estimators", jsonr_get(doc, "noise.estimators"), estimator_cols,
+			      CSV_NCOLS(estimator_cols));
 }
