@@ -102,15 +102,16 @@ static int run_rounds(struct sweep *s, unsigned repeat, double done, double shar
 	return 0;
 }
 
-/* The run's noise floor: the min-of-3 estimator's spread at each point,
- * summarised over points by stats_noise_floor_pct. */
+/* This section's own floor, on its own points (stats_floor: the estimator
+ * every section shares): the run's floor from the noise section is an
+ * L1-resident chase, far quieter than DRAM misses overlapped K ways. */
 static double noise_floor_pct(const struct mlp_point *pts, unsigned n)
 {
-	double spreads[LANES_MAX];
+	struct stats_floor fl = {0};
 
 	for (unsigned i = 0; i < n; i++)
-		spreads[i] = stats_estimator_spread_pct(pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP);
-	return stats_noise_floor_pct(spreads, n);
+		stats_floor_add(&fl, pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP, false);
+	return stats_floor_take_pct(&fl);
 }
 
 /* Minimum over the trials of one repeat (repeat < 0: all repeats). */

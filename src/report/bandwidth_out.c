@@ -6,16 +6,18 @@
  */
 #include "report/bandwidth_out.h"
 #include "report/csv.h"
+#include "report/format.h"
 
 #include <math.h>
 
-/* "4.2%", or why there is no floor: one min-of-3 group (--quick) has no spread. */
+/* "4.2% (whose)", or why there is no floor: one min-of-3 group (--quick)
+ * has no spread. */
 static const char *floor_text(double pct, char *buf, size_t len)
 {
 	if (isnan(pct))
 		snprintf(buf, len, "n/a (one min-of-3 group per point)");
 	else
-		snprintf(buf, len, "%.1f%%", pct);
+		snprintf(buf, len, "%.1f%% (" REPORT_FLOOR_OWN ")", pct);
 	return buf;
 }
 
@@ -42,7 +44,7 @@ static void write_placement_text(const struct team_placement *pl, FILE *f)
 
 void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 {
-	char fl[48];
+	char fl[80];
 
 	fprintf(f, "\nbandwidth: sequential streams, decimal GB/s, best of %u trials\n", r->trials);
 	fprintf(f, "  working set %.0f MiB, %.1f%% in huge pages (obtained); floor %s\n",
@@ -149,7 +151,7 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 
 void multicore_write_text(const struct multicore_result *r, FILE *f)
 {
-	char fl[48];
+	char fl[80];
 
 	fprintf(f, "\nmulticore: K lanes of dependent loads on each of T threads at once, own chain each\n");
 	fprintf(f, "  %.0f MiB per thread, %s pages requested, %.0f MiB of %.0f MiB huge (obtained); "
@@ -231,7 +233,7 @@ void multicore_write_json(struct jsonw *w, const char *key, const struct multico
 
 void loaded_write_text(const struct loaded_result *r, FILE *f)
 {
-	char fl[48];
+	char fl[80];
 
 	fprintf(f, "\nloaded: dependent-chase latency while %u generator thread%s stream%s lines, "
 		"throttled by an injection delay\n", r->generators, r->generators == 1 ? "" : "s",

@@ -58,7 +58,7 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 	}
 	fprintf(f, "  %u trials per point, visited round-robin; each value the minimum; layout checked at every size\n",
 		r->trials);
-	fprintf(f, "  noise floor %.2f%% (from noise); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
+	fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
 		r->tolerance_pct);
 	if (r->core_mhz_min > 0)
 		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",

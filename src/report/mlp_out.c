@@ -32,7 +32,7 @@ static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 	fprintf(f, "  permutation: Sattolo, seed %" PRIu64 ", hash %016" PRIx64 "\n", m->perm_seed, m->perm_hash);
 	fprintf(f, "  %zu accesses per timed region; %u trials x %u repeats per point, visited round-robin\n",
 		m->accesses_per_point, m->trials_per_repeat, m->estimate.repeats);
-	fprintf(f, "  noise floor of the min-of-3 estimator: %.1f%% (this run's tolerance)\n",
+	fprintf(f, "  noise floor of the min-of-3 estimator: %.1f%% (" REPORT_FLOOR_OWN ": its tolerance)\n",
 		m->noise_floor_pct);
 }
 

@@ -1,5 +1,5 @@
 /*
- * Text writer of the model command (see src/exp/model_cmd.c).
+ * Text writer of the model command (see src/cmd/model.c).
  */
 #ifndef MLPSCOPE_REPORT_MODEL_OUT_H
 #define MLPSCOPE_REPORT_MODEL_OUT_H

@@ -1,5 +1,5 @@
 /*
- * Text writers of the trace command (see src/exp/trace.c for the analysis).
+ * Text writers of the trace command (see src/cmd/trace_analyse.c for the analysis).
  */
 #ifndef MLPSCOPE_REPORT_TRACE_OUT_H
 #define MLPSCOPE_REPORT_TRACE_OUT_H

@@ -6,6 +6,7 @@
  */
 #include "report/window_out.h"
 #include "report/csv.h"
+#include "report/format.h"
 
 #include "jit/enc.h"
 #include "jit/jit.h"
@@ -16,7 +17,7 @@ void window_write_text(const struct window_result *r, FILE *f)
 {
 	fprintf(f, "\nwindow: out-of-order structures behind a DRAM miss (%s), %u trials x %llu iterations per point\n",
 		r->isa ? r->isa : "?", r->trials, (unsigned long long)r->iters);
-	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%%\n",
+	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%% (" REPORT_FLOOR_OWN ")\n",
 		r->total_bytes >> 20, r->huge_bytes_obtained >> 20, r->layout.ok ? "ok" : "FAILED",
 		r->noise_floor_pct);
 	if (r->note[0])
