@@ -1,7 +1,9 @@
 /*
- * The option table, size/suffix parsing and help text. Every bad argument is
- * refused here, before anything is mapped or measured, with a message of one
- * form: "--flag: 'value' <what is wrong> (expected <accepted form>)".
+ * The option table, size/suffix parsing and help printing. Commands, their
+ * help, their operands and the outputs each can write come from the
+ * registry's rows (exp/registry.c); this file names no command. Every bad
+ * argument is refused here, before anything is mapped or measured, with a
+ * message of one form: "--flag: 'value' <what is wrong> (expected <accepted form>)".
  */
 #include "cli.h"
 
