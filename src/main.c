@@ -16,7 +16,6 @@
 #include "report/html.h"
 #include "report/report.h"
 #include "report/svg.h"
-#include "report/window_out.h"
 #include "topo.h"
 
 #include <errno.h>
@@ -69,28 +68,6 @@ static void show_progress(void *ctx, double fraction)
 static void clear_progress(void)
 {
 	fputs("\r\033[K", stderr);
-}
-
-/* --dump-code: raw machine code of one probe, for a disassembler. */
-static int dump_probe_code(const struct plan *plan)
-{
-	int rc;
-
-	if (isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "mlpscope: --dump-code: refusing to write machine code to a terminal "
-			"(expected a redirect, e.g. > probe.bin)\n");
-		return 2;
-	}
-	rc = window_dump_code(plan->dump_filler, plan->dump_n, stdout);
-	if (rc == -ENOTSUP) {
-		fprintf(stderr, "mlpscope: window: the probe is unsupported on this ISA (x86-64 and AArch64 only)\n");
-		return 0;
-	}
-	if (rc || fflush(stdout)) {
-		fprintf(stderr, "mlpscope: --dump-code: %s\n", strerror(rc ? -rc : errno));
-		return 1;
-	}
-	return 0;
 }
 
 /* Map a section's -errno to an exit status, saying why on stderr. */
@@ -286,8 +263,14 @@ static int measure_and_report(const struct options *o)
 		fprintf(stderr, "mlpscope: %s\n", err);
 		return 2;
 	}
-	if (plan.dump_code)
-		return dump_probe_code(&plan);
+	/* An option that asks for something other than a measurement (window's
+	 * --dump-code) wins, whichever command it came with. */
+	for (size_t i = 0; i < registry_count; i++)
+		if (registry[i].instead && (rc = registry[i].instead(&s)) >= 0) {
+			if (s.err[0])
+				fprintf(stderr, "mlpscope: %s\n", s.err);
+			return rc;
+		}
 	install_signals();
 	if (open_outputs(o, &out)) {
 		abort_outputs(&out);

@@ -43,6 +43,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -462,6 +463,30 @@ static int window_section_plan(struct section_run *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* --dump-code: raw machine code of one probe, for a disassembler. */
+static int window_section_instead(struct section_run *s)
+{
+	int rc;
+
+	if (!s->plan->dump_code)
+		return -1;
+	if (isatty(STDOUT_FILENO)) {
+		snprintf(s->err, sizeof(s->err), "--dump-code: refusing to write machine code to a terminal "
+			 "(expected a redirect, e.g. > probe.bin)");
+		return 2;
+	}
+	rc = window_dump_code(s->plan->dump_filler, s->plan->dump_n, stdout);
+	if (rc == -ENOTSUP) {
+		snprintf(s->err, sizeof(s->err), "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
+		return 0;
+	}
+	if (rc || fflush(stdout)) {
+		snprintf(s->err, sizeof(s->err), "--dump-code: %s", strerror(rc ? -rc : errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int window_section_run(struct section_run *s, void *result)
 {
 	const struct options *o = s->o;
@@ -684,6 +709,7 @@ const struct section registry[] = {
 		.outputs = SECTION_OUT_ALL,
 		.result_bytes = sizeof(struct window_result),
 		.plan = window_section_plan,
+		.instead = window_section_instead,
 		.run = window_section_run,
 		.write_text = window_section_text,
 		.write_json = window_section_json,
@@ -740,6 +766,9 @@ const struct section registry[] = {
 		.name = "help",
 		.summary = "what a command measures and how (help CMD)",
 		.kind = SECTION_HELP,
+		/* help has always ignored output flags; refusing them is a change
+		 * of behaviour left for its own commit. */
+		.outputs = SECTION_OUT_ALL,
 		.operands = SECTION_ARGS_TOPIC,
 	},
 };

@@ -82,6 +82,11 @@ struct section {
 	/* Bytes this row holds at its peak on threads threads, for the check
 	 * that the largest threaded section fits in MemAvailable. */
 	size_t (*peak_bytes)(const struct topo *t, bool quick, unsigned threads);
+	/* In place of measuring, when the options ask for something else
+	 * (window --dump-code): an exit status >= 0, s->err printed when set;
+	 * -1 to measure as usual. Every row's runs after the plan, whatever the
+	 * command, before any output opens. */
+	int (*instead)(struct section_run *s);
 	/* 0: result filled; 1: skipped (no result, a warning says why);
 	 * negative errno: failed (s->err may say more). */
 	int (*run)(struct section_run *s, void *result);
