@@ -593,3 +593,24 @@ out:
 	snprintf(tctx->message, sizeof(tctx->message), "N=%u %.1f ns/iter, N=%u %.1f ns/iter, floor %.1f%%", ns[0],
 		 t[0], ns[1], t[1], 100 * tol);
 }
+
+/* The store filler's coarse sweep on a Zen 4 guest (family 25 model 17):
+ * N=64 sits half way between the levels (some iterations overlap, some do
+ * not). Without setting that point aside the fit called the whole curve a
+ * ramp and reported no step. */
+TEST(window_fit_sets_aside_a_point_between_the_levels)
+{
+	static const unsigned n[] = {0, 4, 6, 8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 40, 48, 56, 64,
+				     72, 84, 96, 108, 124, 140, 160, 180, 204, 232};
+	static const double t[] = {148, 148, 151, 150, 151, 149, 150, 151, 150, 149, 152, 153, 155, 160,
+				   161, 164, 167, 232, 307, 313, 319, 327, 335, 342, 358, 367, 379, 397};
+	struct window_fit fit;
+	size_t k = sizeof(n) / sizeof(n[0]);
+
+	CHECK(window_fit_steps(n, t, k, 0.068, &fit) == 0, "fit failed");
+	CHECK(fit.step_found, "no step (jump %.2f)", fit.jump_ratio);
+	CHECK(n[fit.fits_index] == 56 && n[fit.step_index] == 72 && fit.transition_points == 1,
+	      "fits %u fails %u with %zu transitional, want 56, 72 and 1", n[fit.fits_index], n[fit.step_index],
+	      fit.transition_points);
+	CHECK(fit.jump_ratio > 1.6, "jump %.2f across the transition", fit.jump_ratio);
+}
