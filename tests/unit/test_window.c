@@ -776,3 +776,19 @@ TEST(window_cross_check_fires_on_a_disagreeing_pair)
 	free(buf);
 	CHECK(ok, "window.summary or the disagreement is missing from the JSON");
 }
+
+/* The other order: the sweep ran while the structure was split, the repeat
+ * found it whole. The repeat's figure is then the whole structure. */
+TEST(window_repeat_at_twice_n_names_the_repeat_as_whole)
+{
+	static struct window_result r;
+	struct synth_core core = {.q = {[PROBE_FILLER_STORE] = 32}, .q_repeat = {[PROBE_FILLER_STORE] = 64}};
+	int rc = synth_run(&core, 1u << PROBE_FILLER_STORE, &r);
+	const struct window_filler_result *fr = &r.fillers[0];
+	const struct window_summary *sm = summary_of(&r, PROBE_STRUCT_SQ);
+
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(fr->partitioned && strstr(fr->note, "the whole structure is the repeat run's"), "note: %s", fr->note);
+	CHECK(fr->whole_capacity > 1.7 * fr->capacity && sm && fabs(sm->capacity - fr->whole_capacity) < 1e-9,
+	      "whole %.1f first %.1f summary %.1f", fr->whole_capacity, fr->capacity, sm ? sm->capacity : -1);
+}
