@@ -162,9 +162,9 @@ struct window_result {
  * calls them, tests call them on synthetic results): whole capacity and
  * partition verdict per filler from its repeat, then per structure the
  * figure, the fillers that agree, disagree or never stepped, and the
- * notes. tol_frac is the run's noise floor. */
+ * notes (appended to the fillers' own). */
 void window_judge_repeat(struct window_filler_result *fr);
-void window_summarise(struct window_result *r, double tol_frac);
+void window_summarise(struct window_result *r);
 
 /* Map and verify the chase arena, then sweep each selected filler. Returns
  * 0; -ENOTSUP on an ISA without an encoder (nothing measured); -EINTR when

@@ -752,7 +752,7 @@ TEST(window_cross_check_fires_on_a_disagreeing_pair)
 		fr->capacity_high = fr->whole_capacity_high = rows[i].hi;
 		fr->capacity = fr->whole_capacity = (rows[i].lo + rows[i].hi) / 2;
 	}
-	window_summarise(&r, 0.05);
+	window_summarise(&r);
 	sm = summary_of(&r, PROBE_STRUCT_SQ);
 	CHECK(sm && sm->ndisagree == 1 && r.fillers[0].disagrees && r.fillers[1].disagrees,
 	      "store 63.5 vs store_nop 79.5 not flagged");
