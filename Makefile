@@ -69,6 +69,14 @@ check-gen: $(GEN)
 	@$(GEN) | cmp -s - src/kern/lanes.gen.c || \
 	  { echo "src/kern/lanes.gen.c is stale: run 'make regen'"; exit 1; }
 
+# Instructions, loads and stores per access of each lanes kernel, counted
+# from the compiled object (spills included), for the model's u/P and
+# per-resource terms. A cross build disassembles with its own objdump.
+OBJDUMP ?= $(if $(filter %gcc,$(CC)),$(patsubst %gcc,%objdump,$(CC)),objdump)
+$(BUILD)/gen/lanes_insns.h: $(BUILD)/obj/src/kern/lanes.gen.o tools/count_lanes_insns.sh
+	tools/count_lanes_insns.sh $< $(OBJDUMP) > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/src/kern/lanes_count.o: $(BUILD)/gen/lanes_insns.h
+
 run: $(BIN)
 	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
 

@@ -299,6 +299,7 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 		o->help_topic = a;
 		return 0;
 	case SECTION_ARGS_ONE:
+	case SECTION_ARGS_OPTIONAL:
 		if (o->npaths)
 			break;
 		o->paths[o->npaths++] = a;

@@ -13,6 +13,7 @@
 #include "arena.h"
 #include "chain.h"
 #include "clock.h"
+#include "exp/mlp_core.h"
 #include "kern/lanes.h"
 #include "policy.h"
 
@@ -68,6 +69,7 @@ struct mlp_result {
 	unsigned ncontrol;
 	struct mlp_point control[MLP_CONTROL_ARMS];
 	struct mlp_estimate estimate;
+	struct mlp_core core;       /* the same kernels L1-resident: the core's side */
 	double setup_seconds;
 	double sweep_seconds;
 };

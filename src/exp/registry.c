@@ -721,16 +721,24 @@ const struct section registry[] = {
 	},
 	{
 		.name = "model",
-		.summary = "the bound model: which resource binds each point of a measured lanes curve",
-		.help = "Reads a measured result (--from run.json, required) and takes the latency L,\n"
-			"the concurrency cap Q and the bandwidth B from its mlp section. Prints, per lane\n"
-			"count K, the measured time per access beside the bound\n"
-			"t(K) >= max(L/K, L/Q, bytes/B) and the name of the term that binds (terms within\n"
-			"the run's noise floor are named together). No measurement is made. The model\n"
-			"and the request-stream characteriser behind it are described in docs/MODEL.md.\n",
+		.summary = "the envelope: which resource could bind each point of a measured lanes curve",
+		.help = "mlpscope model --from run.json [window.json] [--json FILE]: reads a measured\n"
+			"result and prints, per lane count K, a lower bound on time per access from each\n"
+			"resource separately, every term with its source: L/K (L = t(1)); u/P (u the\n"
+			"instructions per access counted in the compiled kernel, P the issue rate the mlp\n"
+			"section measured on the same kernels L1-resident); the same kernel's L1-resident\n"
+			"time; line/B with B the bandwidth section's read on one thread and on all (never\n"
+			"the sweep being explained); L x loads/Q and L x instructions/ROB with Q and ROB\n"
+			"from window (in the file, or a second file). Then the binding term, its margin\n"
+			"to the next, the latency under load at that K's traffic (from the loaded\n"
+			"section) with Little's law, and what could set the plateau, with the evidence\n"
+			"for and against each candidate. No measurement is made; see docs/MODEL.md.\n",
 		.kind = SECTION_FILE_COMMAND,
 		.needs_from = true,
-		.usage = "mlpscope model --from run.json",
+		.outputs = SECTION_OUT_JSON,
+		.operands = SECTION_ARGS_OPTIONAL,
+		.operand_name = "window result",
+		.usage = "mlpscope model --from run.json [window.json] [--json FILE]",
 		.command = cmd_model,
 	},
 	{

@@ -41,7 +41,9 @@ enum section_output {
 };
 
 /* Positional operands a command takes after its name. */
-enum section_operands { SECTION_ARGS_NONE, SECTION_ARGS_TOPIC, SECTION_ARGS_ONE, SECTION_ARGS_MANY };
+/* SECTION_ARGS_OPTIONAL: zero or one file. */
+enum section_operands { SECTION_ARGS_NONE, SECTION_ARGS_TOPIC, SECTION_ARGS_ONE, SECTION_ARGS_MANY,
+		       SECTION_ARGS_OPTIONAL };
 
 /* What a measuring row's hooks get: the request, the machine's plan, the
  * report (read for what earlier rows left: the noise floor, the core clock),

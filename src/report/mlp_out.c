@@ -85,7 +85,10 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 	fprintf(f, ")\n  setup %.1f s, sweep %.1f s\n", m->setup_seconds, m->sweep_seconds);
 }
 
-static void write_point(struct jsonw *w, const struct mlp_point *pt, size_t spacing_bytes)
+/* core: the lanes arm's point gets the kernel's counts and its
+ * L1-resident time; NULL for the control arm. */
+static void write_point(struct jsonw *w, const struct mlp_point *pt, size_t spacing_bytes,
+			const struct mlp_core *core)
 {
 	jsonw_object_begin(w, NULL);
 	jsonw_uint(w, "lanes", pt->lanes);
@@ -97,6 +100,38 @@ static void write_point(struct jsonw *w, const struct mlp_point *pt, size_t spac
 	jsonw_double(w, "useful_gbps", pt->useful_gbps);
 	jsonw_double(w, "line_gbps", pt->line_gbps);
 	jsonw_double_array(w, "trials_ns", pt->trials_ns, pt->ntrials);
+	if (core && core->measured && pt->lanes >= 1 && pt->lanes <= core->npoints) {
+		unsigned i = pt->lanes - 1;
+
+		if (core->instructions_per_access[i] > 0) {
+			jsonw_double(w, "instructions_per_access", core->instructions_per_access[i]);
+			jsonw_double(w, "loads_per_access", core->loads_per_access[i]);
+			jsonw_double(w, "stores_per_access", core->stores_per_access[i]);
+		} else {
+			jsonw_null(w, "instructions_per_access");
+			jsonw_null(w, "loads_per_access");
+			jsonw_null(w, "stores_per_access");
+		}
+		jsonw_double(w, "core_ns_per_access", core->ns_per_access[i]);
+	}
+	jsonw_object_end(w);
+}
+
+static void write_core(struct jsonw *w, const struct mlp_core *c)
+{
+	jsonw_object_begin(w, "core");
+	jsonw_bool(w, "measured", c->measured);
+	jsonw_uint(w, "chain_bytes", c->chain_bytes);
+	if (c->issue_per_ns > 0) {
+		jsonw_double(w, "issue_per_ns", c->issue_per_ns);
+		jsonw_uint(w, "issue_at_lanes", c->issue_at_lanes);
+	} else {
+		jsonw_null(w, "issue_per_ns");
+		jsonw_null(w, "issue_at_lanes");
+	}
+	jsonw_string(w, "count_source", c->count_source ? c->count_source : "not run");
+	jsonw_string(w, "method", "each lanes_K on an L1-resident chain (every load hits): core_ns_per_access; "
+		     "issue_per_ns is the best instructions_per_access / core_ns_per_access over K");
 	jsonw_object_end(w);
 }
 
@@ -161,13 +196,14 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 		     "upper quartile over lane counts of the spread (max/min - 1) of min-of-3 trial groups");
 	jsonw_array_begin(w, "sweep");
 	for (unsigned i = 0; i < m->npoints; i++)
-		write_point(w, &m->sweep[i], m->spacing_bytes);
+		write_point(w, &m->sweep[i], m->spacing_bytes, &m->core);
 	jsonw_array_end(w);
 	jsonw_array_begin(w, "control_unrolled");
 	for (unsigned i = 0; i < m->ncontrol; i++)
-		write_point(w, &m->control[i], m->spacing_bytes);
+		write_point(w, &m->control[i], m->spacing_bytes, NULL);
 	jsonw_array_end(w);
 	write_estimate(w, &m->estimate);
+	write_core(w, &m->core);
 	jsonw_object_begin(w, "timing");
 	jsonw_double(w, "setup_s", m->setup_seconds);
 	jsonw_double(w, "sweep_s", m->sweep_seconds);

@@ -1,36 +1,328 @@
 /*
- * Writer for the model command: one mlp section's inputs (L, Q, B and where
- * each came from) and, per lane count, the measured time beside the bound
- * and the term that binds. It prints; the numbers come from model_cmd.c.
+ * Writer for the model command. The words matter as much as the numbers:
+ * Ks and the plateau are a saturation of this kernel's throughput on this
+ * machine, never "the queue size"; each resource that could set it is listed
+ * with the evidence for or against it, and where no measurement here can
+ * decide, the text names the measurement that would. A candidate accounts
+ * for the plateau when its term reaches the measured time within the floor;
+ * it is ruled out when its term is under half of it.
  */
 #include "report/model_out.h"
 
 #include <math.h>
+#include <string.h>
 
-void model_write_text(FILE *out, const struct model_inputs *in)
+static bool known(double v)
 {
-	fprintf(out, "%s\n", in->section);
-	fprintf(out, "  L = %.2f ns (%s)\n", in->latency_ns, in->latency_source);
-	if (in->concurrency > 0)
-		fprintf(out, "  Q = %.2f (%s)\n", in->concurrency, in->concurrency_source);
-	else
-		fprintf(out, "  Q = unknown: no L/Q term\n");
-	if (in->bytes_per_ns > 0)
-		fprintf(out, "  B = %.3f bytes/ns = GB/s (highest line_gbps, at K = %.0f; %.0f B lines per access is an "
-			"assumption)\n", in->bytes_per_ns, in->bandwidth_at_lanes, in->line_bytes);
-	else
-		fprintf(out, "  B = unknown: no bytes/B term\n");
-	fprintf(out, "  bound t(K) >= max(L/K, L/Q, %.0f B/B); terms within the noise floor (%.1f%%) of the largest "
-		"are named together.\n", in->line_bytes, 100 * in->noise_floor_frac);
-	fprintf(out, "  B comes from this same sweep, so the bandwidth term is the best time seen: a bandwidth limit\n"
-		"  and a concurrency limit tie there and this run alone cannot tell them apart.\n");
-	fprintf(out, "  %5s %12s %12s %10s  %s\n", "K", "measured_ns", "bound_ns", "meas/bound", "binding");
-	for (size_t i = 0; i < in->npoints; i++) {
-		char names[64];
-		double bound = model_bound_at(in, i, names, sizeof(names));
+	return isfinite(v) && v > 0;
+}
 
-		fprintf(out, "  %5.0f %12.3f %12.3f %10.3f  %s\n", in->lanes[i], in->ns_per_access[i], bound,
-			bound > 0 ? in->ns_per_access[i] / bound : NAN, names);
+size_t model_plateau_index(const struct env_inputs *in)
+{
+	size_t best = 0;
+
+	for (size_t i = 0; i < in->npoints; i++)
+		if (in->plateau_from_lanes && in->lanes[i] == in->plateau_from_lanes)
+			return i;
+	for (size_t i = 1; i < in->npoints; i++)
+		if (in->measured_ns[i] < in->measured_ns[best])
+			best = i;
+	return best;
+}
+
+static void binding_names(const struct env_point *p, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	if (p->binding < 0) {
+		snprintf(buf, len, "none known");
+		return;
+	}
+	for (int t = 0; t < ENV_NTERMS && used < len; t++)
+		if (p->tied_mask & (1u << t))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "+" : "",
+						 envelope_term_name((enum env_term)t));
+}
+
+/* for / against / partial, in words, for a term at the plateau. */
+static const char *judge(double term_ns, double measured_ns, double floor_frac)
+{
+	if (!known(term_ns))
+		return "undecided";
+	if (term_ns >= measured_ns * (1 - floor_frac))
+		return "for";
+	if (term_ns < 0.5 * measured_ns)
+		return "against";
+	return "partial";
+}
+
+struct candidate {
+	const char *name;
+	enum env_term term;
+	const char *what;
+};
+
+static const struct candidate candidates[] = {
+	{"dependency (L/K)", ENV_LATENCY, "the lanes' own latency: more lanes would still help"},
+	{"core issue (u/P)", ENV_ISSUE, "the instructions of each access at the best rate measured"},
+	{"core work, L1-resident", ENV_CORE, "this kernel with every load a hit"},
+	{"bandwidth, one core", ENV_BW_CORE, "lines this core streamed in the bandwidth section"},
+	{"bandwidth, memory system", ENV_BW_MEMORY, "lines the memory system delivered to all threads"},
+	{"load queue", ENV_LOAD_QUEUE, "entries held about L by each load (chase and stack reloads)"},
+	{"reorder buffer", ENV_ROB, "entries held about L by each instruction of an access"},
+};
+
+static void write_plateau(FILE *out, const struct env_inputs *in)
+{
+	size_t ip = model_plateau_index(in);
+	struct env_point p;
+	double t = in->measured_ns[ip], frac = in->noise_floor_frac;
+	char src[2 * ENV_SOURCE_LEN];
+	bool any_for = false;
+	int best = -1;
+
+	envelope_at(in, ip, &p);
+	fprintf(out, "\n  What sets the plateau. Ks = %.1f +/- %.1f lanes and a plateau of %.1f accesses in flight\n"
+		"  (t(1)/t(K)) are a saturation of this kernel's throughput (lanes_K, %.2f instructions and %.2f\n"
+		"  loads per access at K = %.0f) on this machine: a knee is not a queue capacity, and several\n"
+		"  resources could set it. At K = %.0f (%.2f ns per access measured), each candidate:\n",
+		in->ks, in->ks_uncertainty, in->plateau_concurrency, in->insns_per_access[ip],
+		in->loads_per_access[ip], p.k, p.k, t);
+	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
+		enum env_term term = candidates[c].term;
+		const char *j = judge(p.ns[term], t, frac);
+
+		if (known(p.ns[term]) && term != ENV_LATENCY) {
+			any_for |= !strcmp(j, "for");
+			if (best < 0 || p.ns[term] > p.ns[best])
+				best = (int)term;
+		}
+		if (known(p.ns[term]))
+			fprintf(out, "    %-26s %-9s %7.3f ns = %5.1f%% of the measured time (%s)\n", candidates[c].name,
+				j, p.ns[term], 100 * p.ns[term] / t, candidates[c].what);
+		else {
+			envelope_term_source(in, term, src, sizeof(src));
+			fprintf(out, "    %-26s %-9s %s\n", candidates[c].name, j, src);
+		}
+	}
+	if (in->huge_pct >= 90)
+		fprintf(out, "    %-26s %-9s %.0f%% of the arena in huge pages: few page walks\n",
+			"translation (TLB, walks)", "against", in->huge_pct);
+	else if (in->huge_pct >= 0)
+		fprintf(out, "    %-26s %-9s only %.0f%% in huge pages: page walks share the miss machinery "
+			"(compare mlp --pages both)\n", "translation (TLB, walks)", "possible", in->huge_pct);
+	fprintf(out, "    %-26s %-9s no section measures them (no PMU count of outstanding misses here)\n",
+		"L1D/L2 miss tracking", "unmeasured");
+	if (known(p.loaded_latency_ns)) {
+		double n = p.loaded_latency_ns / t;
+
+		fprintf(out, "    loaded latency at this K's %.2f GB/s of lines: %.1f ns (t(1) x the loaded section's rise);\n"
+			"    Little's law: %.1f in flight (t_loaded/t(K)) against K = %.0f lanes and t(1)/t(K) = %.1f.\n",
+			in->line_bytes / t, p.loaded_latency_ns, n, p.k, in->measured_ns[0] / t);
+		if (n < p.k * (1 - 2 * frac))
+			fprintf(out, "    Fewer than K requests were in flight at a near-idle latency: the lanes waited "
+				"in the core,\n    which points at a cap on outstanding misses in the core, not at queueing "
+				"downstream.\n");
+		else
+			fprintf(out, "    About K requests were in flight, each slower: queueing downstream of the core.\n");
+	} else {
+		fprintf(out, "    loaded latency: unknown (this file has no loaded curve reaching %.2f GB/s).\n",
+			in->line_bytes / t);
+	}
+	if (any_for) {
+		fprintf(out, "  Verdict: the envelope reaches the measured time; the binding measured term accounts "
+			"for the plateau.\n");
+	} else if (best >= 0) {
+		double bw = fmax(known(p.ns[ENV_BW_CORE]) ? p.ns[ENV_BW_CORE] : 0,
+				 known(p.ns[ENV_BW_MEMORY]) ? p.ns[ENV_BW_MEMORY] : 0);
+
+		fprintf(out, "  Verdict: no measured resource accounts for the plateau; the largest independent term\n"
+			"  (%s) is %.0f%% of the measured time.\n", envelope_term_name((enum env_term)best),
+			100 * p.ns[best] / t);
+		if (bw > 0 && bw < 0.5 * t)
+			fprintf(out, "  Not bandwidth: the bandwidth section moved %.1fx the lines this K moved.\n", t / bw);
+		else if (bw > 0)
+			fprintf(out, "  Bandwidth is not ruled out: its term is %.0f%% of the measured time.\n", 100 * bw / t);
+		else
+			fprintf(out, "  Bandwidth is undecided: the bandwidth section (in the full report) would decide.\n");
+		fprintf(out, "  What is left is a limit this tool does not measure (miss tracking in the core, or queueing\n"
+			"  beyond it); PMU counts of outstanding L1D misses, or a probe chain timed inside the K-lane\n"
+			"  run, would decide which.\n");
 	}
 }
 
+void model_write_text(FILE *out, const struct env_inputs *in)
+{
+	static const char *const head[ENV_NTERMS] = {"L/K", "u/P", "core", "bw_core", "bw_mem", "load_q", "rob"};
+	char src[2 * ENV_SOURCE_LEN];
+
+	fprintf(out, "\n%s: the envelope t(K) >= max(terms), ns per access, each term from its own evidence\n",
+		in->section);
+	for (int t = 0; t < ENV_NTERMS; t++) {
+		envelope_term_source(in, (enum env_term)t, src, sizeof(src));
+		fprintf(out, "  %-16s %s\n", envelope_term_name((enum env_term)t), src);
+	}
+	fprintf(out, "  B is never this sweep's own best rate: that term would be the best time seen and tie with\n"
+		"  any explanation. Terms within the floor (%.1f%%) of the largest are named together; margin is\n"
+		"  binding / next - 1. t_loaded: t(1) scaled by the loaded section's latency rise at this K's\n"
+		"  line rate; by Little's law t_loaded/t(K) were in flight, beside t(1)/t(K).\n",
+		100 * in->noise_floor_frac);
+	fprintf(out, "  %4s %9s", "K", "measured");
+	for (int t = 0; t < ENV_NTERMS; t++)
+		fprintf(out, " %8s", head[t]);
+	fprintf(out, " %8s %7s %8s %6s %6s  %s\n", "env/meas", "margin", "t_loaded", "tL/tK", "t1/tK", "binding");
+	for (size_t i = 0; i < in->npoints; i++) {
+		struct env_point p;
+		char names[96];
+
+		envelope_at(in, i, &p);
+		binding_names(&p, names, sizeof(names));
+		fprintf(out, "  %4.0f %9.3f", p.k, p.measured_ns);
+		for (int t = 0; t < ENV_NTERMS; t++)
+			if (known(p.ns[t]))
+				fprintf(out, " %8.3f", p.ns[t]);
+			else
+				fprintf(out, " %8s", "-");
+		fprintf(out, " %8.3f", p.explained);
+		if (isfinite(p.margin))
+			fprintf(out, " %6.0f%%", 100 * p.margin);
+		else
+			fprintf(out, " %7s", "-");
+		if (known(p.loaded_latency_ns))
+			fprintf(out, " %8.1f %6.1f", p.loaded_latency_ns, p.loaded_latency_ns / p.measured_ns);
+		else
+			fprintf(out, " %8s %6s", "-", "-");
+		fprintf(out, " %6.1f  %s\n", in->measured_ns[0] / p.measured_ns, names);
+	}
+	write_plateau(out, in);
+}
+
+void model_write_json(struct jsonw *w, const char *from_path, const struct env_inputs *in, size_t n)
+{
+	char src[2 * ENV_SOURCE_LEN];
+
+	jsonw_object_begin(w, "model");
+	jsonw_string(w, "from", from_path);
+	jsonw_string(w, "envelope", "t(K) >= max(L/K, u/P, core, line/B1, line/Bmax, L m/Q_lq, L u/ROB), ns per access");
+	jsonw_array_begin(w, "inputs");
+	for (size_t s = 0; s < n; s++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "section", in[s].section);
+		jsonw_double(w, "t1_ns", in[s].t1.value);
+		jsonw_string(w, "t1_source", in[s].t1.source);
+		jsonw_double(w, "issue_per_ns", in[s].issue.value);
+		jsonw_string(w, "issue_source", in[s].issue.source);
+		jsonw_string(w, "count_source", in[s].count_source);
+		jsonw_double(w, "read_core_gbps", in[s].read_core.value);
+		jsonw_string(w, "read_core_source", in[s].read_core.source);
+		jsonw_double(w, "read_memory_gbps", in[s].read_memory.value);
+		jsonw_string(w, "read_memory_source", in[s].read_memory.source);
+		jsonw_double(w, "load_queue_entries", in[s].load_queue.value);
+		jsonw_string(w, "load_queue_source", in[s].load_queue.source);
+		jsonw_double(w, "rob_entries", in[s].rob.value);
+		jsonw_string(w, "rob_source", in[s].rob.source);
+		jsonw_double(w, "line_bytes", in[s].line_bytes);
+		jsonw_double(w, "noise_floor_pct", 100 * in[s].noise_floor_frac);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "terms");
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < in[s].npoints; i++) {
+			struct env_point p;
+
+			envelope_at(&in[s], i, &p);
+			for (int t = 0; t < ENV_NTERMS; t++) {
+				jsonw_object_begin(w, NULL);
+				jsonw_string(w, "section", in[s].section);
+				jsonw_double(w, "k", p.k);
+				jsonw_string(w, "name", envelope_term_name((enum env_term)t));
+				if (known(p.ns[t]))
+					jsonw_double(w, "ns", p.ns[t]);
+				else
+					jsonw_null(w, "ns");
+				envelope_term_source(&in[s], (enum env_term)t, src, sizeof(src));
+				jsonw_string(w, "source", src);
+				jsonw_object_end(w);
+			}
+		}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "binding");
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < in[s].npoints; i++) {
+			struct env_point p;
+			char names[96];
+
+			envelope_at(&in[s], i, &p);
+			binding_names(&p, names, sizeof(names));
+			jsonw_object_begin(w, NULL);
+			jsonw_string(w, "section", in[s].section);
+			jsonw_double(w, "k", p.k);
+			if (p.binding >= 0)
+				jsonw_string(w, "term", envelope_term_name((enum env_term)p.binding));
+			else
+				jsonw_null(w, "term");
+			jsonw_string(w, "tied", names);
+			if (p.next >= 0)
+				jsonw_string(w, "next", envelope_term_name((enum env_term)p.next));
+			else
+				jsonw_null(w, "next");
+			jsonw_double(w, "margin", p.margin);
+			jsonw_double(w, "measured_ns", p.measured_ns);
+			jsonw_double(w, "envelope_ns", p.envelope_ns);
+			jsonw_double(w, "envelope_over_measured", p.explained);
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "loaded_latency");
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < in[s].npoints; i++) {
+			struct env_point p;
+
+			envelope_at(&in[s], i, &p);
+			if (!known(p.loaded_latency_ns))
+				continue;
+			jsonw_object_begin(w, NULL);
+			jsonw_string(w, "section", in[s].section);
+			jsonw_double(w, "k", p.k);
+			jsonw_double(w, "latency_ns", p.loaded_latency_ns);
+			jsonw_double(w, "littles_concurrency", p.loaded_latency_ns / p.measured_ns);
+			jsonw_double(w, "t1_concurrency", in[s].measured_ns[0] / p.measured_ns);
+			jsonw_string(w, "source", "t(1) x loaded.curve latency / loaded.idle_latency_ns at this K's line "
+				     "rate, interpolated: the shared memory system's latency at this traffic");
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "plateau");
+	for (size_t s = 0; s < n; s++) {
+		size_t ip = model_plateau_index(&in[s]);
+		struct env_point p;
+
+		envelope_at(&in[s], ip, &p);
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "section", in[s].section);
+		jsonw_string(w, "what", "a saturation of this kernel's throughput on this machine, not a queue capacity");
+		jsonw_double(w, "at_lanes", p.k);
+		jsonw_double(w, "measured_ns", p.measured_ns);
+		jsonw_array_begin(w, "candidates");
+		for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
+			enum env_term t = candidates[c].term;
+
+			jsonw_object_begin(w, NULL);
+			jsonw_string(w, "term", envelope_term_name(t));
+			jsonw_string(w, "evidence", judge(p.ns[t], p.measured_ns, in[s].noise_floor_frac));
+			if (known(p.ns[t]))
+				jsonw_double(w, "fraction_of_measured", p.ns[t] / p.measured_ns);
+			else
+				jsonw_null(w, "fraction_of_measured");
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		jsonw_string(w, "unmeasured", "L1D/L2 miss tracking and queueing beyond the core: decided by PMU counts "
+			     "of outstanding L1D misses or a probe chain timed inside the K-lane run");
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}

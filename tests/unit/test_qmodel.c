@@ -201,12 +201,12 @@ static char *model_output(const char *path, int *rc, char *err, size_t errlen)
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
-	*rc = model_cmd_run(path, out, err, errlen);
+	*rc = model_cmd_run(path, NULL, NULL, out, err, errlen);
 	fclose(out);
 	return text;
 }
 
-TEST(qmodel_model_cmd_prints_bound_and_binding_per_k)
+TEST(qmodel_model_cmd_prints_envelope_and_binding_per_k)
 {
 	char path[] = "/tmp/mlpscope-model-XXXXXX", err[256];
 	int fd = mkstemp(path), rc;
@@ -218,15 +218,14 @@ TEST(qmodel_model_cmd_prints_bound_and_binding_per_k)
 		CHECK(write_result(path, 1, variant ? "small" : "-", 0) == 0, "write");
 		text = model_output(path, &rc, err, sizeof(err));
 		CHECK(rc == 0, "rc %d: %s", rc, err);
-		CHECK(strstr(text, variant ? "mlp.small" : "mlp\n"), "section named: %s", text);
-		CHECK(strstr(text, "L = 100.00 ns (estimate.fit_latency_ns)"), "L source: %s", text);
-		CHECK(strstr(text, "Q = 10.00 (estimate.fit_plateau_concurrency)"), "Q source: %s", text);
-		CHECK(strstr(text, "B = 6.400 bytes/ns"), "B: %s", text);
-		/* K=1: L/K = 100 binds; K=4: 25; K=32: L/Q = 10 and 64/6.4 = 10 tie */
-		CHECK(strstr(text, "      1      100.000      100.000      1.000  latency\n"), "K=1 row: %s", text);
-		CHECK(strstr(text, "      4       25.200       25.000      1.008  latency\n"), "K=4 row: %s", text);
-		CHECK(strstr(text, "     32       10.000       10.000      1.000  concurrency+bandwidth\n"), "K=32 row: %s",
-		      text);
+		CHECK(strstr(text, variant ? "\nmlp.small: the envelope" : "\nmlp: the envelope"), "section named: %s", text);
+		CHECK(strstr(text, "L: mlp.sweep[0].ns_per_access = 100.0 ns"), "L source: %s", text);
+		/* B is never the sweep's own best line rate (6.4 GB/s here) */
+		CHECK(strstr(text, "B: unknown: no bandwidth section") && !strstr(text, "line_gbps"), "B: %s", text);
+		/* only L/K is known: it binds at every K, with no next term */
+		CHECK(strstr(text, "     1   100.000  100.000"), "K=1 row: %s", text);
+		CHECK(strstr(text, "    32    10.000    3.125"), "K=32 row: %s", text);
+		CHECK(strstr(text, "a saturation of this kernel's throughput"), "words: %s", text);
 		free(text);
 	}
 	unlink(path);

@@ -1,0 +1,282 @@
+/*
+ * The model's envelope on synthetic inputs: each term binds in turn, the
+ * margin to the next is binding / next - 1, terms within the floor are named
+ * together; B comes from the bandwidth section, never from the sweep it
+ * explains; the loaded latency follows a synthetic delay curve and Little's
+ * law; the instruction counts of the compiled kernels are plausible; the
+ * L1-resident core timing runs. Values are exact; only the last is measured.
+ */
+#include "../harness.h"
+
+#include "cmd/envelope.h"
+#include "cmd/model.h"
+#include "exp/mlp_core.h"
+#include "kern/lanes_count.h"
+#include "jsonr.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One point at K, L = 100 ns, every term unknown but L/K. */
+static void one_point(struct env_inputs *in, double k, double measured_ns)
+{
+	memset(in, 0, sizeof(*in));
+	snprintf(in->section, sizeof(in->section), "mlp");
+	in->line_bytes = 64;
+	in->noise_floor_frac = 0.02;
+	in->t1.value = 100;
+	in->npoints = 1;
+	in->lanes[0] = k;
+	in->measured_ns[0] = measured_ns;
+	in->insns_per_access[0] = 2;
+	in->loads_per_access[0] = 1.5;
+}
+
+TEST(envelope_each_term_binds_in_turn)
+{
+	struct env_inputs in;
+	struct env_point p;
+	static const struct {
+		enum env_term term;
+		double ns;
+	} want[] = {
+		{ENV_LATENCY, 25}, {ENV_ISSUE, 40}, {ENV_CORE, 30}, {ENV_BW_CORE, 32}, {ENV_BW_MEMORY, 64},
+		{ENV_LOAD_QUEUE, 50}, {ENV_ROB, 40},
+	};
+
+	for (size_t c = 0; c < sizeof(want) / sizeof(want[0]); c++) {
+		one_point(&in, 4, 60);           /* L/K = 25 ns */
+		/* every other term small (1 ns), the one under test large */
+		in.issue.value = 2.0;            /* u/P = 2/2 = 1 */
+		in.core_ns[0] = 1;
+		in.read_core.value = 64;         /* 64 B / 64 GB/s = 1 */
+		in.read_memory.value = 64;
+		in.load_queue.value = 150;       /* 100 x 1.5 / 150 = 1 */
+		in.rob.value = 200;              /* 100 x 2 / 200 = 1 */
+		switch (want[c].term) {
+		case ENV_LATENCY:
+			break;
+		case ENV_ISSUE:
+			in.issue.value = 0.05;
+			break;
+		case ENV_CORE:
+			in.core_ns[0] = 30;
+			break;
+		case ENV_BW_CORE:
+			in.read_core.value = 2;
+			break;
+		case ENV_BW_MEMORY:
+			in.read_memory.value = 1;
+			break;
+		case ENV_LOAD_QUEUE:
+			in.load_queue.value = 3;
+			break;
+		case ENV_ROB:
+			in.rob.value = 5;
+			break;
+		default:
+			break;
+		}
+		envelope_at(&in, 0, &p);
+		CHECK(p.binding == (int)want[c].term, "%s: binding %s", envelope_term_name(want[c].term),
+		      p.binding >= 0 ? envelope_term_name((enum env_term)p.binding) : "none");
+		CHECK(fabs(p.envelope_ns - want[c].ns) < 1e-9, "%s: %g ns", envelope_term_name(want[c].term),
+		      p.envelope_ns);
+		/* the next is L/K (25) unless L/K binds, then one of the 1 ns terms */
+		double next = want[c].term == ENV_LATENCY ? 1 : 25;
+
+		CHECK(fabs(p.margin - (want[c].ns / next - 1)) < 1e-9, "%s: margin %g",
+		      envelope_term_name(want[c].term), p.margin);
+		CHECK(p.tied_mask == 1u << want[c].term, "%s: tied %x", envelope_term_name(want[c].term), p.tied_mask);
+		CHECK(fabs(p.explained - want[c].ns / 60) < 1e-9, "explained %g", p.explained);
+	}
+}
+
+TEST(envelope_names_ties_within_the_floor_and_skips_unknown_terms)
+{
+	struct env_inputs in;
+	struct env_point p;
+
+	one_point(&in, 4, 30);
+	envelope_at(&in, 0, &p);
+	CHECK(p.binding == ENV_LATENCY && p.next < 0 && isnan(p.margin), "alone: %d %d %g", p.binding, p.next,
+	      p.margin);
+	in.read_core.value = 64.0 / 24.8;    /* 24.8 ns: within 2% of 25 */
+	envelope_at(&in, 0, &p);
+	CHECK(p.binding == ENV_LATENCY && p.next == ENV_BW_CORE, "pair: %d %d", p.binding, p.next);
+	CHECK(p.tied_mask == ((1u << ENV_LATENCY) | (1u << ENV_BW_CORE)), "tie: %x", p.tied_mask);
+	in.read_core.value = 64.0 / 20;      /* 20 ns: 25% below, not a tie */
+	envelope_at(&in, 0, &p);
+	CHECK(p.tied_mask == 1u << ENV_LATENCY && fabs(p.margin - 0.25) < 1e-9, "no tie: %x %g", p.tied_mask,
+	      p.margin);
+}
+
+TEST(envelope_loaded_latency_follows_a_synthetic_delay)
+{
+	struct env_inputs in;
+	struct env_point p;
+
+	/* a memory system whose latency doubles from idle at 5 GB/s: the
+	 * synthetic delay; the chain's own t(1) is 100 ns */
+	one_point(&in, 16, 12.8);            /* 64 B / 12.8 ns = 5 GB/s */
+	in.loaded_idle_ns = 80;
+	in.nloaded = 3;
+	in.loaded_bw_gbps[0] = 1;
+	in.loaded_latency_ns[0] = 80;
+	in.loaded_bw_gbps[1] = 5;
+	in.loaded_latency_ns[1] = 160;
+	in.loaded_bw_gbps[2] = 9;
+	in.loaded_latency_ns[2] = 400;
+	envelope_at(&in, 0, &p);
+	CHECK(fabs(p.loaded_latency_ns - 200) < 1e-9, "t_loaded %g, want t(1) x 2", p.loaded_latency_ns);
+	/* Little's law: 200 / 12.8 = 15.6 in flight of 16 lanes */
+	CHECK(fabs(p.loaded_latency_ns / p.measured_ns - 15.625) < 1e-9, "N %g", p.loaded_latency_ns / p.measured_ns);
+	/* halfway between 5 and 9 GB/s: 280 ns of curve, x 100/80 */
+	CHECK(fabs(envelope_loaded_latency(&in, 7) - 350) < 1e-9, "mid %g", envelope_loaded_latency(&in, 7));
+	/* below the lightest point: between idle and it */
+	CHECK(fabs(envelope_loaded_latency(&in, 0.5) - 100) < 1e-9, "light %g", envelope_loaded_latency(&in, 0.5));
+	/* beyond the curve: not extrapolated */
+	CHECK(isnan(envelope_loaded_latency(&in, 10)), "beyond the curve must be unknown");
+	in.nloaded = 0;
+	CHECK(isnan(envelope_loaded_latency(&in, 5)), "no curve must be unknown");
+}
+
+static const char report_json[] =
+	"{\"tool\": \"mlpscope\", \"version\": \"0.1.0\", \"schema_version\": 1,\n"
+	" \"mlp\": {\"line_bytes\": 64, \"noise_floor_pct\": 2,\n"
+	"  \"sweep\": [\n"
+	"   {\"lanes\": 1, \"ns_per_access\": 100, \"line_gbps\": 0.64, \"instructions_per_access\": 3,"
+	"    \"loads_per_access\": 1, \"core_ns_per_access\": 1.2},\n"
+	"   {\"lanes\": 8, \"ns_per_access\": 12.8, \"line_gbps\": 5, \"instructions_per_access\": 1.25,"
+	"    \"loads_per_access\": 1, \"core_ns_per_access\": 0.2},\n"
+	"   {\"lanes\": 32, \"ns_per_access\": 10.0, \"line_gbps\": 6.4, \"instructions_per_access\": 2.5,"
+	"    \"loads_per_access\": 1.6, \"core_ns_per_access\": 0.3}],\n"
+	"  \"estimate\": {\"fit_latency_ns\": 100, \"fit_saturation_lanes\": 10, \"fit_uncertainty\": 0.5,"
+	"   \"fit_plateau_concurrency\": 10, \"plateau_from_lanes\": 32},\n"
+	"  \"core\": {\"issue_per_ns\": 10, \"issue_at_lanes\": 8, \"count_source\": \"test\"},\n"
+	"  \"pages\": {\"huge_pct_obtained\": 100}},\n"
+	" \"bandwidth\": {\"kernels\": [\n"
+	"   {\"kernel\": \"read_x\", \"op\": \"read\", \"threads\": 1, \"gbps\": 16},\n"
+	"   {\"kernel\": \"read_x\", \"op\": \"read\", \"threads\": 2, \"gbps\": 32},\n"
+	"   {\"kernel\": \"copy_x\", \"op\": \"copy\", \"threads\": 2, \"gbps\": 99}]},\n"
+	" \"loaded\": {\"idle_latency_ns\": 100, \"curve\": [{\"bw_gbps\": 3, \"latency_ns\": 100},"
+	"   {\"bw_gbps\": 8, \"latency_ns\": 110}]},\n"
+	" \"warnings\": []}\n";
+
+static const char window_json[] =
+	"{\"tool\": \"mlpscope\", \"version\": \"0.1.0\", \"schema_version\": 1,\n"
+	" \"window\": {\"summary\": {\n"
+	"   \"load_queue\": {\"measured\": true, \"capacity\": 40, \"from\": \"load_fp\"},\n"
+	"   \"reorder_buffer\": {\"measured\": false, \"capacity\": null, \"note\": \"not resolved in this run\"}}},\n"
+	" \"warnings\": []}\n";
+
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
+{
+	char rpath[] = "/tmp/mlpscope-env-XXXXXX", wpath[] = "/tmp/mlpscope-envw-XXXXXX";
+	char jpath[64], err[256], *text = NULL;
+	size_t len = 0;
+	int fr = mkstemp(rpath), fw = mkstemp(wpath), rc;
+	FILE *out;
+	struct jsonr_doc doc;
+
+	CHECK(fr >= 0 && fw >= 0, "mkstemp");
+	close(fr);
+	close(fw);
+	snprintf(jpath, sizeof(jpath), "%s.model.json", rpath);
+	CHECK(!write_file(rpath, report_json) && !write_file(wpath, window_json), "write");
+	out = open_memstream(&text, &len);
+	rc = model_cmd_run(rpath, wpath, jpath, out, err, sizeof(err));
+	fclose(out);
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(text, "bandwidth.kernels[read_x, 1 thread].gbps = 16.00") &&
+	      strstr(text, "bandwidth.kernels[read_x, 2 threads].gbps = 32.00"), "B sources: %s", text);
+	CHECK(!strstr(text, "copy_x"), "a copy is not a read: %s", text);
+	CHECK(strstr(text, "window.summary.load_queue.capacity = 40 entries (filler load_fp, the second file)"),
+	      "Q source: %s", text);
+	CHECK(strstr(text, "ROB: unknown: window did not measure it (not resolved in this run)"), "ROB: %s", text);
+	/* At K = 32: L/K 3.125, u/P 0.25, core 0.3, 64/16 = 4, 64/32 = 2,
+	 * 100 x 1.6 / 40 = 4: bandwidth_core and load_queue tie at 4 ns, 40%
+	 * of the measured 10 ns: no measured term accounts for the plateau. */
+	CHECK(strstr(text, "bandwidth_core+load_queue"), "tie at K=32: %s", text);
+	CHECK(strstr(text, "Verdict: no measured resource accounts for the plateau"), "verdict: %s", text);
+	CHECK(strstr(text, "Not bandwidth: the bandwidth section moved 2.5x the lines"), "not bandwidth: %s", text);
+	free(text);
+	CHECK(jsonr_parse_file(jpath, 0, &doc, err, sizeof(err)) == 0, "model json: %s", err);
+	const struct jsonr_value *terms = jsonr_get(doc.root, "model.terms");
+	const struct jsonr_value *bind = jsonr_get(doc.root, "model.binding");
+	bool found = false;
+
+	CHECK(terms && jsonr_get_count(doc.root, "model.terms") == 3 * ENV_NTERMS, "terms: %zu",
+	      jsonr_get_count(doc.root, "model.terms"));
+	for (const struct jsonr_value *t = terms->u.children.first; t; t = t->next) {
+		const char *name = jsonr_get_string(t, "name"), *src = jsonr_get_string(t, "source");
+		double k, ns;
+
+		CHECK(name && src && jsonr_get_number(t, "k", &k), "term fields");
+		CHECK(!strstr(src, "mlp.sweep[].line_gbps"), "a term sourced from the sweep's rate: %s", src);
+		if (k == 8 && !strcmp(name, "issue")) {
+			CHECK(jsonr_get_number(t, "ns", &ns) && fabs(ns - 0.125) < 1e-9, "u/P at K=8");
+			found = true;
+		}
+	}
+	CHECK(found, "no issue term at K = 8");
+	CHECK(bind && jsonr_get_count(doc.root, "model.binding") == 3, "binding rows");
+	const struct jsonr_value *b0 = bind->u.children.first;
+	double margin;
+
+	CHECK(!strcmp(jsonr_get_string(b0, "term"), "latency") && jsonr_get_number(b0, "margin", &margin) &&
+	      fabs(margin - (100.0 / 4 - 1)) < 1e-6, "K=1 binding: latency by 24x");
+	CHECK(jsonr_get_count(doc.root, "model.loaded_latency") >= 2, "loaded latency rows");
+	jsonr_free(&doc);
+	unlink(rpath);
+	unlink(wpath);
+	unlink(jpath);
+}
+
+TEST(envelope_kernel_counts_come_from_the_compiled_loops)
+{
+	struct lanes_count c;
+
+	if (strncmp(lanes_count_source(), "objdump", 7))
+		SKIP("this build could not count its kernels: %s", lanes_count_source());
+	for (unsigned k = 1; k <= LANES_MAX; k++) {
+		CHECK(lanes_count_for(k, &c), "K = %u: no count", k);
+		/* K loads and at least a branch per iteration */
+		CHECK(c.instructions_per_access * k >= k + 1 - 1e-9, "K = %u: %g instructions per access", k,
+		      c.instructions_per_access);
+		CHECK(c.loads_per_access >= 1 - 1e-9, "K = %u: %g loads per access", k, c.loads_per_access);
+	}
+	CHECK(!lanes_count_for(0, &c) && !lanes_count_for(LANES_MAX + 1, &c), "out of range must be unknown");
+}
+
+TEST(envelope_core_timing_runs_l1_resident)
+{
+	struct clock_info ck;
+	struct mlp_core c;
+	volatile sig_atomic_t stop = 0;
+
+	clock_init(&ck);
+	CHECK(mlp_core_run(8, 3, 64, 1, &ck, &stop, &c) == 0, "run");
+	CHECK(c.measured && c.npoints == 8, "measured %d, %u points", c.measured, c.npoints);
+	for (unsigned i = 0; i < 8; i++)
+		CHECK(c.ns_per_access[i] > 0 && c.ns_per_access[i] < 50, "K = %u: %g ns per L1 access", i + 1,
+		      c.ns_per_access[i]);
+	/* K = 8 L1 hits overlap: faster than one dependent chain of hits */
+	CHECK(c.ns_per_access[7] < c.ns_per_access[0], "K = 8 %g not below K = 1 %g", c.ns_per_access[7],
+	      c.ns_per_access[0]);
+	if (!strncmp(lanes_count_source(), "objdump", 7))
+		CHECK(c.issue_per_ns > 0 && c.issue_at_lanes >= 1, "issue %g at %u", c.issue_per_ns, c.issue_at_lanes);
+}
