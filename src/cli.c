@@ -233,7 +233,7 @@ struct command_desc {
 static const struct command_desc commands[] = {
 	{"report", CMD_REPORT, "the full report (default): every section below, in order",
 	 "Runs every measuring section in order and writes one text report (and, with\n"
-	 "--json, one JSON document): machine, noise, latency, mlp, bandwidth,\n"
+	 "--json, one JSON document): machine, noise, tlb, latency, mlp, bandwidth,\n"
 	 "multicore, loaded. window runs on its own (about 20 s more). --quick keeps a\n"
 	 "useful report short: a working set of 8x the largest reported cache (at least\n"
 	 "256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n"},
@@ -263,6 +263,15 @@ static const struct command_desc commands[] = {
 	 "the backing obtained for both. Sizes are visited round-robin across trials. The\n"
 	 "layout check runs at every size; levels are detected from the curve and set\n"
 	 "beside the OS-reported sizes; a curve that falls where it must rise is flagged.\n"},
+	{"tlb", CMD_TLB, "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
+	 "Chases one load per 4 KiB page (the line offset rotating from page to page, so\n"
+	 "the lines spread over every cache set) through 8 to 32768 pages in random\n"
+	 "order, in a small-page and in a huge-page arena, against a control that visits\n"
+	 "the same number of lines packed densely. The extra per load is translation, by\n"
+	 "subtraction: its steps are the TLB levels (entries, reach, extra ns), the last\n"
+	 "plateau the page-walk cost. Where the huge-page arena steps at the small-page\n"
+	 "counts, 2 MiB pages give only 4 KiB reach (a guest on small host pages). The\n"
+	 "steps are set beside the TLB sizes CPUID reports (unknown off x86-64).\n"},
 	{"mlp", CMD_MLP, "memory-level parallelism: K lanes of dependent loads",
 	 "Builds one random cycle (Sattolo) through a working set far larger than the\n"
 	 "last-level cache, one node per --spacing bytes, and walks it with K independent\n"

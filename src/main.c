@@ -14,6 +14,7 @@
 #include "exp/mlp.h"
 #include "exp/model_cmd.h"
 #include "exp/noise.h"
+#include "exp/tlb.h"
 #include "exp/trace.h"
 #include "exp/window.h"
 #include "machine.h"
@@ -191,6 +192,48 @@ static int run_noise(const struct options *o, struct report *r)
 	return 0;
 }
 
+static int run_tlb(const struct options *o, struct report *r)
+{
+	struct progress prog = {"tlb"};
+	struct tlb_params tp = {
+		.noise_floor_pct = r->noise.floor_pct,
+		.seed = o->seed,
+		.clock = &r->clock,
+		.stop = &stop_requested,
+		.progress = isatty(STDERR_FILENO) ? show_progress : NULL,
+		.progress_ctx = &prog,
+	};
+	int rc;
+
+	/* --quick: two points per octave and three trials still find each step
+	 * within a factor of 1.4. */
+	if (o->quick) {
+		tp.points_per_octave = 2;
+		tp.trials = 3;
+	}
+	rc = tlb_run(&tp, &r->tlb);
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (rc)
+		return section_failed("tlb", rc);
+	r->has_tlb = true;
+	return 0;
+}
+
+/* The huge-page TLB steps, as working-set bytes, for latency's knees. */
+static void fill_tlb_steps(const struct report *r, struct latency_params *lp)
+{
+	const struct tlb_series *s;
+
+	if (!r->has_tlb || r->tlb.nseries < 2)
+		return;
+	s = &r->tlb.series[1];
+	for (unsigned k = 0; k < s->nlevels && lp->ntlb < LATENCY_TLB_MAX; k++) {
+		lp->tlb_reach_bytes[lp->ntlb] = s->levels[k].reach_bytes;
+		lp->tlb_extra_ns[lp->ntlb++] = s->levels[k].extra_ns;
+	}
+}
+
 static int run_latency(const struct plan *plan, const struct options *o, struct report *r)
 {
 	struct progress prog = {"latency"};
@@ -209,6 +252,7 @@ static int run_latency(const struct plan *plan, const struct options *o, struct 
 	int rc;
 
 	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
+	fill_tlb_steps(r, &lp);
 	/* --quick: two points per octave, three trials, and a largest size of
 	 * 4x the last-level cache (at least 256 MiB): still far past every
 	 * cache, and building the chains is most of this section's time. */
@@ -345,7 +389,11 @@ static int run_sections(const struct plan *plan, const struct options *o, struct
 			return section_failed("machine", rc);
 		r->has_machine = true;
 	}
-	if ((all || o->command == CMD_NOISE || o->command == CMD_LATENCY) && (rc = run_noise(o, r)))
+	if ((all || o->command == CMD_NOISE || o->command == CMD_LATENCY || o->command == CMD_TLB) &&
+	    (rc = run_noise(o, r)))
+		return rc;
+	/* Before latency: its knees are labelled with the TLB steps. */
+	if ((all || o->command == CMD_TLB || o->command == CMD_LATENCY) && (rc = run_tlb(o, r)))
 		return rc;
 	if ((all || o->command == CMD_LATENCY) && (rc = run_latency(plan, o, r)))
 		return rc;
@@ -624,6 +672,7 @@ int main(int argc, char **argv)
 	case CMD_MACHINE:
 	case CMD_NOISE:
 	case CMD_LATENCY:
+	case CMD_TLB:
 	case CMD_MLP:
 	case CMD_BANDWIDTH:
 	case CMD_MULTICORE:

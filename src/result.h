@@ -19,6 +19,7 @@
 #include "exp/loaded.h"
 #include "exp/multicore.h"
 #include "exp/noise.h"
+#include "exp/tlb.h"
 #include "exp/window.h"
 #include "machine.h"
 #include "topo.h"
@@ -97,6 +98,8 @@ struct report {
 	struct machine_info machine;
 	bool has_noise;
 	struct noise_result noise;
+	bool has_tlb;
+	struct tlb_result tlb;
 	bool has_latency;
 	struct latency_result latency;
 	bool has_bandwidth;

@@ -11,7 +11,14 @@
  *   point per octave: the knees are below it.
  * - A working set that may fit a cache gets an untimed lap before each timed
  *   region, since the previous visit (a 1 GiB chase) flushed it; larger ones
- *   continue where their last visit stopped, a stretch no recent region used.
+ *   continue where their last visit stopped, a stretch no recent region used,
+ *   after an untimed lead-in of one load per 4 KiB of the set (16K..256K
+ *   loads): the previous visit also evicted the page-walk caches and the
+ *   cached page-table lines, and on a guest whose 2 MiB pages are backed by
+ *   4 KiB host pages those are 8 B per 4 KiB of the set. A short region
+ *   right after another size's read up to 1.4x the steady latency here. A
+ *   second round times each such set over regions 4x longer and flags it
+ *   when the two differ beyond the tolerance.
  * - Each value is the minimum over trials; the noise floor given by the
  *   caller is the tolerance for levels and for flagging falls.
  */
@@ -32,6 +39,7 @@
 #define DEFAULT_TRIALS 6
 #define DEFAULT_REGION_NS 500000.0
 #define MIN_HOPS 16384
+#define LEAD_IN_MAX_HOPS 262144
 #define MAX_COLUMNS 64
 
 struct slot {
@@ -42,6 +50,7 @@ struct slot {
 	uintptr_t cursor;
 	size_t hops;
 	size_t warm_hops;
+	size_t lead_in_hops;
 };
 
 struct sweep {
@@ -187,6 +196,14 @@ static int slot_build(struct sweep *s, struct slot *sl, char *base)
 	sl->cursor = (uintptr_t)sl->chain.base;
 	sl->warm_hops = pt->size_bytes <= s->warm_max_bytes ? sl->chain.nodes : 0;
 	pt->warmed = sl->warm_hops != 0;
+	/* One load per 4 KiB: each touches another page-table entry, so the
+	 * lead-in brings about as many page-table lines back as the set has. */
+	if (!sl->warm_hops && !p->no_lead_in) {
+		sl->lead_in_hops = pt->size_bytes / 4096;
+		sl->lead_in_hops = sl->lead_in_hops < MIN_HOPS ? MIN_HOPS
+				   : sl->lead_in_hops > LEAD_IN_MAX_HOPS ? LEAD_IN_MAX_HOPS : sl->lead_in_hops;
+	}
+	pt->lead_in_hops = sl->lead_in_hops;
 	return check->ok ? 0 : -EPROTO;
 }
 
@@ -199,10 +216,41 @@ static double slot_visit(struct sweep *s, struct slot *sl, size_t hops)
 
 	if (sl->warm_hops)
 		start = fn(&sl->cursor, sl->warm_hops);
+	else if (sl->lead_in_hops)
+		start = fn(&sl->cursor, sl->lead_in_hops);
 	t0 = clock_now();
 	sl->cursor = fn(&start, hops);
 	t1 = clock_now();
 	return clock_ticks_to_ns(s->p->clock, t1 - t0) / (double)hops;
+}
+
+/* The steady-state check: every chase that is not warmed by a full lap is
+ * timed again over regions 4x longer, in the same round-robin (so each
+ * region still follows another size's), LATENCY_STEADY_VISITS times. */
+static int steady_round(struct sweep *s)
+{
+	for (unsigned v = 0; v < LATENCY_STEADY_VISITS; v++)
+		for (unsigned i = 0; i < s->nslots; i++) {
+			struct slot *sl = &s->slots[i];
+			double ns;
+
+			if (sl->stream || sl->warm_hops)
+				continue;
+			if (s->p->stop && *s->p->stop)
+				return -EINTR;
+			ns = slot_visit(s, sl, 4 * sl->hops);
+			if (!sl->pt->steady_checked || ns < sl->pt->steady_long_ns)
+				sl->pt->steady_long_ns = ns;
+			sl->pt->steady_checked = true;
+		}
+	return 0;
+}
+
+bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct)
+{
+	double tol = (isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0) / 100.0;
+
+	return isfinite(short_ns) && isfinite(long_ns) && long_ns > 0 && fabs(short_ns / long_ns - 1.0) <= tol;
 }
 
 static int sweep_run(struct sweep *s)
@@ -219,6 +267,8 @@ static int sweep_run(struct sweep *s)
 		sl->hops = MIN_HOPS;
 		if (ns > 0 && ns * MIN_HOPS < s->target_ns)
 			sl->hops = (size_t)ceil(s->target_ns / ns);
+		if (p->region_hops)
+			sl->hops = p->region_hops;
 		if (sl->stream)
 			sl->pt->stream_hops = sl->hops;
 		else
@@ -241,7 +291,7 @@ static int sweep_run(struct sweep *s)
 		if (p->progress)
 			p->progress(p->progress_ctx, (double)(t + 1) / trials);
 	}
-	return 0;
+	return steady_round(s);
 }
 
 static double median_of(const double *v, size_t n)
@@ -374,13 +424,26 @@ static void fill_derived(struct latency_result *r, const struct latency_params *
 	double small_frac = r->arena_small_bytes ? (double)r->arena_small_obtained_bytes / (double)r->arena_small_bytes : 0;
 	const struct latency_point *top;
 
-	for (unsigned i = 0; i < r->npoints; i++)
-		fill_point(&r->points[i], p, r->points[i].pages == PAGES_HUGE ? huge_frac : small_frac);
+	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		struct latency_point *pt = &r->points[i];
+
+		fill_point(pt, p, pt->pages == PAGES_HUGE ? huge_frac : small_frac);
+		pt->steady_ok = true;
+		pt->steady_diff_pct = NAN;
+		if (!pt->steady_checked) {
+			pt->steady_long_ns = NAN;
+			continue;
+		}
+		pt->steady_diff_pct = 100.0 * (pt->chase_ns / pt->steady_long_ns - 1.0);
+		pt->steady_ok = latency_steady_agrees(pt->chase_ns, pt->steady_long_ns, r->tolerance_pct);
+		r->steady_checked++;
+		r->steady_failed += !pt->steady_ok;
+	}
 	for (unsigned i = 0; i < r->ncurve; i++) {
 		sizes[i] = (double)r->points[i].size_bytes;
 		ns[i] = r->points[i].chase_ns;
 	}
-	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
 	r->nlevels = latency_detect_levels(sizes, ns, r->ncurve, r->tolerance_pct, r->levels, LATENCY_LEVELS_MAX);
 	for (unsigned i = 0; i < r->nlevels && i < LATENCY_CACHES_MAX; i++) {
 		struct latency_level *l = &r->levels[i];

@@ -24,6 +24,8 @@
 #define LATENCY_LEVELS_MAX 16
 #define LATENCY_FALLS_MAX 32
 #define LATENCY_CACHES_MAX 8
+#define LATENCY_TLB_MAX 4
+#define LATENCY_KNEES_MAX 16
 
 struct latency_params {
 	size_t min_bytes;            /* smallest working set; 0: 4 KiB */
@@ -44,6 +46,18 @@ struct latency_params {
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
 	chain_offset_fn layout;      /* random chains' layout; NULL: linear; tests pass a broken one */
+	/* Tests only: a fixed number of loads per timed region (0: sized from
+	 * region_ns, at least 16,384), and no untimed lead-in before the regions
+	 * of sets too large to warm with a lap. Both break the steady state on
+	 * purpose, so the steady-state check can be seen to fire. */
+	size_t region_hops;
+	bool no_lead_in;
+	/* TLB steps measured by the tlb section on huge pages, for labelling
+	 * knees and for a level's end (a TLB step inside a cache level is not
+	 * the level's end); ntlb 0: none measured. */
+	unsigned ntlb;
+	size_t tlb_reach_bytes[LATENCY_TLB_MAX];  /* ascending */
+	double tlb_extra_ns[LATENCY_TLB_MAX];     /* cumulative extra per load past that reach */
 };
 
 struct latency_point {
@@ -59,6 +73,14 @@ struct latency_point {
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
 	bool warmed;                 /* an untimed lap preceded each timed region */
+	size_t lead_in_hops;         /* else: untimed loads before each timed region, 0: none */
+	/* Steady-state check (sets too large to warm with a lap): the same chase
+	 * timed over regions 4x longer, min over LATENCY_STEADY_VISITS visits in
+	 * the same round-robin; NAN where not checked. */
+	double steady_long_ns;
+	double steady_diff_pct;      /* 100 * (chase_ns / steady_long_ns - 1) */
+	bool steady_checked;
+	bool steady_ok;              /* within the tolerance, or not checked */
 	bool layout_ok;              /* both chains' layout checks */
 	struct layout_check chase_layout, stream_layout;
 	uint64_t perm_hash;
@@ -68,15 +90,40 @@ struct latency_point {
 struct latency_level {
 	unsigned level;              /* 1 = fastest */
 	size_t first_bytes;          /* first working set on the plateau */
-	size_t size_bytes;           /* last one: where the level ends */
-	size_t capacity_bytes;       /* where the rise to the next level is half done
-	                              * (geometric mean of the two latencies); 0 for
-	                              * the last level or when the curve never gets there */
+	size_t size_bytes;           /* last one: where the level ends, i.e. the last
+	                              * size whose latency stays within the tolerance
+	                              * of the plateau (plus any TLB step measured
+	                              * there); compared with the OS-reported size */
+	size_t capacity_bytes;       /* second figure: where the rise to the next level
+	                              * is half done (geometric mean of the two
+	                              * latencies); 0 for the last level or when the
+	                              * curve never gets there */
 	double latency_ns;           /* median chase ns over the plateau */
 	unsigned npoints;
 	bool reaches_max;            /* runs to the largest size: not seen to end */
-	size_t reported_bytes;       /* OS-reported cache at this level, 0: none */
-	bool disagrees;              /* capacity (else end) beyond a factor of 2 from reported_bytes */
+	size_t reported_bytes;       /* OS-reported cache matched to this level by size, 0: none */
+	bool disagrees;              /* the end beyond a factor of 2 from the OS cache of the same
+	                              * rank, and no OS cache within 2x of it */
+	bool tlb;                    /* starts at a measured TLB reach: a TLB step, not a cache */
+};
+
+/* An OS-reported cache the curve shows no plateau for: it lies between the
+ * end of one level and the start of the next. */
+struct latency_missing {
+	size_t reported_bytes;
+	unsigned cache_index;        /* into reported_cache_bytes: 0 is L1 */
+	size_t after_bytes;          /* end of the level before it (0: none) */
+	size_t before_bytes;         /* start of the level after it (0: none) */
+	double after_ns, before_ns;  /* latency at those two sizes */
+};
+
+/* A rise of the curve by more than the tolerance between two adjacent
+ * points, labelled by what explains it. */
+struct latency_knee {
+	size_t from_bytes, to_bytes;
+	double from_ns, to_ns;
+	bool tlb;                    /* within 1.5x of a measured TLB reach */
+	size_t tlb_reach_bytes;      /* the reach it matched, 0: none */
 };
 
 /* A point whose latency fell below an earlier, smaller working set's. */
@@ -103,6 +150,12 @@ struct latency_result {
 	double region_ns;
 	struct latency_level levels[LATENCY_LEVELS_MAX];
 	unsigned nlevels;
+	struct latency_missing missing[LATENCY_CACHES_MAX];
+	unsigned nmissing;           /* OS caches with no plateau of their own */
+	struct latency_knee knees[LATENCY_KNEES_MAX];
+	unsigned nknees;
+	unsigned steady_checked;     /* points with a steady-state check */
+	unsigned steady_failed;      /* of those, differing beyond the tolerance */
 	struct latency_fall falls[LATENCY_FALLS_MAX];
 	unsigned nfalls;             /* stored */
 	size_t nfalls_found;         /* may exceed nfalls */
@@ -125,6 +178,13 @@ struct latency_result {
 /* A plateau must span at least this factor of working-set size (over half
  * an octave) to be a level; shorter runs of agreeing points are a knee. */
 #define LATENCY_LEVEL_MIN_SPAN 1.5
+
+/* Visits of the 4x-longer region behind each steady-state check. */
+#define LATENCY_STEADY_VISITS 2
+
+/* Whether a chase timed over short regions agrees with the same chase over
+ * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
+bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
 
 /* Plan, map, build and verify every chain (layout check at every size), then
  * sweep round-robin. Returns 0; -EINVAL for bad params; -EPROTO when a layout

@@ -10,6 +10,7 @@
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/noise_out.h"
+#include "report/tlb_out.h"
 #include "report/window_out.h"
 
 #include <inttypes.h>
@@ -174,6 +175,8 @@ void report_write_json(const struct report *r, FILE *f)
 		machine_write_json(&w, &r->machine);
 	if (r->has_noise)
 		report_write_noise_json(&r->noise, &w, "noise");
+	if (r->has_tlb)
+		report_write_tlb_json(&r->tlb, &w, "tlb");
 	if (r->has_latency)
 		report_write_latency_json(&r->latency, &w, "latency");
 	if (r->nmlp == 1) {

@@ -10,6 +10,7 @@
 #include "report/latency_out.h"
 #include "report/machine_out.h"
 #include "report/noise_out.h"
+#include "report/tlb_out.h"
 #include "report/window_out.h"
 
 #include <inttypes.h>
@@ -127,6 +128,8 @@ void report_write_text(const struct report *r, FILE *f)
 		machine_write_text(&r->machine, f);
 	if (r->has_noise)
 		report_write_noise_text(&r->noise, f);
+	if (r->has_tlb)
+		report_write_tlb_text(&r->tlb, f);
 	if (r->has_latency)
 		report_write_latency_text(&r->latency, f);
 	for (int i = 0; i < r->nmlp; i++) {
