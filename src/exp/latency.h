@@ -78,7 +78,8 @@ struct latency_point {
 	 * timed over regions 4x longer, min over LATENCY_STEADY_VISITS visits in
 	 * the same round-robin; NAN where not checked. */
 	double steady_long_ns;
-	double steady_diff_pct;      /* 100 * (chase_ns / steady_long_ns - 1) */
+	double steady_diff_pct;      /* 100 * (chase_ns / steady_long_ns - 1): flagged above the
+	                              * tolerance (one-sided: cold structures only slow a region) */
 	bool steady_checked;
 	bool steady_ok;              /* within the tolerance, or not checked */
 	bool layout_ok;              /* both chains' layout checks */
@@ -122,8 +123,9 @@ struct latency_missing {
 struct latency_knee {
 	size_t from_bytes, to_bytes;
 	double from_ns, to_ns;
-	bool tlb;                    /* within 1.5x of a measured TLB reach */
-	size_t tlb_reach_bytes;      /* the reach it matched, 0: none */
+	bool tlb;                    /* at a measured TLB reach, and no larger than its step */
+	size_t tlb_reach_bytes;      /* the reach it starts at, 0: a cache level's end */
+	double tlb_step_ns;          /* what that TLB step adds per load */
 };
 
 /* A point whose latency fell below an earlier, smaller working set's. */
@@ -197,12 +199,39 @@ int latency_run(const struct latency_params *p, struct latency_result *r);
  * the plateau's first point; plateaus of one point, or spanning less than
  * LATENCY_LEVEL_MIN_SPAN in size, are knees, except at the last point; a
  * plateau under LATENCY_LEVEL_MIN_RATIO times the level before it extends
- * that level. latency_ns is the median of a level's first
- * plateau, size_bytes where its last ends, capacity_bytes where the rise to
- * the next level reaches the geometric mean of the two latencies. Returns the levels written (at
- * most cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
+ * that level. latency_ns is the median of a level's first plateau;
+ * size_bytes (the end) the last size before the next level within tol_pct
+ * of latency_ns plus the TLB's extra past each reach in tlb_reach[] (ntlb
+ * 0: none); capacity_bytes where the rise to the next level reaches the
+ * geometric mean of the two latencies. Returns the levels written (at most
+ * cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
+unsigned latency_detect_levels_tlb(const double *sizes, const double *ns, size_t n, double tol_pct,
+				   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
+				   struct latency_level *out, unsigned cap);
 unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
 			       struct latency_level *out, unsigned cap);
+
+/* Set the OS-reported caches (reported[], L1 first, 0 ends it) against the
+ * levels: a level whose end lies within 2x of a reported size takes it
+ * (the closest); a level left over takes the reported cache of its rank
+ * and disagrees; a level starting at a TLB reach (tlb_reach[], within 1.5x)
+ * whose latency the TLB's extra explains is a TLB step and takes none. A
+ * reported cache left over has no plateau of its own (missing[], at most
+ * cap). Fills the levels' reported_bytes, disagrees and tlb; returns the
+ * number of missing caches. Pure. */
+unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, const size_t *reported,
+				const double *sizes, const double *ns, size_t n, double tol_pct,
+				const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
+				struct latency_missing *missing, unsigned cap);
+
+/* Knees at the TLB's reaches: for each reach, the curve from the last size
+ * at or under it to the first at or past twice it, when that rises by more
+ * than tol_pct; tlb is set when the rise is within the tolerance of what
+ * that TLB step adds (tlb_extra[] cumulative), else a cache ends there too.
+ * Writes at most cap, returns how many. Pure. */
+unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, double tol_pct,
+			   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb, struct latency_knee *out,
+			   unsigned cap);
 
 /* Points where latency falls by more than floor_pct below the largest value
  * at any smaller size (ascending sizes[]). Writes at most cap falls, returns
