@@ -6,6 +6,7 @@
 #include "report/report.h"
 
 #include "report/jsonw.h"
+#include "report/agree.h"
 #include "report/bandwidth_out.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
@@ -195,6 +196,12 @@ void report_write_json(const struct report *r, FILE *f)
 		loaded_write_json(&w, "loaded", &r->loaded);
 	if (r->has_window)
 		window_write_json(&w, &r->window);
+	{
+		static struct agree_result agree;
+
+		agree_compute(r, &agree);
+		agree_write_json(&agree, &w, "agreement");
+	}
 	jsonw_array_begin(&w, "warnings");
 	for (int i = 0; i < r->nwarnings; i++)
 		jsonw_string(&w, NULL, r->warnings[i]);

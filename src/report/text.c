@@ -6,6 +6,7 @@
  */
 #include "report/report.h"
 
+#include "report/agree.h"
 #include "report/bandwidth_out.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
@@ -145,6 +146,12 @@ void report_write_text(const struct report *r, FILE *f)
 		loaded_write_text(&r->loaded, f);
 	if (r->has_window)
 		window_write_text(&r->window, f);
+	{
+		static struct agree_result agree;
+
+		agree_compute(r, &agree);
+		agree_write_text(&agree, f);
+	}
 	if (r->nwarnings) {
 		fprintf(f, "\nwarnings:\n");
 		for (int i = 0; i < r->nwarnings; i++)
