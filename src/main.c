@@ -265,6 +265,7 @@ static int run_latency(const struct plan *plan, const struct options *o, struct 
 			lp.max_bytes = quick_max;
 		lp.points_per_octave = 2;
 		lp.trials = 3;
+		lp.steady_visits = 1;
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */

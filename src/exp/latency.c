@@ -231,7 +231,9 @@ static double slot_visit(struct sweep *s, struct slot *sl, size_t hops)
  * visits; the streams evict little and are skipped). */
 static int steady_round(struct sweep *s)
 {
-	for (unsigned v = 0; v < LATENCY_STEADY_VISITS; v++)
+	unsigned visits = s->p->steady_visits ? s->p->steady_visits : LATENCY_STEADY_VISITS;
+
+	for (unsigned v = 0; v < visits; v++)
 		for (unsigned i = 0; i < s->nslots; i++) {
 			struct slot *sl = &s->slots[i];
 			double ns;

@@ -52,6 +52,7 @@ struct latency_params {
 	 * purpose, so the steady-state check can be seen to fire. */
 	size_t region_hops;
 	bool no_lead_in;
+	unsigned steady_visits;      /* visits behind each steady-state check; 0: LATENCY_STEADY_VISITS */
 	/* TLB steps measured by the tlb section on huge pages, for labelling
 	 * knees and for a level's end (a TLB step inside a cache level is not
 	 * the level's end); ntlb 0: none measured. */
@@ -181,7 +182,7 @@ struct latency_result {
  * an octave) to be a level; shorter runs of agreeing points are a knee. */
 #define LATENCY_LEVEL_MIN_SPAN 1.5
 
-/* Visits of the 4x-longer region behind each steady-state check. */
+/* Visits of the 4x-longer region behind each steady-state check (default). */
 #define LATENCY_STEADY_VISITS 2
 
 /* Whether a chase timed over short regions agrees with the same chase over

@@ -32,7 +32,7 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 	fputc('\n', f);
 	for (unsigned k = 0; k < s->nlevels; k++) {
 		const struct tlb_level *l = &s->levels[k];
-		char rep[96] = "CPU reports: unknown";
+		char rep[120] = "CPU reports: unknown";
 
 		report_format_bytes(reach, sizeof(reach), l->reach_bytes);
 		if (l->reported_entries) {
@@ -41,6 +41,11 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 			report_format_bytes(rr, sizeof(rr), (size_t)l->reported_entries * s->page_bytes);
 			snprintf(rep, sizeof(rep), "CPU reports L%u %u entries (reach %s): %s", k + 1,
 				 l->reported_entries, rr, l->agrees_with_reported ? "agrees" : "DIFFERS (beyond 1.5x)");
+		} else if (r->nreported) {
+			/* Past the TLB levels the CPU lists: the walk itself got
+			 * dearer (page-table lines or the walker's caches). */
+			snprintf(rep, sizeof(rep), "past every TLB the CPU lists: a walk-cost step (page-table lines "
+				 "or the walker's caches)");
 		}
 		fprintf(f, "    step %u: after ~%u pages (reach %s), +%.2f ns per load over the control; %s\n", k + 1,
 			l->entries, reach, l->extra_ns, rep);
