@@ -261,8 +261,13 @@ static const struct command_desc commands[] = {
 	 "their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
 	 "run on small pages: small minus huge is translation cost, by subtraction, with\n"
 	 "the backing obtained for both. Sizes are visited round-robin across trials. The\n"
-	 "layout check runs at every size; levels are detected from the curve and set\n"
-	 "beside the OS-reported sizes; a curve that falls where it must rise is flagged.\n"},
+	 "layout check runs at every size; a level ends where its latency leaves the\n"
+	 "plateau (the tlb section's steps allowed for: it runs first) and that end is\n"
+	 "set beside the OS-reported sizes; an OS cache with no plateau of its own is\n"
+	 "named; knees at a TLB reach are labelled TLB knees. Sets too large to warm get\n"
+	 "an untimed lead-in, and are re-timed over regions 4x longer: a point whose two\n"
+	 "figures differ beyond the floor is flagged NOT STEADY. A curve that falls where\n"
+	 "it must rise is flagged.\n"},
 	{"tlb", CMD_TLB, "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
 	 "Chases one load per 4 KiB page (the line offset rotating from page to page, so\n"
 	 "the lines spread over every cache set) through 8 to 32768 pages in random\n"
