@@ -119,29 +119,29 @@ static void add(struct agree_result *a, const struct latency_result *l, const ch
 	}
 }
 
-void agree_compute(const struct report *r, struct agree_result *a)
+void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+		   const struct loaded_result *ld, double floor_pct, struct agree_result *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->tolerance_pct = r->has_noise && isfinite(r->noise.floor_pct) ? r->noise.floor_pct : 10.0;
-	if (!r->has_latency)
+	a->tolerance_pct = isfinite(floor_pct) ? floor_pct : 10.0;
+	if (!lat)
 		return;
-	for (int i = 0; i < r->nmlp; i++) {
-		const struct mlp_result *m = &r->mlp[i];
+	for (unsigned i = 0; i < nmlp; i++) {
+		const struct mlp_result *m = &mlp[i];
 		bool huge = !strcmp(m->pages_requested, "huge");
 
 		/* K = 1 walks accesses_per_point loads on a stretch of the cycle
 		 * after an untimed pass over the block: its region is its own
 		 * lead-in, and it is as long as the stretch. */
 		if (m->npoints && m->sweep[0].lanes == 1)
-			add(a, &r->latency, "mlp K=1", m->sweep[0].ns_per_access, m->working_set_bytes, huge,
+			add(a, lat, "mlp K=1", m->sweep[0].ns_per_access, m->working_set_bytes, huge,
 			    m->total_bytes ? (double)m->huge_bytes_obtained / (double)m->total_bytes : 0,
 			    (double)m->accesses_per_point, 0);
 	}
-	if (r->has_loaded) {
-		const struct loaded_result *ld = &r->loaded;
+	if (ld) {
 		size_t total = ld->chase_bytes + ld->gen_bytes;
 
-		add(a, &r->latency, "loaded idle", ld->idle_latency_ns, ld->chase_bytes, true,
+		add(a, lat, "loaded idle", ld->idle_latency_ns, ld->chase_bytes, true,
 		    total ? (double)ld->huge_bytes_obtained / (double)total : 0, (double)(ld->hops / 4), ld->generators);
 	}
 	/* A line with latency alone compares nothing. */

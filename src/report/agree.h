@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "exp/latency.h"
+#include "exp/loaded.h"
 #include "report/jsonw.h"
 #include "result.h"
 
@@ -42,9 +44,11 @@ struct agree_result {
 	struct agree_line lines[AGREE_LINES_MAX];
 };
 
-/* Fill a from r: one line per working set that latency and at least one of
- * mlp (K = 1) and loaded (idle) measured on the same page size. Pure. */
-void agree_compute(const struct report *r, struct agree_result *a);
+/* Fill a: one line per working set that latency and at least one of mlp
+ * (K = 1; nmlp results) and loaded (idle) measured on the same page size.
+ * Any input may be NULL (not run); floor_pct NAN: 10%. Pure. */
+void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+		   const struct loaded_result *ld, double floor_pct, struct agree_result *a);
 
 void agree_write_text(const struct agree_result *a, FILE *f);
 

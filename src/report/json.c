@@ -15,6 +15,7 @@
 #include "report/window_out.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 static void write_clock(struct jsonw *w, const struct clock_info *c)
@@ -199,7 +200,8 @@ void report_write_json(const struct report *r, FILE *f)
 	{
 		static struct agree_result agree;
 
-		agree_compute(r, &agree);
+		agree_compute(r->has_latency ? &r->latency : NULL, r->mlp, (unsigned)r->nmlp,
+			      r->has_loaded ? &r->loaded : NULL, r->has_noise ? r->noise.floor_pct : NAN, &agree);
 		agree_write_json(&agree, &w, "agreement");
 	}
 	jsonw_array_begin(&w, "warnings");

@@ -15,6 +15,7 @@
 #include "report/window_out.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 void report_format_bytes(char *out, size_t len, size_t bytes)
@@ -149,7 +150,8 @@ void report_write_text(const struct report *r, FILE *f)
 	{
 		static struct agree_result agree;
 
-		agree_compute(r, &agree);
+		agree_compute(r->has_latency ? &r->latency : NULL, r->mlp, (unsigned)r->nmlp,
+			      r->has_loaded ? &r->loaded : NULL, r->has_noise ? r->noise.floor_pct : NAN, &agree);
 		agree_write_text(&agree, f);
 	}
 	if (r->nwarnings) {
