@@ -219,11 +219,20 @@ static void fill_derived(struct tlb_result *r)
 			l->agrees_with_reported = ratio >= 1.0 / 1.5 && ratio <= 1.5;
 		}
 	}
-	r->huge_reach_known = r->nseries == 2 && r->series[0].nlevels > 0;
-	r->huge_reach_effective = false;
-	if (r->huge_reach_known)
-		r->huge_reach_effective = r->series[1].nlevels == 0 ||
-					  r->series[1].levels[0].reach_bytes > 4 * r->series[0].levels[0].reach_bytes;
+	r->huge_reach_known = r->nseries == 2 && tlb_huge_reach_effective(&r->series[0], &r->series[1],
+									   &r->huge_reach_effective);
+}
+
+bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective)
+{
+	*effective = false;
+	if (!small->nlevels)
+		return false;
+	/* A 2 MiB entry reaches 512x a 4 KiB one: even a TLB with 8x fewer
+	 * huge entries would step 64x later. Within 4x is the same TLB
+	 * holding 4 KiB translations. */
+	*effective = huge->nlevels == 0 || huge->levels[0].reach_bytes > 4 * small->levels[0].reach_bytes;
+	return true;
 }
 
 static int sweep(struct tsweep *s)

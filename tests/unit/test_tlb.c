@@ -59,6 +59,29 @@ TEST(tlb_noise_under_the_tolerance_is_no_step)
 	CHECK(s.nlevels == 0 && isnan(s.walk_ns), "%u steps on a flat curve", s.nlevels);
 }
 
+TEST(tlb_huge_reach_is_effective_only_without_the_small_page_steps)
+{
+	static struct tlb_series sm, hg;
+	const double steps[] = {0, 0, 0.01, 0, 1.9, 1.9, 1.92, 1.88, 2.1, 2.2, 5.0, 14, 27, 27.5, 27.2};
+	const double flat[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.1, 0, 0};
+	bool eff = true;
+
+	fill(&sm, pages, steps, 15);
+	tlb_find_steps(&sm, 10.0);
+	/* The guest's case: 2 MiB pages step where 4 KiB pages do. */
+	fill(&hg, pages, steps, 15);
+	tlb_find_steps(&hg, 10.0);
+	CHECK(tlb_huge_reach_effective(&sm, &hg, &eff) && !eff, "same steps read as effective");
+	/* Bare metal: no step within 128 MiB. */
+	fill(&hg, pages, flat, 15);
+	tlb_find_steps(&hg, 10.0);
+	CHECK(tlb_huge_reach_effective(&sm, &hg, &eff) && eff, "no huge-page step read as not effective");
+	/* No small-page step: nothing to compare with. */
+	fill(&sm, pages, flat, 15);
+	tlb_find_steps(&sm, 10.0);
+	CHECK(!tlb_huge_reach_effective(&sm, &hg, &eff), "a verdict without a small-page step");
+}
+
 TEST(tlb_json_has_the_keys_the_issue_names)
 {
 	static struct tlb_result r;
