@@ -23,7 +23,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c src/jit/*.c)
+LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c src/jit/*.c src/cmd/*.c)
 LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c tests/unit/*.c)
@@ -92,7 +92,8 @@ A64_CC ?= aarch64-linux-gnu-gcc
 A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_monotonic latency_levels latency_knee latency_steady_check \
 	tlb_steps tlb_noise tlb_huge tlb_json agree_ sattolo cycle_length rng_ layout_check chain_positions qmodel sha256 json_writer atomic_file stats_ \
 	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
-	window_json window_dump machine_compare machine_thp_bracketed machine_json_writes pmu_rdpmc
+	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
+	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
@@ -100,14 +101,13 @@ check-aarch64:
 	@echo "qemu-aarch64 $(BUILD)/aarch64/mlpscope machine (its RDPMC probe child dies of SIGILL, as it should)"
 	@qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
 
-# Everything CI runs: the browser and AArch64 checks where their tools exist,
-# then the suite (whose last line is the "N passed, N failed" summary).
+# Everything CI runs: the browser and AArch64 checks, each only after
+# tests/toolchain.sh has proved its tools work end to end (a half-installed
+# toolchain prints "SKIP <check>: <why>" instead of failing the build), then
+# the suite (whose last line is the "N passed, N failed" summary).
 check: $(BIN) $(TESTBIN) check-gen
-	@if command -v chromium >/dev/null 2>&1; then $(MAKE) --no-print-directory test-browser; \
-	  else echo "SKIP test-browser: chromium is not installed (tools/deps.sh --test installs it)"; fi
-	@if command -v $(A64_CC) >/dev/null 2>&1 && command -v qemu-aarch64 >/dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory check-aarch64; \
-	  else echo "SKIP check-aarch64: $(A64_CC) or qemu-aarch64 is missing (tools/deps.sh --test installs them)"; fi
+	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
+	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
 	$(TESTBIN)
 
 # The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view

@@ -6,6 +6,7 @@
 #ifndef MLPSCOPE_TESTS_HARNESS_H
 #define MLPSCOPE_TESTS_HARNESS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 struct test_ctx {
@@ -20,6 +21,12 @@ void test_register(const char *name, test_fn fn);
 void test_fail(struct test_ctx *t, const char *file, int line, const char *cond, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Runs tests/toolchain.sh CHECK (from the repository root, where the tests
+ * run): 0 when the optional tools behind CHECK work end to end; otherwise -1
+ * with the script's reason ("CHECK: what is missing (tools/deps.sh --test
+ * installs it)") in why, for the caller's SKIP. */
+int test_toolchain(const char *check, char *why, size_t whylen);
 
 /* Directory holding the mlpscope binary under test (next to the test binary). */
 const char *test_bin_dir(void);

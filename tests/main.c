@@ -49,6 +49,31 @@ void test_skip(struct test_ctx *t, const char *fmt, ...)
 	t->skipped = 1;
 }
 
+int test_toolchain(const char *check, char *why, size_t whylen)
+{
+	char cmd[256], line[512] = "";
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "tests/toolchain.sh %s 2>&1", check);
+	if (!(p = popen(cmd, "r"))) {
+		snprintf(why, whylen, "%s: cannot run tests/toolchain.sh", check);
+		return -1;
+	}
+	if (!fgets(line, sizeof(line), p))
+		line[0] = 0;
+	while (fgetc(p) != EOF)
+		;
+	st = pclose(p);
+	if (st == 0)
+		return 0;
+	line[strcspn(line, "\n")] = 0;
+	snprintf(why, whylen, "%s", strncmp(line, "SKIP ", 5) ? line : line + 5);
+	if (!why[0])
+		snprintf(why, whylen, "%s: tests/toolchain.sh failed with status %d", check, st);
+	return -1;
+}
+
 const char *test_bin_dir(void)
 {
 	return bin_dir;

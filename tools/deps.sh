@@ -1,33 +1,122 @@
 #!/bin/sh
-# Installs what building and testing mlpscope need on Debian/Ubuntu, and only
-# what is missing: a C compiler, make, binutils (objdump, for `make disasm`)
-# and python3 (the tests parse JSON with a real parser). With --test, also the
-# tools some tests use: the AArch64 cross compiler and objdump and qemu-user
-# (to build and test the AArch64 code, JIT encoder included, from any host)
-# and Chromium (to render the HTML report). Those checks skip, saying why,
-# where these cannot be installed.
+# Installs the Debian/Ubuntu packages that building and testing mlpscope need,
+# and only those that are missing. Whether a package is missing is decided by
+# the package database (dpkg-query), never by whether some command exists: a
+# command can exist while a package it needs to work does not (the AArch64
+# cross compiler installs without its libc headers, which are only a
+# Recommends, so it exists and cannot compile a file that includes one).
 # Does nothing when all are present, so it is safe to run every time.
-set -e
-missing=""
-if [ "${1:-}" = "--test" ]; then
-	command -v aarch64-linux-gnu-objdump >/dev/null 2>&1 || missing="$missing binutils-aarch64-linux-gnu"
-	command -v qemu-aarch64 >/dev/null 2>&1 || missing="$missing qemu-user"
-	command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
-	command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || missing="$missing gcc-aarch64-linux-gnu"
+#
+#   tools/deps.sh            what the build and `make run` need
+#   tools/deps.sh --test     also what the optional checks of `make check` use
+#   tools/deps.sh --plan     print the missing packages, one a line; install nothing
+#
+# DEPS_PRESENT="pkg ..." stands in for the package database (the suite uses it
+# to check the plan on chosen sets of installed packages).
+set -eu
+
+# One row per package: which set it belongs to, its name, and why it is here.
+# The optional checks prove their tools work before using them and SKIP,
+# naming what is missing, where a package could not be installed.
+packages() {
+	cat <<'EOF'
+build gcc                         the C compiler (cc)
+build libc6-dev                   libc's headers and static libc for cc (the trace tests link -static)
+build make                        the build
+build binutils                    objdump: make disasm and the x86-64 gold listing of the JIT encoder
+build python3                     the tests parse JSON, SVG, HTML and CSV with real parsers
+test  gcc-aarch64-linux-gnu       check-aarch64: the whole tree built for AArch64 under -Werror
+test  libc6-dev-arm64-cross       the cross compiler's libc headers and static libc (only a Recommends of gcc-aarch64-linux-gnu)
+test  binutils-aarch64-linux-gnu  aarch64-linux-gnu-objdump: the AArch64 gold listing of the JIT encoder
+test  qemu-user                   qemu-aarch64: runs the AArch64 tests and the generated AArch64 probe
+test  valgrind                    lackey memory traces of two small programs (the trace tests)
+test  chromium                    headless rendering of the HTML report (test-browser)
+EOF
+}
+
+want_test=0
+plan_only=0
+for arg in "$@"; do
+	case "$arg" in
+	--test) want_test=1 ;;
+	--plan) plan_only=1 ;;
+	*)
+		echo "deps.sh: $arg: unknown option (expected --test and/or --plan)" >&2
+		exit 2
+		;;
+	esac
+done
+
+have_dpkg=1
+if [ -z "${DEPS_PRESENT+set}" ] && ! command -v dpkg-query >/dev/null 2>&1; then
+	have_dpkg=0
 fi
-command -v cc >/dev/null 2>&1 || missing="$missing gcc libc6-dev"
-command -v make >/dev/null 2>&1 || missing="$missing make"
-command -v objdump >/dev/null 2>&1 || missing="$missing binutils"
-command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+
+installed() {
+	if [ -n "${DEPS_PRESENT+set}" ]; then
+		case " $DEPS_PRESENT " in *" $1 "*) return 0 ;; esac
+		return 1
+	fi
+	[ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]
+}
+
+missing_build=""
+missing_test=""
+rows=$(packages)
+while read -r set pkg _why; do
+	[ "$set" = build ] || [ "$want_test" -eq 1 ] || continue
+	if [ "$have_dpkg" -eq 1 ] && installed "$pkg"; then
+		continue
+	fi
+	if [ "$set" = build ]; then
+		missing_build="$missing_build $pkg"
+	else
+		missing_test="$missing_test $pkg"
+	fi
+done <<EOF
+$rows
+EOF
+missing="$missing_build$missing_test"
+
+if [ "$plan_only" -eq 1 ]; then
+	for pkg in $missing; do echo "$pkg"; done
+	exit 0
+fi
 [ -z "$missing" ] && exit 0
-if ! command -v apt-get >/dev/null 2>&1; then
-	echo "deps.sh: missing:$missing; install them with your package manager" >&2
+
+if [ "$have_dpkg" -eq 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+	# Not Debian: say what the packages are for and let the user map them.
+	if command -v cc >/dev/null 2>&1 && command -v make >/dev/null 2>&1; then
+		echo "deps.sh: no dpkg/apt-get here; the optional checks skip where their tools are missing" >&2
+		exit 0
+	fi
+	echo "deps.sh: no dpkg/apt-get here; install the equivalents of:$missing_build" >&2
 	exit 1
 fi
+
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 || { echo "deps.sh: not root and no sudo; install:$missing" >&2; exit 1; }
+	sudo="sudo"
+fi
+apt_install() {
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
 echo "deps.sh: installing$missing" >&2
 $sudo apt-get update -qq || true
-# Test-only tools are best effort: a mirror without them must not stop the build.
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing ||
-	echo "deps.sh: could not install all of:$missing (tests that need them will skip)" >&2
+if [ -n "$missing_build" ] && ! apt_install $missing_build; then
+	echo "deps.sh: could not install:$missing_build (the build needs them)" >&2
+	exit 1
+fi
+# Test-only packages are best effort: a mirror without one must not stop the
+# others, so a failed batch is retried one package at a time.
+if [ -n "$missing_test" ] && ! apt_install $missing_test; then
+	failed=""
+	for pkg in $missing_test; do
+		apt_install "$pkg" || failed="$failed $pkg"
+	done
+	[ -z "$failed" ] ||
+		echo "deps.sh: could not install:$failed (the checks that need them will skip, saying why)" >&2
+fi
+exit 0

@@ -10,7 +10,7 @@
  */
 #include "report/agree.h"
 
-#include "report/report.h"
+#include "report/format.h"
 #include "stats.h"
 
 #include <math.h>

@@ -15,8 +15,8 @@
 
 #include "exp/latency.h"
 #include "exp/loaded.h"
+#include "exp/mlp.h"
 #include "report/jsonw.h"
-#include "result.h"
 
 #define AGREE_LINES_MAX 4
 #define AGREE_FIGURES_MAX 3

@@ -7,7 +7,7 @@
  */
 #include "report/tlb_out.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <math.h>
 

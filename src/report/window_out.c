@@ -5,6 +5,8 @@
  * they occupy the structure, and the note says how clean the step was.
  */
 #include "report/window_out.h"
+#include "report/csv.h"
+#include "report/format.h"
 
 #include "jit/enc.h"
 #include "jit/jit.h"
@@ -15,7 +17,7 @@ void window_write_text(const struct window_result *r, FILE *f)
 {
 	fprintf(f, "\nwindow: out-of-order structures behind a DRAM miss (%s), %u trials x %llu iterations per point\n",
 		r->isa ? r->isa : "?", r->trials, (unsigned long long)r->iters);
-	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%%\n",
+	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%% (" REPORT_FLOOR_OWN ")\n",
 		r->total_bytes >> 20, r->huge_bytes_obtained >> 20, r->layout.ok ? "ok" : "FAILED",
 		r->noise_floor_pct);
 	if (r->note[0])
@@ -36,7 +38,78 @@ void window_write_text(const struct window_result *r, FILE *f)
 			fprintf(f, "%9s %8u\n", "-", fr->npoints);
 		fprintf(f, "  %-12s %s\n", "", fr->note);
 	}
-	fprintf(f, "  sweep %.1f s (setup %.1f s)\n", r->sweep_seconds, r->setup_seconds);
+	if (r->nsummary)
+		fprintf(f, "  per structure (the largest figure among its fillers; cross-checks and repeats):\n");
+	for (unsigned i = 0; i < r->nsummary; i++) {
+		const struct window_summary *sm = &r->summary[i];
+
+		fprintf(f, "  %-24s %s\n", probe_structure_name(sm->structure), sm->note);
+	}
+	fprintf(f, "  sweep %.1f s, of which the repeat %.1f s (setup %.1f s)\n", r->sweep_seconds, r->repeat_seconds,
+		r->setup_seconds);
+}
+
+static void write_repeat(struct jsonw *w, const struct window_filler_result *fr)
+{
+	if (!fr->repeat.done) {
+		jsonw_null(w, "repeat");
+		return;
+	}
+	jsonw_object_begin(w, "repeat");
+	jsonw_bool(w, "agrees", fr->repeat.agrees);
+	jsonw_double(w, "fits_side_ns_per_iter", fr->repeat.fits_ns);
+	jsonw_double(w, "fails_side_ns_per_iter", fr->repeat.fails_ns);
+	jsonw_bool(w, "resweep", fr->repeat.resweep);
+	if (fr->repeat.resweep && fr->repeat.step_found) {
+		jsonw_uint(w, "step_n_fits", fr->repeat.step_n_fits);
+		jsonw_uint(w, "step_n_fails", fr->repeat.step_n_fails);
+		jsonw_double(w, "capacity", fr->repeat.capacity);
+		jsonw_double(w, "jump_ratio", fr->repeat.jump_ratio);
+	} else {
+		jsonw_null(w, "step_n_fits");
+		jsonw_null(w, "step_n_fails");
+		jsonw_null(w, "capacity");
+	}
+	jsonw_object_end(w);
+}
+
+static void write_names(struct jsonw *w, const char *key, const struct window_result *r, const unsigned *idx,
+			unsigned n)
+{
+	jsonw_array_begin(w, key);
+	for (unsigned k = 0; k < n; k++)
+		jsonw_string(w, NULL, r->fillers[idx[k]].name);
+	jsonw_array_end(w);
+}
+
+/* window.summary: one object per structure, keyed by its name. */
+static void write_summary(struct jsonw *w, const struct window_result *r)
+{
+	jsonw_object_begin(w, "summary");
+	for (unsigned i = 0; i < r->nsummary; i++) {
+		const struct window_summary *sm = &r->summary[i];
+
+		jsonw_object_begin(w, probe_structure_key(sm->structure));
+		jsonw_string(w, "structure", probe_structure_name(sm->structure));
+		jsonw_bool(w, "measured", sm->measured);
+		if (sm->measured) {
+			jsonw_double(w, "capacity", sm->capacity);
+			jsonw_double(w, "capacity_low", sm->capacity_low);
+			jsonw_double(w, "capacity_high", sm->capacity_high);
+			jsonw_string(w, "from", r->fillers[sm->from].name);
+		} else {
+			jsonw_null(w, "capacity");
+			jsonw_null(w, "from");
+		}
+		jsonw_string(w, "unit", "entries");
+		write_names(w, "agree", r, sm->agree, sm->nagree);
+		write_names(w, "disagree", r, sm->disagree, sm->ndisagree);
+		write_names(w, "no_step", r, sm->nostep, sm->nnostep);
+		jsonw_bool(w, "partitioned", sm->partitioned);
+		jsonw_string(w, "note", sm->note);
+		jsonw_object_end(w);
+	}
+	jsonw_object_end(w);
 }
 
 void window_write_json(struct jsonw *w, const struct window_result *r)
@@ -92,9 +165,25 @@ void window_write_json(struct jsonw *w, const struct window_result *r)
 		jsonw_double(w, "rms_rel_residual", fr->fit.rms_rel_residual);
 		jsonw_double(w, "seconds", fr->seconds);
 		jsonw_string(w, "note", fr->note);
+		jsonw_array_begin(w, "transition_n");
+		for (unsigned j = 0; j < fr->ntransition; j++)
+			jsonw_uint(w, NULL, fr->transition_n[j]);
+		jsonw_array_end(w);
+		write_repeat(w, fr);
+		if (fr->step_found) {
+			jsonw_double(w, "whole_capacity", fr->whole_capacity);
+			jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
+			jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
+		} else {
+			jsonw_null(w, "whole_capacity");
+		}
+		jsonw_bool(w, "partitioned", fr->partitioned);
+		jsonw_bool(w, "disagrees", fr->disagrees);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
+	write_summary(w, r);
 	jsonw_object_end(w);
 }
 
@@ -113,4 +202,30 @@ int window_dump_code(enum probe_filler f, unsigned n, FILE *out)
 		rc = -EIO;
 	jit_code_unmap(&c);
 	return rc;
+}
+
+static const struct csv_col filler_cols[] = {
+	{ "filler", "filler" }, { "structure", "structure" }, { "step_n_fits", "step_n_fits" },
+	{ "step_n_fails", "step_n_fails" }, { "capacity_entries", "capacity" },
+	{ "capacity_low_entries", "capacity_low" }, { "capacity_high_entries", "capacity_high" },
+	{ "ramp_onset_n", "ramp_onset_n" }, { "flat_ns_per_iter", "flat_ns_per_iter" },
+	{ "jump_ratio", "jump_ratio" }, { "rms_rel_residual", "rms_rel_residual" },
+};
+
+static const struct csv_col wpoint_cols[] = {
+	{ "n", "n" }, { "ns_per_iter", "ns_per_iter" }, { "trials", "trials" },
+};
+
+int window_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	struct csv_group g[CSV_MAX_GROUPS] = { { NULL, NULL } };
+	const struct jsonr_value *v = jsonr_get(doc, "window.fillers");
+	size_t ng = 0;
+	int rc;
+
+	if ((rc = csv_write_rows(dir, "window_fillers", v, filler_cols, CSV_NCOLS(filler_cols))))
+		return rc;
+	for (v = v && v->type == JSONR_ARRAY ? v->u.children.first : NULL; v && ng < CSV_MAX_GROUPS; v = v->next)
+		g[ng++] = (struct csv_group){ jsonr_get_string(v, "filler"), jsonr_get(v, "points") };
+	return csv_write_table(dir, "window_points", "filler", g, ng, wpoint_cols, CSV_NCOLS(wpoint_cols));
 }

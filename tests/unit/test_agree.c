@@ -11,16 +11,21 @@
 #include <math.h>
 #include <string.h>
 
-static struct report rep;
+/* The three results the block reads, and the run's floor. */
+static struct {
+	double floor_pct;
+	struct latency_result latency;
+	struct mlp_result mlp[1];
+	unsigned nmlp;
+	struct loaded_result loaded;
+} rep;
 
 static void setup(void)
 {
 	static struct latency_point *p;
 
 	memset(&rep, 0, sizeof(rep));
-	rep.has_noise = true;
-	rep.noise.floor_pct = 5.0;
-	rep.has_latency = true;
+	rep.floor_pct = 5.0;
 	rep.latency.npoints = rep.latency.ncurve = 2;
 	p = rep.latency.points;
 	p[0] = (struct latency_point){.size_bytes = (size_t)128 << 20, .pages = PAGES_HUGE, .huge_fraction = 1.0,
@@ -35,7 +40,6 @@ static void setup(void)
 	rep.mlp[0].npoints = 1;
 	rep.mlp[0].sweep[0].lanes = 1;
 	rep.mlp[0].sweep[0].ns_per_access = 172.0;
-	rep.has_loaded = true;
 	rep.loaded.chase_bytes = (size_t)128 << 20;
 	rep.loaded.gen_bytes = (size_t)256 << 20;
 	rep.loaded.huge_bytes_obtained = (size_t)384 << 20;
@@ -48,7 +52,7 @@ TEST(agree_figures_within_the_floor_are_one_line_each_and_agree)
 	static struct agree_result a;
 
 	setup();
-	agree_compute(&rep.latency, rep.mlp, (unsigned)rep.nmlp, &rep.loaded, rep.noise.floor_pct, &a);
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.nlines == 2, "%u lines", a.nlines);
 	CHECK(a.lines[0].set_bytes == (size_t)1 << 30 && a.lines[0].nfig == 2 && !strcmp(a.lines[0].fig[1].section, "mlp K=1"),
 	      "line 1: %zu, %u figures", a.lines[0].set_bytes, a.lines[0].nfig);
@@ -66,14 +70,14 @@ TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
 	setup();
 	rep.mlp[0].sweep[0].ns_per_access = 230.0;
 	rep.mlp[0].huge_bytes_obtained = 0;
-	agree_compute(&rep.latency, rep.mlp, (unsigned)rep.nmlp, &rep.loaded, rep.noise.floor_pct, &a);
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.lines[0].fig[1].differs && strstr(a.lines[0].fig[1].reason, "page backing"), "reason '%s'",
 	      a.lines[0].fig[1].reason);
 	/* loaded's lead-in: 2048 untimed loads over 128 MiB is warm-up. */
 	setup();
 	rep.loaded.hops = 8192;
 	rep.loaded.idle_latency_ns = 190.0;
-	agree_compute(&rep.latency, rep.mlp, (unsigned)rep.nmlp, &rep.loaded, rep.noise.floor_pct, &a);
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.lines[1].fig[1].differs && strstr(a.lines[1].fig[1].reason, "warm-up"), "reason '%s'",
 	      a.lines[1].fig[1].reason);
 	CHECK(strstr(a.lines[1].fig[1].reason, "load:") == NULL, "no generators, yet 'load' named");
@@ -81,7 +85,7 @@ TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
 	setup();
 	rep.loaded.chase_bytes = (size_t)512 << 20;
 	rep.loaded.idle_latency_ns = 120.0;
-	agree_compute(&rep.latency, rep.mlp, (unsigned)rep.nmlp, &rep.loaded, rep.noise.floor_pct, &a);
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.nlines >= 1 && a.lines[0].nfig == 3 && a.lines[0].fig[2].differs &&
 	      strstr(a.lines[0].fig[2].reason, "different working set"), "nearest set: %u figures, '%s'",
 	      a.lines[0].nfig, a.lines[0].nfig == 3 ? a.lines[0].fig[2].reason : "");

@@ -8,7 +8,8 @@
  */
 #include "../harness.h"
 
-#include "exp/trace.h"
+#include "cmd/trace.h"
+#include "cmd/trace_analyse.h"
 
 #include <errno.h>
 #include <math.h>
@@ -328,8 +329,8 @@ TEST(trace_valgrind_lackey_on_chase_and_stream_programs)
 	char dir[] = "/tmp/mlpscope-lackey-XXXXXX", why[4200];
 	int rc;
 
-	if (sh("valgrind --version >/dev/null 2>&1"))
-		SKIP("valgrind is not installed (the checked-in lackey excerpts still test the parser)");
+	if (test_toolchain("valgrind", why, sizeof(why)))
+		SKIP("%s; the checked-in lackey excerpts still test the parser", why);
 	if (sh("cc --version >/dev/null 2>&1"))
 		SKIP("no C compiler (cc) to build the programs to trace");
 	CHECK(mkdtemp(dir), "mkdtemp");
