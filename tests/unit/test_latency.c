@@ -357,3 +357,39 @@ TEST(latency_writers_emit_the_schema_keys)
 		fclose(f);
 	}
 }
+
+/* The writer names what the detectors found: an OS cache without a
+ * plateau, a TLB knee, a point that is not steady. */
+TEST(latency_text_names_missing_caches_tlb_knees_and_unsteady_points)
+{
+	static struct latency_result r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	size_t n = sizeof(z4_ns) / sizeof(z4_ns[0]);
+	bool ok;
+
+	CHECK(f, "open_memstream");
+	r.ncurve = r.npoints = (unsigned)n;
+	for (size_t i = 0; i < n; i++)
+		r.points[i] = (struct latency_point){.size_bytes = (size_t)z4_sizes[i], .pages = PAGES_HUGE,
+						     .chase_ns = z4_ns[i], .steady_ok = true};
+	r.points[n - 1].steady_checked = true;
+	r.points[n - 1].steady_ok = false;
+	r.points[n - 1].steady_long_ns = 170;
+	r.steady_checked = 1;
+	r.steady_failed = 1;
+	r.tolerance_pct = 15;
+	r.nlevels = latency_detect_levels_tlb(z4_sizes, z4_ns, n, 15.0, z4_tlb_reach, z4_tlb_extra, 2, r.levels, 8);
+	r.nmissing = latency_match_reported(r.levels, r.nlevels, z4_os, z4_sizes, z4_ns, n, 15.0, z4_tlb_reach,
+					    z4_tlb_extra, 2, r.missing, 4);
+	r.nknees = latency_tlb_knees(z4_sizes, z4_ns, n, 15.0, z4_tlb_reach, z4_tlb_extra, 2, r.knees, 4);
+	report_write_latency_text(&r, f);
+	fclose(f);
+	ok = strstr(buf, "L3 32 MiB (OS): no plateau of its own") && strstr(buf, "a TLB knee") &&
+	     strstr(buf, "NOT STEADY: 1 GiB") && !strstr(buf, "DIFFERS");
+	if (!ok)
+		fprintf(stderr, "%s", buf);
+	free(buf);
+	CHECK(ok, "the text lacks the missing L3, the TLB knee or the NOT STEADY line, or flags a level");
+}
