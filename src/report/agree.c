@@ -113,9 +113,11 @@ static void add(struct agree_result *a, const struct latency_result *l, const ch
 	if (!why[0] && p && p->ntrials) {
 		/* Same set, backing and warm-up: what is left is the machine
 		 * between the sections, which latency's own trials bound. */
+		double lo = stats_min(p->chase_trials_ns, p->ntrials), hi = stats_max(p->chase_trials_ns, p->ntrials);
+
 		snprintf(why, len, "no cause in the results (same set and backing, both warm): the machine changed "
-			 "between the sections; latency's own trials here ranged %.1f-%.1f ns",
-			 stats_min(p->chase_trials_ns, p->ntrials), stats_max(p->chase_trials_ns, p->ntrials));
+			 "between the sections; latency's own trials here ranged %.1f-%.1f ns%s", lo, hi,
+			 ns >= lo && ns <= hi ? ", and this figure lies inside that range" : "");
 	}
 }
 
