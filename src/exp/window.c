@@ -168,6 +168,11 @@ static void fit_search(const unsigned *n, const double *t, size_t count, bool al
 	fit->jump_ratio = fit->step_index < count ? fit->serial_ns / fit->ramp_top_ns : NAN;
 }
 
+double window_jump_needed(double tol_frac)
+{
+	return 1.0 + fmax(3.0 * tol_frac, 0.05);
+}
+
 int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double tol_frac,
 		     struct window_fit *fit)
 {
@@ -175,7 +180,7 @@ int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double
 	 * neighbouring points); a ramp is a trend fitted over many points, so one
 	 * floor suffices. Never below 5% and 3%: a floor measured as zero on a
 	 * lucky run must not turn every wiggle into a step. */
-	double jump_min = 1.0 + fmax(3.0 * tol_frac, 0.05), rise_min = fmax(tol_frac, 0.03);
+	double jump_min = window_jump_needed(tol_frac), rise_min = fmax(tol_frac, 0.03);
 
 	memset(fit, 0, sizeof(*fit));
 	if (!n || !t_ns || count < 3 || !(tol_frac >= 0))
@@ -694,6 +699,18 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 			from = fr;
 			sm->from = i;
 		}
+	}
+	if (!from && window_jump_needed(r->noise_floor_pct / 100) >= WINDOW_CLEAN_JUMP) {
+		/* Two misses overlapped against serialised differ by at most 2x, and
+		 * clean steps jump about 1.7-1.8x; a floor that demands that much
+		 * says nothing about the core, only about this run. */
+		sm->noise_limited = true;
+		snprintf(sm->note, sizeof(sm->note),
+			 "not resolved in this run: its noise floor (%.1f%%) needs a jump above %.2fx to call a step, and "
+			 "a clean step here is about %.1fx (two misses overlapped against serialised, at most 2x); rerun "
+			 "on a quiet machine",
+			 r->noise_floor_pct, window_jump_needed(r->noise_floor_pct / 100), WINDOW_CLEAN_JUMP);
+		return;
 	}
 	if (!from) {
 		snprintf(sm->note, sizeof(sm->note), "not measurable on this core: no filler bounding it stepped (up to N=%u)",

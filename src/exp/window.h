@@ -82,6 +82,16 @@ struct window_fit {
  * within the floor). */
 #define WINDOW_FIT_GAP_MAX 6
 
+/* The jump ratio a step must clear to be called one at noise floor
+ * tol_frac: three floors (it is read off two neighbouring points), never
+ * below 5%. */
+double window_jump_needed(double tol_frac);
+
+/* About the jump of a clean step (seen 1.72-1.81x on Zen 3 and Zen 4): when
+ * window_jump_needed reaches it, a run that found no step says nothing about
+ * the core, and the summary says the run was too noisy instead. */
+#define WINDOW_CLEAN_JUMP 1.7
+
 /* Fit points (n[i], t_ns[i]), n strictly increasing, count >= 3, by least
  * squares over every onset and step position. tol_frac (the run's noise
  * floor, e.g. 0.02) decides whether the step and the ramp are real. Pure.
@@ -136,6 +146,7 @@ struct window_summary {
 	unsigned nagree, ndisagree, nnostep;
 	unsigned agree[PROBE_FILLER_COUNT], disagree[PROBE_FILLER_COUNT], nostep[PROBE_FILLER_COUNT];
 	bool partitioned;          /* some run of its filler measured about half */
+	bool noise_limited;        /* nothing stepped, and this run's floor could not have seen a step */
 	char note[400];            /* the reasoned line, also "not measurable ..." */
 };
 

@@ -106,6 +106,7 @@ static void write_summary(struct jsonw *w, const struct window_result *r)
 		write_names(w, "disagree", r, sm->disagree, sm->ndisagree);
 		write_names(w, "no_step", r, sm->nostep, sm->nnostep);
 		jsonw_bool(w, "partitioned", sm->partitioned);
+		jsonw_bool(w, "noise_limited", sm->noise_limited);
 		jsonw_string(w, "note", sm->note);
 		jsonw_object_end(w);
 	}

@@ -685,6 +685,36 @@ TEST(window_structure_with_no_stepping_filler_is_not_measurable)
 	CHECK(sm && !sm->measured && strstr(sm->note, "not measurable"), "note: %s", sm ? sm->note : "(none)");
 }
 
+/* The same stepless result is the core's only when the run could have seen
+ * a step: at a floor whose 3-floor jump reaches a clean step's ~1.7x (a
+ * disturbed run measured 131% here), it is the run's. */
+TEST(window_no_step_under_a_high_floor_is_the_run_not_the_core)
+{
+	static struct window_result r;
+	const double floors_pct[] = {5.7, 131.0};
+
+	for (unsigned k = 0; k < 2; k++) {
+		const struct window_summary *sm;
+
+		memset(&r, 0, sizeof(r));
+		r.noise_floor_pct = floors_pct[k];
+		r.fillers[0].filler = PROBE_FILLER_MOV;
+		r.fillers[0].name = probe_filler_info(PROBE_FILLER_MOV)->name;
+		r.fillers[0].structure = probe_filler_info(PROBE_FILLER_MOV)->structure;
+		r.nfillers = 1;
+		window_summarise(&r);
+		sm = summary_of(&r, PROBE_STRUCT_ROB);
+		CHECK(sm && !sm->measured, "a figure from nothing");
+		if (k == 0)
+			CHECK(!sm->noise_limited && strstr(sm->note, "not measurable on this core"), "floor %.1f%%: %s",
+			      r.noise_floor_pct, sm->note);
+		else
+			CHECK(sm->noise_limited && strstr(sm->note, "not resolved in this run") &&
+				      !strstr(sm->note, "on this core"),
+			      "floor %.1f%%: %s", r.noise_floor_pct, sm->note);
+	}
+}
+
 TEST(window_repeat_at_half_n_is_reported_as_partitioned)
 {
 	static struct window_result r;
