@@ -64,6 +64,8 @@ static const struct opt opts[] = {
 	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
 	 "model, trace: take L, Q and B from this mlpscope JSON result"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
+	{"levels", NULL, OPT_FLAG, F(levels), 0, 0,
+	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), about 10 s more"},
 	{"help", NULL, OPT_HELP, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_VERSION, 0, 0, 0, "print the version"},
 };

@@ -42,6 +42,7 @@ struct options {
 	const char *from_path;       /* model, trace: a measured mlpscope JSON result */
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	bool quick;
+	bool levels;                 /* mlp: also sweep in the L2 and the last cache */
 };
 
 #define CLI_ERR_LEN 256

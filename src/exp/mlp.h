@@ -14,6 +14,7 @@
 #include "chain.h"
 #include "clock.h"
 #include "exp/mlp_core.h"
+#include "exp/mlp_levels.h"
 #include "kern/lanes.h"
 #include "policy.h"
 
@@ -74,10 +75,14 @@ struct mlp_result {
 	double sweep_seconds;
 };
 
-/* The section's result: one arm, or two for --pages both (small, huge). */
+/* The section's result: one arm, or two for --pages both (small, huge);
+ * with --levels, the sweep at one working set per cache level too. */
 struct mlp_arms {
 	int n;
 	struct mlp_result arm[2];
+	unsigned nlevels;
+	struct mlp_level levels[MLP_LEVELS];
+	double levels_seconds;        /* wall time of the extra level sweeps */
 };
 
 

@@ -294,6 +294,55 @@ static void latency_section_json(const void *res, struct jsonw *w, const char *k
 
 /* ---- mlp ---- */
 
+/* --levels: the same sweep (one repeat) at a working set in the L2 and in
+ * the last cache; the main sweep is the level past it. */
+static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
+{
+	const struct plan *plan = s->plan;
+	const struct options *o = s->o;
+	struct report *r = s->r;
+	struct mlp_result *m = calloc(1, sizeof(*m));
+	uint64_t w0 = clock_wall_ns();
+	int rc = 0;
+
+	if (!m)
+		return -ENOMEM;
+	a->nlevels = mlp_levels_plan(&r->topo, plan->working_set_bytes, a->levels);
+	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
+		struct mlp_level *lv = &a->levels[i];
+		struct mlp_params mp = {
+			.working_set_bytes = lv->working_set_bytes,
+			.spacing_bytes = plan->spacing_bytes,
+			.line_bytes = r->topo.line_bytes,
+			.pages = plan->pages[0],
+			.max_lanes = o->max_lanes,
+			.repeats = 1,
+			.trials = o->trials ? o->trials : POLICY_MLP_TRIALS_DEFAULT,
+			.accesses = plan->accesses,
+			.seed = o->seed,
+			.clock = &r->clock,
+			.stop = s->stop,
+		};
+
+		if (lv->from_main_sweep) {
+			mlp_level_take(lv, &a->arm[0]);
+			continue;
+		}
+		s->label = "mlp (levels)";
+		rc = mlp_run(&mp, m);
+		if (!rc)
+			mlp_level_take(lv, m);
+		else if (rc == -EPROTO)
+			snprintf(s->err, sizeof(s->err), "mlp --levels: the layout check failed at %zu bytes",
+				 lv->working_set_bytes);
+		mlp_result_free(m);
+	}
+	progress_done(s);
+	a->levels_seconds = (double)(clock_wall_ns() - w0) / 1e9;
+	free(m);
+	return rc;
+}
+
 static int mlp_section_run(struct section_run *s, void *result)
 {
 	struct mlp_arms *a = result;
@@ -343,7 +392,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
 	}
-	return 0;
+	return o->levels ? mlp_levels_section_run(s, a) : 0;
 }
 
 static void mlp_section_text(const void *res, FILE *f)

@@ -156,7 +156,59 @@ static void write_estimate(struct jsonw *w, const struct mlp_estimate *e)
 	jsonw_object_end(w);
 }
 
-static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result *m)
+static void write_levels(struct jsonw *w, const struct mlp_arms *a)
+{
+	jsonw_array_begin(w, "levels");
+	for (unsigned i = 0; i < a->nlevels; i++) {
+		const struct mlp_level *lv = &a->levels[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "level", lv->name);
+		jsonw_uint(w, "working_set_bytes", lv->working_set_bytes);
+		jsonw_string(w, "size_from", lv->size_from);
+		jsonw_string(w, "footprint_held", "total");
+		jsonw_bool(w, "measured", lv->measured);
+		jsonw_bool(w, "from_main_sweep", lv->from_main_sweep);
+		jsonw_bool(w, "layout_ok", lv->layout_ok);
+		jsonw_double(w, "t1_ns", lv->t1_ns);
+		jsonw_double(w, "ks", lv->ks);
+		jsonw_double(w, "ks_uncertainty", lv->ks_uncertainty);
+		jsonw_double(w, "plateau_concurrency", lv->plateau_concurrency);
+		jsonw_double(w, "peak_concurrency", lv->peak_concurrency);
+		jsonw_uint(w, "peak_lanes", lv->peak_lanes);
+		jsonw_uint(w, "plateau_from_lanes", lv->plateau_from_lanes);
+		jsonw_double(w, "noise_floor_pct", lv->noise_floor_pct);
+		jsonw_double_array(w, "ns_per_access", lv->ns_per_access, lv->npoints);
+		jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);
+		jsonw_double(w, "seconds", lv->seconds);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_double(w, "levels_seconds", a->levels_seconds);
+}
+
+static void write_levels_text(const struct mlp_arms *a, FILE *f)
+{
+	fprintf(f, "\n  levels: the same sweep at one working set per level; the total footprint (the whole cycle)\n"
+		   "  is held at each size and every lane walks its own stretch of it. Sizes are the OS's claims.\n"
+		   "  Ks and the plateau are a saturation of this kernel at that level, not a queue's capacity:\n"
+		   "  where they move between levels, no single queue set them.\n");
+	fprintf(f, "  %-20s %11s %9s %14s %9s %11s  %s\n", "level", "working set", "t(1) ns", "Ks (lanes)", "plateau",
+		"peak (K)", "size from");
+	for (unsigned i = 0; i < a->nlevels; i++) {
+		const struct mlp_level *lv = &a->levels[i];
+		char ws[32], ks[32], peak[32];
+
+		report_format_bytes(ws, sizeof(ws), lv->working_set_bytes);
+		snprintf(ks, sizeof(ks), "%.1f +/- %.1f", lv->ks, lv->ks_uncertainty);
+		snprintf(peak, sizeof(peak), "%.1f (%u)", lv->peak_concurrency, lv->peak_lanes);
+		fprintf(f, "  %-20s %11s %9.2f %14s %9.1f %11s  %s\n", lv->name, ws, lv->t1_ns, ks,
+			lv->plateau_concurrency, peak, lv->size_from);
+	}
+	fprintf(f, "  extra level sweeps: %.1f s\n", a->levels_seconds);
+}
+
+static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result *m, const struct mlp_arms *a)
 {
 	const struct layout_check *l = &m->layout;
 	char hash[24];
@@ -204,6 +256,8 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	jsonw_array_end(w);
 	write_estimate(w, &m->estimate);
 	write_core(w, &m->core);
+	if (a && a->nlevels)
+		write_levels(w, a);
 	jsonw_object_begin(w, "timing");
 	jsonw_double(w, "setup_s", m->setup_seconds);
 	jsonw_double(w, "sweep_s", m->sweep_seconds);
@@ -218,17 +272,19 @@ void mlp_write_text(const struct mlp_arms *a, FILE *f)
 		write_mlp_table(&a->arm[i], f);
 		write_mlp_estimate(&a->arm[i], f);
 	}
+	if (a->nlevels)
+		write_levels_text(a, f);
 }
 
 /* One arm is the object itself; --pages both nests them as small and huge. */
 void mlp_write_json(struct jsonw *w, const char *key, const struct mlp_arms *a)
 {
 	if (a->n == 1) {
-		write_mlp(w, key, &a->arm[0]);
+		write_mlp(w, key, &a->arm[0], a);
 	} else if (a->n == 2) {
 		jsonw_object_begin(w, key);
-		write_mlp(w, "small", &a->arm[0]);
-		write_mlp(w, "huge", &a->arm[1]);
+		write_mlp(w, "small", &a->arm[0], a);
+		write_mlp(w, "huge", &a->arm[1], NULL);
 		jsonw_object_end(w);
 	}
 }

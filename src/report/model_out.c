@@ -19,15 +19,9 @@ static bool known(double v)
 
 size_t model_plateau_index(const struct env_inputs *in)
 {
-	size_t best = 0;
-
-	for (size_t i = 0; i < in->npoints; i++)
-		if (in->plateau_from_lanes && in->lanes[i] == in->plateau_from_lanes)
-			return i;
-	for (size_t i = 1; i < in->npoints; i++)
-		if (in->measured_ns[i] < in->measured_ns[best])
-			best = i;
-	return best;
+	/* The last point: deepest into the plateau, where the lanes' own
+	 * latency explains least (at the knee L/K still nearly does). */
+	return in->npoints ? in->npoints - 1 : 0;
 }
 
 static void binding_names(const struct env_point *p, char *buf, size_t len)
@@ -73,31 +67,98 @@ static const struct candidate candidates[] = {
 	{"reorder buffer", ENV_ROB, "entries held about L by each instruction of an access"},
 };
 
+/* One paragraph, wrapped at width columns after indent. */
+static void write_wrapped(FILE *out, const char *text, const char *indent, size_t width)
+{
+	size_t col = 0;
+
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (col && col + 1 + n > width) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (!col)
+			col = (size_t)fprintf(out, "%s", indent);
+		else
+			col += (size_t)fprintf(out, " ");
+		col += fwrite(text, 1, n, out);
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', out);
+}
+
+/* The conclusion at the plateau, in words, one clause per line. */
+static void conclude(const struct env_inputs *in, const struct env_point *p, char *buf, size_t len)
+{
+	double t = p->measured_ns, frac = in->noise_floor_frac;
+	double bw = fmax(known(p->ns[ENV_BW_CORE]) ? p->ns[ENV_BW_CORE] : 0,
+			 known(p->ns[ENV_BW_MEMORY]) ? p->ns[ENV_BW_MEMORY] : 0);
+	size_t used = 0;
+	int best = -1;
+
+#define SAY(...) (used += (size_t)snprintf(buf + used, used < len ? len - used : 0, __VA_ARGS__))
+	buf[0] = 0;
+	for (int term = ENV_ISSUE; term < ENV_NTERMS; term++)
+		if (known(p->ns[term]) && (best < 0 || p->ns[term] > p->ns[best]))
+			best = term;
+	if (best >= 0 && p->ns[best] >= t * (1 - frac)) {
+		SAY("The envelope reaches the measured time: %s accounts for the plateau (within the floor).",
+		    envelope_term_name((enum env_term)best));
+		return;
+	}
+	if (best >= 0)
+		SAY("No measured resource accounts for the plateau: the largest independent term (%s) is %.0f%% of "
+		    "the measured time.\n", envelope_term_name((enum env_term)best), 100 * p->ns[best] / t);
+	if (bw > 0 && bw < 0.5 * t)
+		SAY("Not bandwidth: the bandwidth section moved %.1fx the lines per second this K moved.\n", t / bw);
+	else if (bw > 0)
+		SAY("Bandwidth is not ruled out: its term is %.0f%% of the measured time.\n", 100 * bw / t);
+	else
+		SAY("Bandwidth is undecided: the bandwidth section (in the full report) would decide.\n");
+	if (known(p->loaded_latency_ns)) {
+		double n = p->loaded_latency_ns / t, rise = p->loaded_latency_ns / in->t1.value - 1;
+
+		if (n < p->k * (1 - 2 * frac) && rise < 0.25)
+			SAY("Not queueing downstream: at this traffic the memory system's latency is %.0f%% above idle, "
+			    "so by Little's law %.1f of the K = %.0f lanes had a request in flight; the rest waited in "
+			    "the core.\nWhat is left is a cap of about %.0f outstanding misses inside the core. Which "
+			    "structure holds it (L1D miss buffers, the L2's miss queue%s) no section here measures: "
+			    "PMU counts of outstanding L1D misses would name it.",
+			    100 * rise, n, p->k, n, known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", or the load queue until "
+			    "window's figure is given");
+		else
+			SAY("About K requests were in flight (%.1f by Little's law), each %.0f%% slower than idle: "
+			    "queueing downstream of the core sets the plateau.", n, 100 * rise);
+	} else {
+		SAY("Whether fewer than K requests were in flight (a cap in the core) or all were, each slower "
+		    "(queueing beyond it), is undecided: the loaded section (in the full report) reaching %.2f GB/s, "
+		    "or a probe chain timed inside the K-lane run, would decide.", in->line_bytes / t);
+	}
+#undef SAY
+}
+
 static void write_plateau(FILE *out, const struct env_inputs *in)
 {
 	size_t ip = model_plateau_index(in);
 	struct env_point p;
 	double t = in->measured_ns[ip], frac = in->noise_floor_frac;
-	char src[2 * ENV_SOURCE_LEN];
-	bool any_for = false;
-	int best = -1;
+	char src[2 * ENV_SOURCE_LEN], words[1024];
 
 	envelope_at(in, ip, &p);
 	fprintf(out, "\n  What sets the plateau. Ks = %.1f +/- %.1f lanes and a plateau of %.1f accesses in flight\n"
 		"  (t(1)/t(K)) are a saturation of this kernel's throughput (lanes_K, %.2f instructions and %.2f\n"
 		"  loads per access at K = %.0f) on this machine: a knee is not a queue capacity, and several\n"
-		"  resources could set it. At K = %.0f (%.2f ns per access measured), each candidate:\n",
+		"  resources could set it. At K = %.0f, the last point (%.2f ns per access measured), each candidate:\n",
 		in->ks, in->ks_uncertainty, in->plateau_concurrency, in->insns_per_access[ip],
 		in->loads_per_access[ip], p.k, p.k, t);
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
 		enum env_term term = candidates[c].term;
 		const char *j = judge(p.ns[term], t, frac);
 
-		if (known(p.ns[term]) && term != ENV_LATENCY) {
-			any_for |= !strcmp(j, "for");
-			if (best < 0 || p.ns[term] > p.ns[best])
-				best = (int)term;
-		}
 		if (known(p.ns[term]))
 			fprintf(out, "    %-26s %-9s %7.3f ns = %5.1f%% of the measured time (%s)\n", candidates[c].name,
 				j, p.ns[term], 100 * p.ns[term] / t, candidates[c].what);
@@ -114,42 +175,18 @@ static void write_plateau(FILE *out, const struct env_inputs *in)
 			"(compare mlp --pages both)\n", "translation (TLB, walks)", "possible", in->huge_pct);
 	fprintf(out, "    %-26s %-9s no section measures them (no PMU count of outstanding misses here)\n",
 		"L1D/L2 miss tracking", "unmeasured");
-	if (known(p.loaded_latency_ns)) {
-		double n = p.loaded_latency_ns / t;
-
-		fprintf(out, "    loaded latency at this K's %.2f GB/s of lines: %.1f ns (t(1) x the loaded section's rise);\n"
-			"    Little's law: %.1f in flight (t_loaded/t(K)) against K = %.0f lanes and t(1)/t(K) = %.1f.\n",
-			in->line_bytes / t, p.loaded_latency_ns, n, p.k, in->measured_ns[0] / t);
-		if (n < p.k * (1 - 2 * frac))
-			fprintf(out, "    Fewer than K requests were in flight at a near-idle latency: the lanes waited "
-				"in the core,\n    which points at a cap on outstanding misses in the core, not at queueing "
-				"downstream.\n");
-		else
-			fprintf(out, "    About K requests were in flight, each slower: queueing downstream of the core.\n");
-	} else {
-		fprintf(out, "    loaded latency: unknown (this file has no loaded curve reaching %.2f GB/s).\n",
+	if (known(p.loaded_latency_ns))
+		fprintf(out, "    loaded latency at this K's %.2f GB/s of lines: %.1f ns (t(1) x the loaded section's "
+			"rise);\n    Little's law: %.1f in flight (t_loaded/t(K)) against K = %.0f lanes and t(1)/t(K) = "
+			"%.1f.\n", in->line_bytes / t, p.loaded_latency_ns, p.loaded_latency_ns / t, p.k,
+			in->measured_ns[0] / t);
+	else
+		fprintf(out, "    loaded latency: unknown (no loaded curve in this file reaches %.2f GB/s)\n",
 			in->line_bytes / t);
-	}
-	if (any_for) {
-		fprintf(out, "  Verdict: the envelope reaches the measured time; the binding measured term accounts "
-			"for the plateau.\n");
-	} else if (best >= 0) {
-		double bw = fmax(known(p.ns[ENV_BW_CORE]) ? p.ns[ENV_BW_CORE] : 0,
-				 known(p.ns[ENV_BW_MEMORY]) ? p.ns[ENV_BW_MEMORY] : 0);
-
-		fprintf(out, "  Verdict: no measured resource accounts for the plateau; the largest independent term\n"
-			"  (%s) is %.0f%% of the measured time.\n", envelope_term_name((enum env_term)best),
-			100 * p.ns[best] / t);
-		if (bw > 0 && bw < 0.5 * t)
-			fprintf(out, "  Not bandwidth: the bandwidth section moved %.1fx the lines this K moved.\n", t / bw);
-		else if (bw > 0)
-			fprintf(out, "  Bandwidth is not ruled out: its term is %.0f%% of the measured time.\n", 100 * bw / t);
-		else
-			fprintf(out, "  Bandwidth is undecided: the bandwidth section (in the full report) would decide.\n");
-		fprintf(out, "  What is left is a limit this tool does not measure (miss tracking in the core, or queueing\n"
-			"  beyond it); PMU counts of outstanding L1D misses, or a probe chain timed inside the K-lane\n"
-			"  run, would decide which.\n");
-	}
+	conclude(in, &p, words, sizeof(words));
+	fprintf(out, "  Verdict:\n");
+	for (char *line = strtok(words, "\n"); line; line = strtok(NULL, "\n"))
+		write_wrapped(out, line, "    ", 100);
 }
 
 void model_write_text(FILE *out, const struct env_inputs *in)
@@ -321,6 +358,10 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 		jsonw_array_end(w);
 		jsonw_string(w, "unmeasured", "L1D/L2 miss tracking and queueing beyond the core: decided by PMU counts "
 			     "of outstanding L1D misses or a probe chain timed inside the K-lane run");
+		char words[1024];
+
+		conclude(&in[s], &p, words, sizeof(words));
+		jsonw_string(w, "conclusion", words);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);

@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char *const names[PLOTS_COUNT] = {
-	"latency", "lanes_time", "lanes_concurrency", "window", "loaded",
+	"latency", "lanes_time", "lanes_concurrency", "window", "loaded", "lanes_levels",
 };
 
 const char *plots_name(enum plots_kind k)
@@ -410,6 +410,55 @@ static int plot_loaded(struct svg_plot *p, const struct jsonr_value *const *docs
 	return drawn ? 0 : -ENOENT;
 }
 
+/* ---- the lanes sweep per cache level ---- */
+
+static int plot_levels(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	int drawn = 0;
+
+	svg_plot_init(p, "lanes_levels", "Concurrency against lanes at each cache level",
+		      "lanes K (independent chains of dependent loads)", SVG_LINEAR,
+		      "concurrency t(1)/t(K) at that level", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "one series per working set (total footprint held); dashed: Ks per level");
+	p->x.include_zero = true;
+	p->y.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *arms[2], *lv;
+		const char *pages[2];
+
+		if (!plots_mlp_arms(docs[d], arms, pages) || !(lv = jsonr_get(arms[0], "levels")) ||
+		    lv->type != JSONR_ARRAY)
+			continue;
+		for (const struct jsonr_value *l = lv->u.children.first; l; l = l->next) {
+			const struct jsonr_value *c = jsonr_get(l, "concurrency");
+			const char *name = jsonr_get_string(l, "level");
+			double ws = num_or_nan(l, "working_set_bytes"), ks = num_or_nan(l, "ks"), k = 1;
+			char what[128], lab[160], b[32];
+			int s;
+
+			if (!c || c->type != JSONR_ARRAY)
+				continue;
+			drawn = 1;
+			fmt_bytes(b, sizeof(b), ws);
+			snprintf(what, sizeof(what), "%s (%s)", name ? name : "?", b);
+			label_of(lab, sizeof(lab), labels[d], n, what);
+			if ((s = svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO)) < 0)
+				return -ENOMEM;
+			for (const struct jsonr_value *v = c->u.children.first; v; v = v->next, k++)
+				if (v->type == JSONR_NUMBER)
+					svg_plot_point(p, s, k, v->u.number, NAN);
+			if (isfinite(ks)) {
+				snprintf(what, sizeof(what), "Ks = %.1f (%s)", ks, name ? name : "?");
+				label_of(lab, sizeof(lab), labels[d], n, what);
+				svg_plot_vline(p, ks, lab, p->series[s].color, true);
+			}
+		}
+	}
+	if (p->error)
+		return p->error;
+	return drawn ? 0 : -ENOENT;
+}
+
 int plots_build(enum plots_kind k, struct svg_plot *p, const struct jsonr_value *const *docs,
 		const char *const *labels, size_t n)
 {
@@ -419,6 +468,7 @@ int plots_build(enum plots_kind k, struct svg_plot *p, const struct jsonr_value 
 	case PLOTS_LANES_CONCURRENCY: return plot_lanes(p, true, docs, labels, n);
 	case PLOTS_WINDOW: return plot_window(p, docs, labels, n);
 	case PLOTS_LOADED: return plot_loaded(p, docs, labels, n);
+	case PLOTS_LANES_LEVELS: return plot_levels(p, docs, labels, n);
 	default:
 		svg_plot_init(p, "none", "", "", SVG_LINEAR, "", SVG_LINEAR);
 		return -EINVAL;

@@ -19,6 +19,7 @@ enum plots_kind {
 	PLOTS_LANES_CONCURRENCY, /* t(1)/t(K) against lanes, model and knee */
 	PLOTS_WINDOW,            /* ns per iteration against filler count */
 	PLOTS_LOADED,            /* latency against delivered bandwidth */
+	PLOTS_LANES_LEVELS,      /* t(1)/t(K) against lanes, one series per cache level (mlp --levels) */
 	PLOTS_COUNT
 };
 

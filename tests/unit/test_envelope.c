@@ -11,6 +11,8 @@
 #include "cmd/envelope.h"
 #include "cmd/model.h"
 #include "exp/mlp_core.h"
+#include "exp/mlp_levels.h"
+#include "topo.h"
 #include "kern/lanes_count.h"
 #include "jsonr.h"
 
@@ -211,8 +213,10 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 	 * 100 x 1.6 / 40 = 4: bandwidth_core and load_queue tie at 4 ns, 40%
 	 * of the measured 10 ns: no measured term accounts for the plateau. */
 	CHECK(strstr(text, "bandwidth_core+load_queue"), "tie at K=32: %s", text);
-	CHECK(strstr(text, "Verdict: no measured resource accounts for the plateau"), "verdict: %s", text);
+	CHECK(strstr(text, "Verdict:\n    No measured resource accounts for the plateau"), "verdict: %s", text);
 	CHECK(strstr(text, "Not bandwidth: the bandwidth section moved 2.5x the lines"), "not bandwidth: %s", text);
+	/* the loaded curve is 7%% above idle at 6.4 GB/s: about 10.7 of 32 lanes in flight */
+	CHECK(strstr(text, "Not queueing downstream") && strstr(text, "cap of about 11 outstanding misses"), "loaded: %s", text);
 	free(text);
 	CHECK(jsonr_parse_file(jpath, 0, &doc, err, sizeof(err)) == 0, "model json: %s", err);
 	const struct jsonr_value *terms = jsonr_get(doc.root, "model.terms");
@@ -279,4 +283,30 @@ TEST(envelope_core_timing_runs_l1_resident)
 	      c.ns_per_access[0]);
 	if (!strncmp(lanes_count_source(), "objdump", 7))
 		CHECK(c.issue_per_ns > 0 && c.issue_at_lanes >= 1, "issue %g at %u", c.issue_per_ns, c.issue_at_lanes);
+}
+
+TEST(envelope_levels_plan_halves_the_reported_caches)
+{
+	struct topo t;
+	struct mlp_level lv[MLP_LEVELS];
+	unsigned n;
+
+	memset(&t, 0, sizeof(t));
+	t.ncaches = 4;
+	t.caches[0] = (struct cache_desc){.level = 1, .type = "Data", .size_bytes = 32 << 10};
+	t.caches[1] = (struct cache_desc){.level = 1, .type = "Instruction", .size_bytes = 32 << 10};
+	t.caches[2] = (struct cache_desc){.level = 2, .type = "Unified", .size_bytes = 1 << 20};
+	t.caches[3] = (struct cache_desc){.level = 3, .type = "Unified", .size_bytes = 32 << 20};
+	n = mlp_levels_plan(&t, 1u << 30, lv);
+	CHECK(n == 3, "levels %u", n);
+	CHECK(lv[0].working_set_bytes == 512 << 10 && !strcmp(lv[0].name, "L2") && !lv[0].from_main_sweep, "L2");
+	CHECK(lv[1].working_set_bytes == 16 << 20 && !strcmp(lv[1].name, "last cache"), "LLC");
+	CHECK(lv[2].working_set_bytes == 1u << 30 && lv[2].from_main_sweep, "past");
+	/* no L3: the L2 is the last cache, so two levels */
+	t.ncaches = 3;
+	n = mlp_levels_plan(&t, 1u << 30, lv);
+	CHECK(n == 2 && !strcmp(lv[0].name, "L2") && lv[1].from_main_sweep, "without an L3: %u", n);
+	/* nothing reported: only the main sweep */
+	t.ncaches = 0;
+	CHECK(mlp_levels_plan(&t, 1u << 30, lv) == 1, "without caches");
 }

@@ -1,0 +1,73 @@
+/*
+ * Level planning for mlp --levels. Half of a cache, not all of it: the
+ * chain must stay resident beside the stack, the code and (for a shared
+ * last cache) the other core's lines, and a random cycle over exactly the
+ * capacity misses often in a set-associative cache. Sizes are the OS's
+ * claims (a guest may be shown a whole socket's L3), named as such.
+ */
+#include "exp/mlp_levels.h"
+
+#include "exp/mlp.h"
+#include "topo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static size_t level_bytes(const struct topo *t, int level)
+{
+	size_t best = 0;
+
+	for (int i = 0; i < t->ncaches; i++)
+		if (t->caches[i].level == level && strcmp(t->caches[i].type, "Instruction") &&
+		    t->caches[i].size_bytes > best)
+			best = t->caches[i].size_bytes;
+	return best;
+}
+
+unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_level *lv)
+{
+	size_t l2 = level_bytes(t, 2), llc = topo_largest_cache_bytes(t);
+	unsigned n = 0;
+
+	memset(lv, 0, MLP_LEVELS * sizeof(*lv));
+	if (l2 >= 64 * 1024 && l2 / 2 < past_bytes) {
+		lv[n].name = "L2";
+		lv[n].working_set_bytes = l2 / 2;
+		snprintf(lv[n].size_from, sizeof(lv[n].size_from), "half the L2 the OS reports (%zu KiB)", l2 >> 10);
+		n++;
+	}
+	if (llc > l2 && llc / 2 < past_bytes) {
+		lv[n].name = "last cache";
+		lv[n].working_set_bytes = llc / 2;
+		snprintf(lv[n].size_from, sizeof(lv[n].size_from), "half the largest cache the OS reports (%zu KiB)",
+			 llc >> 10);
+		n++;
+	}
+	lv[n].name = "past the last cache";
+	lv[n].working_set_bytes = past_bytes;
+	snprintf(lv[n].size_from, sizeof(lv[n].size_from), "the mlp section's working set");
+	lv[n].from_main_sweep = true;
+	return n + 1;
+}
+
+void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r)
+{
+	const struct mlp_estimate *e = &r->estimate;
+
+	lv->measured = true;
+	lv->t1_ns = r->npoints ? r->sweep[0].ns_per_access : 0;
+	lv->ks = e->fit_saturation_lanes;
+	lv->ks_uncertainty = e->fit_uncertainty;
+	lv->plateau_concurrency = e->fit_plateau_concurrency;
+	lv->peak_concurrency = e->peak_concurrency;
+	lv->peak_lanes = e->peak_lanes;
+	lv->plateau_from_lanes = e->plateau_from_lanes;
+	lv->noise_floor_pct = r->noise_floor_pct;
+	lv->layout_ok = r->layout.ok;
+	lv->npoints = r->npoints;
+	for (unsigned i = 0; i < r->npoints && i < LANES_MAX; i++) {
+		lv->ns_per_access[i] = r->sweep[i].ns_per_access;
+		lv->concurrency[i] = r->sweep[i].concurrency;
+	}
+	lv->seconds = r->setup_seconds + r->sweep_seconds;
+}

@@ -1,0 +1,44 @@
+/*
+ * The lanes sweep at one working set per level of the hierarchy: in the L2,
+ * in the last cache and past it, from the cache sizes the OS reports. The
+ * total footprint (the whole cycle) is what is held at each size; each lane
+ * walks its own stretch of it. Where the saturation moves between levels,
+ * it was not one queue's capacity. Plans and summarises; mlp_run measures.
+ */
+#ifndef MLPSCOPE_EXP_MLP_LEVELS_H
+#define MLPSCOPE_EXP_MLP_LEVELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kern/lanes.h"
+
+#define MLP_LEVELS 3
+
+struct topo;
+struct mlp_result;
+
+struct mlp_level {
+	const char *name;             /* "L2", "last cache", "past the last cache" */
+	size_t working_set_bytes;
+	char size_from[96];           /* words: how the size was chosen */
+	bool measured;
+	bool from_main_sweep;         /* the section's own sweep, not run again */
+	double t1_ns, ks, ks_uncertainty, plateau_concurrency, peak_concurrency;
+	unsigned peak_lanes, plateau_from_lanes;
+	double noise_floor_pct;
+	bool layout_ok;
+	unsigned npoints;
+	double ns_per_access[LANES_MAX], concurrency[LANES_MAX];
+	double seconds;
+};
+
+/* Plan the levels: half the L2 and half the largest cache the OS reports
+ * (when it is larger than the L2), then past_bytes (the main sweep's working
+ * set). Returns how many were planned (1..MLP_LEVELS). */
+unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_level *lv);
+
+/* Copy a sweep's summary into a level. */
+void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r);
+
+#endif
