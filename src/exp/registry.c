@@ -776,7 +776,10 @@ const struct section registry[] = {
 			"K times). Estimate: a fit of t(K) = max(L/K, L/Ks) with an uncertainty from this\n"
 			"run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
 			"The chain is walked once before timing and must visit every node and line\n"
-			"exactly once; the page backing reported is the one obtained (smaps).\n",
+			"exactly once; the page backing reported is the one obtained (smaps).\n"
+			"Then each kernel on an L1-resident chain: the core's own cost per access and\n"
+			"the issue rate `model` uses. --levels also sweeps at half the L2 and half the\n"
+			"last cache the OS reports (total footprint held): Ks and plateau per level.\n",
 		.kind = SECTION_MEASURE,
 		.in_report = true,
 		.outputs = SECTION_OUT_ALL,
