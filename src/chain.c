@@ -115,6 +115,13 @@ int chain_build_sequential(struct chain *c, char *base, size_t bytes, size_t spa
 	return 0;
 }
 
+void chain_set_payload(struct chain *c, size_t payload_bytes, size_t lines_per_node)
+{
+	c->payload_bytes = payload_bytes;
+	c->claimed_lines_per_node = lines_per_node ? lines_per_node
+		: (payload_bytes + c->line_bytes - 1) / c->line_bytes;
+}
+
 static bool bit_test_and_set(uint64_t *bits, size_t i)
 {
 	uint64_t m = 1ull << (i & 63);
@@ -127,11 +134,16 @@ static bool bit_test_and_set(uint64_t *bits, size_t i)
 int chain_verify(struct chain *c, struct layout_check *check)
 {
 	size_t n = c->nodes, span = n * c->spacing_bytes;
-	size_t lines_cap = span / c->line_bytes + 1;
+	/* a payload may reach past the last node's slot */
+	size_t lines_cap = (span + c->payload_bytes) / c->line_bytes + 2;
 	uint64_t *node_bits = calloc(n / 64 + 1, sizeof(uint64_t));
 	uint64_t *line_bits = calloc(lines_cap / 64 + 1, sizeof(uint64_t));
 	uint32_t *order = malloc(n * sizeof(*order));
 	uintptr_t start = (uintptr_t)c->base, p = start;
+	/* Lines are counted on real addresses: a chain built at an offset into
+	 * a line (to make payloads cross a boundary) still has its lines where
+	 * the hardware has them. */
+	uintptr_t line0 = start & ~(uintptr_t)(c->line_bytes - 1);
 	int rc = -ENOMEM;
 
 	memset(check, 0, sizeof(*check));
@@ -140,6 +152,8 @@ int chain_verify(struct chain *c, struct layout_check *check)
 	check->nodes = n;
 	check->expected_lines = c->spacing_bytes >= c->line_bytes
 		? n : (span + c->line_bytes - 1) / c->line_bytes;
+	if (c->payload_bytes && c->spacing_bytes >= c->line_bytes)
+		check->expected_lines = n * c->claimed_lines_per_node;
 	/* Walk at most n steps: a broken layout may close early, run into a
 	 * shorter cycle that never returns, or leave the arena. */
 	for (size_t step = 0; step < n; step++) {
@@ -150,8 +164,17 @@ int chain_verify(struct chain *c, struct layout_check *check)
 		order[step] = (uint32_t)(off / c->spacing_bytes);
 		if (!bit_test_and_set(node_bits, off / c->spacing_bytes))
 			check->distinct_nodes_walked++;
-		if (!bit_test_and_set(line_bits, off / c->line_bytes))
-			check->distinct_lines_walked++;
+		size_t loff = p - line0;
+
+		if (!c->payload_bytes) {
+			if (!bit_test_and_set(line_bits, loff / c->line_bytes))
+				check->distinct_lines_walked++;
+		} else {
+			/* every line the payload [p, p + payload) touches */
+			for (size_t l = loff / c->line_bytes; l <= (loff + c->payload_bytes - 1) / c->line_bytes; l++)
+				if (!bit_test_and_set(line_bits, l))
+					check->distinct_lines_walked++;
+		}
 		check->steps_walked++;
 		p = *(const uintptr_t *)p;
 		if (p == start) {

@@ -37,6 +37,8 @@ struct chain {
 	uint64_t seed;
 	uint64_t perm_hash;
 	uint32_t *order;   /* order[pos] = node at position pos along the cycle */
+	size_t payload_bytes;          /* bytes read per node from its address; 0: the pointer's line only */
+	size_t claimed_lines_per_node; /* what the layout claims a node's payload touches */
 };
 
 struct layout_check {
@@ -61,6 +63,13 @@ int chain_build(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
  * perm_hash that of the identity successor. Returns 0 or -EINVAL. */
 int chain_build_sequential(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
 			   size_t line_bytes);
+
+/* Declare that each node is read payload_bytes from its address, touching
+ * lines_per_node lines by the layout's claim (0: ceil(payload / line), what
+ * a line-aligned node needs). The layout check then counts every line the
+ * payloads touch, so a node that crosses a line boundary it claims not to
+ * cross shows as too many lines. Call between chain_build and chain_verify. */
+void chain_set_payload(struct chain *c, size_t payload_bytes, size_t lines_per_node);
 
 /* Walk the cycle from node 0 as the hardware will, count distinct nodes and
  * lines, and record the cycle order for lane starts. Fills *check; returns 0,

@@ -124,3 +124,49 @@ TEST(chain_positions_follow_the_cycle)
 	chain_free(&c);
 	free(base);
 }
+
+/* shift 32: every node 32 bytes into its 128-byte slot, so a 64-byte
+ * payload from there crosses a line boundary. */
+static int payload_check(size_t shift, size_t payload, size_t claimed, struct layout_check *check)
+{
+	size_t nodes = 2048, bytes = nodes * 128;
+	char *base = aligned_alloc(4096, bytes + 4096);
+	struct chain c;
+	int rc = -1;
+
+	if (!base)
+		return -1;
+	memset(base, 0, bytes + 4096);
+	if (chain_build(&c, base + shift, bytes, 128, 64, 7, chain_offset_linear) == 0) {
+		chain_set_payload(&c, payload, claimed);
+		rc = chain_verify(&c, check);
+	}
+	chain_free(&c);
+	free(base);
+	return rc;
+}
+
+TEST(layout_check_counts_the_lines_a_payload_touches)
+{
+	struct layout_check check;
+
+	/* aligned 64-byte payloads: one line per node, as claimed by default */
+	CHECK(payload_check(0, 64, 0, &check) == 0, "verify");
+	CHECK(check.ok && check.distinct_lines_walked == 2048, "aligned: ok %d, %zu lines", check.ok,
+	      check.distinct_lines_walked);
+	/* 128-byte payloads span two lines: claimed by default (ceil) */
+	CHECK(payload_check(0, 128, 0, &check) == 0, "verify");
+	CHECK(check.ok && check.distinct_lines_walked == 4096, "two lines: ok %d, %zu", check.ok,
+	      check.distinct_lines_walked);
+	/* the same 64 bytes 32 bytes into the slot cross a boundary: with the
+	 * aligned claim the line count catches it */
+	CHECK(payload_check(32, 64, 0, &check) == 0, "verify");
+	CHECK(!check.ok && check.distinct_lines_walked == 4096 && check.expected_lines == 2048,
+	      "a line-crossing payload passed: ok %d, %zu lines, %zu expected", check.ok,
+	      check.distinct_lines_walked, check.expected_lines);
+	/* declared as crossing, it passes */
+	CHECK(payload_check(32, 64, 2, &check) == 0, "verify");
+	CHECK(check.ok, "a declared crossing failed: %zu lines", check.distinct_lines_walked);
+	snprintf(tctx->message, sizeof(tctx->message), "fired: %zu lines walked, 2048 claimed",
+		 (size_t)4096);
+}
