@@ -66,6 +66,8 @@ static const struct opt opts[] = {
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
 	{"levels", NULL, OPT_FLAG, F(levels), 0, 0,
 	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), about 10 s more"},
+	{"read-size", NULL, OPT_FLAG, F(read_size), 0, 0,
+	 "mlp: also vary the bytes read per node (8..128) and node spacing, each with its layout check"},
 	{"help", NULL, OPT_HELP, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_VERSION, 0, 0, 0, "print the version"},
 };

@@ -43,6 +43,7 @@ struct options {
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	bool quick;
 	bool levels;                 /* mlp: also sweep in the L2 and the last cache */
+	bool read_size;              /* mlp: also vary payload and spacing */
 };
 
 #define CLI_ERR_LEN 256

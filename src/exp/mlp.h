@@ -15,6 +15,7 @@
 #include "clock.h"
 #include "exp/mlp_core.h"
 #include "exp/mlp_levels.h"
+#include "exp/mlp_payload.h"
 #include "kern/lanes.h"
 #include "policy.h"
 
@@ -83,6 +84,8 @@ struct mlp_arms {
 	unsigned nlevels;
 	struct mlp_level levels[MLP_LEVELS];
 	double levels_seconds;        /* wall time of the extra level sweeps */
+	bool has_read_size;           /* --read-size ran */
+	struct mlp_payload read_size;
 };
 
 

@@ -343,6 +343,27 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 	return rc;
 }
 
+/* --read-size: payload and spacing varied, at most 256 MiB (8x a 32 MiB
+ * last cache; every case rebuilds the cycle, so this bounds the cost). */
+static int mlp_read_size_section_run(struct section_run *s, struct mlp_arms *a)
+{
+	size_t ws = s->plan->working_set_bytes < ((size_t)256 << 20) ? s->plan->working_set_bytes : (size_t)256 << 20;
+	int rc;
+
+	s->label = "mlp (read size)";
+	rc = mlp_payload_run(ws, s->r->topo.line_bytes, s->plan->accesses, 3, a->arm[0].noise_floor_pct, s->o->seed,
+			     &s->r->clock, s->stop, &a->read_size);
+	a->has_read_size = !rc;
+	if (rc == -EPROTO) {
+		const struct mlp_payload_case *c = &a->read_size.c[a->read_size.ncases - 1];
+
+		snprintf(s->err, sizeof(s->err), "mlp --read-size: layout check failed for %s: %zu distinct lines "
+			 "walked, %zu claimed; refusing to report", c->what, c->layout.distinct_lines_walked,
+			 c->layout.expected_lines);
+	}
+	return rc;
+}
+
 static int mlp_section_run(struct section_run *s, void *result)
 {
 	struct mlp_arms *a = result;
@@ -392,7 +413,13 @@ static int mlp_section_run(struct section_run *s, void *result)
 			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
 	}
-	return o->levels ? mlp_levels_section_run(s, a) : 0;
+	if (o->levels) {
+		int rc = mlp_levels_section_run(s, a);
+
+		if (rc)
+			return rc;
+	}
+	return o->read_size ? mlp_read_size_section_run(s, a) : 0;
 }
 
 static void mlp_section_text(const void *res, FILE *f)

@@ -208,6 +208,69 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 	fprintf(f, "  extra level sweeps: %.1f s\n", a->levels_seconds);
 }
 
+static void write_read_size(struct jsonw *w, const struct mlp_payload *p)
+{
+	jsonw_array_begin(w, "read_size");
+	for (unsigned i = 0; i < p->ncases; i++) {
+		const struct mlp_payload_case *c = &p->c[i];
+		double lanes[MLP_PAYLOAD_KS];
+
+		for (unsigned j = 0; j < c->nk; j++)
+			lanes[j] = c->lanes[j];
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "case", c->what);
+		jsonw_uint(w, "payload_bytes", c->payload_bytes);
+		jsonw_uint(w, "spacing_bytes", c->spacing_bytes);
+		jsonw_uint(w, "shift_bytes", c->shift_bytes);
+		jsonw_uint(w, "lines_per_node", c->lines_per_node);
+		jsonw_bool(w, "layout_ok", c->layout.ok);
+		jsonw_uint(w, "distinct_lines_walked", c->layout.distinct_lines_walked);
+		jsonw_uint(w, "expected_lines", c->layout.expected_lines);
+		jsonw_double(w, "t1_ns", c->t1_ns);
+		jsonw_double(w, "ks", c->ks);
+		jsonw_double(w, "ks_uncertainty", c->ks_uncertainty);
+		jsonw_double(w, "plateau_concurrency", c->plateau_concurrency);
+		jsonw_double(w, "best_ns_per_access", c->best_ns);
+		jsonw_uint(w, "best_lanes", c->best_lanes);
+		jsonw_double(w, "useful_gbps", c->useful_gbps);
+		jsonw_double(w, "line_gbps", c->line_gbps);
+		jsonw_double_array(w, "lanes", lanes, c->nk);
+		jsonw_double_array(w, "ns_per_access", c->ns_per_access, c->nk);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_begin(w, "read_size_setup");
+	jsonw_uint(w, "working_set_bytes", p->working_set_bytes);
+	jsonw_uint(w, "huge_bytes_obtained", p->huge_bytes_obtained);
+	jsonw_uint(w, "total_bytes", p->total_bytes);
+	jsonw_string(w, "kernel", "payload_walk: lanes in an array, each hop reads payload_bytes from its node; "
+		     "compare cases with each other, not with the sweep's generated kernels");
+	jsonw_double(w, "seconds", p->seconds);
+	jsonw_object_end(w);
+}
+
+static void write_read_size_text(const struct mlp_payload *p, FILE *f)
+{
+	char ws[32];
+
+	report_format_bytes(ws, sizeof(ws), p->working_set_bytes);
+	fprintf(f, "\n  read size and spacing (%s, one kernel for every case: compare rows with each other):\n", ws);
+	fprintf(f, "  %7s %7s %5s %5s %8s %14s %8s %8s %8s  %s\n", "payload", "spacing", "shift", "lines", "t(1) ns",
+		"Ks (lanes)", "best ns", "useful", "lines*", "case (layout check)");
+	for (unsigned i = 0; i < p->ncases; i++) {
+		const struct mlp_payload_case *c = &p->c[i];
+		char ks[32];
+
+		snprintf(ks, sizeof(ks), "%.1f +/- %.1f", c->ks, c->ks_uncertainty);
+		fprintf(f, "  %6zuB %6zuB %4zuB %5zu %8.1f %14s %8.2f %8.2f %8.2f  %s (%zu lines of %zu: %s)\n",
+			c->payload_bytes, c->spacing_bytes, c->shift_bytes, c->lines_per_node, c->t1_ns, ks, c->best_ns,
+			c->useful_gbps, c->line_gbps, c->what, c->layout.distinct_lines_walked, c->layout.expected_lines,
+			c->layout.ok ? "ok" : "FAILED");
+	}
+	fprintf(f, "  useful: payload bytes / best time, GB/s; lines*: lines per node x line / best time (an "
+		"assumption).\n  setup and sweep %.1f s\n", p->seconds);
+}
+
 static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result *m, const struct mlp_arms *a)
 {
 	const struct layout_check *l = &m->layout;
@@ -258,6 +321,8 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	write_core(w, &m->core);
 	if (a && a->nlevels)
 		write_levels(w, a);
+	if (a && a->has_read_size)
+		write_read_size(w, &a->read_size);
 	jsonw_object_begin(w, "timing");
 	jsonw_double(w, "setup_s", m->setup_seconds);
 	jsonw_double(w, "sweep_s", m->sweep_seconds);
@@ -274,6 +339,8 @@ void mlp_write_text(const struct mlp_arms *a, FILE *f)
 	}
 	if (a->nlevels)
 		write_levels_text(a, f);
+	if (a->has_read_size)
+		write_read_size_text(&a->read_size, f);
 }
 
 /* One arm is the object itself; --pages both nests them as small and huge. */

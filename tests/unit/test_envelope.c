@@ -14,6 +14,7 @@
 #include "exp/mlp_levels.h"
 #include "topo.h"
 #include "kern/lanes_count.h"
+#include "kern/payload.h"
 #include "jsonr.h"
 
 #include <math.h>
@@ -309,4 +310,37 @@ TEST(envelope_levels_plan_halves_the_reported_caches)
 	/* nothing reported: only the main sweep */
 	t.ncaches = 0;
 	CHECK(mlp_levels_plan(&t, 1u << 30, lv) == 1, "without caches");
+}
+
+TEST(envelope_payload_kernel_reads_every_word_and_follows_the_chain)
+{
+	/* 4 nodes of 4 words in a cycle 0 -> 2 -> 1 -> 3 -> 0; words 1..3 hold
+	 * known values */
+	uintptr_t node[4][4];
+	static const int next[4] = {2, 3, 1, 0};
+	uintptr_t lanes[2], want_sum = 0, got;
+
+	for (int i = 0; i < 4; i++) {
+		node[i][0] = (uintptr_t)node[next[i]];
+		for (int w = 1; w < 4; w++)
+			node[i][w] = (uintptr_t)(100 * i + w);
+	}
+	/* two lanes from nodes 0 and 1, three hops each, all four words */
+	lanes[0] = (uintptr_t)node[0];
+	lanes[1] = (uintptr_t)node[1];
+	int at[2] = {0, 1};
+
+	for (int s = 0; s < 3; s++)
+		for (int l = 0; l < 2; l++) {
+			for (int w = 1; w < 4; w++)
+				want_sum += node[at[l]][w];
+			at[l] = next[at[l]];
+		}
+	got = payload_walk(lanes, 2, 3, 4);
+	CHECK(lanes[0] == (uintptr_t)node[at[0]] && lanes[1] == (uintptr_t)node[at[1]], "lanes did not follow the chain");
+	CHECK(got == (want_sum ^ lanes[0]), "payload sum %lx, want %lx", (unsigned long)got,
+	      (unsigned long)(want_sum ^ lanes[0]));
+	/* words = 1: the pointer only, nothing summed */
+	lanes[0] = (uintptr_t)node[0];
+	CHECK(payload_walk(lanes, 1, 2, 1) == (uintptr_t)node[1] && lanes[0] == (uintptr_t)node[1], "pointer only");
 }
