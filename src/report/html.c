@@ -10,12 +10,13 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/model_inputs.h"
+#include "cmd/envelope.h"
 #include "report/atomic.h"
 #include "report/plots.h"
 #include "report/format.h"
@@ -122,37 +123,49 @@ static void table_rows(FILE *f, const struct jsonr_value *arr, const struct col 
 	fputs("</tbody></table>\n", f);
 }
 
-/* The bound model (docs/MODEL.md) over one mlp arm: per K, the measured
- * time per access beside t(K) >= max(L/K, L/Q, line/B) and the term(s) that
- * bind. Nothing when the arm lacks the inputs. */
-static void bound_table(FILE *f, const struct jsonr_value *arm, const char *pages)
+/* The envelope (docs/MODEL.md) over one mlp arm: per K, the measured time
+ * per access beside the largest of the terms that each come from their own
+ * evidence (bandwidth from the bandwidth section, never this sweep), the
+ * binding term(s) and the margin to the next. `mlpscope model` prints every
+ * term with its source. Nothing when the arm lacks the inputs. */
+static void bound_table(FILE *f, const struct jsonr_value *doc, const struct jsonr_value *arm, const char *pages)
 {
-	struct model_inputs in;
+	struct env_inputs *in = calloc(1, sizeof(*in));
 	char err[160];
 
-	if (model_inputs_from_mlp(arm, pages, &in, err, sizeof(err)))
+	if (!in)
 		return;
-	fprintf(f, "<table>\n<caption>bound model: t(K) &gt;= max(L/K, L/Q, %.0f B/B) with L = %.1f ns, ",
-		in.line_bytes, in.latency_ns);
-	if (in.concurrency > 0)
-		fprintf(f, "Q = %.1f, ", in.concurrency);
-	else
-		fputs("Q unknown (no L/Q term), ", f);
-	fprintf(f, "B = %.2f GB/s from this sweep; terms within the noise floor are named together</caption>\n",
-		in.bytes_per_ns);
-	fputs("<thead><tr><th>lanes</th><th>measured ns/access</th><th>bound ns/access</th>"
-	      "<th>measured/bound</th><th>binding</th></tr></thead>\n<tbody>\n", f);
-	for (size_t i = 0; i < in.npoints; i++) {
-		char names[64];
-		double bound = model_bound_at(&in, i, names, sizeof(names));
+	if (envelope_inputs_from(doc, arm, pages, NULL, in, err, sizeof(err))) {
+		free(in);
+		return;
+	}
+	fprintf(f, "<table>\n<caption>envelope: t(K) &gt;= max(L/K, u/P, core, %.0f B/B, L m/Q, L u/ROB), each term "
+		"from its own evidence (L = t(1) = %.1f ns; B from the bandwidth section, never this sweep; "
+		"`mlpscope model --from` prints every term and its source); terms within the noise floor are "
+		"named together</caption>\n", in->line_bytes, in->t1.value);
+	fputs("<thead><tr><th>lanes</th><th>measured ns/access</th><th>envelope ns/access</th>"
+	      "<th>envelope/measured</th><th>binding</th><th>margin to next</th></tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < in->npoints; i++) {
+		struct env_point p;
+		char names[96] = "";
+		size_t used = 0;
 
+		envelope_at(in, i, &p);
+		for (int t = 0; t < ENV_NTERMS && used < sizeof(names); t++)
+			if (p.tied_mask & (1u << t))
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? "+" : "",
+							 envelope_term_name((enum env_term)t));
 		fprintf(f, "<tr><td class=\"n\">%.0f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>"
-			"<td class=\"n\">%.3f</td><td>", in.lanes[i], in.ns_per_access[i], bound,
-			bound > 0 ? in.ns_per_access[i] / bound : 0.0);
+			"<td class=\"n\">%.3f</td><td>", p.k, p.measured_ns, p.envelope_ns,
+			isfinite(p.explained) ? p.explained : 0.0);
 		esc(f, names);
-		fputs("</td></tr>\n", f);
+		if (isfinite(p.margin))
+			fprintf(f, "</td><td class=\"n\">%.0f%%</td></tr>\n", 100 * p.margin);
+		else
+			fputs("</td><td></td></tr>\n", f);
 	}
 	fputs("</tbody></table>\n", f);
+	free(in);
 }
 
 /* Key / value rows of one object; absent keys are left out. */
@@ -473,7 +486,7 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 			   "sweep: time/access is the reciprocal of throughput; concurrency t(1)/t(K) by Little's law; lines* assume 64 B per access");
 		table_rows(f, jsonr_get(arms[a], "control_unrolled"), sweep_cols, NCOLS(sweep_cols),
 			   "control: one chain hopped K times per iteration (same loop overhead, no overlap)");
-		bound_table(f, arms[a], pages[a]);
+		bound_table(f, doc, arms[a], pages[a]);
 	}
 	if ((v = jsonr_get(doc, "bandwidth"))) {
 		heading(f, 3, NULL, label, "Bandwidth: sequential streams, decimal GB/s");
