@@ -18,6 +18,7 @@ MLP = {
                  "fit_saturation_lanes": NUM, "fit_plateau_concurrency": NUM,
                  "fit_uncertainty": NUM, "peak_concurrency": NUM,
                  "repeats": int, "repeats_agreeing": int},
+    "core": {"measured": bool, "chain_bytes": int, "count_source": str},
 }
 MACHINE = {
     "cpu_model": str,

@@ -806,7 +806,9 @@ const struct section registry[] = {
 			"exactly once; the page backing reported is the one obtained (smaps).\n"
 			"Then each kernel on an L1-resident chain: the core's own cost per access and\n"
 			"the issue rate `model` uses. --levels also sweeps at half the L2 and half the\n"
-			"last cache the OS reports (total footprint held): Ks and plateau per level.\n",
+			"last cache the OS reports (total footprint held): Ks and plateau per level.\n"
+			"--read-size varies the bytes read per node (8..128, a node crossing a line)\n"
+			"and the spacing, each case with its own layout check.\n",
 		.kind = SECTION_MEASURE,
 		.in_report = true,
 		.outputs = SECTION_OUT_ALL,
