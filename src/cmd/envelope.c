@@ -157,6 +157,29 @@ static void read_loaded(const struct jsonr_value *root, struct env_inputs *in)
 	}
 }
 
+/* The cache levels of mlp --levels (every level but the one the section's
+ * own sweep is): the highest peak concurrency among them. */
+static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
+{
+	const struct jsonr_value *lv = jsonr_get(m, "levels");
+	double peak;
+	bool main_sweep;
+
+	if (!lv || lv->type != JSONR_ARRAY)
+		return;
+	for (const struct jsonr_value *l = lv->u.children.first; l; l = l->next) {
+		const char *name = jsonr_get_string(l, "level");
+
+		if ((jsonr_get_bool(l, "from_main_sweep", &main_sweep) && main_sweep) ||
+		    !jsonr_get_number(l, "peak_concurrency", &peak) || !positive(peak))
+			continue;
+		if (peak > in->cache_peak_concurrency) {
+			in->cache_peak_concurrency = peak;
+			snprintf(in->cache_peak_level, sizeof(in->cache_peak_level), "%s", name ? name : "?");
+		}
+	}
+}
+
 int envelope_inputs_from(const struct jsonr_value *root, const struct jsonr_value *m, const char *name,
 			 const struct jsonr_value *extra, struct env_inputs *in, char *err, size_t errlen)
 {
@@ -227,6 +250,7 @@ int envelope_inputs_from(const struct jsonr_value *root, const struct jsonr_valu
 	read_window(root, extra, "load_queue", &in->load_queue);
 	read_window(root, extra, "reorder_buffer", &in->rob);
 	read_loaded(root, in);
+	read_levels(m, in);
 	in->ks = jsonr_get_number(m, "estimate.fit_saturation_lanes", &v) ? v : NAN;
 	in->ks_uncertainty = jsonr_get_number(m, "estimate.fit_uncertainty", &v) ? v : NAN;
 	in->plateau_concurrency = jsonr_get_number(m, "estimate.fit_plateau_concurrency", &v) ? v : NAN;

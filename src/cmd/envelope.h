@@ -53,6 +53,10 @@ struct env_inputs {
 	double ks, ks_uncertainty, plateau_concurrency;
 	unsigned plateau_from_lanes;
 	double huge_pct;                /* page backing obtained; < 0 unknown */
+	/* mlp.levels: the most in flight with the working set in a cache
+	 * (hits of that level), 0 when the file has no levels */
+	double cache_peak_concurrency;
+	char cache_peak_level[24];
 	/* the loaded section: chaser latency against delivered bandwidth */
 	size_t nloaded;
 	double loaded_idle_ns;

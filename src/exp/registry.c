@@ -413,7 +413,11 @@ static int mlp_section_run(struct section_run *s, void *result)
 			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
 	}
-	if (o->levels) {
+	/* The full report sweeps the levels too: the two extra sweeps cost about
+	 * 2 s here (the report is about 60 s of measurement), and they are the
+	 * evidence that tells a core-wide cap from one on requests that leave
+	 * the last cache. */
+	if (o->levels || o->command->kind == SECTION_REPORT) {
 		int rc = mlp_levels_section_run(s, a);
 
 		if (rc)

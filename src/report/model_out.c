@@ -122,21 +122,35 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 	if (known(p->loaded_latency_ns)) {
 		double n = p->loaded_latency_ns / t, rise = p->loaded_latency_ns / in->t1.value - 1;
 
-		if (n < p->k * (1 - 2 * frac) && rise < 0.25)
+		if (n < p->k * (1 - 2 * frac) && rise < 0.25) {
 			SAY("Not queueing downstream: at this traffic the memory system's latency is %.0f%% above idle, "
 			    "so by Little's law %.1f of the K = %.0f lanes had a request in flight; the rest waited in "
-			    "the core.\nWhat is left is a cap of about %.0f outstanding misses inside the core. Which "
-			    "structure holds it (L1D miss buffers, the L2's miss queue%s) no section here measures: "
-			    "PMU counts of outstanding L1D misses would name it.",
-			    100 * rise, n, p->k, n, known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", or the load queue until "
-			    "window's figure is given");
-		else
+			    "the core.\n", 100 * rise, n, p->k);
+			if (in->cache_peak_concurrency > n * (1 + 2 * frac))
+				SAY("What is left is a cap of about %.0f outstanding requests that leave the last cache: "
+				    "the same kernel kept %.1f in flight with its working set in the %s (mlp.levels), so "
+				    "the L1D miss buffers%s are not what caps it. Which structure does (the L2's queue of "
+				    "misses to the fabric, or a per-core limit beyond it) no section here measures: PMU "
+				    "counts of outstanding L2 misses would name it.", n, in->cache_peak_concurrency,
+				    in->cache_peak_level, known(p->ns[ENV_LOAD_QUEUE]) ? "" : " and the load queue");
+			else
+				SAY("What is left is a cap of about %.0f outstanding misses inside the core. Which "
+				    "structure holds it (L1D miss buffers, the L2's miss queue%s) no section here measures: "
+				    "mlp --levels (a cache level holding more in flight would clear the L1D), or PMU counts "
+				    "of outstanding L1D misses, would name it.", n,
+				    known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", or the load queue until window's figure is given");
+		} else {
 			SAY("About K requests were in flight (%.1f by Little's law), each %.0f%% slower than idle: "
 			    "queueing downstream of the core sets the plateau.", n, 100 * rise);
+		}
 	} else {
 		SAY("Whether fewer than K requests were in flight (a cap in the core) or all were, each slower "
 		    "(queueing beyond it), is undecided: the loaded section (in the full report) reaching %.2f GB/s, "
 		    "or a probe chain timed inside the K-lane run, would decide.", in->line_bytes / t);
+		if (in->cache_peak_concurrency > in->plateau_concurrency * (1 + 2 * frac))
+			SAY("\nThe same kernel kept %.1f in flight with its working set in the %s (mlp.levels): "
+			    "whatever caps it here applies to requests that leave the last cache, not to all L1D "
+			    "misses.", in->cache_peak_concurrency, in->cache_peak_level);
 	}
 #undef SAY
 }

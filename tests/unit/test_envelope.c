@@ -160,7 +160,9 @@ static const char report_json[] =
 	"  \"estimate\": {\"fit_latency_ns\": 100, \"fit_saturation_lanes\": 10, \"fit_uncertainty\": 0.5,"
 	"   \"fit_plateau_concurrency\": 10, \"plateau_from_lanes\": 32},\n"
 	"  \"core\": {\"issue_per_ns\": 10, \"issue_at_lanes\": 8, \"count_source\": \"test\"},\n"
-	"  \"pages\": {\"huge_pct_obtained\": 100}},\n"
+	"  \"pages\": {\"huge_pct_obtained\": 100},\n"
+	"  \"levels\": [{\"level\": \"last cache\", \"peak_concurrency\": 30, \"from_main_sweep\": false},"
+	"   {\"level\": \"past the last cache\", \"peak_concurrency\": 10, \"from_main_sweep\": true}]},\n"
 	" \"bandwidth\": {\"kernels\": [\n"
 	"   {\"kernel\": \"read_x\", \"op\": \"read\", \"threads\": 1, \"gbps\": 16},\n"
 	"   {\"kernel\": \"read_x\", \"op\": \"read\", \"threads\": 2, \"gbps\": 32},\n"
@@ -217,7 +219,8 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 	CHECK(strstr(text, "Verdict:\n    No measured resource accounts for the plateau"), "verdict: %s", text);
 	CHECK(strstr(text, "Not bandwidth: the bandwidth section moved 2.5x the lines"), "not bandwidth: %s", text);
 	/* the loaded curve is 7%% above idle at 6.4 GB/s: about 10.7 of 32 lanes in flight */
-	CHECK(strstr(text, "Not queueing downstream") && strstr(text, "cap of about 11 outstanding misses"), "loaded: %s", text);
+	CHECK(strstr(text, "Not queueing downstream") && strstr(text, "cap of about 11 outstanding requests that leave the last cache") &&
+	      strstr(text, "kept 30.0 in flight with its working set in the last cache"), "loaded and levels: %s", text);
 	free(text);
 	CHECK(jsonr_parse_file(jpath, 0, &doc, err, sizeof(err)) == 0, "model json: %s", err);
 	const struct jsonr_value *terms = jsonr_get(doc.root, "model.terms");
