@@ -31,9 +31,10 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BIN     := $(BUILD)/mlpscope
 TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
+GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -62,12 +63,19 @@ $(GEN): tools/gen_lanes.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
 
-regen: $(GEN)
-	$(GEN) > src/kern/lanes.gen.c
+$(GEN_APP): tools/gen_app.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
 
-check-gen: $(GEN)
+regen: $(GEN) $(GEN_APP)
+	$(GEN) > src/kern/lanes.gen.c
+	$(GEN_APP) > src/kern/app.gen.c
+
+check-gen: $(GEN) $(GEN_APP)
 	@$(GEN) | cmp -s - src/kern/lanes.gen.c || \
 	  { echo "src/kern/lanes.gen.c is stale: run 'make regen'"; exit 1; }
+	@$(GEN_APP) | cmp -s - src/kern/app.gen.c || \
+	  { echo "src/kern/app.gen.c is stale: run 'make regen'"; exit 1; }
 
 run: $(BIN)
 	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
@@ -122,6 +130,12 @@ disasm: $(BUILD)/obj/src/kern/lanes.gen.o $(STREAM_OBJ)
 	objdump -d --no-show-raw-insn $(BUILD)/obj/src/kern/lanes.gen.o > $(BUILD)/lanes.disasm
 	objdump -d --no-show-raw-insn $(STREAM_OBJ) > $(BUILD)/stream.disasm
 	@echo "wrote $(BUILD)/lanes.disasm and $(BUILD)/stream.disasm"
+
+# The app section's generated lane kernels: stack (spill) loads and stores
+# per kernel, the evidence behind "a drop at large K in the register form
+# alone points at spills".
+app-spills: $(BUILD)/obj/src/kern/app.gen.o
+	@tools/app_spills.sh $<
 
 clean:
 	rm -rf $(BUILD)

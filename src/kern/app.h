@@ -1,0 +1,46 @@
+/*
+ * The hot loops of the app section: real walks run as K lanes. Each kernel
+ * holds the walk and nothing else (no checks, no timing). Two forms per
+ * walk: a runtime-K loop over a lane-state array (the honest plain-C cost of
+ * bookkeeping) and generated kernels (kern/app.gen.c, tools/gen_app.c) with
+ * each lane a named local, for K in app_lane_set; their ratio is the cost of
+ * that bookkeeping, and a drop in the generated form alone points at spills.
+ */
+#ifndef MLPSCOPE_KERN_APP_H
+#define MLPSCOPE_KERN_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define APP_K_MAX 32
+#define APP_NLANE_SET 10
+
+/* The K values the generated kernels exist for, ascending. */
+extern const unsigned app_lane_set[APP_NLANE_SET];
+
+/*
+ * Inverse BWT: one table word per row holds the next row (high bits) and
+ * the row's first-column byte (low 8 bits), bzip2's T-vector packing, in
+ * 32-bit words up to 2^24 rows and 64-bit words beyond. Lane i starts at row
+ * pos[i] and writes its bytes to out + seg_begin[i] onward; `steps` rounds
+ * advance every lane once each. On return pos[] holds each lane's next row.
+ */
+typedef void (*app_bwt_walk_fn)(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
+				unsigned k, size_t steps);
+
+/* The runtime-K loop (k in 1..APP_K_MAX), 32- or 64-bit words. */
+void app_bwt_walk_state32(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
+			  unsigned k, size_t steps);
+void app_bwt_walk_state64(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
+			  unsigned k, size_t steps);
+
+/* The generated register-lane kernel for k (ignores its k argument), or
+ * NULL when k is not in app_lane_set. wide: 64-bit words. */
+app_bwt_walk_fn app_bwt_walk_regs(unsigned k, int wide);
+
+/* Lanes whose segment is longer than `done` bytes finish it one at a time
+ * (segments differ by at most one byte, so this is at most one step each). */
+void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
+		       unsigned k, size_t done);
+
+#endif
