@@ -5,7 +5,9 @@
  */
 #include "cli.h"
 
+#include "exp/app.h"
 #include "kern/lanes.h"
+#include "textgen.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -56,6 +58,10 @@ static const struct opt opts[] = {
 	 "window: write the generated probe for FILLER at N to stdout and exit"},
 	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
 	 "model, trace: take L, Q and B from this mlpscope JSON result"},
+	{"text", "FILE", OPT_STRING, F(text_path), 0, 0, "app bwt: invert this file (1 byte up to the memory check's limit)"},
+	{"input", "KIND", OPT_STRING, F(input), 0, 0,
+	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
+	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: one bzip2-sized block, 900,000 bytes (a 3.6 MB table)"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
 	{"help", NULL, OPT_FLAG, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_FLAG, 0, 0, 0, "print the version"},
@@ -308,6 +314,19 @@ static const struct command_desc commands[] = {
 	 "at twice N means the limit counts stores or loads, not instructions).\n"
 	 "--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	 "x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n"},
+	{"app", CMD_APP, "a real walk as K lanes against the chase curve: mlpscope app bwt",
+	 "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, with the\n"
+	 "same total work at every K, against the mlp chase curve measured in the same run\n"
+	 "at the same footprint (--size) and page request. Kernels: bwt, the inverse\n"
+	 "Burrows-Wheeler walk of a bzip2-style decoder (input --input random|markov|repeat,\n"
+	 "--text FILE or --bzip2; suffix array, BWT and table built untimed). Reported per K\n"
+	 "and lane form (a runtime-K state array and generated register lanes): items/s,\n"
+	 "ns per item and per dependent load, S_app = t(1)/t(K), the chase's S_chase at the\n"
+	 "same K, R = S_app/S_chase, knees and Little's-law occupancy, then the line\n"
+	 "\"chase predicts S = x at K = k; bwt got y (R = y/x)\". Every run's output is\n"
+	 "compared with the input outside the timed region; a mismatch is an error.\n"
+	 "Default footprint: 2x the largest reported cache (tables of 64 to 128 MiB are\n"
+	 "64 MiB: 32-bit words hold 2^24 rows). --trials N (default 3), --max-lanes caps K.\n"},
 	{"model", CMD_MODEL, "the bound model: which resource binds each point of a measured lanes curve",
 	 "Reads a measured result (--from run.json, required) and takes the latency L,\n"
 	 "the concurrency cap Q and the bandwidth B from its mlp section. Prints, per lane\n"
@@ -412,6 +431,10 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 				o->help_topic = a;
 				continue;
 			}
+			if (have_command && o->command == CMD_APP && !o->app_kernel) {
+				o->app_kernel = a;
+				continue;
+			}
 			if (have_command && o->command == CMD_TRACE && !o->trace_path) {
 				o->trace_path = a;
 				continue;
@@ -447,7 +470,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 				o->command = CMD_VERSION;
 				return 0;
 			}
-			o->quick = true;
+			*(bool *)((char *)o + op->field) = true;
 			continue;
 		}
 		if (eq)
@@ -466,6 +489,14 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	if (o->command == CMD_COMPARE && o->ncompare < 2)
 		return fail(err, errlen, "compare: %u file%s given (expected mlpscope compare A.json B.json [C.json...])",
 			    o->ncompare, o->ncompare == 1 ? "" : "s");
+	if (o->command == CMD_APP && !o->app_kernel)
+		return fail(err, errlen, "app: no kernel given (expected mlpscope app bwt)");
+	if (o->command == CMD_APP && app_kernel_find(o->app_kernel))
+		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt)", o->app_kernel);
+	if (o->command == CMD_APP && o->input && textgen_parse(o->input, &(enum textgen_kind){0}))
+		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
+	if (o->command == CMD_APP && !!o->text_path + !!o->input + o->bzip2 > 1)
+		return fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
 	if (o->command == CMD_TRACE && !o->trace_path)
 		return fail(err, errlen, "trace: no trace file given (expected mlpscope trace FILE [--from run.json])");
 	if (o->trials && o->trials % 3)

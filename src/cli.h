@@ -13,7 +13,7 @@
 
 enum command {
 	CMD_REPORT, CMD_MACHINE, CMD_NOISE, CMD_LATENCY, CMD_MLP, CMD_BANDWIDTH, CMD_MULTICORE, CMD_LOADED,
-	CMD_WINDOW, CMD_MODEL, CMD_TRACE, CMD_COMPARE, CMD_HELP, CMD_VERSION
+	CMD_WINDOW, CMD_APP, CMD_MODEL, CMD_TRACE, CMD_COMPARE, CMD_HELP, CMD_VERSION
 };
 enum pages_choice { PAGES_CHOICE_SMALL, PAGES_CHOICE_HUGE, PAGES_CHOICE_BOTH };
 
@@ -42,6 +42,11 @@ struct options {
 	const char *trace_path;      /* trace: the lackey trace (positional) */
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	bool quick;
+	/* app (temporary wiring until the section registry lands) */
+	const char *app_kernel;      /* the kernel operand: bwt */
+	const char *text_path;       /* --text FILE: invert this file */
+	const char *input;           /* --input KIND: random, markov, repeat */
+	bool bzip2;                  /* --bzip2: a 900,000-byte block */
 };
 
 #define CLI_ERR_LEN 256

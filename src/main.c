@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "clock.h"
+#include "exp/app.h"
 #include "exp/bandwidth.h"
 #include "exp/latency.h"
 #include "exp/loaded.h"
@@ -332,6 +333,62 @@ static int run_window(const struct plan *plan, const struct options *o, struct r
 	return 0;
 }
 
+/* app KERNEL: the walk with its chase reference. Temporary wiring: the
+ * section registry makes this a row. */
+static int run_app(const struct plan *plan, const struct options *o, struct report *r)
+{
+	struct app_params ap = {
+		.footprint_bytes = plan->app_footprint_bytes,
+		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
+		.line_bytes = r->topo.line_bytes,
+		.pages = plan->pages[plan->npages - 1],
+		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
+		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX) : 3,
+		.seed = o->seed,
+		.chase = true,
+		.clock = &r->clock,
+		.stop = &stop_requested,
+		.input = TEXTGEN_MARKOV,
+		.text_path = o->text_path,
+		.bzip2 = o->bzip2,
+	};
+	struct app_kernel_result *k = &r->app.kernels[0];
+	char err[CLI_ERR_LEN] = "";
+	int rc;
+
+	if (o->input)
+		textgen_parse(o->input, &ap.input);
+	if (isatty(STDERR_FILENO))
+		fprintf(stderr, "  app %s: setting up and sweeping...", o->app_kernel);
+	rc = app_run(o->app_kernel, &ap, k, err, sizeof(err));
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	if (rc == -EPROTO) {
+		fprintf(stderr, "mlpscope: app %s: check failed: %s; refusing to report\n", o->app_kernel,
+			k->check.failure);
+		return 1;
+	}
+	if (rc && err[0]) {
+		fprintf(stderr, "mlpscope: app %s: %s\n", o->app_kernel, err);
+		return 1;
+	}
+	if (rc)
+		return section_failed("app", rc);
+	r->app.nkernels = 1;
+	r->has_app = true;
+	if (o->text_path)
+		result_warn(r, "app %s: --text '%s': round trip held (%u runs, output equal to the file)",
+			    o->app_kernel, o->text_path, k->check.runs_checked);
+	if (k->may_fit_cache && !o->text_path && !o->bzip2)
+		result_warn(r, "app %s: the %zu-byte table may fit in a cache: R compares cache behaviour",
+			    o->app_kernel, k->footprint_bytes);
+	if (ap.pages == PAGES_HUGE && k->huge_bytes_obtained < k->total_bytes * 9 / 10)
+		result_warn(r, "app %s: huge pages requested but %.1f%% obtained: translation misses are part of "
+			    "this result", o->app_kernel,
+			    k->total_bytes ? 100.0 * (double)k->huge_bytes_obtained / (double)k->total_bytes : 0.0);
+	return 0;
+}
+
 /* The report's sections, in the order that decides how far the next can be
  * trusted: what the machine permits, how noisy the instrument is, then the
  * measurements that use that noise as their tolerance. */
@@ -357,6 +414,8 @@ static int run_sections(const struct plan *plan, const struct options *o, struct
 		return rc;
 	if ((all || o->command == CMD_LOADED) && (rc = run_loaded(plan, o, r)))
 		return rc;
+	if (o->command == CMD_APP)
+		return run_app(plan, o, r);
 	if (o->command == CMD_WINDOW)
 		return run_window(plan, o, r);
 	return 0;
@@ -629,6 +688,7 @@ int main(int argc, char **argv)
 	case CMD_MULTICORE:
 	case CMD_LOADED:
 	case CMD_WINDOW:
+	case CMD_APP:
 		break;
 	case CMD_MODEL:
 	case CMD_TRACE:

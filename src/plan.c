@@ -13,11 +13,15 @@
 #include "exp/multicore.h"
 #include "exp/window.h"
 #include "team.h"
+#include "exp/app.h"
+#include "sais.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define GIB ((size_t)1 << 30)
 /* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
@@ -151,6 +155,45 @@ static int check_threaded_memory(const struct options *o, const struct topo *t, 
 		    "(expected fewer --threads; MemAvailable in /proc/meminfo)", who, threads, a, b);
 }
 
+/* app: the footprint is the walked table (default 2x the largest cache, at
+ * least 8 MiB); the bwt kernel's peak (suffix sort or table) must fit. */
+static int plan_app(const struct options *o, const struct topo *t, struct plan *p, struct report *r,
+		    char *err, size_t errlen)
+{
+	size_t largest = topo_largest_cache_bytes(t), text_bytes, peak;
+	struct stat st;
+	char a[32], b[32];
+
+	p->app_footprint_bytes = o->size_bytes ? o->size_bytes : 2 * largest;
+	if (p->app_footprint_bytes < ((size_t)8 << 20) && !o->size_bytes)
+		p->app_footprint_bytes = (size_t)8 << 20;
+	text_bytes = o->bzip2 ? 900000 : app_bwt_text_bytes(p->app_footprint_bytes);
+	if (o->text_path) {
+		if (stat(o->text_path, &st))
+			return fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
+				    strerror(errno));
+		if (!S_ISREG(st.st_mode) || st.st_size < 1)
+			return fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
+				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		text_bytes = (size_t)st.st_size;
+	}
+	peak = app_bwt_peak_bytes(text_bytes);
+	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) || text_bytes > SAIS_MAX_BYTES) {
+		report_format_bytes(a, sizeof(a), peak);
+		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+		return fail(err, errlen, "%s: %zu bytes of text need %s at the peak but 90%% of MemAvailable is "
+			    "less than %s (expected a smaller %s)", o->text_path ? "--text" : "--size", text_bytes, a, b,
+			    o->text_path ? "file" : "size");
+	}
+	if (largest && !o->bzip2 && !o->text_path && p->app_footprint_bytes <= largest) {
+		report_format_bytes(a, sizeof(a), p->app_footprint_bytes);
+		report_format_bytes(b, sizeof(b), largest);
+		result_warn(r, "app: footprint %s may fit in the %s cache the OS reports: the walk and the chase "
+			    "measure that cache, not memory", a, b);
+	}
+	return 0;
+}
+
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen)
 {
@@ -187,7 +230,7 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	if (nodes > UINT32_MAX)
 		return fail(err, errlen, "--size: %zu nodes at --spacing %zu is more than 2^32-1 "
 			    "(expected a smaller size or a larger spacing)", nodes, p->spacing_bytes);
-	if (largest && p->working_set_bytes <= largest) {
+	if (largest && p->working_set_bytes <= largest && o->command != CMD_APP) {
 		report_format_bytes(a, sizeof(a), p->working_set_bytes);
 		report_format_bytes(b, sizeof(b), largest);
 		result_warn(r, "WORKING SET %s FITS IN THE %s CACHE THE OS REPORTS: this measures that cache, "
@@ -234,6 +277,8 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		p->pages[p->npages++] = PAGES_SMALL;
 	if (o->pages != PAGES_CHOICE_SMALL)
 		p->pages[p->npages++] = PAGES_HUGE;
+	if (o->command == CMD_APP)
+		return plan_app(o, t, p, r, err, errlen);
 	return 0;
 }
 

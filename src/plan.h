@@ -26,6 +26,7 @@ struct plan {
 	bool dump_code;
 	enum probe_filler dump_filler;
 	unsigned dump_n;
+	size_t app_footprint_bytes;  /* app: the walked structure's bytes */
 };
 
 /* Resolve and validate. Returns 0, or 2 with a one-line message in err.

@@ -14,6 +14,7 @@
 #include "chain.h"
 #include "clock.h"
 #include "kern/lanes.h"
+#include "exp/app.h"
 #include "exp/bandwidth.h"
 #include "exp/latency.h"
 #include "exp/loaded.h"
@@ -107,6 +108,8 @@ struct report {
 	struct loaded_result loaded;
 	bool has_window;
 	struct window_result window;
+	bool has_app;
+	struct app_result app;
 	int nmlp;                   /* 1, or 2 for --pages both (small, huge) */
 	struct mlp_result mlp[2];
 	int nwarnings;

@@ -6,6 +6,7 @@
 #include "report/report.h"
 
 #include "report/jsonw.h"
+#include "report/app_out.h"
 #include "report/bandwidth_out.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
@@ -192,6 +193,8 @@ void report_write_json(const struct report *r, FILE *f)
 		loaded_write_json(&w, "loaded", &r->loaded);
 	if (r->has_window)
 		window_write_json(&w, &r->window);
+	if (r->has_app)
+		app_write_json(&r->app, &w, "app");
 	jsonw_array_begin(&w, "warnings");
 	for (int i = 0; i < r->nwarnings; i++)
 		jsonw_string(&w, NULL, r->warnings[i]);

@@ -6,6 +6,7 @@
  */
 #include "report/report.h"
 
+#include "report/app_out.h"
 #include "report/bandwidth_out.h"
 #include "report/latency_out.h"
 #include "report/machine_out.h"
@@ -142,6 +143,8 @@ void report_write_text(const struct report *r, FILE *f)
 		loaded_write_text(&r->loaded, f);
 	if (r->has_window)
 		window_write_text(&r->window, f);
+	if (r->has_app)
+		app_write_text(&r->app, f);
 	if (r->nwarnings) {
 		fprintf(f, "\nwarnings:\n");
 		for (int i = 0; i < r->nwarnings; i++)

@@ -1,0 +1,155 @@
+/* The app section's experiment: the check fires on a broken walk, every K
+ * and both lane forms give the same output, --text round-trips, and the
+ * writers produce the documented JSON keys. Tiny tables: these test logic,
+ * not speed. */
+#include "../harness.h"
+
+#include "exp/app.h"
+#include "jsonr.h"
+#include "report/app_out.h"
+#include "report/jsonw.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t no_stop;
+
+static struct clock_info test_clock = {.source = "test", .ticks_per_ns = 1.0};
+
+static void small_params(struct app_params *p, enum textgen_kind kind)
+{
+	static bool inited;
+
+	if (!inited) {
+		clock_init(&test_clock);
+		inited = true;
+	}
+	*p = (struct app_params){
+		.footprint_bytes = 256 << 10,
+		.line_bytes = 64,
+		.pages = PAGES_SMALL,
+		.max_k = APP_K_MAX,
+		.trials = 1,
+		.seed = 5,
+		.clock = &test_clock,
+		.stop = &no_stop,
+		.input = kind,
+	};
+}
+
+/* Lane 0 stops one byte short: the kind of off-by-one a lane split makes. */
+static void short_walk(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin, unsigned k,
+		       size_t steps)
+{
+	app_bwt_walk_state32(table, out, pos, seg_begin, k, steps);
+	out[seg_begin[0] + (steps ? steps - 1 : 0)] ^= 0x5a;
+}
+
+TEST(app_bwt_check_fires_on_a_broken_walk)
+{
+	static struct app_kernel_result r;
+	struct app_params p;
+	char err[256] = "";
+	int rc;
+
+	small_params(&p, TEXTGEN_MARKOV);
+	p.broken_walk = short_walk;
+	rc = app_run("bwt", &p, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO, "a broken walk returned %d (expected -EPROTO)", rc);
+	CHECK(!r.check.ok, "check.ok stayed true");
+	CHECK(strstr(r.check.failure, "bwt") && strstr(r.check.failure, "K = "),
+	      "failure does not name kernel and K: %s", r.check.failure);
+}
+
+TEST(app_bwt_every_k_and_form_gives_the_same_output)
+{
+	static struct app_kernel_result r;
+	static const enum textgen_kind kinds[] = {TEXTGEN_RANDOM, TEXTGEN_MARKOV, TEXTGEN_REPEAT};
+	struct app_params p;
+	char err[256] = "";
+
+	for (unsigned i = 0; i < 3; i++) {
+		int rc;
+
+		small_params(&p, kinds[i]);
+		rc = app_run("bwt", &p, &r, err, sizeof(err));
+		CHECK(rc == 0, "%s: rc %d: %s %s", textgen_name(kinds[i]), rc, err, r.check.failure);
+		CHECK(r.check.ok && r.nvariants == 2, "%s: check or variants", textgen_name(kinds[i]));
+		/* K = 1 first, every K of app_lane_set, one output hash for all. */
+		for (unsigned v = 0; v < r.nvariants; v++) {
+			CHECK(r.variants[v].npoints == APP_NLANE_SET && r.variants[v].points[0].k == 1,
+			      "%s: points", r.variants[v].name);
+			CHECK(r.variants[v].output_hash == r.check.expected_hash, "%s: hash differs",
+			      r.variants[v].name);
+		}
+		CHECK(r.check.runs_checked == 2 * APP_NLANE_SET + 1, "%u runs checked", r.check.runs_checked);
+	}
+}
+
+TEST(app_bwt_text_file_round_trips_from_one_byte)
+{
+	static struct app_kernel_result r;
+	static const char *const bodies[] = {"x", "\0", "abababababab", "mississippi\n"};
+	static const size_t lens[] = {1, 1, 12, 12};
+	char path[] = "/tmp/mlpscope-test-app-XXXXXX", err[256] = "";
+	struct app_params p;
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0, "mkstemp failed");
+	for (unsigned i = 0; i < 4; i++) {
+		int rc;
+
+		CHECK(ftruncate(fd, 0) == 0 && pwrite(fd, bodies[i], lens[i], 0) == (ssize_t)lens[i], "write");
+		small_params(&p, TEXTGEN_MARKOV);
+		p.text_path = path;
+		rc = app_run("bwt", &p, &r, err, sizeof(err));
+		if (rc)
+			unlink(path);
+		CHECK(rc == 0 && r.check.ok, "body %u: rc %d: %s %s", i, rc, err, r.check.failure);
+	}
+	CHECK(ftruncate(fd, 0) == 0, "truncate");
+	small_params(&p, TEXTGEN_MARKOV);
+	p.text_path = path;
+	err[0] = 0;
+	CHECK(app_run("bwt", &p, &r, err, sizeof(err)) == -EINVAL && strstr(err, "empty"),
+	      "an empty file was not refused: %s", err);
+	close(fd);
+	unlink(path);
+}
+
+TEST(app_json_has_the_documented_keys)
+{
+	static struct app_result res;
+	struct app_params p;
+	char err[256] = "", *buf = NULL, jerr[256];
+	size_t len = 0;
+	struct jsonw w;
+	struct jsonr_doc doc = {0};
+	FILE *m;
+	static const char *const keys[] = {"\"params\"", "\"setup_seconds\"", "\"stages\"", "\"variants\"",
+		"\"points\"", "\"ns_per_item\"", "\"ns_per_dependent_load\"", "\"speedup\"", "\"chase_speedup\"",
+		"\"ratio\"", "\"occupancy\"", "\"knee_k\"", "\"output_hash\"", "\"check\"", "\"ok\""};
+
+	small_params(&p, TEXTGEN_RANDOM);
+	CHECK(app_run("bwt", &p, &res.kernels[0], err, sizeof(err)) == 0, "run: %s", err);
+	res.nkernels = 1;
+	CHECK((m = open_memstream(&buf, &len)), "memstream");
+	jsonw_init(&w, m);
+	jsonw_object_begin(&w, NULL);
+	app_write_json(&res, &w, "app");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(m);
+	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strstr(buf, keys[i])) {
+			free(buf);
+			CHECK(0, "key %s missing", keys[i]);
+		}
+	int rc = jsonr_parse(buf, len, 0, &doc, jerr, sizeof(jerr));
+
+	jsonr_free(&doc);
+	free(buf);
+	CHECK(rc == 0, "the app JSON does not parse: %s", jerr);
+}
