@@ -326,7 +326,9 @@ static const struct command_desc commands[] = {
 	 "\"chase predicts S = x at K = k; bwt got y (R = y/x)\". Every run's output is\n"
 	 "compared with the input outside the timed region; a mismatch is an error.\n"
 	 "Default footprint: 2x the largest reported cache (tables of 64 to 128 MiB are\n"
-	 "64 MiB: 32-bit words hold 2^24 rows). --trials N (default 3), --max-lanes caps K.\n"},
+	 "64 MiB: 32-bit words hold 2^24 rows). --trials N (default 3), --max-lanes caps K.\n"
+	 "gather: sum += a[idx[i]] over random indices at the same footprint, the ceiling\n"
+	 "control: the loads the core overlaps by itself, with no lanes.\n"},
 	{"model", CMD_MODEL, "the bound model: which resource binds each point of a measured lanes curve",
 	 "Reads a measured result (--from run.json, required) and takes the latency L,\n"
 	 "the concurrency cap Q and the bandwidth B from its mlp section. Prints, per lane\n"
@@ -492,7 +494,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	if (o->command == CMD_APP && !o->app_kernel)
 		return fail(err, errlen, "app: no kernel given (expected mlpscope app bwt)");
 	if (o->command == CMD_APP && app_kernel_find(o->app_kernel))
-		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt)", o->app_kernel);
+		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt or gather)", o->app_kernel);
 	if (o->command == CMD_APP && o->input && textgen_parse(o->input, &(enum textgen_kind){0}))
 		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
 	if (o->command == CMD_APP && !!o->text_path + !!o->input + o->bzip2 > 1)

@@ -178,12 +178,14 @@ static int plan_app(const struct options *o, const struct topo *t, struct plan *
 		text_bytes = (size_t)st.st_size;
 	}
 	peak = app_bwt_peak_bytes(text_bytes);
-	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) || text_bytes > SAIS_MAX_BYTES) {
+	if (strcmp(o->app_kernel, "bwt"))
+		peak = p->app_footprint_bytes + p->app_footprint_bytes / 4;
+	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) || (!strcmp(o->app_kernel, "bwt") && text_bytes > SAIS_MAX_BYTES)) {
 		report_format_bytes(a, sizeof(a), peak);
 		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
-		return fail(err, errlen, "%s: %zu bytes of text need %s at the peak but 90%% of MemAvailable is "
-			    "less than %s (expected a smaller %s)", o->text_path ? "--text" : "--size", text_bytes, a, b,
-			    o->text_path ? "file" : "size");
+		return fail(err, errlen, "%s: %zu bytes of text need %s at the peak (suffix sort or table), over 90%% "
+			    "of MemAvailable (%s) or the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
+			    o->text_path ? "--text" : "--size", text_bytes, a, b, o->text_path ? "file" : "size");
 	}
 	if (largest && !o->bzip2 && !o->text_path && p->app_footprint_bytes <= largest) {
 		report_format_bytes(a, sizeof(a), p->app_footprint_bytes);

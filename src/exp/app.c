@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const app_kernel_names[] = {"bwt"};
+const char *const app_kernel_names[] = {"bwt", "gather"};
 const unsigned app_nkernels = sizeof(app_kernel_names) / sizeof(app_kernel_names[0]);
 
 int app_kernel_find(const char *name)
@@ -32,6 +32,8 @@ int app_run(const char *kernel, const struct app_params *p, struct app_kernel_re
 {
 	if (!strcmp(kernel, "bwt"))
 		return app_bwt_run(p, r, err, errlen);
+	if (!strcmp(kernel, "gather"))
+		return app_gather_run(p, r, err, errlen);
 	snprintf(err, errlen, "'%s' is not an app kernel", kernel);
 	return -EINVAL;
 }
@@ -140,7 +142,8 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 
 			pt->ns_per_item = stats_min(pt->trials_ns, pt->ntrials);
 			pt->items_per_second = 1e9 / pt->ns_per_item;
-			pt->ns_per_dependent_load = pt->ns_per_item / pt->dependent_loads_per_item;
+			pt->ns_per_dependent_load = pt->dependent_loads_per_item > 0
+							    ? pt->ns_per_item / pt->dependent_loads_per_item : NAN;
 			k[i] = pt->k;
 			t[i] = pt->ns_per_item;
 		}
@@ -152,7 +155,7 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 			pt->chase_speedup = c->ran ? chase_speedup_at(c, pt->k) : NAN;
 			pt->ratio = pt->speedup / pt->chase_speedup;
 			pt->chase_occupancy = pt->chase_speedup;
-			pt->occupancy = c->ran ? c->latency_ns / pt->ns_per_dependent_load : NAN;
+			pt->occupancy = c->ran ? c->latency_ns * pt->loads_per_item / pt->ns_per_item : NAN;
 		}
 		stats_fit_saturation(k, t, var->npoints, &fit);
 		var->knee_k = var->npoints > 1 ? fit.saturation_lanes : NAN;
@@ -165,7 +168,16 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 	}
 	/* The headline reads the last variant (the register lanes, the best a
 	 * compiler can do) at the largest K both curves have. */
-	if (r->nvariants) {
+	if (r->nvariants && r->ceiling) {
+		/* A control with no lanes: its occupancy against the chase's best. */
+		const struct app_point *pt = &r->variants[0].points[0];
+
+		r->headline_k = c->npoints ? c->k[c->npoints - 1] : 0;
+		r->headline_variant = r->variants[0].name;
+		r->headline_speedup = pt->occupancy;
+		r->headline_chase_speedup = c->npoints ? c->speedup[c->npoints - 1] : NAN;
+		r->headline_ratio = r->headline_speedup / r->headline_chase_speedup;
+	} else if (r->nvariants) {
 		const struct app_variant *var = &r->variants[r->nvariants - 1];
 		const struct app_point *pt = &var->points[var->npoints - 1];
 

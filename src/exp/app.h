@@ -39,8 +39,9 @@ struct app_params {
 	enum textgen_kind input;
 	const char *text_path;       /* --text FILE: invert this file instead */
 	bool bzip2;                  /* --bzip2: a 900,000-byte block */
-	/* Tests only: replaces the walk of one variant to prove the check fires. */
+	/* Tests only: replace a kernel's loop to prove its check fires. */
 	app_bwt_walk_fn broken_walk;
+	app_gather_fn broken_gather;
 };
 
 /* One K of one variant: throughput figures from the minimum over trials. */
@@ -48,12 +49,13 @@ struct app_point {
 	unsigned k;
 	double ns_per_item;              /* elapsed / items: reciprocal throughput */
 	double items_per_second;
-	double dependent_loads_per_item; /* exact from the algorithm */
+	double dependent_loads_per_item; /* exact from the algorithm (0: none depends on another) */
+	double loads_per_item;           /* random loads per item, dependent or not: occupancy's unit */
 	double ns_per_dependent_load;
 	double speedup;                  /* t(1) / t(K), same variant */
 	double chase_speedup;            /* the chase's t(1) / t(K), same footprint */
 	double ratio;                    /* speedup / chase_speedup */
-	double occupancy;                /* chase latency / ns per dependent load */
+	double occupancy;                /* chase latency / ns per random load */
 	double chase_occupancy;          /* the chase's t(1) / t(K) */
 	unsigned ntrials;
 	double trials_ns[APP_TRIALS_MAX];/* ns per item, each trial in visit order */
@@ -86,6 +88,7 @@ struct app_check {
 	unsigned runs_checked;           /* (variant, K) runs compared */
 	uint64_t expected_hash;
 	char failure[200];               /* names kernel, variant and K */
+	const char *what;                /* what was compared, in words */
 };
 
 /* The lanes sweep (exp/mlp.c) at the app's footprint, reduced to its K. */
@@ -125,6 +128,7 @@ struct app_kernel_result {
 	struct app_chase chase;
 	unsigned trials;
 	const char *warmth;              /* "warm": prebuilt, traversed repeatedly */
+	bool ceiling;                    /* a control with no lanes: headline is its occupancy */
 	/* The headline: the chase's S and this kernel's at the largest K. */
 	unsigned headline_k;
 	const char *headline_variant;
@@ -168,5 +172,6 @@ void app_param_text(struct app_kernel_result *r, const char *key, const char *v)
 void app_stage_add(struct app_kernel_result *r, const char *name, double seconds);
 
 int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
+int app_gather_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 
 #endif

@@ -250,6 +250,7 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 	r->warmth = "warm: the table is built once and walked repeatedly (the first walk after the build is "
 		    "the cold stage)";
 	r->check.ok = true;
+	r->check.what = "every output equal to the input byte for byte, FNV-1a hash";
 
 	/* Input. */
 	if (p->text_path) {
@@ -365,6 +366,7 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 				fn = p->broken_walk;
 			var->points[i].k = plans[i].k;
 			var->points[i].dependent_loads_per_item = 1.0;
+			var->points[i].loads_per_item = 1.0;
 			slots[nslots++] = (struct slot){var, &var->points[i], fn, &plans[i]};
 		}
 	}

@@ -43,4 +43,14 @@ app_bwt_walk_fn app_bwt_walk_regs(unsigned k, int wide);
 void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
 		       unsigned k, size_t done);
 
+
+
+/*
+ * Gather, the ceiling control: sum += a[idx[i]] for i in [0, n). No load
+ * depends on another, so the core overlaps as many as its own resources
+ * allow with no lanes at all. Returns the sum (so no load is dead).
+ */
+typedef uint64_t (*app_gather_fn)(const uint64_t *a, const uint32_t *idx, size_t n);
+uint64_t app_gather_plain(const uint64_t *a, const uint32_t *idx, size_t n);
+
 #endif

@@ -153,3 +153,28 @@ TEST(app_json_has_the_documented_keys)
 	free(buf);
 	CHECK(rc == 0, "the app JSON does not parse: %s", jerr);
 }
+
+/* Drops the last item: the kind of bound error an unrolled loop makes. */
+static uint64_t short_gather(const uint64_t *a, const uint32_t *idx, size_t n)
+{
+	return app_gather_plain(a, idx, n - 1);
+}
+
+TEST(app_gather_check_fires_on_a_broken_loop_and_passes_the_plain_one)
+{
+	static struct app_kernel_result r;
+	struct app_params p;
+	char err[256] = "";
+	int rc;
+
+	small_params(&p, TEXTGEN_RANDOM);
+	p.trials = 3;
+	CHECK((rc = app_run("gather", &p, &r, err, sizeof(err))) == 0, "plain gather: rc %d %s %s", rc, err,
+	      r.check.failure);
+	CHECK(r.check.ok && r.check.runs_checked == 3 && r.variants[0].output_hash == r.check.expected_hash,
+	      "plain gather's check");
+	p.broken_gather = short_gather;
+	rc = app_run("gather", &p, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "gather"),
+	      "a broken gather returned %d: %s", rc, r.check.failure);
+}
