@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const app_kernel_names[] = {"bwt", "gather"};
+const char *const app_kernel_names[] = {"bwt", "hash", "gather"};
 const unsigned app_nkernels = sizeof(app_kernel_names) / sizeof(app_kernel_names[0]);
 
 int app_kernel_find(const char *name)
@@ -32,6 +32,8 @@ int app_run(const char *kernel, const struct app_params *p, struct app_kernel_re
 {
 	if (!strcmp(kernel, "bwt"))
 		return app_bwt_run(p, r, err, errlen);
+	if (!strcmp(kernel, "hash"))
+		return app_hash_run(p, r, err, errlen);
 	if (!strcmp(kernel, "gather"))
 		return app_gather_run(p, r, err, errlen);
 	snprintf(err, errlen, "'%s' is not an app kernel", kernel);
@@ -179,6 +181,10 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 		r->headline_ratio = r->headline_speedup / r->headline_chase_speedup;
 	} else if (r->nvariants) {
 		const struct app_variant *var = &r->variants[r->nvariants - 1];
+
+		for (unsigned v = 0; r->headline_want && v < r->nvariants; v++)
+			if (!strcmp(r->variants[v].name, r->headline_want))
+				var = &r->variants[v];
 		const struct app_point *pt = &var->points[var->npoints - 1];
 
 		r->headline_k = pt->k;

@@ -20,7 +20,7 @@
 #include "textgen.h"
 
 #define APP_TRIALS_MAX 15
-#define APP_VARIANTS_MAX 6
+#define APP_VARIANTS_MAX 10
 #define APP_STAGES_MAX 10
 #define APP_PARAMS_MAX 16
 
@@ -42,6 +42,7 @@ struct app_params {
 	/* Tests only: replace a kernel's loop to prove its check fires. */
 	app_bwt_walk_fn broken_walk;
 	app_gather_fn broken_gather;
+	app_hash_fn broken_hash;         /* replaces lockstep and amac */
 };
 
 /* One K of one variant: throughput figures from the minimum over trials. */
@@ -129,6 +130,7 @@ struct app_kernel_result {
 	unsigned trials;
 	const char *warmth;              /* "warm": prebuilt, traversed repeatedly */
 	bool ceiling;                    /* a control with no lanes: headline is its occupancy */
+	const char *headline_want;       /* the variant the headline reads; NULL: the last */
 	/* The headline: the chase's S and this kernel's at the largest K. */
 	unsigned headline_k;
 	const char *headline_variant;
@@ -172,6 +174,7 @@ void app_param_text(struct app_kernel_result *r, const char *key, const char *v)
 void app_stage_add(struct app_kernel_result *r, const char *name, double seconds);
 
 int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
+int app_hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 int app_gather_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 
 #endif

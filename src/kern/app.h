@@ -53,4 +53,56 @@ void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos,
 typedef uint64_t (*app_gather_fn)(const uint64_t *a, const uint32_t *idx, size_t n);
 uint64_t app_gather_plain(const uint64_t *a, const uint32_t *idx, size_t n);
 
+/*
+ * Chained hash probes. Nodes are 32 bytes, stored in a shuffled order so
+ * each link is a random line; a chain ends at APP_HASH_NIL. A lookup loads
+ * its bucket's head, then walks the chain until the key or the end. Every
+ * form counts the keys found and sums their values into *out.
+ */
+#define APP_HASH_NIL UINT32_MAX
+
+struct app_hash_node {
+	uint64_t key;
+	uint64_t value;
+	uint32_t next;
+	uint32_t pad32;
+	uint64_t pad64;
+};
+
+struct app_hash_table {
+	const struct app_hash_node *nodes;
+	const uint32_t *heads;
+	uint64_t mask;              /* buckets - 1, a power of two less one */
+};
+
+struct app_hash_out {
+	uint64_t found;
+	uint64_t value_sum;
+};
+
+typedef void (*app_hash_fn)(const struct app_hash_table *t, const uint64_t *keys, size_t n, unsigned k,
+			    struct app_hash_out *out);
+
+/* One lookup after another (k ignored): whatever overlap the core finds. */
+void app_hash_plain(const struct app_hash_table *t, const uint64_t *keys, size_t n, unsigned k,
+		    struct app_hash_out *out);
+/* Groups of k lookups advanced one step each per round until all k end
+ * (group prefetching): a short chain waits for the group's longest. */
+void app_hash_lockstep(const struct app_hash_table *t, const uint64_t *keys, size_t n, unsigned k,
+		       struct app_hash_out *out);
+/* A ring of k in-flight lookups, each with its own stage; a slot whose
+ * lookup ends takes the next query at once (AMAC). */
+void app_hash_amac(const struct app_hash_table *t, const uint64_t *keys, size_t n, unsigned k,
+		   struct app_hash_out *out);
+
+/* Linear probing, the control: open addressing, 16-byte slots, key 0
+ * empty. Probes run along a line, so a lookup is about one miss the
+ * hardware finds by itself. */
+struct app_lp_slot {
+	uint64_t key;
+	uint64_t value;
+};
+void app_hash_linear(const struct app_lp_slot *slots, uint64_t mask, const uint64_t *keys, size_t n,
+		     struct app_hash_out *out);
+
 #endif

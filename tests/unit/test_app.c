@@ -178,3 +178,32 @@ TEST(app_gather_check_fires_on_a_broken_loop_and_passes_the_plain_one)
 	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "gather"),
 	      "a broken gather returned %d: %s", rc, r.check.failure);
 }
+
+/* Skips the last lookup of the batch: a ring that stops one short. */
+static void short_hash(const struct app_hash_table *t, const uint64_t *keys, size_t n, unsigned k,
+		       struct app_hash_out *out)
+{
+	app_hash_amac(t, keys, n - 1, k, out);
+}
+
+TEST(app_hash_check_fires_on_a_broken_ring_and_every_form_agrees)
+{
+	static struct app_kernel_result r;
+	struct app_params p;
+	char err[256] = "";
+	int rc;
+
+	small_params(&p, TEXTGEN_RANDOM);
+	CHECK((rc = app_run("hash", &p, &r, err, sizeof(err))) == 0, "hash: rc %d %s %s", rc, err, r.check.failure);
+	CHECK(r.check.ok && r.nvariants == 8, "check or variants");
+	/* Hit 1.0 variants share one sum, hit 0.5 another, and they differ. */
+	for (unsigned v = 0; v < 8; v++)
+		CHECK(r.variants[v].output_hash == r.variants[v < 4 ? 0 : 4].output_hash, "%s differs",
+		      r.variants[v].name);
+	CHECK(r.variants[0].output_hash != r.variants[4].output_hash, "hit 0.5 found as much as hit 1.0");
+	CHECK(r.variants[2].npoints == APP_NLANE_SET && r.variants[0].npoints == 1, "points per form");
+	p.broken_hash = short_hash;
+	rc = app_run("hash", &p, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "hash") && strstr(r.check.failure, "K = "),
+	      "a broken ring returned %d: %s", rc, r.check.failure);
+}
