@@ -494,7 +494,7 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	if (o->command == CMD_APP && !o->app_kernel)
 		return fail(err, errlen, "app: no kernel given (expected mlpscope app bwt)");
 	if (o->command == CMD_APP && app_kernel_find(o->app_kernel))
-		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash or gather)", o->app_kernel);
+		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", o->app_kernel);
 	if (o->command == CMD_APP && o->input && textgen_parse(o->input, &(enum textgen_kind){0}))
 		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
 	if (o->command == CMD_APP && !!o->text_path + !!o->input + o->bzip2 > 1)

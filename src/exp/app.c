@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const app_kernel_names[] = {"bwt", "hash", "gather"};
+const char *const app_kernel_names[] = {"bwt", "hash", "search", "gather"};
 const unsigned app_nkernels = sizeof(app_kernel_names) / sizeof(app_kernel_names[0]);
 
 int app_kernel_find(const char *name)
@@ -34,6 +34,8 @@ int app_run(const char *kernel, const struct app_params *p, struct app_kernel_re
 		return app_bwt_run(p, r, err, errlen);
 	if (!strcmp(kernel, "hash"))
 		return app_hash_run(p, r, err, errlen);
+	if (!strcmp(kernel, "search"))
+		return app_search_run(p, r, err, errlen);
 	if (!strcmp(kernel, "gather"))
 		return app_gather_run(p, r, err, errlen);
 	snprintf(err, errlen, "'%s' is not an app kernel", kernel);

@@ -43,6 +43,7 @@ struct app_params {
 	app_bwt_walk_fn broken_walk;
 	app_gather_fn broken_gather;
 	app_hash_fn broken_hash;         /* replaces lockstep and amac */
+	app_search_fn broken_search;     /* replaces every search form */
 };
 
 /* One K of one variant: throughput figures from the minimum over trials. */
@@ -175,6 +176,7 @@ void app_stage_add(struct app_kernel_result *r, const char *name, double seconds
 
 int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 int app_hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
+int app_search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 int app_gather_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 
 #endif

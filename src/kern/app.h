@@ -105,4 +105,24 @@ struct app_lp_slot {
 void app_hash_linear(const struct app_lp_slot *slots, uint64_t mask, const uint64_t *keys, size_t n,
 		     struct app_hash_out *out);
 
+/*
+ * lower_bound of many queries, K at a time in lockstep. Sorted: the
+ * branchless halving search over a[0..n); the result is an index in 0..n.
+ * Eytzinger: e[1..n] in breadth-first order (e[0] unused, read as a dummy
+ * by lanes whose path already ended); the result is the Eytzinger index
+ * of the answer, 0 when every key is smaller (the caller maps it to the
+ * sorted index, outside timing). prefetch: also touch the lines the search
+ * reaches a few levels on, so more than K misses can be in flight.
+ */
+typedef void (*app_search_fn)(const uint64_t *table, size_t n, const uint64_t *queries, size_t nq,
+			      unsigned k, uint32_t *result);
+void app_search_sorted(const uint64_t *a, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		       uint32_t *result);
+void app_search_sorted_prefetch(const uint64_t *a, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+				uint32_t *result);
+void app_search_eytzinger(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+			  uint32_t *result);
+void app_search_eytzinger_prefetch(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+				   uint32_t *result);
+
 #endif

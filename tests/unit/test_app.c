@@ -207,3 +207,30 @@ TEST(app_hash_check_fires_on_a_broken_ring_and_every_form_agrees)
 	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "hash") && strstr(r.check.failure, "K = "),
 	      "a broken ring returned %d: %s", rc, r.check.failure);
 }
+
+/* The sorted search answering one too far right: an off-by-one in the
+ * final compare. */
+static void off_by_one_search(const uint64_t *table, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+			      uint32_t *result)
+{
+	app_search_sorted(table, n, queries, nq, k, result);
+	result[nq / 2]++;
+}
+
+TEST(app_search_check_fires_on_a_broken_search_and_every_form_agrees)
+{
+	static struct app_kernel_result r;
+	struct app_params p;
+	char err[256] = "";
+	int rc;
+
+	small_params(&p, TEXTGEN_RANDOM);
+	p.footprint_bytes = 100000;      /* N = 12497: not a power of two, last level partial */
+	CHECK((rc = app_run("search", &p, &r, err, sizeof(err))) == 0, "search: rc %d %s %s", rc, err,
+	      r.check.failure);
+	CHECK(r.check.ok && r.nvariants == 4 && r.check.runs_checked == 4 * APP_NLANE_SET, "check or variants");
+	p.broken_search = off_by_one_search;
+	rc = app_run("search", &p, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "search"), "a broken search returned %d: %s",
+	      rc, r.check.failure);
+}
