@@ -1,13 +1,14 @@
 /*
- * The option table, size/suffix parsing and help text. Every bad argument is
- * refused here, before anything is mapped or measured, with a message of one
- * form: "--flag: 'value' <what is wrong> (expected <accepted form>)".
+ * The option table, size/suffix parsing and help printing. Commands, their
+ * help, their operands and the outputs each can write come from the
+ * registry's rows (exp/registry.c); this file names no command. Every bad
+ * argument is refused here, before anything is mapped or measured, with a
+ * message of one form: "--flag: 'value' <what is wrong> (expected <accepted form>)".
  */
 #include "cli.h"
 
-#include "exp/app.h"
+#include "exp/registry.h"
 #include "kern/lanes.h"
-#include "textgen.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,7 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum opt_kind { OPT_SIZE, OPT_UINT, OPT_U64, OPT_INT, OPT_STRING, OPT_FLAG, OPT_PAGES, OPT_SPACING };
+/* OPT_FLAG sets the bool at field; --help and --version are kinds of their
+ * own, so a new flag can never be mistaken for another. */
+enum opt_kind {
+	OPT_SIZE, OPT_UINT, OPT_U64, OPT_INT, OPT_STRING, OPT_FLAG, OPT_HELP, OPT_VERSION, OPT_PAGES, OPT_SPACING
+};
 
 struct opt {
 	const char *name;
@@ -37,8 +42,8 @@ static const struct opt opts[] = {
 	 "bytes between chain nodes, a power of two from 8 to 2MiB (default 64: one node per line)"},
 	{"pages", "KIND", OPT_PAGES, F(pages), 0, 0, "page backing to request: small, huge or both (default huge)"},
 	{"max-lanes", "N", OPT_UINT, F(max_lanes), 1, LANES_MAX, "largest lane count swept, 1..128 (default 64)"},
-	{"repeat", "N", OPT_UINT, F(repeat), 1, 16, "sweeps per run, compared for agreement, 1..16 (default 3; 1 with --quick)"},
-	{"trials", "N", OPT_UINT, F(trials), 3, 30,
+	{"repeat", "N", OPT_UINT, F(repeat), 1, POLICY_REPEAT_MAX, "sweeps per run, compared for agreement, 1..16 (default 3; 1 with --quick)"},
+	{"trials", "N", OPT_UINT, F(trials), 3, POLICY_TRIALS_MAX,
 	 "trials per point per sweep, a multiple of 3 (default 6; window 15 at most)"},
 	{"accesses", "N", OPT_SIZE, F(accesses), 1024, 1ull << 30,
 	 "logical accesses per timed region, 1024..1Gi (default 256Ki)"},
@@ -58,13 +63,14 @@ static const struct opt opts[] = {
 	 "window: write the generated probe for FILLER at N to stdout and exit"},
 	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
 	 "model, trace: take L, Q and B from this mlpscope JSON result"},
-	{"text", "FILE", OPT_STRING, F(text_path), 0, 0, "app bwt: invert this file (1 byte up to the memory check's limit)"},
+	{"text", "FILE", OPT_STRING, F(text_path), 0, 0,
+	 "app bwt: invert this file (1 byte up to the memory check's limit)"},
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
 	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: one bzip2-sized block, 900,000 bytes (a 3.6 MB table)"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
-	{"help", NULL, OPT_FLAG, 0, 0, 0, "this help"},
-	{"version", NULL, OPT_FLAG, 0, 0, 0, "print the version"},
+	{"help", NULL, OPT_HELP, 0, 0, 0, "this help"},
+	{"version", NULL, OPT_VERSION, 0, 0, 0, "print the version"},
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -215,6 +221,8 @@ static int set_value(const struct opt *o, const char *v, struct options *dst, ch
 				    o->name, v);
 		return 0;
 	case OPT_FLAG:
+	case OPT_HELP:
+	case OPT_VERSION:
 		break;
 	}
 	return 0;
@@ -228,171 +236,30 @@ static const struct opt *find_opt(const char *name, size_t len)
 	return NULL;
 }
 
-/* The command table drives dispatch names, the usage list and `help CMD`. */
-struct command_desc {
-	const char *name;
-	enum command command;
-	const char *summary;
-	const char *help;
-};
-
-static const struct command_desc commands[] = {
-	{"report", CMD_REPORT, "the full report (default): every section below, in order",
-	 "Runs every measuring section in order and writes one text report (and, with\n"
-	 "--json, one JSON document): machine, noise, latency, mlp, bandwidth,\n"
-	 "multicore, loaded. window runs on its own (about 20 s more). --quick keeps a\n"
-	 "useful report short: a working set of 8x the largest reported cache (at least\n"
-	 "256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n"},
-	{"machine", CMD_MACHINE, "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
-	 "Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
-	 "the caches as sysfs and the CPU itself (CPUID, CTR_EL0) report them and where they\n"
-	 "disagree, the page sizes, THP mode and hugetlb pools, the timer, and a core-clock\n"
-	 "range timed with a chain of dependent adds (never /proc/cpuinfo alone). It probes\n"
-	 "the PMU: whether perf_event_open can count cycles (the errno when not), the\n"
-	 "paranoid level, and user-space RDPMC executed in a forked child, reporting the\n"
-	 "signal it died of. It then says which claims follow: with no PMU, misses cannot\n"
-	 "be counted and every figure is bounded by timing.\n"},
-	{"noise", CMD_NOISE, "the instrument's own noise floor: the spread of its estimators",
-	 "Times a short L1-resident chase min-of-3, 14 times, and reports the spread of\n"
-	 "those minima (the estimator's noise floor) next to the spread of the single runs.\n"
-	 "Then compares an L1-resident and an L2-resident chase by four estimators: each\n"
-	 "arm alone, the ratio of minima, and the paired ratio (divide inside each\n"
-	 "iteration, then take the minimum, so clock drift cancels in each quotient). The\n"
-	 "widest spread is this run's tolerance; which estimator is steadiest changes\n"
-	 "with how hard the clock moves, so none is asserted.\n"},
-	{"latency", CMD_LATENCY, "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
-	 "Working sets from 4 KiB to --size (default 1 GiB), about four per octave and\n"
-	 "denser near the reported cache sizes, each measured as a dependent random chase\n"
-	 "(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
-	 "their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
-	 "run on small pages: small minus huge is translation cost, by subtraction, with\n"
-	 "the backing obtained for both. Sizes are visited round-robin across trials. The\n"
-	 "layout check runs at every size; levels are detected from the curve and set\n"
-	 "beside the OS-reported sizes; a curve that falls where it must rise is flagged.\n"},
-	{"mlp", CMD_MLP, "memory-level parallelism: K lanes of dependent loads",
-	 "Builds one random cycle (Sattolo) through a working set far larger than the\n"
-	 "last-level cache, one node per --spacing bytes, and walks it with K independent\n"
-	 "lanes of dependent loads. Total accesses per timed region are held fixed while\n"
-	 "K sweeps 1, 2, 3...; time per access falls as L/K until a resource saturates.\n\n"
-	 "Reported per K: time per access (the reciprocal of throughput, not a latency),\n"
-	 "speedup and concurrency t(1)/t(K) (Little's law), bandwidth as useful bytes\n"
-	 "(8 B/access) and as lines (an assumption), and a control arm (one chain unrolled\n"
-	 "K times). Estimate: a fit of t(K) = max(L/K, L/Ks) with an uncertainty from this\n"
-	 "run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
-	 "The chain is walked once before timing and must visit every node and line\n"
-	 "exactly once; the page backing reported is the one obtained (smaps).\n"},
-	{"bandwidth", CMD_BANDWIDTH, "sequential read/write/copy bandwidth per thread and in total; random-access efficiency",
-	 "Streams a working set far beyond the last-level cache with scalar and the widest\n"
-	 "vector kernels this CPU runs (chosen at run time): read, write, copy, and\n"
-	 "non-temporal stores where the ISA has them, on 1, 2, 4 ... --threads threads\n"
-	 "pinned one per CPU. Decimal GB/s of the bytes the kernel names; a store's\n"
-	 "read-for-ownership traffic is not counted (the report says so). Then the\n"
-	 "efficiency of random access at node spacings 8, 64, 128 and 4096 B: useful bytes\n"
-	 "per access against the lines (and page-walk share, from small vs huge pages)\n"
-	 "the memory system must move, labelled a model: nothing counts the bytes.\n"},
-	{"multicore", CMD_MULTICORE, "the lanes sweep on T threads at once: total concurrency against K and T",
-	 "Runs the mlp lanes sweep on 1, 2, 4 ... --threads threads at once, each pinned to\n"
-	 "its own CPU with its own chain in its own arena: the aggregate access rate (all\n"
-	 "accesses over the team's common span) and the total concurrency (that rate times\n"
-	 "one thread's t(1), by Little's law) against K and T, and where the shared memory\n"
-	 "system saturates.\n"},
-	{"loaded", CMD_LOADED, "latency under load: one chaser while other threads generate traffic",
-	 "One pinned thread runs the dependent chase while the others generate read (and\n"
-	 "read/write) traffic, throttled by an injection delay swept from none to idle.\n"
-	 "Output: the idle latency, latency against delivered bandwidth, and the bandwidth\n"
-	 "at which latency doubles (or that it was not reached). Needs 2 CPUs.\n"},
-	{"window", CMD_WINDOW, "out-of-order structure sizes: reorder buffer, register files, load/store queues",
-	 "Two independent pointer chases that miss to DRAM, with N filler instructions\n"
-	 "after each miss, in a loop generated at run time (mapped writable, then\n"
-	 "executable; never both). While the second miss fits in the window behind the\n"
-	 "first one's fillers the two overlap; once it does not, they serialise and an\n"
-	 "iteration costs about twice as much. N is swept coarsely, then refined; the step\n"
-	 "and the ramp before it are fitted as flat-ramp-flat and reported as the N on\n"
-	 "both sides (\"fits at 136, not at 138\"). Fillers and what they fill: nop (reorder\n"
-	 "buffer), int_add (integer registers), fp_add (FP/vector registers), store (store\n"
-	 "queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a step\n"
-	 "at twice N means the limit counts stores or loads, not instructions).\n"
-	 "--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
-	 "x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n"},
-	{"app", CMD_APP, "a real walk as K lanes against the chase curve: mlpscope app bwt",
-	 "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, with the\n"
-	 "same total work at every K, against the mlp chase curve measured in the same run\n"
-	 "at the same footprint (--size) and page request. Kernels: bwt, the inverse\n"
-	 "Burrows-Wheeler walk of a bzip2-style decoder (input --input random|markov|repeat,\n"
-	 "--text FILE or --bzip2; suffix array, BWT and table built untimed). Reported per K\n"
-	 "and lane form (a runtime-K state array and generated register lanes): items/s,\n"
-	 "ns per item and per dependent load, S_app = t(1)/t(K), the chase's S_chase at the\n"
-	 "same K, R = S_app/S_chase, knees and Little's-law occupancy, then the line\n"
-	 "\"chase predicts S = x at K = k; bwt got y (R = y/x)\". Every run's output is\n"
-	 "compared with the input outside the timed region; a mismatch is an error.\n"
-	 "Default footprint: 2x the largest reported cache (tables of 64 to 128 MiB are\n"
-	 "64 MiB: 32-bit words hold 2^24 rows). --trials N (default 3), --max-lanes caps K.\n"
-	 "gather: sum += a[idx[i]] over random indices at the same footprint, the ceiling\n"
-	 "control: the loads the core overlaps by itself, with no lanes.\n"},
-	{"model", CMD_MODEL, "the bound model: which resource binds each point of a measured lanes curve",
-	 "Reads a measured result (--from run.json, required) and takes the latency L,\n"
-	 "the concurrency cap Q and the bandwidth B from its mlp section. Prints, per lane\n"
-	 "count K, the measured time per access beside the bound\n"
-	 "t(K) >= max(L/K, L/Q, bytes/B) and the name of the term that binds (terms within\n"
-	 "the run's noise floor are named together). No measurement is made. The model\n"
-	 "and the request-stream characteriser behind it are described in docs/MODEL.md.\n"},
-	{"trace", CMD_TRACE, "characterise a program's memory trace (valgrind lackey format)",
-	 "mlpscope trace FILE [--from run.json]: reads a trace written by\n"
-	 "  valgrind --tool=lackey --trace-mem=yes --log-file=FILE prog\n"
-	 "and reports its footprint, line-level reuse distances (and so the hit rate an\n"
-	 "LRU cache of each size this machine reports would give), stride regularity,\n"
-	 "the read/write mix and useful bytes per line delivered. With --from, a lower\n"
-	 "bound on the time of its misses under each bound of the model. Malformed lines\n"
-	 "are counted and the first few reported with their line numbers; never fatal.\n"
-	 "See docs/MODEL.md.\n"},
-	{"compare", CMD_COMPARE, "compare results side by side: mlpscope compare A.json B.json [C.json...]",
-	 "Reads two to sixteen mlpscope JSON results and prints their headline figures\n"
-	 "side by side (latency per level and at the largest size, the MLP estimate,\n"
-	 "peak concurrency, read bandwidth, window capacities, idle latency under load)\n"
-	 "with ratios to the first. Quantities are compared only where the settings that\n"
-	 "define them match; every mismatch is listed with the rows it made skip. With\n"
-	 "--html FILE, the curves of all runs on the same axes; with --svg DIR, the plots.\n"
-	 "A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n"},
-	{"help", CMD_HELP, "what a command measures and how (help CMD)", NULL},
-};
-
-#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-static const struct command_desc *find_command(const char *name)
+static const char *command_name(const struct options *o)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
-static const char *command_name(enum command c)
-{
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (commands[i].command == c)
-			return commands[i].name;
-	return NULL;
+	return o->command->name;
 }
 
 static int parse_command(const char *word, struct options *o, char *err, size_t errlen)
 {
-	const struct command_desc *c = find_command(word);
+	const struct section *c = registry_find(word);
 	char list[256];
 	size_t used = 0;
 
 	if (c) {
-		o->command = c->command;
+		o->command = c;
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS && used < sizeof(list); i++)
-		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", commands[i].name);
+	for (size_t i = 0; i < registry_count && used < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", registry[i].name);
 	return fail(err, errlen, "'%s' is not a command (expected one of %s; see --help)", word, list);
 }
 
 static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->command = CMD_REPORT;
+	o->command = &registry[0];  /* the full report */
 	o->spacing_bytes = 64;
 	o->pages = PAGES_CHOICE_HUGE;
 	o->max_lanes = 64;
@@ -402,20 +269,55 @@ static void set_defaults(struct options *o)
 }
 
 /* An output the command cannot write is refused, not silently dropped:
- * model and trace print to stdout only; compare draws (--html, --svg) but
- * makes no result of its own (--json, --csv). */
+ * each registry row says which it writes. */
 static int check_outputs_apply(const struct options *o, char *err, size_t errlen)
 {
-	const char *flag = NULL;
+	static const struct {
+		unsigned bit;
+		const char *flag;
+		size_t field;
+	} outs[] = {
+		{SECTION_OUT_JSON, "--json", F(json_path)},
+		{SECTION_OUT_HTML, "--html", F(html_path)},
+		{SECTION_OUT_SVG, "--svg", F(svg_dir)},
+		{SECTION_OUT_CSV, "--csv", F(csv_dir)},
+	};
+	unsigned can = o->command->outputs;
 
-	if (o->command == CMD_MODEL || o->command == CMD_TRACE)
-		flag = o->json_path ? "--json" : o->html_path ? "--html" : o->svg_dir ? "--svg" : o->csv_dir ? "--csv" : NULL;
-	else if (o->command == CMD_COMPARE)
-		flag = o->json_path ? "--json" : o->csv_dir ? "--csv" : NULL;
-	if (!flag)
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
+		if (*(const char *const *)((const char *)o + outs[i].field) && !(can & outs[i].bit))
+			return fail(err, errlen, "%s: %s writes no such file (expected %s)", outs[i].flag,
+				    command_name(o), (can & (SECTION_OUT_HTML | SECTION_OUT_SVG)) ?
+				    "--html FILE or --svg DIR" : "its text on stdout only");
+	return 0;
+}
+
+/* A word after the command: its operand, or an error. */
+static int take_operand(const char *a, struct options *o, char *err, size_t errlen)
+{
+	const unsigned cap = sizeof(o->paths) / sizeof(o->paths[0]);
+
+	switch (o->command->operands) {
+	case SECTION_ARGS_TOPIC:
+		if (o->help_topic)
+			break;
+		o->help_topic = a;
 		return 0;
-	return fail(err, errlen, "%s: %s writes no such file (expected %s)", flag, command_name(o->command),
-		    o->command == CMD_COMPARE ? "--html FILE or --svg DIR" : "its text on stdout only");
+	case SECTION_ARGS_ONE:
+		if (o->npaths)
+			break;
+		o->paths[o->npaths++] = a;
+		return 0;
+	case SECTION_ARGS_MANY:
+		if (o->npaths == cap)
+			return fail(err, errlen, "%s: '%s': more than %u files (expected 2..%u)", command_name(o), a,
+				    cap, cap);
+		o->paths[o->npaths++] = a;
+		return 0;
+	case SECTION_ARGS_NONE:
+		break;
+	}
+	return fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 }
 
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -429,26 +331,11 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		const struct opt *op;
 
 		if (strncmp(a, "--", 2) || !a[2]) {
-			if (have_command && o->command == CMD_HELP && !o->help_topic) {
-				o->help_topic = a;
+			if (have_command) {
+				if ((rc = take_operand(a, o, err, errlen)))
+					return rc;
 				continue;
 			}
-			if (have_command && o->command == CMD_APP && !o->app_kernel) {
-				o->app_kernel = a;
-				continue;
-			}
-			if (have_command && o->command == CMD_TRACE && !o->trace_path) {
-				o->trace_path = a;
-				continue;
-			}
-			if (have_command && o->command == CMD_COMPARE) {
-				if (o->ncompare == sizeof(o->compare_paths) / sizeof(o->compare_paths[0]))
-					return fail(err, errlen, "compare: '%s': more than 16 files (expected 2..16)", a);
-				o->compare_paths[o->ncompare++] = a;
-				continue;
-			}
-			if (have_command)
-				return fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 			if ((rc = parse_command(a, o, err, errlen)))
 				return rc;
 			have_command = true;
@@ -459,17 +346,17 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		if (!op)
 			return fail(err, errlen, "'%.*s' is not an option (see mlpscope --help)",
 				    eq ? (int)(eq - a) : (int)strlen(a), a);
-		if (op->kind == OPT_FLAG) {
+		if (op->kind == OPT_FLAG || op->kind == OPT_HELP || op->kind == OPT_VERSION) {
 			if (eq)
 				return fail(err, errlen, "--%s takes no value", op->name);
 			/* --help and --version win over anything after them. */
-			if (!strcmp(op->name, "help")) {
-				o->help_topic = have_command ? command_name(o->command) : NULL;
-				o->command = CMD_HELP;
+			if (op->kind == OPT_HELP) {
+				o->help_topic = have_command ? command_name(o) : NULL;
+				o->command = registry_find("help");
 				return 0;
 			}
-			if (!strcmp(op->name, "version")) {
-				o->command = CMD_VERSION;
+			if (op->kind == OPT_VERSION) {
+				o->version = true;
 				return 0;
 			}
 			*(bool *)((char *)o + op->field) = true;
@@ -484,27 +371,21 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		if ((rc = set_value(op, val, o, err, errlen)))
 			return rc;
 	}
-	if (o->command == CMD_MODEL && !o->from_path)
-		return fail(err, errlen, "model: --from is required (expected mlpscope model --from run.json)");
+	if (o->command->needs_from && !o->from_path)
+		return fail(err, errlen, "%s: --from is required (expected %s)", command_name(o), o->command->usage);
 	if ((rc = check_outputs_apply(o, err, errlen)))
 		return rc;
-	if (o->command == CMD_COMPARE && o->ncompare < 2)
-		return fail(err, errlen, "compare: %u file%s given (expected mlpscope compare A.json B.json [C.json...])",
-			    o->ncompare, o->ncompare == 1 ? "" : "s");
-	if (o->command == CMD_APP && !o->app_kernel)
-		return fail(err, errlen, "app: no kernel given (expected mlpscope app bwt)");
-	if (o->command == CMD_APP && app_kernel_find(o->app_kernel))
-		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", o->app_kernel);
-	if (o->command == CMD_APP && o->input && textgen_parse(o->input, &(enum textgen_kind){0}))
-		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
-	if (o->command == CMD_APP && !!o->text_path + !!o->input + o->bzip2 > 1)
-		return fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
-	if (o->command == CMD_TRACE && !o->trace_path)
-		return fail(err, errlen, "trace: no trace file given (expected mlpscope trace FILE [--from run.json])");
+	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2)
+		return fail(err, errlen, "%s: %u file%s given (expected %s)", command_name(o), o->npaths,
+			    o->npaths == 1 ? "" : "s", o->command->usage);
+	if (o->command->operands == SECTION_ARGS_ONE && !o->npaths)
+		return fail(err, errlen, "%s: no %s given (expected %s)", command_name(o), o->command->operand_name,
+			    o->command->usage);
 	if (o->trials && o->trials % 3)
-		return fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... 30)", o->trials);
+		return fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... %d)", o->trials,
+			    POLICY_TRIALS_MAX);
 	if (!o->repeat)
-		o->repeat = o->quick ? 1 : 3;
+		o->repeat = o->quick ? POLICY_REPEAT_QUICK : POLICY_REPEAT_DEFAULT;
 	return 0;
 }
 
@@ -522,23 +403,23 @@ static void print_options(FILE *f)
 
 int cli_print_help(FILE *f, const char *topic)
 {
-	const struct command_desc *c;
+	const struct section *c;
 
 	if (!topic || !strcmp(topic, "help")) {
 		fprintf(f, "usage: mlpscope [COMMAND] [OPTIONS]\n\n"
 			   "Measures what this machine's memory system can do, and says which quantity\n"
 			   "each number is, how noisy it was, and whether the setup was what it claimed.\n\n"
 			   "commands:\n");
-		for (size_t i = 0; i < NCOMMANDS; i++)
-			fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+		for (size_t i = 0; i < registry_count; i++)
+			fprintf(f, "  %-9s %s\n", registry[i].name, registry[i].summary);
 		fputc('\n', f);
 		print_options(f);
 		fprintf(f, "\nSizes: K, M, G, T (and Ki, KiB...) are binary; KB, MB, GB are decimal.\n"
 			   "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 130 interrupted.\n");
 		return 0;
 	}
-	c = find_command(topic);
-	if (!c)
+	c = registry_find(topic);
+	if (!c || !c->help)
 		return -ENOENT;
 	fprintf(f, "mlpscope %s: %s\n\n%s\n", c->name, c->summary, c->help);
 	print_options(f);

@@ -7,26 +7,15 @@
  */
 #include "cli.h"
 #include "clock.h"
-#include "exp/app.h"
-#include "exp/bandwidth.h"
-#include "exp/latency.h"
-#include "exp/loaded.h"
-#include "exp/multicore.h"
-#include "exp/mlp.h"
-#include "exp/model_cmd.h"
-#include "exp/noise.h"
-#include "exp/trace.h"
-#include "exp/window.h"
-#include "machine.h"
+#include "exp/registry.h"
 #include "plan.h"
 #include "provenance.h"
 #include "jsonr.h"
 #include "report/atomic.h"
-#include "report/compare.h"
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/report.h"
-#include "report/window_out.h"
+#include "report/svg.h"
 #include "topo.h"
 
 #include <errno.h>
@@ -67,101 +56,28 @@ static void install_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-struct progress {
-	const char *label;
-};
-
+/* Progress on a terminal: ctx is the running section's struct section_run. */
 static void show_progress(void *ctx, double fraction)
 {
-	const struct progress *p = ctx;
+	const struct section_run *s = ctx;
 
-	fprintf(stderr, "\r  %s: %3.0f%%", p->label, 100.0 * fraction);
+	fprintf(stderr, "\r  %s: %3.0f%%", s->label, 100.0 * fraction);
 	fflush(stderr);
 }
 
-static int run_mlp(const struct plan *plan, const struct options *o, struct report *r)
+static void clear_progress(void)
 {
-	bool tty = isatty(STDERR_FILENO);
-
-	for (int i = 0; i < plan->npages; i++) {
-		struct progress prog = {plan->pages[i] == PAGES_HUGE ? "mlp (huge pages)" : "mlp (small pages)"};
-		struct mlp_params mp = {
-			.working_set_bytes = plan->working_set_bytes,
-			.spacing_bytes = plan->spacing_bytes,
-			.line_bytes = r->topo.line_bytes,
-			.pages = plan->pages[i],
-			.max_lanes = o->max_lanes,
-			.repeats = o->repeat,
-			.trials = o->trials ? o->trials : 6,
-			.accesses = plan->accesses,
-			.seed = o->seed,
-			.clock = &r->clock,
-			.stop = &stop_requested,
-			.progress = tty ? show_progress : NULL,
-			.progress_ctx = &prog,
-		};
-		struct mlp_result *m = &r->mlp[i];
-		int rc = mlp_run(&mp, m);
-
-		if (tty)
-			fputs("\r\033[K", stderr);
-		r->nmlp = i + 1;
-		if (rc == -EINTR)
-			return 130;
-		if (rc == -EPROTO) {
-			fprintf(stderr, "mlpscope: layout check failed: walked %zu steps, %zu distinct nodes, "
-				"%zu distinct lines, expected %zu nodes and %zu lines; refusing to report\n",
-				m->layout.steps_walked, m->layout.distinct_nodes_walked,
-				m->layout.distinct_lines_walked, m->layout.nodes, m->layout.expected_lines);
-			return 1;
-		}
-		if (rc) {
-			fprintf(stderr, "mlpscope: mlp: %s\n", strerror(-rc));
-			return 1;
-		}
-		if (plan->pages[i] == PAGES_HUGE && m->huge_bytes_obtained < m->total_bytes * 9 / 10)
-			result_warn(r, "huge pages requested but %.1f%% obtained (THP off, fragmented, or "
-				    "MADV_COLLAPSE errno %d): translation misses are part of this result",
-				    m->total_bytes ? 100.0 * (double)m->huge_bytes_obtained / (double)m->total_bytes : 0.0,
-				    m->collapse_errno);
-		if (!m->estimate.flat_at_end)
-			result_warn(r, "mlp (%s pages): the curve was still falling at --max-lanes %u; "
-				    "the plateau may lie beyond it", m->pages_requested, o->max_lanes);
-		if (m->estimate.repeats_agreeing < m->estimate.repeats)
-			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
-				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
-	}
-	return 0;
+	fputs("\r\033[K", stderr);
 }
 
-/* --dump-code: raw machine code of one probe, for a disassembler. */
-static int dump_probe_code(const struct plan *plan)
-{
-	int rc;
-
-	if (isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "mlpscope: --dump-code: refusing to write machine code to a terminal "
-			"(expected a redirect, e.g. > probe.bin)\n");
-		return 2;
-	}
-	rc = window_dump_code(plan->dump_filler, plan->dump_n, stdout);
-	if (rc == -ENOTSUP) {
-		fprintf(stderr, "mlpscope: window: the probe is unsupported on this ISA (x86-64 and AArch64 only)\n");
-		return 0;
-	}
-	if (rc || fflush(stdout)) {
-		fprintf(stderr, "mlpscope: --dump-code: %s\n", strerror(rc ? -rc : errno));
-		return 1;
-	}
-	return 0;
-}
-
-/* Map an experiment's -errno to an exit status, saying why on stderr. */
-static int section_failed(const char *section, int rc)
+/* Map a section's -errno to an exit status, saying why on stderr. */
+static int section_failed(const char *section, int rc, const char *err)
 {
 	if (rc == -EINTR)
 		return 130;
-	if (rc == -EPROTO)
+	if (err[0])
+		fprintf(stderr, "mlpscope: %s\n", err);
+	else if (rc == -EPROTO)
 		fprintf(stderr, "mlpscope: %s: a layout check failed (a chain does not visit the lines it "
 			"claims); refusing to report\n", section);
 	else
@@ -169,255 +85,32 @@ static int section_failed(const char *section, int rc)
 	return 1;
 }
 
-static void fill_reported_caches(const struct topo *t, size_t *out, int cap)
+/* The report's sections in registry order, which is the order that decides
+ * how far the next can be trusted: what the machine permits, how noisy the
+ * instrument is, then the measurements that use that noise as tolerance. */
+static int run_sections(struct section_run *s)
 {
-	int n = 0;
+	struct report *r = s->r;
 
-	for (int level = 1; level <= 4 && n < cap - 1; level++)
-		for (int i = 0; i < t->ncaches; i++)
-			if (t->caches[i].level == level && strcmp(t->caches[i].type, "Instruction") &&
-			    t->caches[i].size_bytes && n < cap - 1)
-				out[n++] = t->caches[i].size_bytes;
-	out[n] = 0;
-}
+	for (size_t i = 0; i < registry_count; i++) {
+		const struct section *row = &registry[i];
+		int rc;
 
-static int run_noise(const struct options *o, struct report *r)
-{
-	struct noise_params np = {.clock = &r->clock, .seed = o->seed, .stop = &stop_requested};
-	int rc = noise_run(&np, &r->noise);
-
-	if (rc)
-		return section_failed("noise", rc);
-	r->has_noise = true;
-	return 0;
-}
-
-static int run_latency(const struct plan *plan, const struct options *o, struct report *r)
-{
-	struct progress prog = {"latency"};
-	struct latency_params lp = {
-		.max_bytes = plan->working_set_bytes,
-		.points_near_caches = true,
-		.line_bytes = r->topo.line_bytes,
-		.noise_floor_pct = r->noise.floor_pct,
-		.seed = o->seed,
-		.clock = &r->clock,
-		.stop = &stop_requested,
-		.progress = isatty(STDERR_FILENO) ? show_progress : NULL,
-		.progress_ctx = &prog,
-	};
-	struct machine_core_clock cc;
-	int rc;
-
-	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
-	/* --quick: two points per octave, three trials, and a largest size of
-	 * 4x the last-level cache (at least 256 MiB): still far past every
-	 * cache, and building the chains is most of this section's time. */
-	if (o->quick) {
-		size_t quick_max = 4 * topo_largest_cache_bytes(&r->topo);
-
-		if (quick_max < ((size_t)256 << 20))
-			quick_max = (size_t)256 << 20;
-		if (!o->size_bytes && quick_max < lp.max_bytes)
-			lp.max_bytes = quick_max;
-		lp.points_per_octave = 2;
-		lp.trials = 3;
+		if (!registry_runs(s->o->command, row))
+			continue;
+		if (!(r->results[i] = calloc(1, row->result_bytes)))
+			return section_failed(row->name, -ENOMEM, "");
+		s->err[0] = 0;
+		rc = row->run(s, r->results[i]);
+		if (rc < 0)
+			return section_failed(row->name, rc, s->err);
+		if (rc > 0) {  /* skipped: nothing to write */
+			if (row->free)
+				row->free(r->results[i]);
+			free(r->results[i]);
+			r->results[i] = NULL;
+		}
 	}
-	/* Cycles need a core-clock estimate: the machine section's when it ran,
-	 * else a quick one here (35 ms). */
-	if (r->has_machine && !r->machine.core_clock_rc)
-		cc = r->machine.core_clock;
-	else if (machine_estimate_core_clock(&r->clock, MACHINE_CLOCK_SAMPLES, MACHINE_CLOCK_SAMPLE_MS, &cc))
-		cc.min_mhz = cc.max_mhz = 0;
-	lp.core_mhz_min = cc.min_mhz;
-	lp.core_mhz_max = cc.max_mhz;
-	rc = latency_run(&lp, &r->latency);
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
-	if (rc)
-		return section_failed("latency", rc);
-	r->has_latency = true;
-	if (r->latency.nfalls_found)
-		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
-			    "measurement fault, not smoothed", r->latency.nfalls_found);
-	return 0;
-}
-
-/* bandwidth/multicore/loaded fill err with what failed; their usage errors
- * were all refused by plan_make before anything ran. */
-static int threaded_failed(const char *section, int rc, const char *err)
-{
-	if (rc == -EINTR || rc == -EPROTO || !err[0])
-		return section_failed(section, rc);
-	fprintf(stderr, "mlpscope: %s: %s (%s)\n", section, err, strerror(-rc));
-	return 1;
-}
-
-static int run_bandwidth(const struct options *o, struct report *r)
-{
-	struct bandwidth_params bp;
-	char err[CLI_ERR_LEN] = "";
-	int rc;
-
-	bandwidth_params_default(&bp, &r->clock, &r->topo, o->quick);
-	bp.max_threads = o->threads;
-	bp.seed = o->seed;
-	bp.stop = &stop_requested;
-	if ((rc = bandwidth_run(&bp, &r->bandwidth, err, sizeof(err))))
-		return threaded_failed("bandwidth", rc, err);
-	r->has_bandwidth = true;
-	return 0;
-}
-
-static int run_multicore(const struct options *o, struct report *r)
-{
-	struct multicore_params mp;
-	char err[CLI_ERR_LEN] = "";
-	int rc;
-
-	multicore_params_default(&mp, &r->clock, &r->topo, o->quick);
-	mp.max_threads = o->threads;
-	mp.seed = o->seed;
-	mp.stop = &stop_requested;
-	if ((rc = multicore_run(&mp, &r->multicore, err, sizeof(err))))
-		return threaded_failed("multicore", rc, err);
-	r->has_multicore = true;
-	return 0;
-}
-
-static int run_loaded(const struct plan *plan, const struct options *o, struct report *r)
-{
-	struct loaded_params lp;
-	char err[CLI_ERR_LEN] = "";
-	int rc;
-
-	loaded_params_default(&lp, &r->clock, &r->topo, o->quick);
-	lp.threads = o->threads;
-	lp.seed = o->seed;
-	lp.stop = &stop_requested;
-	if (plan->skip_loaded)
-		return 0;
-	if ((rc = loaded_run(&lp, &r->loaded, err, sizeof(err))))
-		return threaded_failed("loaded", rc, err);
-	r->has_loaded = true;
-	return 0;
-}
-
-static int run_window(const struct plan *plan, const struct options *o, struct report *r)
-{
-	struct progress prog = {"window"};
-	struct window_params wp;
-	int rc;
-
-	window_params_default(&wp, topo_largest_cache_bytes(&r->topo), &r->clock, &stop_requested);
-	if (o->size_bytes)
-		wp.working_set_bytes = plan->working_set_bytes;
-	if (o->trials)
-		wp.trials = o->trials;
-	if (o->max_n)
-		wp.max_n = o->max_n;
-	wp.filler_mask = plan->window_fillers;
-	wp.seed = o->seed;
-	wp.progress = isatty(STDERR_FILENO) ? show_progress : NULL;
-	wp.progress_ctx = &prog;
-	rc = window_run(&wp, &r->window);
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
-	if (rc == -ENOTSUP) {
-		result_warn(r, "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
-		return 0;
-	}
-	if (rc)
-		return section_failed("window", rc);
-	r->has_window = true;
-	return 0;
-}
-
-/* app KERNEL: the walk with its chase reference. Temporary wiring: the
- * section registry makes this a row. */
-static int run_app(const struct plan *plan, const struct options *o, struct report *r)
-{
-	struct app_params ap = {
-		.footprint_bytes = plan->app_footprint_bytes,
-		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
-		.line_bytes = r->topo.line_bytes,
-		.pages = plan->pages[plan->npages - 1],
-		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
-		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX) : 3,
-		.seed = o->seed,
-		.chase = true,
-		.clock = &r->clock,
-		.stop = &stop_requested,
-		.input = TEXTGEN_MARKOV,
-		.text_path = o->text_path,
-		.bzip2 = o->bzip2,
-	};
-	struct app_kernel_result *k = &r->app.kernels[0];
-	char err[CLI_ERR_LEN] = "";
-	int rc;
-
-	if (o->input)
-		textgen_parse(o->input, &ap.input);
-	if (isatty(STDERR_FILENO))
-		fprintf(stderr, "  app %s: setting up and sweeping...", o->app_kernel);
-	rc = app_run(o->app_kernel, &ap, k, err, sizeof(err));
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
-	if (rc == -EPROTO) {
-		fprintf(stderr, "mlpscope: app %s: check failed: %s; refusing to report\n", o->app_kernel,
-			k->check.failure);
-		return 1;
-	}
-	if (rc && err[0]) {
-		fprintf(stderr, "mlpscope: app %s: %s\n", o->app_kernel, err);
-		return 1;
-	}
-	if (rc)
-		return section_failed("app", rc);
-	r->app.nkernels = 1;
-	r->has_app = true;
-	if (o->text_path)
-		result_warn(r, "app %s: --text '%s': round trip held (%u runs, output equal to the file)",
-			    o->app_kernel, o->text_path, k->check.runs_checked);
-	if (k->may_fit_cache && !o->text_path && !o->bzip2)
-		result_warn(r, "app %s: the %zu-byte table may fit in a cache: R compares cache behaviour",
-			    o->app_kernel, k->footprint_bytes);
-	if (ap.pages == PAGES_HUGE && k->huge_bytes_obtained < k->total_bytes * 9 / 10)
-		result_warn(r, "app %s: huge pages requested but %.1f%% obtained: translation misses are part of "
-			    "this result", o->app_kernel,
-			    k->total_bytes ? 100.0 * (double)k->huge_bytes_obtained / (double)k->total_bytes : 0.0);
-	return 0;
-}
-
-/* The report's sections, in the order that decides how far the next can be
- * trusted: what the machine permits, how noisy the instrument is, then the
- * measurements that use that noise as their tolerance. */
-static int run_sections(const struct plan *plan, const struct options *o, struct report *r)
-{
-	bool all = o->command == CMD_REPORT;
-	int rc;
-
-	if (all || o->command == CMD_MACHINE) {
-		if ((rc = machine_probe(&r->machine, &r->clock)))
-			return section_failed("machine", rc);
-		r->has_machine = true;
-	}
-	if ((all || o->command == CMD_NOISE || o->command == CMD_LATENCY) && (rc = run_noise(o, r)))
-		return rc;
-	if ((all || o->command == CMD_LATENCY) && (rc = run_latency(plan, o, r)))
-		return rc;
-	if ((all || o->command == CMD_MLP) && (rc = run_mlp(plan, o, r)))
-		return rc;
-	if ((all || o->command == CMD_BANDWIDTH) && (rc = run_bandwidth(o, r)))
-		return rc;
-	if ((all || o->command == CMD_MULTICORE) && (rc = run_multicore(o, r)))
-		return rc;
-	if ((all || o->command == CMD_LOADED) && (rc = run_loaded(plan, o, r)))
-		return rc;
-	if (o->command == CMD_APP)
-		return run_app(plan, o, r);
-	if (o->command == CMD_WINDOW)
-		return run_window(plan, o, r);
 	return 0;
 }
 
@@ -527,7 +220,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 		fprintf(stderr, "mlpscope: --svg: writing into '%s' failed: %s\n", o->svg_dir, strerror(-rc));
 		goto out;
 	}
-	if (o->csv_dir && (rc = csv_write_dir(o->csv_dir, doc.root)))
+	if (o->csv_dir && (rc = registry_write_csv(o->csv_dir, doc.root)))
 		fprintf(stderr, "mlpscope: --csv: writing into '%s' failed: %s\n", o->csv_dir, strerror(-rc));
 out:
 	jsonr_free(&doc);
@@ -557,17 +250,27 @@ static int measure_and_report(const struct options *o)
 	static struct report r;
 	struct plan plan;
 	struct outputs out = {0};
+	struct section_run s = {
+		.o = o, .plan = &plan, .r = &r, .stop = &stop_requested,
+		.progress = isatty(STDERR_FILENO) ? show_progress : NULL, .progress_done = clear_progress,
+	};
 	char err[CLI_ERR_LEN];
 	int rc;
 
 	r.version = provenance_version();
 	topo_read(&r.topo);
-	if (plan_make(o, &r.topo, &plan, &r, err, sizeof(err))) {
+	if (plan_make(o, &r.topo, &plan, &r, err, sizeof(err)) || registry_plan(&s, err, sizeof(err))) {
 		fprintf(stderr, "mlpscope: %s\n", err);
 		return 2;
 	}
-	if (plan.dump_code)
-		return dump_probe_code(&plan);
+	/* An option that asks for something other than a measurement (window's
+	 * --dump-code) wins, whichever command it came with. */
+	for (size_t i = 0; i < registry_count; i++)
+		if (registry[i].instead && (rc = registry[i].instead(&s)) >= 0) {
+			if (s.err[0])
+				fprintf(stderr, "mlpscope: %s\n", s.err);
+			return rc;
+		}
 	install_signals();
 	if (open_outputs(o, &out)) {
 		abort_outputs(&out);
@@ -580,25 +283,26 @@ static int measure_and_report(const struct options *o)
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed);
 
-	rc = run_sections(&plan, o, &r);
+	rc = run_sections(&s);
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
 	if (!rc)
 		rc = write_outputs(o, &r, &out);
 	abort_outputs(&out);
-	result_free(&r);
+	registry_free_results(&r);
 	return rc;
 }
 
-/* compare reads results and measures nothing. */
-static int compare_files(const struct options *o)
+/* model, trace and compare read files and measure nothing: no pinning, no
+ * clock. Their outputs are checked as a measuring run's are, before any
+ * file is read. */
+static int run_file_command(const struct options *o)
 {
 	char err[CLI_ERR_LEN] = "";
 	int rc;
 
 	if (check_output_dir("--svg", o->svg_dir))
 		return 2;
-	/* An unwritable --html is a usage error, found before any file is read. */
 	if (o->html_path) {
 		struct atomic_file probe;
 
@@ -606,55 +310,7 @@ static int compare_files(const struct options *o)
 			return 2;
 		atomic_abort(&probe);
 	}
-	rc = compare_run(o->compare_paths, o->ncompare, stdout, o->html_path, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "mlpscope: %s\n", err);
-		return rc;
-	}
-	if (o->svg_dir) {
-		struct jsonr_doc docs[COMPARE_MAX_RUNS];
-		const struct jsonr_value *roots[COMPARE_MAX_RUNS];
-		unsigned n = 0;
-
-		for (; n < o->ncompare; n++) {
-			if ((rc = compare_load(o->compare_paths[n], &docs[n], err, sizeof(err))))
-				break;
-			roots[n] = docs[n].root;
-		}
-		if (!rc && (rc = svg_write_dir(o->svg_dir, roots, o->compare_paths, n)))
-			snprintf(err, sizeof(err), "--svg: writing into '%s' failed: %s", o->svg_dir, strerror(-rc));
-		while (n)
-			jsonr_free(&docs[--n]);
-		if (rc) {
-			fprintf(stderr, "mlpscope: %s\n", err);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* model and trace read files and measure nothing: no pinning, no clock. */
-static int analyse_files(const struct options *o)
-{
-	char err[CLI_ERR_LEN] = "";
-	int rc;
-
-	if (o->command == CMD_MODEL) {
-		rc = model_cmd_run(o->from_path, stdout, err, sizeof(err));
-	} else {
-		struct topo t;
-		uint64_t caches[TOPO_MAX_CACHES];
-		size_t n = 0;
-
-		/* The hit rates a trace would see in the caches this machine reports. */
-		topo_read(&t);
-		for (int i = 0; i < t.ncaches; i++)
-			if (strcmp(t.caches[i].type, "Instruction") && t.caches[i].size_bytes)
-				caches[n++] = t.caches[i].size_bytes;
-		rc = trace_cmd_run_caches(o->trace_path, o->from_path, n ? caches : NULL, n, stdout, err,
-					  sizeof(err));
-	}
-	if (rc)
+	if ((rc = o->command->command(o, err, sizeof(err))))
 		fprintf(stderr, "mlpscope: %s\n", err);
 	return rc;
 }
@@ -668,33 +324,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mlpscope: %s\n", err);
 		return 2;
 	}
-	switch (o.command) {
-	case CMD_HELP:
+	if (o.version) {
+		printf("mlpscope %s\n", provenance_version());
+		return 0;
+	}
+	switch (o.command->kind) {
+	case SECTION_HELP:
 		if (cli_print_help(stdout, o.help_topic)) {
 			fprintf(stderr, "mlpscope: help: '%s' is not a command (see mlpscope --help for the list)\n",
 				o.help_topic);
 			return 2;
 		}
 		return 0;
-	case CMD_VERSION:
-		printf("mlpscope %s\n", provenance_version());
-		return 0;
-	case CMD_REPORT:
-	case CMD_MACHINE:
-	case CMD_NOISE:
-	case CMD_LATENCY:
-	case CMD_MLP:
-	case CMD_BANDWIDTH:
-	case CMD_MULTICORE:
-	case CMD_LOADED:
-	case CMD_WINDOW:
-	case CMD_APP:
+	case SECTION_FILE_COMMAND:
+		return run_file_command(&o);
+	case SECTION_REPORT:
+	case SECTION_MEASURE:
 		break;
-	case CMD_MODEL:
-	case CMD_TRACE:
-		return analyse_files(&o);
-	case CMD_COMPARE:
-		return compare_files(&o);
 	}
 	return measure_and_report(&o);
 }

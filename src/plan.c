@@ -7,21 +7,13 @@
  */
 #include "plan.h"
 
-#include "report/report.h"
-#include "exp/bandwidth.h"
-#include "exp/loaded.h"
-#include "exp/multicore.h"
-#include "exp/window.h"
-#include "team.h"
-#include "exp/app.h"
-#include "sais.h"
+#include "policy.h"
+#include "report/format.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define GIB ((size_t)1 << 30)
 /* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
@@ -109,93 +101,6 @@ static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t e
 	return 0;
 }
 
-/* The threaded sections run one after another, each holding its arenas:
- * the largest of them must fit in MemAvailable. */
-static int check_threaded_memory(const struct options *o, const struct topo *t, unsigned threads,
-				 char *err, size_t errlen)
-{
-	bool all = o->command == CMD_REPORT;
-	size_t need = 0;
-	const char *who = "";
-	char a[32], b[32];
-
-	if (all || o->command == CMD_BANDWIDTH) {
-		struct bandwidth_params bp;
-
-		bandwidth_params_default(&bp, NULL, t, o->quick);
-		if (bp.working_set_bytes + 2 * bp.efficiency_bytes > need) {
-			need = bp.working_set_bytes + 2 * bp.efficiency_bytes;
-			who = "bandwidth";
-		}
-	}
-	if (all || o->command == CMD_MULTICORE) {
-		struct multicore_params mp;
-
-		multicore_params_default(&mp, NULL, t, o->quick);
-		/* each thread's arena plus its cycle order (4 B per node) */
-		if ((size_t)threads * (mp.per_thread_bytes + mp.per_thread_bytes / 16) > need) {
-			need = (size_t)threads * (mp.per_thread_bytes + mp.per_thread_bytes / 16);
-			who = "multicore";
-		}
-	}
-	if ((all || o->command == CMD_LOADED) && threads >= 2) {
-		struct loaded_params lp;
-
-		loaded_params_default(&lp, NULL, t, o->quick);
-		if (lp.chase_bytes + lp.gen_bytes > need) {
-			need = lp.chase_bytes + lp.gen_bytes;
-			who = "loaded";
-		}
-	}
-	if (!t->mem_available_bytes || need <= t->mem_available_bytes)
-		return 0;
-	report_format_bytes(a, sizeof(a), need);
-	report_format_bytes(b, sizeof(b), t->mem_available_bytes);
-	return fail(err, errlen, "--threads: %s on %u threads needs %s but only %s is available "
-		    "(expected fewer --threads; MemAvailable in /proc/meminfo)", who, threads, a, b);
-}
-
-/* app: the footprint is the walked table (default 2x the largest cache, at
- * least 8 MiB); the bwt kernel's peak (suffix sort or table) must fit. */
-static int plan_app(const struct options *o, const struct topo *t, struct plan *p, struct report *r,
-		    char *err, size_t errlen)
-{
-	size_t largest = topo_largest_cache_bytes(t), text_bytes, peak;
-	struct stat st;
-	char a[32], b[32];
-
-	p->app_footprint_bytes = o->size_bytes ? o->size_bytes : 2 * largest;
-	if (p->app_footprint_bytes < ((size_t)8 << 20) && !o->size_bytes)
-		p->app_footprint_bytes = (size_t)8 << 20;
-	text_bytes = o->bzip2 ? 900000 : app_bwt_text_bytes(p->app_footprint_bytes);
-	if (o->text_path) {
-		if (stat(o->text_path, &st))
-			return fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
-				    strerror(errno));
-		if (!S_ISREG(st.st_mode) || st.st_size < 1)
-			return fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
-				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
-		text_bytes = (size_t)st.st_size;
-	}
-	peak = app_bwt_peak_bytes(text_bytes);
-	if (strcmp(o->app_kernel, "bwt"))
-		peak = p->app_footprint_bytes + p->app_footprint_bytes / 4;
-	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) || (!strcmp(o->app_kernel, "bwt") && text_bytes > SAIS_MAX_BYTES)) {
-		report_format_bytes(a, sizeof(a), peak);
-		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
-		return fail(err, errlen, "%s: %zu bytes of text need %s at the peak (suffix sort or table), over 90%% "
-			    "of MemAvailable (%s) or the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
-			    o->text_path ? "--text" : "--size", text_bytes, a, b, o->text_path ? "file" : "size");
-	}
-	if (largest && !o->bzip2 && !o->text_path && p->app_footprint_bytes <= largest) {
-		report_format_bytes(a, sizeof(a), p->app_footprint_bytes);
-		report_format_bytes(b, sizeof(b), largest);
-		result_warn(r, "app: footprint %s may fit in the %s cache the OS reports: the walk and the chase "
-			    "measure that cache, not memory", a, b);
-	}
-	return 0;
-}
-
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen)
 {
@@ -205,11 +110,10 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	p->spacing_bytes = o->spacing_bytes;
 	p->accesses = o->accesses;
 	p->working_set_bytes = o->size_bytes ? o->size_bytes : default_working_set(t, r);
-	/* --quick: 8x the largest reported cache (at least 256 MiB) is still far
-	 * past every cache, and building and walking the chains is most of a
-	 * quick run. */
+	/* --quick: far past every cache still (policy.h), and building and
+	 * walking the chains is most of a quick run. */
 	if (o->quick && !o->size_bytes) {
-		size_t quick = 8 * largest > ((size_t)256 << 20) ? 8 * largest : (size_t)256 << 20;
+		size_t quick = policy_quick_cap_bytes(largest, POLICY_QUICK_WORKING_SET_FACTOR);
 
 		if (quick < p->working_set_bytes)
 			p->working_set_bytes = quick;
@@ -220,9 +124,6 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
 			    "(expected a size of at least 2x the spacing)", o->size_bytes, p->spacing_bytes);
 	peak = plan_peak_bytes(p->working_set_bytes, p->spacing_bytes);
-	/* latency holds a huge-page and a small-page arena of the largest size at once */
-	if (o->command == CMD_REPORT || o->command == CMD_LATENCY)
-		peak = 2 * p->working_set_bytes + p->working_set_bytes / 4;
 	if (t->mem_available_bytes && peak > t->mem_available_bytes) {
 		report_format_bytes(a, sizeof(a), peak);
 		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
@@ -232,7 +133,7 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	if (nodes > UINT32_MAX)
 		return fail(err, errlen, "--size: %zu nodes at --spacing %zu is more than 2^32-1 "
 			    "(expected a smaller size or a larger spacing)", nodes, p->spacing_bytes);
-	if (largest && p->working_set_bytes <= largest && o->command != CMD_APP) {
+	if (largest && p->working_set_bytes <= largest) {
 		report_format_bytes(a, sizeof(a), p->working_set_bytes);
 		report_format_bytes(b, sizeof(b), largest);
 		result_warn(r, "WORKING SET %s FITS IN THE %s CACHE THE OS REPORTS: this measures that cache, "
@@ -251,36 +152,11 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return 2;
 	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
 		return 2;
-	if (o->command == CMD_REPORT || o->command == CMD_BANDWIDTH || o->command == CMD_MULTICORE ||
-	    o->command == CMD_LOADED) {
-		char why[CLI_ERR_LEN];
-
-		if (team_resolve_threads(o->threads, &p->threads, why, sizeof(why)))
-			return fail(err, errlen, "%s (expected 1..%d)", why, team_allowed_cpus(NULL, 0));
-		/* One CPU cannot both chase and generate load: asked for by name that
-		 * is a usage error; in the full report the section is skipped. */
-		p->skip_loaded = p->threads < 2;
-		if (p->skip_loaded && o->command == CMD_LOADED)
-			return fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
-				    "%u %s available (expected --threads 2 or more, on a machine with 2+ CPUs)",
-				    p->threads, p->threads == 1 ? "is" : "are");
-		if (p->skip_loaded && o->command == CMD_REPORT)
-			result_warn(r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
-		if (check_threaded_memory(o, t, p->threads, err, errlen))
-			return 2;
-	}
-	if (o->command == CMD_WINDOW && o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
-		return fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
-			    "cache (expected e.g. 256M)");
-	if (o->command == CMD_WINDOW && o->trials > 15)
-		return fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... 15)", o->trials);
 	p->npages = 0;
 	if (o->pages != PAGES_CHOICE_HUGE)
 		p->pages[p->npages++] = PAGES_SMALL;
 	if (o->pages != PAGES_CHOICE_SMALL)
 		p->pages[p->npages++] = PAGES_HUGE;
-	if (o->command == CMD_APP)
-		return plan_app(o, t, p, r, err, errlen);
 	return 0;
 }
 

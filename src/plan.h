@@ -7,7 +7,7 @@
 #define MLPSCOPE_PLAN_H
 
 #include "arena.h"
-#include "cli.h"
+#include "options.h"
 #include "clock.h"
 #include "jit/probe.h"
 #include "result.h"
@@ -20,18 +20,18 @@ struct plan {
 	int cpu;
 	int npages;
 	enum page_request pages[2];
-	unsigned threads;            /* bandwidth, multicore, loaded: resolved --threads */
-	bool skip_loaded;            /* fewer than 2 threads: the report skips loaded */
+	unsigned threads;            /* resolved --threads, when a threaded section runs */
 	unsigned window_fillers;     /* bit (1u << enum probe_filler); 0: all */
 	bool dump_code;
 	enum probe_filler dump_filler;
 	unsigned dump_n;
-	size_t app_footprint_bytes;  /* app: the walked structure's bytes */
 };
 
-/* Resolve and validate. Returns 0, or 2 with a one-line message in err.
- * Warnings (a working set that fits a reported cache, a default shrunk to
- * fit free memory) go into r. */
+/* Resolve and validate what every measuring command shares (working set,
+ * spacing, CPU, window's filler list). Returns 0, or 2 with a one-line
+ * message in err. Warnings (a working set that fits a reported cache, a
+ * default shrunk to fit free memory) go into r. What one section alone
+ * checks is its registry row's plan hook (registry_plan). */
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen);
 

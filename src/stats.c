@@ -119,6 +119,34 @@ double stats_noise_floor_pct(const double *spreads, size_t n)
 	return r;
 }
 
+void stats_floor_add(struct stats_floor *f, const double *trials, size_t n, size_t group, bool rate)
+{
+	if (f->failed)
+		return;
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 64;
+		double *grown = realloc(f->spreads, cap * sizeof(*grown));
+
+		if (!grown) {
+			f->failed = true;
+			return;
+		}
+		f->spreads = grown;
+		f->cap = cap;
+	}
+	f->spreads[f->n++] = rate ? stats_rate_estimator_spread_pct(trials, n, group)
+				  : stats_estimator_spread_pct(trials, n, group);
+}
+
+double stats_floor_take_pct(struct stats_floor *f)
+{
+	double pct = f->failed ? NAN : stats_noise_floor_pct(f->spreads, f->n);
+
+	free(f->spreads);
+	*f = (struct stats_floor){0};
+	return pct;
+}
+
 double stats_paired_min_ratio(const double *a, const double *b, size_t n)
 {
 	double best = INFINITY;

@@ -6,6 +6,7 @@
 #ifndef MLPSCOPE_STATS_H
 #define MLPSCOPE_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 double stats_min(const double *v, size_t n);
@@ -32,6 +33,22 @@ double stats_rate_estimator_spread_pct(const double *v, size_t n, size_t group);
  * of the finite ones (a tolerance should cover most points, not the typical
  * one); NaN when there are none. */
 double stats_noise_floor_pct(const double *spreads, size_t n);
+
+/* The one estimator of a section's own noise floor, for every section that
+ * measures it on its own points (the noise section's run floor is measured
+ * once, elsewhere): add each point's raw trials, in groups of `group`, as
+ * times (minimum is best) or rates (maximum is best); take the upper
+ * quartile of the points' estimator spreads. Start from {0}. */
+struct stats_floor {
+	double *spreads;
+	size_t n, cap;
+	bool failed;            /* out of memory: the floor is NaN */
+};
+
+void stats_floor_add(struct stats_floor *f, const double *trials, size_t n, size_t group, bool rate);
+
+/* The floor in percent (NaN when no point had two whole groups); frees f. */
+double stats_floor_take_pct(struct stats_floor *f);
 
 /* Paired estimator: min over i of a[i] / b[i] (divide inside each
  * iteration, then take the minimum), so clock drift between iterations

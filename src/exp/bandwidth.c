@@ -212,16 +212,15 @@ static int run_point(const struct bandwidth_params *p, struct bandwidth_point *p
 	return 0;
 }
 
-/* Upper quartile over points of the spread of min-of-3 estimates (here:
- * maxima of GB/s, the same trials' minima of time). */
+/* This section's own floor on its own points (stats_floor, shared by every
+ * section): maxima of GB/s, the same trials' minima of time. */
 static double noise_floor_pct(const struct bandwidth_result *r)
 {
-	double spreads[BANDWIDTH_MAX_KERNELS * BANDWIDTH_MAX_COUNTS];
+	struct stats_floor fl = {0};
 
 	for (unsigned i = 0; i < r->npoints; i++)
-		spreads[i] = stats_rate_estimator_spread_pct(r->points[i].trials_gbps, r->points[i].ntrials,
-							     BANDWIDTH_TRIAL_GROUP);
-	return stats_noise_floor_pct(spreads, r->npoints);
+		stats_floor_add(&fl, r->points[i].trials_gbps, r->points[i].ntrials, BANDWIDTH_TRIAL_GROUP, true);
+	return stats_floor_take_pct(&fl);
 }
 
 static int alloc_points(struct bandwidth_result *r, const struct bandwidth_params *p, size_t ws)

@@ -352,18 +352,19 @@ void loaded_find_double(struct loaded_curve *c)
 	}
 }
 
+/* This section's own floor on its own points (stats_floor, shared by every
+ * section): a chase under load is far noisier than the noise section's. */
 static double noise_floor_pct(const struct loaded_result *r)
 {
-	double spreads[2 * (LOADED_MAX_DELAYS + 1)];
-	unsigned m = 0;
+	struct stats_floor fl = {0};
 
 	for (unsigned k = 0; k < r->ncurves; k++)
 		for (unsigned i = 0; i < r->curves[k].npoints; i++) {
 			const struct loaded_point *pt = &r->curves[k].points[i];
 
-			spreads[m++] = stats_estimator_spread_pct(pt->trials_latency_ns, pt->ntrials, LOADED_TRIAL_GROUP);
+			stats_floor_add(&fl, pt->trials_latency_ns, pt->ntrials, LOADED_TRIAL_GROUP, false);
 		}
-	return stats_noise_floor_pct(spreads, m);
+	return stats_floor_take_pct(&fl);
 }
 
 int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err, size_t errlen)

@@ -102,15 +102,16 @@ static int run_rounds(struct sweep *s, unsigned repeat, double done, double shar
 	return 0;
 }
 
-/* The run's noise floor: the min-of-3 estimator's spread at each point,
- * summarised over points by stats_noise_floor_pct. */
+/* This section's own floor, on its own points (stats_floor: the estimator
+ * every section shares): the run's floor from the noise section is an
+ * L1-resident chase, far quieter than DRAM misses overlapped K ways. */
 static double noise_floor_pct(const struct mlp_point *pts, unsigned n)
 {
-	double spreads[LANES_MAX];
+	struct stats_floor fl = {0};
 
 	for (unsigned i = 0; i < n; i++)
-		spreads[i] = stats_estimator_spread_pct(pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP);
-	return stats_noise_floor_pct(spreads, n);
+		stats_floor_add(&fl, pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP, false);
+	return stats_floor_take_pct(&fl);
 }
 
 /* Minimum over the trials of one repeat (repeat < 0: all repeats). */
@@ -145,7 +146,7 @@ static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trial
 {
 	struct mlp_estimate *e = &r->estimate;
 	unsigned n = r->npoints;
-	double k[LANES_MAX], t[LANES_MAX], ks[16], median;
+	double k[LANES_MAX], t[LANES_MAX], ks[POLICY_REPEAT_MAX], median;
 	struct saturation_fit fit;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -195,7 +196,7 @@ static int alloc_trials(struct mlp_result *r, size_t per_point)
 	for (unsigned i = 0; i < LANES_MAX; i++)
 		if (!(r->sweep[i].trials_ns = calloc(per_point, sizeof(double))))
 			return -ENOMEM;
-	for (unsigned i = 0; i < 8; i++)
+	for (unsigned i = 0; i < MLP_CONTROL_ARMS; i++)
 		if (!(r->control[i].trials_ns = calloc(per_point, sizeof(double))))
 			return -ENOMEM;
 	return 0;
@@ -230,7 +231,7 @@ static int sweep_all(struct sweep *s)
 		if ((rc = run_rounds(s, rep, share * rep, share)))
 			return rc;
 	r->ncontrol = 0;
-	while (r->ncontrol < 8 && (1u << r->ncontrol) <= hi)
+	while (r->ncontrol < MLP_CONTROL_ARMS && (1u << r->ncontrol) <= hi)
 		r->ncontrol++;
 	return 0;
 }
@@ -298,4 +299,22 @@ out:
 	chain_free(&s.chain);
 	arena_unmap(&arena);
 	return rc;
+}
+
+void mlp_result_free(struct mlp_result *m)
+{
+	for (unsigned i = 0; i < LANES_MAX; i++) {
+		free(m->sweep[i].trials_ns);
+		m->sweep[i].trials_ns = NULL;
+	}
+	for (unsigned i = 0; i < MLP_CONTROL_ARMS; i++) {
+		free(m->control[i].trials_ns);
+		m->control[i].trials_ns = NULL;
+	}
+}
+
+void mlp_arms_free(struct mlp_arms *a)
+{
+	for (int i = 0; i < 2; i++)
+		mlp_result_free(&a->arm[i]);
 }

@@ -11,7 +11,73 @@
 #include <stdint.h>
 
 #include "arena.h"
-#include "result.h"
+#include "chain.h"
+#include "clock.h"
+#include "kern/lanes.h"
+#include "policy.h"
+
+/* Control arms: one chain unrolled 1, 2, 4 ... 128 times. */
+#define MLP_CONTROL_ARMS 8
+
+/* One lane count: throughput figures from the minimum over all trials. */
+struct mlp_point {
+	unsigned lanes;
+	size_t steps_per_lane;      /* hops each lane makes per timed region */
+	double ns_per_access;       /* elapsed / accesses: reciprocal throughput */
+	double speedup;             /* t(1) / t(K) of the same arm */
+	double concurrency;         /* lanes arm: t(1) / t(K), Little's law */
+	double useful_gbps;         /* 8 B per access, decimal GB/s */
+	double line_gbps;           /* one line per access (an assumption) */
+	double *trials_ns;          /* ntrials raw values, visit order */
+	size_t ntrials;
+};
+
+struct mlp_estimate {
+	size_t rule_5pct_lanes;
+	size_t rule_1pct_lanes;
+	double fit_latency_ns;
+	double fit_saturation_lanes;
+	double fit_plateau_concurrency;
+	double fit_uncertainty;     /* lanes, from this run's noise floor */
+	double fit_rms_log_residual;
+	double peak_concurrency;
+	unsigned peak_lanes;
+	unsigned plateau_from_lanes;/* first K within the floor of the best time */
+	bool flat_at_end;           /* the last 8 K added nothing beyond the floor */
+	unsigned repeats;
+	unsigned repeats_agreeing;
+	double repeat_saturation_lanes[POLICY_REPEAT_MAX];
+};
+
+struct mlp_result {
+	const char *pages_requested;
+	size_t working_set_bytes;
+	size_t spacing_bytes;
+	size_t line_bytes;
+	size_t total_bytes;         /* mapped */
+	size_t huge_bytes_obtained;
+	int collapse_errno;
+	struct layout_check layout;
+	uint64_t perm_seed;
+	uint64_t perm_hash;
+	size_t accesses_per_point;
+	unsigned trials_per_repeat;
+	double noise_floor_pct;
+	unsigned npoints;
+	struct mlp_point sweep[LANES_MAX];
+	unsigned ncontrol;
+	struct mlp_point control[MLP_CONTROL_ARMS];
+	struct mlp_estimate estimate;
+	double setup_seconds;
+	double sweep_seconds;
+};
+
+/* The section's result: one arm, or two for --pages both (small, huge). */
+struct mlp_arms {
+	int n;
+	struct mlp_result arm[2];
+};
+
 
 struct mlp_params {
 	size_t working_set_bytes;
@@ -19,7 +85,7 @@ struct mlp_params {
 	size_t line_bytes;
 	enum page_request pages;
 	unsigned max_lanes;       /* 1..LANES_MAX */
-	unsigned repeats;         /* 1..16 */
+	unsigned repeats;         /* 1..POLICY_REPEAT_MAX */
 	unsigned trials;          /* per point per repeat, a multiple of 3 */
 	size_t accesses;          /* per timed region, H */
 	uint64_t seed;
@@ -37,5 +103,9 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *result);
 
 /* Groups of this many trials form one min-of-N estimate. */
 #define MLP_TRIAL_GROUP 3
+
+/* Free the raw trial arrays of one arm, or of every arm. */
+void mlp_result_free(struct mlp_result *m);
+void mlp_arms_free(struct mlp_arms *a);
 
 #endif

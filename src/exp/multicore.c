@@ -127,19 +127,15 @@ static int validate(const struct multicore_params *p, unsigned *nthreads, char *
 	return 0;
 }
 
+/* This section's own floor on its own points (stats_floor, shared by every
+ * section). Group maxima of rate are group minima of time per access. */
 static double noise_floor_pct(const struct multicore_result *r)
 {
-	double *spreads = malloc((r->npoints ? r->npoints : 1) * sizeof(double)), out;
+	struct stats_floor fl = {0};
 
-	if (!spreads)
-		return NAN;
-	/* Group maxima of rate are group minima of time per access. */
 	for (unsigned i = 0; i < r->npoints; i++)
-		spreads[i] = stats_rate_estimator_spread_pct(r->points[i].trials_rate, r->points[i].ntrials,
-							     MULTICORE_TRIAL_GROUP);
-	out = stats_noise_floor_pct(spreads, r->npoints);
-	free(spreads);
-	return out;
+		stats_floor_add(&fl, r->points[i].trials_rate, r->points[i].ntrials, MULTICORE_TRIAL_GROUP, true);
+	return stats_floor_take_pct(&fl);
 }
 
 static void summarise(struct multicore_result *r)

@@ -371,24 +371,19 @@ static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 	return 0;
 }
 
-/* Upper quartile over points of the spread of their min-of-3 group minima
- * (the mlp experiment's floor), as a fraction. */
+/* This section's own floor on its own points (stats_floor, the estimator
+ * every section shares), as a fraction. */
 static double noise_floor_frac(const struct window_result *r)
 {
-	size_t cap = (size_t)r->nfillers * WINDOW_MAX_POINTS, m = 0;
-	double *spreads = malloc((cap ? cap : 1) * sizeof(*spreads)), q;
+	struct stats_floor fl = {0};
 
-	if (!spreads)
-		return NAN;
 	for (unsigned f = 0; f < r->nfillers; f++)
 		for (unsigned i = 0; i < r->fillers[f].npoints; i++) {
 			const struct window_point *pt = &r->fillers[f].points[i];
 
-			spreads[m++] = stats_estimator_spread_pct(pt->trials_ns, pt->ntrials, WINDOW_TRIAL_GROUP);
+			stats_floor_add(&fl, pt->trials_ns, pt->ntrials, WINDOW_TRIAL_GROUP, false);
 		}
-	q = stats_noise_floor_pct(spreads, m) / 100.0;
-	free(spreads);
-	return q;
+	return stats_floor_take_pct(&fl) / 100.0;
 }
 
 static double entries_at(const struct probe_filler_info *info, unsigned n)

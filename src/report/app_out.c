@@ -7,7 +7,7 @@
  */
 #include "report/app_out.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <inttypes.h>
 #include <math.h>

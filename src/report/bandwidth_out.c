@@ -5,16 +5,19 @@
  * ownership), because an unlabelled bandwidth is the classic misreading.
  */
 #include "report/bandwidth_out.h"
+#include "report/csv.h"
+#include "report/format.h"
 
 #include <math.h>
 
-/* "4.2%", or why there is no floor: one min-of-3 group (--quick) has no spread. */
+/* "4.2% (whose)", or why there is no floor: one min-of-3 group (--quick)
+ * has no spread. */
 static const char *floor_text(double pct, char *buf, size_t len)
 {
 	if (isnan(pct))
 		snprintf(buf, len, "n/a (one min-of-3 group per point)");
 	else
-		snprintf(buf, len, "%.1f%%", pct);
+		snprintf(buf, len, "%.1f%% (" REPORT_FLOOR_OWN ")", pct);
 	return buf;
 }
 
@@ -41,7 +44,7 @@ static void write_placement_text(const struct team_placement *pl, FILE *f)
 
 void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 {
-	char fl[48];
+	char fl[80];
 
 	fprintf(f, "\nbandwidth: sequential streams, decimal GB/s, best of %u trials\n", r->trials);
 	fprintf(f, "  working set %.0f MiB, %.1f%% in huge pages (obtained); floor %s\n",
@@ -148,7 +151,7 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 
 void multicore_write_text(const struct multicore_result *r, FILE *f)
 {
-	char fl[48];
+	char fl[80];
 
 	fprintf(f, "\nmulticore: K lanes of dependent loads on each of T threads at once, own chain each\n");
 	fprintf(f, "  %.0f MiB per thread, %s pages requested, %.0f MiB of %.0f MiB huge (obtained); "
@@ -230,7 +233,7 @@ void multicore_write_json(struct jsonw *w, const char *key, const struct multico
 
 void loaded_write_text(const struct loaded_result *r, FILE *f)
 {
-	char fl[48];
+	char fl[80];
 
 	fprintf(f, "\nloaded: dependent-chase latency while %u generator thread%s stream%s lines, "
 		"throttled by an injection delay\n", r->generators, r->generators == 1 ? "" : "s",
@@ -333,4 +336,62 @@ void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_res
 	write_placement_json(w, &r->placement);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);
+}
+
+static const struct csv_col kernel_cols[] = {
+	{ "kernel", "kernel" }, { "op", "op" }, { "isa", "isa" }, { "width_bytes", "width_bytes" },
+	{ "nontemporal", "nontemporal" }, { "threads", "threads" }, { "gbps", "gbps" },
+	{ "bytes_moved", "bytes_moved" },
+};
+
+static const struct csv_col eff_cols[] = {
+	{ "spacing_bytes", "spacing_bytes" }, { "footprint_bytes", "footprint_bytes" },
+	{ "useful_bytes_per_access", "useful_bytes_per_access" }, { "latency_small_ns", "latency_small_ns" },
+	{ "latency_huge_ns", "latency_huge_ns" }, { "walk_lines_per_access_model", "walk_lines_per_access_model" },
+	{ "moved_bytes_small_model", "moved_bytes_small_model" }, { "moved_bytes_huge_model", "moved_bytes_huge_model" },
+	{ "efficiency_small_model", "efficiency_small_model" }, { "efficiency_huge_model", "efficiency_huge_model" },
+};
+
+static const struct csv_col mc_cols[] = {
+	{ "threads", "threads" }, { "lanes", "lanes" }, { "concurrency_total", "concurrency_total" },
+	{ "accesses_per_ns", "accesses_per_ns" }, { "slowest_thread_ns_per_access", "slowest_thread_ns_per_access" },
+};
+
+static const struct csv_col curve_cols[] = {
+	{ "delay_ns", "delay" }, { "idle", "idle" }, { "offered_gbps", "offered_gbps" },
+	{ "bw_gbps", "bw_gbps" }, { "latency_ns", "latency_ns" },
+};
+
+int bandwidth_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	int rc;
+
+	if ((rc = csv_write_rows(dir, "bandwidth_kernels", jsonr_get(doc, "bandwidth.kernels"), kernel_cols,
+				 CSV_NCOLS(kernel_cols))))
+		return rc;
+	return csv_write_rows(dir, "bandwidth_efficiency", jsonr_get(doc, "bandwidth.efficiency"), eff_cols,
+			      CSV_NCOLS(eff_cols));
+}
+
+int multicore_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	return csv_write_rows(dir, "multicore_points", jsonr_get(doc, "multicore.points"), mc_cols,
+			      CSV_NCOLS(mc_cols));
+}
+
+int loaded_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	struct csv_group g[CSV_MAX_GROUPS] = { { NULL, NULL } };
+	const struct jsonr_value *ld = jsonr_get(doc, "loaded"), *v;
+	size_t ng = 0;
+
+	if (ld) {
+		const struct jsonr_value *ot = jsonr_get(ld, "other_traffic");
+
+		g[ng++] = (struct csv_group){ jsonr_get_string(ld, "traffic") ? jsonr_get_string(ld, "traffic") : "read",
+					      jsonr_get(ld, "curve") };
+		for (v = ot && ot->type == JSONR_ARRAY ? ot->u.children.first : NULL; v && ng < CSV_MAX_GROUPS; v = v->next)
+			g[ng++] = (struct csv_group){ jsonr_get_string(v, "traffic"), jsonr_get(v, "curve") };
+	}
+	return csv_write_table(dir, "loaded_curve", "traffic", g, ng, curve_cols, CSV_NCOLS(curve_cols));
 }

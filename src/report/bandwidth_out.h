@@ -14,6 +14,8 @@
 #include "exp/multicore.h"
 #include "report/jsonw.h"
 
+struct jsonr_value;
+
 void bandwidth_write_text(const struct bandwidth_result *r, FILE *f);
 void multicore_write_text(const struct multicore_result *r, FILE *f);
 void loaded_write_text(const struct loaded_result *r, FILE *f);
@@ -23,5 +25,12 @@ void loaded_write_text(const struct loaded_result *r, FILE *f);
 void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwidth_result *r);
 void multicore_write_json(struct jsonw *w, const char *key, const struct multicore_result *r);
 void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_result *r);
+
+/* CSV tables from a parsed result: bandwidth_kernels and
+ * bandwidth_efficiency; multicore_points; loaded_curve (with a traffic
+ * column). 0 or -errno. */
+int bandwidth_write_csv(const char *dir, const struct jsonr_value *doc);
+int multicore_write_csv(const char *dir, const struct jsonr_value *doc);
+int loaded_write_csv(const char *dir, const struct jsonr_value *doc);
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * Tidy CSV from a parsed mlpscope JSON result: one file per table, one row
+ * Tidy CSV from a parsed mlpscope JSON result (the tables themselves are
+ * each section's: registry_write_csv calls them): one file per table, one row
  * per measurement, one column per quantity, the unit in the column name
  * (size_bytes, chase_ns, bw_gbps). RFC 4180: CRLF line ends, fields quoted
  * when they hold a comma, quote or line break; null is an empty field.
@@ -13,14 +14,35 @@
 
 #include "jsonr.h"
 
-/* Write dir/TABLE.csv for every table whose section doc holds:
- * latency_points, latency_levels, caches_reported, noise_estimators,
- * mlp_sweep, mlp_control, mlp_estimate (each with a pages column),
- * bandwidth_kernels, bandwidth_efficiency, multicore_points, loaded_curve
- * (with a traffic column), window_fillers, window_points (with a filler
- * column). Each file whole or not at all; dir is created if missing.
- * 0 or -errno. */
-int csv_write_dir(const char *dir, const struct jsonr_value *doc);
+/* One column: its header (unit included) and the key path inside a row. */
+struct csv_col {
+	const char *head;
+	const char *key;
+};
+
+/* Rows from one array, tagged with the value of the leading column. */
+struct csv_group {
+	const char *tag;
+	const struct jsonr_value *rows;
+};
+
+#define CSV_MAX_GROUPS 16
+#define CSV_NCOLS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Write dir/name.csv whole or not at all: a leading tag_head column (when
+ * not NULL) holding each group's tag, then cols over every row of every
+ * group. No rows: any dir/name.csv an earlier run left is removed, so it
+ * cannot pass for this run's. 0 or -errno. */
+int csv_write_table(const char *dir, const char *name, const char *tag_head, const struct csv_group *g,
+		    size_t ng, const struct csv_col *cols, size_t ncols);
+
+/* One group, no tag column. */
+int csv_write_rows(const char *dir, const char *name, const struct jsonr_value *rows, const struct csv_col *cols,
+		   size_t ncols);
+
+/* A one-element array view of obj (in arr, through row), so a summary
+ * object is a one-row table. */
+void csv_one_row(struct jsonr_value *arr, struct jsonr_value *row, const struct jsonr_value *obj);
 
 /* One field, quoted as RFC 4180 asks when it must be. */
 void csv_write_field(FILE *f, const char *s);

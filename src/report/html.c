@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "exp/model_cmd.h"
+#include "cmd/model_inputs.h"
 #include "report/atomic.h"
 #include "report/plots.h"
-#include "report/report.h"
+#include "report/format.h"
 #include "report/svg.h"
 
 /* Cell formats: decimals >= 0, or one of these. */

@@ -5,8 +5,9 @@
  * counts prefetches or page walks (no PMU is assumed).
  */
 #include "report/latency_out.h"
+#include "report/csv.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -57,7 +58,7 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 	}
 	fprintf(f, "  %u trials per point, visited round-robin; each value the minimum; layout checked at every size\n",
 		r->trials);
-	fprintf(f, "  noise floor %.2f%% (from noise); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
+	fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
 		r->tolerance_pct);
 	if (r->core_mhz_min > 0)
 		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",
@@ -194,4 +195,29 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 	jsonw_double(w, "setup_seconds", r->setup_seconds);
 	jsonw_double(w, "sweep_seconds", r->sweep_seconds);
 	jsonw_object_end(w);
+}
+
+static const struct csv_col latency_point_cols[] = {
+	{ "size_bytes", "size_bytes" }, { "pages", "pages" }, { "huge_fraction_obtained", "huge_fraction_obtained" },
+	{ "chase_ns", "chase_ns" }, { "stream_ns", "stream_ns" }, { "prefetch_ratio", "prefetch_ratio" },
+	{ "chase_cycles_min", "chase_cycles_min" }, { "chase_cycles_max", "chase_cycles_max" },
+	{ "layout_ok", "layout_ok" }, { "trials", "trials" },
+};
+
+static const struct csv_col level_cols[] = {
+	{ "level", "level" }, { "first_bytes", "first_bytes" }, { "size_bytes", "size_bytes" },
+	{ "capacity_bytes", "capacity_bytes" },
+	{ "latency_ns", "latency_ns" }, { "points", "points" }, { "reaches_max", "reaches_max" },
+	{ "reported_bytes", "reported_bytes" }, { "disagrees_with_reported", "disagrees_with_reported" },
+};
+
+int latency_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	int rc;
+
+	if ((rc = csv_write_rows(dir, "latency_points", jsonr_get(doc, "latency.points"), latency_point_cols,
+				 CSV_NCOLS(latency_point_cols))))
+		return rc;
+	return csv_write_rows(dir, "latency_levels", jsonr_get(doc, "latency.levels_detected"), level_cols,
+			      CSV_NCOLS(level_cols));
 }

@@ -6,8 +6,9 @@
  * figure is bounded by timing.
  */
 #include "report/machine_out.h"
+#include "report/csv.h"
 
-#include "report/report.h"
+#include "report/format.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -257,4 +258,15 @@ void machine_write_json(struct jsonw *w, const struct machine_info *m)
 	write_pmu_json(w, m);
 	jsonw_string(w, "pmu_meaning", m->pmu_meaning);
 	jsonw_object_end(w);
+}
+
+static const struct csv_col cache_cols[] = {
+	{ "level", "level" }, { "type", "type" }, { "size_bytes", "size_bytes" },
+	{ "line_bytes", "line_bytes" }, { "ways", "ways" }, { "source", "source" },
+};
+
+int machine_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	return csv_write_rows(dir, "caches_reported", jsonr_get(doc, "machine.caches_reported"), cache_cols,
+			      CSV_NCOLS(cache_cols));
 }

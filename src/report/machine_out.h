@@ -11,10 +11,15 @@
 #include "machine.h"
 #include "report/jsonw.h"
 
+struct jsonr_value;
+
 /* The human section, starting with a "machine:" line. */
 void machine_write_text(const struct machine_info *m, FILE *f);
 
 /* The object under key "machine", written into whatever object w is in. */
 void machine_write_json(struct jsonw *w, const struct machine_info *m);
+
+/* caches_reported.csv from a parsed result. 0 or -errno. */
+int machine_write_csv(const char *dir, const struct jsonr_value *doc);
 
 #endif

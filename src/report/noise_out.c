@@ -5,8 +5,9 @@
  * misreading.
  */
 #include "report/noise_out.h"
+#include "report/csv.h"
 
-#include "report/report.h"
+#include "report/format.h"
 #include "stats.h"
 
 void report_write_noise_text(const struct noise_result *r, FILE *f)
@@ -32,8 +33,10 @@ void report_write_noise_text(const struct noise_result *r, FILE *f)
 		fprintf(f, "  %-28s  %-10s  %12.4f  %12.4f  %10.2f\n", est->name, est->unit,
 			stats_min(est->values, r->groups), stats_max(est->values, r->groups), est->spread_pct);
 	}
-	fprintf(f, "\n  noise floor: %.2f%% (widest of the min-of-3 estimators, set by %s): the tolerance of "
-		"every later section\n", r->floor_pct, r->floor_from);
+	fprintf(f, "\n  noise floor: %.2f%% (widest of the min-of-3 estimators, set by %s): the run's floor,\n"
+		"  the tolerance of each section that says \"%s\"; a section whose points are noisier\n"
+		"  than an L1 chase measures its own with the same estimator and says \"%s\"\n",
+		r->floor_pct, r->floor_from, REPORT_FLOOR_RUN, REPORT_FLOOR_OWN);
 	fprintf(f, "  the paired ratio divides inside one iteration, so a clock change slower than an iteration\n"
 		"  cancels; a ratio of minima may take its two minima from different clock states.\n");
 }
@@ -78,4 +81,14 @@ void report_write_noise_json(const struct noise_result *r, struct jsonw *w, cons
 	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);
+}
+
+static const struct csv_col estimator_cols[] = {
+	{ "name", "name" }, { "unit", "unit" }, { "spread_pct", "spread_pct" },
+};
+
+int noise_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	return csv_write_rows(dir, "noise_estimators", jsonr_get(doc, "noise.estimators"), estimator_cols,
+			      CSV_NCOLS(estimator_cols));
 }

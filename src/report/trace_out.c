@@ -7,7 +7,7 @@
 #include "report/trace_out.h"
 
 #include "qmodel.h"
-#include "report/report.h"
+#include "report/format.h"
 
 #include <math.h>
 

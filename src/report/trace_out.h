@@ -1,13 +1,13 @@
 /*
- * Text writers of the trace command (see src/exp/trace.c for the analysis).
+ * Text writers of the trace command (see src/cmd/trace_analyse.c for the analysis).
  */
 #ifndef MLPSCOPE_REPORT_TRACE_OUT_H
 #define MLPSCOPE_REPORT_TRACE_OUT_H
 
 #include <stdio.h>
 
-#include "exp/model_cmd.h"
-#include "exp/trace.h"
+#include "cmd/model_inputs.h"
+#include "cmd/trace_analyse.h"
 
 /* Footprint, read/write mix, useful bytes per line, stride regularity,
  * reuse-distance histogram and LRU hit rates of one trace. */

@@ -5,6 +5,8 @@
  * they occupy the structure, and the note says how clean the step was.
  */
 #include "report/window_out.h"
+#include "report/csv.h"
+#include "report/format.h"
 
 #include "jit/enc.h"
 #include "jit/jit.h"
@@ -15,7 +17,7 @@ void window_write_text(const struct window_result *r, FILE *f)
 {
 	fprintf(f, "\nwindow: out-of-order structures behind a DRAM miss (%s), %u trials x %llu iterations per point\n",
 		r->isa ? r->isa : "?", r->trials, (unsigned long long)r->iters);
-	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%%\n",
+	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%% (" REPORT_FLOOR_OWN ")\n",
 		r->total_bytes >> 20, r->huge_bytes_obtained >> 20, r->layout.ok ? "ok" : "FAILED",
 		r->noise_floor_pct);
 	if (r->note[0])
@@ -113,4 +115,30 @@ int window_dump_code(enum probe_filler f, unsigned n, FILE *out)
 		rc = -EIO;
 	jit_code_unmap(&c);
 	return rc;
+}
+
+static const struct csv_col filler_cols[] = {
+	{ "filler", "filler" }, { "structure", "structure" }, { "step_n_fits", "step_n_fits" },
+	{ "step_n_fails", "step_n_fails" }, { "capacity_entries", "capacity" },
+	{ "capacity_low_entries", "capacity_low" }, { "capacity_high_entries", "capacity_high" },
+	{ "ramp_onset_n", "ramp_onset_n" }, { "flat_ns_per_iter", "flat_ns_per_iter" },
+	{ "jump_ratio", "jump_ratio" }, { "rms_rel_residual", "rms_rel_residual" },
+};
+
+static const struct csv_col wpoint_cols[] = {
+	{ "n", "n" }, { "ns_per_iter", "ns_per_iter" }, { "trials", "trials" },
+};
+
+int window_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	struct csv_group g[CSV_MAX_GROUPS] = { { NULL, NULL } };
+	const struct jsonr_value *v = jsonr_get(doc, "window.fillers");
+	size_t ng = 0;
+	int rc;
+
+	if ((rc = csv_write_rows(dir, "window_fillers", v, filler_cols, CSV_NCOLS(filler_cols))))
+		return rc;
+	for (v = v && v->type == JSONR_ARRAY ? v->u.children.first : NULL; v && ng < CSV_MAX_GROUPS; v = v->next)
+		g[ng++] = (struct csv_group){ jsonr_get_string(v, "filler"), jsonr_get(v, "points") };
+	return csv_write_table(dir, "window_points", "filler", g, ng, wpoint_cols, CSV_NCOLS(wpoint_cols));
 }

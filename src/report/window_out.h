@@ -12,6 +12,8 @@
 #include "exp/window.h"
 #include "report/jsonw.h"
 
+struct jsonr_value;
+
 void window_write_text(const struct window_result *r, FILE *f);
 
 /* Writes "window": { ... } into the enclosing object. */
@@ -22,5 +24,9 @@ void window_write_json(struct jsonw *w, const struct window_result *r);
  * -m aarch64). Returns 0, -ENOTSUP where the host has no encoder, -EIO
  * on a short write, or a jit_code error. */
 int window_dump_code(enum probe_filler f, unsigned n, FILE *out);
+
+/* window_fillers.csv and window_points.csv (with a filler column) from a
+ * parsed result. 0 or -errno. */
+int window_write_csv(const char *dir, const struct jsonr_value *doc);
 
 #endif

@@ -3,6 +3,7 @@
 #include "../harness.h"
 
 #include "cli.h"
+#include "exp/registry.h"
 
 #include <errno.h>
 #include <string.h>
@@ -52,7 +53,7 @@ TEST(options_parse_in_both_forms)
 	char err[CLI_ERR_LEN];
 
 	CHECK(cli_parse(8, argv, &o, err, sizeof(err)) == 0, "%s", err);
-	CHECK(o.command == CMD_MLP, "command");
+	CHECK(o.command == registry_find("mlp"), "command");
 	CHECK(o.size_bytes == (256u << 20) && o.max_lanes == 12, "values");
 	CHECK(o.pages == PAGES_CHOICE_BOTH && o.quick && o.repeat == 1, "pages/quick");
 }

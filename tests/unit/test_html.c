@@ -11,7 +11,9 @@
 #include "../harness.h"
 
 #include "jsonr.h"
-#include "report/compare.h"
+#include "cmd/compare.h"
+#include "cmd/load.h"
+#include "exp/registry.h"
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"
@@ -294,9 +296,9 @@ TEST(csv_round_trips_through_python_csv)
 	CHECK(load(&fx, docs, 2) == 0, "fixtures");
 	scratch_dir(dir, sizeof(dir));
 	CHECK(dir[0], "mkdtemp");
-	rc = csv_write_dir(dir, fx.root[0]);
+	rc = registry_write_csv(dir, fx.root[0]);
 	unload(&fx);
-	CHECK(rc == 0, "csv_write_dir: %s", strerror(-rc));
+	CHECK(rc == 0, "registry_write_csv: %s", strerror(-rc));
 	snprintf(args, sizeof(args), "%s/mlp_sweep.csv", dir);
 	CHECK(stat(args, &st) == 0 && st.st_size > 500, "mlp_sweep.csv missing");
 	snprintf(args, sizeof(args), "%s/window_points.csv", dir);
@@ -319,9 +321,9 @@ TEST(csv_round_trips_through_python_csv)
 	/* The window run's tables, too. */
 	CHECK(load(&fx, docs, 2) == 0, "fixtures");
 	scratch_dir(dir, sizeof(dir));
-	rc = csv_write_dir(dir, fx.root[1]);
+	rc = registry_write_csv(dir, fx.root[1]);
 	unload(&fx);
-	CHECK(rc == 0, "csv_write_dir window: %s", strerror(-rc));
+	CHECK(rc == 0, "registry_write_csv window: %s", strerror(-rc));
 	repo_path(jpath, sizeof(jpath), "tests/data/window.json");
 	snprintf(args, sizeof(args), "csv '%s' '%s'", dir, jpath);
 	rc = check_files(args);

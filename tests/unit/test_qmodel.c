@@ -6,7 +6,8 @@
  */
 #include "../harness.h"
 
-#include "exp/model_cmd.h"
+#include "cmd/model.h"
+#include "cmd/model_inputs.h"
 #include "qmodel.h"
 
 #include <errno.h>

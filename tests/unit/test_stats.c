@@ -93,3 +93,33 @@ TEST(estimator_spread_is_the_spread_of_group_extremes)
 	CHECK(fabs(stats_noise_floor_pct(spreads, 6) - 4.0) < 1e-9, "floor %g", stats_noise_floor_pct(spreads, 6));
 	CHECK(isnan(stats_noise_floor_pct(spreads + 1, 1)), "no finite spread, no floor");
 }
+
+/* The shared section floor: the upper quartile of the points' estimator
+ * spreads, minima for times and maxima for rates; points with fewer than
+ * two groups count for nothing. */
+TEST(stats_floor_is_the_upper_quartile_of_point_spreads)
+{
+	/* group minima 10, 11 -> 10%; 10, 10 -> 0%; 10, 12 -> 20%; 10, 13 -> 30% */
+	static const double p[4][6] = {
+		{10, 12, 14, 11, 15, 16}, {10, 11, 12, 10, 13, 14}, {12, 10, 15, 12, 14, 13}, {10, 10, 10, 13, 14, 15},
+	};
+	static const double lone[3] = {1, 2, 3};
+	struct stats_floor fl = {0};
+	double spreads[4], want, got;
+
+	for (int i = 0; i < 4; i++) {
+		spreads[i] = stats_estimator_spread_pct(p[i], 6, 3);
+		stats_floor_add(&fl, p[i], 6, 3, false);
+	}
+	stats_floor_add(&fl, lone, 3, 3, false);  /* one group: no spread */
+	want = stats_noise_floor_pct(spreads, 4);
+	got = stats_floor_take_pct(&fl);
+	CHECK(fabs(got - want) < 1e-9 && got > 19.9 && got < 30.1, "floor %.3f%%, want %.3f%%", got, want);
+	CHECK(!fl.spreads && !fl.n, "not freed");
+	/* Rates: the group maxima 14, 16 -> 14.3%, not the minima's 10%. */
+	stats_floor_add(&fl, p[0], 6, 3, true);
+	got = stats_floor_take_pct(&fl);
+	CHECK(fabs(got - 100.0 * (16.0 / 14.0 - 1)) < 1e-9, "rate floor %.3f%%", got);
+	stats_floor_add(&fl, lone, 3, 3, false);
+	CHECK(isnan(stats_floor_take_pct(&fl)), "a floor from no spread");
+}

@@ -8,7 +8,8 @@
  */
 #include "../harness.h"
 
-#include "exp/trace.h"
+#include "cmd/trace.h"
+#include "cmd/trace_analyse.h"
 
 #include <errno.h>
 #include <math.h>

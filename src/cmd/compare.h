@@ -6,22 +6,13 @@
  * named as skipped, with the reason. This module reads files and writes
  * text and HTML; it never measures and never exits.
  */
-#ifndef MLPSCOPE_REPORT_COMPARE_H
-#define MLPSCOPE_REPORT_COMPARE_H
+#ifndef MLPSCOPE_CMD_COMPARE_H
+#define MLPSCOPE_CMD_COMPARE_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "jsonr.h"
-
-#define COMPARE_MAX_RUNS 16
-
-/* Parse path and check it is an mlpscope result this build can read:
- * "tool": "mlpscope" and a schema_version no newer than
- * REPORT_SCHEMA_VERSION. 0; -EBADMSG (not JSON, truncated), -EPROTO (not
- * mlpscope's), -EPROTONOSUPPORT (newer schema), or -errno from reading;
- * err holds one line naming the file. */
-int compare_load(const char *path, struct jsonr_doc *doc, char *err, size_t errlen);
+#include "options.h"
 
 /* Compare n results: a text table on out and, with html_path, one HTML page
  * with every run on the same axes (written whole or not at all). Returns an
@@ -29,5 +20,9 @@ int compare_load(const char *path, struct jsonr_doc *doc, char *err, size_t errl
  * a readable mlpscope result of a schema this build knows); 1 for I/O
  * errors. On 1 or 2, err holds one line naming the file. */
 int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_path, char *err, size_t errlen);
+
+/* The registry's entry: o->paths, with --html and --svg. Exit status as
+ * compare_run (and 1 when the SVG files cannot be written). */
+int cmd_compare(const struct options *o, char *err, size_t errlen);
 
 #endif

@@ -7,11 +7,11 @@
  * so it can tie with L/Q; terms within the run's noise floor of each other
  * are named together rather than picking one on noise.
  */
-#include "exp/model_cmd.h"
+#include "cmd/model_inputs.h"
 
 #include "jsonr.h"
 #include "qmodel.h"
-#include "report/model_out.h"
+#include "cmd/load.h"
 
 #include <errno.h>
 #include <math.h>
@@ -86,32 +86,12 @@ int model_inputs_load(const char *json_path, struct model_inputs *in, size_t *n,
 {
 	struct jsonr_doc doc;
 	const struct jsonr_value *mlp;
-	const char *tool;
 	char what[200] = "";
-	double schema;
 	int rc;
 
 	*n = 0;
-	rc = jsonr_parse_file(json_path, 0, &doc, err, errlen);
-	if (rc)
+	if ((rc = result_load(json_path, &doc, err, errlen)))
 		return rc;
-	tool = jsonr_get_string(doc.root, "tool");
-	if (!tool || strcmp(tool, "mlpscope")) {
-		snprintf(err, errlen, "%s: not an mlpscope result (no \"tool\": \"mlpscope\")", json_path);
-		rc = -EBADMSG;
-		goto out;
-	}
-	if (!jsonr_get_number(doc.root, "schema_version", &schema) || schema != floor(schema) || schema < 1) {
-		snprintf(err, errlen, "%s: no valid schema_version", json_path);
-		rc = -EBADMSG;
-		goto out;
-	}
-	if (schema > MODEL_SCHEMA_VERSION_READ) {
-		snprintf(err, errlen, "%s: schema_version %.0f is newer than this mlpscope reads (%d)",
-			 json_path, schema, MODEL_SCHEMA_VERSION_READ);
-		rc = -EBADMSG;
-		goto out;
-	}
 	mlp = jsonr_get(doc.root, "mlp");
 	if (!mlp || mlp->type != JSONR_OBJECT) {
 		snprintf(err, errlen, "%s: no mlp section", json_path);
@@ -159,32 +139,4 @@ double model_bound_at(const struct model_inputs *in, size_t i, char *names, unsi
 	qmodel_bound_at(&m, in->lanes[i], in->noise_floor_frac, &b);
 	qmodel_bound_names(&b, names, len);
 	return b.bound;
-}
-
-int model_cmd_run(const char *json_path, FILE *out, char *err, size_t errlen)
-{
-	struct model_inputs *in;
-	size_t n;
-	int rc;
-
-	in = calloc(MODEL_MAX_SECTIONS, sizeof(*in));
-	if (!in) {
-		snprintf(err, errlen, "out of memory");
-		return 1;
-	}
-	rc = model_inputs_load(json_path, in, &n, err, errlen);
-	if (rc) {
-		rc = rc == -EBADMSG || rc == -EFBIG ? 2 : 1;
-		goto out;
-	}
-	fprintf(out, "model: %s\n", json_path);
-	for (size_t i = 0; i < n; i++)
-		model_write_text(out, &in[i]);
-	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "writing the model: %s", strerror(errno));
-		rc = 1;
-	}
-out:
-	free(in);
-	return rc;
 }

@@ -3,12 +3,12 @@
  * trace as valgrind's lackey writes it (`valgrind --tool=lackey
  * --trace-mem=yes`): footprint, line-level reuse distances and the hit rate
  * of fully-associative LRU caches, stride regularity, read/write mix and the
- * useful bytes of each line delivered; with a measured result, a lower bound
- * on the time of the misses. Lines are 64 bytes (a byte mask per line is one
+ * useful bytes of each line delivered (the command, with its lower bound on
+ * the time of the misses, is cmd/trace.c). Lines are 64 bytes (a byte mask per line is one
  * 64-bit word). The trace is data: a bad line is counted, never fatal.
  */
-#ifndef MLPSCOPE_EXP_TRACE_H
-#define MLPSCOPE_EXP_TRACE_H
+#ifndef MLPSCOPE_CMD_TRACE_ANALYSE_H
+#define MLPSCOPE_CMD_TRACE_ANALYSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,15 +58,5 @@ struct trace_result {
 /* Analyse a lackey trace from f. 0; -EINVAL for bad params; -ENOMEM; -EIO
  * for a read error (err says which). Malformed lines are in r, not errors. */
 int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r, char *err, size_t errlen);
-
-/* The command: analyse trace_path and print the report to out; with
- * json_path, add the time of the misses under each bound of that result.
- * 0 ok; 2 when the file holds no lackey record at all or the JSON is not a
- * readable mlpscope result; 1 for I/O failure. err gets one line. */
-int trace_cmd_run(const char *trace_path, const char *json_path_or_NULL, FILE *out, char *err, size_t errlen);
-
-/* As trace_cmd_run with the cache sizes to evaluate (NULL: the defaults). */
-int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, const uint64_t *cache_bytes,
-			 size_t ncaches, FILE *out, char *err, size_t errlen);
 
 #endif

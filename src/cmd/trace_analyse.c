@@ -8,10 +8,8 @@
  * of C lines hits exactly when the distance is below C (Mattson's inclusion
  * property), so every size comes out of one pass.
  */
-#include "exp/trace.h"
+#include "cmd/trace_analyse.h"
 
-#include "exp/model_cmd.h"
-#include "report/trace_out.h"
 
 #include <errno.h>
 #include <math.h>
@@ -360,65 +358,4 @@ out:
 	free(a.fen);
 	free(a.tab);
 	return rc;
-}
-
-int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, const uint64_t *cache_bytes,
-			 size_t ncaches, FILE *out, char *err, size_t errlen)
-{
-	struct trace_params p = {.cache_bytes = cache_bytes, .ncaches = ncaches};
-	struct trace_result *r = calloc(1, sizeof(*r));
-	struct model_inputs *in = calloc(MODEL_MAX_SECTIONS, sizeof(*in));
-	size_t nin = 0;
-	FILE *f = NULL;
-	int rc;
-
-	if (!r || !in) {
-		snprintf(err, errlen, "out of memory");
-		rc = 1;
-		goto out;
-	}
-	/* the JSON first: a bad --from is a usage error found before the work */
-	if (json_path_or_NULL) {
-		rc = model_inputs_load(json_path_or_NULL, in, &nin, err, errlen);
-		if (rc) {
-			rc = rc == -EBADMSG || rc == -EFBIG ? 2 : 1;
-			goto out;
-		}
-	}
-	f = fopen(trace_path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", trace_path, strerror(errno));
-		rc = 1;
-		goto out;
-	}
-	rc = trace_analyse(f, &p, r, err, errlen);
-	if (rc) {
-		rc = rc == -EINVAL ? 2 : 1;
-		goto out;
-	}
-	if (!r->instr && !r->loads && !r->stores && !r->modifies) {
-		snprintf(err, errlen, "%s: no lackey records (%llu lines, %llu malformed): not a valgrind lackey trace",
-			 trace_path, (unsigned long long)r->lines, (unsigned long long)r->malformed);
-		rc = 2;
-		goto out;
-	}
-	trace_write_text(out, trace_path, r);
-	if (nin && r->touches)
-		trace_write_bounds(out, json_path_or_NULL, r, &in[0]);
-	rc = 0;
-	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "writing the trace report: %s", strerror(errno));
-		rc = 1;
-	}
-out:
-	if (f)
-		fclose(f);
-	free(in);
-	free(r);
-	return rc;
-}
-
-int trace_cmd_run(const char *trace_path, const char *json_path_or_NULL, FILE *out, char *err, size_t errlen)
-{
-	return trace_cmd_run_caches(trace_path, json_path_or_NULL, NULL, 0, out, err, errlen);
 }

@@ -1,12 +1,11 @@
 /*
- * `mlpscope model --from run.json`: the bound t(K) >= max(L/K, L/Q, bytes/B)
- * with L, Q and B read from a measured result, printed next to the measured
- * lanes curve with the binding term named at each K. Also the loader that
- * `trace --from` shares. It measures nothing and never exits; main.c picks
- * the exit status from the return value.
+ * The bound model's inputs read from a measured result: L, Q and B of each
+ * lanes arm, and the bound t(K) >= max(L/K, L/Q, bytes/B) at each point.
+ * Shared by `model`, `trace --from` and the HTML report's model lines.
+ * Reads through cmd/load.c; prints nothing.
  */
-#ifndef MLPSCOPE_EXP_MODEL_CMD_H
-#define MLPSCOPE_EXP_MODEL_CMD_H
+#ifndef MLPSCOPE_CMD_MODEL_INPUTS_H
+#define MLPSCOPE_CMD_MODEL_INPUTS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@ struct jsonr_value;
 
 #define MODEL_MAX_POINTS 512
 #define MODEL_MAX_SECTIONS 2
-#define MODEL_SCHEMA_VERSION_READ 1
 
 /* One measured lanes experiment, reduced to the model's inputs. Times in
  * ns; bandwidth in bytes per ns (= decimal GB/s). */
@@ -44,15 +42,8 @@ int model_inputs_from_mlp(const struct jsonr_value *m, const char *name, struct 
 double model_bound_at(const struct model_inputs *in, size_t i, char *names, unsigned len);
 
 /* Read the mlp section(s) of an mlpscope JSON result into in[0..*n).
- * 0; -EBADMSG when the file is not mlpscope's, is truncated or malformed,
- * has a schema_version newer than MODEL_SCHEMA_VERSION_READ or lacks the
- * sweep (err says which); -ENOMEM; other -errno from reading the file. */
+ * 0; result_load's errors (cmd/load.h) for a file that is not a readable
+ * mlpscope result; -EBADMSG when it lacks the mlp sweep (err says which). */
 int model_inputs_load(const char *json_path, struct model_inputs *in, size_t *n, char *err, size_t errlen);
-
-/* Print, per section, L, Q and B with their sources and, per K, the measured
- * ns_per_access, the bound and the binding term(s). 0 ok; 2 for a file that
- * is not a readable mlpscope result of schema_version <= 1; 1 for I/O
- * failure (reading the file or writing out). err gets one line. */
-int model_cmd_run(const char *json_path, FILE *out, char *err, size_t errlen);
 
 #endif

@@ -7,7 +7,7 @@
  * range) is listed as a note and the rows stay. Rows present in only some
  * runs are skipped and said so, rather than compared against nothing.
  */
-#include "report/compare.h"
+#include "cmd/compare.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/load.h"
 #include "report/atomic.h"
 #include "report/html.h"
 #include "report/plots.h"
-#include "report/report.h"
 
 #define MAX_ROWS 96
 #define MAX_SETTINGS 48
@@ -27,57 +27,25 @@ struct crow {
 	char name[64];
 	char unit[12];
 	char group[24];
-	double v[COMPARE_MAX_RUNS];
-	double unc[COMPARE_MAX_RUNS];  /* +/- shown beside the value; NaN: none */
+	double v[POLICY_COMPARE_MAX_RUNS];
+	double unc[POLICY_COMPARE_MAX_RUNS];  /* +/- shown beside the value; NaN: none */
 };
 
 struct csetting {
 	char group[24];          /* "" for the whole document */
 	char name[48];
 	bool skips;              /* a difference withholds the group's rows */
-	char v[COMPARE_MAX_RUNS][48];
+	char v[POLICY_COMPARE_MAX_RUNS][48];
 };
 
 struct cmp {
 	size_t n;
-	const struct jsonr_value *docs[COMPARE_MAX_RUNS];
+	const struct jsonr_value *docs[POLICY_COMPARE_MAX_RUNS];
 	struct crow rows[MAX_ROWS];
 	size_t nrows;
 	struct csetting set[MAX_SETTINGS];
 	size_t nset;
 };
-
-int compare_load(const char *path, struct jsonr_doc *doc, char *err, size_t errlen)
-{
-	char jerr[256];
-	const char *tool;
-	double schema;
-	int rc = jsonr_parse_file(path, 0, doc, jerr, sizeof(jerr));
-
-	if (rc == -EBADMSG) {
-		snprintf(err, errlen, "%s (not a complete JSON document)", jerr);
-		return rc;
-	}
-	if (rc) {
-		snprintf(err, errlen, "%s", jerr);
-		return rc;
-	}
-	tool = jsonr_get_string(doc->root, "tool");
-	if (!tool || strcmp(tool, "mlpscope")) {
-		snprintf(err, errlen, "%s: not an mlpscope result (no \"tool\": \"mlpscope\")", path);
-		rc = -EPROTO;
-	} else if (!jsonr_get_number(doc->root, "schema_version", &schema)) {
-		snprintf(err, errlen, "%s: no schema_version: not an mlpscope result this version can read", path);
-		rc = -EPROTO;
-	} else if (schema > REPORT_SCHEMA_VERSION) {
-		snprintf(err, errlen, "%s: schema_version %g is newer than this mlpscope reads (%d); use a newer mlpscope",
-			 path, schema, REPORT_SCHEMA_VERSION);
-		rc = -EPROTONOSUPPORT;
-	}
-	if (rc)
-		jsonr_free(doc);
-	return rc;
-}
 
 static double num(const struct jsonr_value *v, const char *path)
 {
@@ -99,7 +67,7 @@ static struct crow *row_add(struct cmp *c, const char *group, const char *name, 
 	snprintf(r->group, sizeof(r->group), "%s", group);
 	snprintf(r->name, sizeof(r->name), "%s", name);
 	snprintf(r->unit, sizeof(r->unit), "%s", unit);
-	for (size_t i = 0; i < COMPARE_MAX_RUNS; i++)
+	for (size_t i = 0; i < POLICY_COMPARE_MAX_RUNS; i++)
 		r->v[i] = r->unc[i] = NAN;
 	return r;
 }
@@ -396,7 +364,7 @@ static void print_report(const struct cmp *c, const char *const *labels, FILE *o
 	fputc('\n', out);
 	for (size_t r = 0; r < c->nrows; r++) {
 		const struct crow *row = &c->rows[r];
-		char missing[COMPARE_MAX_RUNS * 2 + 1] = "";
+		char missing[POLICY_COMPARE_MAX_RUNS * 2 + 1] = "";
 		size_t nm = 0;
 
 		why[r][0] = 0;
@@ -462,8 +430,8 @@ static void print_report(const struct cmp *c, const char *const *labels, FILE *o
 
 int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_path, char *err, size_t errlen)
 {
-	struct jsonr_doc docs[COMPARE_MAX_RUNS];
-	const char *labels[COMPARE_MAX_RUNS];
+	struct jsonr_doc docs[POLICY_COMPARE_MAX_RUNS];
+	const char *labels[POLICY_COMPARE_MAX_RUNS];
 	struct atomic_file a;
 	struct cmp *c = NULL;
 	bool html_open = false;
@@ -471,14 +439,14 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 	int rc = 0, e;
 
 	memset(docs, 0, sizeof(docs));
-	if (n < 2 || n > COMPARE_MAX_RUNS) {
-		snprintf(err, errlen, "compare: needs 2 to %d JSON results, got %zu", COMPARE_MAX_RUNS, n);
+	if (n < 2 || n > POLICY_COMPARE_MAX_RUNS) {
+		snprintf(err, errlen, "compare: needs 2 to %d JSON results, got %zu", POLICY_COMPARE_MAX_RUNS, n);
 		return 2;
 	}
 	for (; loaded < n; loaded++) {
-		e = compare_load(paths[loaded], &docs[loaded], err, errlen);
+		e = result_load(paths[loaded], &docs[loaded], err, errlen);
 		if (e) {
-			rc = e == -EBADMSG || e == -EPROTO || e == -EPROTONOSUPPORT || e == -EFBIG || e == -EISDIR ? 2 : 1;
+			rc = result_load_usage_error(e) ? 2 : 1;
 			goto out;
 		}
 	}
@@ -541,4 +509,27 @@ out:
 		jsonr_free(&docs[i]);
 	free(c);
 	return rc;
+}
+
+int cmd_compare(const struct options *o, char *err, size_t errlen)
+{
+	int rc = compare_run(o->paths, o->npaths, stdout, o->html_path, err, errlen);
+
+	if (rc || !o->svg_dir)
+		return rc;
+	/* --svg: the plots alone, drawn from the same files. */
+	struct jsonr_doc docs[POLICY_COMPARE_MAX_RUNS];
+	const struct jsonr_value *roots[POLICY_COMPARE_MAX_RUNS];
+	unsigned n = 0;
+
+	for (; n < o->npaths; n++) {
+		if ((rc = result_load(o->paths[n], &docs[n], err, errlen)))
+			break;
+		roots[n] = docs[n].root;
+	}
+	if (!rc && (rc = svg_write_dir(o->svg_dir, roots, o->paths, n)))
+		snprintf(err, errlen, "--svg: writing into '%s' failed: %s", o->svg_dir, strerror(-rc));
+	while (n)
+		jsonr_free(&docs[--n]);
+	return rc ? 1 : 0;
 }

@@ -1,0 +1,1044 @@
+/*
+ * The registry: one row per command word, in the order --help lists them
+ * and the full report runs and writes them (what the machine permits, how
+ * noisy the instrument is, then the measurements that use that noise).
+ *
+ * Adding a section: its experiment (src/exp/NAME.{c,h}, with a result type
+ * and a *_free if it owns heap memory), its writers (src/report/NAME_out.{c,h}:
+ * text and JSON, CSV if it has tables), and here one row plus the small
+ * static functions the row points at (options and plan into parameters,
+ * results into the report). Document its JSON key in docs/OUTPUT.md; the
+ * registry test fails until the row has help, a JSON writer and that key.
+ * Nothing else (main.c, cli.c, plan.c, text.c, json.c, csv.c) names it.
+ */
+#include "exp/registry.h"
+
+#include "exp/app.h"
+#include "exp/bandwidth.h"
+#include "exp/latency.h"
+#include "exp/loaded.h"
+#include "exp/mlp.h"
+#include "exp/multicore.h"
+#include "exp/noise.h"
+#include "exp/window.h"
+#include "cmd/compare.h"
+#include "cmd/model.h"
+#include "cmd/trace.h"
+#include "machine.h"
+#include "plan.h"
+#include "policy.h"
+#include "report/app_out.h"
+#include "report/bandwidth_out.h"
+#include "report/csv.h"
+#include "report/format.h"
+#include "report/html.h"
+#include "report/latency_out.h"
+#include "report/machine_out.h"
+#include "report/mlp_out.h"
+#include "report/noise_out.h"
+#include "report/window_out.h"
+#include "result.h"
+#include "sais.h"
+#include "team.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return 2;
+}
+
+static bool asked_for(const struct section_run *s, const char *name)
+{
+	return !strcmp(s->o->command->name, name);
+}
+
+static void progress_done(const struct section_run *s)
+{
+	if (s->progress && s->progress_done)
+		s->progress_done();
+}
+
+/* A threaded section's err says what failed; -errno alone otherwise. */
+static int threaded_failed(struct section_run *s, const char *name, int rc, const char *why)
+{
+	if (rc != -EINTR && rc != -EPROTO && why[0])
+		snprintf(s->err, sizeof(s->err), "%s: %s (%s)", name, why, strerror(-rc));
+	return rc;
+}
+
+/* ---- machine ---- */
+
+static int machine_section_run(struct section_run *s, void *result)
+{
+	struct machine_info *m = result;
+	int rc = machine_probe(m, &s->r->clock);
+
+	if (rc)
+		return rc;
+	/* Later sections turn ns into cycles with this range. */
+	s->r->has_core_clock = !m->core_clock_rc;
+	s->r->core_clock = m->core_clock;
+	return 0;
+}
+
+static void machine_section_text(const void *res, FILE *f)
+{
+	machine_write_text(res, f);
+}
+
+static void machine_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	(void)key;  /* machine_write_json names its own object "machine" */
+	machine_write_json(w, res);
+}
+
+/* ---- noise ---- */
+
+static int noise_section_run(struct section_run *s, void *result)
+{
+	struct noise_result *n = result;
+	struct noise_params np = {.clock = &s->r->clock, .seed = s->o->seed, .stop = s->stop};
+	int rc = noise_run(&np, n);
+
+	if (rc)
+		return rc;
+	/* The run's one floor: every later section that names its floor as the
+	 * run's reads it from here. */
+	s->r->has_noise_floor = true;
+	s->r->noise_floor_pct = n->floor_pct;
+	s->r->noise_floor_from = n->floor_from;
+	return 0;
+}
+
+static void noise_section_text(const void *res, FILE *f)
+{
+	report_write_noise_text(res, f);
+}
+
+static void noise_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	report_write_noise_json(res, w, key);
+}
+
+/* ---- latency ---- */
+
+/* Its largest size: the plan's working set, or with --quick and no --size,
+ * POLICY_QUICK_LATENCY_FACTOR x the last-level cache: still far past every
+ * cache, and building the chains is most of this section's time. */
+static size_t latency_max_bytes(const struct options *o, const struct plan *p, const struct topo *t)
+{
+	size_t max = p->working_set_bytes;
+
+	if (o->quick && !o->size_bytes) {
+		size_t cap = policy_quick_cap_bytes(topo_largest_cache_bytes(t), POLICY_QUICK_LATENCY_FACTOR);
+
+		if (cap < max)
+			max = cap;
+	}
+	return max;
+}
+
+/* latency holds a huge-page and a small-page arena of its largest size at once. */
+static int latency_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	size_t max = latency_max_bytes(s->o, s->plan, &s->r->topo), peak = 2 * max + max / 4;
+	size_t avail = s->r->topo.mem_available_bytes;
+	char a[32], b[32];
+
+	if (!avail || peak <= avail)
+		return 0;
+	report_format_bytes(a, sizeof(a), peak);
+	report_format_bytes(b, sizeof(b), avail);
+	return fail(err, errlen, "--size: this working set needs %s but only %s is available "
+		    "(expected a smaller size; MemAvailable in /proc/meminfo)", a, b);
+}
+
+static void fill_reported_caches(const struct topo *t, size_t *out, int cap)
+{
+	int n = 0;
+
+	for (int level = 1; level <= 4 && n < cap - 1; level++)
+		for (int i = 0; i < t->ncaches; i++)
+			if (t->caches[i].level == level && strcmp(t->caches[i].type, "Instruction") &&
+			    t->caches[i].size_bytes && n < cap - 1)
+				out[n++] = t->caches[i].size_bytes;
+	out[n] = 0;
+}
+
+static int latency_section_run(struct section_run *s, void *result)
+{
+	struct latency_result *l = result;
+	struct report *r = s->r;
+	struct latency_params lp = {
+		.max_bytes = latency_max_bytes(s->o, s->plan, &r->topo),
+		.points_near_caches = true,
+		.line_bytes = r->topo.line_bytes,
+		.noise_floor_pct = r->noise_floor_pct,
+		.seed = s->o->seed,
+		.clock = &r->clock,
+		.stop = s->stop,
+		.progress = s->progress,
+		.progress_ctx = s,
+	};
+	struct machine_core_clock cc;
+	int rc;
+
+	s->label = "latency";
+	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
+	/* --quick: two points per octave and three trials. */
+	if (s->o->quick) {
+		lp.points_per_octave = 2;
+		lp.trials = 3;
+	}
+	/* Cycles need a core-clock estimate: the machine section's when it ran,
+	 * else a quick one here (35 ms). */
+	if (r->has_core_clock)
+		cc = r->core_clock;
+	else if (machine_estimate_core_clock(&r->clock, MACHINE_CLOCK_SAMPLES, MACHINE_CLOCK_SAMPLE_MS, &cc))
+		cc.min_mhz = cc.max_mhz = 0;
+	lp.core_mhz_min = cc.min_mhz;
+	lp.core_mhz_max = cc.max_mhz;
+	rc = latency_run(&lp, l);
+	progress_done(s);
+	if (rc)
+		return rc;
+	if (l->nfalls_found)
+		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
+			    "measurement fault, not smoothed", l->nfalls_found);
+	return 0;
+}
+
+static void latency_section_text(const void *res, FILE *f)
+{
+	report_write_latency_text(res, f);
+}
+
+static void latency_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	report_write_latency_json(res, w, key);
+}
+
+/* ---- mlp ---- */
+
+static int mlp_section_run(struct section_run *s, void *result)
+{
+	struct mlp_arms *a = result;
+	const struct plan *plan = s->plan;
+	const struct options *o = s->o;
+	struct report *r = s->r;
+
+	for (int i = 0; i < plan->npages; i++) {
+		struct mlp_params mp = {
+			.working_set_bytes = plan->working_set_bytes,
+			.spacing_bytes = plan->spacing_bytes,
+			.line_bytes = r->topo.line_bytes,
+			.pages = plan->pages[i],
+			.max_lanes = o->max_lanes,
+			.repeats = o->repeat,
+			.trials = o->trials ? o->trials : POLICY_MLP_TRIALS_DEFAULT,
+			.accesses = plan->accesses,
+			.seed = o->seed,
+			.clock = &r->clock,
+			.stop = s->stop,
+			.progress = s->progress,
+			.progress_ctx = s,
+		};
+		struct mlp_result *m = &a->arm[i];
+		int rc;
+
+		s->label = plan->pages[i] == PAGES_HUGE ? "mlp (huge pages)" : "mlp (small pages)";
+		rc = mlp_run(&mp, m);
+		progress_done(s);
+		a->n = i + 1;
+		if (rc == -EPROTO)
+			snprintf(s->err, sizeof(s->err), "layout check failed: walked %zu steps, %zu distinct nodes, "
+				 "%zu distinct lines, expected %zu nodes and %zu lines; refusing to report",
+				 m->layout.steps_walked, m->layout.distinct_nodes_walked,
+				 m->layout.distinct_lines_walked, m->layout.nodes, m->layout.expected_lines);
+		if (rc)
+			return rc;
+		if (plan->pages[i] == PAGES_HUGE && m->huge_bytes_obtained < m->total_bytes * 9 / 10)
+			result_warn(r, "huge pages requested but %.1f%% obtained (THP off, fragmented, or "
+				    "MADV_COLLAPSE errno %d): translation misses are part of this result",
+				    m->total_bytes ? 100.0 * (double)m->huge_bytes_obtained / (double)m->total_bytes : 0.0,
+				    m->collapse_errno);
+		if (!m->estimate.flat_at_end)
+			result_warn(r, "mlp (%s pages): the curve was still falling at --max-lanes %u; "
+				    "the plateau may lie beyond it", m->pages_requested, o->max_lanes);
+		if (m->estimate.repeats_agreeing < m->estimate.repeats)
+			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
+				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
+	}
+	return 0;
+}
+
+static void mlp_section_text(const void *res, FILE *f)
+{
+	mlp_write_text(res, f);
+}
+
+static void mlp_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	mlp_write_json(w, key, res);
+}
+
+static void mlp_section_free(void *res)
+{
+	mlp_arms_free(res);
+}
+
+/* ---- bandwidth ---- */
+
+static size_t bandwidth_section_peak(const struct topo *t, bool quick, unsigned threads)
+{
+	struct bandwidth_params bp;
+
+	(void)threads;
+	bandwidth_params_default(&bp, NULL, t, quick);
+	return bp.working_set_bytes + 2 * bp.efficiency_bytes;
+}
+
+static int bandwidth_section_run(struct section_run *s, void *result)
+{
+	struct bandwidth_params bp;
+	char why[CLI_ERR_LEN] = "";
+	int rc;
+
+	bandwidth_params_default(&bp, &s->r->clock, &s->r->topo, s->o->quick);
+	bp.max_threads = s->o->threads;
+	bp.seed = s->o->seed;
+	bp.stop = s->stop;
+	if ((rc = bandwidth_run(&bp, result, why, sizeof(why))))
+		return threaded_failed(s, "bandwidth", rc, why);
+	return 0;
+}
+
+static void bandwidth_section_text(const void *res, FILE *f)
+{
+	bandwidth_write_text(res, f);
+}
+
+static void bandwidth_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	bandwidth_write_json(w, key, res);
+}
+
+static const struct team_placement *bandwidth_section_placement(const void *res)
+{
+	return &((const struct bandwidth_result *)res)->placement;
+}
+
+static void bandwidth_section_free(void *res)
+{
+	bandwidth_result_free(res);
+}
+
+/* ---- multicore ---- */
+
+static size_t multicore_section_peak(const struct topo *t, bool quick, unsigned threads)
+{
+	struct multicore_params mp;
+
+	multicore_params_default(&mp, NULL, t, quick);
+	/* each thread's arena plus its cycle order (4 B per node) */
+	return (size_t)threads * (mp.per_thread_bytes + mp.per_thread_bytes / 16);
+}
+
+static int multicore_section_run(struct section_run *s, void *result)
+{
+	struct multicore_params mp;
+	char why[CLI_ERR_LEN] = "";
+	int rc;
+
+	multicore_params_default(&mp, &s->r->clock, &s->r->topo, s->o->quick);
+	mp.max_threads = s->o->threads;
+	mp.seed = s->o->seed;
+	mp.stop = s->stop;
+	if ((rc = multicore_run(&mp, result, why, sizeof(why))))
+		return threaded_failed(s, "multicore", rc, why);
+	return 0;
+}
+
+static void multicore_section_text(const void *res, FILE *f)
+{
+	multicore_write_text(res, f);
+}
+
+static void multicore_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	multicore_write_json(w, key, res);
+}
+
+static const struct team_placement *multicore_section_placement(const void *res)
+{
+	return &((const struct multicore_result *)res)->placement;
+}
+
+static void multicore_section_free(void *res)
+{
+	multicore_result_free(res);
+}
+
+/* ---- loaded ---- */
+
+static size_t loaded_section_peak(const struct topo *t, bool quick, unsigned threads)
+{
+	struct loaded_params lp;
+
+	if (threads < 2)
+		return 0;  /* it will not run */
+	loaded_params_default(&lp, NULL, t, quick);
+	return lp.chase_bytes + lp.gen_bytes;
+}
+
+/* One CPU cannot both chase and generate load: asked for by name that is a
+ * usage error; in the full report the section is skipped. */
+static int loaded_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	unsigned n = s->plan->threads;
+
+	if (n >= 2)
+		return 0;
+	if (asked_for(s, "loaded"))
+		return fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
+			    "%u %s available (expected --threads 2 or more, on a machine with 2+ CPUs)",
+			    n, n == 1 ? "is" : "are");
+	result_warn(s->r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
+	return 0;
+}
+
+static int loaded_section_run(struct section_run *s, void *result)
+{
+	struct loaded_params lp;
+	char why[CLI_ERR_LEN] = "";
+	int rc;
+
+	if (s->plan->threads < 2)
+		return 1;  /* skipped; the plan warned */
+	loaded_params_default(&lp, &s->r->clock, &s->r->topo, s->o->quick);
+	lp.threads = s->o->threads;
+	lp.seed = s->o->seed;
+	lp.stop = s->stop;
+	if ((rc = loaded_run(&lp, result, why, sizeof(why))))
+		return threaded_failed(s, "loaded", rc, why);
+	return 0;
+}
+
+static void loaded_section_text(const void *res, FILE *f)
+{
+	loaded_write_text(res, f);
+}
+
+static void loaded_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	loaded_write_json(w, key, res);
+}
+
+static const struct team_placement *loaded_section_placement(const void *res)
+{
+	return &((const struct loaded_result *)res)->placement;
+}
+
+/* ---- window ---- */
+
+static int window_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+
+	if (o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
+		return fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
+			    "cache (expected e.g. 256M)");
+	if (o->trials > POLICY_WINDOW_TRIALS_MAX)
+		return fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... %d)", o->trials,
+			    POLICY_WINDOW_TRIALS_MAX);
+	return 0;
+}
+
+/* --dump-code: raw machine code of one probe, for a disassembler. */
+static int window_section_instead(struct section_run *s)
+{
+	int rc;
+
+	if (!s->plan->dump_code)
+		return -1;
+	if (isatty(STDOUT_FILENO)) {
+		snprintf(s->err, sizeof(s->err), "--dump-code: refusing to write machine code to a terminal "
+			 "(expected a redirect, e.g. > probe.bin)");
+		return 2;
+	}
+	rc = window_dump_code(s->plan->dump_filler, s->plan->dump_n, stdout);
+	if (rc == -ENOTSUP) {
+		snprintf(s->err, sizeof(s->err), "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
+		return 0;
+	}
+	if (rc || fflush(stdout)) {
+		snprintf(s->err, sizeof(s->err), "--dump-code: %s", strerror(rc ? -rc : errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int window_section_run(struct section_run *s, void *result)
+{
+	const struct options *o = s->o;
+	struct window_params wp;
+	int rc;
+
+	window_params_default(&wp, topo_largest_cache_bytes(&s->r->topo), &s->r->clock, s->stop);
+	if (o->size_bytes)
+		wp.working_set_bytes = s->plan->working_set_bytes;
+	if (o->trials)
+		wp.trials = o->trials;
+	if (o->max_n)
+		wp.max_n = o->max_n;
+	wp.filler_mask = s->plan->window_fillers;
+	wp.seed = o->seed;
+	wp.progress = s->progress;
+	wp.progress_ctx = s;
+	s->label = "window";
+	rc = window_run(&wp, result);
+	progress_done(s);
+	if (rc == -ENOTSUP) {
+		result_warn(s->r, "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
+		return 1;
+	}
+	return rc;
+}
+
+static void window_section_text(const void *res, FILE *f)
+{
+	window_write_text(res, f);
+}
+
+static void window_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	(void)key;  /* window_write_json names its own object "window" */
+	window_write_json(w, res);
+}
+
+/* ---- app ---- */
+
+#define APP_MIN_DEFAULT_FOOTPRINT ((size_t)8 << 20)
+#define APP_BZIP2_BLOCK_BYTES 900000
+
+/* The kernel: the operand, or bwt in the full report. */
+static const char *app_kernel(const struct options *o)
+{
+	return o->npaths ? o->paths[0] : "bwt";
+}
+
+/* The walked structure's bytes: --size, else 2x the largest reported
+ * cache (at least 8 MiB). In the quick report bwt walks one bzip2 block
+ * (cache-resident, and labelled so) instead. */
+static size_t app_footprint(const struct options *o, const struct topo *t)
+{
+	size_t fp = 2 * topo_largest_cache_bytes(t);
+
+	if (o->size_bytes)
+		return o->size_bytes;
+	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp;
+}
+
+static bool app_bzip2(const struct options *o)
+{
+	return o->bzip2 || (o->quick && !o->npaths && !o->size_bytes && !o->text_path);
+}
+
+static int app_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+	const struct topo *t = &s->r->topo;
+	const char *kernel = app_kernel(o);
+	size_t fp = app_footprint(o, t), text_bytes, peak;
+	enum textgen_kind kind;
+	struct stat st;
+	char a[32], b[32];
+
+	if (app_kernel_find(kernel))
+		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", kernel);
+	if (o->input && textgen_parse(o->input, &kind))
+		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
+	if (!!o->text_path + !!o->input + o->bzip2 > 1)
+		return fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
+	if ((o->text_path || o->input || o->bzip2) && strcmp(kernel, "bwt"))
+		return fail(err, errlen, "app %s: --text, --input and --bzip2 are bwt's inputs (expected app bwt)",
+			    kernel);
+	text_bytes = app_bzip2(o) ? APP_BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
+	if (o->text_path) {
+		if (stat(o->text_path, &st))
+			return fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
+				    strerror(errno));
+		if (!S_ISREG(st.st_mode) || st.st_size < 1)
+			return fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
+				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		text_bytes = (size_t)st.st_size;
+	}
+	/* bwt: the suffix sort's scratch or the table; the others: the table
+	 * and a quarter more (indices, queries, a second layout). */
+	peak = strcmp(kernel, "bwt") ? 2 * fp + fp / 4 : app_bwt_peak_bytes(text_bytes);
+	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) ||
+	    (!strcmp(kernel, "bwt") && text_bytes > SAIS_MAX_BYTES)) {
+		report_format_bytes(a, sizeof(a), peak);
+		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+		return fail(err, errlen, "%s: app %s needs %s at its peak, over 90%% of MemAvailable (%s), or more "
+			    "text than the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
+			    o->text_path ? "--text" : "--size", kernel, a, b, o->text_path ? "file" : "size");
+	}
+	return 0;
+}
+
+static int app_section_run(struct section_run *s, void *result)
+{
+	const struct options *o = s->o;
+	struct report *r = s->r;
+	const char *kernel = app_kernel(o);
+	struct app_result *res = result;
+	struct app_kernel_result *k = &res->kernels[0];
+	struct app_params ap = {
+		.footprint_bytes = app_footprint(o, &r->topo),
+		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
+		.line_bytes = r->topo.line_bytes,
+		.pages = s->plan->pages[s->plan->npages - 1],
+		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
+		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX) : 3,
+		.seed = o->seed,
+		.chase = true,
+		.clock = &r->clock,
+		.stop = s->stop,
+		.input = TEXTGEN_MARKOV,
+		.text_path = o->text_path,
+		.bzip2 = app_bzip2(o),
+	};
+	int rc;
+
+	if (o->input)
+		textgen_parse(o->input, &ap.input);
+	rc = app_run(kernel, &ap, k, s->err, sizeof(s->err));
+	if (rc == -EPROTO)
+		snprintf(s->err, sizeof(s->err), "app %s: check failed: %s; refusing to report", kernel,
+			 k->check.failure);
+	else if (rc && rc != -EINTR && s->err[0]) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app %s: %.200s", kernel, why);
+	}
+	if (rc)
+		return rc;
+	res->nkernels = 1;
+	if (o->text_path)
+		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
+			    kernel, o->text_path, k->check.runs_checked);
+	if (k->may_fit_cache && !o->size_bytes)
+		result_warn(r, "app %s: the %zu-byte footprint may fit in the largest reported cache: R compares "
+			    "cache behaviour, not memory", kernel, k->footprint_bytes);
+	if (ap.pages == PAGES_HUGE && k->huge_bytes_obtained < k->total_bytes * 9 / 10)
+		result_warn(r, "app %s: huge pages requested but %.1f%% obtained: translation misses are part of "
+			    "this result", kernel,
+			    k->total_bytes ? 100.0 * (double)k->huge_bytes_obtained / (double)k->total_bytes : 0.0);
+	return 0;
+}
+
+static void app_section_text(const void *res, FILE *f)
+{
+	app_write_text(res, f);
+}
+
+static void app_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	app_write_json(res, w, key);
+}
+
+/* ---- the table ---- */
+
+const struct section registry[] = {
+	{
+		.name = "report",
+		.summary = "the full report (default): every section below, in order",
+		.help = "Runs every measuring section in order and writes one text report (and, with\n"
+			"--json, one JSON document): machine, noise, latency, mlp, bandwidth,\n"
+			"multicore, loaded. window runs on its own (about 20 s more). --quick keeps a\n"
+			"useful report short: a working set of 8x the largest reported cache (at least\n"
+			"256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n",
+		.kind = SECTION_REPORT,
+		.outputs = SECTION_OUT_ALL,
+	},
+	{
+		.name = "machine",
+		.summary = "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
+		.help = "Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
+			"the caches as sysfs and the CPU itself (CPUID, CTR_EL0) report them and where they\n"
+			"disagree, the page sizes, THP mode and hugetlb pools, the timer, and a core-clock\n"
+			"range timed with a chain of dependent adds (never /proc/cpuinfo alone). It probes\n"
+			"the PMU: whether perf_event_open can count cycles (the errno when not), the\n"
+			"paranoid level, and user-space RDPMC executed in a forked child, reporting the\n"
+			"signal it died of. It then says which claims follow: with no PMU, misses cannot\n"
+			"be counted and every figure is bounded by timing.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct machine_info),
+		.run = machine_section_run,
+		.write_text = machine_section_text,
+		.write_json = machine_section_json,
+		.write_csv = machine_write_csv,
+	},
+	{
+		.name = "noise",
+		.summary = "the instrument's own noise floor: the spread of its estimators",
+		.help = "Times a short L1-resident chase min-of-3, 14 times, and reports the spread of\n"
+			"those minima (the estimator's noise floor) next to the spread of the single runs.\n"
+			"Then compares an L1-resident and an L2-resident chase by four estimators: each\n"
+			"arm alone, the ratio of minima, and the paired ratio (divide inside each\n"
+			"iteration, then take the minimum, so clock drift cancels in each quotient). The\n"
+			"widest spread is this run's tolerance; which estimator is steadiest changes\n"
+			"with how hard the clock moves, so none is asserted.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct noise_result),
+		.run = noise_section_run,
+		.write_text = noise_section_text,
+		.write_json = noise_section_json,
+		.write_csv = noise_write_csv,
+	},
+	{
+		.name = "latency",
+		.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
+		.help = "Working sets from 4 KiB to --size (default 1 GiB), about four per octave and\n"
+			"denser near the reported cache sizes, each measured as a dependent random chase\n"
+			"(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
+			"their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
+			"run on small pages: small minus huge is translation cost, by subtraction, with\n"
+			"the backing obtained for both. Sizes are visited round-robin across trials. The\n"
+			"layout check runs at every size; levels are detected from the curve and set\n"
+			"beside the OS-reported sizes; a curve that falls where it must rise is flagged.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct latency_result),
+		.needs = "noise",
+		.plan = latency_section_plan,
+		.run = latency_section_run,
+		.write_text = latency_section_text,
+		.write_json = latency_section_json,
+		.write_csv = latency_write_csv,
+	},
+	{
+		.name = "mlp",
+		.summary = "memory-level parallelism: K lanes of dependent loads",
+		.help = "Builds one random cycle (Sattolo) through a working set far larger than the\n"
+			"last-level cache, one node per --spacing bytes, and walks it with K independent\n"
+			"lanes of dependent loads. Total accesses per timed region are held fixed while\n"
+			"K sweeps 1, 2, 3...; time per access falls as L/K until a resource saturates.\n\n"
+			"Reported per K: time per access (the reciprocal of throughput, not a latency),\n"
+			"speedup and concurrency t(1)/t(K) (Little's law), bandwidth as useful bytes\n"
+			"(8 B/access) and as lines (an assumption), and a control arm (one chain unrolled\n"
+			"K times). Estimate: a fit of t(K) = max(L/K, L/Ks) with an uncertainty from this\n"
+			"run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
+			"The chain is walked once before timing and must visit every node and line\n"
+			"exactly once; the page backing reported is the one obtained (smaps).\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct mlp_arms),
+		.run = mlp_section_run,
+		.write_text = mlp_section_text,
+		.write_json = mlp_section_json,
+		.write_csv = mlp_write_csv,
+		.free = mlp_section_free,
+	},
+	{
+		.name = "bandwidth",
+		.summary = "sequential read/write/copy bandwidth per thread and in total; random-access efficiency",
+		.help = "Streams a working set far beyond the last-level cache with scalar and the widest\n"
+			"vector kernels this CPU runs (chosen at run time): read, write, copy, and\n"
+			"non-temporal stores where the ISA has them, on 1, 2, 4 ... --threads threads\n"
+			"pinned one per CPU. Decimal GB/s of the bytes the kernel names; a store's\n"
+			"read-for-ownership traffic is not counted (the report says so). Then the\n"
+			"efficiency of random access at node spacings 8, 64, 128 and 4096 B: useful bytes\n"
+			"per access against the lines (and page-walk share, from small vs huge pages)\n"
+			"the memory system must move, labelled a model: nothing counts the bytes.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct bandwidth_result),
+		.threaded = true,
+		.peak_bytes = bandwidth_section_peak,
+		.run = bandwidth_section_run,
+		.write_text = bandwidth_section_text,
+		.write_json = bandwidth_section_json,
+		.write_csv = bandwidth_write_csv,
+		.placement = bandwidth_section_placement,
+		.free = bandwidth_section_free,
+	},
+	{
+		.name = "multicore",
+		.summary = "the lanes sweep on T threads at once: total concurrency against K and T",
+		.help = "Runs the mlp lanes sweep on 1, 2, 4 ... --threads threads at once, each pinned to\n"
+			"its own CPU with its own chain in its own arena: the aggregate access rate (all\n"
+			"accesses over the team's common span) and the total concurrency (that rate times\n"
+			"one thread's t(1), by Little's law) against K and T, and where the shared memory\n"
+			"system saturates.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct multicore_result),
+		.threaded = true,
+		.peak_bytes = multicore_section_peak,
+		.run = multicore_section_run,
+		.write_text = multicore_section_text,
+		.write_json = multicore_section_json,
+		.write_csv = multicore_write_csv,
+		.placement = multicore_section_placement,
+		.free = multicore_section_free,
+	},
+	{
+		.name = "loaded",
+		.summary = "latency under load: one chaser while other threads generate traffic",
+		.help = "One pinned thread runs the dependent chase while the others generate read (and\n"
+			"read/write) traffic, throttled by an injection delay swept from none to idle.\n"
+			"Output: the idle latency, latency against delivered bandwidth, and the bandwidth\n"
+			"at which latency doubles (or that it was not reached). Needs 2 CPUs.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct loaded_result),
+		.plan = loaded_section_plan,
+		.threaded = true,
+		.peak_bytes = loaded_section_peak,
+		.run = loaded_section_run,
+		.write_text = loaded_section_text,
+		.write_json = loaded_section_json,
+		.write_csv = loaded_write_csv,
+		.placement = loaded_section_placement,
+	},
+	{
+		.name = "window",
+		.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
+		.help = "Two independent pointer chases that miss to DRAM, with N filler instructions\n"
+			"after each miss, in a loop generated at run time (mapped writable, then\n"
+			"executable; never both). While the second miss fits in the window behind the\n"
+			"first one's fillers the two overlap; once it does not, they serialise and an\n"
+			"iteration costs about twice as much. N is swept coarsely, then refined; the step\n"
+			"and the ramp before it are fitted as flat-ramp-flat and reported as the N on\n"
+			"both sides (\"fits at 136, not at 138\"). Fillers and what they fill: nop (reorder\n"
+			"buffer), int_add (integer registers), fp_add (FP/vector registers), store (store\n"
+			"queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a step\n"
+			"at twice N means the limit counts stores or loads, not instructions).\n"
+			"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
+			"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = false,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct window_result),
+		.plan = window_section_plan,
+		.instead = window_section_instead,
+		.run = window_section_run,
+		.write_text = window_section_text,
+		.write_json = window_section_json,
+		.write_csv = window_write_csv,
+	},
+	{
+		.name = "app",
+		.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather",
+		.help = "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, the same\n"
+			"total work at every K, against the mlp chase curve measured in the same run at\n"
+			"the same footprint (--size, default 2x the largest reported cache) and page\n"
+			"request. Reported per K and variant: items/s, ns per item and per dependent\n"
+			"load, S_app = t(1)/t(K), the chase's S_chase at the same K, R = S_app/S_chase,\n"
+			"knees, Little's-law occupancy, and the line \"chase predicts S = x at K = k;\n"
+			"KERNEL got y (R = y/x)\". Setup is timed apart; every run's output is checked\n"
+			"outside the timed region and a mismatch is an error.\n"
+			"  bwt     the inverse Burrows-Wheeler walk of a bzip2-style decoder: input\n"
+			"          --input random|markov|repeat, --text FILE or --bzip2 (900,000 bytes);\n"
+			"          own suffix array (SA-IS), bzip2's T-vector table, K segments with exact\n"
+			"          start rows in lockstep; a runtime-K state array and generated register\n"
+			"          lanes (make app-spills counts their stack accesses). Tables of 64 to\n"
+			"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows.\n"
+			"  hash    chained probes: an AMAC ring of K lookups and K lockstep lookups\n"
+			"          against the plain loop, hit fractions 1.0 and 0.5; linear probing as\n"
+			"          the control.\n"
+			"  search  lower_bound of K queries in lockstep over a sorted array and its\n"
+			"          Eytzinger layout, with and without prefetch.\n"
+			"  gather  sum += a[idx[i]]: independent loads, the ceiling the core reaches by\n"
+			"          itself.\n"
+			"The full report runs bwt (--quick: one bzip2 block, which fits a cache).\n"
+			"--trials N (default 3), --max-lanes caps K at 32.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.operands = SECTION_ARGS_ONE,
+		.operand_name = "kernel",
+		.usage = "mlpscope app bwt|hash|search|gather",
+		.result_bytes = sizeof(struct app_result),
+		.plan = app_section_plan,
+		.run = app_section_run,
+		.write_text = app_section_text,
+		.write_json = app_section_json,
+	},
+	{
+		.name = "model",
+		.summary = "the bound model: which resource binds each point of a measured lanes curve",
+		.help = "Reads a measured result (--from run.json, required) and takes the latency L,\n"
+			"the concurrency cap Q and the bandwidth B from its mlp section. Prints, per lane\n"
+			"count K, the measured time per access beside the bound\n"
+			"t(K) >= max(L/K, L/Q, bytes/B) and the name of the term that binds (terms within\n"
+			"the run's noise floor are named together). No measurement is made. The model\n"
+			"and the request-stream characteriser behind it are described in docs/MODEL.md.\n",
+		.kind = SECTION_FILE_COMMAND,
+		.needs_from = true,
+		.usage = "mlpscope model --from run.json",
+		.command = cmd_model,
+	},
+	{
+		.name = "trace",
+		.summary = "characterise a program's memory trace (valgrind lackey format)",
+		.help = "mlpscope trace FILE [--from run.json]: reads a trace written by\n"
+			"  valgrind --tool=lackey --trace-mem=yes --log-file=FILE prog\n"
+			"and reports its footprint, line-level reuse distances (and so the hit rate an\n"
+			"LRU cache of each size this machine reports would give), stride regularity,\n"
+			"the read/write mix and useful bytes per line delivered. With --from, a lower\n"
+			"bound on the time of its misses under each bound of the model. Malformed lines\n"
+			"are counted and the first few reported with their line numbers; never fatal.\n"
+			"See docs/MODEL.md.\n",
+		.kind = SECTION_FILE_COMMAND,
+		.operands = SECTION_ARGS_ONE,
+		.operand_name = "trace file",
+		.usage = "mlpscope trace FILE [--from run.json]",
+		.command = cmd_trace,
+	},
+	{
+		.name = "compare",
+		.summary = "compare results side by side: mlpscope compare A.json B.json [C.json...]",
+		.help = "Reads two to sixteen mlpscope JSON results and prints their headline figures\n"
+			"side by side (latency per level and at the largest size, the MLP estimate,\n"
+			"peak concurrency, read bandwidth, window capacities, idle latency under load)\n"
+			"with ratios to the first. Quantities are compared only where the settings that\n"
+			"define them match; every mismatch is listed with the rows it made skip. With\n"
+			"--html FILE, the curves of all runs on the same axes; with --svg DIR, the plots.\n"
+			"A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n",
+		.kind = SECTION_FILE_COMMAND,
+		.outputs = SECTION_OUT_HTML | SECTION_OUT_SVG,
+		.operands = SECTION_ARGS_MANY,
+		.usage = "mlpscope compare A.json B.json [C.json...]",
+		.command = cmd_compare,
+	},
+	{
+		.name = "help",
+		.summary = "what a command measures and how (help CMD)",
+		.kind = SECTION_HELP,
+		/* help has always ignored output flags; refusing them is a change
+		 * of behaviour left for its own commit. */
+		.outputs = SECTION_OUT_ALL,
+		.operands = SECTION_ARGS_TOPIC,
+	},
+};
+
+const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
+
+const struct section *registry_find(const char *name)
+{
+	for (size_t i = 0; i < registry_count; i++)
+		if (!strcmp(registry[i].name, name))
+			return &registry[i];
+	return NULL;
+}
+
+size_t registry_index(const struct section *s)
+{
+	return (size_t)(s - registry);
+}
+
+bool registry_runs(const struct section *cmd, const struct section *s)
+{
+	if (s->kind != SECTION_MEASURE)
+		return false;
+	return s == cmd || (cmd->kind == SECTION_REPORT && s->in_report) ||
+	       (cmd->needs && !strcmp(cmd->needs, s->name));
+}
+
+/* The threaded sections run one after another, each holding its arenas:
+ * the largest of them must fit in MemAvailable. */
+static int check_threaded_memory(const struct section_run *s, char *err, size_t errlen)
+{
+	const struct topo *t = &s->r->topo;
+	unsigned threads = s->plan->threads;
+	size_t need = 0;
+	const char *who = "";
+	char a[32], b[32];
+
+	for (size_t i = 0; i < registry_count; i++) {
+		size_t bytes;
+
+		if (!registry[i].peak_bytes || !registry_runs(s->o->command, &registry[i]))
+			continue;
+		if ((bytes = registry[i].peak_bytes(t, s->o->quick, threads)) > need) {
+			need = bytes;
+			who = registry[i].name;
+		}
+	}
+	if (!t->mem_available_bytes || need <= t->mem_available_bytes)
+		return 0;
+	report_format_bytes(a, sizeof(a), need);
+	report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+	return fail(err, errlen, "--threads: %s on %u threads needs %s but only %s is available "
+		    "(expected fewer --threads; MemAvailable in /proc/meminfo)", who, threads, a, b);
+}
+
+int registry_plan(struct section_run *s, char *err, size_t errlen)
+{
+	bool threaded = false;
+	int rc;
+
+	for (size_t i = 0; i < registry_count; i++)
+		threaded |= registry[i].threaded && registry_runs(s->o->command, &registry[i]);
+	if (threaded) {
+		char why[CLI_ERR_LEN];
+
+		if (team_resolve_threads(s->o->threads, &s->plan->threads, why, sizeof(why)))
+			return fail(err, errlen, "%s (expected 1..%d)", why, team_allowed_cpus(NULL, 0));
+		if (check_threaded_memory(s, err, errlen))
+			return 2;
+	}
+	for (size_t i = 0; i < registry_count; i++)
+		if (registry[i].plan && registry_runs(s->o->command, &registry[i]) &&
+		    (rc = registry[i].plan(s, err, errlen)))
+			return rc;
+	return 0;
+}
+
+void registry_free_results(struct report *r)
+{
+	for (size_t i = 0; i < registry_count && i < REPORT_MAX_SECTIONS; i++) {
+		if (!r->results[i])
+			continue;
+		if (registry[i].free)
+			registry[i].free(r->results[i]);
+		free(r->results[i]);
+		r->results[i] = NULL;
+	}
+}
+
+int registry_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	int rc = html_make_dir(dir);
+
+	for (size_t i = 0; i < registry_count && !rc; i++)
+		if (registry[i].write_csv)
+			rc = registry[i].write_csv(dir, doc);
+	return rc;
+}

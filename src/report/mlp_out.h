@@ -1,0 +1,23 @@
+/*
+ * Writers for the lanes (mlp) section: text and JSON (keys in
+ * docs/OUTPUT.md). They read the result and write; they never measure.
+ */
+#ifndef MLPSCOPE_REPORT_MLP_OUT_H
+#define MLPSCOPE_REPORT_MLP_OUT_H
+
+#include <stdio.h>
+
+#include "exp/mlp.h"
+#include "report/jsonw.h"
+
+struct jsonr_value;
+
+void mlp_write_text(const struct mlp_arms *a, FILE *f);
+
+void mlp_write_json(struct jsonw *w, const char *key, const struct mlp_arms *a);
+
+/* mlp_sweep.csv, mlp_control.csv and mlp_estimate.csv (each with a pages
+ * column) from a parsed result. 0 or -errno. */
+int mlp_write_csv(const char *dir, const struct jsonr_value *doc);
+
+#endif

@@ -1,0 +1,346 @@
+/*
+ * The tree's shape, checked as code: no include cycle among src/ files, and
+ * every registry row complete (help, writers, a documented JSON key). A
+ * module is a header together with the .c files that implement it: a .c of
+ * the same stem, or a .c whose first quoted include is a header with no .c
+ * of its own (text.c and json.c implement report/report.h). A cycle between
+ * modules is a cycle even when no header includes itself.
+ */
+#include "../harness.h"
+
+#include "exp/registry.h"
+#include "result.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_FILES 512
+#define MAX_INCLUDES 48
+
+struct src_file {
+	char path[160];          /* relative to the root: "report/text.c" */
+	char inc[MAX_INCLUDES][160];
+	int ninc;
+	int node;                /* module index */
+};
+
+struct tree {
+	struct src_file f[MAX_FILES];
+	int n;
+	char node_name[MAX_FILES][160];
+	int nnodes;
+	unsigned char edge[MAX_FILES][MAX_FILES];
+};
+
+static void read_includes(const char *root, struct src_file *s)
+{
+	char full[PATH_MAX], line[512];
+	FILE *f;
+
+	snprintf(full, sizeof(full), "%s/%s", root, s->path);
+	if (!(f = fopen(full, "r")))
+		return;
+	while (fgets(line, sizeof(line), f) && s->ninc < MAX_INCLUDES) {
+		char *p = line, *q;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "#include", 8))
+			continue;
+		if (!(p = strchr(p + 8, '"')) || !(q = strchr(p + 1, '"')))
+			continue;
+		snprintf(s->inc[s->ninc++], sizeof(s->inc[0]), "%.*s", (int)(q - p - 1), p + 1);
+	}
+	fclose(f);
+}
+
+static int scan(const char *root, const char *rel, struct tree *t)
+{
+	char dir[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "%s/%s", root, rel);
+	if (!(d = opendir(dir)))
+		return -errno;
+	while ((e = readdir(d))) {
+		char sub[200];
+		size_t len = strlen(e->d_name);
+		struct stat st;
+		char full[PATH_MAX];
+
+		if (e->d_name[0] == '.')
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] ? "/" : "", e->d_name) >= sizeof(sub))
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", root, sub);
+		if (stat(full, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			scan(root, sub, t);
+		} else if (len > 2 && e->d_name[len - 2] == '.' && (e->d_name[len - 1] == 'c' || e->d_name[len - 1] == 'h') &&
+			   t->n < MAX_FILES) {
+			struct src_file *s = &t->f[t->n++];
+
+			memset(s, 0, sizeof(*s));
+			if (strlen(sub) >= sizeof(s->path)) {
+				t->n--;
+				continue;
+			}
+			memcpy(s->path, sub, strlen(sub) + 1);
+			read_includes(root, s);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+static int find_file(const struct tree *t, const char *path)
+{
+	for (int i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].path, path))
+			return i;
+	return -1;
+}
+
+static int node_of(struct tree *t, const char *name)
+{
+	for (int i = 0; i < t->nnodes; i++)
+		if (!strcmp(t->node_name[i], name))
+			return i;
+	snprintf(t->node_name[t->nnodes], sizeof(t->node_name[0]), "%s", name);
+	return t->nnodes++;
+}
+
+/* "a/b.c" -> "a/b.h" */
+static void sibling(const char *path, char ext, char *out, size_t len)
+{
+	snprintf(out, len, "%s", path);
+	out[strlen(out) - 1] = ext;
+}
+
+static void build_graph(struct tree *t)
+{
+	char h[160], c[160];
+
+	t->nnodes = 0;
+	memset(t->edge, 0, sizeof(t->edge));
+	for (int i = 0; i < t->n; i++) {
+		struct src_file *s = &t->f[i];
+		size_t len = strlen(s->path);
+
+		if (s->path[len - 1] == 'h') {
+			s->node = node_of(t, s->path);
+			continue;
+		}
+		sibling(s->path, 'h', h, sizeof(h));
+		if (find_file(t, h) >= 0) {
+			s->node = node_of(t, h);
+			continue;
+		}
+		/* No header of its own: it implements its first include's, when
+		 * that header has no .c of its own either. */
+		if (s->ninc && find_file(t, s->inc[0]) >= 0) {
+			sibling(s->inc[0], 'c', c, sizeof(c));
+			if (find_file(t, c) < 0) {
+				s->node = node_of(t, s->inc[0]);
+				continue;
+			}
+		}
+		s->node = node_of(t, s->path);
+	}
+	for (int i = 0; i < t->n; i++)
+		for (int k = 0; k < t->f[i].ninc; k++) {
+			int j = find_file(t, t->f[i].inc[k]);
+
+			if (j >= 0 && t->f[j].node != t->f[i].node)
+				t->edge[t->f[i].node][t->f[j].node] = 1;
+		}
+}
+
+/* Depth-first search; 1 with the cycle written into out when one is found. */
+static int dfs(const struct tree *t, int v, unsigned char *state, int *stack, int depth, char *out, size_t len)
+{
+	state[v] = 1;
+	stack[depth] = v;
+	for (int w = 0; w < t->nnodes; w++) {
+		if (!t->edge[v][w])
+			continue;
+		if (state[w] == 1) {
+			size_t used = 0;
+			int k = depth;
+
+			while (k > 0 && stack[k] != w)
+				k--;
+			for (; k <= depth && used < len; k++)
+				used += (size_t)snprintf(out + used, len - used, "%s -> ", t->node_name[stack[k]]);
+			if (used < len)
+				snprintf(out + used, len - used, "%s", t->node_name[w]);
+			return 1;
+		}
+		if (!state[w] && dfs(t, w, state, stack, depth + 1, out, len))
+			return 1;
+	}
+	state[v] = 2;
+	return 0;
+}
+
+/* 0: no cycle; 1: a cycle, described in out; -errno: root unreadable. */
+static int find_include_cycle(const char *root, char *out, size_t len)
+{
+	static struct tree t;
+	static unsigned char state[MAX_FILES];
+	static int stack[MAX_FILES];
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	if ((rc = scan(root, "", &t)))
+		return rc;
+	build_graph(&t);
+	memset(state, 0, sizeof(state));
+	for (int v = 0; v < t.nnodes; v++)
+		if (!state[v] && dfs(&t, v, state, stack, 0, out, len))
+			return 1;
+	return 0;
+}
+
+/* A repository path: beside the build directory, else from the current
+ * directory (a BUILD=elsewhere run from the repository root). */
+static void repo_file(char *out, size_t len, const char *rel)
+{
+	snprintf(out, len, "%s/../%s", test_bin_dir(), rel);
+	if (access(out, R_OK))
+		snprintf(out, len, "%s", rel);
+}
+
+TEST(include_graph_of_src_has_no_cycle)
+{
+	char root[PATH_MAX], cycle[1024] = "";
+	int rc;
+
+	repo_file(root, sizeof(root), "src");
+	rc = find_include_cycle(root, cycle, sizeof(cycle));
+	CHECK(rc == 0, "rc %d: include cycle %s", rc, cycle);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if ((f = fopen(path, "w"))) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The check fires on the shape the tree once had: a writer whose helper is
+ * declared in a header implemented by the file that includes the writer. */
+TEST(include_check_finds_a_planted_cycle)
+{
+	char dir[] = "/tmp/mlpscope-inc-XXXXXX", cycle[1024] = "", sub[PATH_MAX];
+	int rc;
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	snprintf(sub, sizeof(sub), "%s/report", dir);
+	mkdir(sub, 0700);
+	put(dir, "report/report.h", "void report_format(void);\n");
+	put(dir, "report/text.c", "#include \"report/report.h\"\n#include \"report/lat_out.h\"\n");
+	put(dir, "report/lat_out.h", "void lat_write(void);\n");
+	put(dir, "report/lat_out.c", "#include \"report/lat_out.h\"\n#include \"report/report.h\"\n");
+	rc = find_include_cycle(dir, cycle, sizeof(cycle));
+	CHECK(rc == 1 && strstr(cycle, "report/report.h") && strstr(cycle, "report/lat_out.h"),
+	      "rc %d, cycle '%s'", rc, cycle);
+	/* Break it as the tree does (the helper in a leaf of its own): clean. */
+	put(dir, "report/lat_out.c", "#include \"report/lat_out.h\"\n#include \"report/format.h\"\n");
+	put(dir, "report/format.h", "void report_format(void);\n");
+	rc = find_include_cycle(dir, cycle, sizeof(cycle));
+	CHECK(rc == 0, "rc %d after breaking it: %s", rc, cycle);
+	for (const char *const *p = (const char *const[]){"report/report.h", "report/text.c", "report/lat_out.h",
+							   "report/lat_out.c", "report/format.h", NULL}; *p; p++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, *p);
+		unlink(sub);
+	}
+	snprintf(sub, sizeof(sub), "%s/report", dir);
+	rmdir(sub);
+	rmdir(dir);
+}
+
+/* docs/OUTPUT.md, whole, or NULL. */
+static char *read_output_md(void)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	char *buf = NULL;
+	long len;
+
+	repo_file(path, sizeof(path), "docs/OUTPUT.md");
+	if (!(f = fopen(path, "r")))
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = calloc(1, (size_t)len + 1)) && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Why row r is incomplete, or NULL. */
+static const char *row_incomplete(const struct section *r, const char *output_md)
+{
+	static char why[200];
+
+	if (!r->name || !r->name[0] || !r->summary || !r->summary[0])
+		return "no name or summary";
+	if (r->kind != SECTION_HELP && (!r->help || !r->help[0]))
+		return "no help text";
+	if (r->kind == SECTION_FILE_COMMAND && !r->command)
+		return "a file command without its function";
+	if (r->kind != SECTION_MEASURE)
+		return NULL;
+	if (!r->run || !r->write_text || !r->write_json || !r->result_bytes)
+		return "a section without run, text writer, JSON writer or result size";
+	snprintf(why, sizeof(why), "\n## `%s`", r->name);
+	if (!output_md || !strstr(output_md, why)) {
+		snprintf(why, sizeof(why), "its JSON key has no \"## `%s`\" heading in docs/OUTPUT.md", r->name);
+		return why;
+	}
+	return NULL;
+}
+
+TEST(registry_rows_have_help_writers_and_documented_keys)
+{
+	char *md = read_output_md();
+	size_t sections = 0;
+
+	CHECK(md, "docs/OUTPUT.md unreadable");
+	CHECK(registry_count <= REPORT_MAX_SECTIONS, "%zu rows, the report holds %d", registry_count,
+	      REPORT_MAX_SECTIONS);
+	for (size_t i = 0; i < registry_count; i++) {
+		const char *why = row_incomplete(&registry[i], md);
+
+		CHECK(!why, "row '%s': %s", registry[i].name, why ? why : "");
+		CHECK(registry_find(registry[i].name) == &registry[i], "row '%s' is named twice", registry[i].name);
+		sections += registry[i].kind == SECTION_MEASURE;
+	}
+	CHECK(sections >= 1 && registry_find("report") && registry_find("help"), "no sections, report or help row");
+	/* The check itself: a row missing its JSON writer, or undocumented, fails. */
+	if (md && sections) {
+		struct section broken = *registry_find("noise");
+
+		broken.write_json = NULL;
+		CHECK(row_incomplete(&broken, md), "a row without a JSON writer passed");
+		broken = *registry_find("noise");
+		broken.name = "no_such_section";
+		CHECK(row_incomplete(&broken, md), "an undocumented row passed");
+	}
+	free(md);
+}
