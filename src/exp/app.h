@@ -27,6 +27,7 @@
 struct app_params {
 	size_t footprint_bytes;      /* the walked structure; 0: the kernel's default */
 	size_t largest_cache_bytes;  /* for the "may fit in a cache" flag; 0: unknown */
+	size_t l2_bytes;             /* search's miss model: levels within it hit; 0: unknown */
 	size_t line_bytes;
 	enum page_request pages;
 	unsigned max_k;              /* largest K of app_lane_set swept (1..APP_K_MAX) */

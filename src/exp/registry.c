@@ -552,6 +552,15 @@ static size_t app_footprint(const struct options *o, const struct topo *t)
 	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp;
 }
 
+/* The level-2 data (or unified) cache the OS reports, 0 when none. */
+static size_t app_l2_bytes(const struct topo *t)
+{
+	for (int i = 0; i < t->ncaches; i++)
+		if (t->caches[i].level == 2 && strcmp(t->caches[i].type, "Instruction"))
+			return t->caches[i].size_bytes;
+	return 0;
+}
+
 static bool app_bzip2(const struct options *o)
 {
 	return o->bzip2 || (o->quick && !o->npaths && !o->size_bytes && !o->text_path);
@@ -610,6 +619,7 @@ static int app_section_run(struct section_run *s, void *result)
 	struct app_params ap = {
 		.footprint_bytes = app_footprint(o, &r->topo),
 		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
+		.l2_bytes = app_l2_bytes(&r->topo),
 		.line_bytes = r->topo.line_bytes,
 		.pages = s->plan->pages[s->plan->npages - 1],
 		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
