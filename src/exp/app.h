@@ -45,6 +45,7 @@ struct app_params {
 	app_gather_fn broken_gather;
 	app_hash_fn broken_hash;         /* replaces lockstep and amac */
 	app_search_fn broken_search;     /* replaces every search form */
+	bool broken_ring;                /* bwt: leave the text's end unmarked */
 };
 
 /* One K of one variant: throughput figures from the minimum over trials. */

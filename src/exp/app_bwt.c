@@ -11,6 +11,7 @@
 #include "exp/app.h"
 
 #include "bwt.h"
+#include "rng.h"
 #include "sais.h"
 
 #include <errno.h>
@@ -20,6 +21,11 @@
 #include <sys/stat.h>
 
 #define BZIP2_BLOCK_BYTES 900000
+/* The ring variant: segments (many more than the largest K, so lanes
+ * refill and the longest segment, about ln(S) times the mean for random
+ * starts, is a small tail) and the output chunk size. */
+#define APP_RING_SEGMENTS 4096
+#define APP_RING_CHUNK_BYTES 1024
 #define MIN_FOOTPRINT_BYTES ((size_t)64 << 10)
 
 /* One K's segments and exact start rows. */
@@ -193,12 +199,140 @@ static double seconds_since(uint64_t w0)
 	return (double)(clock_wall_ns() - w0) / 1e9;
 }
 
+/* The ring variant's setup: segments from pseudo-random start rows, and
+ * the decoder's own table of which segment starts at which row. */
+struct ring_setup {
+	struct app_bwt_ring g;
+	uint64_t *sorted_rows;           /* start rows ascending ... */
+	unsigned *sorted_seg;            /* ... and their segments */
+	uint64_t *stop_bits;
+	uint64_t *start_row;
+};
+
+static int ring_cmp_row(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ring_free(struct ring_setup *s)
+{
+	free(s->sorted_rows);
+	free(s->sorted_seg);
+	free(s->stop_bits);
+	free(s->start_row);
+	free(s->g.pool);
+	free(s->g.seg_first_chunk);
+	free(s->g.seg_bytes);
+	free(s->g.seg_end_row);
+	free(s->g.chunk_next);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Segment 0 starts at the text's own first row (the decoder's origPtr);
+ * the others at distinct pseudo-random rows other than 0. Row 0 (the end
+ * of the text) is marked too, so the last segment stops there. */
+static int ring_prepare(struct ring_setup *s, const void *table, int wide, size_t n, size_t primary,
+			uint64_t seed, bool unmark_end)
+{
+	size_t rows = n + 1, words = rows / 64 + 1;
+	unsigned nsegs = n < APP_RING_SEGMENTS ? (unsigned)n : APP_RING_SEGMENTS;
+	struct rng rng;
+	uint64_t *pairs;
+
+	memset(s, 0, sizeof(*s));
+	s->g.chunk_bytes = APP_RING_CHUNK_BYTES;
+	s->g.nchunks = n / APP_RING_CHUNK_BYTES + 2 * (size_t)nsegs + 1;
+	if (!(s->stop_bits = calloc(words, sizeof(uint64_t))) || !(s->start_row = malloc(nsegs * sizeof(uint64_t))) ||
+	    !(s->sorted_rows = malloc(nsegs * sizeof(uint64_t))) || !(s->sorted_seg = malloc(nsegs * sizeof(unsigned))) ||
+	    !(s->g.pool = malloc(s->g.nchunks * s->g.chunk_bytes)) ||
+	    !(s->g.seg_first_chunk = malloc(nsegs * sizeof(uint32_t))) ||
+	    !(s->g.seg_bytes = malloc(nsegs * sizeof(uint64_t))) ||
+	    !(s->g.seg_end_row = malloc(nsegs * sizeof(uint64_t))) ||
+	    !(s->g.chunk_next = malloc(s->g.nchunks * sizeof(uint32_t))))
+		return -ENOMEM;
+	/* Touch the pool now: a first-touch fault in the walk is not its cost. */
+	memset(s->g.pool, 0, s->g.nchunks * s->g.chunk_bytes);
+	rng_seed(&rng, seed ^ 0x5eedf00dull);
+	/* Tests unmark the end to prove the check sees a broken join. */
+	s->stop_bits[0] |= !unmark_end;
+	s->start_row[0] = primary;
+	s->stop_bits[primary / 64] |= 1ull << (primary % 64);
+	for (unsigned i = 1; i < nsegs; i++) {
+		uint64_t row;
+
+		do
+			row = 1 + rng_below(&rng, rows - 1);
+		while (s->stop_bits[row / 64] >> (row % 64) & 1);
+		s->stop_bits[row / 64] |= 1ull << (row % 64);
+		s->start_row[i] = row;
+	}
+	if (!(pairs = malloc(2 * nsegs * sizeof(uint64_t))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < nsegs; i++) {
+		pairs[2 * i] = s->start_row[i];
+		pairs[2 * i + 1] = i;
+	}
+	qsort(pairs, nsegs, 2 * sizeof(uint64_t), ring_cmp_row);
+	for (unsigned i = 0; i < nsegs; i++) {
+		s->sorted_rows[i] = pairs[2 * i];
+		s->sorted_seg[i] = (unsigned)pairs[2 * i + 1];
+	}
+	free(pairs);
+	s->g.table = table;
+	s->g.wide = wide;
+	s->g.stop_bits = s->stop_bits;
+	s->g.start_row = s->start_row;
+	s->g.nsegs = nsegs;
+	return 0;
+}
+
+/* The segment join: from segment 0, copy each segment's chunks out and go
+ * to the segment starting at the row this one stopped at, until row 0.
+ * Returns the bytes written, or (size_t)-1 when the chain breaks. */
+static size_t ring_join(const struct ring_setup *s, uint8_t *out, size_t n)
+{
+	const struct app_bwt_ring *g = &s->g;
+	unsigned seg = 0;
+	size_t pos = 0;
+
+	for (unsigned used = 0; used < g->nsegs; used++) {
+		uint64_t left = g->seg_bytes[seg], end = g->seg_end_row[seg];
+		const uint64_t *hit;
+
+		if (pos + left > n)
+			return (size_t)-1;
+		for (uint32_t c = g->seg_first_chunk[seg]; left; c = g->chunk_next[c]) {
+			size_t take = left < g->chunk_bytes ? left : g->chunk_bytes;
+
+			memcpy(out + pos, g->pool + (size_t)c * g->chunk_bytes, take);
+			pos += take;
+			left -= take;
+		}
+		if (end == 0)
+			return pos;
+		if (!(hit = bsearch(&end, s->sorted_rows, g->nsegs, sizeof(uint64_t), ring_cmp_row)))
+			return (size_t)-1;
+		seg = s->sorted_seg[hit - s->sorted_rows];
+	}
+	return (size_t)-1;
+}
+
 struct slot {
 	struct app_variant *var;
 	struct app_point *pt;
 	app_bwt_walk_fn fn;
 	const struct lanes_plan *lanes;
+	const struct ring_setup *ring;   /* the ring variant: walk, then join */
+	unsigned k;
 };
+
+/* The ring variant's whole decode: walk then join; false when it broke. */
+static bool ring_decode(const struct walk_ctx *w, const struct ring_setup *ring, unsigned k)
+{
+	return !app_bwt_walk_ring(&ring->g, k) && ring_join(ring, w->out, w->n) == w->n;
+}
 
 static int sweep(const struct app_params *p, struct app_kernel_result *r, const struct walk_ctx *w,
 		 struct slot *slots, unsigned nslots)
@@ -214,11 +348,14 @@ static int sweep(const struct app_params *p, struct app_kernel_result *r, const 
 			if (t == 0)
 				poison(w);
 			t0 = clock_now();
-			walk_full(w, s->fn, s->lanes);
+			if (s->ring)
+				ring_decode(w, s->ring, s->k);
+			else
+				walk_full(w, s->fn, s->lanes);
 			t1 = clock_now();
 			s->pt->trials_ns[s->pt->ntrials++] = clock_ticks_to_ns(p->clock, t1 - t0) / (double)w->n;
 			if (t == 0) {
-				if ((rc = check_output(w, &r->check, s->var->name, s->lanes->k, &hash)))
+				if ((rc = check_output(w, &r->check, s->var->name, s->k, &hash)))
 					return rc;
 				s->var->output_hash = hash;
 			}
@@ -228,15 +365,19 @@ static int sweep(const struct app_params *p, struct app_kernel_result *r, const 
 
 int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
-	static const char *const variant_names[2] = {"lanes_state", "lanes_regs"};
-	static const char *const variant_what[2] = {
+	static const char *const variant_names[3] = {"lanes_state", "lanes_regs", "ring_random_starts"};
+	static const char *const variant_what[3] = {
 		"runtime K: each lane's row and output pointer in a state array",
-		"generated: each lane's row and output pointer a named local (spills past the registers)"};
+		"generated: each lane's row and output pointer a named local (spills past the registers)",
+		"as a decoder of existing files: 4096 segments from pseudo-random start rows with stop marks, K lanes "
+		"on a ring, chunked output, then the segment join (both timed); K = 1, 4, 16, 32 only"};
+	struct ring_setup ring = {0};
+	bool ring_ok;
 	uint8_t *text = NULL, *bwt = NULL, *out = NULL;
 	int32_t *sa = NULL;
 	struct arena arena = {0};
 	struct lanes_plan plans[APP_NLANE_SET];
-	struct slot slots[2 * APP_NLANE_SET];
+	struct slot slots[3 * APP_NLANE_SET];
 	struct walk_ctx w = {0};
 	unsigned nplans = 0, nslots = 0;
 	size_t n = 0, primary, rows, table_bytes;
@@ -349,25 +490,50 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 	free(bwt);
 	bwt = NULL;
 
+	/* The ring: its walk and the join, each timed once here (cold for the
+	 * ring's pool and marks), then swept as the third variant. */
+	if ((rc = ring_prepare(&ring, arena.base, w.wide, n, primary, p->seed, p->broken_ring)))
+		goto out;
+	poison(&w);
+	t0 = clock_now();
+	ring_ok = !app_bwt_walk_ring(&ring.g, plans[nplans - 1].k);
+	t1 = clock_now();
+	if (ring_ok)
+		ring_join(&ring, w.out, w.n);
+	t2 = clock_now();
+	/* A broken ring leaves the poisoned output: the check below says so. */
+	app_stage_add(r, "ring walk (pseudo-random starts, largest K)", clock_ticks_to_ns(p->clock, t1 - t0) / 1e9);
+	app_stage_add(r, "segment join (ring)", clock_ticks_to_ns(p->clock, t2 - t1) / 1e9);
+	if ((rc = check_output(&w, &r->check, "ring_random_starts (cold)", plans[nplans - 1].k, &hash)))
+		goto out;
+	app_param_num(r, "ring_segments", ring.g.nsegs);
+	app_param_num(r, "ring_chunk_bytes", (double)ring.g.chunk_bytes);
+
 	/* The sweep: every (variant, K) in one round, trials rounds. */
 	ws = clock_wall_ns();
-	r->nvariants = 2;
-	for (unsigned v = 0; v < 2; v++) {
+	r->nvariants = 3;
+	r->headline_want = "lanes_regs";
+	for (unsigned v = 0; v < 3; v++) {
 		struct app_variant *var = &r->variants[v];
 
 		var->name = variant_names[v];
 		var->what = variant_what[v];
-		var->npoints = nplans;
 		for (unsigned i = 0; i < nplans; i++) {
-			app_bwt_walk_fn fn = v ? app_bwt_walk_regs(plans[i].k, w.wide)
+			app_bwt_walk_fn fn = v == 1 ? app_bwt_walk_regs(plans[i].k, w.wide)
 					       : w.wide ? app_bwt_walk_state64 : app_bwt_walk_state32;
+			struct app_point *pt = &var->points[var->npoints];
 
-			if (v && p->broken_walk)
+			/* The ring sweeps K = 1, 4, 16, 32 only: it keeps the
+			 * run under a minute at the default footprint. */
+			if (v == 2 && plans[i].k != 1 && plans[i].k != 4 && plans[i].k != 16 && plans[i].k != 32)
+				continue;
+			if (v == 1 && p->broken_walk)
 				fn = p->broken_walk;
-			var->points[i].k = plans[i].k;
-			var->points[i].dependent_loads_per_item = 1.0;
-			var->points[i].loads_per_item = 1.0;
-			slots[nslots++] = (struct slot){var, &var->points[i], fn, &plans[i]};
+			pt->k = plans[i].k;
+			pt->dependent_loads_per_item = 1.0;
+			pt->loads_per_item = 1.0;
+			var->npoints++;
+			slots[nslots++] = (struct slot){var, pt, fn, &plans[i], v == 2 ? &ring : NULL, plans[i].k};
 		}
 	}
 	if ((rc = sweep(p, r, &w, slots, nslots)))
@@ -381,6 +547,7 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 	}
 	app_finish(p, r);
 out:
+	ring_free(&ring);
 	free(text);
 	free(sa);
 	free(bwt);

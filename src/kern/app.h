@@ -46,6 +46,38 @@ void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos,
 
 
 /*
+ * The inverse-BWT walk as a decoder of existing files must run it: the
+ * start rows of text positions are unknown, so segments start at known
+ * rows (the text's own start and pseudo-random others), each marked in
+ * stop_bits, and a lane walks until the next row is marked (another
+ * segment's start, or row 0, the end of the text). Lanes sit on a ring:
+ * one whose segment ends takes the next unstarted one. Segment lengths are
+ * unknown in advance, so each writes into fixed-size chunks drawn from a
+ * pool and linked in order; the join (exp/app_bwt.c) copies them out in
+ * text order. One dependent table load per byte, plus the stop-bit test.
+ */
+struct app_bwt_ring {
+	const void *table;
+	int wide;
+	const uint64_t *stop_bits;     /* bit r: row r starts a segment or is row 0 */
+	const uint64_t *start_row;     /* nsegs rows */
+	unsigned nsegs;
+	uint8_t *pool;                 /* nchunks chunks of chunk_bytes */
+	size_t chunk_bytes;
+	size_t nchunks;
+	/* Filled by the walk, per segment: first chunk, byte count, and the
+	 * marked row it stopped at; chunk_next links a segment's chunks. */
+	uint32_t *seg_first_chunk;
+	uint64_t *seg_bytes;
+	uint64_t *seg_end_row;
+	uint32_t *chunk_next;
+};
+
+/* Walk every segment with k lanes (1..APP_K_MAX). Returns 0, or -1 when
+ * the pool ran out (a sizing bug: nchunks must be bytes/chunk + nsegs). */
+int app_bwt_walk_ring(const struct app_bwt_ring *ring, unsigned k);
+
+/*
  * Gather, the ceiling control: sum += a[idx[i]] for i in [0, n). No load
  * depends on another, so the core overlaps as many as its own resources
  * allow with no lanes at all. Returns the sum (so no load is dead).

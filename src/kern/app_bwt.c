@@ -62,3 +62,75 @@ void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos,
 			pos[i] = t >> 8;
 		}
 }
+
+/* One lane of the ring: its segment, row, and where it writes. */
+struct ring_lane {
+	unsigned seg;
+	uint64_t row;
+	uint8_t *w, *end;
+	uint32_t chunk;
+	uint64_t bytes;
+};
+
+static int ring_start(const struct app_bwt_ring *g, struct ring_lane *l, unsigned seg, size_t *next_chunk)
+{
+	if (*next_chunk >= g->nchunks)
+		return -1;
+	l->seg = seg;
+	l->row = g->start_row[seg];
+	l->chunk = (uint32_t)(*next_chunk)++;
+	l->w = g->pool + (size_t)l->chunk * g->chunk_bytes;
+	l->end = l->w + g->chunk_bytes;
+	l->bytes = 0;
+	g->seg_first_chunk[seg] = l->chunk;
+	g->chunk_next[l->chunk] = UINT32_MAX;
+	return 0;
+}
+
+int app_bwt_walk_ring(const struct app_bwt_ring *g, unsigned k)
+{
+	struct ring_lane lane[APP_K_MAX];
+	unsigned next_seg = 0, live = 0;
+	size_t next_chunk = 0;
+	unsigned char on[APP_K_MAX];
+
+	for (unsigned i = 0; i < k; i++) {
+		on[i] = next_seg < g->nsegs;
+		if (on[i] && ring_start(g, &lane[i], next_seg++, &next_chunk))
+			return -1;
+		live += on[i];
+	}
+	while (live)
+		for (unsigned i = 0; i < k; i++) {
+			struct ring_lane *l = &lane[i];
+			uint64_t t;
+
+			if (!on[i])
+				continue;
+			t = g->wide ? ((const uint64_t *)g->table)[l->row] : ((const uint32_t *)g->table)[l->row];
+			*l->w++ = (uint8_t)t;
+			l->bytes++;
+			l->row = t >> 8;
+			if (l->w == l->end) {
+				uint32_t c;
+
+				if (next_chunk >= g->nchunks)
+					return -1;
+				c = (uint32_t)next_chunk++;
+				g->chunk_next[l->chunk] = c;
+				g->chunk_next[c] = UINT32_MAX;
+				l->chunk = c;
+				l->w = g->pool + (size_t)c * g->chunk_bytes;
+				l->end = l->w + g->chunk_bytes;
+			}
+			if (g->stop_bits[l->row / 64] >> (l->row % 64) & 1) {
+				g->seg_bytes[l->seg] = l->bytes;
+				g->seg_end_row[l->seg] = l->row;
+				on[i] = next_seg < g->nsegs;
+				if (on[i] && ring_start(g, l, next_seg++, &next_chunk))
+					return -1;
+				live -= !on[i];
+			}
+		}
+	return 0;
+}

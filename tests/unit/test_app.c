@@ -76,15 +76,15 @@ TEST(app_bwt_every_k_and_form_gives_the_same_output)
 		small_params(&p, kinds[i]);
 		rc = app_run("bwt", &p, &r, err, sizeof(err));
 		CHECK(rc == 0, "%s: rc %d: %s %s", textgen_name(kinds[i]), rc, err, r.check.failure);
-		CHECK(r.check.ok && r.nvariants == 2, "%s: check or variants", textgen_name(kinds[i]));
+		CHECK(r.check.ok && r.nvariants == 3, "%s: check or variants", textgen_name(kinds[i]));
 		/* K = 1 first, every K of app_lane_set, one output hash for all. */
 		for (unsigned v = 0; v < r.nvariants; v++) {
-			CHECK(r.variants[v].npoints == APP_NLANE_SET && r.variants[v].points[0].k == 1,
+			CHECK(r.variants[v].npoints == (v == 2 ? 4u : APP_NLANE_SET) && r.variants[v].points[0].k == 1,
 			      "%s: points", r.variants[v].name);
 			CHECK(r.variants[v].output_hash == r.check.expected_hash, "%s: hash differs",
 			      r.variants[v].name);
 		}
-		CHECK(r.check.runs_checked == 2 * APP_NLANE_SET + 1, "%u runs checked", r.check.runs_checked);
+		CHECK(r.check.runs_checked == 2 * APP_NLANE_SET + 4 + 2, "%u runs checked", r.check.runs_checked);
 	}
 }
 
@@ -233,4 +233,22 @@ TEST(app_search_check_fires_on_a_broken_search_and_every_form_agrees)
 	rc = app_run("search", &p, &r, err, sizeof(err));
 	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "search"), "a broken search returned %d: %s",
 	      rc, r.check.failure);
+}
+
+TEST(app_bwt_ring_check_fires_when_the_end_is_unmarked)
+{
+	static struct app_kernel_result r;
+	struct app_params p;
+	char err[256] = "";
+	int rc;
+
+	small_params(&p, TEXTGEN_REPEAT);
+	CHECK((rc = app_run("bwt", &p, &r, err, sizeof(err))) == 0, "rc %d: %s", rc, r.check.failure);
+	CHECK(r.nvariants == 3 && !strcmp(r.variants[2].name, "ring_random_starts") && r.variants[2].npoints == 4 &&
+	      r.variants[2].output_hash == r.check.expected_hash, "the ring variant: %u points", r.variants[2].npoints);
+	CHECK(!strcmp(r.headline_variant, "lanes_regs"), "headline reads %s", r.headline_variant);
+	p.broken_ring = true;
+	rc = app_run("bwt", &p, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && strstr(r.check.failure, "ring_random_starts"), "an unmarked end returned %d: %s", rc,
+	      r.check.failure);
 }
