@@ -845,10 +845,14 @@ const struct section registry[] = {
 			"first one's fillers the two overlap; once it does not, they serialise and an\n"
 			"iteration costs about twice as much. N is swept coarsely, then refined; the step\n"
 			"and the ramp before it are fitted as flat-ramp-flat and reported as the N on\n"
-			"both sides (\"fits at 136, not at 138\"). Fillers and what they fill: nop (reorder\n"
-			"buffer), int_add (integer registers), fp_add (FP/vector registers), store (store\n"
-			"queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a step\n"
-			"at twice N means the limit counts stores or loads, not instructions).\n"
+			"both sides (\"fits at 136, not at 138\"). Fillers and what they fill: nop, mov,\n"
+			"zero_idiom, fmov (reorder buffer; the last three are handled at rename, for cores\n"
+			"that drop nops), int_add (integer registers), fp_add (FP/vector registers), store\n"
+			"(store queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a\n"
+			"step at twice N means the limit counts stores or loads, not instructions). Each\n"
+			"step is repeated at the end (a structure at half its size says a sibling thread\n"
+			"was active); a summary per structure names the filler its figure comes from and\n"
+			"any filler that disagrees.\n"
 			"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 			"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n",
 		.kind = SECTION_MEASURE,

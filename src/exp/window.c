@@ -10,6 +10,9 @@
  *   clock drift land on all of them alike; each point is the min over trials.
  * - Tolerances come from this run's noise floor (min-of-3 group spreads, as
  *   the mlp experiment does); nothing is tuned to any published size.
+ * - Each step is measured again at the end (a structure shared with an
+ *   active sibling thread halves), and every structure's figure is checked
+ *   against the other fillers bounding it (docs/METHODOLOGY.md).
  */
 #include "exp/window.h"
 
@@ -20,6 +23,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +42,7 @@ void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 	while (ws < 8 * largest_cache_bytes)
 		ws *= 2;
 	*p = (struct window_params){
-		.working_set_bytes = ws, .trials = 15, .iters = 16384, .max_n = 1024,
+		.working_set_bytes = ws, .trials = 15, .iters = 8192, .max_n = 1024,
 		.seed = 7, .clock = clock, .stop = stop,
 	};
 }
@@ -111,37 +115,62 @@ static double fit_serial(const unsigned *n, const double *t, size_t s, size_t co
 	return a;
 }
 
-/* Best (onset, step) with the step either at s (>= 2 points each side) or
- * absent (s == count). */
-static void fit_search(const unsigned *n, const double *t, size_t count, bool allow_step,
-		       struct window_fit *fit)
+/* Best (onset, step) with the serialised segment starting at sf (>= 2
+ * points each side) or absent (sf == count). Up to WINDOW_FIT_GAP_MAX
+ * points just before sf may be set aside as transitional, each at a cost
+ * of pen_ns2 and only when it lies strictly between the ramp's top and the
+ * serialised level. */
+static void fit_search(const unsigned *n, const double *t, size_t count, bool allow_step, double pen_ns2,
+		       double rise_min_ns, struct window_fit *fit)
 {
 	double best = INFINITY;
 
-	for (size_t s = allow_step ? 2 : count; s <= count; s++) {
+	for (size_t sf = allow_step ? 2 : count; sf <= count; sf++) {
 		double up_sse = 0, serial = NAN;
+		size_t gmax = 0;
 
-		if (s < count) {
-			if (count - s < 2)
+		if (sf < count) {
+			if (count - sf < 2)
 				continue;
-			serial = fit_serial(n, t, s, count, &up_sse);
+			serial = fit_serial(n, t, sf, count, &up_sse);
+			gmax = WINDOW_FIT_GAP_MAX;
 		}
-		for (size_t a = 0; a < s; a++) {
-			double t0, m, sse;
+		for (size_t g = 0; g <= gmax && sf >= g + 2; g++) {
+			size_t s = sf - g;
 
-			if (!fit_ramp(n, t, a, s, &t0, &m, &sse) || sse + up_sse >= best)
-				continue;
-			best = sse + up_sse;
-			fit->step_index = s;
-			fit->onset_index = a;
-			fit->flat_ns = t0;
-			fit->ramp_slope_ns = m;
-			fit->ramp_top_ns = t0 + m * (double)(n[s - 1] - n[a]);
-			fit->serial_ns = serial;
+			for (size_t a = 0; a < s; a++) {
+				double t0, m, sse, top, total;
+				bool between = true;
+
+				if (!fit_ramp(n, t, a, s, &t0, &m, &sse))
+					continue;
+				top = t0 + m * (double)(n[s - 1] - n[a]);
+				if (allow_step && top - t0 > rise_min_ns && 8 * (n[s - 1] - n[a]) < n[s - 1])
+					continue;
+				for (size_t i = s; i < sf; i++)
+					between = between && t[i] > top && t[i] < serial;
+				total = sse + up_sse + (double)g * pen_ns2;
+				if (!between || total >= best)
+					continue;
+				best = total;
+				fit->step_index = sf;
+				fit->fits_index = s - 1;
+				fit->transition_points = g;
+				fit->onset_index = a;
+				fit->flat_ns = t0;
+				fit->ramp_slope_ns = m;
+				fit->ramp_top_ns = top;
+				fit->serial_ns = serial;
+			}
 		}
 	}
 	fit->rms_rel_residual = sqrt(best / (double)count) / fit->flat_ns;
 	fit->jump_ratio = fit->step_index < count ? fit->serial_ns / fit->ramp_top_ns : NAN;
+}
+
+double window_jump_needed(double tol_frac)
+{
+	return 1.0 + fmax(3.0 * tol_frac, 0.05);
 }
 
 int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double tol_frac,
@@ -151,19 +180,24 @@ int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double
 	 * neighbouring points); a ramp is a trend fitted over many points, so one
 	 * floor suffices. Never below 5% and 3%: a floor measured as zero on a
 	 * lucky run must not turn every wiggle into a step. */
-	double jump_min = 1.0 + fmax(3.0 * tol_frac, 0.05), rise_min = fmax(tol_frac, 0.03);
+	double jump_min = window_jump_needed(tol_frac), rise_min = fmax(tol_frac, 0.03);
 
 	memset(fit, 0, sizeof(*fit));
 	if (!n || !t_ns || count < 3 || !(tol_frac >= 0))
 		return -EINVAL;
+	double scale = INFINITY, pen;
+
 	for (size_t i = 1; i < count; i++)
 		if (n[i] <= n[i - 1])
 			return -EINVAL;
-	fit_search(n, t_ns, count, true, fit);
+	for (size_t i = 0; i < count; i++)
+		scale = fmin(scale, t_ns[i]);
+	pen = 2 * fmax(tol_frac, 0.025) * scale;
+	fit_search(n, t_ns, count, true, pen * pen, rise_min * scale, fit);
 	fit->step_found = fit->step_index < count && fit->jump_ratio >= jump_min;
 	if (!fit->step_found)
-		fit_search(n, t_ns, count, false, fit);
-	fit->ramp_found = fit->onset_index + 1 < fit->step_index &&
+		fit_search(n, t_ns, count, false, pen * pen, rise_min * scale, fit);
+	fit->ramp_found = fit->onset_index < fit->fits_index &&
 			  fit->ramp_top_ns - fit->flat_ns >= rise_min * fit->flat_ns;
 	return 0;
 }
@@ -179,6 +213,7 @@ struct sweep {
 	void *scratch;
 	uintptr_t sink;
 	double floor_frac;          /* the floor so far, for decisions mid-run */
+	bool repeat;                /* in the end-of-run repeat pass */
 };
 
 /* One timed region on fresh stretches of the cycle: lane A walks iters
@@ -186,10 +221,13 @@ struct sweep {
  * line and no region finds lines a recent one left in the cache. */
 static double visit(struct sweep *s, const struct probe *pr)
 {
-	uintptr_t ptrs[2] = {chain_node_at(&s->chain, s->cursor),
-			     chain_node_at(&s->chain, s->cursor + s->iters + 1)};
+	uintptr_t ptrs[2];
 	double ns;
 
+	if (s->p->synthetic_ns)
+		return s->p->synthetic_ns(s->p->synthetic_ctx, pr->filler, pr->n, s->repeat);
+	ptrs[0] = chain_node_at(&s->chain, s->cursor);
+	ptrs[1] = chain_node_at(&s->chain, s->cursor + s->iters + 1);
 	s->cursor += 2 * s->iters + 2;
 	ns = probe_run_ns_per_iter(pr, ptrs, s->iters, s->scratch, s->p->clock);
 	s->sink ^= ptrs[0] ^ ptrs[1];
@@ -233,9 +271,15 @@ static int measure(struct sweep *s, struct window_filler_result *fr, const unsig
 	for (size_t i = 0; i < k; i++)
 		if (!point_add(fr, ns[i]))
 			k = i;
-	for (; built < k; built++)
-		if ((rc = probe_build(&pr[built], fr->filler, ns[built])))
+	for (; built < k; built++) {
+		if (s->p->synthetic_ns) {
+			memset(&pr[built], 0, sizeof(pr[built]));
+			pr[built].filler = fr->filler;
+			pr[built].n = ns[built];
+		} else if ((rc = probe_build(&pr[built], fr->filler, ns[built]))) {
 			goto out;
+		}
+	}
 	if (k == 0)
 		goto out;
 	/* Untimed, once per probe: each fresh code page's first fetch and TLB
@@ -345,6 +389,24 @@ static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 	}
 	if ((rc = fit_points(fr, s->floor_frac, &fit)))
 		return rc;
+	/* Serialised but no step: the coarse grid may have put more transitional
+	 * points on the edge than the fit sets aside. Sample the steepest rise
+	 * between neighbours finely so a step there can show. */
+	if (!fit.step_found && serialised(fr)) {
+		unsigned at = 1;
+
+		for (unsigned i = 2; i < fr->npoints; i++)
+			if (fr->points[i].ns_per_iter / fr->points[i - 1].ns_per_iter >
+			    fr->points[at].ns_per_iter / fr->points[at - 1].ns_per_iter)
+				at = i;
+		unsigned nlo = fr->points[at >= 2 ? at - 2 : 0].n;
+		unsigned nhi = fr->points[at + 1 < fr->npoints ? at + 1 : at].n;
+
+		if ((rc = refine(s, fr, nlo, nhi, round_up((nhi - nlo + REFINE_POINTS - 1) / REFINE_POINTS, unit),
+				 true)) ||
+		    (rc = fit_points(fr, s->floor_frac, &fit)))
+			return rc;
+	}
 	/* Around the onset: halve the coarse spacing over the neighbours. */
 	if (fit.ramp_found) {
 		unsigned a = (unsigned)fit.onset_index, lo = a >= 2 ? a - 2 : 0;
@@ -360,7 +422,7 @@ static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 
 		if ((rc = fit_points(fr, s->floor_frac, &fit)) || !fit.step_found)
 			return rc;
-		lo = fr->points[fit.step_index - 1].n;
+		lo = fr->points[fit.fits_index].n;
 		hi = fr->points[fit.step_index].n;
 		if (hi - lo <= unit)
 			return 0;
@@ -384,6 +446,20 @@ static double noise_floor_frac(const struct window_result *r)
 			stats_floor_add(&fl, pt->trials_ns, pt->ntrials, WINDOW_TRIAL_GROUP, false);
 		}
 	return stats_floor_take_pct(&fl) / 100.0;
+}
+
+/* Append to a note, truncating quietly: notes are words for a person. */
+__attribute__((format(printf, 3, 4)))
+static void note_add(char *note, size_t cap, const char *fmt, ...)
+{
+	size_t len = strnlen(note, cap);
+	va_list ap;
+
+	if (len + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(note + len, cap - len, fmt, ap);
+	va_end(ap);
 }
 
 static double entries_at(const struct probe_filler_info *info, unsigned n)
@@ -420,7 +496,7 @@ static void fill_filler(struct window_filler_result *fr, double tol, unsigned ma
 		(void)max_n;
 		return;
 	}
-	fr->step_n_fits = fr->points[fit->step_index - 1].n;
+	fr->step_n_fits = fr->points[fit->fits_index].n;
 	fr->step_n_fails = fr->points[fit->step_index].n;
 	fr->capacity_low = entries_at(info, fr->step_n_fits);
 	fr->capacity_high = entries_at(info, fr->step_n_fails) - 1;
@@ -440,6 +516,19 @@ static void fill_filler(struct window_filler_result *fr, double tol, unsigned ma
 		else
 			len += snprintf(fr->note + len, sizeof(fr->note) - (size_t)len, "; no ramp above the floor");
 	}
+	fr->ntransition = (unsigned)fit->transition_points;
+	for (unsigned i = 0; i < fr->ntransition; i++)
+		fr->transition_n[i] = fr->points[fit->fits_index + 1 + i].n;
+	if (fr->ntransition == 1)
+		note_add(fr->note, sizeof(fr->note), "; N=%u between the two levels (some iterations overlap, some not)",
+			 fr->transition_n[0]);
+	else if (fr->ntransition > 1)
+		note_add(fr->note, sizeof(fr->note),
+			 "; %u points (N=%u..%u) between the two levels (some iterations overlap, some not)",
+			 fr->ntransition, fr->transition_n[0], fr->transition_n[fr->ntransition - 1]);
+	fr->whole_capacity = fr->capacity;
+	fr->whole_capacity_low = fr->capacity_low;
+	fr->whole_capacity_high = fr->capacity_high;
 }
 
 /* The check that names the structure: a limit that counts stores (loads)
@@ -466,18 +555,246 @@ static void note_interleave_check(struct window_result *r, enum probe_filler pla
 		 : "neither 1x nor 2x: the structure is not named by this check");
 }
 
+/* The repeat at the end: two points per stepping filler, one well inside
+ * the overlap (0.9 x the N that fit) and one well past the step (1.1 x the
+ * N that failed). A structure that halved since, because the other hardware
+ * thread of this physical core became active and the core split it, fails
+ * at the first; one that was halved during the sweep and is whole again
+ * overlaps at the second. Either way the filler is swept afresh into
+ * scratch and that step is kept beside the first. */
+static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch)
+{
+	unsigned unit = probe_filler_info(fr->filler)->fillers_per_entry, ns[2];
+	double mid;
+	int rc;
+
+	if (!fr->step_found)
+		return 0;
+	ns[0] = round_up(fr->step_n_fits * 9 / 10, unit);
+	ns[1] = round_up(fr->step_n_fails + (fr->step_n_fails / 10 > unit ? fr->step_n_fails / 10 : unit), unit);
+	if (ns[0] >= ns[1])
+		ns[0] = 0;
+	memset(scratch, 0, sizeof(*scratch));
+	scratch->filler = fr->filler;
+	if ((rc = measure(s, scratch, ns, 2)))
+		return rc;
+	fr->repeat.done = true;
+	fr->repeat.fits_ns = point_find(scratch, ns[0])->ns_per_iter;
+	fr->repeat.fails_ns = point_find(scratch, ns[1])->ns_per_iter;
+	/* Geometric midpoint of the first run's two levels at the step. */
+	mid = sqrt(fr->fit.ramp_top_ns * fr->fit.serial_ns);
+	fr->repeat.agrees = fr->repeat.fits_ns < mid && fr->repeat.fails_ns > mid;
+	if (fr->repeat.agrees)
+		return 0;
+	memset(scratch, 0, sizeof(*scratch));
+	scratch->filler = fr->filler;
+	scratch->name = fr->name;
+	scratch->structure = fr->structure;
+	if ((rc = sweep_filler(s, scratch)))
+		return rc;
+	fill_filler(scratch, s->floor_frac, s->p->max_n);
+	fr->repeat.resweep = true;
+	fr->repeat.step_found = scratch->step_found;
+	fr->repeat.step_n_fits = scratch->step_n_fits;
+	fr->repeat.step_n_fails = scratch->step_n_fails;
+	fr->repeat.capacity = scratch->capacity;
+	fr->repeat.capacity_low = scratch->capacity_low;
+	fr->repeat.capacity_high = scratch->capacity_high;
+	fr->repeat.jump_ratio = scratch->fit.jump_ratio;
+	return 0;
+}
+
+/* About half: the ratio of a split structure to the whole, allowing for
+ * the bracket of each step and a few entries a core may reserve. */
+static bool about_half(double small, double large)
+{
+	return small >= 0.4 * large && small <= 0.6 * large;
+}
+
+void window_judge_repeat(struct window_filler_result *fr)
+{
+	double first = fr->capacity, again = fr->repeat.capacity;
+
+	fr->whole_capacity = fr->capacity;
+	fr->whole_capacity_low = fr->capacity_low;
+	fr->whole_capacity_high = fr->capacity_high;
+	fr->partitioned = false;
+	if (!fr->step_found || !fr->repeat.done)
+		return;
+	if (fr->repeat.agrees) {
+		note_add(fr->note, sizeof(fr->note), "; the repeat at the end agrees");
+		return;
+	}
+	if (!fr->repeat.step_found) {
+		note_add(fr->note, sizeof(fr->note),
+			 "; the repeat at the end no longer matched and its fresh sweep found no step: "
+			 "the first figure stands alone");
+		return;
+	}
+	if (about_half(again, first) || about_half(first, again)) {
+		bool first_whole = first > again;
+
+		fr->partitioned = true;
+		if (!first_whole) {
+			fr->whole_capacity = again;
+			fr->whole_capacity_low = fr->repeat.capacity_low;
+			fr->whole_capacity_high = fr->repeat.capacity_high;
+		}
+		note_add(fr->note, sizeof(fr->note),
+			 "; PARTITIONED: the repeat at the end stepped at N=%u/%u (%.1f entries), %.2fx the first run's "
+			 "%.1f. A core splits this structure between its two hardware threads when both are active, so "
+			 "a neighbour on the same physical core was likely running during the %s run; the whole "
+			 "structure is the %s run's %.1f entries (the two are not averaged)",
+			 fr->repeat.step_n_fits, fr->repeat.step_n_fails, again, again / first, first,
+			 first_whole ? "repeat" : "first", first_whole ? "first" : "repeat", fr->whole_capacity);
+		return;
+	}
+	if (fabs(again - first) <= fmax(2.0, 0.05 * first)) {
+		note_add(fr->note, sizeof(fr->note), "; the repeat at the end re-swept and stepped at N=%u/%u, the same",
+			 fr->repeat.step_n_fits, fr->repeat.step_n_fails);
+		return;
+	}
+	if (again > first) {
+		fr->whole_capacity = again;
+		fr->whole_capacity_low = fr->repeat.capacity_low;
+		fr->whole_capacity_high = fr->repeat.capacity_high;
+	}
+	note_add(fr->note, sizeof(fr->note),
+		 "; UNSTABLE: the repeat at the end stepped at N=%u/%u (%.1f entries), %.2fx the first run: neither the "
+		 "same nor half; the larger is kept as the whole",
+		 fr->repeat.step_n_fits, fr->repeat.step_n_fails, again, again / first);
+}
+
+/* Two brackets agree when they overlap after widening each by a few
+ * entries (a core may hold one or two entries for its own use, and the
+ * chase loads are counted by assumption). */
+static bool brackets_agree(const struct window_filler_result *a, const struct window_filler_result *b)
+{
+	double slack = fmax(2.0, 0.03 * fmax(a->whole_capacity, b->whole_capacity));
+
+	return a->whole_capacity_low - slack <= b->whole_capacity_high + slack &&
+	       b->whole_capacity_low - slack <= a->whole_capacity_high + slack;
+}
+
+static void summarise_one(struct window_result *r, struct window_summary *sm)
+{
+	struct window_filler_result *from = NULL;
+	enum probe_structure st = sm->structure;
+	unsigned last_n = 0;
+
+	/* The largest figure is the structure's: any other limit a filler runs
+	 * into can only stop it earlier, never later. */
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		struct window_filler_result *fr = &r->fillers[i];
+
+		if (probe_filler_info(fr->filler)->bounds != st)
+			continue;
+		if (!fr->step_found) {
+			sm->nostep[sm->nnostep++] = i;
+			if (fr->npoints)
+				last_n = fr->points[fr->npoints - 1].n > last_n ? fr->points[fr->npoints - 1].n : last_n;
+			continue;
+		}
+		if (!from || fr->whole_capacity > from->whole_capacity) {
+			from = fr;
+			sm->from = i;
+		}
+	}
+	if (!from && window_jump_needed(r->noise_floor_pct / 100) >= WINDOW_CLEAN_JUMP) {
+		/* Two misses overlapped against serialised differ by at most 2x, and
+		 * clean steps jump about 1.7-1.8x; a floor that demands that much
+		 * says nothing about the core, only about this run. */
+		sm->noise_limited = true;
+		snprintf(sm->note, sizeof(sm->note),
+			 "not resolved in this run: its noise floor (%.1f%%) needs a jump above %.2fx to call a step, and "
+			 "a clean step here is about %.1fx (two misses overlapped against serialised, at most 2x); rerun "
+			 "on a quiet machine",
+			 r->noise_floor_pct, window_jump_needed(r->noise_floor_pct / 100), WINDOW_CLEAN_JUMP);
+		return;
+	}
+	if (!from) {
+		snprintf(sm->note, sizeof(sm->note), "not measurable on this core: no filler bounding it stepped (up to N=%u)",
+			 last_n);
+		for (unsigned k = 0; k < sm->nnostep; k++)
+			note_add(sm->note, sizeof(sm->note), "%s%s", k ? ", " : ": ", r->fillers[sm->nostep[k]].name);
+		note_add(sm->note, sizeof(sm->note),
+			 "; a flat curve means they take no entry in it here, a ramp that another limit binds first "
+			 "(see their notes)");
+		return;
+	}
+	sm->measured = true;
+	sm->capacity = from->whole_capacity;
+	sm->capacity_low = from->whole_capacity_low;
+	sm->capacity_high = from->whole_capacity_high;
+	sm->partitioned = from->partitioned;
+	snprintf(sm->note, sizeof(sm->note), "%.1f entries from %s (fits at N=%u, not at %u)", sm->capacity, from->name,
+		 from->step_n_fits, from->step_n_fails);
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		struct window_filler_result *fr = &r->fillers[i];
+
+		if (fr == from || !fr->step_found || probe_filler_info(fr->filler)->bounds != st)
+			continue;
+		sm->partitioned = sm->partitioned || fr->partitioned;
+		if (brackets_agree(fr, from)) {
+			sm->agree[sm->nagree++] = i;
+			continue;
+		}
+		sm->disagree[sm->ndisagree++] = i;
+		fr->disagrees = from->disagrees = true;
+		note_add(fr->note, sizeof(fr->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
+			 from->name, fr->whole_capacity, from->whole_capacity, probe_structure_name(st));
+		note_add(from->note, sizeof(from->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
+			 fr->name, from->whole_capacity, fr->whole_capacity, probe_structure_name(st));
+	}
+	for (unsigned k = 0; k < sm->nagree; k++)
+		note_add(sm->note, sizeof(sm->note), "%s%s", k ? ", " : "; agrees: ", r->fillers[sm->agree[k]].name);
+	for (unsigned k = 0; k < sm->ndisagree; k++)
+		note_add(sm->note, sizeof(sm->note), "%s%s (%.1f)", k ? ", " : "; DISAGREES: ",
+			 r->fillers[sm->disagree[k]].name, r->fillers[sm->disagree[k]].whole_capacity);
+	for (unsigned k = 0; k < sm->nnostep; k++) {
+		const struct window_filler_result *ns = &r->fillers[sm->nostep[k]];
+
+		note_add(sm->note, sizeof(sm->note), "; %s never stepped up to N=%u while %s stepped at %u: %s", ns->name,
+			 ns->npoints ? ns->points[ns->npoints - 1].n : 0, from->name, from->step_n_fails,
+			 ns->filler == PROBE_FILLER_NOP ? "nops take no entry in it on this core (dropped or packed before it)"
+							: "it takes no entry in it on this core, or another path frees it");
+	}
+	if (sm->partitioned)
+		note_add(sm->note, sizeof(sm->note), "; one run measured about half (see the filler's note)");
+}
+
+void window_summarise(struct window_result *r)
+{
+	r->nsummary = 0;
+	memset(r->summary, 0, sizeof(r->summary));
+	for (unsigned i = 0; i < r->nfillers; i++)
+		r->fillers[i].disagrees = false;
+	for (unsigned st = 0; st < PROBE_STRUCT_COUNT; st++) {
+		bool any = false;
+
+		for (unsigned i = 0; i < r->nfillers; i++)
+			any = any || probe_filler_info(r->fillers[i].filler)->bounds == (enum probe_structure)st;
+		if (!any)
+			continue;
+		r->summary[r->nsummary].structure = (enum probe_structure)st;
+		summarise_one(r, &r->summary[r->nsummary++]);
+	}
+}
+
 int window_run(const struct window_params *p, struct window_result *r)
 {
 	struct sweep s = {.p = p, .r = r};
 	struct arena arena = {0};
-	uint64_t w0 = clock_wall_ns(), w1;
+	struct window_filler_result *scratch_fr = NULL;
+	uint64_t w0 = clock_wall_ns(), w1, w2;
 	unsigned total = 0, done = 0;
+	bool synthetic = p->synthetic_ns != NULL;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!enc_host_ops())
+	if (!enc_host_ops() && !synthetic)
 		return -ENOTSUP;
-	r->isa = enc_host_ops()->isa;
+	r->isa = enc_host_ops() ? enc_host_ops()->isa : "synthetic";
 	if (p->trials < 3 || p->trials % 3 || p->trials > WINDOW_MAX_TRIALS / 3 || p->iters < 16 ||
 	    p->max_n < 16 || p->max_n > 4096 || p->working_set_bytes < WINDOW_MIN_BYTES || !p->clock || !p->stop)
 		return -EINVAL;
@@ -487,34 +804,39 @@ int window_run(const struct window_params *p, struct window_result *r)
 	r->working_set_bytes = p->working_set_bytes;
 	r->trials = p->trials;
 	r->perm_seed = p->seed;
+	scratch_fr = malloc(sizeof(*scratch_fr));
 	s.scratch = aligned_alloc(ENC_LINE_BYTES, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
-	if (!s.scratch) {
+	if (!s.scratch || !scratch_fr) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	/* Touch the scratch lines so the fillers find them in L1 from the first
 	 * trial, not faulting. */
 	memset(s.scratch, 0, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
-	if ((rc = arena_map(&arena, p->working_set_bytes, PAGES_HUGE)))
-		goto out;
-	r->total_bytes = arena.bytes;
-	r->huge_bytes_obtained = arena.huge_bytes_obtained;
-	if ((rc = chain_build(&s.chain, arena.base, p->working_set_bytes, ENC_LINE_BYTES, ENC_LINE_BYTES,
-			      p->seed, chain_offset_linear)))
-		goto out;
-	r->perm_hash = s.chain.perm_hash;
-	if ((rc = chain_verify(&s.chain, &r->layout)))
-		goto out;
-	if (!r->layout.ok) {
-		rc = -EPROTO;
-		goto out;
-	}
-	/* Keep every timed region above the clock's minimum: at least two
-	 * misses per iteration, so 2 x 50 ns is a safe lower bound on a region's
-	 * cost per iteration on any machine with DRAM behind it. */
 	s.iters = p->iters;
-	while (p->clock->min_region_ns > 0 && (double)s.iters * 100.0 < p->clock->min_region_ns)
-		s.iters *= 2;
+	if (synthetic) {
+		r->layout.ok = true;
+	} else {
+		if ((rc = arena_map(&arena, p->working_set_bytes, PAGES_HUGE)))
+			goto out;
+		r->total_bytes = arena.bytes;
+		r->huge_bytes_obtained = arena.huge_bytes_obtained;
+		if ((rc = chain_build(&s.chain, arena.base, p->working_set_bytes, ENC_LINE_BYTES, ENC_LINE_BYTES,
+				      p->seed, chain_offset_linear)))
+			goto out;
+		r->perm_hash = s.chain.perm_hash;
+		if ((rc = chain_verify(&s.chain, &r->layout)))
+			goto out;
+		if (!r->layout.ok) {
+			rc = -EPROTO;
+			goto out;
+		}
+		/* Keep every timed region above the clock's minimum: at least two
+		 * misses per iteration, so 2 x 50 ns is a safe lower bound on a
+		 * region's cost per iteration on any machine with DRAM behind it. */
+		while (p->clock->min_region_ns > 0 && (double)s.iters * 100.0 < p->clock->min_region_ns)
+			s.iters *= 2;
+	}
 	r->iters = s.iters;
 	s.floor_frac = 0.02;
 	w1 = clock_wall_ns();
@@ -538,27 +860,44 @@ int window_run(const struct window_params *p, struct window_result *r)
 		if (isfinite(fl))
 			s.floor_frac = fl;
 		if (p->progress)
-			p->progress(p->progress_ctx, (double)++done / total);
+			p->progress(p->progress_ctx, (double)++done / (total + 1));
 	}
 	r->noise_floor_pct = 100 * s.floor_frac;
 	for (unsigned i = 0; i < r->nfillers; i++)
 		fill_filler(&r->fillers[i], s.floor_frac, p->max_n);
+	/* The repeat, after every sweep, so it is minutes (not seconds) away
+	 * from the first run of the same filler when a neighbour comes or goes. */
+	w2 = clock_wall_ns();
+	s.repeat = true;
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		if ((rc = repeat_filler(&s, &r->fillers[i], scratch_fr)))
+			goto out;
+		window_judge_repeat(&r->fillers[i]);
+	}
+	r->repeat_seconds = (double)(clock_wall_ns() - w2) / 1e9;
 	note_interleave_check(r, PROBE_FILLER_STORE, PROBE_FILLER_STORE_NOP);
 	note_interleave_check(r, PROBE_FILLER_LOAD_FP, PROBE_FILLER_LOAD_FP_NOP);
+	window_summarise(r);
+	if (p->progress)
+		p->progress(p->progress_ctx, 1.0);
 	r->sweep_seconds = (double)(clock_wall_ns() - w1) / 1e9;
-	size_t huge_after;
+	if (!synthetic) {
+		size_t huge_after;
 
-	if (!arena_backing_obtained(&arena, &huge_after) && huge_after < r->huge_bytes_obtained)
-		r->huge_bytes_obtained = huge_after;
-	if (r->huge_bytes_obtained < r->total_bytes / 10 * 9)
-		snprintf(r->note, sizeof(r->note),
-			 "only %zu of %zu bytes in huge pages: TLB misses ride along with the chase loads",
-			 r->huge_bytes_obtained, r->total_bytes);
+		if (!arena_backing_obtained(&arena, &huge_after) && huge_after < r->huge_bytes_obtained)
+			r->huge_bytes_obtained = huge_after;
+		if (r->huge_bytes_obtained < r->total_bytes / 10 * 9)
+			snprintf(r->note, sizeof(r->note),
+				 "only %zu of %zu bytes in huge pages: TLB misses ride along with the chase loads",
+				 r->huge_bytes_obtained, r->total_bytes);
+	}
 out:
 	if (s.sink == 1)
 		r->note[0] = '\0'; /* keeps the chase results observable */
-	chain_free(&s.chain);
+	if (!synthetic)
+		chain_free(&s.chain);
 	arena_unmap(&arena);
 	free(s.scratch);
+	free(scratch_fr);
 	return rc;
 }

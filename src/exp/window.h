@@ -35,6 +35,11 @@ struct window_params {
 	volatile sig_atomic_t *stop;   /* set asynchronously: finish early */
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
+	/* Tests only: when set, no arena is mapped and no probe runs; each
+	 * visit of filler f at n takes this many ns per iteration instead.
+	 * repeat is true during the end-of-run repeat pass. */
+	double (*synthetic_ns)(void *ctx, enum probe_filler f, unsigned n, bool repeat);
+	void *synthetic_ctx;
 };
 
 /* Defaults: 256 MiB or 8x the largest reported cache, whichever is more. */
@@ -56,6 +61,8 @@ struct window_fit {
 	bool step_found;           /* a jump above the tolerance */
 	bool ramp_found;           /* the ramp rises above the tolerance before the step */
 	size_t step_index;         /* first point of the serialised segment (count if none) */
+	size_t fits_index;         /* last point of the ramp: step_index - 1 - transition_points */
+	size_t transition_points;  /* points between the two levels at the step (0..WINDOW_FIT_GAP_MAX) */
 	size_t onset_index;        /* last point of the flat segment */
 	double flat_ns;            /* t0 */
 	double ramp_slope_ns;      /* per filler */
@@ -64,6 +71,26 @@ struct window_fit {
 	double jump_ratio;         /* serial_ns / ramp_top_ns */
 	double rms_rel_residual;   /* sqrt(mean((t - fit)^2)) / t0 */
 };
+
+/* At most this many points may sit between the two levels at the step
+ * (N where some iterations overlap and some do not: one or two points at
+ * the store queue's and FP register file's edge on Zen 4, five at the
+ * reorder buffer's when sampled at every N). Each one the fit sets aside
+ * costs it a penalty of two noise floors, so only points that neither
+ * segment explains are set aside; and a ramp may not be a short steep run
+ * of such points (it must span an eighth of the N that fits, or stay
+ * within the floor). */
+#define WINDOW_FIT_GAP_MAX 6
+
+/* The jump ratio a step must clear to be called one at noise floor
+ * tol_frac: three floors (it is read off two neighbouring points), never
+ * below 5%. */
+double window_jump_needed(double tol_frac);
+
+/* About the jump of a clean step (seen 1.72-1.81x on Zen 3 and Zen 4): when
+ * window_jump_needed reaches it, a run that found no step says nothing about
+ * the core, and the summary says the run was too noisy instead. */
+#define WINDOW_CLEAN_JUMP 1.7
 
 /* Fit points (n[i], t_ns[i]), n strictly increasing, count >= 3, by least
  * squares over every onset and step position. tol_frac (the run's noise
@@ -86,8 +113,41 @@ struct window_filler_result {
 	double capacity_low, capacity_high;  /* entries at step_n_fits .. just below step_n_fails */
 	bool ramp_found;
 	unsigned ramp_onset_n;     /* valid when ramp_found */
+	unsigned ntransition;      /* points between the two levels at the step */
+	unsigned transition_n[WINDOW_FIT_GAP_MAX];
 	double seconds;            /* wall time of this filler's sweep */
-	char note[320];            /* how clean, and what the check says */
+	/* The repeat at the end of the section: the step's two sides are
+	 * measured again; where they no longer agree the filler is swept
+	 * afresh and that sweep's step is kept here. */
+	struct {
+		bool done;             /* the repeat ran (the first sweep stepped) */
+		bool agrees;           /* fits N still overlaps and fails N still serialises */
+		bool resweep;          /* swept afresh because it did not */
+		bool step_found;       /* the fresh sweep's step (valid with resweep) */
+		unsigned step_n_fits, step_n_fails;
+		double capacity, capacity_low, capacity_high, jump_ratio;
+		double fits_ns, fails_ns;  /* the repeat's times at the first run's two sides */
+	} repeat;
+	/* Of the two runs, the one taken as the whole structure: the larger,
+	 * since a structure shared with an active sibling thread only ever
+	 * shrinks. Equal to capacity unless the repeat disagreed. */
+	double whole_capacity, whole_capacity_low, whole_capacity_high;
+	bool partitioned;          /* one run stepped at about half the other's N */
+	bool disagrees;            /* the cross-check with a filler bounding the same structure fired */
+	char note[480];            /* how clean, and what the checks say */
+};
+
+/* Per structure, what the section concludes from all fillers bounding it. */
+struct window_summary {
+	enum probe_structure structure;
+	bool measured;             /* at least one filler stepped */
+	double capacity, capacity_low, capacity_high;  /* the whole structure, entries */
+	unsigned from;             /* index into fillers[] of the filler the figure comes from */
+	unsigned nagree, ndisagree, nnostep;
+	unsigned agree[PROBE_FILLER_COUNT], disagree[PROBE_FILLER_COUNT], nostep[PROBE_FILLER_COUNT];
+	bool partitioned;          /* some run of its filler measured about half */
+	bool noise_limited;        /* nothing stepped, and this run's floor could not have seen a step */
+	char note[400];            /* the reasoned line, also "not measurable ..." */
 };
 
 struct window_result {
@@ -103,8 +163,19 @@ struct window_result {
 	double setup_seconds, sweep_seconds;
 	unsigned nfillers;
 	struct window_filler_result fillers[PROBE_FILLER_COUNT];
+	unsigned nsummary;         /* structures bounded by at least one filler run */
+	struct window_summary summary[PROBE_STRUCT_COUNT];
+	double repeat_seconds;     /* the end-of-run repeat pass */
 	char note[256];            /* run-level warnings (page backing), "" when none */
 };
+
+/* The conclusions drawn from the fillers' own results (pure; window_run
+ * calls them, tests call them on synthetic results): whole capacity and
+ * partition verdict per filler from its repeat, then per structure the
+ * figure, the fillers that agree, disagree or never stepped, and the
+ * notes (appended to the fillers' own). */
+void window_judge_repeat(struct window_filler_result *fr);
+void window_summarise(struct window_result *r);
 
 /* Map and verify the chase arena, then sweep each selected filler. Returns
  * 0; -ENOTSUP on an ISA without an encoder (nothing measured); -EINTR when

@@ -34,6 +34,11 @@ struct enc_ops {
 	/* Filler number k of the loop body; k picks the rotating destination
 	 * register or the scratch line. */
 	void (*nop)(struct jit_code *c);
+	/* Window-entry fillers handled at rename (no register, no port where
+	 * the core eliminates them): register move, zeroing idiom, FP move. */
+	void (*mov)(struct jit_code *c, unsigned k);
+	void (*zero)(struct jit_code *c, unsigned k);
+	void (*fmov)(struct jit_code *c, unsigned k);
 	void (*int_add)(struct jit_code *c, unsigned k);
 	void (*fp_add)(struct jit_code *c, unsigned k);
 	void (*store)(struct jit_code *c, unsigned k);
@@ -68,6 +73,9 @@ enum { X86_RAX, X86_RCX, X86_RDX, X86_RBX, X86_RSP, X86_RBP, X86_RSI, X86_RDI,
 void enc_x86_64_nop(struct jit_code *c);
 void enc_x86_64_mov_r64_m64(struct jit_code *c, unsigned dst, unsigned base, int32_t disp);
 void enc_x86_64_mov_m64_r64(struct jit_code *c, unsigned base, int32_t disp, unsigned src);
+void enc_x86_64_mov_r64_r64(struct jit_code *c, unsigned dst, unsigned src);
+void enc_x86_64_xor_r32_r32(struct jit_code *c, unsigned dst, unsigned src);
+void enc_x86_64_movaps_xmm_xmm(struct jit_code *c, unsigned dst, unsigned src);
 void enc_x86_64_add_r64_r64(struct jit_code *c, unsigned dst, unsigned src);
 void enc_x86_64_addpd_xmm_xmm(struct jit_code *c, unsigned dst, unsigned src);
 void enc_x86_64_movsd_xmm_m64(struct jit_code *c, unsigned dst, unsigned base, int32_t disp);
@@ -85,6 +93,8 @@ void enc_aarch64_ldr_x_imm(struct jit_code *c, unsigned xt, unsigned xn, uint32_
 void enc_aarch64_str_x_imm(struct jit_code *c, unsigned xt, unsigned xn, uint32_t off_bytes);
 void enc_aarch64_ldr_d_imm(struct jit_code *c, unsigned dt, unsigned xn, uint32_t off_bytes);
 void enc_aarch64_add_x_reg(struct jit_code *c, unsigned xd, unsigned xn, unsigned xm);
+void enc_aarch64_mov_x_reg(struct jit_code *c, unsigned xd, unsigned xm);
+void enc_aarch64_fmov_d(struct jit_code *c, unsigned dd, unsigned dn);
 void enc_aarch64_fadd_d(struct jit_code *c, unsigned dd, unsigned dn, unsigned dm);
 void enc_aarch64_movi_d_zero(struct jit_code *c, unsigned dd);
 void enc_aarch64_subs_x_imm(struct jit_code *c, unsigned xd, unsigned xn, uint32_t imm12);

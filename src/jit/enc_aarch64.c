@@ -15,7 +15,7 @@
 #include "jit/jit.h"
 
 enum a64_form {
-	A_NOP, A_LDR_X, A_STR_X, A_LDR_D, A_ADD_X, A_FADD_D, A_MOVI_D, A_SUBS_X, A_B_COND, A_RET,
+	A_NOP, A_LDR_X, A_STR_X, A_LDR_D, A_MOV_X, A_ADD_X, A_FMOV_D, A_FADD_D, A_MOVI_D, A_SUBS_X, A_B_COND, A_RET,
 	A_MOVZ_X, A_MOVK_X, A_BL, A_SVC, A_NFORMS
 };
 
@@ -29,7 +29,9 @@ static const struct a64_form_desc forms[A_NFORMS] = {
 	[A_LDR_X]  = {0xf9400000, "C6.2 LDR (immediate), unsigned offset, 64-bit: size=11 111 0 01 01 imm12 Rn Rt"},
 	[A_STR_X]  = {0xf9000000, "C6.2 STR (immediate), unsigned offset, 64-bit: size=11 111 0 01 00 imm12 Rn Rt"},
 	[A_LDR_D]  = {0xfd400000, "C7.2 LDR (immediate, SIMD&FP), unsigned offset, 64-bit Dt: size=11 111 1 01 01"},
+	[A_MOV_X]  = {0xaa0003e0, "C6.2 MOV (register), alias of ORR (shifted register) Xd, XZR, Xm: sf=1 01 01010 00 0 Rm 0 11111 Rd"},
 	[A_ADD_X]  = {0x8b000000, "C6.2 ADD (shifted register), 64-bit, LSL #0: sf=1 0 0 01011 00 0 Rm imm6=0 Rn Rd"},
+	[A_FMOV_D] = {0x1e604000, "C7.2 FMOV (register), double: 0 0 0 11110 ftype=01 1 0000 00 10000 Rn Rd"},
 	[A_FADD_D] = {0x1e602800, "C7.2 FADD (scalar), double: 0 0 0 11110 ftype=01 1 Rm 001 0 10 Rn Rd"},
 	[A_MOVI_D] = {0x2f00e400, "C7.2 MOVI, 64-bit scalar Dd, #imm: Q=0 op=1 cmode=1110, imm8=0"},
 	[A_SUBS_X] = {0xf1000000, "C6.2 SUBS (immediate), 64-bit: sf=1 1 1 100010 sh=0 imm12 Rn Rd"},
@@ -83,6 +85,16 @@ void enc_aarch64_ldr_d_imm(struct jit_code *c, unsigned dt, unsigned xn, uint32_
 void enc_aarch64_add_x_reg(struct jit_code *c, unsigned xd, unsigned xn, unsigned xm)
 {
 	emit(c, A_ADD_X, rm(xm) | rn(xn) | rd(xd));
+}
+
+void enc_aarch64_mov_x_reg(struct jit_code *c, unsigned xd, unsigned xm)
+{
+	emit(c, A_MOV_X, rm(xm) | rd(xd));
+}
+
+void enc_aarch64_fmov_d(struct jit_code *c, unsigned dd, unsigned dn)
+{
+	emit(c, A_FMOV_D, rn(dn) | rd(dd));
 }
 
 void enc_aarch64_fadd_d(struct jit_code *c, unsigned dd, unsigned dn, unsigned dm)
@@ -162,6 +174,24 @@ static void a_int_add(struct jit_code *c, unsigned k)
 	enc_aarch64_add_x_reg(c, 11 + k % INT_ROT, 3, 4);
 }
 
+/* Window-entry fillers that cores with move elimination handle at rename:
+ * a register move, MOVZ #0 (writes a constant, reads nothing), and FMOV
+ * between D registers. Sources are never written in the loop. */
+static void a_mov(struct jit_code *c, unsigned k)
+{
+	enc_aarch64_mov_x_reg(c, 11 + k % INT_ROT, 3);
+}
+
+static void a_zero(struct jit_code *c, unsigned k)
+{
+	enc_aarch64_movz_x(c, 11 + k % INT_ROT, 0, 0);
+}
+
+static void a_fmov(struct jit_code *c, unsigned k)
+{
+	enc_aarch64_fmov_d(c, fp_dest[k % FP_ROT], 30);
+}
+
 static void a_fp_add(struct jit_code *c, unsigned k)
 {
 	enc_aarch64_fadd_d(c, fp_dest[k % FP_ROT], 30, 31);
@@ -195,6 +225,9 @@ const struct enc_ops enc_aarch64_ops = {
 	.prologue = a_prologue,
 	.chase = a_chase,
 	.nop = enc_aarch64_nop,
+	.mov = a_mov,
+	.zero = a_zero,
+	.fmov = a_fmov,
 	.int_add = a_int_add,
 	.fp_add = a_fp_add,
 	.store = a_store,

@@ -15,7 +15,8 @@
 #include <stdbool.h>
 
 enum x86_form {
-	X_NOP, X_MOV_LOAD, X_MOV_STORE, X_ADD, X_ADDPD, X_MOVSD_LOAD, X_XORPS, X_DEC, X_JNZ, X_RET,
+	X_NOP, X_MOV_LOAD, X_MOV_STORE, X_MOV_RR, X_XOR_R32, X_ADD, X_ADDPD, X_MOVAPS, X_MOVSD_LOAD, X_XORPS,
+	X_DEC, X_JNZ, X_RET,
 	X_NFORMS
 };
 
@@ -35,8 +36,11 @@ static const struct x86_form_desc forms[X_NFORMS] = {
 	[X_NOP]        = {0,    {0x90},       1, false, -1, "SDM 2B 4.3 NOP: NP 90"},
 	[X_MOV_LOAD]   = {0,    {0x8b},       1, true,  -1, "SDM 2B 4.3 MOV: REX.W + 8B /r  MOV r64, r/m64"},
 	[X_MOV_STORE]  = {0,    {0x89},       1, true,  -1, "SDM 2B 4.3 MOV: REX.W + 89 /r  MOV r/m64, r64"},
+	[X_MOV_RR]     = {0,    {0x89},       1, true,  -1, "SDM 2B 4.3 MOV: REX.W + 89 /r  MOV r/m64, r64 (mod=11, register)"},
+	[X_XOR_R32]    = {0,    {0x31},       1, false, -1, "SDM 2B 4.3 XOR: 31 /r  XOR r/m32, r32 (mod=11, register)"},
 	[X_ADD]        = {0,    {0x01},       1, true,  -1, "SDM 2A 3.3 ADD: REX.W + 01 /r  ADD r/m64, r64"},
 	[X_ADDPD]      = {0x66, {0x0f, 0x58}, 2, false, -1, "SDM 2A 3.3 ADDPD: 66 0F 58 /r  ADDPD xmm1, xmm2/m128"},
+	[X_MOVAPS]     = {0,    {0x0f, 0x28}, 2, false, -1, "SDM 2B 4.3 MOVAPS: NP 0F 28 /r  MOVAPS xmm1, xmm2/m128"},
 	[X_MOVSD_LOAD] = {0xf2, {0x0f, 0x10}, 2, false, -1, "SDM 2B 4.3 MOVSD: F2 0F 10 /r  MOVSD xmm1, m64"},
 	[X_XORPS]      = {0,    {0x0f, 0x57}, 2, false, -1, "SDM 2B 4.3 XORPS: NP 0F 57 /r  XORPS xmm1, xmm2/m128"},
 	[X_DEC]        = {0,    {0xff},       1, true,   1, "SDM 2A 3.3 DEC: REX.W + FF /1  DEC r/m64"},
@@ -103,6 +107,25 @@ void enc_x86_64_add_r64_r64(struct jit_code *c, unsigned dst, unsigned src)
 	/* 01 /r is ADD r/m64, r64: the destination is the r/m operand. */
 	emit_head(c, X_ADD, src, dst);
 	emit_modrm_reg(c, src, dst);
+}
+
+void enc_x86_64_mov_r64_r64(struct jit_code *c, unsigned dst, unsigned src)
+{
+	/* 89 /r is MOV r/m64, r64: the destination is the r/m operand. */
+	emit_head(c, X_MOV_RR, src, dst);
+	emit_modrm_reg(c, src, dst);
+}
+
+void enc_x86_64_xor_r32_r32(struct jit_code *c, unsigned dst, unsigned src)
+{
+	emit_head(c, X_XOR_R32, src, dst);
+	emit_modrm_reg(c, src, dst);
+}
+
+void enc_x86_64_movaps_xmm_xmm(struct jit_code *c, unsigned dst, unsigned src)
+{
+	emit_head(c, X_MOVAPS, dst, src);
+	emit_modrm_reg(c, dst, src);
 }
 
 void enc_x86_64_addpd_xmm_xmm(struct jit_code *c, unsigned dst, unsigned src)
@@ -172,6 +195,30 @@ static void x_int_add(struct jit_code *c, unsigned k)
 	enc_x86_64_add_r64_r64(c, X86_R8 + k % INT_ROT, X86_RDX);
 }
 
+/* The reorder-buffer fillers beside nop, for cores that drop nops before
+ * they take a window entry (Zen 4 does: a nop-interleaved probe overlaps at
+ * twice the N). Each is handled at rename, so it takes a window entry but
+ * no execution port and no new physical register: a 64-bit move between
+ * integer registers (AMD SOG 19h "zero cycle move"), the 32-bit XOR
+ * zeroing idiom, and MOVAPS between XMM registers. The source is never
+ * written in the loop, so no move waits on another. */
+static void x_mov(struct jit_code *c, unsigned k)
+{
+	enc_x86_64_mov_r64_r64(c, X86_R8 + k % INT_ROT, X86_RDX);
+}
+
+static void x_zero(struct jit_code *c, unsigned k)
+{
+	unsigned r = X86_R8 + k % INT_ROT;
+
+	enc_x86_64_xor_r32_r32(c, r, r);
+}
+
+static void x_fmov(struct jit_code *c, unsigned k)
+{
+	enc_x86_64_movaps_xmm_xmm(c, k % FP_ROT, 15);
+}
+
 static void x_fp_add(struct jit_code *c, unsigned k)
 {
 	enc_x86_64_addpd_xmm_xmm(c, k % FP_ROT, 15);
@@ -208,6 +255,9 @@ const struct enc_ops enc_x86_64_ops = {
 	.prologue = x_prologue,
 	.chase = x_chase,
 	.nop = enc_x86_64_nop,
+	.mov = x_mov,
+	.zero = x_zero,
+	.fmov = x_fmov,
 	.int_add = x_int_add,
 	.fp_add = x_fp_add,
 	.store = x_store,

@@ -14,15 +14,38 @@
 #include <errno.h>
 #include <string.h>
 
+#define ROB PROBE_STRUCT_ROB
 static const struct probe_filler_info infos[PROBE_FILLER_COUNT] = {
-	[PROBE_FILLER_NOP]         = {"nop", "reorder buffer", 1, 2},
-	[PROBE_FILLER_INT_ADD]     = {"int_add", "integer register file", 1, 2},
-	[PROBE_FILLER_FP_ADD]      = {"fp_add", "FP/vector register file", 1, 0},
-	[PROBE_FILLER_STORE]       = {"store", "store queue", 1, 0},
-	[PROBE_FILLER_LOAD_FP]     = {"load_fp", "load queue", 1, 2},
-	[PROBE_FILLER_STORE_NOP]   = {"store_nop", "store queue (nop-interleaved check)", 2, 0},
-	[PROBE_FILLER_LOAD_FP_NOP] = {"load_fp_nop", "load queue (nop-interleaved check)", 2, 2},
+	[PROBE_FILLER_NOP]         = {"nop", "reorder buffer", ROB, 1, 2},
+	[PROBE_FILLER_MOV]         = {"mov", "reorder buffer (eliminated moves)", ROB, 1, 2},
+	[PROBE_FILLER_ZERO]        = {"zero_idiom", "reorder buffer (zeroing idioms)", ROB, 1, 2},
+	[PROBE_FILLER_FMOV]        = {"fmov", "reorder buffer (eliminated FP moves)", ROB, 1, 2},
+	[PROBE_FILLER_INT_ADD]     = {"int_add", "integer register file", PROBE_STRUCT_INT_RF, 1, 2},
+	[PROBE_FILLER_FP_ADD]      = {"fp_add", "FP/vector register file", PROBE_STRUCT_FP_RF, 1, 0},
+	[PROBE_FILLER_STORE]       = {"store", "store queue", PROBE_STRUCT_SQ, 1, 0},
+	[PROBE_FILLER_LOAD_FP]     = {"load_fp", "load queue", PROBE_STRUCT_LQ, 1, 2},
+	[PROBE_FILLER_STORE_NOP]   = {"store_nop", "store queue (nop-interleaved check)", PROBE_STRUCT_SQ, 2, 0},
+	[PROBE_FILLER_LOAD_FP_NOP] = {"load_fp_nop", "load queue (nop-interleaved check)", PROBE_STRUCT_LQ, 2, 2},
 };
+#undef ROB
+
+static const char *const struct_keys[PROBE_STRUCT_COUNT][2] = {
+	[PROBE_STRUCT_ROB] = {"reorder_buffer", "reorder buffer"},
+	[PROBE_STRUCT_INT_RF] = {"int_register_file", "integer register file"},
+	[PROBE_STRUCT_FP_RF] = {"fp_register_file", "FP/vector register file"},
+	[PROBE_STRUCT_SQ] = {"store_queue", "store queue"},
+	[PROBE_STRUCT_LQ] = {"load_queue", "load queue"},
+};
+
+const char *probe_structure_key(enum probe_structure s)
+{
+	return (unsigned)s < PROBE_STRUCT_COUNT ? struct_keys[s][0] : NULL;
+}
+
+const char *probe_structure_name(enum probe_structure s)
+{
+	return (unsigned)s < PROBE_STRUCT_COUNT ? struct_keys[s][1] : NULL;
+}
 
 const struct probe_filler_info *probe_filler_info(enum probe_filler f)
 {
@@ -52,6 +75,9 @@ static void emit_filler(struct jit_code *c, const struct enc_ops *ops, enum prob
 {
 	switch (f) {
 	case PROBE_FILLER_NOP: ops->nop(c); break;
+	case PROBE_FILLER_MOV: ops->mov(c, k); break;
+	case PROBE_FILLER_ZERO: ops->zero(c, k); break;
+	case PROBE_FILLER_FMOV: ops->fmov(c, k); break;
 	case PROBE_FILLER_INT_ADD: ops->int_add(c, k); break;
 	case PROBE_FILLER_FP_ADD: ops->fp_add(c, k); break;
 	case PROBE_FILLER_STORE: ops->store(c, k); break;
@@ -92,6 +118,12 @@ int probe_emit_sample(struct jit_code *c, const struct enc_ops *ops)
 	loop_start = c->len_bytes;
 	ops->chase(c, 0);
 	ops->nop(c);
+	for (unsigned k = 0; k < 5; k++)
+		ops->mov(c, k);
+	ops->zero(c, 0);
+	ops->zero(c, 3);
+	for (unsigned k = 0; k < 16; k += 7)
+		ops->fmov(c, k);
 	/* Enough of each to wrap the register rotation at least once on
 	 * x86-64 (4 integer, 15 FP) and to use each displacement size. */
 	for (unsigned k = 0; k < 5; k++)

@@ -21,6 +21,9 @@ struct enc_ops;
 
 enum probe_filler {
 	PROBE_FILLER_NOP,          /* reorder buffer */
+	PROBE_FILLER_MOV,          /* reorder buffer, where register moves are eliminated at rename */
+	PROBE_FILLER_ZERO,         /* reorder buffer, where zeroing idioms take no register */
+	PROBE_FILLER_FMOV,         /* reorder buffer, where FP/vector moves are eliminated */
 	PROBE_FILLER_INT_ADD,      /* integer register file */
 	PROBE_FILLER_FP_ADD,       /* FP/vector register file */
 	PROBE_FILLER_STORE,        /* store queue */
@@ -30,9 +33,20 @@ enum probe_filler {
 	PROBE_FILLER_COUNT
 };
 
+/* The structures the fillers bound; several fillers may bound one. */
+enum probe_structure {
+	PROBE_STRUCT_ROB, PROBE_STRUCT_INT_RF, PROBE_STRUCT_FP_RF, PROBE_STRUCT_SQ, PROBE_STRUCT_LQ,
+	PROBE_STRUCT_COUNT
+};
+
+/* JSON key ("reorder_buffer", ...) and words ("reorder buffer", ...). */
+const char *probe_structure_key(enum probe_structure s);
+const char *probe_structure_name(enum probe_structure s);
+
 struct probe_filler_info {
 	const char *name;          /* "nop", "int_add", ... (JSON and CLI spelling) */
 	const char *structure;     /* what it is expected to fill */
+	enum probe_structure bounds; /* the structure whose size its step gives */
 	unsigned fillers_per_entry;/* 2 for the nop-interleaved kinds: N/2 of them count */
 	unsigned chase_entries;    /* 2 where the two chase loads occupy the structure too */
 };

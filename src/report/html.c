@@ -92,7 +92,8 @@ static bool numeric(const struct jsonr_value *v, int fmt)
 /* One row per element of arr. */
 static void table_rows(FILE *f, const struct jsonr_value *arr, const struct col *cols, size_t ncols, const char *caption)
 {
-	if (!arr || arr->type != JSONR_ARRAY || !arr->u.children.count)
+	/* An object's members are rows too (window.summary: one per structure). */
+	if (!arr || (arr->type != JSONR_ARRAY && arr->type != JSONR_OBJECT) || !arr->u.children.count)
 		return;
 	fputs("<table>\n", f);
 	if (caption) {
@@ -416,6 +417,11 @@ static const struct col window_rows[] = {
 	{ "warning", "warning", F_TEXT },
 };
 
+static const struct col wsummary_cols[] = {
+	{ "structure", "structure", F_TEXT }, { "capacity (entries)", "capacity", 1 },
+	{ "from", "from", F_TEXT }, { "partitioned", "partitioned", F_BOOL }, { "note", "note", F_TEXT },
+};
+
 static const struct col filler_cols[] = {
 	{ "filler", "filler", F_TEXT }, { "fills", "structure", F_TEXT },
 	{ "fits N", "step_n_fits", F_TEXT }, { "fails N", "step_n_fails", F_TEXT },
@@ -498,6 +504,7 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 
 		heading(f, 3, NULL, label, "Window: out-of-order structures behind a DRAM miss");
 		kv_table(f, v, window_rows, NCOLS(window_rows), NULL);
+		table_rows(f, jsonr_get(v, "summary"), wsummary_cols, NCOLS(wsummary_cols), "per structure");
 		table_rows(f, fl, filler_cols, NCOLS(filler_cols), "fillers");
 		for (const struct jsonr_value *fi = fl && fl->type == JSONR_ARRAY ? fl->u.children.first : NULL; fi; fi = fi->next) {
 			snprintf(cap, sizeof(cap), "%s: points", jsonr_get_string(fi, "filler") ? jsonr_get_string(fi, "filler") : "?");

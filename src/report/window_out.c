@@ -38,7 +38,79 @@ void window_write_text(const struct window_result *r, FILE *f)
 			fprintf(f, "%9s %8u\n", "-", fr->npoints);
 		fprintf(f, "  %-12s %s\n", "", fr->note);
 	}
-	fprintf(f, "  sweep %.1f s (setup %.1f s)\n", r->sweep_seconds, r->setup_seconds);
+	if (r->nsummary)
+		fprintf(f, "  per structure (the largest figure among its fillers; cross-checks and repeats):\n");
+	for (unsigned i = 0; i < r->nsummary; i++) {
+		const struct window_summary *sm = &r->summary[i];
+
+		fprintf(f, "  %-24s %s\n", probe_structure_name(sm->structure), sm->note);
+	}
+	fprintf(f, "  sweep %.1f s, of which the repeat %.1f s (setup %.1f s)\n", r->sweep_seconds, r->repeat_seconds,
+		r->setup_seconds);
+}
+
+static void write_repeat(struct jsonw *w, const struct window_filler_result *fr)
+{
+	if (!fr->repeat.done) {
+		jsonw_null(w, "repeat");
+		return;
+	}
+	jsonw_object_begin(w, "repeat");
+	jsonw_bool(w, "agrees", fr->repeat.agrees);
+	jsonw_double(w, "fits_side_ns_per_iter", fr->repeat.fits_ns);
+	jsonw_double(w, "fails_side_ns_per_iter", fr->repeat.fails_ns);
+	jsonw_bool(w, "resweep", fr->repeat.resweep);
+	if (fr->repeat.resweep && fr->repeat.step_found) {
+		jsonw_uint(w, "step_n_fits", fr->repeat.step_n_fits);
+		jsonw_uint(w, "step_n_fails", fr->repeat.step_n_fails);
+		jsonw_double(w, "capacity", fr->repeat.capacity);
+		jsonw_double(w, "jump_ratio", fr->repeat.jump_ratio);
+	} else {
+		jsonw_null(w, "step_n_fits");
+		jsonw_null(w, "step_n_fails");
+		jsonw_null(w, "capacity");
+	}
+	jsonw_object_end(w);
+}
+
+static void write_names(struct jsonw *w, const char *key, const struct window_result *r, const unsigned *idx,
+			unsigned n)
+{
+	jsonw_array_begin(w, key);
+	for (unsigned k = 0; k < n; k++)
+		jsonw_string(w, NULL, r->fillers[idx[k]].name);
+	jsonw_array_end(w);
+}
+
+/* window.summary: one object per structure, keyed by its name. */
+static void write_summary(struct jsonw *w, const struct window_result *r)
+{
+	jsonw_object_begin(w, "summary");
+	for (unsigned i = 0; i < r->nsummary; i++) {
+		const struct window_summary *sm = &r->summary[i];
+
+		jsonw_object_begin(w, probe_structure_key(sm->structure));
+		jsonw_string(w, "structure", probe_structure_name(sm->structure));
+		jsonw_bool(w, "measured", sm->measured);
+		if (sm->measured) {
+			jsonw_double(w, "capacity", sm->capacity);
+			jsonw_double(w, "capacity_low", sm->capacity_low);
+			jsonw_double(w, "capacity_high", sm->capacity_high);
+			jsonw_string(w, "from", r->fillers[sm->from].name);
+		} else {
+			jsonw_null(w, "capacity");
+			jsonw_null(w, "from");
+		}
+		jsonw_string(w, "unit", "entries");
+		write_names(w, "agree", r, sm->agree, sm->nagree);
+		write_names(w, "disagree", r, sm->disagree, sm->ndisagree);
+		write_names(w, "no_step", r, sm->nostep, sm->nnostep);
+		jsonw_bool(w, "partitioned", sm->partitioned);
+		jsonw_bool(w, "noise_limited", sm->noise_limited);
+		jsonw_string(w, "note", sm->note);
+		jsonw_object_end(w);
+	}
+	jsonw_object_end(w);
 }
 
 void window_write_json(struct jsonw *w, const struct window_result *r)
@@ -94,9 +166,25 @@ void window_write_json(struct jsonw *w, const struct window_result *r)
 		jsonw_double(w, "rms_rel_residual", fr->fit.rms_rel_residual);
 		jsonw_double(w, "seconds", fr->seconds);
 		jsonw_string(w, "note", fr->note);
+		jsonw_array_begin(w, "transition_n");
+		for (unsigned j = 0; j < fr->ntransition; j++)
+			jsonw_uint(w, NULL, fr->transition_n[j]);
+		jsonw_array_end(w);
+		write_repeat(w, fr);
+		if (fr->step_found) {
+			jsonw_double(w, "whole_capacity", fr->whole_capacity);
+			jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
+			jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
+		} else {
+			jsonw_null(w, "whole_capacity");
+		}
+		jsonw_bool(w, "partitioned", fr->partitioned);
+		jsonw_bool(w, "disagrees", fr->disagrees);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
+	write_summary(w, r);
 	jsonw_object_end(w);
 }
 

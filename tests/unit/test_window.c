@@ -585,3 +585,232 @@ out:
 	snprintf(tctx->message, sizeof(tctx->message), "N=%u %.1f ns/iter, N=%u %.1f ns/iter, floor %.1f%%", ns[0],
 		 t[0], ns[1], t[1], 100 * tol);
 }
+
+/* The store filler's coarse sweep on a Zen 4 guest (family 25 model 17):
+ * N=64 sits half way between the levels (some iterations overlap, some do
+ * not). Without setting that point aside the fit called the whole curve a
+ * ramp and reported no step. */
+TEST(window_fit_sets_aside_a_point_between_the_levels)
+{
+	static const unsigned n[] = {0, 4, 6, 8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 40, 48, 56, 64,
+				     72, 84, 96, 108, 124, 140, 160, 180, 204, 232};
+	static const double t[] = {148, 148, 151, 150, 151, 149, 150, 151, 150, 149, 152, 153, 155, 160,
+				   161, 164, 167, 232, 307, 313, 319, 327, 335, 342, 358, 367, 379, 397};
+	struct window_fit fit;
+	size_t k = sizeof(n) / sizeof(n[0]);
+
+	CHECK(window_fit_steps(n, t, k, 0.068, &fit) == 0, "fit failed");
+	CHECK(fit.step_found, "no step (jump %.2f)", fit.jump_ratio);
+	CHECK(n[fit.fits_index] == 56 && n[fit.step_index] == 72 && fit.transition_points == 1,
+	      "fits %u fails %u with %zu transitional, want 56, 72 and 1", n[fit.fits_index], n[fit.step_index],
+	      fit.transition_points);
+	CHECK(fit.jump_ratio > 1.6, "jump %.2f across the transition", fit.jump_ratio);
+}
+
+/* ---- the section's conclusions, on synthetic timing ---- */
+
+/* A filler with limit q (entries, chase loads included where they count):
+ * flat at 100 ns to q/2, a ramp to 115 at q, then 180 and slowly rising;
+ * q == 0 never steps (a slow rise from issue time only). The repeat pass
+ * may see a different q. */
+struct synth_core {
+	unsigned q[PROBE_FILLER_COUNT], q_repeat[PROBE_FILLER_COUNT];
+};
+
+static double synth_ns(void *ctx, enum probe_filler f, unsigned n, bool repeat)
+{
+	const struct synth_core *core = ctx;
+	const struct probe_filler_info *info = probe_filler_info(f);
+	unsigned q = repeat ? core->q_repeat[f] : core->q[f];
+	double e = (double)n / info->fillers_per_entry + info->chase_entries;
+
+	if (q == 0)
+		return 100.0 + 0.01 * n;
+	if (e <= q / 2.0)
+		return 100.0;
+	if (e <= q)
+		return 100.0 + 15.0 * (e - q / 2.0) / (q / 2.0);
+	return 180.0 + 0.02 * (e - q);
+}
+
+static int synth_run(struct synth_core *core, unsigned mask, struct window_result *r)
+{
+	static struct clock_info ci;
+	static volatile sig_atomic_t stop;
+	struct window_params p;
+
+	window_params_default(&p, 0, &ci, &stop);
+	p.filler_mask = mask;
+	p.trials = 3;
+	p.synthetic_ns = synth_ns;
+	p.synthetic_ctx = core;
+	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++)
+		if (!core->q_repeat[f])
+			core->q_repeat[f] = core->q[f];
+	return window_run(&p, r);
+}
+
+static const struct window_summary *summary_of(const struct window_result *r, enum probe_structure st)
+{
+	for (unsigned i = 0; i < r->nsummary; i++)
+		if (r->summary[i].structure == st)
+			return &r->summary[i];
+	return NULL;
+}
+
+TEST(window_rob_comes_from_the_filler_that_steps_when_nop_never_does)
+{
+	static struct window_result r;
+	struct synth_core core = {.q = {[PROBE_FILLER_MOV] = 318}};
+	int rc = synth_run(&core, 1u << PROBE_FILLER_NOP | 1u << PROBE_FILLER_MOV, &r);
+	const struct window_summary *sm = summary_of(&r, PROBE_STRUCT_ROB);
+
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(sm && sm->measured, "no reorder-buffer figure");
+	CHECK(!strcmp(r.fillers[sm->from].name, "mov"), "figure from %s, want mov", r.fillers[sm->from].name);
+	CHECK(sm->capacity_low <= 318 && sm->capacity_high >= 318, "capacity %.1f..%.1f does not hold 318",
+	      sm->capacity_low, sm->capacity_high);
+	CHECK(sm->nnostep == 1 && !strcmp(r.fillers[sm->nostep[0]].name, "nop"), "nop not listed as never stepping");
+	CHECK(strstr(sm->note, "nop never stepped") && strstr(sm->note, "nops take no entry"), "note: %s", sm->note);
+}
+
+TEST(window_structure_with_no_stepping_filler_is_not_measurable)
+{
+	static struct window_result r;
+	struct synth_core core = {.q = {0}};
+	int rc = synth_run(&core, 1u << PROBE_FILLER_NOP, &r);
+	const struct window_summary *sm = summary_of(&r, PROBE_STRUCT_ROB);
+
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(sm && !sm->measured && strstr(sm->note, "not measurable"), "note: %s", sm ? sm->note : "(none)");
+}
+
+/* The same stepless result is the core's only when the run could have seen
+ * a step: at a floor whose 3-floor jump reaches a clean step's ~1.7x (a
+ * disturbed run measured 131% here), it is the run's. */
+TEST(window_no_step_under_a_high_floor_is_the_run_not_the_core)
+{
+	static struct window_result r;
+	const double floors_pct[] = {5.7, 131.0};
+
+	for (unsigned k = 0; k < 2; k++) {
+		const struct window_summary *sm;
+
+		memset(&r, 0, sizeof(r));
+		r.noise_floor_pct = floors_pct[k];
+		r.fillers[0].filler = PROBE_FILLER_MOV;
+		r.fillers[0].name = probe_filler_info(PROBE_FILLER_MOV)->name;
+		r.fillers[0].structure = probe_filler_info(PROBE_FILLER_MOV)->structure;
+		r.nfillers = 1;
+		window_summarise(&r);
+		sm = summary_of(&r, PROBE_STRUCT_ROB);
+		CHECK(sm && !sm->measured, "a figure from nothing");
+		if (k == 0)
+			CHECK(!sm->noise_limited && strstr(sm->note, "not measurable on this core"), "floor %.1f%%: %s",
+			      r.noise_floor_pct, sm->note);
+		else
+			CHECK(sm->noise_limited && strstr(sm->note, "not resolved in this run") &&
+				      !strstr(sm->note, "on this core"),
+			      "floor %.1f%%: %s", r.noise_floor_pct, sm->note);
+	}
+}
+
+TEST(window_repeat_at_half_n_is_reported_as_partitioned)
+{
+	static struct window_result r;
+	struct synth_core core = {.q = {[PROBE_FILLER_INT_ADD] = 202}, .q_repeat = {[PROBE_FILLER_INT_ADD] = 101}};
+	int rc = synth_run(&core, 1u << PROBE_FILLER_INT_ADD, &r);
+	const struct window_filler_result *fr = &r.fillers[0];
+	const struct window_summary *sm = summary_of(&r, PROBE_STRUCT_INT_RF);
+
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(fr->step_found && fr->repeat.done && !fr->repeat.agrees && fr->repeat.resweep && fr->repeat.step_found,
+	      "repeat: done %d agrees %d resweep %d step %d", fr->repeat.done, fr->repeat.agrees, fr->repeat.resweep,
+	      fr->repeat.step_found);
+	CHECK(fr->partitioned && strstr(fr->note, "PARTITIONED") && strstr(fr->note, "not averaged"), "note: %s",
+	      fr->note);
+	CHECK(fabs(fr->whole_capacity - fr->capacity) < 1e-9 && fr->repeat.capacity < 0.6 * fr->capacity,
+	      "whole %.1f first %.1f repeat %.1f: the first (larger) run is the whole", fr->whole_capacity,
+	      fr->capacity, fr->repeat.capacity);
+	CHECK(sm && sm->partitioned && fabs(sm->capacity - fr->capacity) < 1e-9, "summary %.1f partitioned %d",
+	      sm ? sm->capacity : -1, sm ? sm->partitioned : 0);
+}
+
+TEST(window_repeat_that_matches_is_not_partitioned)
+{
+	static struct window_result r;
+	struct synth_core core = {.q = {[PROBE_FILLER_INT_ADD] = 202}};
+	int rc = synth_run(&core, 1u << PROBE_FILLER_INT_ADD, &r);
+
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(r.fillers[0].repeat.done && r.fillers[0].repeat.agrees && !r.fillers[0].partitioned,
+	      "a steady structure was flagged: %s", r.fillers[0].note);
+}
+
+/* Two fillers bounding one structure with figures apart: both rows, the
+ * summary and the JSON say so. */
+TEST(window_cross_check_fires_on_a_disagreeing_pair)
+{
+	static struct window_result r;
+	const struct window_summary *sm;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct jsonw w;
+	static const struct { enum probe_filler f; double lo, hi; } rows[] = {
+		{PROBE_FILLER_STORE, 63, 64}, {PROBE_FILLER_STORE_NOP, 79, 80}, {PROBE_FILLER_LOAD_FP, 135, 136},
+		{PROBE_FILLER_LOAD_FP_NOP, 135, 137},
+	};
+
+	memset(&r, 0, sizeof(r));
+	for (unsigned i = 0; i < 4; i++) {
+		struct window_filler_result *fr = &r.fillers[r.nfillers++];
+
+		fr->filler = rows[i].f;
+		fr->name = probe_filler_info(rows[i].f)->name;
+		fr->structure = probe_filler_info(rows[i].f)->structure;
+		fr->step_found = true;
+		fr->capacity_low = fr->whole_capacity_low = rows[i].lo;
+		fr->capacity_high = fr->whole_capacity_high = rows[i].hi;
+		fr->capacity = fr->whole_capacity = (rows[i].lo + rows[i].hi) / 2;
+	}
+	window_summarise(&r);
+	sm = summary_of(&r, PROBE_STRUCT_SQ);
+	CHECK(sm && sm->ndisagree == 1 && r.fillers[0].disagrees && r.fillers[1].disagrees,
+	      "store 63.5 vs store_nop 79.5 not flagged");
+	CHECK(strstr(r.fillers[0].note, "CROSS-CHECK") && strstr(r.fillers[1].note, "CROSS-CHECK") &&
+	      strstr(sm->note, "DISAGREES"), "notes: %s | %s", r.fillers[0].note, sm->note);
+	sm = summary_of(&r, PROBE_STRUCT_LQ);
+	CHECK(sm && sm->ndisagree == 0 && sm->nagree == 1 && !r.fillers[2].disagrees, "agreeing load pair flagged");
+	f = open_memstream(&buf, &len);
+	CHECK(f, "open_memstream");
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	window_write_json(&w, &r);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	bool ok = strstr(buf, "\"summary\"") && strstr(buf, "\"store_queue\"") && strstr(buf, "\"disagree\": [") &&
+		  strstr(buf, "\"disagrees\": true") && strstr(buf, "\"from\": \"store_nop\"");
+
+	if (!ok)
+		snprintf(tctx->message, sizeof(tctx->message), "%.400s", strstr(buf, "\"summary\"") ? strstr(buf, "\"summary\"") : buf);
+	free(buf);
+	CHECK(ok, "window.summary or the disagreement is missing from the JSON");
+}
+
+/* The other order: the sweep ran while the structure was split, the repeat
+ * found it whole. The repeat's figure is then the whole structure. */
+TEST(window_repeat_at_twice_n_names_the_repeat_as_whole)
+{
+	static struct window_result r;
+	struct synth_core core = {.q = {[PROBE_FILLER_STORE] = 32}, .q_repeat = {[PROBE_FILLER_STORE] = 64}};
+	int rc = synth_run(&core, 1u << PROBE_FILLER_STORE, &r);
+	const struct window_filler_result *fr = &r.fillers[0];
+	const struct window_summary *sm = summary_of(&r, PROBE_STRUCT_SQ);
+
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(fr->partitioned && strstr(fr->note, "the whole structure is the repeat run's"), "note: %s", fr->note);
+	CHECK(fr->whole_capacity > 1.7 * fr->capacity && sm && fabs(sm->capacity - fr->whole_capacity) < 1e-9,
+	      "whole %.1f first %.1f summary %.1f", fr->whole_capacity, fr->capacity, sm ? sm->capacity : -1);
+}
