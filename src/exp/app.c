@@ -8,7 +8,6 @@
 #include "exp/app.h"
 
 #include "exp/mlp.h"
-#include "result.h"
 #include "stats.h"
 
 #include <errno.h>
