@@ -36,12 +36,12 @@ static void first_rows(const uint8_t *bwt, size_t rows, size_t primary, size_t f
 	}
 }
 
-void bwt_table_build(const uint8_t *bwt, size_t rows, size_t primary, void *table)
+void bwt_table_build(const uint8_t *bwt, size_t rows, size_t primary, void *table, bool wide)
 {
 	size_t next[256];
 
 	first_rows(bwt, rows, primary, next);
-	if (bwt_table_wide(rows)) {
+	if (wide) {
 		uint64_t *tt = table;
 
 		tt[0] = (uint64_t)primary << 8;

@@ -20,9 +20,10 @@ bool bwt_table_wide(size_t rows);
 size_t bwt_table_bytes(size_t rows);
 
 /* The table for bwt[0..rows) (rows = text bytes + 1, bwt from sais_bwt,
- * primary the end mark's row) into table, bwt_table_bytes(rows) bytes.
+ * primary the end mark's row) into table: 64-bit words when wide (needed
+ * past BWT_NARROW_MAX_ROWS; tests force it on small texts), else 32-bit.
  * Row 0 is the end mark's own row; its word points at primary. */
-void bwt_table_build(const uint8_t *bwt, size_t rows, size_t primary, void *table);
+void bwt_table_build(const uint8_t *bwt, size_t rows, size_t primary, void *table, bool wide);
 
 /* Invert by the LF mapping, backwards, one row at a time: text[0..rows-1).
  * Independent of the table; returns 0 or -ENOMEM. */

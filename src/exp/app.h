@@ -46,6 +46,7 @@ struct app_params {
 	app_hash_fn broken_hash;         /* replaces lockstep and amac */
 	app_search_fn broken_search;     /* replaces every search form */
 	bool broken_ring;                /* bwt: leave the text's end unmarked */
+	bool force_wide;                 /* bwt: 64-bit table words even when 32 would do */
 };
 
 /* One K of one variant: throughput figures from the minimum over trials. */

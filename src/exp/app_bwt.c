@@ -372,7 +372,7 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 		"as a decoder of existing files: 4096 segments from pseudo-random start rows with stop marks, K lanes "
 		"on a ring, chunked output, then the segment join (both timed); K = 1, 4, 16, 32 only"};
 	struct ring_setup ring = {0};
-	bool ring_ok;
+	bool ring_ok, wide;
 	uint8_t *text = NULL, *bwt = NULL, *out = NULL;
 	int32_t *sa = NULL;
 	struct arena arena = {0};
@@ -410,7 +410,8 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 		textgen_fill(text, n, p->bzip2 ? TEXTGEN_MARKOV : p->input, p->seed);
 	}
 	rows = n + 1;
-	table_bytes = bwt_table_bytes(rows);
+	wide = p->force_wide || bwt_table_wide(rows);
+	table_bytes = rows * (wide ? sizeof(uint64_t) : sizeof(uint32_t));
 	r->footprint_bytes = table_bytes;
 	r->may_fit_cache = p->largest_cache_bytes && table_bytes <= p->largest_cache_bytes;
 	app_param_text(r, "input", input);
@@ -419,7 +420,7 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 	app_param_num(r, "bzip2_preset", p->bzip2);
 	app_param_num(r, "text_bytes", (double)n);
 	app_param_num(r, "rows", (double)rows);
-	app_param_num(r, "table_word_bytes", bwt_table_wide(rows) ? 8 : 4);
+	app_param_num(r, "table_word_bytes", wide ? 8 : 4);
 	app_param_num(r, "table_bytes", (double)table_bytes);
 	app_param_num(r, "seed", (double)p->seed);
 	app_param_num(r, "max_k", p->max_k);
@@ -469,14 +470,14 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 		rc = -ENOMEM;
 		goto out;
 	}
-	w = (struct walk_ctx){arena.base, bwt_table_wide(rows), out, text, n, bwt_hash(text, n)};
+	w = (struct walk_ctx){arena.base, wide, out, text, n, bwt_hash(text, n)};
 	r->check.expected_hash = w.text_hash;
 	poison(&w);
 
 	/* The decoder's stages, cold: the table built from the BWT, then the
 	 * first walk over it (largest K, register lanes), timed back to back. */
 	t0 = clock_now();
-	bwt_table_build(bwt, rows, primary, arena.base);
+	bwt_table_build(bwt, rows, primary, arena.base, wide);
 	t1 = clock_now();
 	walk_full(&w, p->broken_walk ? p->broken_walk : app_bwt_walk_regs(plans[nplans - 1].k, w.wide),
 		  &plans[nplans - 1]);

@@ -66,7 +66,7 @@ static int check_text(const uint8_t *t, size_t n, char *why, size_t whylen)
 		goto out;
 	}
 	/* The T-vector walked from row(0) = primary emits the text forwards. */
-	bwt_table_build(bwt, n + 1, primary, tt);
+	bwt_table_build(bwt, n + 1, primary, tt, false);
 	row = primary;
 	for (size_t i = 0; i < n; i++) {
 		walked[i] = (uint8_t)tt[row];
