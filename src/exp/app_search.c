@@ -57,12 +57,14 @@ struct slot {
 
 int app_search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
-	static const char *const names[4] = {"sorted", "sorted_prefetch", "eytzinger", "eytzinger_prefetch"};
-	static const char *const what[4] = {
+	static const char *const names[5] = {"sorted", "sorted_prefetch", "eytzinger", "eytzinger_prefetch",
+					     "eytzinger_regs"};
+	static const char *const what[5] = {
 		"branchless halving over the sorted array, K queries in lockstep",
 		"the same, touching both possible midpoints of the next step",
 		"Eytzinger layout, i = 2i + (e[i] < x), K queries in lockstep",
-		"the same, touching the 16 descendants four levels down"};
+		"the same, touching the 16 descendants four levels down",
+		"Eytzinger, generated: each lane's position and key a named local"};
 	static const app_search_fn fns[4] = {app_search_sorted, app_search_sorted_prefetch, app_search_eytzinger,
 					     app_search_eytzinger_prefetch};
 	struct arena sorted = {0}, eyt = {0};
@@ -70,7 +72,7 @@ int app_search_run(const struct app_params *p, struct app_kernel_result *r, char
 	uint32_t *rank = NULL, *ref = NULL, *res = NULL;
 	size_t fp = p->footprint_bytes < SEARCH_MIN_FOOTPRINT ? SEARCH_MIN_FOOTPRINT : p->footprint_bytes;
 	size_t n = fp / sizeof(uint64_t) - 3, nq = SEARCH_QUERIES, nslots = 0, len;
-	struct slot slots[4 * APP_NLANE_SET];
+	struct slot slots[5 * APP_NLANE_SET];
 	unsigned nks = 0, depth = 0, cached_levels = 0, l2_levels = 0;
 	struct rng rng;
 	int rc = 0;
@@ -157,8 +159,8 @@ int app_search_run(const struct app_params *p, struct app_kernel_result *r, char
 
 	while (nks < APP_NLANE_SET && app_lane_set[nks] <= p->max_k)
 		nks++;
-	r->nvariants = 4;
-	for (unsigned f = 0; f < 4; f++) {
+	r->nvariants = 5;
+	for (unsigned f = 0; f < 5; f++) {
 		struct app_variant *var = &r->variants[f];
 
 		var->name = names[f];
@@ -169,13 +171,14 @@ int app_search_run(const struct app_params *p, struct app_kernel_result *r, char
 
 			pt->k = app_lane_set[i];
 			pt->dependent_loads_per_item = f < 2 ? (double)sorted_loads : (double)eyt_loads / (double)nq;
+			app_search_fn fn = f == 4 ? app_search_eytzinger_regs(pt->k) : fns[f];
+
 			/* Occupancy counts only the levels past the private L2 as
 			 * misses (a model: the top levels are few lines and hit;
 			 * one core here reaches far less than the whole L3, so
 			 * the L3 bound would call almost every level a hit). */
 			pt->loads_per_item = p->l2_bytes ? depth - l2_levels : pt->dependent_loads_per_item;
-			slots[nslots++] = (struct slot){var, pt, p->broken_search ? p->broken_search : fns[f], f >= 2,
-							pt->k};
+			slots[nslots++] = (struct slot){var, pt, p->broken_search ? p->broken_search : fn, f >= 2, pt->k};
 		}
 	}
 	ws = clock_wall_ns();

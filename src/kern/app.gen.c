@@ -3,6 +3,8 @@
  * bwtW_kK: K lanes of the inverse-BWT walk over W-bit table words, each
  * lane's row and output pointer a named local; the loop holds the K
  * loads, the K output stores and the shared counter, nothing else.
+ * eyt_kK: K Eytzinger lower_bound searches, each lane's position and key
+ * a named local.
  * Inspect the machine code with `make disasm`; `make app-spills` counts
  * its stack accesses. */
 #include "kern/app.h"
@@ -1505,6 +1507,640 @@ static void bwt64_k32(const void *table, uint8_t *out, uint64_t *pos, const size
 	pos[29] = p29;
 	pos[30] = p30;
 	pos[31] = p31;
+}
+
+static unsigned eyt_depth(size_t n)
+{
+	unsigned d = 0;
+
+	while (((size_t)1 << d) <= n)
+		d++;
+	return d;
+}
+
+static uint32_t eyt_answer(size_t i)
+{
+	return (uint32_t)(i >> (__builtin_ctzll(~(unsigned long long)i) + 1));
+}
+
+static void eyt_k1(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 1 <= nq; q0 += 1) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 1, result + q0);
+}
+
+static void eyt_k2(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 2 <= nq; q0 += 2) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 2, result + q0);
+}
+
+static void eyt_k3(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 3 <= nq; q0 += 3) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 3, result + q0);
+}
+
+static void eyt_k4(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 4 <= nq; q0 += 4) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 4, result + q0);
+}
+
+static void eyt_k6(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 6 <= nq; q0 += 6) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+		uint64_t x4 = queries[q0 + 4];
+		size_t p4 = 1;
+		uint64_t x5 = queries[q0 + 5];
+		size_t p5 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
+			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 4] = eyt_answer(p4);
+		result[q0 + 5] = eyt_answer(p5);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 6, result + q0);
+}
+
+static void eyt_k8(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 8 <= nq; q0 += 8) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+		uint64_t x4 = queries[q0 + 4];
+		size_t p4 = 1;
+		uint64_t x5 = queries[q0 + 5];
+		size_t p5 = 1;
+		uint64_t x6 = queries[q0 + 6];
+		size_t p6 = 1;
+		uint64_t x7 = queries[q0 + 7];
+		size_t p7 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
+			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
+			p6 = p6 <= n ? 2 * p6 + (e[p6 <= n ? p6 : 0] < x6) : p6;
+			p7 = p7 <= n ? 2 * p7 + (e[p7 <= n ? p7 : 0] < x7) : p7;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 4] = eyt_answer(p4);
+		result[q0 + 5] = eyt_answer(p5);
+		result[q0 + 6] = eyt_answer(p6);
+		result[q0 + 7] = eyt_answer(p7);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 8, result + q0);
+}
+
+static void eyt_k12(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 12 <= nq; q0 += 12) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+		uint64_t x4 = queries[q0 + 4];
+		size_t p4 = 1;
+		uint64_t x5 = queries[q0 + 5];
+		size_t p5 = 1;
+		uint64_t x6 = queries[q0 + 6];
+		size_t p6 = 1;
+		uint64_t x7 = queries[q0 + 7];
+		size_t p7 = 1;
+		uint64_t x8 = queries[q0 + 8];
+		size_t p8 = 1;
+		uint64_t x9 = queries[q0 + 9];
+		size_t p9 = 1;
+		uint64_t x10 = queries[q0 + 10];
+		size_t p10 = 1;
+		uint64_t x11 = queries[q0 + 11];
+		size_t p11 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
+			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
+			p6 = p6 <= n ? 2 * p6 + (e[p6 <= n ? p6 : 0] < x6) : p6;
+			p7 = p7 <= n ? 2 * p7 + (e[p7 <= n ? p7 : 0] < x7) : p7;
+			p8 = p8 <= n ? 2 * p8 + (e[p8 <= n ? p8 : 0] < x8) : p8;
+			p9 = p9 <= n ? 2 * p9 + (e[p9 <= n ? p9 : 0] < x9) : p9;
+			p10 = p10 <= n ? 2 * p10 + (e[p10 <= n ? p10 : 0] < x10) : p10;
+			p11 = p11 <= n ? 2 * p11 + (e[p11 <= n ? p11 : 0] < x11) : p11;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 4] = eyt_answer(p4);
+		result[q0 + 5] = eyt_answer(p5);
+		result[q0 + 6] = eyt_answer(p6);
+		result[q0 + 7] = eyt_answer(p7);
+		result[q0 + 8] = eyt_answer(p8);
+		result[q0 + 9] = eyt_answer(p9);
+		result[q0 + 10] = eyt_answer(p10);
+		result[q0 + 11] = eyt_answer(p11);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 12, result + q0);
+}
+
+static void eyt_k16(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 16 <= nq; q0 += 16) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+		uint64_t x4 = queries[q0 + 4];
+		size_t p4 = 1;
+		uint64_t x5 = queries[q0 + 5];
+		size_t p5 = 1;
+		uint64_t x6 = queries[q0 + 6];
+		size_t p6 = 1;
+		uint64_t x7 = queries[q0 + 7];
+		size_t p7 = 1;
+		uint64_t x8 = queries[q0 + 8];
+		size_t p8 = 1;
+		uint64_t x9 = queries[q0 + 9];
+		size_t p9 = 1;
+		uint64_t x10 = queries[q0 + 10];
+		size_t p10 = 1;
+		uint64_t x11 = queries[q0 + 11];
+		size_t p11 = 1;
+		uint64_t x12 = queries[q0 + 12];
+		size_t p12 = 1;
+		uint64_t x13 = queries[q0 + 13];
+		size_t p13 = 1;
+		uint64_t x14 = queries[q0 + 14];
+		size_t p14 = 1;
+		uint64_t x15 = queries[q0 + 15];
+		size_t p15 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
+			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
+			p6 = p6 <= n ? 2 * p6 + (e[p6 <= n ? p6 : 0] < x6) : p6;
+			p7 = p7 <= n ? 2 * p7 + (e[p7 <= n ? p7 : 0] < x7) : p7;
+			p8 = p8 <= n ? 2 * p8 + (e[p8 <= n ? p8 : 0] < x8) : p8;
+			p9 = p9 <= n ? 2 * p9 + (e[p9 <= n ? p9 : 0] < x9) : p9;
+			p10 = p10 <= n ? 2 * p10 + (e[p10 <= n ? p10 : 0] < x10) : p10;
+			p11 = p11 <= n ? 2 * p11 + (e[p11 <= n ? p11 : 0] < x11) : p11;
+			p12 = p12 <= n ? 2 * p12 + (e[p12 <= n ? p12 : 0] < x12) : p12;
+			p13 = p13 <= n ? 2 * p13 + (e[p13 <= n ? p13 : 0] < x13) : p13;
+			p14 = p14 <= n ? 2 * p14 + (e[p14 <= n ? p14 : 0] < x14) : p14;
+			p15 = p15 <= n ? 2 * p15 + (e[p15 <= n ? p15 : 0] < x15) : p15;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 4] = eyt_answer(p4);
+		result[q0 + 5] = eyt_answer(p5);
+		result[q0 + 6] = eyt_answer(p6);
+		result[q0 + 7] = eyt_answer(p7);
+		result[q0 + 8] = eyt_answer(p8);
+		result[q0 + 9] = eyt_answer(p9);
+		result[q0 + 10] = eyt_answer(p10);
+		result[q0 + 11] = eyt_answer(p11);
+		result[q0 + 12] = eyt_answer(p12);
+		result[q0 + 13] = eyt_answer(p13);
+		result[q0 + 14] = eyt_answer(p14);
+		result[q0 + 15] = eyt_answer(p15);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 16, result + q0);
+}
+
+static void eyt_k24(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 24 <= nq; q0 += 24) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+		uint64_t x4 = queries[q0 + 4];
+		size_t p4 = 1;
+		uint64_t x5 = queries[q0 + 5];
+		size_t p5 = 1;
+		uint64_t x6 = queries[q0 + 6];
+		size_t p6 = 1;
+		uint64_t x7 = queries[q0 + 7];
+		size_t p7 = 1;
+		uint64_t x8 = queries[q0 + 8];
+		size_t p8 = 1;
+		uint64_t x9 = queries[q0 + 9];
+		size_t p9 = 1;
+		uint64_t x10 = queries[q0 + 10];
+		size_t p10 = 1;
+		uint64_t x11 = queries[q0 + 11];
+		size_t p11 = 1;
+		uint64_t x12 = queries[q0 + 12];
+		size_t p12 = 1;
+		uint64_t x13 = queries[q0 + 13];
+		size_t p13 = 1;
+		uint64_t x14 = queries[q0 + 14];
+		size_t p14 = 1;
+		uint64_t x15 = queries[q0 + 15];
+		size_t p15 = 1;
+		uint64_t x16 = queries[q0 + 16];
+		size_t p16 = 1;
+		uint64_t x17 = queries[q0 + 17];
+		size_t p17 = 1;
+		uint64_t x18 = queries[q0 + 18];
+		size_t p18 = 1;
+		uint64_t x19 = queries[q0 + 19];
+		size_t p19 = 1;
+		uint64_t x20 = queries[q0 + 20];
+		size_t p20 = 1;
+		uint64_t x21 = queries[q0 + 21];
+		size_t p21 = 1;
+		uint64_t x22 = queries[q0 + 22];
+		size_t p22 = 1;
+		uint64_t x23 = queries[q0 + 23];
+		size_t p23 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
+			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
+			p6 = p6 <= n ? 2 * p6 + (e[p6 <= n ? p6 : 0] < x6) : p6;
+			p7 = p7 <= n ? 2 * p7 + (e[p7 <= n ? p7 : 0] < x7) : p7;
+			p8 = p8 <= n ? 2 * p8 + (e[p8 <= n ? p8 : 0] < x8) : p8;
+			p9 = p9 <= n ? 2 * p9 + (e[p9 <= n ? p9 : 0] < x9) : p9;
+			p10 = p10 <= n ? 2 * p10 + (e[p10 <= n ? p10 : 0] < x10) : p10;
+			p11 = p11 <= n ? 2 * p11 + (e[p11 <= n ? p11 : 0] < x11) : p11;
+			p12 = p12 <= n ? 2 * p12 + (e[p12 <= n ? p12 : 0] < x12) : p12;
+			p13 = p13 <= n ? 2 * p13 + (e[p13 <= n ? p13 : 0] < x13) : p13;
+			p14 = p14 <= n ? 2 * p14 + (e[p14 <= n ? p14 : 0] < x14) : p14;
+			p15 = p15 <= n ? 2 * p15 + (e[p15 <= n ? p15 : 0] < x15) : p15;
+			p16 = p16 <= n ? 2 * p16 + (e[p16 <= n ? p16 : 0] < x16) : p16;
+			p17 = p17 <= n ? 2 * p17 + (e[p17 <= n ? p17 : 0] < x17) : p17;
+			p18 = p18 <= n ? 2 * p18 + (e[p18 <= n ? p18 : 0] < x18) : p18;
+			p19 = p19 <= n ? 2 * p19 + (e[p19 <= n ? p19 : 0] < x19) : p19;
+			p20 = p20 <= n ? 2 * p20 + (e[p20 <= n ? p20 : 0] < x20) : p20;
+			p21 = p21 <= n ? 2 * p21 + (e[p21 <= n ? p21 : 0] < x21) : p21;
+			p22 = p22 <= n ? 2 * p22 + (e[p22 <= n ? p22 : 0] < x22) : p22;
+			p23 = p23 <= n ? 2 * p23 + (e[p23 <= n ? p23 : 0] < x23) : p23;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 4] = eyt_answer(p4);
+		result[q0 + 5] = eyt_answer(p5);
+		result[q0 + 6] = eyt_answer(p6);
+		result[q0 + 7] = eyt_answer(p7);
+		result[q0 + 8] = eyt_answer(p8);
+		result[q0 + 9] = eyt_answer(p9);
+		result[q0 + 10] = eyt_answer(p10);
+		result[q0 + 11] = eyt_answer(p11);
+		result[q0 + 12] = eyt_answer(p12);
+		result[q0 + 13] = eyt_answer(p13);
+		result[q0 + 14] = eyt_answer(p14);
+		result[q0 + 15] = eyt_answer(p15);
+		result[q0 + 16] = eyt_answer(p16);
+		result[q0 + 17] = eyt_answer(p17);
+		result[q0 + 18] = eyt_answer(p18);
+		result[q0 + 19] = eyt_answer(p19);
+		result[q0 + 20] = eyt_answer(p20);
+		result[q0 + 21] = eyt_answer(p21);
+		result[q0 + 22] = eyt_answer(p22);
+		result[q0 + 23] = eyt_answer(p23);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 24, result + q0);
+}
+
+static void eyt_k32(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		     uint32_t *result)
+{
+	unsigned depth = eyt_depth(n);
+	size_t q0 = 0;
+
+	(void)k;
+	for (; q0 + 32 <= nq; q0 += 32) {
+		uint64_t x0 = queries[q0 + 0];
+		size_t p0 = 1;
+		uint64_t x1 = queries[q0 + 1];
+		size_t p1 = 1;
+		uint64_t x2 = queries[q0 + 2];
+		size_t p2 = 1;
+		uint64_t x3 = queries[q0 + 3];
+		size_t p3 = 1;
+		uint64_t x4 = queries[q0 + 4];
+		size_t p4 = 1;
+		uint64_t x5 = queries[q0 + 5];
+		size_t p5 = 1;
+		uint64_t x6 = queries[q0 + 6];
+		size_t p6 = 1;
+		uint64_t x7 = queries[q0 + 7];
+		size_t p7 = 1;
+		uint64_t x8 = queries[q0 + 8];
+		size_t p8 = 1;
+		uint64_t x9 = queries[q0 + 9];
+		size_t p9 = 1;
+		uint64_t x10 = queries[q0 + 10];
+		size_t p10 = 1;
+		uint64_t x11 = queries[q0 + 11];
+		size_t p11 = 1;
+		uint64_t x12 = queries[q0 + 12];
+		size_t p12 = 1;
+		uint64_t x13 = queries[q0 + 13];
+		size_t p13 = 1;
+		uint64_t x14 = queries[q0 + 14];
+		size_t p14 = 1;
+		uint64_t x15 = queries[q0 + 15];
+		size_t p15 = 1;
+		uint64_t x16 = queries[q0 + 16];
+		size_t p16 = 1;
+		uint64_t x17 = queries[q0 + 17];
+		size_t p17 = 1;
+		uint64_t x18 = queries[q0 + 18];
+		size_t p18 = 1;
+		uint64_t x19 = queries[q0 + 19];
+		size_t p19 = 1;
+		uint64_t x20 = queries[q0 + 20];
+		size_t p20 = 1;
+		uint64_t x21 = queries[q0 + 21];
+		size_t p21 = 1;
+		uint64_t x22 = queries[q0 + 22];
+		size_t p22 = 1;
+		uint64_t x23 = queries[q0 + 23];
+		size_t p23 = 1;
+		uint64_t x24 = queries[q0 + 24];
+		size_t p24 = 1;
+		uint64_t x25 = queries[q0 + 25];
+		size_t p25 = 1;
+		uint64_t x26 = queries[q0 + 26];
+		size_t p26 = 1;
+		uint64_t x27 = queries[q0 + 27];
+		size_t p27 = 1;
+		uint64_t x28 = queries[q0 + 28];
+		size_t p28 = 1;
+		uint64_t x29 = queries[q0 + 29];
+		size_t p29 = 1;
+		uint64_t x30 = queries[q0 + 30];
+		size_t p30 = 1;
+		uint64_t x31 = queries[q0 + 31];
+		size_t p31 = 1;
+
+		for (unsigned d = 0; d < depth; d++) {
+			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
+			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
+			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
+			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
+			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
+			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
+			p6 = p6 <= n ? 2 * p6 + (e[p6 <= n ? p6 : 0] < x6) : p6;
+			p7 = p7 <= n ? 2 * p7 + (e[p7 <= n ? p7 : 0] < x7) : p7;
+			p8 = p8 <= n ? 2 * p8 + (e[p8 <= n ? p8 : 0] < x8) : p8;
+			p9 = p9 <= n ? 2 * p9 + (e[p9 <= n ? p9 : 0] < x9) : p9;
+			p10 = p10 <= n ? 2 * p10 + (e[p10 <= n ? p10 : 0] < x10) : p10;
+			p11 = p11 <= n ? 2 * p11 + (e[p11 <= n ? p11 : 0] < x11) : p11;
+			p12 = p12 <= n ? 2 * p12 + (e[p12 <= n ? p12 : 0] < x12) : p12;
+			p13 = p13 <= n ? 2 * p13 + (e[p13 <= n ? p13 : 0] < x13) : p13;
+			p14 = p14 <= n ? 2 * p14 + (e[p14 <= n ? p14 : 0] < x14) : p14;
+			p15 = p15 <= n ? 2 * p15 + (e[p15 <= n ? p15 : 0] < x15) : p15;
+			p16 = p16 <= n ? 2 * p16 + (e[p16 <= n ? p16 : 0] < x16) : p16;
+			p17 = p17 <= n ? 2 * p17 + (e[p17 <= n ? p17 : 0] < x17) : p17;
+			p18 = p18 <= n ? 2 * p18 + (e[p18 <= n ? p18 : 0] < x18) : p18;
+			p19 = p19 <= n ? 2 * p19 + (e[p19 <= n ? p19 : 0] < x19) : p19;
+			p20 = p20 <= n ? 2 * p20 + (e[p20 <= n ? p20 : 0] < x20) : p20;
+			p21 = p21 <= n ? 2 * p21 + (e[p21 <= n ? p21 : 0] < x21) : p21;
+			p22 = p22 <= n ? 2 * p22 + (e[p22 <= n ? p22 : 0] < x22) : p22;
+			p23 = p23 <= n ? 2 * p23 + (e[p23 <= n ? p23 : 0] < x23) : p23;
+			p24 = p24 <= n ? 2 * p24 + (e[p24 <= n ? p24 : 0] < x24) : p24;
+			p25 = p25 <= n ? 2 * p25 + (e[p25 <= n ? p25 : 0] < x25) : p25;
+			p26 = p26 <= n ? 2 * p26 + (e[p26 <= n ? p26 : 0] < x26) : p26;
+			p27 = p27 <= n ? 2 * p27 + (e[p27 <= n ? p27 : 0] < x27) : p27;
+			p28 = p28 <= n ? 2 * p28 + (e[p28 <= n ? p28 : 0] < x28) : p28;
+			p29 = p29 <= n ? 2 * p29 + (e[p29 <= n ? p29 : 0] < x29) : p29;
+			p30 = p30 <= n ? 2 * p30 + (e[p30 <= n ? p30 : 0] < x30) : p30;
+			p31 = p31 <= n ? 2 * p31 + (e[p31 <= n ? p31 : 0] < x31) : p31;
+		}
+		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 4] = eyt_answer(p4);
+		result[q0 + 5] = eyt_answer(p5);
+		result[q0 + 6] = eyt_answer(p6);
+		result[q0 + 7] = eyt_answer(p7);
+		result[q0 + 8] = eyt_answer(p8);
+		result[q0 + 9] = eyt_answer(p9);
+		result[q0 + 10] = eyt_answer(p10);
+		result[q0 + 11] = eyt_answer(p11);
+		result[q0 + 12] = eyt_answer(p12);
+		result[q0 + 13] = eyt_answer(p13);
+		result[q0 + 14] = eyt_answer(p14);
+		result[q0 + 15] = eyt_answer(p15);
+		result[q0 + 16] = eyt_answer(p16);
+		result[q0 + 17] = eyt_answer(p17);
+		result[q0 + 18] = eyt_answer(p18);
+		result[q0 + 19] = eyt_answer(p19);
+		result[q0 + 20] = eyt_answer(p20);
+		result[q0 + 21] = eyt_answer(p21);
+		result[q0 + 22] = eyt_answer(p22);
+		result[q0 + 23] = eyt_answer(p23);
+		result[q0 + 24] = eyt_answer(p24);
+		result[q0 + 25] = eyt_answer(p25);
+		result[q0 + 26] = eyt_answer(p26);
+		result[q0 + 27] = eyt_answer(p27);
+		result[q0 + 28] = eyt_answer(p28);
+		result[q0 + 29] = eyt_answer(p29);
+		result[q0 + 30] = eyt_answer(p30);
+		result[q0 + 31] = eyt_answer(p31);
+	}
+	if (q0 < nq)
+		app_search_eytzinger(e, n, queries + q0, nq - q0, 32, result + q0);
+}
+
+app_search_fn app_search_eytzinger_regs(unsigned k)
+{
+	switch (k) {
+	case 1:
+		return eyt_k1;
+	case 2:
+		return eyt_k2;
+	case 3:
+		return eyt_k3;
+	case 4:
+		return eyt_k4;
+	case 6:
+		return eyt_k6;
+	case 8:
+		return eyt_k8;
+	case 12:
+		return eyt_k12;
+	case 16:
+		return eyt_k16;
+	case 24:
+		return eyt_k24;
+	case 32:
+		return eyt_k32;
+	default:
+		return NULL;
+	}
 }
 
 app_bwt_walk_fn app_bwt_walk_regs(unsigned k, int wide)

@@ -154,6 +154,9 @@ void app_search_sorted_prefetch(const uint64_t *a, size_t n, const uint64_t *que
 				uint32_t *result);
 void app_search_eytzinger(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 			  uint32_t *result);
+/* The generated register-lane Eytzinger search for k in app_lane_set, or
+ * NULL (it ignores its k argument). */
+app_search_fn app_search_eytzinger_regs(unsigned k);
 void app_search_eytzinger_prefetch(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 				   uint32_t *result);
 

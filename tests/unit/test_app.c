@@ -228,7 +228,7 @@ TEST(app_search_check_fires_on_a_broken_search_and_every_form_agrees)
 	p.footprint_bytes = 100000;      /* N = 12497: not a power of two, last level partial */
 	CHECK((rc = app_run("search", &p, &r, err, sizeof(err))) == 0, "search: rc %d %s %s", rc, err,
 	      r.check.failure);
-	CHECK(r.check.ok && r.nvariants == 4 && r.check.runs_checked == 4 * APP_NLANE_SET, "check or variants");
+	CHECK(r.check.ok && r.nvariants == 5 && r.check.runs_checked == 5 * APP_NLANE_SET, "check or variants");
 	p.broken_search = off_by_one_search;
 	rc = app_run("search", &p, &r, err, sizeof(err));
 	CHECK(rc == -EPROTO && !r.check.ok && strstr(r.check.failure, "search"), "a broken search returned %d: %s",
