@@ -903,6 +903,7 @@ const struct section registry[] = {
 		.run = app_section_run,
 		.write_text = app_section_text,
 		.write_json = app_section_json,
+		.write_csv = app_write_csv,
 	},
 	{
 		.name = "model",

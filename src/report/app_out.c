@@ -7,6 +7,7 @@
  */
 #include "report/app_out.h"
 
+#include "report/csv.h"
 #include "report/format.h"
 
 #include <inttypes.h>
@@ -217,4 +218,32 @@ void app_write_json(const struct app_result *r, struct jsonw *w, const char *key
 	for (unsigned i = 0; i < r->nkernels; i++)
 		write_kernel_json(w, &r->kernels[i]);
 	jsonw_object_end(w);
+}
+
+static const struct csv_col point_cols[] = {
+	{"k", "k"}, {"ns_per_item", "ns_per_item"}, {"items_per_second", "items_per_second"},
+	{"dependent_loads_per_item", "dependent_loads_per_item"}, {"ns_per_dependent_load", "ns_per_dependent_load"},
+	{"speedup", "speedup"}, {"chase_speedup", "chase_speedup"}, {"ratio", "ratio"}, {"occupancy", "occupancy"},
+	{"chase_occupancy", "chase_occupancy"},
+};
+
+int app_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	for (unsigned i = 0; i < app_nkernels; i++) {
+		const struct jsonr_value *vars = NULL, *v;
+		struct csv_group g[CSV_MAX_GROUPS];
+		char path[64], name[48];
+		size_t ng = 0;
+		int rc;
+
+		snprintf(path, sizeof(path), "app.%s.variants", app_kernel_names[i]);
+		vars = jsonr_get(doc, path);
+		for (v = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; v && ng < CSV_MAX_GROUPS;
+		     v = v->next)
+			g[ng++] = (struct csv_group){jsonr_get_string(v, "name"), jsonr_get(v, "points")};
+		snprintf(name, sizeof(name), "app_%s_points", app_kernel_names[i]);
+		if ((rc = csv_write_table(dir, name, "variant", g, ng, point_cols, CSV_NCOLS(point_cols))))
+			return rc;
+	}
+	return 0;
 }

@@ -16,6 +16,12 @@ void app_write_text(const struct app_result *r, FILE *f);
 /* Writes "<key>": { "<kernel>": {...}, ... } into the enclosing object. */
 void app_write_json(const struct app_result *r, struct jsonw *w, const char *key);
 
+/* One tidy table per kernel, dir/app_<kernel>_points.csv: a row per
+ * (variant, K). A kernel absent from doc has its stale table removed.
+ * 0 or -errno. */
+struct jsonr_value;
+int app_write_csv(const char *dir, const struct jsonr_value *doc);
+
 /* The headline of one kernel, without a newline:
  * "chase predicts S = x at K = k; bwt got y (R = y/x)". */
 void app_format_headline(const struct app_kernel_result *k, char *out, size_t len);

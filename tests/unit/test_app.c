@@ -134,6 +134,7 @@ TEST(app_json_has_the_documented_keys)
 
 	small_params(&p, TEXTGEN_RANDOM);
 	CHECK(app_run("bwt", &p, &res.kernels[0], err, sizeof(err)) == 0, "run: %s", err);
+	CHECK(res.kernels[0].nvariants == 3, "variants");
 	res.nkernels = 1;
 	CHECK((m = open_memstream(&buf, &len)), "memstream");
 	jsonw_init(&w, m);
@@ -148,10 +149,31 @@ TEST(app_json_has_the_documented_keys)
 			CHECK(0, "key %s missing", keys[i]);
 		}
 	int rc = jsonr_parse(buf, len, 0, &doc, jerr, sizeof(jerr));
+	char dir[] = "/tmp/mlpscope-test-app-csv-XXXXXX", path[128], line[512] = "", row[512];
+	int rows = 0;
+	FILE *f;
 
-	jsonr_free(&doc);
 	free(buf);
 	CHECK(rc == 0, "the app JSON does not parse: %s", jerr);
+	/* The CSV: a header, then one row per (variant, K) of the one kernel. */
+	CHECK(mkdtemp(dir), "mkdtemp");
+	rc = app_write_csv(dir, doc.root);
+	jsonr_free(&doc);
+	snprintf(path, sizeof(path), "%s/app_bwt_points.csv", dir);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		while (fgets(row, sizeof(row), f))
+			rows++;
+		fclose(f);
+	}
+	unlink(path);
+	rmdir(dir);
+	CHECK(rc == 0 && f, "app_write_csv: rc %d, file %s", rc, f ? "written" : "missing");
+	CHECK(!strncmp(line, "variant,k,ns_per_item", 21), "header '%s'", line);
+	CHECK(rows == (int)(res.kernels[0].variants[0].npoints + res.kernels[0].variants[1].npoints +
+			    res.kernels[0].variants[2].npoints), "%d rows", rows);
 }
 
 /* Drops the last item: the kind of bound error an unrolled loop makes. */
