@@ -1023,7 +1023,7 @@ const struct section registry[] = {
 			"  gather  sum += a[idx[i]]: independent loads, the ceiling the core reaches by\n"
 			"          itself.\n"
 			"The full report runs bwt (--quick: one bzip2 block, which fits a cache).\n"
-			"--trials N (default 3), --max-lanes caps K at 32.\n",
+			"--trials N (default 3), --max-lanes caps K at 32; with --pages both, huge.\n",
 		.kind = SECTION_MEASURE,
 		.in_report = true,
 		.outputs = SECTION_OUT_ALL,
