@@ -31,9 +31,10 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BIN     := $(BUILD)/mlpscope
 TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
+GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -62,12 +63,19 @@ $(GEN): tools/gen_lanes.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
 
-regen: $(GEN)
-	$(GEN) > src/kern/lanes.gen.c
+$(GEN_APP): tools/gen_app.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
 
-check-gen: $(GEN)
+regen: $(GEN) $(GEN_APP)
+	$(GEN) > src/kern/lanes.gen.c
+	$(GEN_APP) > src/kern/app.gen.c
+
+check-gen: $(GEN) $(GEN_APP)
 	@$(GEN) | cmp -s - src/kern/lanes.gen.c || \
 	  { echo "src/kern/lanes.gen.c is stale: run 'make regen'"; exit 1; }
+	@$(GEN_APP) | cmp -s - src/kern/app.gen.c || \
+	  { echo "src/kern/app.gen.c is stale: run 'make regen'"; exit 1; }
 
 # Instructions, loads and stores per access of each lanes kernel, counted
 # from the compiled object (spills included), for the model's u/P and
@@ -101,7 +109,8 @@ A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_m
 	tlb_steps tlb_noise tlb_huge tlb_json agree_ sattolo cycle_length rng_ layout_check chain_positions qmodel sha256 json_writer atomic_file stats_ \
 	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
 	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
-	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check
+	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \
+	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
@@ -131,6 +140,12 @@ disasm: $(BUILD)/obj/src/kern/lanes.gen.o $(STREAM_OBJ)
 	objdump -d --no-show-raw-insn $(BUILD)/obj/src/kern/lanes.gen.o > $(BUILD)/lanes.disasm
 	objdump -d --no-show-raw-insn $(STREAM_OBJ) > $(BUILD)/stream.disasm
 	@echo "wrote $(BUILD)/lanes.disasm and $(BUILD)/stream.disasm"
+
+# The app section's generated lane kernels: stack (spill) loads and stores
+# per kernel, the evidence behind "a drop at large K in the register form
+# alone points at spills".
+app-spills: $(BUILD)/obj/src/kern/app.gen.o
+	@tools/app_spills.sh $<
 
 clean:
 	rm -rf $(BUILD)

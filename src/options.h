@@ -44,6 +44,9 @@ struct options {
 	bool quick;
 	bool levels;                 /* mlp: also sweep in the L2 and the last cache */
 	bool read_size;              /* mlp: also vary payload and spacing */
+	const char *text_path;       /* app bwt: --text FILE, invert this file */
+	const char *input;           /* app bwt: --input random|markov|repeat */
+	bool bzip2;                  /* app bwt: --bzip2, one 900,000-byte block */
 };
 
 #define CLI_ERR_LEN 256
