@@ -170,7 +170,12 @@ static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 	for (const struct jsonr_value *l = lv->u.children.first; l; l = l->next) {
 		const char *name = jsonr_get_string(l, "level");
 
+		bool resident = false;
+
+		/* only a level whose chain stayed in its cache (older files
+		 * without the flag: not used) */
 		if ((jsonr_get_bool(l, "from_main_sweep", &main_sweep) && main_sweep) ||
+		    !jsonr_get_bool(l, "resident", &resident) || !resident ||
 		    !jsonr_get_number(l, "peak_concurrency", &peak) || !positive(peak))
 			continue;
 		if (peak > in->cache_peak_concurrency) {

@@ -71,3 +71,11 @@ void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r)
 	}
 	lv->seconds = r->setup_seconds + r->sweep_seconds;
 }
+
+void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n)
+{
+	double mem = n ? lv[n - 1].t1_ns : 0;
+
+	for (unsigned i = 0; i < n; i++)
+		lv[i].resident = !lv[i].from_main_sweep && lv[i].measured && mem > 0 && lv[i].t1_ns < 0.5 * mem;
+}

@@ -24,6 +24,8 @@ struct mlp_level {
 	char size_from[96];           /* words: how the size was chosen */
 	bool measured;
 	bool from_main_sweep;         /* the section's own sweep, not run again */
+	bool resident;                /* a cache level whose t(1) is under half the memory
+	                               * level's: its chain stayed in that cache */
 	double t1_ns, ks, ks_uncertainty, plateau_concurrency, peak_concurrency;
 	unsigned peak_lanes, plateau_from_lanes;
 	double noise_floor_pct;
@@ -40,5 +42,10 @@ unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_lev
 
 /* Copy a sweep's summary into a level. */
 void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r);
+
+/* Mark the cache levels whose t(1) is under half that of the last level
+ * (memory): a chain evicted by the other CPU's work (the last cache is
+ * shared) is not a measurement of that cache. */
+void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n);
 
 #endif

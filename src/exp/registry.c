@@ -342,6 +342,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 		mlp_result_free(m);
 	}
 	progress_done(s);
+	mlp_levels_mark_resident(a->levels, a->nlevels);
 	a->levels_seconds = (double)(clock_wall_ns() - w0) / 1e9;
 	free(m);
 	return rc;

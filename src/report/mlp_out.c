@@ -169,6 +169,7 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 		jsonw_string(w, "footprint_held", "total");
 		jsonw_bool(w, "measured", lv->measured);
 		jsonw_bool(w, "from_main_sweep", lv->from_main_sweep);
+		jsonw_bool(w, "resident", lv->resident);
 		jsonw_bool(w, "layout_ok", lv->layout_ok);
 		jsonw_double(w, "t1_ns", lv->t1_ns);
 		jsonw_double(w, "ks", lv->ks);
@@ -205,6 +206,11 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 		fprintf(f, "  %-20s %11s %9.2f %14s %9.1f %11s  %s\n", lv->name, ws, lv->t1_ns, ks,
 			lv->plateau_concurrency, peak, lv->size_from);
 	}
+	for (unsigned i = 0; i < a->nlevels; i++)
+		if (!a->levels[i].from_main_sweep && !a->levels[i].resident)
+			fprintf(f, "  %s: t(1) is not under half of memory's: the chain did not stay in that cache (the\n"
+				"  last cache is shared with the other CPUs), so its row is not that cache's figure.\n",
+				a->levels[i].name);
 	fprintf(f, "  extra level sweeps: %.1f s\n", a->levels_seconds);
 }
 

@@ -136,8 +136,8 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 			else
 				SAY("What is left is a cap of about %.0f outstanding misses inside the core. Which "
 				    "structure holds it (L1D miss buffers, the L2's miss queue%s) no section here measures: "
-				    "mlp --levels (a cache level holding more in flight would clear the L1D), or PMU counts "
-				    "of outstanding L1D misses, would name it.", n,
+				    "a cache level that stayed resident and held more in flight (mlp.levels) would clear the "
+				    "L1D; PMU counts of outstanding L1D misses would name it.", n,
 				    known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", or the load queue until window's figure is given");
 		} else {
 			SAY("About K requests were in flight (%.1f by Little's law), each %.0f%% slower than idle: "

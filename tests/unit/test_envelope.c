@@ -161,7 +161,8 @@ static const char report_json[] =
 	"   \"fit_plateau_concurrency\": 10, \"plateau_from_lanes\": 32},\n"
 	"  \"core\": {\"issue_per_ns\": 10, \"issue_at_lanes\": 8, \"count_source\": \"test\"},\n"
 	"  \"pages\": {\"huge_pct_obtained\": 100},\n"
-	"  \"levels\": [{\"level\": \"last cache\", \"peak_concurrency\": 30, \"from_main_sweep\": false},"
+	"  \"levels\": [{\"level\": \"L2\", \"peak_concurrency\": 90, \"from_main_sweep\": false, \"resident\": false},"
+	"   {\"level\": \"last cache\", \"peak_concurrency\": 30, \"from_main_sweep\": false, \"resident\": true},"
 	"   {\"level\": \"past the last cache\", \"peak_concurrency\": 10, \"from_main_sweep\": true}]},\n"
 	" \"bandwidth\": {\"kernels\": [\n"
 	"   {\"kernel\": \"read_x\", \"op\": \"read\", \"threads\": 1, \"gbps\": 16},\n"
@@ -310,6 +311,16 @@ TEST(envelope_levels_plan_halves_the_reported_caches)
 	t.ncaches = 3;
 	n = mlp_levels_plan(&t, 1u << 30, lv);
 	CHECK(n == 2 && !strcmp(lv[0].name, "L2") && lv[1].from_main_sweep, "without an L3: %u", n);
+	/* resident: under half the memory level's t(1) */
+	t.ncaches = 4;
+	n = mlp_levels_plan(&t, 1u << 30, lv);
+	lv[0].measured = lv[1].measured = lv[2].measured = true;
+	lv[0].t1_ns = 5;
+	lv[1].t1_ns = 110;
+	lv[2].t1_ns = 166;
+	mlp_levels_mark_resident(lv, n);
+	CHECK(lv[0].resident && !lv[1].resident && !lv[2].resident, "resident: %d %d %d", lv[0].resident,
+	      lv[1].resident, lv[2].resident);
 	/* nothing reported: only the main sweep */
 	t.ncaches = 0;
 	CHECK(mlp_levels_plan(&t, 1u << 30, lv) == 1, "without caches");
