@@ -323,3 +323,25 @@ void mlp_arms_free(struct mlp_arms *a)
 	for (int i = 0; i < 2; i++)
 		mlp_result_free(&a->arm[i]);
 }
+
+void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r)
+{
+	const struct mlp_estimate *e = &r->estimate;
+
+	lv->measured = true;
+	lv->t1_ns = r->npoints ? r->sweep[0].ns_per_access : 0;
+	lv->ks = e->fit_saturation_lanes;
+	lv->ks_uncertainty = e->fit_uncertainty;
+	lv->plateau_concurrency = e->fit_plateau_concurrency;
+	lv->peak_concurrency = e->peak_concurrency;
+	lv->peak_lanes = e->peak_lanes;
+	lv->plateau_from_lanes = e->plateau_from_lanes;
+	lv->noise_floor_pct = r->noise_floor_pct;
+	lv->layout_ok = r->layout.ok;
+	lv->npoints = r->npoints;
+	for (unsigned i = 0; i < r->npoints && i < LANES_MAX; i++) {
+		lv->ns_per_access[i] = r->sweep[i].ns_per_access;
+		lv->concurrency[i] = r->sweep[i].concurrency;
+	}
+	lv->seconds = r->setup_seconds + r->sweep_seconds;
+}

@@ -114,6 +114,10 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *result);
 /* Groups of this many trials form one min-of-N estimate. */
 #define MLP_TRIAL_GROUP 3
 
+/* Copy a sweep's summary (t(1), Ks, plateau, peak, the curve) into a level
+ * of mlp --levels. */
+void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r);
+
 /* Free the raw trial arrays of one arm, or of every arm. */
 void mlp_result_free(struct mlp_result *m);
 void mlp_arms_free(struct mlp_arms *a);

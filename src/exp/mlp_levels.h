@@ -16,7 +16,6 @@
 #define MLP_LEVELS 3
 
 struct topo;
-struct mlp_result;
 
 struct mlp_level {
 	const char *name;             /* "L2", "last cache", "past the last cache" */
@@ -39,9 +38,6 @@ struct mlp_level {
  * (when it is larger than the L2), then past_bytes (the main sweep's working
  * set). Returns how many were planned (1..MLP_LEVELS). */
 unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_level *lv);
-
-/* Copy a sweep's summary into a level. */
-void mlp_level_take(struct mlp_level *lv, const struct mlp_result *r);
 
 /* Mark the cache levels whose t(1) is under half that of the last level
  * (memory): a chain evicted by the other CPU's work (the last cache is
