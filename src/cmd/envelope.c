@@ -180,6 +180,7 @@ static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 			continue;
 		if (peak > in->cache_peak_concurrency) {
 			in->cache_peak_concurrency = peak;
+			in->cache_peak_t1_ns = jsonr_get_number(l, "t1_ns", &peak) ? peak : 0;
 			snprintf(in->cache_peak_level, sizeof(in->cache_peak_level), "%s", name ? name : "?");
 		}
 	}

@@ -56,6 +56,7 @@ struct env_inputs {
 	/* mlp.levels: the most in flight with the working set in a cache
 	 * (hits of that level), 0 when the file has no levels */
 	double cache_peak_concurrency;
+	double cache_peak_t1_ns;        /* that level's t(1) */
 	char cache_peak_level[24];
 	/* the loaded section: chaser latency against delivered bandwidth */
 	size_t nloaded;

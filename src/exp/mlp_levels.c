@@ -54,5 +54,5 @@ void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n)
 	double mem = n ? lv[n - 1].t1_ns : 0;
 
 	for (unsigned i = 0; i < n; i++)
-		lv[i].resident = !lv[i].from_main_sweep && lv[i].measured && mem > 0 && lv[i].t1_ns < 0.5 * mem;
+		lv[i].resident = !lv[i].from_main_sweep && lv[i].measured && mem > 0 && lv[i].t1_ns < 0.25 * mem;
 }

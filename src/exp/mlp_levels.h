@@ -23,8 +23,8 @@ struct mlp_level {
 	char size_from[96];           /* words: how the size was chosen */
 	bool measured;
 	bool from_main_sweep;         /* the section's own sweep, not run again */
-	bool resident;                /* a cache level whose t(1) is under half the memory
-	                               * level's: its chain stayed in that cache */
+	bool resident;                /* a cache level whose t(1) is under a quarter of the
+	                               * memory level's: its chain stayed in that cache */
 	double t1_ns, ks, ks_uncertainty, plateau_concurrency, peak_concurrency;
 	unsigned peak_lanes, plateau_from_lanes;
 	double noise_floor_pct;
@@ -39,9 +39,12 @@ struct mlp_level {
  * set). Returns how many were planned (1..MLP_LEVELS). */
 unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_level *lv);
 
-/* Mark the cache levels whose t(1) is under half that of the last level
- * (memory): a chain evicted by the other CPU's work (the last cache is
- * shared) is not a measurement of that cache. */
+/* Mark the cache levels whose t(1) is under a quarter of the last level's
+ * (memory): a chain partly evicted by the other CPU's work (the last cache
+ * is shared) is not a measurement of that cache. Here the L3 reads 22 ns
+ * against 158; a run with a fifth of its hops missing read 52. A machine
+ * whose last cache is slower than a quarter of memory gets no resident
+ * last-cache level: conservative, model then says nothing from it. */
 void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n);
 
 #endif

@@ -133,6 +133,13 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 				    "misses to the fabric, or a per-core limit beyond it) no section here measures: PMU "
 				    "counts of outstanding L2 misses would name it.", n, in->cache_peak_concurrency,
 				    in->cache_peak_level, known(p->ns[ENV_LOAD_QUEUE]) ? "" : " and the load queue");
+			else if (in->cache_peak_concurrency > n * 0.85)
+				SAY("What is left is a cap of about %.0f outstanding misses inside the core, and it is the "
+				    "same count whatever the latency: with the working set in the %s (t(1) %.1f ns against "
+				    "%.1f) the same kernel held %.1f in flight (mlp.levels). A count that holds for last-cache "
+				    "hits and memory alike is consistent with the L1D's miss buffers, not with anything past "
+				    "the last cache; PMU counts of outstanding L1D misses would confirm it.", n,
+				    in->cache_peak_level, in->cache_peak_t1_ns, in->t1.value, in->cache_peak_concurrency);
 			else
 				SAY("What is left is a cap of about %.0f outstanding misses inside the core. Which "
 				    "structure holds it (L1D miss buffers, the L2's miss queue%s) no section here measures: "

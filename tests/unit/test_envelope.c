@@ -162,7 +162,7 @@ static const char report_json[] =
 	"  \"core\": {\"issue_per_ns\": 10, \"issue_at_lanes\": 8, \"count_source\": \"test\"},\n"
 	"  \"pages\": {\"huge_pct_obtained\": 100},\n"
 	"  \"levels\": [{\"level\": \"L2\", \"peak_concurrency\": 90, \"from_main_sweep\": false, \"resident\": false},"
-	"   {\"level\": \"last cache\", \"peak_concurrency\": 30, \"from_main_sweep\": false, \"resident\": true},"
+	"   {\"level\": \"last cache\", \"peak_concurrency\": 30, \"t1_ns\": 20, \"from_main_sweep\": false, \"resident\": true},"
 	"   {\"level\": \"past the last cache\", \"peak_concurrency\": 10, \"from_main_sweep\": true}]},\n"
 	" \"bandwidth\": {\"kernels\": [\n"
 	"   {\"kernel\": \"read_x\", \"op\": \"read\", \"threads\": 1, \"gbps\": 16},\n"
@@ -223,6 +223,36 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 	CHECK(strstr(text, "Not queueing downstream") && strstr(text, "cap of about 11 outstanding requests that leave the last cache") &&
 	      strstr(text, "kept 30.0 in flight with its working set in the last cache"), "loaded and levels: %s", text);
 	free(text);
+	/* the same count with the working set in the last cache: the L1D's */
+	{
+		char *copy = strdup(report_json), *at = strstr(copy, "\"peak_concurrency\": 30");
+		size_t tlen = 0;
+		char *t2 = NULL;
+		FILE *o2;
+
+		CHECK(copy && at, "fixture");
+		memcpy(at, "\"peak_concurrency\": 11", 22);
+		CHECK(!write_file(rpath, copy), "write");
+		free(copy);
+		struct jsonr_doc d2;
+		const char *words;
+
+		o2 = open_memstream(&t2, &tlen);
+		rc = model_cmd_run(rpath, wpath, jpath, o2, err, sizeof(err));
+		fclose(o2);
+		free(t2);
+		CHECK(rc == 0, "rc %d: %s", rc, err);
+		/* the JSON holds the conclusion unwrapped */
+		CHECK(jsonr_parse_file(jpath, 0, &d2, err, sizeof(err)) == 0, "model json: %s", err);
+		words = jsonr_get_string(jsonr_index(jsonr_get(d2.root, "model.plateau"), 0), "conclusion");
+		CHECK(words && strstr(words, "the same count whatever the latency") &&
+		      strstr(words, "consistent with the L1D's miss buffers"), "same count: %s", words ? words : "none");
+		jsonr_free(&d2);
+		/* back to the first fixture for the JSON checks below */
+		CHECK(!write_file(rpath, report_json), "write");
+		CHECK(model_cmd_run(rpath, wpath, jpath, (o2 = fopen("/dev/null", "w")), err, sizeof(err)) == 0, "rerun");
+		fclose(o2);
+	}
 	CHECK(jsonr_parse_file(jpath, 0, &doc, err, sizeof(err)) == 0, "model json: %s", err);
 	const struct jsonr_value *terms = jsonr_get(doc.root, "model.terms");
 	const struct jsonr_value *bind = jsonr_get(doc.root, "model.binding");
@@ -316,7 +346,7 @@ TEST(envelope_levels_plan_halves_the_reported_caches)
 	n = mlp_levels_plan(&t, 1u << 30, lv);
 	lv[0].measured = lv[1].measured = lv[2].measured = true;
 	lv[0].t1_ns = 5;
-	lv[1].t1_ns = 110;
+	lv[1].t1_ns = 52;    /* a fifth of the hops missing: not resident */
 	lv[2].t1_ns = 166;
 	mlp_levels_mark_resident(lv, n);
 	CHECK(lv[0].resident && !lv[1].resident && !lv[2].resident, "resident: %d %d %d", lv[0].resident,
