@@ -158,18 +158,19 @@ static void read_loaded(const struct jsonr_value *root, struct env_inputs *in)
 }
 
 /* The cache levels of mlp --levels (every level but the one the section's
- * own sweep is): the highest peak concurrency among them. */
+ * own sweep is): of those whose chain stayed resident, the largest working
+ * set, i.e. the last cache. Not the highest peak: a level near the core
+ * (the L2) runs into the core's own issue rate before any miss tracking. */
 static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 {
 	const struct jsonr_value *lv = jsonr_get(m, "levels");
-	double peak;
+	double peak, ws, best_ws = 0, t1;
 	bool main_sweep;
 
 	if (!lv || lv->type != JSONR_ARRAY)
 		return;
 	for (const struct jsonr_value *l = lv->u.children.first; l; l = l->next) {
 		const char *name = jsonr_get_string(l, "level");
-
 		bool resident = false;
 
 		/* only a level whose chain stayed in its cache (older files
@@ -178,9 +179,12 @@ static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 		    !jsonr_get_bool(l, "resident", &resident) || !resident ||
 		    !jsonr_get_number(l, "peak_concurrency", &peak) || !positive(peak))
 			continue;
-		if (peak > in->cache_peak_concurrency) {
+		if (!jsonr_get_number(l, "working_set_bytes", &ws))
+			ws = 0;
+		if (!in->cache_peak_concurrency || ws > best_ws) {
+			best_ws = ws;
 			in->cache_peak_concurrency = peak;
-			in->cache_peak_t1_ns = jsonr_get_number(l, "t1_ns", &peak) ? peak : 0;
+			in->cache_peak_t1_ns = jsonr_get_number(l, "t1_ns", &t1) ? t1 : 0;
 			snprintf(in->cache_peak_level, sizeof(in->cache_peak_level), "%s", name ? name : "?");
 		}
 	}
