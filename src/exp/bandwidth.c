@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <time.h>
 
 #define SLICE_ALIGN ((size_t)4096)
 
@@ -53,7 +53,7 @@ struct stream_slot {
 	uint64_t t0, t1;
 	uint64_t sum;
 	uint64_t bytes;             /* of its slice, streamed before the team stopped */
-	uint64_t switches;          /* involuntary context switches while it streamed */
+	uint64_t cpu_ns;            /* this thread's CPU time while it streamed */
 	char pad[64 - 5 * sizeof(uint64_t)];
 };
 
@@ -66,13 +66,14 @@ struct stream_job {
 	unsigned finished;          /* atomic: set by the first thread done with its slice */
 };
 
-/* This thread's involuntary context switches so far (Linux RUSAGE_THREAD);
- * 0 where it cannot be read, which only hides a preemption, as before. */
-static long involuntary_switches(void)
+/* This thread's CPU time in ns; 0 where it cannot be read (then no trial
+ * looks preempted: the check is lost, the estimate is as before). The
+ * kernel adds the running slice up to now, so it is exact at both ends. */
+static uint64_t thread_cpu_ns(void)
 {
-	struct rusage ru;
+	struct timespec ts;
 
-	return getrusage(RUSAGE_THREAD, &ru) ? 0 : ru.ru_nivcsw;
+	return clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) ? 0 : (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int stream_member(void *ctx, unsigned index, int cpu, void *slot)
@@ -86,7 +87,7 @@ static int stream_member(void *ctx, unsigned index, int cpu, void *slot)
 	if (j->stagger_ticks)
 		for (uint64_t until = clock_now() + index * j->stagger_ticks; clock_now() < until;)
 			;
-	long nivcsw0 = involuntary_switches();
+	uint64_t cpu0 = thread_cpu_ns();
 
 	s->t0 = clock_now();
 	/* The flag shares its line only with fields nobody writes: each check
@@ -102,7 +103,7 @@ static int stream_member(void *ctx, unsigned index, int cpu, void *slot)
 	}
 	__atomic_store_n(&j->finished, 1, __ATOMIC_RELAXED);
 	s->t1 = clock_now();
-	s->switches = (uint64_t)(involuntary_switches() - nivcsw0);
+	s->cpu_ns = cpu0 ? thread_cpu_ns() - cpu0 : 0;
 	s->sum = sum;
 	s->bytes = done;
 	return 0;
@@ -229,6 +230,17 @@ static void point_job(const struct bandwidth_point *pt, char *base, size_t ws, u
 	j->finished = 0;
 }
 
+/* A thread was off its CPU (another task ran there) for more than
+ * BANDWIDTH_OFFCPU_MAX_PCT of its window. A brief switch (our own main
+ * thread going to sleep in join, a kernel worker) costs microseconds and
+ * does not count; a time slice lost to a busy task (milliseconds) does. */
+static bool lost_cpu(const struct bandwidth_params *p, const struct stream_slot *s)
+{
+	double wall_ns = clock_ticks_to_ns(p->clock, s->t1 - s->t0);
+
+	return s->cpu_ns && wall_ns - (double)s->cpu_ns > wall_ns * BANDWIDTH_OFFCPU_MAX_PCT / 100;
+}
+
 static bool best_is_preempted(const struct bandwidth_point *pt)
 {
 	return pt->trial_preempted[pt->best_trial];
@@ -258,7 +270,7 @@ static int run_point(const struct bandwidth_params *p, struct bandwidth_point *p
 		last_start = slots[i].t0 > last_start ? slots[i].t0 : last_start;
 		first_end = slots[i].t1 < first_end ? slots[i].t1 : first_end;
 		bytes += slots[i].bytes * factor;
-		preempted |= slots[i].switches > 0;
+		preempted |= lost_cpu(p, &slots[i]);
 		pt->checksum += slots[i].sum;
 	}
 	span_ns = clock_ticks_to_ns(p->clock, last - first);

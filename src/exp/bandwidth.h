@@ -32,6 +32,9 @@
  * least this share of the span any thread ran, or the total mixes in time
  * when fewer threads ran and the report flags it. */
 #define BANDWIDTH_OVERLAP_MIN_PCT 95.0
+/* A trial is preempted when a thread spent more than this share of its
+ * window off its CPU (wall time - thread CPU time). */
+#define BANDWIDTH_OFFCPU_MAX_PCT 1.0
 
 struct bandwidth_params {
 	const struct clock_info *clock;
@@ -64,7 +67,7 @@ struct bandwidth_point {
 	double start_skew_ns;        /* best trial: last start - first start */
 	unsigned ntrials;
 	double trials_gbps[BANDWIDTH_MAX_TRIALS];
-	bool trial_preempted[BANDWIDTH_MAX_TRIALS]; /* a thread had an involuntary context switch */
+	bool trial_preempted[BANDWIDTH_MAX_TRIALS]; /* a thread was off its CPU > BANDWIDTH_OFFCPU_MAX_PCT */
 	unsigned preempted_trials;   /* how many of the trials */
 	unsigned best_trial;         /* index of the trial gbps comes from */
 	uint64_t checksum;           /* read kernels' sum, so the loads are observable */
