@@ -407,11 +407,24 @@ TEST(bandwidth_counts_trials_in_which_a_thread_lost_its_cpu)
 	__atomic_store_n(&h.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(tid, NULL);
 	CHECK(rc == 0, "bandwidth_run: %s (%d)", err, rc);
-	for (unsigned i = 0; i < bw_hog.npoints; i++)
-		if (bw_hog.points[i].threads == 2) {
+	for (unsigned i = 0; i < bw_hog.npoints; i++) {
+		const struct bandwidth_point *pt = &bw_hog.points[i];
+		unsigned first_clean = 0;
+
+		while (first_clean < p.trials && pt->trial_preempted[first_clean])
+			first_clean++;
+		/* Retries come only after a sweep with no clean trial, and stop
+		 * at the first clean one or after as many again. */
+		CHECK(pt->ntrials == p.trials || (first_clean == p.trials && pt->ntrials <= 2 * p.trials &&
+						  (pt->ntrials == 2 * p.trials || !pt->trial_preempted[pt->ntrials - 1])),
+		      "%s x%u: %u trials, first clean %u", pt->kernel->name, pt->threads, pt->ntrials, first_clean);
+		CHECK(pt->trial_preempted[pt->best_trial] == (pt->preempted_trials == pt->ntrials),
+		      "%s x%u: estimate from a preempted trial while a clean one exists", pt->kernel->name, pt->threads);
+		if (pt->threads == 2) {
 			two++;
-			hit += bw_hog.points[i].preempted_trials > 0;
+			hit += pt->preempted_trials > 0;
 		}
+	}
 	CHECK(two > 0 && hit * 2 >= two, "only %u of %u two-thread points saw a preempted trial beside a busy thread",
 	      hit, two);
 	snprintf(tctx->message, sizeof(tctx->message), "%u of %u two-thread points counted preempted trials", hit, two);
