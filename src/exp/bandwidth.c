@@ -317,7 +317,8 @@ void bandwidth_check_overlap(struct bandwidth_result *r)
 	snprintf(r->overlap_note, sizeof(r->overlap_note),
 		 "%s x%u: all threads streamed together for only %.1f%% of the timed span (start skew %.1f us; "
 		 "below %.0f%%): its total mixes in time when fewer threads ran, so it understates what %u "
-		 "threads draw (a thread descheduled before its start, or a slow thread start)",
+		 "threads draw (a thread started late, or another task held its CPU when the first thread "
+		 "finished, so it stopped late; see preempted trials)",
 		 worst->kernel->name, worst->threads, worst->overlap_pct, worst->start_skew_ns / 1e3,
 		 BANDWIDTH_OVERLAP_MIN_PCT, worst->threads);
 }
