@@ -24,6 +24,17 @@
 #define BANDWIDTH_MAX_TRIALS 30
 #define BANDWIDTH_EFF_SPACINGS 4     /* 8, 64, 128, 4096 bytes */
 #define BANDWIDTH_TRIAL_GROUP 3      /* trials per min-of-N estimate (noise floor) */
+/* Each thread streams its slice in pieces of this many bytes and looks for
+ * the team's stop flag between them: the tail in which fewer threads run is
+ * at most one piece long (about 10 us at 25 GB/s). */
+#define BANDWIDTH_PIECE_BYTES ((size_t)256 << 10)
+/* Self-check: in a point's best trial the span every thread ran must be at
+ * least this share of the span any thread ran, or the total mixes in time
+ * when fewer threads ran and the report flags it. */
+#define BANDWIDTH_OVERLAP_MIN_PCT 95.0
+/* A trial is preempted when a thread spent more than this share of its
+ * window off its CPU (wall time - thread CPU time). */
+#define BANDWIDTH_OFFCPU_MAX_PCT 1.0
 
 struct bandwidth_params {
 	const struct clock_info *clock;
@@ -39,18 +50,26 @@ struct bandwidth_params {
 	size_t efficiency_hops;      /* dependent loads per timed region */
 	unsigned efficiency_trials;  /* per page kind per spacing, a multiple of 3 */
 	uint64_t seed;
+	double stagger_ns;           /* thread i starts i x this late; 0 except in the test that breaks the overlap check */
 	volatile sig_atomic_t *stop; /* may be NULL */
 };
 
 struct bandwidth_point {
 	const struct stream_kernel *kernel;
 	unsigned threads;
-	size_t bytes_per_thread;     /* bytes the kernel moves per thread per trial */
-	size_t bytes_moved;          /* all threads; copy counts read + write; RFO never */
-	double gbps;                 /* total: bytes_moved / (last end - first start), best trial */
+	size_t bytes_per_thread;     /* bytes the kernel moves per thread per trial: its slice */
+	size_t bytes_moved;          /* all threads' slices; copy counts read + write; RFO never */
+	size_t bytes_measured;       /* best trial: what the threads moved before the first finished (<= bytes_moved) */
+	double gbps;                 /* total: bytes_measured / (last end - first start), best trial
+	                              * among those no thread was preempted in (of all, if none) */
 	double *per_thread_gbps;     /* [threads]: each thread's bytes / its own time, same trial */
-	unsigned ntrials;
+	double overlap_pct;          /* best trial: (first end - last start) / (last end - first start) x 100 */
+	double start_skew_ns;        /* best trial: last start - first start */
+	unsigned ntrials;            /* the sweep's trials, then retries while every one was preempted */
 	double trials_gbps[BANDWIDTH_MAX_TRIALS];
+	bool trial_preempted[BANDWIDTH_MAX_TRIALS]; /* a thread was off its CPU > BANDWIDTH_OFFCPU_MAX_PCT */
+	unsigned preempted_trials;   /* how many of the trials */
+	unsigned best_trial;         /* index of the trial gbps comes from */
 	uint64_t checksum;           /* read kernels' sum, so the loads are observable */
 };
 
@@ -89,6 +108,9 @@ struct bandwidth_result {
 	double noise_floor_pct;      /* upper quartile over points of min-of-3 spreads */
 	bool rfo_counted;            /* false: a missing store's line read is not in bytes_moved */
 	const char *rfo_note;
+	double overlap_min_pct;      /* lowest overlap_pct over multi-thread points; NAN with none */
+	bool overlap_ok;             /* every multi-thread point's overlap_pct >= BANDWIDTH_OVERLAP_MIN_PCT */
+	char overlap_note[320];      /* which point overlapped too little, or "" */
 	double read_scaling;         /* widest read: gbps at most threads / at 1 thread */
 	char scaling_note[320];      /* why read did not scale, or "" */
 	bool efficiency_measured;
@@ -109,6 +131,11 @@ void bandwidth_params_default(struct bandwidth_params *p, const struct clock_inf
 int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, char *err, size_t errlen);
 
 void bandwidth_result_free(struct bandwidth_result *r);
+
+/* The overlap self-check over r's points: sets overlap_min_pct, overlap_ok
+ * and overlap_note (bandwidth_run calls it; public so a test can feed it
+ * points). */
+void bandwidth_check_overlap(struct bandwidth_result *r);
 
 /* The point for (kernel name, threads), NULL when not measured. */
 const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,

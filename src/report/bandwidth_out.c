@@ -59,8 +59,18 @@ void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 		fprintf(f, "  %-16s %7u %10.2f  ", pt->kernel->name, pt->threads, pt->gbps);
 		for (unsigned t = 0; t < pt->threads && t < 16; t++)
 			fprintf(f, "%s%.2f", t ? " " : "", pt->per_thread_gbps[t]);
-		fprintf(f, "%s\n", pt->threads > 16 ? " ..." : "");
+		fprintf(f, "%s", pt->threads > 16 ? " ..." : "");
+		if (pt->preempted_trials)
+			fprintf(f, "  (%u of %u trials preempted%s)", pt->preempted_trials, pt->ntrials,
+				pt->trial_preempted[pt->best_trial] ? ", all: best of them shown" : ", not used");
+		fprintf(f, "\n");
 	}
+	if (isfinite(r->overlap_min_pct))
+		fprintf(f, "  threads stream together (all stop when the first ends its slice): windows overlap "
+			"%.1f%% of the span at worst (self-check: >= %.0f%%: %s)\n", r->overlap_min_pct,
+			BANDWIDTH_OVERLAP_MIN_PCT, r->overlap_ok ? "ok" : "FLAGGED");
+	if (r->overlap_note[0])
+		fprintf(f, "  flag: %s\n", r->overlap_note);
 	fprintf(f, "  read-for-ownership counted: %s (%s)\n", r->rfo_counted ? "yes" : "no", r->rfo_note);
 	if (isfinite(r->read_scaling))
 		fprintf(f, "  widest read, most threads / 1 thread: %.2fx\n", r->read_scaling);
@@ -91,7 +101,8 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
 	jsonw_uint(w, "line_bytes", r->line_bytes);
 	jsonw_uint(w, "trials", r->trials);
-	jsonw_string(w, "estimator", "min time of trials (max GB/s); total = all bytes / (last end - first start)");
+	jsonw_string(w, "estimator", "min time of trials (max GB/s); total = all bytes / (last end - first start); "
+				     "every thread stops once the first has streamed its whole slice");
 	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
 	jsonw_bool(w, "rfo_counted", r->rfo_counted);
 	jsonw_string(w, "rfo_note", r->rfo_note);
@@ -108,11 +119,23 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 		jsonw_uint(w, "threads", pt->threads);
 		jsonw_double(w, "gbps", pt->gbps);
 		jsonw_uint(w, "bytes_moved", pt->bytes_moved);
+		jsonw_uint(w, "bytes_measured", pt->bytes_measured);
+		jsonw_double(w, "overlap_pct", pt->overlap_pct);
+		jsonw_double(w, "start_skew_ns", pt->start_skew_ns);
+		jsonw_uint(w, "preempted_trials", pt->preempted_trials);
+		jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
 		jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
 		jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	jsonw_double(w, "overlap_min_pct", r->overlap_min_pct);
+	jsonw_double(w, "overlap_threshold_pct", BANDWIDTH_OVERLAP_MIN_PCT);
+	jsonw_bool(w, "overlap_ok", r->overlap_ok);
+	if (r->overlap_note[0])
+		jsonw_string(w, "overlap_note", r->overlap_note);
+	else
+		jsonw_null(w, "overlap_note");
 	jsonw_double(w, "read_scaling", r->read_scaling);
 	if (r->scaling_note[0])
 		jsonw_string(w, "scaling_note", r->scaling_note);

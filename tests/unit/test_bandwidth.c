@@ -17,6 +17,8 @@
 #include "topo.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,7 +284,16 @@ TEST(bandwidth_two_threads_read_more_than_one_or_the_report_says_why)
 		/* Each thread's own rate uses its own, shorter, time. */
 		CHECK(sum >= pt->gbps * 0.999, "%s x%u: per-thread sum %.2f < total %.2f", pt->kernel->name,
 		      pt->threads, sum, pt->gbps);
+		/* The team stops when the first thread ends its slice: no more than
+		 * planned, and one thread alone always streams all of it. */
+		CHECK(pt->bytes_measured > 0 && pt->bytes_measured <= pt->bytes_moved &&
+		      (pt->threads > 1 || pt->bytes_measured == pt->bytes_moved), "%s x%u: measured %zu of %zu bytes",
+		      pt->kernel->name, pt->threads, pt->bytes_measured, pt->bytes_moved);
 	}
+	/* Threads released together overlap (nearly) all of the span; the
+	 * staggered run below shows this check can fail. */
+	CHECK(bw_shape.overlap_ok && !bw_shape.overlap_note[0] && bw_shape.overlap_min_pct >= BANDWIDTH_OVERLAP_MIN_PCT,
+	      "overlap %.1f%%: %s", bw_shape.overlap_min_pct, bw_shape.overlap_note);
 	CHECK(!bw_shape.rfo_counted && bw_shape.rfo_note, "rfo");
 	one = bandwidth_find(&bw_shape, k->name, 1);
 	two = bandwidth_find(&bw_shape, k->name, 2);
@@ -309,12 +320,117 @@ TEST(bandwidth_two_threads_read_more_than_one_or_the_report_says_why)
 	fclose(f);
 	CHECK(strstr(json, "\"bandwidth\": {") && strstr(json, "\"kernels\": [") && strstr(json, "\"kernel\": \"") &&
 	      strstr(json, "\"per_thread_gbps\": [") && strstr(json, "\"rfo_counted\": false") &&
-	      strstr(json, "\"efficiency\": []"), "JSON lacks a key");
+	      strstr(json, "\"efficiency\": []") && strstr(json, "\"overlap_pct\": ") &&
+	      strstr(json, "\"overlap_ok\": true") && strstr(json, "\"preempted_trials\": ") &&
+	      strstr(json, "\"bytes_measured\": "), "JSON lacks a key");
 	free(json);
 	snprintf(tctx->message, sizeof(tctx->message), "%s: 1 thread %.2f GB/s, 2 threads %.2f GB/s, floor %.1f%%%s%s",
 		 k->name, one->gbps, two->gbps, 100 * floor, bw_shape.scaling_note[0] ? "; " : "",
 		 bw_shape.scaling_note);
 	bandwidth_result_free(&bw_shape);
+}
+
+static struct bandwidth_result bw_stagger;
+
+/* Breaks what the overlap check guards: thread 1 starts 20 ms after thread
+ * 0, longer than thread 0 needs for its slice, so the two never stream
+ * together and the total is a one-thread rate spread over two threads'
+ * span. The check must fire and name a two-thread point. */
+TEST(bandwidth_overlap_check_fires_when_threads_start_apart)
+{
+	struct bandwidth_params p;
+	char err[256];
+	int rc;
+
+	if (allowed_cpus() < 2)
+		SKIP("one CPU allowed: no second thread to start late");
+	ensure_setup();
+	bandwidth_params_default(&p, &bw_clock, &bw_topo, true);
+	p.max_threads = 2;
+	p.efficiency = false;
+	p.trials = 3;
+	p.stagger_ns = 20e6;
+	rc = bandwidth_run(&p, &bw_stagger, err, sizeof(err));
+	CHECK(rc == 0, "bandwidth_run: %s (%d)", err, rc);
+	CHECK(!bw_stagger.overlap_ok && bw_stagger.overlap_min_pct < BANDWIDTH_OVERLAP_MIN_PCT,
+	      "threads 20 ms apart passed the check: overlap %.1f%%", bw_stagger.overlap_min_pct);
+	CHECK(strstr(bw_stagger.overlap_note, " x2: "), "note names no 2-thread point: %s", bw_stagger.overlap_note);
+	snprintf(tctx->message, sizeof(tctx->message), "overlap %.1f%%: %s", bw_stagger.overlap_min_pct,
+		 bw_stagger.overlap_note);
+	bandwidth_result_free(&bw_stagger);
+}
+
+struct hog {
+	int cpu;
+	int stop;           /* atomic */
+};
+
+static void *hog_main(void *arg)
+{
+	struct hog *h = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(h->cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	while (!__atomic_load_n(&h->stop, __ATOMIC_RELAXED))
+		;
+	return NULL;
+}
+
+static struct bandwidth_result bw_hog;
+
+/* Breaks what the preemption count guards: a busy thread shares the CPU of
+ * team thread 1, so the scheduler must switch that thread out inside
+ * multi-millisecond trials, and the two-thread points must say so. */
+TEST(bandwidth_counts_trials_in_which_a_thread_lost_its_cpu)
+{
+	struct bandwidth_params p;
+	struct team_placement pl;
+	struct hog h = {0};
+	pthread_t tid;
+	unsigned hit = 0, two = 0;
+	char err[256];
+	int rc;
+
+	if (allowed_cpus() < 2)
+		SKIP("one CPU allowed: no second thread to crowd");
+	ensure_setup();
+	CHECK(team_plan(&pl, 2, NULL, 0) == 0, "plan");
+	bandwidth_params_default(&p, &bw_clock, &bw_topo, true);
+	p.max_threads = 2;
+	p.efficiency = false;
+	p.trials = 3;
+	h.cpu = pl.cpu[1];
+	CHECK(pthread_create(&tid, NULL, hog_main, &h) == 0, "hog thread");
+	rc = bandwidth_run(&p, &bw_hog, err, sizeof(err));
+	__atomic_store_n(&h.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(tid, NULL);
+	CHECK(rc == 0, "bandwidth_run: %s (%d)", err, rc);
+	for (unsigned i = 0; i < bw_hog.npoints; i++) {
+		const struct bandwidth_point *pt = &bw_hog.points[i];
+		unsigned first_clean = 0;
+
+		while (first_clean < p.trials && pt->trial_preempted[first_clean])
+			first_clean++;
+		/* Retries come only after a sweep with no clean trial, and stop
+		 * at the first clean one or after as many again. */
+		CHECK(pt->ntrials == p.trials || (first_clean == p.trials && pt->ntrials <= 2 * p.trials &&
+						  (pt->ntrials == 2 * p.trials || !pt->trial_preempted[pt->ntrials - 1])),
+		      "%s x%u: %u trials, first clean %u", pt->kernel->name, pt->threads, pt->ntrials, first_clean);
+		CHECK(pt->trial_preempted[pt->best_trial] == (pt->preempted_trials == pt->ntrials),
+		      "%s x%u: estimate from a preempted trial while a clean one exists", pt->kernel->name, pt->threads);
+		if (pt->threads == 2) {
+			two++;
+			hit += pt->preempted_trials > 0;
+		}
+	}
+	/* Not every point: a 2 ms trial can fit inside one of our thread's
+	 * time slices (5 to 8 of 8 points counted some here). None at all
+	 * means the count is broken. */
+	CHECK(two > 0 && hit > 0, "none of %u two-thread points saw a preempted trial beside a busy thread", two);
+	snprintf(tctx->message, sizeof(tctx->message), "%u of %u two-thread points counted preempted trials", hit, two);
+	bandwidth_result_free(&bw_hog);
 }
 
 static struct multicore_result mc_shape;
