@@ -8,6 +8,8 @@
  */
 #include "jsonr.h"
 
+#include "inputfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -509,12 +511,9 @@ int jsonr_parse_file(const char *path, unsigned max_depth, struct jsonr_doc *doc
 
 	doc->root = NULL;
 	doc->blocks = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
+	fd = inputfile_open(path, err, errlen);
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n;
 
