@@ -8,6 +8,7 @@
  */
 #include "../harness.h"
 
+#include "cli.h"
 #include "cmd/compare.h"
 #include "cmd/load.h"
 #include "cmd/trace.h"
@@ -368,4 +369,20 @@ TEST(hostile_sigterm_during_compare_html_leaves_nothing)
 	scratch_remove(dir);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d, want exit 130", st);
 	CHECK(left == 0, "%d file(s) left after SIGTERM", left);
+}
+
+/* Found by fuzz_cli (tests/fuzz/regress/cli/newline-in-argument): an
+ * error quotes the argument, and one holding a newline made the one-line
+ * error several lines. */
+TEST(hostile_cli_error_stays_one_line)
+{
+	char a0[] = "mlpscope", a1[] = "mlp", a2[] = "--\n\nsize", a3[] = "--size", a4[] = "1\n2\033[2J";
+	char *one[] = { a0, a1, a2, NULL }, *two[] = { a0, a1, a3, a4, NULL };
+	struct options o;
+	char err[512];
+
+	CHECK(cli_parse(3, one, &o, err, sizeof(err)) == 2, "accepted");
+	CHECK(!strchr(err, '\n') && strstr(err, "size"), "'%s' is not one line naming the argument", err);
+	CHECK(cli_parse(4, two, &o, err, sizeof(err)) == 2, "accepted");
+	CHECK(!strchr(err, '\n') && !strchr(err, '\033'), "'%s' carries control characters", err);
 }
