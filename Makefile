@@ -34,7 +34,7 @@ GEN     := $(BUILD)/gen_lanes
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
 .PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean \
-	fuzz fuzz-build fuzz-smoke
+	fuzz fuzz-build fuzz-smoke test-sanitize
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -134,6 +134,12 @@ $(FUZZ_DIR)/obj/%.o: %.c $(BUILDINFO)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The suite under ASan, UBSan and float-cast-overflow (not part of gcc's
+# "undefined"), every report fatal, in its own build folder.
+SAN_FLAGS := address,undefined,float-cast-overflow
+test-sanitize:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SANITIZE=$(SAN_FLAGS) CFLAGS=-fno-sanitize-recover=all test
 
 fuzz-build: $(FUZZ_BIN)
 

@@ -185,7 +185,10 @@ static int plot_latency(struct svg_plot *p, const struct jsonr_value *const *doc
 				continue;
 			seen[nseen++] = (struct os_cache){ size, level, t };
 			fmt_bytes(sz, sizeof(sz), size);
-			snprintf(lab, sizeof(lab), "L%d%s %s (OS)", level, t == 'D' ? "d" : "", sz);
+			if (level)
+				snprintf(lab, sizeof(lab), "L%d%s %s (OS)", level, t == 'D' ? "d" : "", sz);
+			else
+				snprintf(lab, sizeof(lab), "L?%s %s (OS)", t == 'D' ? "d" : "", sz);
 			svg_plot_vline(p, size, lab, SVG_GREY, true);
 		}
 	}
