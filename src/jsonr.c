@@ -255,7 +255,12 @@ static int parse_string(struct parser *p, const char **out, size_t *out_len)
 				n += utf8_put(buf + n, cp);
 				continue;   /* hex4 already moved past the digits */
 			default:
-				return fail(p, "unknown escape '\\%c'", p->s[p->pos]);
+				/* Quoted as a byte value when not printable: a raw
+				 * newline here made the one-line error two lines. */
+				return (unsigned char)p->s[p->pos] > 0x20 && (unsigned char)p->s[p->pos] < 0x7f ?
+					       fail(p, "unknown escape '\\%c'", p->s[p->pos]) :
+					       fail(p, "unknown escape: a backslash before byte 0x%02x",
+						    (unsigned char)p->s[p->pos]);
 			}
 			p->pos++;
 		} else if (c < 0x80) {

@@ -386,3 +386,18 @@ TEST(hostile_cli_error_stays_one_line)
 	CHECK(cli_parse(4, two, &o, err, sizeof(err)) == 2, "accepted");
 	CHECK(!strchr(err, '\n') && !strchr(err, '\033'), "'%s' carries control characters", err);
 }
+
+/* Found by fuzz_load (tests/fuzz/regress/load/backslash-newline-escape.json):
+ * the reader quoted the byte after a bad backslash as is, so a backslash
+ * before a newline made the one-line error two lines. */
+TEST(hostile_json_error_stays_one_line)
+{
+	static const char *const texts[] = { "[\"a\\\nb\"]", "[\"a\\\033\"]", "[\"a\\q\"]" };
+	struct jsonr_doc doc;
+	char err[256];
+
+	for (size_t i = 0; i < 3; i++) {
+		CHECK(jsonr_parse(texts[i], strlen(texts[i]), 0, &doc, err, sizeof(err)) == -EBADMSG, "accepted %zu", i);
+		CHECK(strstr(err, "escape") && !strchr(err, '\n') && !strchr(err, '\033'), "case %zu: '%s'", i, err);
+	}
+}
