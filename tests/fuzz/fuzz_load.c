@@ -28,6 +28,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char dir[64], path[96], csv[96];
 static FILE *sink;
 
+/* libFuzzer leaves through exit(): the scratch folder goes with it. */
+static void cleanup(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd)) {
+		/* a folder left on tmpfs fails nothing */
+	}
+}
+
 static void setup(void)
 {
 	const char *base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
@@ -40,6 +51,7 @@ static void setup(void)
 	sink = fopen("/dev/null", "w");
 	if (!sink)
 		abort();
+	atexit(cleanup);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
