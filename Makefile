@@ -34,7 +34,8 @@ GEN     := $(BUILD)/gen_lanes
 GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean \
+	fuzz fuzz-build fuzz-smoke test-sanitize
 all: $(BIN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -126,7 +127,45 @@ check-aarch64:
 check: $(BIN) $(TESTBIN) check-gen
 	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
 	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
+	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory fuzz-smoke; fi
 	$(TESTBIN)
+
+# Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes
+# (tests/fuzz/fuzz_*.c: the CLI parser, the JSON reader and writer, the
+# result loader followed by every writer that draws from a result, the
+# trace parser), the library built again under ASan, UBSan and
+# float-cast-overflow, which gcc's -fsanitize=undefined leaves out. `make
+# fuzz` runs each for FUZZ_SECONDS; `check` runs a few seconds of each where
+# tests/toolchain.sh fuzz proves clang's libFuzzer works.
+FUZZ_CC ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := cli jsonr load trace
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O1 -g $(WARN) -Isrc -I$(BUILD)/gen \
+	-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+
+$(FUZZ_DIR)/obj/%.o: %.c $(BUILDINFO)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The suite under ASan, UBSan and float-cast-overflow (not part of gcc's
+# "undefined"), every report fatal, in its own build folder.
+SAN_FLAGS := address,undefined,float-cast-overflow
+test-sanitize:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SANITIZE=$(SAN_FLAGS) CFLAGS=-fno-sanitize-recover=all test
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_DIR) 3 $(FUZZ_TARGETS)
 
 # The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view
 # of a fixed sample probe; rewrite them only after checking the new listing.

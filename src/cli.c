@@ -327,7 +327,7 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 	return fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 }
 
-int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+static int parse_args(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
 	bool have_command = false;
 	int rc;
@@ -394,6 +394,18 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	if (!o->repeat)
 		o->repeat = o->quick ? POLICY_REPEAT_QUICK : POLICY_REPEAT_DEFAULT;
 	return 0;
+}
+
+int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen)
+{
+	int rc = parse_args(argc, argv, o, err, errlen);
+
+	/* Errors quote the argument; a newline or escape inside one must not
+	 * turn the one-line error into several lines or terminal control. */
+	for (char *p = err; rc && errlen && *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	return rc;
 }
 
 static void print_options(FILE *f)

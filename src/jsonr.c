@@ -8,6 +8,8 @@
  */
 #include "jsonr.h"
 
+#include "inputfile.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -253,7 +255,12 @@ static int parse_string(struct parser *p, const char **out, size_t *out_len)
 				n += utf8_put(buf + n, cp);
 				continue;   /* hex4 already moved past the digits */
 			default:
-				return fail(p, "unknown escape '\\%c'", p->s[p->pos]);
+				/* Quoted as a byte value when not printable: a raw
+				 * newline here made the one-line error two lines. */
+				return (unsigned char)p->s[p->pos] > 0x20 && (unsigned char)p->s[p->pos] < 0x7f ?
+					       fail(p, "unknown escape '\\%c'", p->s[p->pos]) :
+					       fail(p, "unknown escape: a backslash before byte 0x%02x",
+						    (unsigned char)p->s[p->pos]);
 			}
 			p->pos++;
 		} else if (c < 0x80) {
@@ -509,12 +516,9 @@ int jsonr_parse_file(const char *path, unsigned max_depth, struct jsonr_doc *doc
 
 	doc->root = NULL;
 	doc->blocks = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		return rc;
-	}
+	fd = inputfile_open(path, err, errlen);
+	if (fd < 0)
+		return fd;
 	for (;;) {
 		ssize_t n;
 

@@ -49,8 +49,10 @@ struct jsonr_doc {
  * is empty (root NULL) on failure; jsonr_free is safe either way. */
 int jsonr_parse(const char *text, size_t len, unsigned max_depth, struct jsonr_doc *doc, char *err, size_t errlen);
 
-/* Read and parse a file (at most JSONR_MAX_FILE_BYTES). As jsonr_parse, plus
- * -errno from open/read (with err naming the file) and -EFBIG. */
+/* Read and parse a regular file (at most JSONR_MAX_FILE_BYTES), opened by
+ * inputfile_open (a directory is -EISDIR, a FIFO or device -EINVAL, refused
+ * without blocking). As jsonr_parse, plus -errno from open/read and -EFBIG;
+ * err always names the file. */
 int jsonr_parse_file(const char *path, unsigned max_depth, struct jsonr_doc *doc, char *err, size_t errlen);
 
 void jsonr_free(struct jsonr_doc *doc);

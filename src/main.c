@@ -1,9 +1,11 @@
 /*
  * parse -> plan -> run -> report. The only file that prints errors and picks
  * exit codes: 0 ok, 1 runtime failure, 2 usage (always before any
- * measurement), 130 interrupted. A first Ctrl-C asks the sweep to stop at
- * the next timed region and nothing is written; a second one exits at once,
- * removing the temporary result file.
+ * measurement), 130 interrupted. One signal policy for every command that
+ * writes files: an interrupted command leaves no temporary behind (the
+ * atomic writer lists them). A measuring run's first Ctrl-C or SIGTERM asks
+ * the sweep to stop at the next timed region and nothing is written; a
+ * second one exits at once. Commands that only read files exit at the first.
  */
 #include "cli.h"
 #include "clock.h"
@@ -29,31 +31,31 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t stop_requested;
-/* The temporaries of --json and --html, removed by a second Ctrl-C that
- * does not wait. */
-static char pending_tmp[2][PATH_MAX];
+
+/* unlink (inside atomic_remove_pending) and _exit are async-signal-safe. */
+static void exit_now(int sig)
+{
+	(void)sig;
+	atomic_remove_pending();
+	_exit(130);
+}
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	if (stop_requested) {
-		/* unlink and _exit are async-signal-safe. */
-		for (int i = 0; i < 2; i++)
-			if (pending_tmp[i][0])
-				unlink(pending_tmp[i]);
-		_exit(130);
-	}
+	if (stop_requested)
+		exit_now(sig);
 	stop_requested = 1;
 }
 
-static void install_signals(void)
+static void install_signals(void (*handler)(int))
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
+	sa.sa_handler = handler;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* Progress on a terminal: ctx is the running section's struct section_run. */
@@ -126,8 +128,27 @@ static int open_output(struct atomic_file *a, const char *flag, const char *path
 
 	if (rc)
 		fprintf(stderr, "mlpscope: %s: cannot write '%s': %s (expected a writable file path)\n", flag, path,
-			strerror(-rc));
+			atomic_strerror(rc));
 	return rc;
+}
+
+/* Whether two output paths name one file: by device and inode where it
+ * exists (a hard link or another spelling of the same path), else by the
+ * resolved directory and the last component. */
+static bool same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char ca[PATH_MAX], cb[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	snprintf(ca, sizeof(ca), "%s", a);
+	snprintf(cb, sizeof(cb), "%s", b);
+	if (!realpath(dirname(ca), ra) || !realpath(dirname(cb), rb))
+		return !strcmp(a, b);
+	snprintf(ca, sizeof(ca), "%s", a);
+	snprintf(cb, sizeof(cb), "%s", b);
+	return !strcmp(ra, rb) && !strcmp(basename(ca), basename(cb));
 }
 
 /* Check, without creating anything, that dir is (or can be made) a
@@ -152,28 +173,17 @@ static int check_output_dir(const char *flag, const char *dir)
 	return rc;
 }
 
-/* The paths a second Ctrl-C removes; written with the signals blocked so
- * the handler never sees half a path. */
-static void set_pending(int i, const char *path)
-{
-	sigset_t block, old;
-
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	snprintf(pending_tmp[i], sizeof(pending_tmp[i]), "%s", path);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
 static int open_outputs(const struct options *o, struct outputs *out)
 {
+	/* Two outputs in one file: the second rename would silently win. */
+	if (o->json_path && o->html_path && same_output(o->json_path, o->html_path)) {
+		fprintf(stderr, "mlpscope: --json and --html both name '%s' (expected two different files)\n",
+			o->html_path);
+		return 2;
+	}
 	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
 	    check_output_dir("--svg", o->svg_dir) || check_output_dir("--csv", o->csv_dir))
 		return 2;
-	/* A second Ctrl-C exits at once; it removes these on its way out. */
-	set_pending(0, out->json.tmp);
-	set_pending(1, out->html.tmp);
 	return 0;
 }
 
@@ -208,7 +218,6 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 	docs[0] = doc.root;
 	if (out->html.f) {
 		rc = html_write(out->html.f, docs, labels, 1);
-		set_pending(1, "");
 		if (!rc && (rc = atomic_commit(&out->html)))
 			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
 		else if (rc)
@@ -236,7 +245,6 @@ static int write_outputs(const struct options *o, const struct report *r, struct
 	fflush(stdout);
 	if (out->json.f) {
 		report_write_json(r, out->json.f);
-		set_pending(0, "");
 		if ((rc = atomic_commit(&out->json))) {
 			fprintf(stderr, "mlpscope: --json: writing '%s' failed: %s\n", o->json_path, strerror(-rc));
 			return 1;
@@ -271,7 +279,7 @@ static int measure_and_report(const struct options *o)
 				fprintf(stderr, "mlpscope: %s\n", s.err);
 			return rc;
 		}
-	install_signals();
+	install_signals(on_signal);
 	if (open_outputs(o, &out)) {
 		abort_outputs(&out);
 		return 2;
@@ -301,6 +309,7 @@ static int run_file_command(const struct options *o)
 	char err[CLI_ERR_LEN] = "";
 	int rc;
 
+	install_signals(exit_now);
 	if (check_output_dir("--svg", o->svg_dir))
 		return 2;
 	if (o->html_path) {

@@ -7,13 +7,13 @@
 # half installed (the cross compiler without its libc headers) is exactly what
 # this catches, and it makes the check a SKIP with the reason, not a failure.
 #
-#   tests/toolchain.sh CHECK     CHECK: aarch64 browser objdump-x86_64
+#   tests/toolchain.sh CHECK     CHECK: aarch64 browser fuzz objdump-x86_64
 #                                       objdump-aarch64 qemu-aarch64 valgrind
 # Exit 0, silent, when the toolchain works; otherwise prints
 #   SKIP <check>: <what is missing> (tools/deps.sh --test installs it)
 # and exits 1. Tools can be overridden for tests: A64_CC, A64_RUN (the runner
 # for AArch64 binaries; empty runs them natively), OBJDUMP, A64_OBJDUMP,
-# QEMU_A64, VALGRIND, CHROMIUM.
+# QEMU_A64, VALGRIND, CHROMIUM, FUZZ_CC (the clang that builds the fuzzers).
 set -u
 
 check=${1:?usage: tests/toolchain.sh CHECK}
@@ -118,8 +118,34 @@ browser)
 	grep -q 'probe-42' "$work/dom.html" ||
 		skip test-browser "$chrome did not render a page and run its script: $(grep -m1 -i error "$work/err.txt")"
 	;;
+fuzz)
+	# libFuzzer ships in clang's runtime package, not with the compiler:
+	# clang alone links nothing with -fsanitize=fuzzer. A target that must
+	# find a planted crash proves the engine runs, under the sanitizers the
+	# fuzz build uses.
+	cc=${FUZZ_CC-clang-14}
+	command -v "${cc%% *}" >/dev/null 2>&1 || skip fuzz "${cc%% *} is not installed"
+	cat >"$work/probe.c" <<'EOF'
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	if (n >= 2 && d[0] == 'o' && d[1] == 'k')
+		abort();
+	return 0;
+}
+EOF
+	$cc -g -fsanitize=fuzzer,address,undefined,float-cast-overflow -o "$work/probe" "$work/probe.c" >"$work/cc.txt" 2>&1 ||
+		skip fuzz "$cc cannot link a libFuzzer target: $(grep -m1 -i error "$work/cc.txt")"
+	mkdir -p "$work/corpus"
+	printf 'oj' >"$work/corpus/seed"
+	timeout 60 "$work/probe" -runs=200000 -seed=1 -artifact_prefix="$work/" "$work/corpus" >"$work/run.txt" 2>&1
+	ls "$work"/crash-* >/dev/null 2>&1 || skip fuzz "a libFuzzer target built by $cc did not find a planted crash"
+	;;
 *)
-	echo "tests/toolchain.sh: $check: unknown check (expected aarch64, browser, objdump-x86_64, objdump-aarch64, qemu-aarch64 or valgrind)" >&2
+	echo "tests/toolchain.sh: $check: unknown check (expected aarch64, browser, fuzz, objdump-x86_64, objdump-aarch64, qemu-aarch64 or valgrind)" >&2
 	exit 2
 	;;
 esac

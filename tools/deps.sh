@@ -31,6 +31,8 @@ test  binutils-aarch64-linux-gnu  aarch64-linux-gnu-objdump: the AArch64 gold li
 test  qemu-user                   qemu-aarch64: runs the AArch64 tests and the generated AArch64 probe
 test  valgrind                    lackey memory traces of two small programs (the trace tests)
 test  chromium                    headless rendering of the HTML report (test-browser)
+test  clang-14                    make fuzz: the libFuzzer targets, under float-cast-overflow, which gcc's -fsanitize=undefined leaves out
+test  libclang-rt-14-dev          libFuzzer and clang-14's sanitizer runtimes (clang links no fuzzer without it)
 EOF
 }
 

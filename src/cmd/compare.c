@@ -468,7 +468,7 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 	if (html_path) {
 		e = atomic_open(&a, html_path);
 		if (e) {
-			snprintf(err, errlen, "%s: %s", html_path, strerror(-e));
+			snprintf(err, errlen, "%s: %s", html_path, atomic_strerror(e));
 			rc = 1;
 			goto out;
 		}
@@ -493,7 +493,7 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 			atomic_abort(&a);
 		html_open = false;
 		if (e) {
-			snprintf(err, errlen, "%s: %s", html_path, strerror(-e));
+			snprintf(err, errlen, "%s: %s", html_path, atomic_strerror(e));
 			rc = 1;
 			goto out;
 		}

@@ -5,6 +5,8 @@
  */
 #include "cmd/load.h"
 
+#include "cmd/vet.h"
+#include "inputfile.h"
 #include "result.h"
 
 #include <errno.h>
@@ -31,14 +33,21 @@ int result_load(const char *path, struct jsonr_doc *doc, char *err, size_t errle
 	if (!tool || strcmp(tool, "mlpscope")) {
 		snprintf(err, errlen, "%s: not an mlpscope result (no \"tool\": \"mlpscope\")", path);
 		rc = -EPROTO;
-	} else if (!jsonr_get_number(doc->root, "schema_version", &schema) || schema != floor(schema) || schema < 1) {
+	} else if (!jsonr_get_number(doc->root, "schema_version", &schema)) {
 		snprintf(err, errlen, "%s: no schema_version: not an mlpscope result this version can read", path);
+		rc = -EPROTO;
+	} else if (schema != floor(schema) || schema < 1) {
+		snprintf(err, errlen, "%s: schema_version %g is not a version (expected a whole number from 1)", path,
+			 schema);
 		rc = -EPROTO;
 	} else if (schema > RESULT_SCHEMA_VERSION) {
 		snprintf(err, errlen, "%s: schema_version %g is newer than this mlpscope reads (%d); use a newer mlpscope",
 			 path, schema, RESULT_SCHEMA_VERSION);
 		rc = -EPROTONOSUPPORT;
 	}
+	/* Meaning before anything is drawn or computed from it. */
+	if (!rc)
+		rc = vet_result(doc->root, path, err, errlen);
 	if (rc)
 		jsonr_free(doc);
 	return rc;
@@ -46,5 +55,6 @@ int result_load(const char *path, struct jsonr_doc *doc, char *err, size_t errle
 
 bool result_load_usage_error(int rc)
 {
-	return rc == -EBADMSG || rc == -EPROTO || rc == -EPROTONOSUPPORT || rc == -EFBIG || rc == -EISDIR;
+	return rc == -EBADMSG || rc == -EPROTO || rc == -EPROTONOSUPPORT || rc == -EFBIG || rc == -EDOM ||
+	       inputfile_usage_error(rc);
 }

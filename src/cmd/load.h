@@ -17,7 +17,11 @@
  *   -EBADMSG          not JSON, or truncated
  *   -EPROTO           JSON, but not an mlpscope result
  *   -EPROTONOSUPPORT  a newer schema than this build reads
+ *   -EDOM             a value outside what a measurement can produce
+ *                     (cmd/vet.c: lanes = 1e300, level = 0, ...)
  *   -EFBIG, -EISDIR   too large, or a directory
+ *   -EINVAL           not a regular file (a FIFO, a device): refused
+ *                     without blocking
  *   other -errno      reading failed
  * err holds one line naming the file; doc is freed on failure. */
 int result_load(const char *path, struct jsonr_doc *doc, char *err, size_t errlen);

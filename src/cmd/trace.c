@@ -9,11 +9,13 @@
 #include "cmd/model_inputs.h"
 #include "cmd/trace_analyse.h"
 #include "report/trace_out.h"
+#include "inputfile.h"
 #include "topo.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, const uint64_t *cache_bytes,
 			 size_t ncaches, FILE *out, char *err, size_t errlen)
@@ -23,6 +25,7 @@ int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, 
 	struct model_inputs *in = calloc(MODEL_MAX_SECTIONS, sizeof(*in));
 	size_t nin = 0;
 	FILE *f = NULL;
+	char what[200];
 	int rc;
 
 	if (!r || !in) {
@@ -38,14 +41,23 @@ int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, 
 			goto out;
 		}
 	}
-	f = fopen(trace_path, "r");
-	if (!f) {
+	/* The same opening as every reader: a FIFO or a directory is refused
+	 * with its path, before anything blocks. */
+	rc = inputfile_open(trace_path, err, errlen);
+	if (rc < 0) {
+		rc = inputfile_usage_error(rc) ? 2 : 1;
+		goto out;
+	}
+	if (!(f = fdopen(rc, "r"))) {
 		snprintf(err, errlen, "%s: %s", trace_path, strerror(errno));
+		close(rc);
 		rc = 1;
 		goto out;
 	}
-	rc = trace_analyse(f, &p, r, err, errlen);
+	errno = 0;
+	rc = trace_analyse(f, &p, r, what, sizeof(what));
 	if (rc) {
+		snprintf(err, errlen, "%s: %s", trace_path, what);
 		rc = rc == -EINVAL ? 2 : 1;
 		goto out;
 	}

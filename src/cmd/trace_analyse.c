@@ -337,8 +337,8 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		too_long = false;
 	}
 	if (ferror(f)) {
-		rc = -EIO;
-		snprintf(err, errlen, "reading the trace failed");
+		rc = -(errno ? errno : EIO);
+		snprintf(err, errlen, "reading the trace failed: %s", strerror(-rc));
 		goto out;
 	}
 	if (n || too_long) {

@@ -369,8 +369,8 @@ int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *e
 	static const char *const variant_what[3] = {
 		"runtime K: each lane's row and output pointer in a state array",
 		"generated: each lane's row and output pointer a named local (spills past the registers)",
-		"as a decoder of existing files: 4096 segments from pseudo-random start rows with stop marks, K lanes "
-		"on a ring, chunked output, then the segment join (both timed); K = 1, 4, 16, 32 only"};
+		("as a decoder of existing files: 4096 segments from pseudo-random start rows with stop marks, K lanes "
+		 "on a ring, chunked output, then the segment join (both timed); K = 1, 4, 16, 32 only")};
 	struct ring_setup ring = {0};
 	bool ring_ok, wide;
 	uint8_t *text = NULL, *bwt = NULL, *out = NULL;

@@ -7,6 +7,8 @@
  */
 #include "report/plots.h"
 
+#include "kern/lanes.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +63,15 @@ static double num_or_nan(const struct jsonr_value *v, const char *path)
 	double d;
 
 	return jsonr_get_number(v, path, &d) ? d : NAN;
+}
+
+/* A cache level as an int, 0 when absent or not 1..8: converting a NaN or
+ * out-of-range double to int is undefined behaviour, so it is never done. */
+static int level_of(const struct jsonr_value *c)
+{
+	double l = num_or_nan(c, "level");
+
+	return l >= 1 && l <= 8 ? (int)l : 0;
 }
 
 static void fmt_bytes(char *out, size_t len, double b)
@@ -162,7 +173,7 @@ static int plot_latency(struct svg_plot *p, const struct jsonr_value *const *doc
 		for (const struct jsonr_value *c = cr && cr->type == JSONR_ARRAY ? cr->u.children.first : NULL; c; c = c->next) {
 			const char *type = jsonr_get_string(c, "type");
 			double size = num_or_nan(c, "size_bytes");
-			int level = (int)num_or_nan(c, "level");
+			int level = level_of(c);
 			char t = type ? type[0] : '?', sz[32], lab[128];
 			size_t i;
 
@@ -174,7 +185,10 @@ static int plot_latency(struct svg_plot *p, const struct jsonr_value *const *doc
 				continue;
 			seen[nseen++] = (struct os_cache){ size, level, t };
 			fmt_bytes(sz, sizeof(sz), size);
-			snprintf(lab, sizeof(lab), "L%d%s %s (OS)", level, t == 'D' ? "d" : "", sz);
+			if (level)
+				snprintf(lab, sizeof(lab), "L%d%s %s (OS)", level, t == 'D' ? "d" : "", sz);
+			else
+				snprintf(lab, sizeof(lab), "L?%s %s (OS)", t == 'D' ? "d" : "", sz);
 			svg_plot_vline(p, size, lab, SVG_GREY, true);
 		}
 	}
@@ -258,9 +272,13 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 			m = svg_plot_series(p, lab, SVG_LINES | SVG_DASHED, p->series[s].color, 0);
 			if (m < 0)
 				return -ENOMEM;
-			/* Fine steps so the corner at Ks is drawn where it is. */
-			for (double k = 1; k <= klast + 1e-9; k += 0.25) {
-				double tk = fmax(L / k, L / Ks);
+			/* Fine steps so the corner at Ks is drawn where it is. The
+			 * count is fixed before the loop, and at most a quarter step
+			 * per lane the kernels can run, whatever the file says. */
+			size_t nsteps = (size_t)(4 * (fmin(klast, LANES_MAX) - 1)) + 1;
+
+			for (size_t st = 0; st < nsteps; st++) {
+				double k = 1 + 0.25 * (double)st, tk = fmax(L / k, L / Ks);
 
 				svg_plot_point(p, m, k, concurrency ? t1 / tk : tk, NAN);
 				if (k < Ks && k + 0.25 > Ks)

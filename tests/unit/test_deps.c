@@ -16,10 +16,10 @@
 #define BUILD_PACKAGES "gcc\nlibc6-dev\nmake\nbinutils\npython3\n"
 #define TEST_PACKAGES                                                                     \
 	"gcc-aarch64-linux-gnu\nlibc6-dev-arm64-cross\nbinutils-aarch64-linux-gnu\nqemu-user\n" \
-	"valgrind\nchromium\n"
+	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\n"
 #define ALL_PACKAGES                                                                      \
 	"gcc libc6-dev make binutils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross "       \
-	"binutils-aarch64-linux-gnu qemu-user valgrind chromium"
+	"binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev"
 
 /* Runs a shell command from the repository root; its stdout and stderr in
  * out, its exit status returned (-1 when it did not exit). */
@@ -64,7 +64,8 @@ TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler)
 {
 	char out[2048];
 	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 gcc-aarch64-linux-gnu "
-			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium' tools/deps.sh --test --plan";
+			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev' "
+			  "tools/deps.sh --test --plan";
 
 	CHECK(run(cmd, out, sizeof(out)) == 0, "%s", out);
 	CHECK(strcmp(out, "libc6-dev-arm64-cross\n") == 0, "plan:\n%s", out);
@@ -126,4 +127,18 @@ TEST(toolchain_probe_skips_a_disassembler_that_does_not_decode)
 		      strstr(out, "SKIP valgrind: "),
 	      "%s", out);
 	CHECK(run("tests/toolchain.sh nothing", out, sizeof(out)) == 2, "%s", out);
+}
+
+/* The fuzz probe: gcc runs but has no libFuzzer (-fsanitize=fuzzer), as a
+ * clang without libclang-rt-14-dev; a missing clang is named. */
+TEST(toolchain_probe_skips_a_compiler_without_libfuzzer)
+{
+	char out[2048];
+
+	CHECK(run("FUZZ_CC=/nonexistent/clang tests/toolchain.sh fuzz", out, sizeof(out)) == 1 &&
+		      strstr(out, "SKIP fuzz: /nonexistent/clang is not installed (tools/deps.sh --test installs it)"),
+	      "%s", out);
+	CHECK(run("FUZZ_CC=gcc tests/toolchain.sh fuzz", out, sizeof(out)) == 1 &&
+		      strstr(out, "SKIP fuzz: gcc cannot link a libFuzzer target"),
+	      "%s", out);
 }
