@@ -32,9 +32,22 @@ BIN     := $(BUILD)/mlpscope
 TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 BUILDINFO := $(BUILD)/gen/buildinfo.h
+MAN     := $(BUILD)/mlpscope.1
+GENMAN  := $(BUILD)/gen_man
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean
-all: $(BIN)
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
+# page and the documents; make uninstall removes exactly those files and
+# the directories install created, never one that was there before.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+MANDIR  := $(PREFIX)/share/man/man1
+DOCDIR  := $(PREFIX)/share/doc/mlpscope
+DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
+INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
+
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean install uninstall
+all: $(BIN) $(MAN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -42,18 +55,30 @@ $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
 $(TESTBIN): $(TEST_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/obj/%.o: %.c $(BUILDINFO)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+# The man page is written by the code that prints --help (src/man.c), so
+# the two cannot drift; it is generated, never edited.
+$(GENMAN): $(BUILD)/obj/tools/gen_man.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The compiler and flags are recorded in every JSON result (provenance), so
-# they are written into a header that is rewritten only when they change.
-$(BUILDINFO): FORCE
-	@mkdir -p $(dir $@)
-	@printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
-	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-FORCE:
+$(MAN): $(GENMAN)
+	$(GENMAN) > $@.tmp && mv $@.tmp $@
+
+# The directories install had to create (mkdir -pv names each one) are
+# listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes
+# them again, and only them.
+install: $(BIN) $(MAN)
+	@made=$$(LC_ALL=C mkdir -pv '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' '$(DESTDIR)$(DOCDIR)' | \
+	  sed -n "s/^mkdir: created directory '\(.*\)'$$/\1/p" | tac) && \
+	  printf '%s\n' "$$made" > '$(DESTDIR)$(DOCDIR)/installed-dirs'
+	install -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/mlpscope'
+	install -m 644 $(MAN) '$(DESTDIR)$(MANDIR)/mlpscope.1'
+	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/'
+
+uninstall:
+	@dirs=$$(cat '$(DESTDIR)$(DOCDIR)/installed-dirs' 2>/dev/null); \
+	  rm -f $(foreach f,$(INSTALLED) $(DOCDIR)/installed-dirs,'$(DESTDIR)$(f)') && \
+	  if [ -d '$(DESTDIR)$(DOCDIR)' ]; then rmdir '$(DESTDIR)$(DOCDIR)'; fi && \
+	  for d in $$dirs; do if [ -d "$$d" ]; then rmdir "$$d" || true; fi; done
 
 # The lane kernels are generated C, checked in so a reader can see them
 # without building; `make regen` rewrites them and `check-gen` proves the
@@ -72,7 +97,7 @@ check-gen: $(GEN)
 run: $(BIN)
 	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
 
-test: $(BIN) $(TESTBIN) check-gen
+test: $(BIN) $(MAN) $(TESTBIN) check-gen
 	$(TESTBIN)
 
 # The HTML report in a real browser: headless Chromium renders a compare
@@ -105,7 +130,7 @@ check-aarch64:
 # tests/toolchain.sh has proved its tools work end to end (a half-installed
 # toolchain prints "SKIP <check>: <why>" instead of failing the build), then
 # the suite (whose last line is the "N passed, N failed" summary).
-check: $(BIN) $(TESTBIN) check-gen
+check: $(BIN) $(MAN) $(TESTBIN) check-gen
 	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
 	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
 	$(TESTBIN)

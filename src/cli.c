@@ -384,6 +384,16 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 	return 0;
 }
 
+bool cli_option(size_t i, const char **name, const char **arg, const char **help)
+{
+	if (i >= NOPTS)
+		return false;
+	*name = opts[i].name;
+	*arg = opts[i].arg;
+	*help = opts[i].help;
+	return true;
+}
+
 static void print_options(FILE *f)
 {
 	fprintf(f, "options:\n");

@@ -31,6 +31,8 @@ test  binutils-aarch64-linux-gnu  aarch64-linux-gnu-objdump: the AArch64 gold li
 test  qemu-user                   qemu-aarch64: runs the AArch64 tests and the generated AArch64 probe
 test  valgrind                    lackey memory traces of two small programs (the trace tests)
 test  chromium                    headless rendering of the HTML report (test-browser)
+test  groff-base                  groff -ww -man: the suite checks the generated man page for warnings
+test  man-db                      man -l: the install test reads the installed man page
 EOF
 }
 
