@@ -63,6 +63,19 @@ $(GENMAN): $(BUILD)/obj/tools/gen_man.o $(LIB_OBJ)
 $(MAN): $(GENMAN)
 	$(GENMAN) > $@.tmp && mv $@.tmp $@
 
+$(BUILD)/obj/%.o: %.c $(BUILDINFO)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The compiler and flags are recorded in every JSON result (provenance), so
+# they are written into a header that is rewritten only when they change.
+$(BUILDINFO): FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
+	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+FORCE:
+
 # The directories install had to create (mkdir -pv names each one) are
 # listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes
 # them again, and only them.
