@@ -242,12 +242,14 @@ static int parse_command(const char *word, struct options *o, char *err, size_t 
 	char list[256];
 	size_t used = 0;
 
-	if (c) {
+	if (c && !c->report_only) {
 		o->command = c;
 		return 0;
 	}
 	for (size_t i = 0; i < registry_count && used < sizeof(list); i++)
-		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "", registry[i].name);
+		if (!registry[i].report_only)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+						 registry[i].name);
 	return fail(err, errlen, "'%s' is not a command (expected one of %s; see --help)", word, list);
 }
 
@@ -416,7 +418,8 @@ int cli_print_help(FILE *f, const char *topic)
 			   "each number is, how noisy it was, and whether the setup was what it claimed.\n\n"
 			   "commands:\n");
 		for (size_t i = 0; i < registry_count; i++)
-			fprintf(f, "  %-9s %s\n", registry[i].name, registry[i].summary);
+			if (!registry[i].report_only)
+				fprintf(f, "  %-9s %s\n", registry[i].name, registry[i].summary);
 		fputc('\n', f);
 		print_options(f);
 		fprintf(f, "\nSizes: K, M, G, T (and Ki, KiB...) are binary; KB, MB, GB are decimal.\n"

@@ -41,6 +41,26 @@ int cpu_read_caches(struct cache_desc *out, int max);
  * "ctr_el0" or "none". */
 const char *cpu_caches_source(void);
 
+/* A data (or unified) TLB as the CPU describes it: one entry per page size
+ * it holds, so a TLB shared by 4 KiB and 2 MiB pages appears twice. */
+struct cpu_tlb {
+	unsigned level;          /* 1 = first level */
+	const char *type;        /* "data", "unified", "load", "store" (string literals) */
+	size_t page_bytes;       /* 4096, 2097152 (2 MiB and 4 MiB entries), 1073741824 */
+	unsigned entries;
+	unsigned ways;           /* 0: fully associative or not said */
+	const char *source;      /* "cpuid 0x80000005", "cpuid 0x18", "cpuid 2", ... */
+};
+
+#define CPU_TLB_MAX 16
+
+/* Data and unified TLBs as CPUID reports them: AMD/Hygon leaves 0x80000005,
+ * 0x80000006 and 0x80000019; Intel leaf 0x18 where present, else the TLB
+ * descriptors of leaf 2 this file knows. Writes at most max, returns how
+ * many (0 when the CPU says nothing usable), or -ENOTSUP where the ISA has
+ * no such enumeration (AArch64 and others: unknown). */
+int cpu_read_tlbs(struct cpu_tlb *out, int max);
+
 /* Execute the user-space counter read once (x86: RDPMC with ECX = index;
  * aarch64: MRS PMCCNTR_EL0, index ignored) and store the value. Returns 0,
  * or -ENOTSUP where the ISA has none. Where the OS has not granted user

@@ -126,6 +126,14 @@ const char *cpu_caches_source(void)
 	return "ctr_el0";
 }
 
+/* AArch64 has no architected TLB-size register: unknown. */
+int cpu_read_tlbs(struct cpu_tlb *out, int max)
+{
+	(void)out;
+	(void)max;
+	return -ENOTSUP;
+}
+
 int cpu_read_pmc(uint32_t index, uint64_t *value)
 {
 	uint64_t v;

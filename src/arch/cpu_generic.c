@@ -29,6 +29,13 @@ const char *cpu_caches_source(void)
 	return "none";
 }
 
+int cpu_read_tlbs(struct cpu_tlb *out, int max)
+{
+	(void)out;
+	(void)max;
+	return -ENOTSUP;
+}
+
 int cpu_read_pmc(uint32_t index, uint64_t *value)
 {
 	(void)index;

@@ -11,7 +11,14 @@
  *   point per octave: the knees are below it.
  * - A working set that may fit a cache gets an untimed lap before each timed
  *   region, since the previous visit (a 1 GiB chase) flushed it; larger ones
- *   continue where their last visit stopped, a stretch no recent region used.
+ *   continue where their last visit stopped, a stretch no recent region used,
+ *   after an untimed lead-in of one load per 4 KiB of the set (16K..256K
+ *   loads): the previous visit also evicted the page-walk caches and the
+ *   cached page-table lines, and on a guest whose 2 MiB pages are backed by
+ *   4 KiB host pages those are 8 B per 4 KiB of the set. A short region
+ *   right after another size's read up to 1.4x the steady latency here. A
+ *   second round times each such set over regions 4x longer and flags it
+ *   when the two differ beyond the tolerance.
  * - Each value is the minimum over trials; the noise floor given by the
  *   caller is the tolerance for levels and for flagging falls.
  */
@@ -32,6 +39,7 @@
 #define DEFAULT_TRIALS 6
 #define DEFAULT_REGION_NS 500000.0
 #define MIN_HOPS 16384
+#define LEAD_IN_MAX_HOPS 262144
 #define MAX_COLUMNS 64
 
 struct slot {
@@ -42,6 +50,7 @@ struct slot {
 	uintptr_t cursor;
 	size_t hops;
 	size_t warm_hops;
+	size_t lead_in_hops;
 };
 
 struct sweep {
@@ -187,6 +196,14 @@ static int slot_build(struct sweep *s, struct slot *sl, char *base)
 	sl->cursor = (uintptr_t)sl->chain.base;
 	sl->warm_hops = pt->size_bytes <= s->warm_max_bytes ? sl->chain.nodes : 0;
 	pt->warmed = sl->warm_hops != 0;
+	/* One load per 4 KiB: each touches another page-table entry, so the
+	 * lead-in brings about as many page-table lines back as the set has. */
+	if (!sl->warm_hops && !p->no_lead_in) {
+		sl->lead_in_hops = pt->size_bytes / 4096;
+		sl->lead_in_hops = sl->lead_in_hops < MIN_HOPS ? MIN_HOPS
+				   : sl->lead_in_hops > LEAD_IN_MAX_HOPS ? LEAD_IN_MAX_HOPS : sl->lead_in_hops;
+	}
+	pt->lead_in_hops = sl->lead_in_hops;
 	return check->ok ? 0 : -EPROTO;
 }
 
@@ -199,10 +216,52 @@ static double slot_visit(struct sweep *s, struct slot *sl, size_t hops)
 
 	if (sl->warm_hops)
 		start = fn(&sl->cursor, sl->warm_hops);
+	else if (sl->lead_in_hops)
+		start = fn(&sl->cursor, sl->lead_in_hops);
 	t0 = clock_now();
 	sl->cursor = fn(&start, hops);
 	t1 = clock_now();
 	return clock_ticks_to_ns(s->p->clock, t1 - t0) / (double)hops;
+}
+
+/* The steady-state check: every chase that is not warmed by a full lap is
+ * timed again over regions 4x longer, LATENCY_STEADY_VISITS times, in the
+ * same round-robin as the trials (the warmed chases run too, untimed for
+ * the result, since they are what evicts the paging structures between two
+ * visits; the streams evict little and are skipped). */
+static int steady_round(struct sweep *s)
+{
+	unsigned visits = s->p->steady_visits ? s->p->steady_visits : LATENCY_STEADY_VISITS;
+
+	for (unsigned v = 0; v < visits; v++)
+		for (unsigned i = 0; i < s->nslots; i++) {
+			struct slot *sl = &s->slots[i];
+			double ns;
+
+			if (sl->stream)
+				continue;
+			if (s->p->stop && *s->p->stop)
+				return -EINTR;
+			if (sl->warm_hops) {
+				slot_visit(s, sl, sl->hops);
+				continue;
+			}
+			ns = slot_visit(s, sl, 4 * sl->hops);
+			if (!sl->pt->steady_checked || ns < sl->pt->steady_long_ns)
+				sl->pt->steady_long_ns = ns;
+			sl->pt->steady_checked = true;
+		}
+	return 0;
+}
+
+bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct)
+{
+	double tol = (isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0) / 100.0;
+
+	/* One-sided: cold paging structures only ever make the short region
+	 * slower; a long region read slower is the weaker estimator (the
+	 * minimum of fewer visits) and says nothing about warm-up. */
+	return isfinite(short_ns) && isfinite(long_ns) && long_ns > 0 && short_ns / long_ns - 1.0 <= tol;
 }
 
 static int sweep_run(struct sweep *s)
@@ -219,6 +278,8 @@ static int sweep_run(struct sweep *s)
 		sl->hops = MIN_HOPS;
 		if (ns > 0 && ns * MIN_HOPS < s->target_ns)
 			sl->hops = (size_t)ceil(s->target_ns / ns);
+		if (p->region_hops)
+			sl->hops = p->region_hops;
 		if (sl->stream)
 			sl->pt->stream_hops = sl->hops;
 		else
@@ -241,7 +302,7 @@ static int sweep_run(struct sweep *s)
 		if (p->progress)
 			p->progress(p->progress_ctx, (double)(t + 1) / trials);
 	}
-	return 0;
+	return steady_round(s);
 }
 
 static double median_of(const double *v, size_t n)
@@ -277,11 +338,24 @@ static void level_capacities(const double *sizes, const double *ns, size_t n, st
 		l[nlevels - 1].capacity_bytes = 0;
 }
 
-unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
-			       struct latency_level *out, unsigned cap)
+/* The TLB's cumulative extra per load at working set s: every measured
+ * step whose reach s exceeds. */
+static double tlb_extra_at(double s, const size_t *reach, const double *extra, unsigned ntlb)
+{
+	double e = 0;
+
+	for (unsigned k = 0; k < ntlb; k++)
+		if (s > (double)reach[k] && extra[k] > e)
+			e = extra[k];
+	return e;
+}
+
+unsigned latency_detect_levels_tlb(const double *sizes, const double *ns, size_t n, double tol_pct,
+				   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
+				   struct latency_level *out, unsigned cap)
 {
 	double tol = tol_pct / 100.0;
-	size_t first = 0, lo[LATENCY_POINTS_MAX], hi[LATENCY_POINTS_MAX];
+	size_t first = 0, lo[LATENCY_POINTS_MAX], hi[LATENCY_POINTS_MAX], level_lo[LATENCY_LEVELS_MAX + 1];
 	unsigned nraw = 0, nlevels = 0;
 
 	/* Raw plateaus [lo, hi): a level holds its latency over a range of
@@ -309,26 +383,180 @@ unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, 
 
 		if (nlevels && ns[lo[j]] < out[nlevels - 1].latency_ns * LATENCY_LEVEL_MIN_RATIO) {
 			l = &out[nlevels - 1];
-			l->size_bytes = (size_t)sizes[hi[j] - 1];
 			l->npoints += (unsigned)(hi[j] - lo[j]);
 			l->reaches_max = hi[j] == n;
 			continue;
 		}
 		if (nlevels == cap)
 			break;
-		l = &out[nlevels++];
+		l = &out[nlevels];
+		level_lo[nlevels++] = lo[j];
 		memset(l, 0, sizeof(*l));
 		l->level = nlevels;
 		l->first_bytes = (size_t)sizes[lo[j]];
-		l->size_bytes = (size_t)sizes[hi[j] - 1];
 		/* The first plateau's median: the level's own latency, before
 		 * the rise that merged into it. */
 		l->latency_ns = median_of(ns + lo[j], hi[j] - lo[j]);
 		l->npoints = (unsigned)(hi[j] - lo[j]);
 		l->reaches_max = hi[j] == n;
 	}
+	/* A level ends where its latency leaves the plateau for good: the last
+	 * size, before the next level starts, within the tolerance of the
+	 * level's latency plus what the TLB adds past each reach it measured
+	 * (a TLB step inside a cache is not the cache's end). */
+	level_lo[nlevels] = n;
+	for (unsigned k = 0; k < nlevels; k++) {
+		size_t end = level_lo[k];
+
+		for (size_t i = level_lo[k]; i < level_lo[k + 1]; i++)
+			if (ns[i] <= (out[k].latency_ns + tlb_extra_at(sizes[i], tlb_reach, tlb_extra, ntlb)) * (1.0 + tol))
+				end = i;
+		out[k].size_bytes = (size_t)sizes[end];
+		if (!out[k].reaches_max || k + 1 < nlevels)
+			out[k].reaches_max = false;
+	}
+	if (nlevels && out[nlevels - 1].reaches_max)
+		out[nlevels - 1].size_bytes = (size_t)sizes[n - 1];
 	level_capacities(sizes, ns, n, out, nlevels);
 	return nlevels;
+}
+
+unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
+			       struct latency_level *out, unsigned cap)
+{
+	return latency_detect_levels_tlb(sizes, ns, n, tol_pct, NULL, NULL, 0, out, cap);
+}
+
+/* The latency at the largest size at or under s (the first point if none). */
+static double ns_at(const double *sizes, const double *ns, size_t n, double s)
+{
+	size_t i = 0;
+
+	while (i + 1 < n && sizes[i + 1] <= s)
+		i++;
+	return ns[i];
+}
+
+unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, const size_t *reported,
+				const double *sizes, const double *ns, size_t n, double tol_pct,
+				const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
+				struct latency_missing *missing, unsigned cap)
+{
+	bool used[LATENCY_CACHES_MAX] = {false};
+	unsigned nrep = 0, nmissing = 0, rank = 0;
+	double tol = tol_pct / 100.0;
+
+	while (nrep < LATENCY_CACHES_MAX && reported[nrep])
+		nrep++;
+	for (unsigned k = 0; k < nlevels; k++) {
+		struct latency_level *l = &levels[k];
+
+		l->reported_bytes = 0;
+		l->disagrees = false;
+		l->tlb = false;
+		/* A step that starts at a TLB reach and costs no more than the
+		 * TLB adds there is translation, not a cache. */
+		for (unsigned t = 0; k > 0 && t < ntlb; t++) {
+			double r = (double)l->first_bytes / (double)tlb_reach[t];
+
+			if (r >= 1.0 / 1.5 && r <= 2.0 &&
+			    l->latency_ns <= (levels[k - 1].latency_ns + tlb_extra[t]) * (1.0 + tol))
+				l->tlb = true;
+		}
+	}
+	/* By size first: the closest reported size within 2x of a level's end. */
+	for (unsigned k = 0; k < nlevels; k++) {
+		struct latency_level *l = &levels[k];
+		double best = INFINITY;
+		int pick = -1;
+
+		if (l->reaches_max || l->tlb)
+			continue;
+		for (unsigned c = 0; c < nrep; c++) {
+			double d = fabs(log((double)l->size_bytes / (double)reported[c]));
+
+			if (!used[c] && d <= log(2.0) && d < best) {
+				best = d;
+				pick = (int)c;
+			}
+		}
+		if (pick >= 0) {
+			used[pick] = true;
+			l->reported_bytes = reported[pick];
+		}
+	}
+	/* A cache level left over is set against the reported cache of its
+	 * rank, and disagrees. */
+	for (unsigned k = 0; k < nlevels; k++) {
+		struct latency_level *l = &levels[k];
+
+		if (l->tlb)
+			continue;
+		if (!l->reaches_max && !l->reported_bytes && rank < nrep && !used[rank]) {
+			used[rank] = true;
+			l->reported_bytes = reported[rank];
+			l->disagrees = true;
+		}
+		rank++;
+	}
+	/* A reported cache left over has no plateau of its own: name the
+	 * levels around it. */
+	for (unsigned c = 0; c < nrep; c++) {
+		struct latency_missing *m;
+		int before = -1, after = -1;
+
+		if (used[c])
+			continue;
+		for (unsigned k = 0; k < nlevels; k++)
+			if (!levels[k].tlb && levels[k].size_bytes < reported[c] && !levels[k].reaches_max)
+				before = (int)k;
+		after = before + 1 < (int)nlevels ? before + 1 : -1;
+		if (nmissing == cap)
+			break;
+		m = &missing[nmissing++];
+		memset(m, 0, sizeof(*m));
+		m->reported_bytes = reported[c];
+		m->cache_index = c;
+		if (before >= 0) {
+			m->after_bytes = levels[before].size_bytes;
+			m->after_ns = ns_at(sizes, ns, n, (double)m->after_bytes);
+		}
+		if (after >= 0) {
+			m->before_bytes = levels[after].first_bytes;
+			m->before_ns = ns_at(sizes, ns, n, (double)m->before_bytes);
+		}
+	}
+	return nmissing;
+}
+
+unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, double tol_pct,
+			   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb, struct latency_knee *out,
+			   unsigned cap)
+{
+	unsigned m = 0;
+
+	for (unsigned t = 0; t < ntlb && m < cap; t++) {
+		size_t a = 0, b = n;
+
+		for (size_t i = 0; i < n; i++) {
+			if (sizes[i] <= (double)tlb_reach[t])
+				a = i;
+			if (b == n && sizes[i] >= 2.0 * (double)tlb_reach[t])
+				b = i;
+		}
+		if (b == n || sizes[a] > (double)tlb_reach[t] || ns[b] <= ns[a] * (1.0 + tol_pct / 100.0))
+			continue;
+		/* The TLB explains the knee when the rise is no more than its
+		 * step (over the step before) adds, within the tolerance. */
+		double step = tlb_extra[t] - (t ? tlb_extra[t - 1] : 0.0);
+
+		out[m++] = (struct latency_knee){
+			.from_bytes = (size_t)sizes[a], .to_bytes = (size_t)sizes[b], .from_ns = ns[a], .to_ns = ns[b],
+			.tlb = ns[b] <= (ns[a] + step) * (1.0 + tol_pct / 100.0), .tlb_reach_bytes = tlb_reach[t],
+			.tlb_step_ns = step,
+		};
+	}
+	return m;
 }
 
 size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
@@ -374,22 +602,46 @@ static void fill_derived(struct latency_result *r, const struct latency_params *
 	double small_frac = r->arena_small_bytes ? (double)r->arena_small_obtained_bytes / (double)r->arena_small_bytes : 0;
 	const struct latency_point *top;
 
-	for (unsigned i = 0; i < r->npoints; i++)
-		fill_point(&r->points[i], p, r->points[i].pages == PAGES_HUGE ? huge_frac : small_frac);
+	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
+	for (unsigned i = 0; i < r->npoints; i++) {
+		struct latency_point *pt = &r->points[i];
+
+		fill_point(pt, p, pt->pages == PAGES_HUGE ? huge_frac : small_frac);
+		pt->steady_ok = true;
+		pt->steady_diff_pct = NAN;
+		if (!pt->steady_checked) {
+			pt->steady_long_ns = NAN;
+			continue;
+		}
+		pt->steady_diff_pct = 100.0 * (pt->chase_ns / pt->steady_long_ns - 1.0);
+		pt->steady_ok = latency_steady_agrees(pt->chase_ns, pt->steady_long_ns, r->tolerance_pct);
+		r->steady_checked++;
+		r->steady_failed += !pt->steady_ok;
+	}
 	for (unsigned i = 0; i < r->ncurve; i++) {
 		sizes[i] = (double)r->points[i].size_bytes;
 		ns[i] = r->points[i].chase_ns;
 	}
-	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
-	r->nlevels = latency_detect_levels(sizes, ns, r->ncurve, r->tolerance_pct, r->levels, LATENCY_LEVELS_MAX);
-	for (unsigned i = 0; i < r->nlevels && i < LATENCY_CACHES_MAX; i++) {
-		struct latency_level *l = &r->levels[i];
-		double ratio;
+	r->nlevels = latency_detect_levels_tlb(sizes, ns, r->ncurve, r->tolerance_pct, p->tlb_reach_bytes,
+					       p->tlb_extra_ns, p->ntlb, r->levels, LATENCY_LEVELS_MAX);
+	r->nmissing = latency_match_reported(r->levels, r->nlevels, p->reported_cache_bytes, sizes, ns, r->ncurve,
+					     r->tolerance_pct, p->tlb_reach_bytes, p->tlb_extra_ns, p->ntlb,
+					     r->missing, LATENCY_CACHES_MAX);
+	r->nknees = latency_tlb_knees(sizes, ns, r->ncurve, r->tolerance_pct, p->tlb_reach_bytes, p->tlb_extra_ns,
+				      p->ntlb, r->knees, LATENCY_KNEES_MAX);
+	/* The knees where a cache level ends, after the TLB's. */
+	for (unsigned i = 0; i < r->nlevels && r->nknees < LATENCY_KNEES_MAX; i++) {
+		const struct latency_level *l = &r->levels[i];
+		unsigned j = 0;
 
-		if (l->reaches_max || !(l->reported_bytes = p->reported_cache_bytes[i]))
+		if (l->reaches_max || l->tlb)
 			continue;
-		ratio = (double)(l->capacity_bytes ? l->capacity_bytes : l->size_bytes) / (double)l->reported_bytes;
-		l->disagrees = ratio < 0.5 || ratio > 2.0;
+		while (j + 1 < r->ncurve && sizes[j] <= (double)l->size_bytes)
+			j++;
+		r->knees[r->nknees++] = (struct latency_knee){
+			.from_bytes = l->size_bytes, .to_bytes = (size_t)sizes[j], .from_ns = ns_at(sizes, ns, r->ncurve,
+			(double)l->size_bytes), .to_ns = ns[j],
+		};
 	}
 	r->nfalls_found = latency_find_non_monotonic(sizes, ns, r->ncurve, r->noise_floor_pct, r->falls,
 						     LATENCY_FALLS_MAX);

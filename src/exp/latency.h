@@ -24,6 +24,8 @@
 #define LATENCY_LEVELS_MAX 16
 #define LATENCY_FALLS_MAX 32
 #define LATENCY_CACHES_MAX 8
+#define LATENCY_TLB_MAX 4
+#define LATENCY_KNEES_MAX 16
 
 struct latency_params {
 	size_t min_bytes;            /* smallest working set; 0: 4 KiB */
@@ -44,6 +46,19 @@ struct latency_params {
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
 	chain_offset_fn layout;      /* random chains' layout; NULL: linear; tests pass a broken one */
+	/* Tests only: a fixed number of loads per timed region (0: sized from
+	 * region_ns, at least 16,384), and no untimed lead-in before the regions
+	 * of sets too large to warm with a lap. Both break the steady state on
+	 * purpose, so the steady-state check can be seen to fire. */
+	size_t region_hops;
+	bool no_lead_in;
+	unsigned steady_visits;      /* visits behind each steady-state check; 0: LATENCY_STEADY_VISITS */
+	/* TLB steps measured by the tlb section on huge pages, for labelling
+	 * knees and for a level's end (a TLB step inside a cache level is not
+	 * the level's end); ntlb 0: none measured. */
+	unsigned ntlb;
+	size_t tlb_reach_bytes[LATENCY_TLB_MAX];  /* ascending */
+	double tlb_extra_ns[LATENCY_TLB_MAX];     /* cumulative extra per load past that reach */
 };
 
 struct latency_point {
@@ -59,6 +74,15 @@ struct latency_point {
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
 	bool warmed;                 /* an untimed lap preceded each timed region */
+	size_t lead_in_hops;         /* else: untimed loads before each timed region, 0: none */
+	/* Steady-state check (sets too large to warm with a lap): the same chase
+	 * timed over regions 4x longer, min over LATENCY_STEADY_VISITS visits in
+	 * the same round-robin; NAN where not checked. */
+	double steady_long_ns;
+	double steady_diff_pct;      /* 100 * (chase_ns / steady_long_ns - 1): flagged above the
+	                              * tolerance (one-sided: cold structures only slow a region) */
+	bool steady_checked;
+	bool steady_ok;              /* within the tolerance, or not checked */
 	bool layout_ok;              /* both chains' layout checks */
 	struct layout_check chase_layout, stream_layout;
 	uint64_t perm_hash;
@@ -68,15 +92,41 @@ struct latency_point {
 struct latency_level {
 	unsigned level;              /* 1 = fastest */
 	size_t first_bytes;          /* first working set on the plateau */
-	size_t size_bytes;           /* last one: where the level ends */
-	size_t capacity_bytes;       /* where the rise to the next level is half done
-	                              * (geometric mean of the two latencies); 0 for
-	                              * the last level or when the curve never gets there */
+	size_t size_bytes;           /* last one: where the level ends, i.e. the last
+	                              * size whose latency stays within the tolerance
+	                              * of the plateau (plus any TLB step measured
+	                              * there); compared with the OS-reported size */
+	size_t capacity_bytes;       /* second figure: where the rise to the next level
+	                              * is half done (geometric mean of the two
+	                              * latencies); 0 for the last level or when the
+	                              * curve never gets there */
 	double latency_ns;           /* median chase ns over the plateau */
 	unsigned npoints;
 	bool reaches_max;            /* runs to the largest size: not seen to end */
-	size_t reported_bytes;       /* OS-reported cache at this level, 0: none */
-	bool disagrees;              /* capacity (else end) beyond a factor of 2 from reported_bytes */
+	size_t reported_bytes;       /* OS-reported cache matched to this level by size, 0: none */
+	bool disagrees;              /* the end beyond a factor of 2 from the OS cache of the same
+	                              * rank, and no OS cache within 2x of it */
+	bool tlb;                    /* starts at a measured TLB reach: a TLB step, not a cache */
+};
+
+/* An OS-reported cache the curve shows no plateau for: it lies between the
+ * end of one level and the start of the next. */
+struct latency_missing {
+	size_t reported_bytes;
+	unsigned cache_index;        /* into reported_cache_bytes: 0 is L1 */
+	size_t after_bytes;          /* end of the level before it (0: none) */
+	size_t before_bytes;         /* start of the level after it (0: none) */
+	double after_ns, before_ns;  /* latency at those two sizes */
+};
+
+/* A rise of the curve by more than the tolerance between two adjacent
+ * points, labelled by what explains it. */
+struct latency_knee {
+	size_t from_bytes, to_bytes;
+	double from_ns, to_ns;
+	bool tlb;                    /* at a measured TLB reach, and no larger than its step */
+	size_t tlb_reach_bytes;      /* the reach it starts at, 0: a cache level's end */
+	double tlb_step_ns;          /* what that TLB step adds per load */
 };
 
 /* A point whose latency fell below an earlier, smaller working set's. */
@@ -103,6 +153,12 @@ struct latency_result {
 	double region_ns;
 	struct latency_level levels[LATENCY_LEVELS_MAX];
 	unsigned nlevels;
+	struct latency_missing missing[LATENCY_CACHES_MAX];
+	unsigned nmissing;           /* OS caches with no plateau of their own */
+	struct latency_knee knees[LATENCY_KNEES_MAX];
+	unsigned nknees;
+	unsigned steady_checked;     /* points with a steady-state check */
+	unsigned steady_failed;      /* of those, differing beyond the tolerance */
 	struct latency_fall falls[LATENCY_FALLS_MAX];
 	unsigned nfalls;             /* stored */
 	size_t nfalls_found;         /* may exceed nfalls */
@@ -126,6 +182,13 @@ struct latency_result {
  * an octave) to be a level; shorter runs of agreeing points are a knee. */
 #define LATENCY_LEVEL_MIN_SPAN 1.5
 
+/* Visits of the 4x-longer region behind each steady-state check (default). */
+#define LATENCY_STEADY_VISITS 2
+
+/* Whether a chase timed over short regions agrees with the same chase over
+ * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
+bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
+
 /* Plan, map, build and verify every chain (layout check at every size), then
  * sweep round-robin. Returns 0; -EINVAL for bad params; -EPROTO when a layout
  * check failed (the failing point's layout says how; nothing was timed);
@@ -137,12 +200,39 @@ int latency_run(const struct latency_params *p, struct latency_result *r);
  * the plateau's first point; plateaus of one point, or spanning less than
  * LATENCY_LEVEL_MIN_SPAN in size, are knees, except at the last point; a
  * plateau under LATENCY_LEVEL_MIN_RATIO times the level before it extends
- * that level. latency_ns is the median of a level's first
- * plateau, size_bytes where its last ends, capacity_bytes where the rise to
- * the next level reaches the geometric mean of the two latencies. Returns the levels written (at
- * most cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
+ * that level. latency_ns is the median of a level's first plateau;
+ * size_bytes (the end) the last size before the next level within tol_pct
+ * of latency_ns plus the TLB's extra past each reach in tlb_reach[] (ntlb
+ * 0: none); capacity_bytes where the rise to the next level reaches the
+ * geometric mean of the two latencies. Returns the levels written (at most
+ * cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
+unsigned latency_detect_levels_tlb(const double *sizes, const double *ns, size_t n, double tol_pct,
+				   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
+				   struct latency_level *out, unsigned cap);
 unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
 			       struct latency_level *out, unsigned cap);
+
+/* Set the OS-reported caches (reported[], L1 first, 0 ends it) against the
+ * levels: a level whose end lies within 2x of a reported size takes it
+ * (the closest); a level left over takes the reported cache of its rank
+ * and disagrees; a level starting at a TLB reach (tlb_reach[], within 1.5x)
+ * whose latency the TLB's extra explains is a TLB step and takes none. A
+ * reported cache left over has no plateau of its own (missing[], at most
+ * cap). Fills the levels' reported_bytes, disagrees and tlb; returns the
+ * number of missing caches. Pure. */
+unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, const size_t *reported,
+				const double *sizes, const double *ns, size_t n, double tol_pct,
+				const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
+				struct latency_missing *missing, unsigned cap);
+
+/* Knees at the TLB's reaches: for each reach, the curve from the last size
+ * at or under it to the first at or past twice it, when that rises by more
+ * than tol_pct; tlb is set when the rise is within the tolerance of what
+ * that TLB step adds (tlb_extra[] cumulative), else a cache ends there too.
+ * Writes at most cap, returns how many. Pure. */
+unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, double tol_pct,
+			   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb, struct latency_knee *out,
+			   unsigned cap);
 
 /* Points where latency falls by more than floor_pct below the largest value
  * at any smaller size (ascending sizes[]). Writes at most cap falls, returns

@@ -19,6 +19,7 @@
 #include "exp/mlp.h"
 #include "exp/multicore.h"
 #include "exp/noise.h"
+#include "exp/tlb.h"
 #include "exp/window.h"
 #include "cmd/compare.h"
 #include "cmd/model.h"
@@ -34,12 +35,15 @@
 #include "report/machine_out.h"
 #include "report/mlp_out.h"
 #include "report/noise_out.h"
+#include "report/agree.h"
+#include "report/tlb_out.h"
 #include "report/window_out.h"
 #include "result.h"
 #include "team.h"
 #include "topo.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +133,66 @@ static void noise_section_json(const void *res, struct jsonw *w, const char *key
 	report_write_noise_json(res, w, key);
 }
 
+/* ---- tlb ---- */
+
+static int tlb_section_run(struct section_run *s, void *result)
+{
+	struct tlb_params tp = {
+		.noise_floor_pct = s->r->noise_floor_pct,
+		.seed = s->o->seed,
+		.clock = &s->r->clock,
+		.stop = s->stop,
+		.progress = s->progress,
+		.progress_ctx = s,
+	};
+	int rc;
+
+	s->label = "tlb";
+	/* --quick: two points per octave and three trials still find each
+	 * step within a factor of 1.4. */
+	if (s->o->quick) {
+		tp.points_per_octave = 2;
+		tp.trials = 3;
+	}
+	rc = tlb_run(&tp, result);
+	progress_done(s);
+	return rc;
+}
+
+static void tlb_section_text(const void *res, FILE *f)
+{
+	report_write_tlb_text(res, f);
+}
+
+static void tlb_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	report_write_tlb_json(res, w, key);
+}
+
+/* A row's result when it ran in this report, else NULL. */
+static const void *result_of(const struct report *r, const char *name)
+{
+	const struct section *row = registry_find(name);
+
+	return row ? r->results[registry_index(row)] : NULL;
+}
+
 /* ---- latency ---- */
+
+/* The huge-page TLB steps, as working-set bytes, for latency's level ends
+ * and knees: its chains live in 2 MiB pages. */
+static void fill_tlb_steps(const struct tlb_result *t, struct latency_params *lp)
+{
+	const struct tlb_series *s;
+
+	if (!t || t->nseries < 2)
+		return;
+	s = &t->series[1];
+	for (unsigned k = 0; k < s->nlevels && lp->ntlb < LATENCY_TLB_MAX; k++) {
+		lp->tlb_reach_bytes[lp->ntlb] = s->levels[k].reach_bytes;
+		lp->tlb_extra_ns[lp->ntlb++] = s->levels[k].extra_ns;
+	}
+}
 
 /* Its largest size: the plan's working set, or with --quick and no --size,
  * POLICY_QUICK_LATENCY_FACTOR x the last-level cache: still far past every
@@ -194,10 +257,12 @@ static int latency_section_run(struct section_run *s, void *result)
 
 	s->label = "latency";
 	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
-	/* --quick: two points per octave and three trials. */
+	fill_tlb_steps(result_of(r, "tlb"), &lp);
+	/* --quick: two points per octave, three trials, one steady-state visit. */
 	if (s->o->quick) {
 		lp.points_per_octave = 2;
 		lp.trials = 3;
+		lp.steady_visits = 1;
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */
@@ -448,6 +513,28 @@ static const struct team_placement *loaded_section_placement(const void *res)
 	return &((const struct loaded_result *)res)->placement;
 }
 
+/* ---- agreement ---- */
+
+/* Derived, not measured: latency, mlp K=1 and loaded idle side by side. */
+static int agreement_section_run(struct section_run *s, void *result)
+{
+	const struct mlp_arms *m = result_of(s->r, "mlp");
+
+	agree_compute(result_of(s->r, "latency"), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
+		      result_of(s->r, "loaded"), s->r->has_noise_floor ? s->r->noise_floor_pct : NAN, result);
+	return ((const struct agree_result *)result)->nlines ? 0 : 1;
+}
+
+static void agreement_section_text(const void *res, FILE *f)
+{
+	agree_write_text(res, f);
+}
+
+static void agreement_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	agree_write_json(res, w, key);
+}
+
 /* ---- window ---- */
 
 static int window_section_plan(struct section_run *s, char *err, size_t errlen)
@@ -532,8 +619,10 @@ const struct section registry[] = {
 		.name = "report",
 		.summary = "the full report (default): every section below, in order",
 		.help = "Runs every measuring section in order and writes one text report (and, with\n"
-			"--json, one JSON document): machine, noise, latency, mlp, bandwidth,\n"
-			"multicore, loaded. window runs on its own (about 20 s more). --quick keeps a\n"
+			"--json, one JSON document): machine, noise, tlb, latency, mlp, bandwidth,\n"
+			"multicore, loaded, and a closing block where the sections that time one\n"
+			"dependent load from memory agree or say why not. window runs on its own\n"
+			"(about 20 s more). --quick keeps a\n"
 			"useful report short: a working set of 8x the largest reported cache (at least\n"
 			"256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n",
 		.kind = SECTION_REPORT,
@@ -579,6 +668,26 @@ const struct section registry[] = {
 		.write_csv = noise_write_csv,
 	},
 	{
+		.name = "tlb",
+		.summary = "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
+		.help = "Chases one load per 4 KiB page (the line offset rotating from page to page, so\n"
+			"the lines spread over every cache set) through 8 to 32768 pages in random\n"
+			"order, in a small-page and in a huge-page arena, against a control that visits\n"
+			"the same number of lines packed densely. The extra per load is translation, by\n"
+			"subtraction: its steps are the TLB levels (entries, reach, extra ns), the last\n"
+			"plateau the page-walk cost. Where the huge-page arena steps at the small-page\n"
+			"counts, 2 MiB pages give only 4 KiB reach (a guest on small host pages). The\n"
+			"steps are set beside the TLB sizes CPUID reports (unknown off x86-64).\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct tlb_result),
+		.needs = "noise",
+		.run = tlb_section_run,
+		.write_text = tlb_section_text,
+		.write_json = tlb_section_json,
+	},
+	{
 		.name = "latency",
 		.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
 		.help = "Working sets from 4 KiB to --size (default 1 GiB), about four per octave and\n"
@@ -587,13 +696,18 @@ const struct section registry[] = {
 			"their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
 			"run on small pages: small minus huge is translation cost, by subtraction, with\n"
 			"the backing obtained for both. Sizes are visited round-robin across trials. The\n"
-			"layout check runs at every size; levels are detected from the curve and set\n"
-			"beside the OS-reported sizes; a curve that falls where it must rise is flagged.\n",
+			"layout check runs at every size; a level ends where its latency leaves the\n"
+			"plateau (the tlb section's steps allowed for: it runs first) and that end is\n"
+			"set beside the OS-reported sizes; an OS cache with no plateau of its own is\n"
+			"named; knees at a TLB reach are labelled TLB knees. Sets too large to warm get\n"
+			"an untimed lead-in, and are re-timed over regions 4x longer: a point whose\n"
+			"short regions read slower beyond the floor is flagged NOT STEADY. A curve that\n"
+			"falls where it must rise is flagged.\n",
 		.kind = SECTION_MEASURE,
 		.in_report = true,
 		.outputs = SECTION_OUT_ALL,
 		.result_bytes = sizeof(struct latency_result),
-		.needs = "noise",
+		.needs = "tlb",
 		.plan = latency_section_plan,
 		.run = latency_section_run,
 		.write_text = latency_section_text,
@@ -688,6 +802,24 @@ const struct section registry[] = {
 		.write_json = loaded_section_json,
 		.write_csv = loaded_write_csv,
 		.placement = loaded_section_placement,
+	},
+	{
+		.name = "agreement",
+		.summary = "sections agree: latency, mlp K=1 and loaded idle at the same set (in the full report)",
+		.help = "Not a command: the full report's closing block. Where latency, mlp at K = 1\n"
+			"and loaded's idle point each time one random dependent load from the same\n"
+			"working set and page size, it sets them on one line and flags a difference\n"
+			"beyond the noise floor with the cause the results show: a different working\n"
+			"set, a different page backing obtained, a lead-in too short to warm the\n"
+			"paging structures, latency's own steady-state flag, or other threads running.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.report_only = true,
+		.outputs = SECTION_OUT_ALL,
+		.result_bytes = sizeof(struct agree_result),
+		.run = agreement_section_run,
+		.write_text = agreement_section_text,
+		.write_json = agreement_section_json,
 	},
 	{
 		.name = "window",
@@ -796,8 +928,13 @@ bool registry_runs(const struct section *cmd, const struct section *s)
 {
 	if (s->kind != SECTION_MEASURE)
 		return false;
-	return s == cmd || (cmd->kind == SECTION_REPORT && s->in_report) ||
-	       (cmd->needs && !strcmp(cmd->needs, s->name));
+	if (s == cmd || (cmd->kind == SECTION_REPORT && s->in_report))
+		return true;
+	/* What cmd needs, and what that needs (latency -> tlb -> noise). */
+	for (const struct section *n = cmd; n && n->needs; n = registry_find(n->needs))
+		if (!strcmp(n->needs, s->name))
+			return true;
+	return false;
 }
 
 /* The threaded sections run one after another, each holding its arenas:

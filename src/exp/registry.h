@@ -66,7 +66,11 @@ struct section {
 	const char *help;          /* `help NAME`: what it measures and how */
 	enum section_kind kind;
 	bool in_report;            /* part of the full report, in table order */
-	const char *needs;         /* a row that must run first when this one runs alone */
+	const char *needs;         /* a row that must run first when this one runs alone
+	                            * (and what that row needs, in turn) */
+	bool report_only;          /* derived from other rows' results: part of the full
+	                            * report, not a command of its own (not parsed, not
+	                            * listed in --help; `help NAME` still explains it) */
 	bool threaded;             /* resolves --threads; peak_bytes joins the memory check */
 	unsigned outputs;          /* enum section_output this command can write */
 	enum section_operands operands;

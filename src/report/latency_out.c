@@ -64,11 +64,11 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",
 			r->core_mhz_min, r->core_mhz_max);
 	write_points_text(r, f);
-	fprintf(f, "\n  %-6s  %-12s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at", "capacity*",
+	fprintf(f, "\n  %-6s  %-12s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at*", "half-way**",
 		"latency ns", "OS reports", "note");
 	for (unsigned i = 0; i < r->nlevels; i++) {
 		const struct latency_level *l = &r->levels[i];
-		char from[32], to[32], cap[32] = "-", rep[32] = "-";
+		char from[32], to[32], cap[32] = "-", rep[32] = "-", note[160] = "";
 
 		report_format_bytes(from, sizeof(from), l->first_bytes);
 		report_format_bytes(to, sizeof(to), l->size_bytes);
@@ -76,13 +76,74 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 			report_format_bytes(cap, sizeof(cap), l->capacity_bytes);
 		if (l->reported_bytes)
 			report_format_bytes(rep, sizeof(rep), l->reported_bytes);
+		if (l->reaches_max)
+			snprintf(note, sizeof(note), "runs to the largest size: memory, or not exhausted");
+		else if (l->tlb)
+			snprintf(note, sizeof(note), "a TLB step (its start is a TLB reach the tlb section measured), not a cache");
+		else if (l->disagrees)
+			snprintf(note, sizeof(note), "DIFFERS from the OS's %s (beyond 2x): a share of a shared cache, "
+				 "or contended", rep);
+		else if (l->reported_bytes)
+			snprintf(note, sizeof(note), "the curve confirms the OS size (end within 2x)");
 		fprintf(f, "  %-6u  %-12s  %-12s  %-12s  %14.2f  %-12s  %s\n", l->level, from,
-			l->reaches_max ? "(max)" : to, cap, l->latency_ns, rep,
-			l->reaches_max ? "runs to the largest size: memory, or not exhausted"
-				       : l->disagrees ? "DISAGREES with the OS-reported size (beyond 2x)" : "");
+			l->reaches_max ? "(max)" : to, cap, l->latency_ns, rep, note);
 	}
-	fprintf(f, "  * capacity: where the rise to the next level is half done (the geometric mean of the two "
-		   "latencies);\n    it is what is compared with the OS-reported size.\n");
+	for (unsigned i = 0; i < r->nmissing; i++) {
+		const struct latency_missing *m = &r->missing[i];
+		char rep[32], lo[32] = "the smallest size", hi[32] = "the largest size";
+
+		report_format_bytes(rep, sizeof(rep), m->reported_bytes);
+		if (m->after_bytes)
+			report_format_bytes(lo, sizeof(lo), m->after_bytes);
+		if (m->before_bytes)
+			report_format_bytes(hi, sizeof(hi), m->before_bytes);
+		fprintf(f, "  L%u %s (OS): no plateau of its own between %s and %s; latency rises smoothly there",
+			m->cache_index + 1, rep, lo, hi);
+		if (m->after_bytes && m->before_bytes)
+			fprintf(f, " (%.1f to %.1f ns)", m->after_ns, m->before_ns);
+		fprintf(f, ": shared, partitioned or contended\n");
+	}
+	fprintf(f, "  * ends at: the last size within the tolerance of the level's latency (plus the TLB's measured\n"
+		   "    extra past each TLB reach): what is compared with the OS-reported size.\n"
+		   "  ** half-way: where the rise to the next level is half done (the geometric mean of the two\n"
+		   "    latencies), where about half the working set misses: a second figure, compared with nothing.\n");
+	for (unsigned i = 0; i < r->nknees; i++) {
+		const struct latency_knee *k = &r->knees[i];
+		char s0[32], s1[32], reach[32];
+
+		report_format_bytes(s0, sizeof(s0), k->from_bytes);
+		report_format_bytes(s1, sizeof(s1), k->to_bytes);
+		if (k->tlb_reach_bytes) {
+			report_format_bytes(reach, sizeof(reach), k->tlb_reach_bytes);
+			if (k->tlb)
+				fprintf(f, "  knee %s -> %s: %.2f -> %.2f ns: a TLB knee (the tlb section's reach %s, "
+					"+%.2f ns), not a cache\n", s0, s1, k->from_ns, k->to_ns, reach, k->tlb_step_ns);
+			else
+				fprintf(f, "  knee %s -> %s: %.2f -> %.2f ns: at the TLB reach %s, but more than its +%.2f ns: "
+					"a cache runs out there too\n", s0, s1, k->from_ns, k->to_ns, reach, k->tlb_step_ns);
+		} else {
+			fprintf(f, "  knee %s -> %s: %.2f -> %.2f ns: a cache level ends\n", s0, s1, k->from_ns, k->to_ns);
+		}
+	}
+	if (r->steady_checked) {
+		fprintf(f, "  steady state: %u large set(s) re-timed over regions 4x longer: ", r->steady_checked);
+		if (!r->steady_failed)
+			fprintf(f, "all agree within %.1f%%\n", r->tolerance_pct);
+		else
+			fprintf(f, "%u DIFFER beyond %.1f%% (the regions are too short for the paging structures to "
+				"warm: the figure is not steady)\n", r->steady_failed, r->tolerance_pct);
+		for (unsigned i = 0; i < r->npoints; i++) {
+			const struct latency_point *p = &r->points[i];
+			char sz[32];
+
+			if (!p->steady_checked || p->steady_ok)
+				continue;
+			report_format_bytes(sz, sizeof(sz), p->size_bytes);
+			fprintf(f, "    NOT STEADY: %s %s pages: %.2f ns over %zu-load regions, %.2f ns over 4x (%+.1f%%)\n",
+				sz, arena_request_name(p->pages), p->chase_ns, p->chase_hops, p->steady_long_ns,
+				p->steady_diff_pct);
+		}
+	}
 	fprintf(f, "\n  at %s: chase %.2f ns, stream %.3f ns: prefetcher effect, by subtraction: %.1fx\n", max,
 		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
 	if (isfinite(r->translation_ns_at_max))
@@ -126,6 +187,16 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_uint(w, "chase_loads_per_region", p->chase_hops);
 	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
 	jsonw_bool(w, "warmed", p->warmed);
+	jsonw_uint(w, "lead_in_loads", p->lead_in_hops);
+	if (p->steady_checked) {
+		jsonw_double(w, "steady_long_ns", p->steady_long_ns);
+		jsonw_double(w, "steady_diff_pct", p->steady_diff_pct);
+		jsonw_bool(w, "steady_ok", p->steady_ok);
+	} else {
+		jsonw_null(w, "steady_long_ns");
+		jsonw_null(w, "steady_diff_pct");
+		jsonw_null(w, "steady_ok");
+	}
 	jsonw_uint(w, "trials", p->ntrials);
 	jsonw_double_array(w, "chase_trials_ns", p->chase_trials_ns, p->ntrials);
 	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
@@ -156,9 +227,46 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 		jsonw_bool(w, "reaches_max", l->reaches_max);
 		jsonw_uint(w, "reported_bytes", l->reported_bytes);
 		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
+		jsonw_bool(w, "tlb_step", l->tlb);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	jsonw_array_begin(w, "reported_without_plateau");
+	for (unsigned i = 0; i < r->nmissing; i++) {
+		const struct latency_missing *m = &r->missing[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "reported_bytes", m->reported_bytes);
+		jsonw_uint(w, "cache_level", m->cache_index + 1);
+		jsonw_uint(w, "after_bytes", m->after_bytes);
+		jsonw_uint(w, "before_bytes", m->before_bytes);
+		jsonw_double(w, "after_ns", m->after_bytes ? m->after_ns : NAN);
+		jsonw_double(w, "before_ns", m->before_bytes ? m->before_ns : NAN);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "knees");
+	for (unsigned i = 0; i < r->nknees; i++) {
+		const struct latency_knee *k = &r->knees[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "from_bytes", k->from_bytes);
+		jsonw_uint(w, "to_bytes", k->to_bytes);
+		jsonw_double(w, "from_ns", k->from_ns);
+		jsonw_double(w, "to_ns", k->to_ns);
+		jsonw_string(w, "kind", k->tlb ? "tlb" : k->tlb_reach_bytes ? "tlb+cache" : "cache");
+		if (k->tlb_reach_bytes) {
+			jsonw_uint(w, "tlb_reach_bytes", k->tlb_reach_bytes);
+			jsonw_double(w, "tlb_step_ns", k->tlb_step_ns);
+		} else {
+			jsonw_null(w, "tlb_reach_bytes");
+			jsonw_null(w, "tlb_step_ns");
+		}
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_uint(w, "steady_checked", r->steady_checked);
+	jsonw_uint(w, "steady_failed", r->steady_failed);
 	jsonw_double(w, "prefetch_ratio_at_max", r->prefetch_ratio_at_max);
 	jsonw_double(w, "chase_ns_at_max", r->chase_ns_at_max);
 	jsonw_double(w, "stream_ns_at_max", r->stream_ns_at_max);

@@ -1,0 +1,117 @@
+/*
+ * The TLB probe: ns per dependent load when each load touches another
+ * 4 KiB page, swept in the number of pages, on small pages and on huge
+ * pages. Its steps are the TLB levels (entries, reach, extra ns per load);
+ * past the last one every load pays a page walk. Relies on a random order
+ * defeating the prefetchers, on one line per page with a rotating offset (so
+ * the data lines spread over every cache set and stay cache-resident), and
+ * on a control chain of the same lines packed densely, which needs 64x
+ * fewer pages. Never prints, never parses options.
+ */
+#ifndef MLPSCOPE_EXP_TLB_H
+#define MLPSCOPE_EXP_TLB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/cpu.h"
+#include "arena.h"
+#include "clock.h"
+
+#define TLB_POINTS_MAX 80
+#define TLB_TRIALS_MAX 16
+#define TLB_LEVELS_MAX 4
+#define TLB_STRIDE_BYTES ((size_t)4096)
+/* The smallest step counted, in ns per load, whatever the floor: below it
+ * a step is the timer's and the loop's, not a TLB's. */
+#define TLB_MIN_STEP_NS 0.3
+
+struct tlb_params {
+	unsigned min_pages;          /* 0: 8 */
+	unsigned max_pages;          /* 0: 32768 (128 MiB of 4 KiB pages, 10x a 3072-entry L2 TLB) */
+	unsigned points_per_octave;  /* 0: 4 */
+	unsigned trials;             /* round-robin passes; 0: 5, at most TLB_TRIALS_MAX */
+	double region_ns;            /* target timed region; 0: 200 us (never under clock->min_region_ns) */
+	double noise_floor_pct;      /* from noise: the tolerance of a step */
+	bool small_only;             /* skip the huge-page series */
+	uint64_t seed;
+	const struct clock_info *clock;
+	volatile sig_atomic_t *stop; /* may be NULL */
+	void (*progress)(void *ctx, double fraction);
+	void *progress_ctx;
+};
+
+struct tlb_point {
+	unsigned pages;              /* distinct 4 KiB pages the chain touches, one load each */
+	size_t page_bytes;           /* the arena's page size requested: 4096 or 2 MiB */
+	double ns_per_load;          /* min over trials */
+	double control_ns;           /* the same number of lines packed densely, min over trials */
+	double extra_ns;             /* ns_per_load - control_ns: translation, by subtraction */
+	double trials_ns[TLB_TRIALS_MAX];
+	unsigned ntrials;
+	size_t loads_per_region;
+};
+
+/* A step of the extra-ns curve: a TLB level that ran out. */
+struct tlb_level {
+	unsigned entries;            /* pages at the last point of the plateau before the step */
+	size_t reach_bytes;          /* entries * 4 KiB: the working set it covers */
+	size_t page_bytes;           /* the series' page size */
+	double extra_ns;             /* extra ns per load once past it (over the control) */
+	unsigned reported_entries;   /* CPUID's entries for this level and 4 KiB pages; 0: unknown */
+	bool agrees_with_reported;   /* entries within 1.5x of reported_entries */
+};
+
+struct tlb_series {
+	size_t page_bytes;           /* requested */
+	size_t arena_bytes, huge_obtained_bytes;
+	unsigned npoints;
+	struct tlb_point points[TLB_POINTS_MAX];
+	unsigned nlevels;
+	struct tlb_level levels[TLB_LEVELS_MAX];
+	double first_extra_ns;       /* the first plateau's extra: 0 within the fastest TLB */
+	double walk_ns;              /* extra on the plateau after the last step: every TLB
+	                              * level missed, a page walk per load; NAN: no step */
+	double max_extra_ns;         /* extra at the largest count */
+	bool walk_on_plateau;        /* the largest count lies on that plateau (else the
+	                              * curve rose again: page-table lines leaving a cache) */
+};
+
+struct tlb_result {
+	struct tlb_series series[2]; /* [0] small pages, [1] huge pages */
+	unsigned nseries;
+	size_t stride_bytes;
+	size_t control_arena_bytes, control_huge_obtained_bytes;
+	bool huge_reach_known;       /* both series measured and the small one has a step */
+	bool huge_reach_effective;   /* huge pages show no step where small pages do */
+	int nreported;               /* CPUID TLB descriptors; 0 with reported_rc -ENOTSUP: unknown */
+	int reported_rc;
+	struct cpu_tlb reported[CPU_TLB_MAX];
+	unsigned trials;
+	double noise_floor_pct;
+	double tolerance_pct;        /* max(floor, 10%) of a point's ns, at least TLB_MIN_STEP_NS */
+	double region_ns;
+	uint64_t seed;
+	double seconds;
+};
+
+/* Map, build every chain, sweep round-robin. Returns 0; -EINVAL for bad
+ * params; -EINTR when *stop was raised; other -errno for resources. */
+int tlb_run(const struct tlb_params *p, struct tlb_result *r);
+
+/* Steps of extra[] over ascending pages[]: plateaus of points that agree
+ * within tol_ns (relative tol_pct of ns[] but at least TLB_MIN_STEP_NS),
+ * a step where the next plateau's extra exceeds the last by more. Fills
+ * levels (entries, reach, extra), first_extra_ns, walk_ns, max_extra_ns
+ * and walk_on_plateau of s from s->points. Pure. */
+void tlb_find_steps(struct tlb_series *s, double tol_pct);
+
+/* Whether huge pages give huge-page reach: false in *effective when the
+ * huge-page series' first step lies within 4x of the small-page series'
+ * (the TLB holds 4 KiB translations of the 2 MiB pages). Returns false when
+ * it cannot tell (no small-page step). Pure. */
+bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective);
+
+#endif

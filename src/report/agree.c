@@ -1,0 +1,217 @@
+/*
+ * Sections agree. Latency is the reference: it has the steady-state check.
+ * Each other figure is compared with latency's point at the same working
+ * set and page size (the nearest, and the reason says so, when latency has
+ * no point within 4%). A difference beyond the noise floor gets the
+ * reasons the results show: a different set, a different page backing
+ * obtained, a timed region whose untimed lead-in is shorter than one load
+ * per 4 KiB of the set (the page-walk caches and page-table lines are not
+ * warm: see latency's steady-state check), or other threads running.
+ */
+#include "report/agree.h"
+
+#include "report/format.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct latency_point *latency_near(const struct latency_result *l, size_t set, bool huge)
+{
+	const struct latency_point *best = NULL;
+
+	for (unsigned i = 0; i < l->npoints; i++) {
+		const struct latency_point *p = &l->points[i];
+
+		if ((p->pages == PAGES_HUGE) != huge)
+			continue;
+		if (!best || fabs(log((double)p->size_bytes / (double)set)) < fabs(log((double)best->size_bytes / (double)set)))
+			best = p;
+	}
+	return best;
+}
+
+static struct agree_line *line_for(struct agree_result *a, const struct latency_result *l, size_t set, bool huge)
+{
+	const struct latency_point *p = latency_near(l, set, huge);
+	struct agree_line *ln;
+
+	if (!p)
+		return NULL;
+	for (unsigned i = 0; i < a->nlines; i++)
+		if (a->lines[i].set_bytes == p->size_bytes && a->lines[i].huge == huge)
+			return &a->lines[i];
+	if (a->nlines == AGREE_LINES_MAX)
+		return NULL;
+	ln = &a->lines[a->nlines++];
+	memset(ln, 0, sizeof(*ln));
+	ln->set_bytes = p->size_bytes;
+	ln->huge = huge;
+	ln->fig[0] = (struct agree_figure){.section = "latency", .ns = p->chase_ns, .set_bytes = p->size_bytes,
+					   .huge_fraction = p->huge_fraction};
+	ln->nfig = 1;
+	if (p->steady_checked && !p->steady_ok)
+		snprintf(ln->fig[0].reason, sizeof(ln->fig[0].reason), "not steady: %.1f ns over 4x longer regions",
+			 p->steady_long_ns);
+	return ln;
+}
+
+static void append(char *buf, size_t len, const char *text)
+{
+	size_t used = strlen(buf);
+
+	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
+}
+
+/* lead_in_loads: untimed loads right before the timed region. */
+static void add(struct agree_result *a, const struct latency_result *l, const char *section, double ns,
+		size_t set, bool huge, double huge_fraction, double lead_in_loads, unsigned other_threads)
+{
+	struct agree_line *ln = line_for(a, l, set, huge);
+	struct agree_figure *f, *ref;
+	const struct latency_point *p;
+	char *why, t[160];
+	size_t len;
+
+	if (!ln || ln->nfig == AGREE_FIGURES_MAX || !isfinite(ns))
+		return;
+	ref = &ln->fig[0];
+	p = latency_near(l, set, huge);
+	f = &ln->fig[ln->nfig++];
+	*f = (struct agree_figure){.section = section, .ns = ns, .set_bytes = set, .huge_fraction = huge_fraction};
+	f->diff_pct = 100.0 * (ns / ref->ns - 1.0);
+	f->differs = fabs(f->diff_pct) > a->tolerance_pct;
+	if (!f->differs)
+		return;
+	why = f->reason;
+	len = sizeof(f->reason);
+	if (fabs(log((double)set / (double)ref->set_bytes)) > log(1.04)) {
+		snprintf(t, sizeof(t), "different working set (%.0f MiB against latency's %.0f MiB)",
+			 (double)set / 1048576.0, (double)ref->set_bytes / 1048576.0);
+		append(why, len, t);
+	}
+	if ((huge_fraction >= 0.9) != (ref->huge_fraction >= 0.9)) {
+		snprintf(t, sizeof(t), "page backing differs (%.0f%% huge against latency's %.0f%%)",
+			 100 * huge_fraction, 100 * ref->huge_fraction);
+		append(why, len, t);
+	}
+	if (p && p->steady_checked && !p->steady_ok) {
+		snprintf(t, sizeof(t), "warm-up: latency's regions are not steady (%.1f ns, over 4x: %.1f)", ref->ns,
+			 p->steady_long_ns);
+		append(why, len, t);
+	}
+	if (lead_in_loads < (double)set / 4096.0) {
+		snprintf(t, sizeof(t), "warm-up: %.0f untimed loads before each region, under one per 4 KiB (%.0f)",
+			 lead_in_loads, (double)set / 4096.0);
+		append(why, len, t);
+	}
+	if (other_threads) {
+		snprintf(t, sizeof(t), "load: %u other thread(s) running beside it", other_threads);
+		append(why, len, t);
+	}
+	if (!why[0] && p && p->ntrials) {
+		/* Same set, backing and warm-up: what is left is the machine
+		 * between the sections, which latency's own trials bound. */
+		double lo = stats_min(p->chase_trials_ns, p->ntrials), hi = stats_max(p->chase_trials_ns, p->ntrials);
+
+		snprintf(why, len, "no cause in the results (same set and backing, both warm): the machine changed "
+			 "between the sections; latency's own trials here ranged %.1f-%.1f ns%s", lo, hi,
+			 ns >= lo && ns <= hi ? ", and this figure lies inside that range" : "");
+	}
+}
+
+void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+		   const struct loaded_result *ld, double floor_pct, struct agree_result *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->tolerance_pct = isfinite(floor_pct) ? floor_pct : 10.0;
+	if (!lat)
+		return;
+	for (unsigned i = 0; i < nmlp; i++) {
+		const struct mlp_result *m = &mlp[i];
+		bool huge = !strcmp(m->pages_requested, "huge");
+
+		/* K = 1 walks accesses_per_point loads on a stretch of the cycle
+		 * after an untimed pass over the block: its region is its own
+		 * lead-in, and it is as long as the stretch. */
+		if (m->npoints && m->sweep[0].lanes == 1)
+			add(a, lat, "mlp K=1", m->sweep[0].ns_per_access, m->working_set_bytes, huge,
+			    m->total_bytes ? (double)m->huge_bytes_obtained / (double)m->total_bytes : 0,
+			    (double)m->accesses_per_point, 0);
+	}
+	if (ld) {
+		size_t total = ld->chase_bytes + ld->gen_bytes;
+
+		add(a, lat, "loaded idle", ld->idle_latency_ns, ld->chase_bytes, true,
+		    total ? (double)ld->huge_bytes_obtained / (double)total : 0, (double)(ld->hops / 4), ld->generators);
+	}
+	/* A line with latency alone compares nothing. */
+	for (unsigned i = 0; i < a->nlines;)
+		if (a->lines[i].nfig < 2)
+			memmove(&a->lines[i], &a->lines[i + 1], (--a->nlines - i) * sizeof(a->lines[0]));
+		else
+			i++;
+}
+
+void agree_write_text(const struct agree_result *a, FILE *f)
+{
+	if (!a->nlines)
+		return;
+	fprintf(f, "\nsections agree: one random dependent load from the same working set and page size, ns per load;\n"
+		   "  tolerance: the noise floor, %.1f%%; latency is the reference (it checks its steady state)\n",
+		a->tolerance_pct);
+	for (unsigned i = 0; i < a->nlines; i++) {
+		const struct agree_line *ln = &a->lines[i];
+		char set[32];
+
+		report_format_bytes(set, sizeof(set), ln->set_bytes);
+		fprintf(f, "  %s, %s pages:", set, ln->huge ? "huge" : "small");
+		for (unsigned j = 0; j < ln->nfig; j++) {
+			fprintf(f, "%s %s %.1f", j ? " |" : "", ln->fig[j].section, ln->fig[j].ns);
+			if (j)
+				fprintf(f, " (%+.1f%%%s)", ln->fig[j].diff_pct, ln->fig[j].differs ? ", DIFFERS" : "");
+		}
+		fputc('\n', f);
+		for (unsigned j = 0; j < ln->nfig; j++)
+			if (ln->fig[j].reason[0])
+				fprintf(f, "    %s: %s\n", ln->fig[j].section, ln->fig[j].reason);
+	}
+}
+
+void agree_write_json(const struct agree_result *a, struct jsonw *w, const char *key)
+{
+	if (!a->nlines)
+		return;
+	jsonw_object_begin(w, key);
+	jsonw_double(w, "tolerance_pct", a->tolerance_pct);
+	jsonw_array_begin(w, "lines");
+	for (unsigned i = 0; i < a->nlines; i++) {
+		const struct agree_line *ln = &a->lines[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "set_bytes", ln->set_bytes);
+		jsonw_string(w, "pages", ln->huge ? "huge" : "small");
+		jsonw_array_begin(w, "figures");
+		for (unsigned j = 0; j < ln->nfig; j++) {
+			const struct agree_figure *g = &ln->fig[j];
+
+			jsonw_object_begin(w, NULL);
+			jsonw_string(w, "section", g->section);
+			jsonw_double(w, "ns_per_load", g->ns);
+			jsonw_uint(w, "set_bytes", g->set_bytes);
+			jsonw_double(w, "huge_fraction_obtained", g->huge_fraction);
+			jsonw_double(w, "diff_pct", g->diff_pct);
+			jsonw_bool(w, "differs", g->differs);
+			if (g->reason[0])
+				jsonw_string(w, "reason", g->reason);
+			else
+				jsonw_null(w, "reason");
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}

@@ -1,0 +1,190 @@
+/*
+ * The tlb section, text and JSON. The table sets the two page sizes side by
+ * side at each page count, with the control (the same lines packed densely)
+ * that the extra is measured against; the steps are named with the entries
+ * and reach they imply and set beside what CPUID claims, which in a guest is
+ * what the hypervisor chose to show.
+ */
+#include "report/tlb_out.h"
+
+#include "report/format.h"
+
+#include <math.h>
+
+static const char *series_name(const struct tlb_series *s)
+{
+	return s->page_bytes == TLB_STRIDE_BYTES ? "small" : "huge";
+}
+
+static void write_steps_text(const struct tlb_result *r, const struct tlb_series *s, FILE *f)
+{
+	char reach[32], obt[32], all[32];
+
+	report_format_bytes(obt, sizeof(obt), s->huge_obtained_bytes);
+	report_format_bytes(all, sizeof(all), s->arena_bytes);
+	fprintf(f, "  %s pages (%s of %s obtained huge): ", series_name(s), obt, all);
+	if (!s->nlevels) {
+		report_format_bytes(reach, sizeof(reach), (size_t)s->points[s->npoints - 1].pages * r->stride_bytes);
+		fprintf(f, "no step up to %u pages (%s): the fastest TLB reaches all of it\n",
+			s->points[s->npoints - 1].pages, reach);
+		return;
+	}
+	fputc('\n', f);
+	for (unsigned k = 0; k < s->nlevels; k++) {
+		const struct tlb_level *l = &s->levels[k];
+		char rep[120] = "CPU reports: unknown";
+
+		report_format_bytes(reach, sizeof(reach), l->reach_bytes);
+		if (l->reported_entries) {
+			char rr[32];
+
+			report_format_bytes(rr, sizeof(rr), (size_t)l->reported_entries * s->page_bytes);
+			snprintf(rep, sizeof(rep), "CPU reports L%u %u entries (reach %s): %s", k + 1,
+				 l->reported_entries, rr, l->agrees_with_reported ? "agrees" : "DIFFERS (beyond 1.5x)");
+		} else if (r->nreported) {
+			/* Past the TLB levels the CPU lists: the walk itself got
+			 * dearer (page-table lines or the walker's caches). */
+			snprintf(rep, sizeof(rep), "past every TLB the CPU lists: a walk-cost step (page-table lines "
+				 "or the walker's caches)");
+		}
+		fprintf(f, "    step %u: after ~%u pages (reach %s), +%.2f ns per load over the control; %s\n", k + 1,
+			l->entries, reach, l->extra_ns, rep);
+	}
+	fprintf(f, "    page walk (every TLB level missed): +%.2f ns per load", s->walk_ns);
+	if (!s->walk_on_plateau)
+		fprintf(f, "; at %u pages +%.2f ns (rising again: page-table lines leave a cache)",
+			s->points[s->npoints - 1].pages, s->max_extra_ns);
+	fputc('\n', f);
+}
+
+void report_write_tlb_text(const struct tlb_result *r, FILE *f)
+{
+	const struct tlb_series *sm = &r->series[0], *hg = r->nseries > 1 ? &r->series[1] : NULL;
+	char obt[32], all[32];
+
+	fprintf(f, "\ntlb: ns per dependent load, one load per %zu B page (line offset rotating), pages swept in count\n",
+		r->stride_bytes);
+	report_format_bytes(obt, sizeof(obt), r->control_huge_obtained_bytes);
+	report_format_bytes(all, sizeof(all), r->control_arena_bytes);
+	fprintf(f, "  control: the same number of lines packed densely (64 per 4 KiB), huge pages (%s of %s obtained)\n",
+		obt, all);
+	fprintf(f, "  extra = chase - control: translation, by subtraction; %u trials round-robin, each value the minimum;\n"
+		   "  a step is a plateau more than %.1f%% (at least %.1f ns) above the one before\n",
+		r->trials, r->tolerance_pct, TLB_MIN_STEP_NS);
+	fprintf(f, "\n  %7s  %10s  %12s  %12s  %12s  %11s  %11s\n", "pages", "span", "small ns", "huge ns",
+		"control ns", "small extra", "huge extra");
+	for (unsigned i = 0; i < sm->npoints; i++) {
+		char span[32];
+
+		report_format_bytes(span, sizeof(span), (size_t)sm->points[i].pages * r->stride_bytes);
+		fprintf(f, "  %7u  %10s  %12.2f", sm->points[i].pages, span, sm->points[i].ns_per_load);
+		if (hg)
+			fprintf(f, "  %12.2f", hg->points[i].ns_per_load);
+		else
+			fprintf(f, "  %12s", "-");
+		fprintf(f, "  %12.2f  %11.2f", sm->points[i].control_ns, sm->points[i].extra_ns);
+		if (hg)
+			fprintf(f, "  %11.2f", hg->points[i].extra_ns);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n  steps (a TLB level running out):\n");
+	for (unsigned s = 0; s < r->nseries; s++)
+		write_steps_text(r, &r->series[s], f);
+	if (!r->huge_reach_known)
+		fprintf(f, "  huge-page reach: unknown (%s)\n",
+			r->nseries < 2 ? "huge pages not measured" : "small pages showed no step to compare with");
+	else if (r->huge_reach_effective)
+		fprintf(f, "  huge-page reach: effective: 2 MiB pages need no entry where 4 KiB pages step\n");
+	else
+		fprintf(f, "  huge-page reach: NOT effective: 2 MiB pages step where 4 KiB pages do, so each entry covers\n"
+			   "  4 KiB (a guest whose huge pages are backed by small host pages translates them as small)\n");
+	if (r->reported_rc < 0)
+		fprintf(f, "  TLB sizes the CPU reports: unknown on this ISA\n");
+	else if (!r->nreported)
+		fprintf(f, "  TLB sizes the CPU reports: none (CPUID gives no TLB descriptors here)\n");
+	fprintf(f, "  setup and sweep %.1f s\n", r->seconds);
+}
+
+static void write_level(struct jsonw *w, const struct tlb_level *l)
+{
+	jsonw_object_begin(w, NULL);
+	jsonw_uint(w, "entries", l->entries);
+	jsonw_uint(w, "reach_bytes", l->reach_bytes);
+	jsonw_uint(w, "page_bytes", l->page_bytes);
+	jsonw_double(w, "extra_ns", l->extra_ns);
+	if (l->reported_entries) {
+		jsonw_uint(w, "reported_entries", l->reported_entries);
+		jsonw_bool(w, "agrees_with_reported", l->agrees_with_reported);
+	} else {
+		jsonw_null(w, "reported_entries");
+		jsonw_null(w, "agrees_with_reported");
+	}
+	jsonw_object_end(w);
+}
+
+void report_write_tlb_json(const struct tlb_result *r, struct jsonw *w, const char *key)
+{
+	jsonw_object_begin(w, key);
+	jsonw_array_begin(w, "points");
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned i = 0; i < r->series[s].npoints; i++) {
+			const struct tlb_point *p = &r->series[s].points[i];
+
+			jsonw_object_begin(w, NULL);
+			jsonw_uint(w, "pages", p->pages);
+			jsonw_uint(w, "page_bytes", p->page_bytes);
+			jsonw_double(w, "ns_per_load", p->ns_per_load);
+			jsonw_double(w, "control_ns", p->control_ns);
+			jsonw_double(w, "extra_ns", p->extra_ns);
+			jsonw_uint(w, "loads_per_region", p->loads_per_region);
+			jsonw_double_array(w, "trials_ns", p->trials_ns, p->ntrials);
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "levels");
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned k = 0; k < r->series[s].nlevels; k++)
+			write_level(w, &r->series[s].levels[k]);
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "walk");
+	for (unsigned s = 0; s < r->nseries; s++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "page_bytes", r->series[s].page_bytes);
+		jsonw_double(w, "walk_ns", r->series[s].walk_ns);
+		jsonw_double(w, "max_extra_ns", r->series[s].max_extra_ns);
+		jsonw_bool(w, "walk_on_plateau", r->series[s].walk_on_plateau);
+		jsonw_uint(w, "arena_bytes", r->series[s].arena_bytes);
+		jsonw_uint(w, "arena_huge_obtained_bytes", r->series[s].huge_obtained_bytes);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	if (r->huge_reach_known)
+		jsonw_bool(w, "huge_reach_effective", r->huge_reach_effective);
+	else
+		jsonw_null(w, "huge_reach_effective");
+	jsonw_array_begin(w, "reported");
+	for (int i = 0; i < r->nreported; i++) {
+		const struct cpu_tlb *c = &r->reported[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "level", c->level);
+		jsonw_string(w, "type", c->type);
+		jsonw_uint(w, "page_bytes", c->page_bytes);
+		jsonw_uint(w, "entries", c->entries);
+		jsonw_uint(w, "ways", c->ways);
+		jsonw_string(w, "source", c->source);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_bool(w, "reported_known", r->reported_rc >= 0);
+	jsonw_uint(w, "stride_bytes", r->stride_bytes);
+	jsonw_uint(w, "control_arena_bytes", r->control_arena_bytes);
+	jsonw_uint(w, "control_arena_huge_obtained_bytes", r->control_huge_obtained_bytes);
+	jsonw_uint(w, "trials", r->trials);
+	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_double(w, "step_tolerance_pct", r->tolerance_pct);
+	jsonw_double(w, "region_target_ns", r->region_ns);
+	jsonw_uint(w, "seed", r->seed);
+	jsonw_double(w, "seconds", r->seconds);
+	jsonw_object_end(w);
+}

@@ -1,0 +1,20 @@
+/*
+ * Writers for the tlb section: an aligned text table with its steps and the
+ * `tlb` JSON object. They read a tlb_result and write; they never measure.
+ * Every translation figure is a difference of two chases (by subtraction):
+ * nothing here counts TLB misses or page walks (no PMU is assumed).
+ */
+#ifndef MLPSCOPE_REPORT_TLB_OUT_H
+#define MLPSCOPE_REPORT_TLB_OUT_H
+
+#include <stdio.h>
+
+#include "exp/tlb.h"
+#include "report/jsonw.h"
+
+void report_write_tlb_text(const struct tlb_result *r, FILE *f);
+
+/* Writes "tlb": {...} into the object w is in. */
+void report_write_tlb_json(const struct tlb_result *r, struct jsonw *w, const char *key);
+
+#endif

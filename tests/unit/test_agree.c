@@ -1,0 +1,92 @@
+/*
+ * The "sections agree" block on results built by hand: figures within the
+ * floor agree; a difference beyond it is flagged, and the reason named is
+ * the one the test broke (page backing, warm-up, working set). A test that
+ * never breaks anything would pass a block that flags nothing.
+ */
+#include "../harness.h"
+
+#include "report/agree.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The three results the block reads, and the run's floor. */
+static struct {
+	double floor_pct;
+	struct latency_result latency;
+	struct mlp_result mlp[1];
+	unsigned nmlp;
+	struct loaded_result loaded;
+} rep;
+
+static void setup(void)
+{
+	static struct latency_point *p;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.floor_pct = 5.0;
+	rep.latency.npoints = rep.latency.ncurve = 2;
+	p = rep.latency.points;
+	p[0] = (struct latency_point){.size_bytes = (size_t)128 << 20, .pages = PAGES_HUGE, .huge_fraction = 1.0,
+				      .chase_ns = 150.0, .ntrials = 1, .chase_trials_ns = {150.0}};
+	p[1] = (struct latency_point){.size_bytes = (size_t)1 << 30, .pages = PAGES_HUGE, .huge_fraction = 1.0,
+				      .chase_ns = 170.0, .ntrials = 1, .chase_trials_ns = {170.0}};
+	rep.nmlp = 1;
+	rep.mlp[0].pages_requested = "huge";
+	rep.mlp[0].working_set_bytes = (size_t)1 << 30;
+	rep.mlp[0].total_bytes = rep.mlp[0].huge_bytes_obtained = (size_t)1 << 30;
+	rep.mlp[0].accesses_per_point = 262144;
+	rep.mlp[0].npoints = 1;
+	rep.mlp[0].sweep[0].lanes = 1;
+	rep.mlp[0].sweep[0].ns_per_access = 172.0;
+	rep.loaded.chase_bytes = (size_t)128 << 20;
+	rep.loaded.gen_bytes = (size_t)256 << 20;
+	rep.loaded.huge_bytes_obtained = (size_t)384 << 20;
+	rep.loaded.hops = 4 * 32768;
+	rep.loaded.idle_latency_ns = 152.0;
+}
+
+TEST(agree_figures_within_the_floor_are_one_line_each_and_agree)
+{
+	static struct agree_result a;
+
+	setup();
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	CHECK(a.nlines == 2, "%u lines", a.nlines);
+	CHECK(a.lines[0].set_bytes == (size_t)1 << 30 && a.lines[0].nfig == 2 && !strcmp(a.lines[0].fig[1].section, "mlp K=1"),
+	      "line 1: %zu, %u figures", a.lines[0].set_bytes, a.lines[0].nfig);
+	CHECK(a.lines[1].set_bytes == (size_t)128 << 20 && !strcmp(a.lines[1].fig[1].section, "loaded idle"), "line 2");
+	for (unsigned i = 0; i < a.nlines; i++)
+		for (unsigned j = 0; j < a.lines[i].nfig; j++)
+			CHECK(!a.lines[i].fig[j].differs && !a.lines[i].fig[j].reason[0], "line %u figure %u flagged", i, j);
+}
+
+TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
+{
+	static struct agree_result a;
+
+	/* mlp on small pages obtained: the page backing. */
+	setup();
+	rep.mlp[0].sweep[0].ns_per_access = 230.0;
+	rep.mlp[0].huge_bytes_obtained = 0;
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	CHECK(a.lines[0].fig[1].differs && strstr(a.lines[0].fig[1].reason, "page backing"), "reason '%s'",
+	      a.lines[0].fig[1].reason);
+	/* loaded's lead-in: 2048 untimed loads over 128 MiB is warm-up. */
+	setup();
+	rep.loaded.hops = 8192;
+	rep.loaded.idle_latency_ns = 190.0;
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	CHECK(a.lines[1].fig[1].differs && strstr(a.lines[1].fig[1].reason, "warm-up"), "reason '%s'",
+	      a.lines[1].fig[1].reason);
+	CHECK(strstr(a.lines[1].fig[1].reason, "load:") == NULL, "no generators, yet 'load' named");
+	/* A set latency did not measure: the nearest, and the reason says so. */
+	setup();
+	rep.loaded.chase_bytes = (size_t)512 << 20;
+	rep.loaded.idle_latency_ns = 120.0;
+	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	CHECK(a.nlines >= 1 && a.lines[0].nfig == 3 && a.lines[0].fig[2].differs &&
+	      strstr(a.lines[0].fig[2].reason, "different working set"), "nearest set: %u figures, '%s'",
+	      a.lines[0].nfig, a.lines[0].nfig == 3 ? a.lines[0].fig[2].reason : "");
+}
