@@ -307,6 +307,19 @@ static const struct col nonmono_cols[] = {
 	{ "fall (%)", "fall_pct", 1 },
 };
 
+static const struct col tlb_rows[] = {
+	{ "huge pages give huge-page reach", "huge_reach_effective", F_BOOL },
+	{ "TLB sizes reported by the CPU", "reported_known", F_BOOL },
+	{ "trials", "trials", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+};
+
+static const struct col tlb_level_cols[] = {
+	{ "entries", "entries", F_TEXT }, { "reach", "reach_bytes", F_BYTES }, { "arena page", "page_bytes", F_BYTES },
+	{ "extra past it (ns/load)", "extra_ns", 1 }, { "CPU reports (entries)", "reported_entries", F_TEXT },
+	{ "agrees", "agrees_with_reported", F_BOOL },
+};
+
 static const struct col mlp_rows[] = {
 	{ "pages requested", "pages.requested", F_TEXT },
 	{ "working set", "working_set_bytes", F_BYTES },
@@ -471,6 +484,11 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 		table_rows(f, jsonr_get(v, "levels_detected"), level_cols, NCOLS(level_cols), "levels detected (plateaus within the tolerance)");
 		table_rows(f, jsonr_get(v, "non_monotonic"), nonmono_cols, NCOLS(nonmono_cols), "points below a smaller working set (faults, not smoothed)");
 		table_rows(f, jsonr_get(v, "points"), latency_point_cols, NCOLS(latency_point_cols), "points (minimum over trials)");
+	}
+	if ((v = jsonr_get(doc, "tlb"))) {
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "tlb"), label, "TLB: one load per page, steps in ns per load");
+		kv_table(f, v, tlb_rows, NCOLS(tlb_rows), NULL);
+		table_rows(f, jsonr_get(v, "levels"), tlb_level_cols, NCOLS(tlb_level_cols), "steps (translation, by subtraction)");
 	}
 	na = plots_mlp_arms(doc, arms, pages);
 	for (size_t a = 0; a < na; a++) {

@@ -21,7 +21,7 @@
 /* Row order, every row the summary may show. */
 static const char *const lines[] = {
 	"latency per level", "L1 latency", "L2 latency", "L3 latency", "L4 latency", "memory latency", "translation", "prefetcher",
-	"MLP", "read bandwidth", "window", "TLB", "core to core", "noise floor", "warnings",
+	"MLP", "read bandwidth", "window", "TLB", "TLB, 4 KiB pages", "TLB, huge pages", "core to core", "noise floor", "warnings",
 };
 
 static const char *const level_line[] = { "L1 latency", "L2 latency", "L3 latency", "L4 latency" };
@@ -155,10 +155,12 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 
 	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e;
 	     e = e->next, i++) {
-		bool disagrees = false;
+		bool disagrees = false, tlb_step = false;
 
 		jsonr_get_bool(e, "disagrees_with_reported", &disagrees);
-		if (num(e, "reported_bytes") != os[n] || disagrees || !isfinite(num(e, "latency_ns")))
+		/* A level that starts at a TLB reach is not a cache. */
+		jsonr_get_bool(e, "tlb_step", &tlb_step);
+		if (num(e, "reported_bytes") != os[n] || disagrees || tlb_step || !isfinite(num(e, "latency_ns")))
 			continue;
 		snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
 		if (!(g = add(s, level_line[n], "latency", name, num(e, "latency_ns"), "ns", 2)))
@@ -330,25 +332,25 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e;
 	     e = e->next, i++) {
 		struct summary_figure *g;
-		char name[48], pb[32], reach[32];
+		bool huge = num(e, "page_bytes") > 4096;
+		char name[48], reach[32];
 
-		fmt_bytes(pb, sizeof(pb), num(e, "page_bytes"));
 		snprintf(name, sizeof(name), "tlb_level%zu_entries", i + 1);
-		if (!(g = add(s, "TLB", "tlb", name, num(e, "entries"), "entries", 0)))
+		if (!(g = add(s, huge ? "TLB, huge pages" : "TLB, 4 KiB pages", "tlb", name, num(e, "entries"), "entries", 0)))
 			continue;
-		snprintf(g->what, sizeof(g->what), "%s pages", pb);
 		fmt_bytes(reach, sizeof(reach), num(e, "reach_bytes"));
 		if (isfinite(num(e, "extra_ns")))
-			snprintf(g->note, sizeof(g->note), "reach %s, +%.1f ns beyond", reach, num(e, "extra_ns"));
+			snprintf(g->note, sizeof(g->note), "%s, +%.1f ns past it", reach, num(e, "extra_ns"));
 		else
-			snprintf(g->note, sizeof(g->note), "reach %s", reach);
+			snprintf(g->note, sizeof(g->note), "%s", reach);
 		snprintf(g->from, sizeof(g->from), "tlb.levels[%zu].entries", i);
 	}
 	if (jsonr_get_bool(t, "huge_reach_effective", &eff)) {
-		struct summary_figure *g = add(s, "TLB", "tlb", "tlb_huge_reach_effective", eff ? 1 : 0, "", 0);
+		struct summary_figure *g = add(s, "TLB, huge pages", "tlb", "tlb_huge_reach_effective", eff ? 1 : 0, "", 0);
 
 		if (g) {
-			snprintf(g->what, sizeof(g->what), "huge-page reach (1 yes, 0 no)");
+			g->yesno = true;
+			snprintf(g->what, sizeof(g->what), "huge-page reach:");
 			snprintf(g->from, sizeof(g->from), "tlb.huge_reach_effective");
 		}
 	}
@@ -433,7 +435,9 @@ const struct summary_figure *summary_find(const struct summary *s, const char *n
 
 void summary_format_value(char *out, size_t len, const struct summary_figure *g)
 {
-	if (isfinite(g->uncertainty))
+	if (g->yesno)
+		snprintf(out, len, "%s", g->value ? "yes" : "no");
+	else if (isfinite(g->uncertainty))
 		snprintf(out, len, "%.*f +/- %.*f%s%s", g->decimals, g->value, g->decimals, g->uncertainty,
 			 g->unit[0] ? " " : "", g->unit);
 	else
@@ -497,7 +501,10 @@ void summary_write_json(const struct summary *s, struct jsonw *w)
 		jsonw_string(w, "line", g->line);
 		if (g->what[0])
 			jsonw_string(w, "what", g->what);
-		jsonw_double(w, "value", g->value);
+		if (g->yesno)
+			jsonw_bool(w, "value", g->value != 0);
+		else
+			jsonw_double(w, "value", g->value);
 		if (isfinite(g->uncertainty))
 			jsonw_double(w, "uncertainty", g->uncertainty);
 		jsonw_string(w, "unit", g->unit);

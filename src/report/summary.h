@@ -10,6 +10,7 @@
 #ifndef MLPSCOPE_REPORT_SUMMARY_H
 #define MLPSCOPE_REPORT_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,6 +30,7 @@ struct summary_figure {
 	double uncertainty;   /* +/- in the value's unit; NaN: none stated */
 	const char *unit;     /* "ns", "cycles", "x", "GB/s", "%", "" */
 	int decimals;
+	bool yesno;           /* a fact, 1 or 0: shown as yes / no, a JSON bool */
 	char note[160];       /* where or how: "at 1.00 GiB, huge pages 100% obtained" */
 	char from[96];        /* the key in the document: "latency.levels_detected[0].latency_ns" */
 };
