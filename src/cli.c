@@ -54,7 +54,7 @@ static const struct opt opts[] = {
 	{"svg", "DIR", OPT_STRING, F(svg_dir), 0, 0, "also write the plots alone, one SVG file each, into DIR"},
 	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR"},
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
-	 "bandwidth, multicore, loaded: at most N threads, one per CPU (default: every allowed CPU)"},
+	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},

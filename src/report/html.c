@@ -18,6 +18,7 @@
 
 #include "cmd/model_inputs.h"
 #include "report/atomic.h"
+#include "report/c2c_out.h"
 #include "report/plots.h"
 #include "report/format.h"
 #include "report/summary.h"
@@ -320,6 +321,18 @@ static const struct col tlb_level_cols[] = {
 	{ "agrees", "agrees_with_reported", F_BOOL },
 };
 
+static const struct col c2c_rows[] = {
+	{ "quantity", "quantity", F_TEXT },
+	{ "placement", "placement", F_TEXT },
+	{ "min over pairs (ns)", "min_ns", 1 },
+	{ "median of the pair medians (ns)", "median_ns", 1 },
+	{ "ordered pairs", "pairs", F_TEXT },
+	{ "pairs timed out", "pairs_timed_out", F_TEXT },
+	{ "time per pair at most (ms)", "pair_budget_ms", 1 },
+	{ "planned at most (s)", "estimated_seconds", 2 },
+	{ "took (s)", "seconds", 2 },
+};
+
 static const struct col mlp_rows[] = {
 	{ "pages requested", "pages.requested", F_TEXT },
 	{ "working set", "working_set_bytes", F_BYTES },
@@ -525,6 +538,14 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 			snprintf(cap, sizeof(cap), "%s traffic", jsonr_get_string(o, "traffic") ? jsonr_get_string(o, "traffic") : "other");
 			table_rows(f, jsonr_get(o, "curve"), curve_cols, NCOLS(curve_cols), cap);
 		}
+	}
+	if ((v = jsonr_get(doc, "c2c"))) {
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "c2c"), label, "Core to core: one cache line between two CPUs, half a round trip");
+		kv_table(f, v, c2c_rows, NCOLS(c2c_rows), NULL);
+		snprintf(sid, sizeof(sid), "run%zu-c2c-heat", idx + 1);
+		fputs("<figure>\n", f);
+		c2c_write_heatmap(f, doc, sid, false);
+		fputs("</figure>\n", f);
 	}
 	if ((v = jsonr_get(doc, "window"))) {
 		const struct jsonr_value *fl = jsonr_get(v, "fillers");

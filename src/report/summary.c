@@ -20,7 +20,7 @@
 
 /* Row order, every row the summary may show. */
 static const char *const lines[] = {
-	"latency per level", "L1 latency", "L2 latency", "L3 latency", "L4 latency", "memory latency", "translation", "prefetcher",
+	"cache latency", "L1 latency", "L2 latency", "L3 latency", "L4 latency", "memory latency", "translation", "prefetcher",
 	"MLP", "read bandwidth", "window", "TLB", "TLB, 4 KiB pages", "TLB, huge pages", "core to core", "noise floor", "warnings",
 };
 
@@ -394,7 +394,7 @@ static const struct source {
 	const char *line;  /* the row "not run" is shown on */
 	void (*add)(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *sec);
 } sources[] = {
-	{ "latency", "latency per level", add_latency },
+	{ "latency", "cache latency", add_latency },
 	{ "mlp", "MLP", add_mlp },
 	{ "bandwidth", "read bandwidth", add_bandwidth },
 	{ "window", "window", add_window },
