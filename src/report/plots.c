@@ -7,13 +7,15 @@
  */
 #include "report/plots.h"
 
+#include "report/plots_throughput.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char *const names[PLOTS_COUNT] = {
-	"latency", "lanes_time", "lanes_concurrency", "window", "loaded",
+	"latency", "lanes_time", "lanes_concurrency", "window", "loaded", "bandwidth", "multicore",
 };
 
 const char *plots_name(enum plots_kind k)
@@ -419,6 +421,8 @@ int plots_build(enum plots_kind k, struct svg_plot *p, const struct jsonr_value 
 	case PLOTS_LANES_CONCURRENCY: return plot_lanes(p, true, docs, labels, n);
 	case PLOTS_WINDOW: return plot_window(p, docs, labels, n);
 	case PLOTS_LOADED: return plot_loaded(p, docs, labels, n);
+	case PLOTS_BANDWIDTH: return plots_bandwidth(p, docs, labels, n);
+	case PLOTS_MULTICORE: return plots_multicore(p, docs, labels, n);
 	default:
 		svg_plot_init(p, "none", "", "", SVG_LINEAR, "", SVG_LINEAR);
 		return -EINVAL;

@@ -19,6 +19,8 @@ enum plots_kind {
 	PLOTS_LANES_CONCURRENCY, /* t(1)/t(K) against lanes, model and knee */
 	PLOTS_WINDOW,            /* ns per iteration against filler count */
 	PLOTS_LOADED,            /* latency against delivered bandwidth */
+	PLOTS_BANDWIDTH,         /* GB/s against threads, per kernel */
+	PLOTS_MULTICORE,         /* total concurrency against K, per thread count */
 	PLOTS_COUNT
 };
 
