@@ -31,6 +31,7 @@ TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 BIN     := $(BUILD)/mlpscope
 TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
+GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 MAN     := $(BUILD)/mlpscope.1
 GENMAN  := $(BUILD)/gen_man
@@ -46,7 +47,7 @@ DOCDIR  := $(PREFIX)/share/doc/mlpscope
 DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
 INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm clean install uninstall
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall
 all: $(BIN) $(MAN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
@@ -100,12 +101,19 @@ $(GEN): tools/gen_lanes.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
 
-regen: $(GEN)
-	$(GEN) > src/kern/lanes.gen.c
+$(GEN_APP): tools/gen_app.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O1 $(WARN) -o $@ $<
 
-check-gen: $(GEN)
+regen: $(GEN) $(GEN_APP)
+	$(GEN) > src/kern/lanes.gen.c
+	$(GEN_APP) > src/kern/app.gen.c
+
+check-gen: $(GEN) $(GEN_APP)
 	@$(GEN) | cmp -s - src/kern/lanes.gen.c || \
 	  { echo "src/kern/lanes.gen.c is stale: run 'make regen'"; exit 1; }
+	@$(GEN_APP) | cmp -s - src/kern/app.gen.c || \
+	  { echo "src/kern/app.gen.c is stale: run 'make regen'"; exit 1; }
 
 run: $(BIN)
 	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
@@ -131,7 +139,8 @@ A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_m
 	tlb_steps tlb_noise tlb_huge tlb_json agree_ sattolo cycle_length rng_ layout_check chain_positions qmodel sha256 json_writer atomic_file stats_ \
 	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
 	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
-	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check
+	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \
+	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
@@ -161,6 +170,12 @@ disasm: $(BUILD)/obj/src/kern/lanes.gen.o $(STREAM_OBJ)
 	objdump -d --no-show-raw-insn $(BUILD)/obj/src/kern/lanes.gen.o > $(BUILD)/lanes.disasm
 	objdump -d --no-show-raw-insn $(STREAM_OBJ) > $(BUILD)/stream.disasm
 	@echo "wrote $(BUILD)/lanes.disasm and $(BUILD)/stream.disasm"
+
+# The app section's generated lane kernels: stack (spill) loads and stores
+# per kernel, the evidence behind "a drop at large K in the register form
+# alone points at spills".
+app-spills: $(BUILD)/obj/src/kern/app.gen.o
+	@tools/app_spills.sh $<
 
 clean:
 	rm -rf $(BUILD)

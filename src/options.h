@@ -42,6 +42,9 @@ struct options {
 	const char *from_path;       /* model, trace: a measured mlpscope JSON result */
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	bool quick;
+	const char *text_path;       /* app bwt: --text FILE, invert this file */
+	const char *input;           /* app bwt: --input random|markov|repeat */
+	bool bzip2;                  /* app bwt: --bzip2, one 900,000-byte block */
 };
 
 #define CLI_ERR_LEN 256

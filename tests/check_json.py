@@ -35,6 +35,15 @@ LATENCY = {
 BANDWIDTH = {"kernels": [{"kernel": str, "threads": int, "gbps": NUM}], "rfo_counted": bool}
 MULTICORE = {"points": [{"threads": int, "lanes": int, "concurrency_total": NUM, "accesses_per_ns": NUM}]}
 LOADED = {"idle_latency_ns": NUM, "curve": [{"bw_gbps": NUM, "latency_ns": NUM}]}
+APP_POINT = {"k": int, "ns_per_item": NUM, "ns_per_dependent_load": (int, float, type(None)),
+             "speedup": NUM, "chase_speedup": NUM, "ratio": NUM, "occupancy": NUM,
+             "trials_ns_per_item": list}
+APP_KERNEL = {
+    "params": dict, "setup_seconds": NUM, "stages": [{"name": str, "seconds": NUM}],
+    "variants": [{"name": str, "points": [APP_POINT], "output_hash": str}],
+    "check": {"ok": bool, "runs_checked": int, "expected_hash": str},
+    "chase": {"ran": bool}, "headline": {"text": str},
+}
 TOP = {
     "tool": str, "version": str,
     "provenance": {"binary_sha256": str, "compiler": str, "cflags": str, "cpu_model": str,
@@ -84,6 +93,7 @@ SECTIONS = {
     "bandwidth": lambda v, e: check(v, BANDWIDTH, ".bandwidth", e),
     "multicore": lambda v, e: check(v, MULTICORE, ".multicore", e),
     "loaded": lambda v, e: check(v, LOADED, ".loaded", e),
+    "app": lambda v, e: [check(k, APP_KERNEL, f".app.{name}", e) for name, k in v.items()],
 }
 
 

@@ -165,3 +165,32 @@ TEST(json_result_parses_and_has_every_key)
 	st = system(cmd);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "mlpscope or the schema check failed (status %d)", st);
 }
+
+/* app bwt at 16 MiB (past what one core reaches of the L3 here): four
+ * lanes at least halve the time of one and eight are no slower than two,
+ * in both lane forms; every output matched; the JSON passes the schema.
+ * The floor is capped at 30%: a busier machine makes the run noisier, it
+ * does not make the shape wrong. */
+TEST(shape_app_bwt_lanes_speed_the_walk_and_json_holds)
+{
+	char cmd[8192];
+	int st;
+
+	if (system("command -v python3 >/dev/null 2>&1") != 0)
+		SKIP("python3 is not installed: no JSON parser to read the run with");
+	snprintf(cmd, sizeof(cmd),
+		 "%s/mlpscope app bwt --size 16M --max-lanes 8 --json %s/test-app.json >/dev/null && "
+		 "python3 tests/check_json.py %s/test-app.json app && python3 - %s/test-app.json <<'PY'\n"
+		 "import json, sys\n"
+		 "b = json.load(open(sys.argv[1]))['app']['bwt']\n"
+		 "floor = min(max(b['chase']['noise_floor_pct'], 2.0), 30.0) / 100\n"
+		 "v = {x['name']: {p['k']: p['ns_per_item'] for p in x['points']} for x in b['variants']}\n"
+		 "for name, t in ((n, v[n]) for n in ('lanes_state', 'lanes_regs')):\n"
+		 "    assert t[4] < t[1] * (1 - floor) / 2, (name, t)\n"
+		 "    assert t[8] < t[2] * (1 + floor), (name, t)\n"
+		 "assert b['check']['ok'] and all(x['output_hash'] == b['check']['expected_hash'] for x in b['variants'])\n"
+		 "PY\n",
+		 test_bin_dir(), test_bin_dir(), test_bin_dir(), test_bin_dir());
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "app bwt, its schema or its shape failed (status %d)", st);
+}

@@ -13,6 +13,7 @@
  */
 #include "exp/registry.h"
 
+#include "exp/app.h"
 #include "exp/bandwidth.h"
 #include "exp/c2c.h"
 #include "exp/latency.h"
@@ -28,6 +29,7 @@
 #include "machine.h"
 #include "plan.h"
 #include "policy.h"
+#include "report/app_out.h"
 #include "report/bandwidth_out.h"
 #include "report/c2c_out.h"
 #include "report/csv.h"
@@ -41,6 +43,7 @@
 #include "report/tlb_out.h"
 #include "report/window_out.h"
 #include "result.h"
+#include "sais.h"
 #include "team.h"
 #include "topo.h"
 
@@ -49,6 +52,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -678,6 +682,149 @@ static void window_section_json(const void *res, struct jsonw *w, const char *ke
 	window_write_json(w, res);
 }
 
+/* ---- app ---- */
+
+#define APP_MIN_DEFAULT_FOOTPRINT ((size_t)8 << 20)
+#define APP_BZIP2_BLOCK_BYTES 900000
+
+/* The kernel: the operand, or bwt in the full report. */
+static const char *app_kernel(const struct options *o)
+{
+	return o->npaths ? o->paths[0] : "bwt";
+}
+
+/* The walked structure's bytes: --size, else 2x the largest reported
+ * cache (at least 8 MiB). In the quick report bwt walks one bzip2 block
+ * (cache-resident, and labelled so) instead. */
+static size_t app_footprint(const struct options *o, const struct topo *t)
+{
+	size_t fp = 2 * topo_largest_cache_bytes(t);
+
+	if (o->size_bytes)
+		return o->size_bytes;
+	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp;
+}
+
+/* The level-2 data (or unified) cache the OS reports, 0 when none. */
+static size_t app_l2_bytes(const struct topo *t)
+{
+	for (int i = 0; i < t->ncaches; i++)
+		if (t->caches[i].level == 2 && strcmp(t->caches[i].type, "Instruction"))
+			return t->caches[i].size_bytes;
+	return 0;
+}
+
+static bool app_bzip2(const struct options *o)
+{
+	return o->bzip2 || (o->quick && !o->npaths && !o->size_bytes && !o->text_path);
+}
+
+static int app_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+	const struct topo *t = &s->r->topo;
+	const char *kernel = app_kernel(o);
+	size_t fp = app_footprint(o, t), text_bytes, peak;
+	enum textgen_kind kind;
+	struct stat st;
+	char a[32], b[32];
+
+	if (app_kernel_find(kernel))
+		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", kernel);
+	if (o->input && textgen_parse(o->input, &kind))
+		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
+	if (!!o->text_path + !!o->input + o->bzip2 > 1)
+		return fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
+	if ((o->text_path || o->input || o->bzip2) && strcmp(kernel, "bwt"))
+		return fail(err, errlen, "app %s: --text, --input and --bzip2 are bwt's inputs (expected app bwt)",
+			    kernel);
+	text_bytes = app_bzip2(o) ? APP_BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
+	if (o->text_path) {
+		if (stat(o->text_path, &st))
+			return fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
+				    strerror(errno));
+		if (!S_ISREG(st.st_mode) || st.st_size < 1)
+			return fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
+				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		text_bytes = (size_t)st.st_size;
+	}
+	/* bwt: the suffix sort's scratch or the table; the others: the table
+	 * and a quarter more (indices, queries, a second layout). */
+	peak = strcmp(kernel, "bwt") ? 2 * fp + fp / 4 : app_bwt_peak_bytes(text_bytes);
+	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) ||
+	    (!strcmp(kernel, "bwt") && text_bytes > SAIS_MAX_BYTES)) {
+		report_format_bytes(a, sizeof(a), peak);
+		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+		return fail(err, errlen, "%s: app %s needs %s at its peak, over 90%% of MemAvailable (%s), or more "
+			    "text than the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
+			    o->text_path ? "--text" : "--size", kernel, a, b, o->text_path ? "file" : "size");
+	}
+	return 0;
+}
+
+static int app_section_run(struct section_run *s, void *result)
+{
+	const struct options *o = s->o;
+	struct report *r = s->r;
+	const char *kernel = app_kernel(o);
+	struct app_result *res = result;
+	struct app_kernel_result *k = &res->kernels[0];
+	struct app_params ap = {
+		.footprint_bytes = app_footprint(o, &r->topo),
+		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
+		.l2_bytes = app_l2_bytes(&r->topo),
+		.line_bytes = r->topo.line_bytes,
+		.pages = s->plan->pages[s->plan->npages - 1],
+		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
+		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX) : 3,
+		.seed = o->seed,
+		.chase = true,
+		.clock = &r->clock,
+		.stop = s->stop,
+		.input = TEXTGEN_MARKOV,
+		.text_path = o->text_path,
+		.bzip2 = app_bzip2(o),
+	};
+	int rc;
+
+	if (o->input)
+		textgen_parse(o->input, &ap.input);
+	rc = app_run(kernel, &ap, k, s->err, sizeof(s->err));
+	if (rc == -EPROTO)
+		snprintf(s->err, sizeof(s->err), "app %s: check failed: %s; refusing to report", kernel,
+			 k->check.failure);
+	else if (rc && rc != -EINTR && s->err[0]) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app %s: %.200s", kernel, why);
+	}
+	if (rc)
+		return rc;
+	res->nkernels = 1;
+	if (o->text_path)
+		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
+			    kernel, o->text_path, k->check.runs_checked);
+	if (k->may_fit_cache && !o->size_bytes)
+		result_warn(r, "app %s: the %zu-byte footprint may fit in the largest reported cache: R compares "
+			    "cache behaviour, not memory", kernel, k->footprint_bytes);
+	if (ap.pages == PAGES_HUGE && k->huge_bytes_obtained < k->total_bytes * 9 / 10)
+		result_warn(r, "app %s: huge pages requested but %.1f%% obtained: translation misses are part of "
+			    "this result", kernel,
+			    k->total_bytes ? 100.0 * (double)k->huge_bytes_obtained / (double)k->total_bytes : 0.0);
+	return 0;
+}
+
+static void app_section_text(const void *res, FILE *f)
+{
+	app_write_text(res, f);
+}
+
+static void app_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	app_write_json(res, w, key);
+}
+
 /* ---- the table ---- */
 
 const struct section registry[] = {
@@ -940,6 +1087,45 @@ const struct section registry[] = {
 		.write_text = window_section_text,
 		.write_json = window_section_json,
 		.write_csv = window_write_csv,
+	},
+	{
+		.name = "app",
+		.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather",
+		.help = "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, the same\n"
+			"total work at every K, against the mlp chase curve measured in the same run at\n"
+			"the same footprint (--size, default 2x the largest reported cache) and page\n"
+			"request. Reported per K and variant: items/s, ns per item and per dependent\n"
+			"load, S_app = t(1)/t(K), the chase's S_chase at the same K, R = S_app/S_chase,\n"
+			"knees, Little's-law occupancy, and the line \"chase predicts S = x at K = k;\n"
+			"KERNEL got y (R = y/x)\". Setup is timed apart; every run's output is checked\n"
+			"outside the timed region and a mismatch is an error.\n"
+			"  bwt     the inverse Burrows-Wheeler walk of a bzip2-style decoder: input\n"
+			"          --input random|markov|repeat, --text FILE or --bzip2 (900,000 bytes);\n"
+			"          own suffix array (SA-IS), bzip2's T-vector table, K segments with exact\n"
+			"          start rows in lockstep; a runtime-K state array and generated register\n"
+			"          lanes (make app-spills counts their stack accesses). Tables of 64 to\n"
+			"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows.\n"
+			"  hash    chained probes: an AMAC ring of K lookups and K lockstep lookups\n"
+			"          against the plain loop, hit fractions 1.0 and 0.5; linear probing as\n"
+			"          the control.\n"
+			"  search  lower_bound of K queries in lockstep over a sorted array and its\n"
+			"          Eytzinger layout, with and without prefetch.\n"
+			"  gather  sum += a[idx[i]]: independent loads, the ceiling the core reaches by\n"
+			"          itself.\n"
+			"The full report runs bwt (--quick: one bzip2 block, which fits a cache).\n"
+			"--trials N (default 3), --max-lanes caps K at 32; with --pages both, huge.\n",
+		.kind = SECTION_MEASURE,
+		.in_report = true,
+		.outputs = SECTION_OUT_ALL,
+		.operands = SECTION_ARGS_ONE,
+		.operand_name = "kernel",
+		.usage = "mlpscope app bwt|hash|search|gather",
+		.result_bytes = sizeof(struct app_result),
+		.plan = app_section_plan,
+		.run = app_section_run,
+		.write_text = app_section_text,
+		.write_json = app_section_json,
+		.write_csv = app_write_csv,
 	},
 	{
 		.name = "model",

@@ -1,0 +1,249 @@
+/*
+ * The app section in text and JSON. The table puts the kernel's speedup
+ * beside the chase's at the same K and footprint, because the question the
+ * section answers is a ratio: how much of what the chase curve promises a
+ * real walk gets. Occupancy assumes every dependent load is a miss of the
+ * chase's t(1); the text says so.
+ */
+#include "report/app_out.h"
+
+#include "report/csv.h"
+#include "report/format.h"
+
+#include <inttypes.h>
+#include <math.h>
+
+void app_format_headline(const struct app_kernel_result *k, char *out, size_t len)
+{
+	if (k->ceiling && k->chase.ran)
+		snprintf(out, len, "chase reaches S = %.2f at K = %u; %s (independent loads, no lanes) keeps %.2f in "
+			 "flight (R = %.2f)", k->headline_chase_speedup, k->headline_k, k->kernel, k->headline_speedup,
+			 k->headline_ratio);
+	else if (!k->chase.ran)
+		snprintf(out, len, "no chase reference in this run; %s got S = %.2f at K = %u", k->kernel,
+			 k->headline_speedup, k->headline_k);
+	else
+		snprintf(out, len, "chase predicts S = %.2f at K = %u; %s got %.2f (R = %.2f)",
+			 k->headline_chase_speedup, k->headline_k, k->kernel, k->headline_speedup,
+			 k->headline_ratio);
+}
+
+static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
+{
+	const struct app_chase *c = &k->chase;
+	char fp[32], huge[32], total[32], head[200];
+
+	report_format_bytes(fp, sizeof(fp), k->footprint_bytes);
+	report_format_bytes(huge, sizeof(huge), k->huge_bytes_obtained);
+	report_format_bytes(total, sizeof(total), k->total_bytes);
+	fprintf(f, "\napp %s: a real walk as K lanes against the chase curve at the same footprint\n", k->kernel);
+	fprintf(f, "  params:");
+	for (unsigned i = 0; i < k->nparams; i++) {
+		const struct app_param *p = &k->params[i];
+
+		if (p->is_text)
+			fprintf(f, "%s %s=%s", i ? "," : "", p->key, p->text);
+		else
+			fprintf(f, "%s %s=%.15g", i ? "," : "", p->key, p->number);
+	}
+	fprintf(f, "\n  footprint %s (the walked table), %s pages requested; backing obtained: %s of %s in "
+		   "huge pages\n", fp, k->pages_requested, huge, total);
+	if (c->ran) {
+		report_format_bytes(huge, sizeof(huge), c->huge_bytes_obtained);
+		report_format_bytes(total, sizeof(total), c->total_bytes);
+		fprintf(f, "  chase reference (mlp, this run): %zu B working set, latency t(1) %.1f ns, knee Ks %.1f, "
+			   "noise floor %.1f%%, layout check %s, %s of %s huge, %.1f s\n",
+			c->working_set_bytes, c->latency_ns, c->knee_k, c->noise_floor_pct,
+			c->layout_ok ? "ok" : "FAILED", huge, total, c->seconds);
+	}
+	fprintf(f, "  check: %s (%u runs, %s %016" PRIx64 ")\n", k->check.ok ? "ok" : k->check.failure,
+		k->check.runs_checked, k->check.what, k->check.expected_hash);
+	fprintf(f, "  stages (%s):\n", k->warmth);
+	for (unsigned i = 0; i < k->nstages; i++)
+		fprintf(f, "    %-58s %9.3f s\n", k->stages[i].name, k->stages[i].seconds);
+	for (unsigned v = 0; v < k->nvariants; v++) {
+		const struct app_variant *var = &k->variants[v];
+
+		fprintf(f, "\n  %s: %s\n", var->name, var->what);
+		fprintf(f, "  %4s %10s %10s %9s %8s %8s %8s %8s %8s\n", "K", "items/s", "ns/item", "ns/depld",
+			"S_app", "S_chase", "R", "occ_app", "occ_chs");
+		for (unsigned i = 0; i < var->npoints; i++) {
+			const struct app_point *p = &var->points[i];
+
+			fprintf(f, "  %4u %10.3g %10.3f %9.3f %8.2f %8.2f %8.2f %8.2f %8.2f\n", p->k,
+				p->items_per_second, p->ns_per_item, p->ns_per_dependent_load, p->speedup,
+				p->chase_speedup, p->ratio, p->occupancy, p->chase_occupancy);
+		}
+		fprintf(f, "  knee (fit Ks): app %.1f, chase %.1f; app plateau from K = %u; output hash %016" PRIx64
+			   "\n", var->knee_k, c->ran ? c->knee_k : NAN, var->plateau_k, var->output_hash);
+	}
+	fprintf(f, "  ns/item: elapsed / items (min over %u trials), throughput; ns/depld: per dependent load.\n"
+		   "  S_app = t(1)/t(K) of the variant; S_chase: the chase's at the same K and footprint; R = S_app/S_chase.\n"
+		   "  occ_app: chase t(1) x random loads per item / ns per item, misses in flight if every one misses;\n"
+		   "  occ_chs: the chase's t(1)/t(K). setup %.1f s (not in any walk), sweep %.1f s.\n",
+		k->trials, k->setup_seconds, k->sweep_seconds);
+	app_format_headline(k, head, sizeof(head));
+	fprintf(f, "  %s\n", head);
+}
+
+void app_write_text(const struct app_result *r, FILE *f)
+{
+	for (unsigned i = 0; i < r->nkernels; i++)
+		write_kernel_text(&r->kernels[i], f);
+}
+
+static void write_point(struct jsonw *w, const struct app_point *p)
+{
+	jsonw_object_begin(w, NULL);
+	jsonw_uint(w, "k", p->k);
+	jsonw_double(w, "ns_per_item", p->ns_per_item);
+	jsonw_double(w, "items_per_second", p->items_per_second);
+	jsonw_double(w, "dependent_loads_per_item", p->dependent_loads_per_item);
+	jsonw_double(w, "loads_per_item", p->loads_per_item);
+	jsonw_double(w, "ns_per_dependent_load", p->ns_per_dependent_load);
+	jsonw_double(w, "speedup", p->speedup);
+	jsonw_double(w, "chase_speedup", p->chase_speedup);
+	jsonw_double(w, "ratio", p->ratio);
+	jsonw_double(w, "occupancy", p->occupancy);
+	jsonw_double(w, "chase_occupancy", p->chase_occupancy);
+	jsonw_double_array(w, "trials_ns_per_item", p->trials_ns, p->ntrials);
+	jsonw_object_end(w);
+}
+
+static void write_chase(struct jsonw *w, const struct app_chase *c)
+{
+	char hash[20];
+
+	jsonw_object_begin(w, "chase");
+	jsonw_bool(w, "ran", c->ran);
+	if (c->ran) {
+		jsonw_uint(w, "working_set_bytes", c->working_set_bytes);
+		jsonw_string(w, "pages_requested", c->pages_requested);
+		jsonw_uint(w, "total_bytes", c->total_bytes);
+		jsonw_uint(w, "huge_bytes_obtained", c->huge_bytes_obtained);
+		jsonw_bool(w, "layout_ok", c->layout_ok);
+		snprintf(hash, sizeof(hash), "%016" PRIx64, c->perm_hash);
+		jsonw_string(w, "perm_hash", hash);
+		jsonw_double(w, "latency_ns", c->latency_ns);
+		jsonw_double(w, "noise_floor_pct", c->noise_floor_pct);
+		jsonw_double(w, "knee_k", c->knee_k);
+		jsonw_array_begin(w, "points");
+		for (unsigned i = 0; i < c->npoints; i++) {
+			jsonw_object_begin(w, NULL);
+			jsonw_uint(w, "k", c->k[i]);
+			jsonw_double(w, "ns_per_access", c->ns_per_access[i]);
+			jsonw_double(w, "speedup", c->speedup[i]);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		jsonw_double(w, "seconds", c->seconds);
+	}
+	jsonw_object_end(w);
+}
+
+static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k)
+{
+	char hash[20], head[200];
+
+	jsonw_object_begin(w, k->kernel);
+	jsonw_object_begin(w, "params");
+	for (unsigned i = 0; i < k->nparams; i++) {
+		if (k->params[i].is_text)
+			jsonw_string(w, k->params[i].key, k->params[i].text);
+		else
+			jsonw_double(w, k->params[i].key, k->params[i].number);
+	}
+	jsonw_object_end(w);
+	jsonw_uint(w, "footprint_bytes", k->footprint_bytes);
+	jsonw_string(w, "pages_requested", k->pages_requested);
+	jsonw_uint(w, "total_bytes", k->total_bytes);
+	jsonw_uint(w, "huge_bytes_obtained", k->huge_bytes_obtained);
+	jsonw_bool(w, "may_fit_cache", k->may_fit_cache);
+	jsonw_string(w, "warmth", k->warmth);
+	jsonw_uint(w, "trials", k->trials);
+	jsonw_double(w, "setup_seconds", k->setup_seconds);
+	jsonw_array_begin(w, "stages");
+	for (unsigned i = 0; i < k->nstages; i++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "name", k->stages[i].name);
+		jsonw_double(w, "seconds", k->stages[i].seconds);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "variants");
+	for (unsigned v = 0; v < k->nvariants; v++) {
+		const struct app_variant *var = &k->variants[v];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "name", var->name);
+		jsonw_string(w, "what", var->what);
+		jsonw_array_begin(w, "points");
+		for (unsigned i = 0; i < var->npoints; i++)
+			write_point(w, &var->points[i]);
+		jsonw_array_end(w);
+		jsonw_double(w, "knee_k", var->knee_k);
+		jsonw_uint(w, "plateau_k", var->plateau_k);
+		snprintf(hash, sizeof(hash), "%016" PRIx64, var->output_hash);
+		jsonw_string(w, "output_hash", hash);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_begin(w, "check");
+	jsonw_bool(w, "ok", k->check.ok);
+	jsonw_uint(w, "runs_checked", k->check.runs_checked);
+	snprintf(hash, sizeof(hash), "%016" PRIx64, k->check.expected_hash);
+	jsonw_string(w, "expected_hash", hash);
+	if (!k->check.ok)
+		jsonw_string(w, "failure", k->check.failure);
+	jsonw_object_end(w);
+	write_chase(w, &k->chase);
+	jsonw_object_begin(w, "headline");
+	jsonw_uint(w, "k", k->headline_k);
+	jsonw_string(w, "variant", k->headline_variant);
+	jsonw_double(w, "speedup", k->headline_speedup);
+	jsonw_double(w, "chase_speedup", k->headline_chase_speedup);
+	jsonw_double(w, "ratio", k->headline_ratio);
+	app_format_headline(k, head, sizeof(head));
+	jsonw_string(w, "text", head);
+	jsonw_object_end(w);
+	jsonw_double(w, "sweep_seconds", k->sweep_seconds);
+	if (k->ceiling)
+		jsonw_bool(w, "ceiling", true);
+	jsonw_object_end(w);
+}
+
+void app_write_json(const struct app_result *r, struct jsonw *w, const char *key)
+{
+	jsonw_object_begin(w, key);
+	for (unsigned i = 0; i < r->nkernels; i++)
+		write_kernel_json(w, &r->kernels[i]);
+	jsonw_object_end(w);
+}
+
+static const struct csv_col point_cols[] = {
+	{"k", "k"}, {"ns_per_item", "ns_per_item"}, {"items_per_second", "items_per_second"},
+	{"dependent_loads_per_item", "dependent_loads_per_item"}, {"ns_per_dependent_load", "ns_per_dependent_load"},
+	{"speedup", "speedup"}, {"chase_speedup", "chase_speedup"}, {"ratio", "ratio"}, {"occupancy", "occupancy"},
+	{"chase_occupancy", "chase_occupancy"},
+};
+
+int app_write_csv(const char *dir, const struct jsonr_value *doc)
+{
+	for (unsigned i = 0; i < app_nkernels; i++) {
+		const struct jsonr_value *vars = NULL, *v;
+		struct csv_group g[CSV_MAX_GROUPS];
+		char path[64], name[48];
+		size_t ng = 0;
+		int rc;
+
+		snprintf(path, sizeof(path), "app.%s.variants", app_kernel_names[i]);
+		vars = jsonr_get(doc, path);
+		for (v = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; v && ng < CSV_MAX_GROUPS;
+		     v = v->next)
+			g[ng++] = (struct csv_group){jsonr_get_string(v, "name"), jsonr_get(v, "points")};
+		snprintf(name, sizeof(name), "app_%s_points", app_kernel_names[i]);
+		if ((rc = csv_write_table(dir, name, "variant", g, ng, point_cols, CSV_NCOLS(point_cols))))
+			return rc;
+	}
+	return 0;
+}
