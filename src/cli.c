@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* OPT_FLAG sets the bool at field; --help and --version are kinds of their
  * own, so a new flag can never be mistaken for another. */
@@ -68,6 +69,8 @@ static const struct opt opts[] = {
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
 	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: one bzip2-sized block, 900,000 bytes (a 3.6 MB table)"},
+	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
+	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
 	{"help", NULL, OPT_HELP, 0, 0, 0, "this help"},
 	{"version", NULL, OPT_VERSION, 0, 0, 0, "print the version"},
@@ -236,6 +239,13 @@ static const struct opt *find_opt(const char *name, size_t len)
 	return NULL;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static const char *command_name(const struct options *o)
 {
 	return o->command->name;
@@ -377,7 +387,8 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		return fail(err, errlen, "%s: --from is required (expected %s)", command_name(o), o->command->usage);
 	if ((rc = check_outputs_apply(o, err, errlen)))
 		return rc;
-	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2)
+	/* One directory is many results (compare's fleet table). */
+	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2 && !(o->npaths == 1 && is_dir(o->paths[0])))
 		return fail(err, errlen, "%s: %u file%s given (expected %s)", command_name(o), o->npaths,
 			    o->npaths == 1 ? "" : "s", o->command->usage);
 	if (o->command->operands == SECTION_ARGS_ONE && !o->npaths)

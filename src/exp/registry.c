@@ -1167,11 +1167,15 @@ const struct section registry[] = {
 			"with ratios to the first. Quantities are compared only where the settings that\n"
 			"define them match; every mismatch is listed with the rows it made skip. With\n"
 			"--html FILE, the curves of all runs on the same axes; with --svg DIR, the plots.\n"
+			"With three or more runs it adds the fleet table: one row of headline figures\n"
+			"per run. Given a directory (its *.json files, up to 1024) or --sort FIGURE, it\n"
+			"prints only that table, best first by FIGURE (default memory_latency_ns), with\n"
+			"the settings that differ across the runs; --html FILE then holds the table.\n"
 			"A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n",
 		.kind = SECTION_FILE_COMMAND,
 		.outputs = SECTION_OUT_HTML | SECTION_OUT_SVG,
 		.operands = SECTION_ARGS_MANY,
-		.usage = "mlpscope compare A.json B.json [C.json...]",
+		.usage = "mlpscope compare A.json B.json [C.json...] | DIR [--sort FIGURE]",
 		.command = cmd_compare,
 	},
 	{
