@@ -40,7 +40,7 @@ void c2c_write_text(const struct c2c_result *r, FILE *f)
 	fprintf(f, "\nc2c: core-to-core cache-line latency (one way: round trip / 2, ns)\n");
 	fprintf(f, "  placement      %s\n", C2C_PLACEMENT);
 	fprintf(f, "  planned        %zu ordered pairs x at most %.1f ms (%u round trips per sample, up to %d samples): "
-		"at most %.1f s; took %.1f s\n", r->pairs, r->pair_budget_ms, r->round_trips, C2C_MAX_SAMPLES,
+		"at most %.2f s; took %.2f s\n", r->pairs, r->pair_budget_ms, r->round_trips, C2C_MAX_SAMPLES,
 		r->estimated_s, r->seconds);
 	fprintf(f, "  overall        min %.1f ns, median of the pairs' medians %.1f ns\n", r->min_ns_all, r->median_ns_all);
 	if (r->pairs_timed_out)
@@ -114,7 +114,7 @@ int c2c_write_heatmap(FILE *f, const struct jsonr_value *doc, const char *id, bo
 	const struct jsonr_value *c = jsonr_get(doc, "c2c"), *cpus, *m, *row, *cell;
 	double lo = INFINITY, hi = -INFINITY;
 	size_t n, i, j;
-	int cellpx, left = 70, top = 60, size;
+	int cellpx, left = 70, top = 60, size, width;
 
 	if (!c || !(cpus = jsonr_get(c, "cpus")) || cpus->type != JSONR_ARRAY || !(m = jsonr_get(c, "matrix_median_ns")) ||
 	    m->type != JSONR_ARRAY || !(n = cpus->u.children.count) || m->u.children.count != n)
@@ -129,9 +129,10 @@ int c2c_write_heatmap(FILE *f, const struct jsonr_value *doc, const char *id, bo
 	size = cellpx * (int)n;
 	if (standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	/* Wide enough for the title even at 2 CPUs. */
+	width = left + size + 160 > 460 ? left + size + 160 : 460;
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"sans-serif\" font-size=\"11\">\n", id, left + size + 150, top + size + 20,
-		left + size + 150, top + size + 20);
+		"font-family=\"sans-serif\" font-size=\"11\">\n", id, width, top + size + 20, width, top + size + 20);
 	fputs("<text x=\"8\" y=\"18\" font-size=\"14\">core-to-core latency, median of half round trips (ns)</text>\n", f);
 	fputs("<text x=\"8\" y=\"36\" fill=\"#444\">row: the CPU that owns the line; column: its partner</text>\n", f);
 	for (i = 0, row = m->u.children.first; row; row = row->next, i++) {
