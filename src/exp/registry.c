@@ -9,6 +9,8 @@
  * static functions the row points at (options and plan into parameters,
  * results into the report). Document its JSON key in docs/OUTPUT.md; the
  * registry test fails until the row has help, a JSON writer and that key.
+ * Its headline figures, if any, are one row in report/summary.c's sources
+ * (read from its JSON; absent sections show as "not run").
  * Nothing else (main.c, cli.c, plan.c, text.c, json.c, csv.c) names it.
  */
 #include "exp/registry.h"
