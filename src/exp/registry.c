@@ -558,7 +558,7 @@ static int c2c_section_run(struct section_run *s, void *result)
 	cp.progress_ctx = s;
 	est = c2c_estimate_s(&cp, s->plan->threads, &pair_ms);
 	/* The cost, known before it starts: on a terminal, beside the progress. */
-	snprintf(label, sizeof(label), "c2c (%u CPUs, %.1f ms per pair, about %.0f s)", s->plan->threads, pair_ms, est);
+	snprintf(label, sizeof(label), "c2c (%u CPUs, at most %.1f ms per pair, %.1f s in all)", s->plan->threads, pair_ms, est);
 	s->label = label;
 	rc = c2c_run(&cp, result, why, sizeof(why));
 	progress_done(s);

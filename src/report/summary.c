@@ -57,7 +57,8 @@ static struct summary_figure *add(struct summary *s, const char *line, const cha
 	g->value = value;
 	g->uncertainty = NAN;
 	g->unit = unit;
-	g->decimals = decimals;
+	/* Three significant figures are all a latency carries here. */
+	g->decimals = !strcmp(unit, "ns") && fabs(value) >= 10 && decimals > 1 ? 1 : decimals;
 	return g;
 }
 
