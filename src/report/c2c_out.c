@@ -106,7 +106,8 @@ static int cpu_at(const struct jsonr_value *cpus, size_t i)
 {
 	const struct jsonr_value *v = jsonr_index(cpus, i);
 
-	return v && v->type == JSONR_NUMBER ? (int)v->u.number : -1;
+	/* A hostile file's 1e300 must not reach an int conversion (undefined). */
+	return v && v->type == JSONR_NUMBER && v->u.number >= 0 && v->u.number < 1e6 ? (int)v->u.number : -1;
 }
 
 int c2c_write_heatmap(FILE *f, const struct jsonr_value *doc, const char *id, bool standalone)
