@@ -4,8 +4,9 @@
  * figures with one row and one small function here, and its key decides
  * whether it ran (absent: "not run"). Cache levels are the OS's (L1, L2,
  * L3 as sysfs reports them), each matched to a plateau the latency curve
- * found at that size; where none matches, the chase at the geometric middle
- * between the level below and this one is shown instead and says so,
+ * found at that size (or, said so, one matched by rank whose end differs);
+ * where none matches, the chase at the geometric middle between the level
+ * below and this one is shown instead and says so,
  * because a cache with no plateau of its own (shared, partitioned or
  * contended) still has a latency a reader wants.
  */
@@ -146,12 +147,37 @@ static const struct jsonr_value *point_below(const struct jsonr_value *pts, doub
 	return best;
 }
 
+/* The level's figure from plateau e (index i) of the latency curve. */
+static void add_plateau(struct summary *s, const struct jsonr_value *l, int n, const double os[4],
+			const struct jsonr_value *e, size_t i, bool disagrees)
+{
+	struct summary_figure *g;
+	char name[48], a[32], b[32];
+
+	snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
+	if (!(g = add(s, level_line[n], "latency", name, num(e, "latency_ns"), "ns", 2)))
+		return;
+	fmt_bytes(a, sizeof(a), os[n]);
+	fmt_bytes(b, sizeof(b), num(e, "size_bytes"));
+	if (disagrees)
+		snprintf(g->note, sizeof(g->note), "plateau ending at %s; the OS says %s", b, a);
+	else
+		snprintf(g->note, sizeof(g->note), "plateau matching the OS's %s", a);
+	snprintf(g->from, sizeof(g->from), "latency.levels_detected[%zu].latency_ns", i);
+	snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+	add_cycles(s, l, level_line[n], name, g->value, g->from);
+}
+
+/* Level n's latency: the plateau the curve matched to the OS's size; else
+ * one matched by rank only (its end disagrees with the OS) when it starts
+ * past the level below, which a guest's partial L3 does; else the chase at
+ * the geometric middle of the level, labelled as such. */
 static void add_level(struct summary *s, const struct jsonr_value *l, int n, const double os[4])
 {
-	const struct jsonr_value *lv = jsonr_get(l, "levels_detected"), *p;
+	const struct jsonr_value *lv = jsonr_get(l, "levels_detected"), *p, *by_rank = NULL;
 	char name[48], from[96], a[32], b[32];
 	struct summary_figure *g;
-	size_t i = 0;
+	size_t i = 0, rank_i = 0;
 	double target;
 
 	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e;
@@ -161,16 +187,19 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 		jsonr_get_bool(e, "disagrees_with_reported", &disagrees);
 		/* A level that starts at a TLB reach is not a cache. */
 		jsonr_get_bool(e, "tlb_step", &tlb_step);
-		if (num(e, "reported_bytes") != os[n] || disagrees || tlb_step || !isfinite(num(e, "latency_ns")))
+		if (num(e, "reported_bytes") != os[n] || tlb_step || !isfinite(num(e, "latency_ns")))
 			continue;
-		snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
-		if (!(g = add(s, level_line[n], "latency", name, num(e, "latency_ns"), "ns", 2)))
+		if (!disagrees) {
+			add_plateau(s, l, n, os, e, i, false);
 			return;
-		fmt_bytes(a, sizeof(a), os[n]);
-		snprintf(g->note, sizeof(g->note), "plateau matching the OS's %s", a);
-		snprintf(g->from, sizeof(g->from), "latency.levels_detected[%zu].latency_ns", i);
-		snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
-		add_cycles(s, l, level_line[n], name, g->value, g->from);
+		}
+		if (!by_rank && num(e, "first_bytes") > (n ? os[n - 1] : 0)) {
+			by_rank = e;
+			rank_i = i;
+		}
+	}
+	if (by_rank) {
+		add_plateau(s, l, n, os, by_rank, rank_i, true);
 		return;
 	}
 	/* No plateau of its own: the chase half-way (geometrically) into it. */

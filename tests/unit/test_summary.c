@@ -132,3 +132,34 @@ TEST(summary_html_links_to_anchors_the_page_has)
 	CHECK(links >= 8, "only %zu links", links);
 	free(buf);
 }
+
+/* A plateau matched to the OS's L3 by rank only (it ends at 12 MiB, the OS
+ * says 32 MiB) stands for L3 when it starts past L2, and says so; one that
+ * starts inside L2 is the L2's tail, and the chase stands in instead. */
+TEST(summary_level_matched_by_rank_is_used_only_past_the_level_below)
+{
+	static const char fmt[] =
+		"{\"machine\":{\"caches_reported\":[{\"level\":1,\"type\":\"Data\",\"size_bytes\":32768},"
+		"{\"level\":2,\"type\":\"Unified\",\"size_bytes\":1048576},{\"level\":3,\"type\":\"Unified\",\"size_bytes\":33554432}]},"
+		"\"latency\":{\"levels_detected\":[{\"level\":3,\"first_bytes\":%d,\"size_bytes\":12582912,\"latency_ns\":27.6,"
+		"\"reported_bytes\":33554432,\"disagrees_with_reported\":true}],"
+		"\"points\":[{\"size_bytes\":4194304,\"pages\":\"huge\",\"chase_ns\":18.3}]},\"warnings\":[]}";
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+	char text[1024], err[128];
+
+	snprintf(text, sizeof(text), fmt, 2097152);
+	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	summary_build(doc.root, &s);
+	jsonr_free(&doc);
+	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 27.6 && strstr(g->note, "the OS says 32 MiB") &&
+	      !strcmp(g->from, "latency.levels_detected[0].latency_ns"), "by-rank plateau past L2 not used: %s",
+	      g ? g->note : "none");
+	snprintf(text, sizeof(text), fmt, 524288);
+	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	summary_build(doc.root, &s);
+	jsonr_free(&doc);
+	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 18.3 && strstr(g->note, "no plateau"),
+	      "a plateau starting inside L2 stood for L3: %s", g ? g->note : "none");
+}
