@@ -33,16 +33,37 @@ TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
+MAN     := $(BUILD)/mlpscope.1
+GENMAN  := $(BUILD)/gen_man
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean \
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
+# page and the documents; make uninstall removes exactly those files and
+# the directories install created, never one that was there before.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+MANDIR  := $(PREFIX)/share/man/man1
+DOCDIR  := $(PREFIX)/share/doc/mlpscope
+DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
+INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
+
+.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
 	fuzz fuzz-build fuzz-smoke test-sanitize
-all: $(BIN)
+all: $(BIN) $(MAN)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(TESTBIN): $(TEST_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The man page is written by the code that prints --help (src/man.c), so
+# the two cannot drift; it is generated, never edited.
+$(GENMAN): $(BUILD)/obj/tools/gen_man.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(MAN): $(GENMAN)
+	$(GENMAN) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/%.o: %.c $(BUILDINFO)
 	@mkdir -p $(dir $@)
@@ -56,6 +77,23 @@ $(BUILDINFO): FORCE
 	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 FORCE:
+
+# The directories install had to create (mkdir -pv names each one) are
+# listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes
+# them again, and only them.
+install: $(BIN) $(MAN)
+	@made=$$(LC_ALL=C mkdir -pv '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' '$(DESTDIR)$(DOCDIR)' | \
+	  sed -n "s/^mkdir: created directory '\(.*\)'$$/\1/p" | tac) && \
+	  printf '%s\n' "$$made" > '$(DESTDIR)$(DOCDIR)/installed-dirs'
+	install -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/mlpscope'
+	install -m 644 $(MAN) '$(DESTDIR)$(MANDIR)/mlpscope.1'
+	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/'
+
+uninstall:
+	@dirs=$$(cat '$(DESTDIR)$(DOCDIR)/installed-dirs' 2>/dev/null); \
+	  rm -f $(foreach f,$(INSTALLED) $(DOCDIR)/installed-dirs,'$(DESTDIR)$(f)') && \
+	  if [ -d '$(DESTDIR)$(DOCDIR)' ]; then rmdir '$(DESTDIR)$(DOCDIR)'; fi && \
+	  for d in $$dirs; do if [ -d "$$d" ]; then rmdir "$$d" || true; fi; done
 
 # The lane kernels are generated C, checked in so a reader can see them
 # without building; `make regen` rewrites them and `check-gen` proves the
@@ -89,7 +127,7 @@ $(BUILD)/obj/src/kern/lanes_count.o: $(BUILD)/gen/lanes_insns.h
 run: $(BIN)
 	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
 
-test: $(BIN) $(TESTBIN) check-gen
+test: $(BIN) $(MAN) $(TESTBIN) check-gen
 	$(TESTBIN)
 
 # The HTML report in a real browser: headless Chromium renders a compare
@@ -111,6 +149,7 @@ A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_m
 	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
 	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
 	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \
+	summary_ c2c_heat c2c_time man_page_lists \
 	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json \
 	envelope_each envelope_names envelope_loaded envelope_model envelope_kernel envelope_levels envelope_payload
 check-aarch64:
@@ -124,7 +163,7 @@ check-aarch64:
 # tests/toolchain.sh has proved its tools work end to end (a half-installed
 # toolchain prints "SKIP <check>: <why>" instead of failing the build), then
 # the suite (whose last line is the "N passed, N failed" summary).
-check: $(BIN) $(TESTBIN) check-gen
+check: $(BIN) $(MAN) $(TESTBIN) check-gen
 	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
 	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
 	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory fuzz-smoke; fi

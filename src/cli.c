@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* OPT_FLAG sets the bool at field; --help and --version are kinds of their
  * own, so a new flag can never be mistaken for another. */
@@ -54,7 +55,7 @@ static const struct opt opts[] = {
 	{"svg", "DIR", OPT_STRING, F(svg_dir), 0, 0, "also write the plots alone, one SVG file each, into DIR"},
 	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR"},
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
-	 "bandwidth, multicore, loaded: at most N threads, one per CPU (default: every allowed CPU)"},
+	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
@@ -68,6 +69,8 @@ static const struct opt opts[] = {
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
 	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: one bzip2-sized block, 900,000 bytes (a 3.6 MB table)"},
+	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
+	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
 	{"levels", NULL, OPT_FLAG, F(levels), 0, 0,
 	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), about 10 s more"},
@@ -240,6 +243,13 @@ static const struct opt *find_opt(const char *name, size_t len)
 	return NULL;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static const char *command_name(const struct options *o)
 {
 	return o->command->name;
@@ -382,7 +392,8 @@ static int parse_args(int argc, char **argv, struct options *o, char *err, size_
 		return fail(err, errlen, "%s: --from is required (expected %s)", command_name(o), o->command->usage);
 	if ((rc = check_outputs_apply(o, err, errlen)))
 		return rc;
-	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2)
+	/* One directory is many results (compare's fleet table). */
+	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2 && !(o->npaths == 1 && is_dir(o->paths[0])))
 		return fail(err, errlen, "%s: %u file%s given (expected %s)", command_name(o), o->npaths,
 			    o->npaths == 1 ? "" : "s", o->command->usage);
 	if (o->command->operands == SECTION_ARGS_ONE && !o->npaths)
@@ -406,6 +417,16 @@ int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
 	return rc;
+}
+
+bool cli_option(size_t i, const char **name, const char **arg, const char **help)
+{
+	if (i >= NOPTS)
+		return false;
+	*name = opts[i].name;
+	*arg = opts[i].arg;
+	*help = opts[i].help;
+	return true;
 }
 
 static void print_options(FILE *f)

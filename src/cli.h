@@ -25,4 +25,8 @@ int cli_parse_size(const char *s, size_t *out);
  * unknown topic. */
 int cli_print_help(FILE *f, const char *topic);
 
+/* Option i of the table --help prints (from 0), for the man page: false
+ * past the last. arg is NULL for a flag; help may span lines. */
+bool cli_option(size_t i, const char **name, const char **arg, const char **help);
+
 #endif

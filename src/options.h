@@ -41,6 +41,7 @@ struct options {
 	unsigned max_n;              /* window: largest filler count swept, 0: default */
 	const char *from_path;       /* model, trace: a measured mlpscope JSON result */
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
+	const char *sort_by;         /* compare: the fleet table's sort figure, NULL: default */
 	bool quick;
 	bool levels;                 /* mlp: also sweep in the L2 and the last cache */
 	bool read_size;              /* mlp: also vary payload and spacing */

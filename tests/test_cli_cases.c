@@ -48,6 +48,10 @@ static int run_binary(char *const argv[], struct outcome *out)
 	while ((n = read(fds[0], out->output + used, sizeof(out->output) - 1 - used)) > 0)
 		used += (size_t)n;
 	out->output[used] = 0;
+	/* Keep only the first 4 KiB, but read the rest: a child whose pipe
+	 * closed early dies of SIGPIPE (--help outgrew the buffer once). */
+	for (char sink[4096]; read(fds[0], sink, sizeof(sink)) > 0;)
+		;
 	close(fds[0]);
 	waitpid(pid, &st, 0);
 	clock_gettime(CLOCK_MONOTONIC, &b);

@@ -7,13 +7,13 @@
 # half installed (the cross compiler without its libc headers) is exactly what
 # this catches, and it makes the check a SKIP with the reason, not a failure.
 #
-#   tests/toolchain.sh CHECK     CHECK: aarch64 browser fuzz objdump-x86_64
+#   tests/toolchain.sh CHECK     CHECK: aarch64 browser fuzz man objdump-x86_64
 #                                       objdump-aarch64 qemu-aarch64 valgrind
 # Exit 0, silent, when the toolchain works; otherwise prints
 #   SKIP <check>: <what is missing> (tools/deps.sh --test installs it)
 # and exits 1. Tools can be overridden for tests: A64_CC, A64_RUN (the runner
 # for AArch64 binaries; empty runs them natively), OBJDUMP, A64_OBJDUMP,
-# QEMU_A64, VALGRIND, CHROMIUM, FUZZ_CC (the clang that builds the fuzzers).
+# QEMU_A64, VALGRIND, CHROMIUM, FUZZ_CC (the clang that builds the fuzzers), GROFF.
 set -u
 
 check=${1:?usage: tests/toolchain.sh CHECK}
@@ -144,8 +144,20 @@ EOF
 	timeout 60 "$work/probe" -runs=200000 -seed=1 -artifact_prefix="$work/" "$work/corpus" >"$work/run.txt" 2>&1
 	ls "$work"/crash-* >/dev/null 2>&1 || skip fuzz "a libFuzzer target built by $cc did not find a planted crash"
 	;;
+man)
+	# groff -ww exits 0 even when it warns: a working checker is one that is
+	# silent on a valid page and names an undefined macro on a broken one.
+	groff=${GROFF-groff}
+	command -v "${groff%% *}" >/dev/null 2>&1 || skip man "${groff%% *} is not installed"
+	printf '.TH PROBE 1\n.SH NAME\nprobe \\- a page\n' >"$work/good.1"
+	printf '.TH PROBE 1\n.SH NAME\nprobe \\- a page\n.XYZZY\n' >"$work/bad.1"
+	$groff -ww -man -z "$work/good.1" >"$work/good.txt" 2>&1 || skip man "$groff -man failed on a valid page"
+	[ ! -s "$work/good.txt" ] || skip man "$groff -ww warns on a valid page: $(head -c 200 "$work/good.txt")"
+	$groff -ww -man -z "$work/bad.1" >"$work/bad.txt" 2>&1
+	grep -q XYZZY "$work/bad.txt" || skip man "$groff -ww did not warn about an undefined macro"
+	;;
 *)
-	echo "tests/toolchain.sh: $check: unknown check (expected aarch64, browser, fuzz, objdump-x86_64, objdump-aarch64, qemu-aarch64 or valgrind)" >&2
+	echo "tests/toolchain.sh: $check: unknown check (expected aarch64, browser, fuzz, man, objdump-x86_64, objdump-aarch64, qemu-aarch64 or valgrind)" >&2
 	exit 2
 	;;
 esac

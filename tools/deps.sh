@@ -33,6 +33,8 @@ test  valgrind                    lackey memory traces of two small programs (th
 test  chromium                    headless rendering of the HTML report (test-browser)
 test  clang-14                    make fuzz: the libFuzzer targets, under float-cast-overflow, which gcc's -fsanitize=undefined leaves out
 test  libclang-rt-14-dev          libFuzzer and clang-14's sanitizer runtimes (clang links no fuzzer without it)
+test  groff-base                  groff -ww -man: the suite checks the generated man page for warnings
+test  man-db                      man -l: the install test reads the installed man page
 EOF
 }
 

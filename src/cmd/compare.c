@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/fleet.h"
 #include "cmd/load.h"
 #include "report/atomic.h"
 #include "report/html.h"
@@ -513,8 +514,15 @@ out:
 
 int cmd_compare(const struct options *o, char *err, size_t errlen)
 {
-	int rc = compare_run(o->paths, o->npaths, stdout, o->html_path, err, errlen);
+	int rc;
 
+	/* A directory or --sort: the fleet table alone (cmd/fleet.c). */
+	if (fleet_wanted(o))
+		return fleet_run(o, stdout, true, err, errlen);
+	rc = compare_run(o->paths, o->npaths, stdout, o->html_path, err, errlen);
+	/* Three runs or more: also one row per run. */
+	if (!rc && o->npaths >= 3)
+		rc = fleet_run(o, stdout, false, err, errlen);
 	if (rc || !o->svg_dir)
 		return rc;
 	/* --svg: the plots alone, drawn from the same files. */

@@ -12,14 +12,17 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/envelope.h"
 #include "report/atomic.h"
+#include "report/c2c_out.h"
 #include "report/plots.h"
 #include "report/format.h"
+#include "report/summary.h"
 #include "report/svg.h"
 
 /* Cell formats: decimals >= 0, or one of these. */
@@ -318,6 +321,31 @@ static const struct col nonmono_cols[] = {
 	{ "fall (%)", "fall_pct", 1 },
 };
 
+static const struct col tlb_rows[] = {
+	{ "huge pages give huge-page reach", "huge_reach_effective", F_BOOL },
+	{ "TLB sizes reported by the CPU", "reported_known", F_BOOL },
+	{ "trials", "trials", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+};
+
+static const struct col tlb_level_cols[] = {
+	{ "entries", "entries", F_TEXT }, { "reach", "reach_bytes", F_BYTES }, { "arena page", "page_bytes", F_BYTES },
+	{ "extra past it (ns/load)", "extra_ns", 1 }, { "CPU reports (entries)", "reported_entries", F_TEXT },
+	{ "agrees", "agrees_with_reported", F_BOOL },
+};
+
+static const struct col c2c_rows[] = {
+	{ "quantity", "quantity", F_TEXT },
+	{ "placement", "placement", F_TEXT },
+	{ "min over pairs (ns)", "min_ns", 1 },
+	{ "median of the pair medians (ns)", "median_ns", 1 },
+	{ "ordered pairs", "pairs", F_TEXT },
+	{ "pairs timed out", "pairs_timed_out", F_TEXT },
+	{ "time per pair at most (ms)", "pair_budget_ms", 1 },
+	{ "planned at most (s)", "estimated_seconds", 2 },
+	{ "took (s)", "seconds", 2 },
+};
+
 static const struct col mlp_rows[] = {
 	{ "pages requested", "pages.requested", F_TEXT },
 	{ "working set", "working_set_bytes", F_BYTES },
@@ -447,11 +475,18 @@ static const struct col wpoint_cols[] = {
 	{ "N", "n", F_TEXT }, { "ns per iteration", "ns_per_iter", 2 },
 };
 
+/* "run2-latency": the anchor the summary's figures link to. */
+static const char *sec_id(char *out, size_t len, size_t idx, const char *section)
+{
+	snprintf(out, len, "run%zu-%s", idx + 1, section);
+	return out;
+}
+
 static void write_run(FILE *f, const struct jsonr_value *doc, const char *label, size_t idx)
 {
 	const struct jsonr_value *v, *arms[2];
 	const char *pages[2];
-	char id[32], cap[96];
+	char id[32], sid[48], cap[96];
 	size_t na;
 
 	snprintf(id, sizeof(id), "run%zu", idx + 1);
@@ -459,27 +494,32 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 	heading(f, 3, NULL, label, "Provenance");
 	kv_table(f, doc, prov_rows, NCOLS(prov_rows), NULL);
 	if ((v = jsonr_get(doc, "machine"))) {
-		heading(f, 3, NULL, label, "Machine: what it permits (OS and CPU claims; core clock timed)");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "machine"), label, "Machine: what it permits (OS and CPU claims; core clock timed)");
 		kv_table(f, v, machine_rows, NCOLS(machine_rows), NULL);
 		table_rows(f, jsonr_get(v, "caches_reported"), cache_cols, NCOLS(cache_cols), "caches as reported");
 		table_rows(f, jsonr_get(v, "hugetlb"), hugetlb_cols, NCOLS(hugetlb_cols), "hugetlb pools");
 	}
 	if ((v = jsonr_get(doc, "noise"))) {
-		heading(f, 3, NULL, label, "Noise: the instrument's noise floor");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "noise"), label, "Noise: the instrument's noise floor");
 		kv_table(f, v, noise_rows, NCOLS(noise_rows), NULL);
 		table_rows(f, jsonr_get(v, "estimators"), estimator_cols, NCOLS(estimator_cols), "spread = max/min - 1 of repeated estimates");
 	}
 	if ((v = jsonr_get(doc, "latency"))) {
-		heading(f, 3, NULL, label, "Latency: ns per dependent load, random chase vs +64 B stream");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "latency"), label, "Latency: ns per dependent load, random chase vs +64 B stream");
 		kv_table(f, v, latency_rows, NCOLS(latency_rows), NULL);
 		table_rows(f, jsonr_get(v, "levels_detected"), level_cols, NCOLS(level_cols), "levels detected (plateaus within the tolerance)");
 		table_rows(f, jsonr_get(v, "non_monotonic"), nonmono_cols, NCOLS(nonmono_cols), "points below a smaller working set (faults, not smoothed)");
 		table_rows(f, jsonr_get(v, "points"), latency_point_cols, NCOLS(latency_point_cols), "points (minimum over trials)");
 	}
+	if ((v = jsonr_get(doc, "tlb"))) {
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "tlb"), label, "TLB: one load per page, steps in ns per load");
+		kv_table(f, v, tlb_rows, NCOLS(tlb_rows), NULL);
+		table_rows(f, jsonr_get(v, "levels"), tlb_level_cols, NCOLS(tlb_level_cols), "steps (translation, by subtraction)");
+	}
 	na = plots_mlp_arms(doc, arms, pages);
 	for (size_t a = 0; a < na; a++) {
 		snprintf(cap, sizeof(cap), "MLP: K lanes of dependent loads, %s pages", pages[a]);
-		heading(f, 3, NULL, label, cap);
+		heading(f, 3, a ? NULL : sec_id(sid, sizeof(sid), idx, "mlp"), label, cap);
 		kv_table(f, arms[a], mlp_rows, NCOLS(mlp_rows), NULL);
 		kv_table(f, jsonr_get(arms[a], "estimate"), estimate_rows, NCOLS(estimate_rows), "estimate");
 		table_rows(f, jsonr_get(arms[a], "sweep"), sweep_cols, NCOLS(sweep_cols),
@@ -489,13 +529,13 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 		bound_table(f, doc, arms[a], pages[a]);
 	}
 	if ((v = jsonr_get(doc, "bandwidth"))) {
-		heading(f, 3, NULL, label, "Bandwidth: sequential streams, decimal GB/s");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "bandwidth"), label, "Bandwidth: sequential streams, decimal GB/s");
 		kv_table(f, v, bw_rows, NCOLS(bw_rows), NULL);
 		table_rows(f, jsonr_get(v, "kernels"), kernel_cols, NCOLS(kernel_cols), "kernels (best of the trials)");
 		table_rows(f, jsonr_get(v, "efficiency"), eff_cols, NCOLS(eff_cols), "random-access efficiency (a model)");
 	}
 	if ((v = jsonr_get(doc, "multicore"))) {
-		heading(f, 3, NULL, label, "Multicore: K lanes on each of T threads");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "multicore"), label, "Multicore: K lanes on each of T threads");
 		kv_table(f, v, mc_rows, NCOLS(mc_rows), NULL);
 		table_rows(f, jsonr_get(v, "saturation"), mc_sat_cols, NCOLS(mc_sat_cols), "per thread count");
 		table_rows(f, jsonr_get(v, "points"), mc_point_cols, NCOLS(mc_point_cols), "points");
@@ -503,7 +543,7 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 	if ((v = jsonr_get(doc, "loaded"))) {
 		const struct jsonr_value *ot = jsonr_get(v, "other_traffic");
 
-		heading(f, 3, NULL, label, "Loaded latency: one chaser while other threads stream");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "loaded"), label, "Loaded latency: one chaser while other threads stream");
 		kv_table(f, v, loaded_rows, NCOLS(loaded_rows), NULL);
 		snprintf(cap, sizeof(cap), "%s traffic", jsonr_get_string(v, "traffic") ? jsonr_get_string(v, "traffic") : "read");
 		table_rows(f, jsonr_get(v, "curve"), curve_cols, NCOLS(curve_cols), cap);
@@ -512,10 +552,18 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 			table_rows(f, jsonr_get(o, "curve"), curve_cols, NCOLS(curve_cols), cap);
 		}
 	}
+	if ((v = jsonr_get(doc, "c2c"))) {
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "c2c"), label, "Core to core: one cache line between two CPUs, half a round trip");
+		kv_table(f, v, c2c_rows, NCOLS(c2c_rows), NULL);
+		snprintf(sid, sizeof(sid), "run%zu-c2c-heat", idx + 1);
+		fputs("<figure>\n", f);
+		c2c_write_heatmap(f, doc, sid, false);
+		fputs("</figure>\n", f);
+	}
 	if ((v = jsonr_get(doc, "window"))) {
 		const struct jsonr_value *fl = jsonr_get(v, "fillers");
 
-		heading(f, 3, NULL, label, "Window: out-of-order structures behind a DRAM miss");
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "window"), label, "Window: out-of-order structures behind a DRAM miss");
 		kv_table(f, v, window_rows, NCOLS(window_rows), NULL);
 		table_rows(f, jsonr_get(v, "summary"), wsummary_cols, NCOLS(wsummary_cols), "per structure");
 		table_rows(f, fl, filler_cols, NCOLS(filler_cols), "fillers");
@@ -528,7 +576,7 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 			fputs("</details>\n", f);
 		}
 	}
-	heading(f, 3, NULL, label, "Warnings");
+	heading(f, 3, sec_id(sid, sizeof(sid), idx, "warnings"), label, "Warnings");
 	v = jsonr_get(doc, "warnings");
 	if (v && v->type == JSONR_ARRAY && v->u.children.count) {
 		fputs("<ul class=\"warn\">\n", f);
@@ -553,7 +601,24 @@ static const char css[] =
 	"thead th{background:#eef3f8}table.kv th{text-align:left;background:#f6f6f6;font-weight:normal}\n"
 	"td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
 	"figure{margin:1em 0}svg{max-width:100%;height:auto;border:1px solid #eee}\n"
-	"ul.warn li{color:#8a3b00}nav a{margin-right:1em}\n";
+	"ul.warn li{color:#8a3b00}nav a{margin-right:1em}\n"
+	"table.summary{font-size:.95em}table.summary th{text-align:left;background:#f6f6f6}\n"
+	"table.summary a{color:#0b4f8a;text-decoration:none}\n";
+
+/* The headline table comes first: the figures people compare by. */
+static int write_summary(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs)
+{
+	struct summary *sum = calloc(ndocs, sizeof(*sum));
+
+	if (!sum)
+		return -ENOMEM;
+	for (size_t i = 0; i < ndocs; i++)
+		summary_build(docs[i], &sum[i]);
+	fputs("<h2 id=\"summary-head\">Summary</h2>\n", f);
+	summary_write_html(f, sum, labels, ndocs);
+	free(sum);
+	return 0;
+}
 
 int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs)
 {
@@ -583,13 +648,16 @@ int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const
 		fputs(", mlpscope ", f);
 		esc(f, ver ? ver : "?");
 	}
-	fputs("</p>\n<nav><a href=\"#plots\">plots</a>", f);
+	fputs("</p>\n<nav><a href=\"#summary\">summary</a><a href=\"#plots\">plots</a>", f);
 	for (size_t i = 0; i < ndocs; i++) {
 		fprintf(f, "<a href=\"#run%zu\">", i + 1);
 		esc(f, labels[i]);
 		fputs("</a>", f);
 	}
-	fputs("</nav>\n<h2 id=\"plots\">Plots</h2>\n", f);
+	fputs("</nav>\n", f);
+	if (write_summary(f, docs, labels, ndocs))
+		return -ENOMEM;
+	fputs("<h2 id=\"plots\">Plots</h2>\n", f);
 	for (int k = 0; k < PLOTS_COUNT; k++) {
 		struct svg_plot p;
 		int rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);

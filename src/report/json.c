@@ -8,10 +8,13 @@
 #include "report/report.h"
 
 #include "exp/registry.h"
+#include "jsonr.h"
 #include "report/jsonw.h"
+#include "report/summary.h"
 #include "team.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static void write_clock(struct jsonw *w, const struct clock_info *c)
 {
@@ -65,7 +68,9 @@ static void write_provenance(struct jsonw *w, const struct report *r)
 	jsonw_object_end(w);
 }
 
-void report_write_json(const struct report *r, FILE *f)
+/* The document, with the headline summary after the provenance when sum
+ * is given (the summary is read back from the document without it). */
+static void write_document(const struct report *r, FILE *f, const struct summary *sum)
 {
 	struct jsonw w;
 
@@ -75,6 +80,8 @@ void report_write_json(const struct report *r, FILE *f)
 	jsonw_string(&w, "version", r->version);
 	jsonw_int(&w, "schema_version", REPORT_SCHEMA_VERSION);
 	write_provenance(&w, r);
+	if (sum)
+		summary_write_json(sum, &w);
 	for (size_t i = 0; i < registry_count; i++)
 		if (r->results[i] && registry[i].write_json)
 			registry[i].write_json(r->results[i], &w, registry[i].name);
@@ -84,4 +91,34 @@ void report_write_json(const struct report *r, FILE *f)
 	jsonw_array_end(&w);
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
+}
+
+int report_build_summary(const struct report *r, struct summary *sum)
+{
+	char *buf = NULL, err[128];
+	size_t len = 0;
+	struct jsonr_doc doc = {0};
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return -1;
+	write_document(r, m, NULL);
+	if (fclose(m)) {
+		free(buf);
+		return -1;
+	}
+	rc = jsonr_parse(buf, len, 0, &doc, err, sizeof(err));
+	if (!rc)
+		summary_build(doc.root, sum);
+	jsonr_free(&doc);
+	free(buf);
+	return rc;
+}
+
+void report_write_json(const struct report *r, FILE *f)
+{
+	static struct summary sum;
+
+	write_document(r, f, report_build_summary(r, &sum) ? NULL : &sum);
 }

@@ -8,6 +8,7 @@
 #include "report/plots.h"
 
 #include "kern/lanes.h"
+#include "report/plots_throughput.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 
 static const char *const names[PLOTS_COUNT] = {
-	"latency", "lanes_time", "lanes_concurrency", "window", "loaded", "lanes_levels",
+	"latency", "lanes_time", "lanes_concurrency", "window", "loaded", "lanes_levels", "bandwidth", "multicore",
 };
 
 const char *plots_name(enum plots_kind k)
@@ -487,6 +488,8 @@ int plots_build(enum plots_kind k, struct svg_plot *p, const struct jsonr_value 
 	case PLOTS_WINDOW: return plot_window(p, docs, labels, n);
 	case PLOTS_LOADED: return plot_loaded(p, docs, labels, n);
 	case PLOTS_LANES_LEVELS: return plot_levels(p, docs, labels, n);
+	case PLOTS_BANDWIDTH: return plots_bandwidth(p, docs, labels, n);
+	case PLOTS_MULTICORE: return plots_multicore(p, docs, labels, n);
 	default:
 		svg_plot_init(p, "none", "", "", SVG_LINEAR, "", SVG_LINEAR);
 		return -EINVAL;

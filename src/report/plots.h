@@ -20,6 +20,8 @@ enum plots_kind {
 	PLOTS_WINDOW,            /* ns per iteration against filler count */
 	PLOTS_LOADED,            /* latency against delivered bandwidth */
 	PLOTS_LANES_LEVELS,      /* t(1)/t(K) against lanes, one series per cache level (mlp --levels) */
+	PLOTS_BANDWIDTH,         /* GB/s against threads, per kernel */
+	PLOTS_MULTICORE,         /* total concurrency against K, per thread count */
 	PLOTS_COUNT
 };
 

@@ -12,7 +12,14 @@
 
 #define REPORT_SCHEMA_VERSION RESULT_SCHEMA_VERSION
 
+struct summary;
+
 void report_write_json(const struct report *r, FILE *f);
+
+/* The headline summary of r, read back from its own JSON document so the
+ * text, the JSON and the HTML show the same figures. 0, or nonzero when
+ * the document could not be written or read back (no summary then). */
+int report_build_summary(const struct report *r, struct summary *sum);
 void report_write_text(const struct report *r, FILE *f);
 
 #endif

@@ -1,22 +1,27 @@
 /*
- * The aligned text report: the header (what ran where, on which clock),
- * then every section that ran, in registry order, each through its own
+ * The aligned text report: the header (what ran where, the headline
+ * summary, on which clock), then every section that ran, in registry order, each through its own
  * writer (report/NAME_out.c), then the warnings. Every column names its
  * quantity and unit; that is the section writers' job.
  */
 #include "report/report.h"
 
 #include "exp/registry.h"
+#include "report/summary.h"
 
 #include <stdio.h>
 
+/* One line saying what ran where, then the headline summary, then the
+ * clock and the sections the summary's figures come from. */
 static void write_header(const struct report *r, FILE *f)
 {
 	const struct clock_info *c = &r->clock;
+	static struct summary sum;
 
-	fprintf(f, "mlpscope %s\n", r->version);
-	fprintf(f, "cpu: %s (%s), %d online, pinned to CPU %d\n", r->topo.cpu_model,
+	fprintf(f, "mlpscope %s on %s (%s), %d CPUs online, pinned to CPU %d\n", r->version, r->topo.cpu_model,
 		r->prov.arch, r->topo.online_cpus, r->topo.cpu);
+	if (!report_build_summary(r, &sum))
+		summary_write_text(&sum, f);
 	fprintf(f, "clock: %s, %.4f ticks/ns%s; step %.1f ns, empty region %.1f ns, "
 		"so timed regions are kept above %.1f us\n",
 		c->source, c->ticks_per_ns, c->invariant ? " (invariant)" : " (NOT invariant)",

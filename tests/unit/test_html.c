@@ -254,7 +254,7 @@ TEST(html_parses_and_holds_nothing_external)
 	CHECK(f, "fopen");
 	fputs(buf, f);
 	fclose(f);
-	snprintf(args, sizeof(args), "html '%s' 5", path);
+	snprintf(args, sizeof(args), "html '%s' 7", path);
 	rc = check_files(args);
 	/* And the checker fails on a page that loads something. */
 	f = fopen(path, "w");

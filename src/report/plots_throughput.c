@@ -1,0 +1,98 @@
+/*
+ * Bandwidth and multicore as plots. Bandwidth: each kernel (read, write,
+ * copy, non-temporal; scalar and vector) is one series of decimal GB/s
+ * against the thread count, so scaling and the point where the memory
+ * system saturates read off the slope. Multicore: total concurrency (all
+ * threads' accesses in flight, by Little's law) against lanes K, one series
+ * per thread count T, so the shared limit shows as curves that meet. Both
+ * read documented keys only and draw what the text report states.
+ */
+#include "report/plots_throughput.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double num(const struct jsonr_value *v, const char *path)
+{
+	double d;
+
+	return v && jsonr_get_number(v, path, &d) ? d : NAN;
+}
+
+static void label_of(char *out, size_t len, const char *run, size_t nruns, const char *what)
+{
+	if (nruns > 1)
+		snprintf(out, len, "%s: %s", run, what);
+	else
+		snprintf(out, len, "%s", what);
+}
+
+/* The series in p labelled lab, or a new one. */
+static int series_for(struct svg_plot *p, const char *lab)
+{
+	for (size_t i = 0; i < p->nseries; i++)
+		if (!strcmp(p->series[i].label, lab))
+			return (int)i;
+	return svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
+}
+
+int plots_bandwidth(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	int drawn = 0;
+
+	svg_plot_init(p, "bandwidth", "Bandwidth: sequential streams against threads", "threads (one per CPU)",
+		      SVG_LOG2, "bandwidth (decimal GB/s, bytes the kernel names)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "a store's read-for-ownership traffic is not counted; best of the trials");
+	p->y.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *k = jsonr_get(docs[d], "bandwidth.kernels");
+
+		for (const struct jsonr_value *e = k && k->type == JSONR_ARRAY ? k->u.children.first : NULL; e; e = e->next) {
+			const char *name = jsonr_get_string(e, "kernel");
+			char lab[160];
+			int s;
+
+			label_of(lab, sizeof(lab), labels[d], n, name ? name : "?");
+			if ((s = series_for(p, lab)) < 0)
+				return -ENOMEM;
+			svg_plot_point(p, s, num(e, "threads"), num(e, "gbps"), NAN);
+			drawn = 1;
+		}
+	}
+	if (p->error)
+		return p->error;
+	return drawn ? 0 : -ENOENT;
+}
+
+int plots_multicore(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	int drawn = 0;
+
+	svg_plot_init(p, "multicore", "Multicore: total concurrency against lanes per thread", "lanes K per thread",
+		      SVG_LOG2, "total concurrency (accesses in flight, all threads)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "one curve per thread count T; curves that meet: a limit the threads share");
+	p->y.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *pts = jsonr_get(docs[d], "multicore.points");
+
+		for (const struct jsonr_value *e = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; e; e = e->next) {
+			char what[32], lab[160];
+			double t = num(e, "threads");
+			int s;
+
+			if (!isfinite(t))
+				continue;
+			snprintf(what, sizeof(what), "T = %.0f", t);
+			label_of(lab, sizeof(lab), labels[d], n, what);
+			if ((s = series_for(p, lab)) < 0)
+				return -ENOMEM;
+			svg_plot_point(p, s, num(e, "lanes"), num(e, "concurrency_total"), NAN);
+			drawn = 1;
+		}
+	}
+	if (p->error)
+		return p->error;
+	return drawn ? 0 : -ENOENT;
+}

@@ -1,0 +1,165 @@
+/*
+ * The headline summary read from checked-in results (tests/data): every
+ * figure names a key that holds its value, sections a document lacks are
+ * "not run", the text block stays short, and the HTML table links each
+ * figure to an anchor the page has. Built from JSON only: no measuring.
+ */
+#include "../harness.h"
+
+#include "jsonr.h"
+#include "report/html.h"
+#include "report/summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int load_doc(struct jsonr_doc *doc, const char *rel)
+{
+	char path[4096], err[256];
+
+	snprintf(path, sizeof(path), "%s/../%s", test_bin_dir(), rel);
+	if (access(path, R_OK))
+		snprintf(path, sizeof(path), "%s", rel);
+	return jsonr_parse_file(path, 0, doc, err, sizeof(err));
+}
+
+static bool absent(const struct summary *s, const char *section)
+{
+	for (size_t i = 0; i < s->nabsent; i++)
+		if (!strcmp(s->absent[i].section, section))
+			return true;
+	return false;
+}
+
+TEST(summary_figures_come_from_the_keys_they_name)
+{
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+	size_t plain = 0;
+
+	CHECK(load_doc(&doc, "tests/data/report_a.json") == 0, "fixture");
+	summary_build(doc.root, &s);
+	/* Every figure whose key is a plain path reads back as its value. */
+	for (size_t i = 0; i < s.n; i++) {
+		double v;
+
+		CHECK(s.fig[i].from[0], "%s names no key", s.fig[i].name);
+		if (strchr(s.fig[i].from, ' ') || !strcmp(s.fig[i].from, "warnings"))
+			continue;
+		CHECK(jsonr_get_number(doc.root, s.fig[i].from, &v), "%s: '%s' is not a number in the document",
+		      s.fig[i].name, s.fig[i].from);
+		CHECK(v == s.fig[i].value, "%s: %g in the summary, %g at %s", s.fig[i].name, s.fig[i].value, v,
+		      s.fig[i].from);
+		plain++;
+	}
+	CHECK(plain >= 8, "only %zu figures with a plain key", plain);
+	/* The OS's L1 has a plateau here; its L3 has none, so a chase point stands in and says so. */
+	CHECK((g = summary_find(&s, "l1_latency_ns")) && !strcmp(g->from, "latency.levels_detected[0].latency_ns"),
+	      "L1 not from the first level");
+	CHECK((g = summary_find(&s, "l3_latency_ns")) && strstr(g->from, "latency.points[") &&
+	      strstr(g->note, "no plateau"), "L3 without a plateau not labelled");
+	CHECK(summary_find(&s, "l1_latency_cycles"), "no cycles");
+	CHECK((g = summary_find(&s, "mlp_saturation_lanes")) && isfinite(g->uncertainty), "Ks without its +/-");
+	CHECK(summary_find(&s, "read_gbps_1_thread") && summary_find(&s, "read_gbps_all_threads"), "read bandwidth");
+	CHECK(summary_find(&s, "memory_latency_ns") && summary_find(&s, "translation_ns") &&
+	      summary_find(&s, "prefetch_ratio") && summary_find(&s, "noise_floor_pct"), "a headline figure is missing");
+	CHECK((g = summary_find(&s, "warnings_count")) && g->value == (double)jsonr_get_count(doc.root, "warnings"),
+	      "warnings count");
+	CHECK(absent(&s, "window") && !absent(&s, "latency"), "window did not run there, latency did");
+	jsonr_free(&doc);
+}
+
+TEST(summary_window_rows_and_not_run_sections)
+{
+	static const char text[] = "{\"window\":{\"summary\":[{\"structure\":\"reorder_buffer\",\"capacity\":320},"
+				   "{\"structure\":\"store_queue\",\"capacity\":64}]},\"warnings\":[\"w\"]}";
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+	char *buf = NULL, err[128];
+	size_t len = 0, nl = 0;
+	FILE *f;
+
+	CHECK(jsonr_parse(text, sizeof(text) - 1, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	summary_build(doc.root, &s);
+	CHECK((g = summary_find(&s, "window_reorder_buffer_entries")) && g->value == 320 &&
+	      !strcmp(g->from, "window.summary[0].capacity"), "window figure from window.summary");
+	CHECK(summary_find(&s, "window_store_queue_entries"), "second structure");
+	CHECK(absent(&s, "latency") && absent(&s, "mlp") && absent(&s, "tlb") && absent(&s, "c2c") &&
+	      !absent(&s, "window"), "sections this document lacks must be listed as not run, and only those");
+	f = open_memstream(&buf, &len);
+	CHECK(f, "memstream");
+	summary_write_text(&s, f);
+	fclose(f);
+	for (char *p = buf; *p; p++)
+		nl += *p == '\n';
+	CHECK(strstr(buf, "not run (mlpscope latency)") && strstr(buf, "reorder_buffer 320"), "text: %s", buf);
+	CHECK(nl <= 22, "the summary is %zu lines: it must fit the top of the report", nl);
+	free(buf);
+	jsonr_free(&doc);
+}
+
+TEST(summary_html_links_to_anchors_the_page_has)
+{
+	struct jsonr_doc doc;
+	const struct jsonr_value *root[1];
+	const char *label[1] = { "a" };
+	char *buf = NULL, *p, *sum;
+	size_t len = 0, links = 0;
+	FILE *f;
+
+	CHECK(load_doc(&doc, "tests/data/report_a.json") == 0, "fixture");
+	root[0] = doc.root;
+	f = open_memstream(&buf, &len);
+	CHECK(f, "memstream");
+	CHECK(html_write(f, root, label, 1) == 0, "html_write");
+	fclose(f);
+	jsonr_free(&doc);
+	sum = strstr(buf, "<table class=\"summary\"");
+	CHECK(sum && sum < strstr(buf, "<table") + 1 && sum < strstr(buf, "<svg"), "the summary is not the first table");
+	for (p = sum; (p = strstr(p, "<a href=\"#")) && p < strstr(sum, "</table>"); p++) {
+		char id[64], want[80];
+		size_t n = strcspn(p + 10, "\"");
+
+		snprintf(id, sizeof(id), "%.*s", (int)(n < 63 ? n : 63), p + 10);
+		snprintf(want, sizeof(want), "id=\"%s\"", id);
+		CHECK(strstr(buf, want), "summary links to #%s, which the page lacks", id);
+		links++;
+	}
+	CHECK(links >= 8, "only %zu links", links);
+	free(buf);
+}
+
+/* A plateau matched to the OS's L3 by rank only (it ends at 12 MiB, the OS
+ * says 32 MiB) stands for L3 when it starts past L2, and says so; one that
+ * starts inside L2 is the L2's tail, and the chase stands in instead. */
+TEST(summary_level_matched_by_rank_is_used_only_past_the_level_below)
+{
+	static const char fmt[] =
+		"{\"machine\":{\"caches_reported\":[{\"level\":1,\"type\":\"Data\",\"size_bytes\":32768},"
+		"{\"level\":2,\"type\":\"Unified\",\"size_bytes\":1048576},{\"level\":3,\"type\":\"Unified\",\"size_bytes\":33554432}]},"
+		"\"latency\":{\"levels_detected\":[{\"level\":3,\"first_bytes\":%d,\"size_bytes\":12582912,\"latency_ns\":27.6,"
+		"\"reported_bytes\":33554432,\"disagrees_with_reported\":true}],"
+		"\"points\":[{\"size_bytes\":4194304,\"pages\":\"huge\",\"chase_ns\":18.3}]},\"warnings\":[]}";
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+	char text[1024], err[128];
+
+	snprintf(text, sizeof(text), fmt, 2097152);
+	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	summary_build(doc.root, &s);
+	jsonr_free(&doc);
+	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 27.6 && strstr(g->note, "the OS says 32 MiB") &&
+	      !strcmp(g->from, "latency.levels_detected[0].latency_ns"), "by-rank plateau past L2 not used: %s",
+	      g ? g->note : "none");
+	snprintf(text, sizeof(text), fmt, 524288);
+	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	summary_build(doc.root, &s);
+	jsonr_free(&doc);
+	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 18.3 && strstr(g->note, "no plateau"),
+	      "a plateau starting inside L2 stood for L3: %s", g ? g->note : "none");
+}
