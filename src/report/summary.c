@@ -218,6 +218,28 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 	add_cycles(s, l, level_line[n], name, g->value, from);
 }
 
+/* The headline must not hide latency's own steady-state verdict: when the
+ * largest huge-page point read slower than its 4x-longer regions, say so
+ * and give the steadier figure beside it (the value stays the section's). */
+static void note_unsteady(struct summary_figure *g, const struct jsonr_value *l, double max_bytes)
+{
+	const struct jsonr_value *pts = jsonr_get(l, "points");
+	size_t used = strlen(g->note);
+
+	for (const struct jsonr_value *p = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; p;
+	     p = p->next) {
+		const char *pages = jsonr_get_string(p, "pages");
+		bool steady = true;
+
+		if (num(p, "size_bytes") != max_bytes || !pages || strcmp(pages, "huge") ||
+		    !jsonr_get_bool(p, "steady_ok", &steady) || steady || !isfinite(num(p, "steady_long_ns")))
+			continue;
+		snprintf(g->note + used, sizeof(g->note) - used, "; NOT STEADY: %.1f ns over 4x longer regions",
+			 num(p, "steady_long_ns"));
+		return;
+	}
+}
+
 static void add_latency(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *l)
 {
 	double os[4], max = num(l, "max_bytes"), huge = num(l, "arena_huge_obtained_bytes");
@@ -235,6 +257,7 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 		else
 			snprintf(g->note, sizeof(g->note), "at %s, huge pages requested", a);
 		snprintf(g->from, sizeof(g->from), "latency.chase_ns_at_max");
+		note_unsteady(g, l, max);
 		add_cycles(s, l, "memory latency", "memory_latency_cycles", g->value, g->from);
 	}
 	if ((g = add(s, "memory latency", "latency", "memory_latency_small_pages_ns", num(l, "small_chase_ns_at_max"), "ns", 1))) {

@@ -163,3 +163,32 @@ TEST(summary_level_matched_by_rank_is_used_only_past_the_level_below)
 	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 18.3 && strstr(g->note, "no plateau"),
 	      "a plateau starting inside L2 stood for L3: %s", g ? g->note : "none");
 }
+
+/* latency's own steady-state verdict reaches the headline: a memory figure
+ * whose regions read slower than their 4x-longer ones says so. */
+#define STEADY_DOC(ok)                                                                                  \
+	"{\"tool\":\"mlpscope\",\"schema_version\":1,\"latency\":{\"max_bytes\":1073741824,"                \
+	"\"chase_ns_at_max\":176.8,\"points\":[{\"size_bytes\":1073741824,\"pages\":\"huge\","            \
+	"\"chase_ns\":176.8,\"steady_long_ns\":156.5,\"steady_ok\":" ok "}]}}"
+
+TEST(summary_memory_latency_carries_latency_s_steady_verdict)
+{
+	static struct summary s;
+	const char *docs[2] = {STEADY_DOC("true"), STEADY_DOC("false")};
+
+	for (int k = 0; k < 2; k++) {
+		char err[256];
+		struct jsonr_doc doc;
+		const struct summary_figure *g;
+
+		CHECK(jsonr_parse(docs[k], strlen(docs[k]), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+		summary_build(doc.root, &s);
+		g = summary_find(&s, "memory_latency_ns");
+		CHECK(g && g->value == 176.8, "memory latency missing");
+		if (k == 0)
+			CHECK(!strstr(g->note, "NOT STEADY"), "a steady point flagged: %s", g->note);
+		else
+			CHECK(strstr(g->note, "NOT STEADY: 156.5 ns"), "an unsteady point not flagged: %s", g->note);
+		jsonr_free(&doc);
+	}
+}
