@@ -52,7 +52,11 @@ double stats_floor_take_pct(struct stats_floor *f);
 
 /* Paired estimator: min over i of a[i] / b[i] (divide inside each
  * iteration, then take the minimum), so clock drift between iterations
- * cancels in each quotient instead of multiplying into a ratio of minima. */
+ * cancels in each quotient instead of multiplying into a ratio of minima.
+ * An iteration where one arm alone ran more than STATS_PAIR_ONE_SIDED_MAX
+ * times slower, relative to its best, than the other is left out (unless
+ * every one is): that is an interruption, not drift. */
+#define STATS_PAIR_ONE_SIDED_MAX 1.5
 double stats_paired_min_ratio(const double *a, const double *b, size_t n);
 
 /* Fit t(K) = max(L / K, L / Ks) to points (k[i], t[i]) by least squares on

@@ -324,13 +324,17 @@ void bandwidth_check_overlap(struct bandwidth_result *r)
 }
 
 /* This section's own floor on its own points (stats_floor, shared by every
- * section): maxima of GB/s, the same trials' minima of time. */
+ * section): maxima of GB/s, the same trials' minima of time. Only the
+ * round-robin trials: retries follow only when all of a point's trials were
+ * preempted, so their spread would measure preemption, not the estimator. */
 static double noise_floor_pct(const struct bandwidth_result *r)
 {
 	struct stats_floor fl = {0};
 
 	for (unsigned i = 0; i < r->npoints; i++)
-		stats_floor_add(&fl, r->points[i].trials_gbps, r->points[i].ntrials, BANDWIDTH_TRIAL_GROUP, true);
+		stats_floor_add(&fl, r->points[i].trials_gbps,
+				r->points[i].ntrials < r->trials ? r->points[i].ntrials : r->trials,
+				BANDWIDTH_TRIAL_GROUP, true);
 	return stats_floor_take_pct(&fl);
 }
 

@@ -353,23 +353,24 @@ static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, cons
 
 /* ---- window ---- */
 
+/* window.summary is an object keyed by structure (window_out.c), each
+ * member with its words, whether it was measured and its capacity. */
 static void add_window(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *w)
 {
 	const struct jsonr_value *sum = jsonr_get(w, "summary");
-	size_t i = 0;
 
 	(void)doc;
-	for (const struct jsonr_value *e = sum && sum->type == JSONR_ARRAY ? sum->u.children.first : NULL; e;
-	     e = e->next, i++) {
+	for (const struct jsonr_value *e = sum && sum->type == JSONR_OBJECT ? sum->u.children.first : NULL; e;
+	     e = e->next) {
 		const char *st = jsonr_get_string(e, "structure");
 		struct summary_figure *g;
-		char name[48];
+		char name[80];
 
-		snprintf(name, sizeof(name), "window_%s_entries", st ? st : "?");
-		if (!(g = add(s, "window", "window", name, num(e, "capacity"), "", 0)))
+		snprintf(name, sizeof(name), "window_%.*s_entries", (int)e->key_len, e->key);
+		if (!(g = add(s, "window", "window", name, num(e, "capacity"), "", 1)))
 			continue;
 		snprintf(g->what, sizeof(g->what), "%s", st ? st : "?");
-		snprintf(g->from, sizeof(g->from), "window.summary[%zu].capacity", i);
+		snprintf(g->from, sizeof(g->from), "window.summary.%.*s.capacity", (int)e->key_len, e->key);
 	}
 }
 

@@ -25,8 +25,16 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 	fprintf(f, "  %s pages (%s of %s obtained huge): ", series_name(s), obt, all);
 	if (!s->nlevels) {
 		report_format_bytes(reach, sizeof(reach), (size_t)s->points[s->npoints - 1].pages * r->stride_bytes);
-		fprintf(f, "no step up to %u pages (%s): the fastest TLB reaches all of it\n",
-			s->points[s->npoints - 1].pages, reach);
+		/* No step found while the extra still rose: the tolerance (this
+		 * run's floor) hid the steps, and nothing can be said of reach. */
+		if (s->max_extra_ns - s->first_extra_ns > TLB_MIN_STEP_NS)
+			fprintf(f, "no step up to %u pages (%s) within this run's tolerance (%.1f%%), although the "
+				"extra rose %.2f -> %.2f ns: the floor hides the steps, not resolved in this run\n",
+				s->points[s->npoints - 1].pages, reach, r->tolerance_pct, s->first_extra_ns,
+				s->max_extra_ns);
+		else
+			fprintf(f, "no step up to %u pages (%s): the fastest TLB reaches all of it\n",
+				s->points[s->npoints - 1].pages, reach);
 		return;
 	}
 	fputc('\n', f);

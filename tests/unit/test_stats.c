@@ -37,6 +37,12 @@ TEST(paired_ratio_divides_inside_each_iteration)
 	double a2[] = {20, 44}, b2[] = {12, 22};
 
 	CHECK(fabs(stats_paired_min_ratio(a2, b2, 2) - 20.0 / 12) < 1e-12, "paired picks the min quotient");
+	/* An interrupted denominator (9x its best, the numerator not moved)
+	 * is not drift: its quotient 0.35 must not be the minimum. */
+	double b3[] = {3.5, 3.5, 3.5}, a3[] = {1.08, 1.08, 9.9};
+
+	CHECK(fabs(stats_paired_min_ratio(b3, a3, 3) - 3.5 / 1.08) < 1e-12, "paired %g picked an interrupted run",
+	      stats_paired_min_ratio(b3, a3, 3));
 }
 
 static void synth(double *k, double *t, size_t n, double l, double ks, double wobble)
