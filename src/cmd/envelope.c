@@ -164,7 +164,7 @@ static void read_loaded(const struct jsonr_value *root, struct env_inputs *in)
 static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 {
 	const struct jsonr_value *lv = jsonr_get(m, "levels");
-	double peak, ws, best_ws = 0, t1;
+	double peak, ws, best_ws = 0, t1, fl;
 	bool main_sweep;
 
 	if (!lv || lv->type != JSONR_ARRAY)
@@ -185,6 +185,8 @@ static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 			best_ws = ws;
 			in->cache_peak_concurrency = peak;
 			in->cache_peak_t1_ns = jsonr_get_number(l, "t1_ns", &t1) ? t1 : 0;
+			in->cache_peak_floor_frac =
+				jsonr_get_number(l, "noise_floor_pct", &fl) && fl > 0 ? fl / 100 : 0;
 			snprintf(in->cache_peak_level, sizeof(in->cache_peak_level), "%s", name ? name : "?");
 		}
 	}

@@ -57,6 +57,7 @@ struct env_inputs {
 	 * (hits of that level), 0 when the file has no levels */
 	double cache_peak_concurrency;
 	double cache_peak_t1_ns;        /* that level's t(1) */
+	double cache_peak_floor_frac;   /* that level's own noise floor (0 when not recorded) */
 	char cache_peak_level[24];
 	/* the loaded section: chaser latency against delivered bandwidth */
 	size_t nloaded;

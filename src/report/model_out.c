@@ -119,6 +119,10 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 		SAY("Bandwidth is not ruled out: its term is %.0f%% of the measured time.\n", 100 * bw / t);
 	else
 		SAY("Bandwidth is undecided: the bandwidth section (in the full report) would decide.\n");
+	/* A level's peak is one point of its own sweep: it clears the main
+	 * sweep's count only by the wider of the two floors. */
+	double cfrac = fmax(frac, in->cache_peak_floor_frac);
+
 	if (known(p->loaded_latency_ns)) {
 		double n = p->loaded_latency_ns / t, rise = p->loaded_latency_ns / in->t1.value - 1;
 
@@ -126,7 +130,7 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 			SAY("Not queueing downstream: at this traffic the memory system's latency is %.0f%% above idle, "
 			    "so by Little's law %.1f of the K = %.0f lanes had a request in flight; the rest waited in "
 			    "the core.\n", 100 * rise, n, p->k);
-			if (in->cache_peak_concurrency > n * (1 + 2 * frac))
+			if (in->cache_peak_concurrency > n * (1 + 2 * cfrac))
 				SAY("What is left is a cap of about %.0f outstanding requests that leave the last cache: "
 				    "the same kernel kept %.1f in flight with its working set in the %s (mlp.levels), so "
 				    "the L1D miss buffers%s are not what caps it. Which structure does (the L2's queue of "
@@ -154,7 +158,7 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 		SAY("Whether fewer than K requests were in flight (a cap in the core) or all were, each slower "
 		    "(queueing beyond it), is undecided: the loaded section (in the full report) reaching %.2f GB/s, "
 		    "or a probe chain timed inside the K-lane run, would decide.", in->line_bytes / t);
-		if (in->cache_peak_concurrency > in->plateau_concurrency * (1 + 2 * frac))
+		if (in->cache_peak_concurrency > in->plateau_concurrency * (1 + 2 * cfrac))
 			SAY("\nThe same kernel kept %.1f in flight with its working set in the %s (mlp.levels): "
 			    "whatever caps it here applies to requests that leave the last cache, not to all L1D "
 			    "misses.", in->cache_peak_concurrency, in->cache_peak_level);

@@ -389,3 +389,38 @@ TEST(envelope_payload_kernel_reads_every_word_and_follows_the_chain)
 	lanes[0] = (uintptr_t)node[0];
 	CHECK(payload_walk(lanes, 1, 2, 1) == (uintptr_t)node[1] && lanes[0] == (uintptr_t)node[1], "pointer only");
 }
+
+/* A level's peak is one point of its own sweep: with that level's floor at
+ * 100%, 30 in flight against about 10.7 no longer clears 1 + 2 floors, so
+ * the model must not claim a cap that only requests leaving the last cache
+ * meet. */
+TEST(envelope_model_judges_a_level_s_peak_by_that_level_s_floor)
+{
+	char rpath[] = "/tmp/mlpscope-envf-XXXXXX", wpath[] = "/tmp/mlpscope-envfw-XXXXXX", err[256];
+	char *copy = strdup(report_json), *at, *text = NULL, *patched;
+	size_t len = 0;
+	int fr = mkstemp(rpath), fw = mkstemp(wpath), rc;
+	FILE *out;
+
+	CHECK(fr >= 0 && fw >= 0 && copy, "mkstemp");
+	close(fr);
+	close(fw);
+	at = strstr(copy, "\"t1_ns\": 20,");
+	CHECK(at, "fixture");
+	patched = malloc(strlen(copy) + 64);
+	CHECK(patched, "malloc");
+	snprintf(patched, strlen(copy) + 64, "%.*s\"t1_ns\": 20, \"noise_floor_pct\": 100,%s", (int)(at - copy), copy,
+		 at + strlen("\"t1_ns\": 20,"));
+	free(copy);
+	CHECK(!write_file(rpath, patched) && !write_file(wpath, window_json), "write");
+	free(patched);
+	out = open_memstream(&text, &len);
+	rc = model_cmd_run(rpath, wpath, NULL, out, err, sizeof(err));
+	fclose(out);
+	unlink(rpath);
+	unlink(wpath);
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(!strstr(text, "outstanding requests") && strstr(text, "outstanding misses inside the core"),
+	      "a noisy level's peak taken as evidence: %s", text);
+	free(text);
+}
