@@ -7,6 +7,8 @@
  */
 #include "exp/mlp_levels.h"
 
+#include <math.h>
+
 #include "topo.h"
 
 #include <stdio.h>
@@ -55,4 +57,12 @@ void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n)
 
 	for (unsigned i = 0; i < n; i++)
 		lv[i].resident = !lv[i].from_main_sweep && lv[i].measured && mem > 0 && lv[i].t1_ns < 0.25 * mem;
+}
+
+bool mlp_level_saturated(const struct mlp_level *lv)
+{
+	double floor = fmax(isfinite(lv->noise_floor_pct) ? lv->noise_floor_pct / 100 : 0, 0.02);
+
+	return lv->measured && lv->plateau_concurrency > 0 &&
+	       lv->peak_concurrency <= lv->plateau_concurrency * (1 + 2 * floor);
 }

@@ -34,6 +34,13 @@ struct mlp_level {
 	double seconds;
 };
 
+/* Whether a level's sweep saturated: its peak concurrency is within two
+ * of its own floors (at least 2% each) of its plateau. A curve still rising
+ * at the largest K, or one that alternates (odd and even K apart), has a
+ * peak far above the plateau the fit reports, and that fit's Ks and +/-
+ * describe no saturation. Pure. */
+bool mlp_level_saturated(const struct mlp_level *lv);
+
 /* Plan the levels: half the L2 and half the largest cache the OS reports
  * (when it is larger than the L2), then past_bytes (the main sweep's working
  * set). Returns how many were planned (1..MLP_LEVELS). */

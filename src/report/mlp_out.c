@@ -172,6 +172,7 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 		jsonw_bool(w, "resident", lv->resident);
 		jsonw_bool(w, "layout_ok", lv->layout_ok);
 		jsonw_double(w, "t1_ns", lv->t1_ns);
+		jsonw_bool(w, "saturated", mlp_level_saturated(lv));
 		jsonw_double(w, "ks", lv->ks);
 		jsonw_double(w, "ks_uncertainty", lv->ks_uncertainty);
 		jsonw_double(w, "plateau_concurrency", lv->plateau_concurrency);
@@ -201,11 +202,20 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 		char ws[32], ks[32], peak[32];
 
 		report_format_bytes(ws, sizeof(ws), lv->working_set_bytes);
-		snprintf(ks, sizeof(ks), "%.1f +/- %.1f", lv->ks, lv->ks_uncertainty);
+		if (mlp_level_saturated(lv))
+			snprintf(ks, sizeof(ks), "%.1f +/- %.1f", lv->ks, lv->ks_uncertainty);
+		else
+			snprintf(ks, sizeof(ks), "not saturated");
 		snprintf(peak, sizeof(peak), "%.1f (%u)", lv->peak_concurrency, lv->peak_lanes);
 		fprintf(f, "  %-20s %11s %9.2f %14s %9.1f %11s  %s\n", lv->name, ws, lv->t1_ns, ks,
 			lv->plateau_concurrency, peak, lv->size_from);
 	}
+	for (unsigned i = 0; i < a->nlevels; i++)
+		if (a->levels[i].measured && !mlp_level_saturated(&a->levels[i]))
+			fprintf(f, "  %s: not saturated: the peak %.1f (K = %u) is beyond its plateau %.1f by more than two\n"
+				"  floors (%.1f%%): the curve still rises or alternates, so no Ks is given for it.\n",
+				a->levels[i].name, a->levels[i].peak_concurrency, a->levels[i].peak_lanes,
+				a->levels[i].plateau_concurrency, a->levels[i].noise_floor_pct);
 	for (unsigned i = 0; i < a->nlevels; i++)
 		if (!a->levels[i].from_main_sweep && !a->levels[i].resident)
 			fprintf(f, "  %s: t(1) is not under half of memory's: the chain did not stay in that cache (the\n"

@@ -424,3 +424,19 @@ TEST(envelope_model_judges_a_level_s_peak_by_that_level_s_floor)
 	      "a noisy level's peak taken as evidence: %s", text);
 	free(text);
 }
+
+/* A level whose curve alternates (odd K near 8.8, even K rising to 21.7, as
+ * an L2 sweep did here) has its peak far above the fitted plateau: it did
+ * not saturate, and no Ks is given for it. A flat one did. */
+TEST(envelope_levels_unsaturated_curve_is_not_given_a_ks)
+{
+	struct mlp_level lv = {.name = "L2", .measured = true, .plateau_concurrency = 11.8, .peak_concurrency = 21.7,
+			       .noise_floor_pct = 3.0};
+
+	CHECK(!mlp_level_saturated(&lv), "an alternating curve called saturated");
+	lv.peak_concurrency = 12.1;
+	CHECK(mlp_level_saturated(&lv), "a flat plateau (peak 12.1 against 11.8, floor 3%%) not saturated");
+	lv.noise_floor_pct = 45;
+	lv.peak_concurrency = 21.7;
+	CHECK(mlp_level_saturated(&lv), "within two floors of 45%% the peak is the plateau's noise");
+}
