@@ -31,6 +31,13 @@ int test_toolchain(const char *check, char *why, size_t whylen);
 /* Directory holding the mlpscope binary under test (next to the test binary). */
 const char *test_bin_dir(void);
 
+/* Entries in dir other than those starting with '.' (the temporaries a
+ * writer might leave behind count), or -1 when dir cannot be opened. */
+int test_count_entries(const char *dir);
+
+/* Writes text to path (created or truncated): 0, or -1 on any failure. */
+int test_write_text(const char *path, const char *text);
+
 #define TEST(name)                                                          \
 	static void name(struct test_ctx *tctx);                            \
 	__attribute__((constructor)) static void register_##name(void)      \

@@ -5,6 +5,7 @@
  */
 #include "harness.h"
 
+#include <dirent.h>
 #include <libgen.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -77,6 +78,30 @@ int test_toolchain(const char *check, char *why, size_t whylen)
 const char *test_bin_dir(void)
 {
 	return bin_dir;
+}
+
+int test_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+int test_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
 }
 
 /* With no arguments every test runs; otherwise those whose name contains

@@ -18,7 +18,6 @@
 #include "report/plots.h"
 #include "report/svg.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -51,30 +50,6 @@ static void scratch_remove(const char *dir)
 			/* a scratch folder left behind fails nothing */
 		}
 	}
-}
-
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
 }
 
 /* Run fn(arg) in a child with an alarm: its exit status, or 128 + signal
@@ -134,7 +109,7 @@ TEST(hostile_values_refused_naming_key_and_file)
 		struct jsonr_doc doc;
 		int rc;
 
-		CHECK(write_file(path, cases[i].json) == 0, "write");
+		CHECK(test_write_text(path, cases[i].json) == 0, "write");
 		err[0] = 0;
 		rc = result_load(path, &doc, err, sizeof(err));
 		if (!rc)
@@ -284,7 +259,7 @@ TEST(hostile_schema_version_zero_or_negative_refused)
 		int rc;
 
 		snprintf(text, sizeof(text), "{\"tool\": \"mlpscope\", \"schema_version\": %s}", versions[i]);
-		CHECK(write_file(path, text) == 0, "write");
+		CHECK(test_write_text(path, text) == 0, "write");
 		f = open_memstream(&out, &len);
 		err[0] = 0;
 		rc = compare_run(paths, 2, f, NULL, err, sizeof(err));
@@ -317,7 +292,7 @@ TEST(hostile_output_never_replaces_a_non_regular_file)
 	rc_dir = atomic_open(&a, sub);
 	if (!rc_dir)
 		atomic_abort(&a);
-	left = count_entries(dir);
+	left = test_count_entries(dir);
 	CHECK(lstat(fifo, &st) == 0, "the FIFO is gone");
 	scratch_remove(dir);
 	CHECK(S_ISFIFO(st.st_mode), "the FIFO was replaced by a regular file");
@@ -360,12 +335,12 @@ TEST(hostile_sigterm_during_compare_html_leaves_nothing)
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	/* Wait (up to 10 s) until the temporary exists, then interrupt. */
-	for (int i = 0; i < 500 && (left = count_entries(dir)) < 1; i++)
+	for (int i = 0; i < 500 && (left = test_count_entries(dir)) < 1; i++)
 		nanosleep(&tick, NULL);
 	kill(pid, SIGTERM);
 	waitpid(pid, &st, 0);
 	close(fds[0]);
-	left = count_entries(dir);
+	left = test_count_entries(dir);
 	scratch_remove(dir);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d, want exit 130", st);
 	CHECK(left == 0, "%d file(s) left after SIGTERM", left);
