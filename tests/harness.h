@@ -38,6 +38,14 @@ int test_count_entries(const char *dir);
 /* Writes text to path (created or truncated): 0, or -1 on any failure. */
 int test_write_text(const char *path, const char *text);
 
+/* Makes a fresh folder /tmp/mlpscope-TAG-XXXXXX and writes its path into
+ * dir (dir[0] == 0 when mkdtemp fails). */
+void test_scratch_make(char *dir, size_t len, const char *tag);
+
+/* Removes dir and all below it, but only a folder test_scratch_make made
+ * with the same tag; a folder left behind fails nothing. */
+void test_scratch_remove(const char *dir, const char *tag);
+
 #define TEST(name)                                                          \
 	static void name(struct test_ctx *tctx);                            \
 	__attribute__((constructor)) static void register_##name(void)      \

@@ -33,25 +33,6 @@
 
 extern char **environ;
 
-static void scratch(char *dir, size_t len)
-{
-	snprintf(dir, len, "/tmp/mlpscope-hostile-XXXXXX");
-	if (!mkdtemp(dir))
-		dir[0] = 0;
-}
-
-static void scratch_remove(const char *dir)
-{
-	char cmd[300];
-
-	if (!strncmp(dir, "/tmp/mlpscope-hostile-", 22)) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd)) {
-			/* a scratch folder left behind fails nothing */
-		}
-	}
-}
-
 /* Run fn(arg) in a child with an alarm: its exit status, or 128 + signal
  * (SIGALRM: it hung). */
 static int in_child(int (*fn)(const void *), const void *arg, unsigned seconds)
@@ -102,7 +83,7 @@ TEST(hostile_values_refused_naming_key_and_file)
 	};
 	char dir[64], path[128], err[512];
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/hostile.json", dir);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -128,7 +109,7 @@ TEST(hostile_values_refused_naming_key_and_file)
 		CHECK(result_load(real[i], &doc, err, sizeof(err)) == 0, "%s refused: %s", real[i], err);
 		jsonr_free(&doc);
 	}
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 }
 
 static const char lanes_1e300[] = HEAD "\"mlp\": {\"sweep\": [{\"lanes\": 1, \"ns_per_access\": 100},"
@@ -222,13 +203,13 @@ TEST(hostile_fifo_input_refused_without_blocking)
 	char dir[64], fifo[128];
 	int a, b;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
 	a = in_child(load_fifo, fifo, 5);
 	b = in_child(trace_fifo, fifo, 5);
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 	CHECK(a == 0, "a result that is a FIFO: %s", a == 128 + SIGALRM ? "blocked" : "not refused with its path");
 	CHECK(b == 0, "a trace that is a FIFO: %s", b == 128 + SIGALRM ? "blocked" : "not refused with its path");
 }
@@ -251,7 +232,7 @@ TEST(hostile_schema_version_zero_or_negative_refused)
 	const char *paths[2] = { path, path };
 	size_t len;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/v.json", dir);
 	for (size_t i = 0; i < 3; i++) {
@@ -269,7 +250,7 @@ TEST(hostile_schema_version_zero_or_negative_refused)
 		CHECK(rc == 2 && strstr(err, "schema_version") && strstr(err, versions[i]) && strstr(err, path),
 		      "schema_version %s: rc %d, '%s'", versions[i], rc, err);
 	}
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 }
 
 TEST(hostile_output_never_replaces_a_non_regular_file)
@@ -279,7 +260,7 @@ TEST(hostile_output_never_replaces_a_non_regular_file)
 	struct stat st;
 	int rc_fifo, rc_dir, left;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
@@ -294,7 +275,7 @@ TEST(hostile_output_never_replaces_a_non_regular_file)
 		atomic_abort(&a);
 	left = test_count_entries(dir);
 	CHECK(lstat(fifo, &st) == 0, "the FIFO is gone");
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 	CHECK(S_ISFIFO(st.st_mode), "the FIFO was replaced by a regular file");
 	CHECK(rc_fifo == -EEXIST, "atomic_open on a FIFO: %d, want -EEXIST", rc_fifo);
 	CHECK(rc_dir == -EISDIR, "atomic_open on a directory: %d, want -EISDIR before any work", rc_dir);
@@ -316,7 +297,7 @@ TEST(hostile_sigterm_during_compare_html_leaves_nothing)
 	int fds[2], st, left = -1;
 	pid_t pid;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(html, sizeof(html), "%s/out.html", dir);
 	snprintf(bin, sizeof(bin), "%s/mlpscope", test_bin_dir());
@@ -341,7 +322,7 @@ TEST(hostile_sigterm_during_compare_html_leaves_nothing)
 	waitpid(pid, &st, 0);
 	close(fds[0]);
 	left = test_count_entries(dir);
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d, want exit 130", st);
 	CHECK(left == 0, "%d file(s) left after SIGTERM", left);
 }
