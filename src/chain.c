@@ -196,6 +196,19 @@ out:
 	return rc;
 }
 
+int chain_build_verified(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
+			 size_t line_bytes, uint64_t seed, chain_offset_fn offset,
+			 struct layout_check *check)
+{
+	int rc;
+
+	if ((rc = chain_build(c, base, bytes, spacing_bytes, line_bytes, seed, offset)))
+		return rc;
+	if ((rc = chain_verify(c, check)))
+		return rc;
+	return check->ok ? 0 : -EPROTO;
+}
+
 uintptr_t chain_node_at(const struct chain *c, size_t pos)
 {
 	return (uintptr_t)c->base + (uintptr_t)c->order[pos % c->nodes] * c->spacing_bytes;

@@ -76,6 +76,14 @@ void chain_set_payload(struct chain *c, size_t payload_bytes, size_t lines_per_n
  * or -ENOMEM. check->ok is the verdict. */
 int chain_verify(struct chain *c, struct layout_check *check);
 
+/* chain_build, then chain_verify into *check: 0; -errno from either; or
+ * -EPROTO when the walk disagrees with the layout (check->ok false), since a
+ * chain that does not visit what it claims must not be timed. *check is
+ * untouched when the build fails. */
+int chain_build_verified(struct chain *c, char *base, size_t bytes, size_t spacing_bytes,
+			 size_t line_bytes, uint64_t seed, chain_offset_fn offset,
+			 struct layout_check *check);
+
 /* Address of the node at position pos (mod nodes) along the verified cycle. */
 uintptr_t chain_node_at(const struct chain *c, size_t pos);
 

@@ -9,10 +9,10 @@
 
 #include "exp/registry.h"
 #include "kern/lanes.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,17 +84,6 @@ static const struct opt opts[] = {
 
 static const char size_form[] = "N[K|M|G|T][i][B], e.g. 1G or 512MiB";
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return 2;
-}
-
 int cli_parse_size(const char *s, size_t *out)
 {
 	unsigned long long v = 0, mult = 1;
@@ -162,13 +151,13 @@ static int set_size(const struct opt *o, const char *v, struct options *dst, cha
 	int rc = cli_parse_size(v, &bytes);
 
 	if (rc == -EDOM)
-		return fail(err, errlen, "--%s: '%s' must be greater than zero (expected %s)", o->name, v, size_form);
+		return usage_fail(err, errlen, "--%s: '%s' must be greater than zero (expected %s)", o->name, v, size_form);
 	if (rc == -ERANGE)
-		return fail(err, errlen, "--%s: '%s' is too large (expected %s)", o->name, v, size_form);
+		return usage_fail(err, errlen, "--%s: '%s' is too large (expected %s)", o->name, v, size_form);
 	if (rc)
-		return fail(err, errlen, "--%s: '%s' is not a size (expected %s)", o->name, v, size_form);
+		return usage_fail(err, errlen, "--%s: '%s' is not a size (expected %s)", o->name, v, size_form);
 	if (o->hi && (bytes < o->lo || bytes > o->hi))
-		return fail(err, errlen, "--%s: '%s' is out of range (expected %llu..%llu)", o->name, v,
+		return usage_fail(err, errlen, "--%s: '%s' is out of range (expected %llu..%llu)", o->name, v,
 			    o->lo, o->hi);
 	*(size_t *)((char *)dst + o->field) = bytes;
 	return 0;
@@ -180,7 +169,7 @@ static int set_integer(const struct opt *o, const char *v, struct options *dst, 
 	int rc = parse_uint(v, &n);
 
 	if (rc || n < o->lo || n > o->hi)
-		return fail(err, errlen, "--%s: '%s' is %s (expected an integer %llu..%llu)", o->name, v,
+		return usage_fail(err, errlen, "--%s: '%s' is %s (expected an integer %llu..%llu)", o->name, v,
 			    rc == -EINVAL ? "not an integer" : "out of range", o->lo, o->hi);
 	if (o->kind == OPT_UINT)
 		*(unsigned *)((char *)dst + o->field) = (unsigned)n;
@@ -203,7 +192,7 @@ static int set_value(const struct opt *o, const char *v, struct options *dst, ch
 		if (rc)
 			return rc;
 		if (s < o->lo || s > o->hi || (s & (s - 1)))
-			return fail(err, errlen, "--%s: '%s' is not a power of two from 8 to 2MiB "
+			return usage_fail(err, errlen, "--%s: '%s' is not a power of two from 8 to 2MiB "
 				    "(expected e.g. 8, 64, 4096)", o->name, v);
 		return 0;
 	}
@@ -213,7 +202,7 @@ static int set_value(const struct opt *o, const char *v, struct options *dst, ch
 		return set_integer(o, v, dst, err, errlen);
 	case OPT_STRING:
 		if (!*v)
-			return fail(err, errlen, "--%s: empty value (expected %s)", o->name, o->arg);
+			return usage_fail(err, errlen, "--%s: empty value (expected %s)", o->name, o->arg);
 		*(const char **)((char *)dst + o->field) = v;
 		return 0;
 	case OPT_PAGES:
@@ -224,7 +213,7 @@ static int set_value(const struct opt *o, const char *v, struct options *dst, ch
 		else if (!strcmp(v, "both"))
 			dst->pages = PAGES_CHOICE_BOTH;
 		else
-			return fail(err, errlen, "--%s: '%s' is not a page kind (expected small, huge or both)",
+			return usage_fail(err, errlen, "--%s: '%s' is not a page kind (expected small, huge or both)",
 				    o->name, v);
 		return 0;
 	case OPT_FLAG:
@@ -269,7 +258,7 @@ static int parse_command(const char *word, struct options *o, char *err, size_t 
 		if (!registry[i].report_only)
 			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
 						 registry[i].name);
-	return fail(err, errlen, "'%s' is not a command (expected one of %s; see --help)", word, list);
+	return usage_fail(err, errlen, "'%s' is not a command (expected one of %s; see --help)", word, list);
 }
 
 static void set_defaults(struct options *o)
@@ -302,7 +291,7 @@ static int check_outputs_apply(const struct options *o, char *err, size_t errlen
 
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
 		if (*(const char *const *)((const char *)o + outs[i].field) && !(can & outs[i].bit))
-			return fail(err, errlen, "%s: %s writes no such file (expected %s)", outs[i].flag,
+			return usage_fail(err, errlen, "%s: %s writes no such file (expected %s)", outs[i].flag,
 				    command_name(o), (can & (SECTION_OUT_HTML | SECTION_OUT_SVG)) ?
 				    "--html FILE or --svg DIR" : "its text on stdout only");
 	return 0;
@@ -327,14 +316,14 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 		return 0;
 	case SECTION_ARGS_MANY:
 		if (o->npaths == cap)
-			return fail(err, errlen, "%s: '%s': more than %u files (expected 2..%u)", command_name(o), a,
+			return usage_fail(err, errlen, "%s: '%s': more than %u files (expected 2..%u)", command_name(o), a,
 				    cap, cap);
 		o->paths[o->npaths++] = a;
 		return 0;
 	case SECTION_ARGS_NONE:
 		break;
 	}
-	return fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
+	return usage_fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 }
 
 static int parse_args(int argc, char **argv, struct options *o, char *err, size_t errlen)
@@ -361,11 +350,11 @@ static int parse_args(int argc, char **argv, struct options *o, char *err, size_
 		eq = strchr(a + 2, '=');
 		op = find_opt(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
 		if (!op)
-			return fail(err, errlen, "'%.*s' is not an option (see mlpscope --help)",
+			return usage_fail(err, errlen, "'%.*s' is not an option (see mlpscope --help)",
 				    eq ? (int)(eq - a) : (int)strlen(a), a);
 		if (op->kind == OPT_FLAG || op->kind == OPT_HELP || op->kind == OPT_VERSION) {
 			if (eq)
-				return fail(err, errlen, "--%s takes no value", op->name);
+				return usage_fail(err, errlen, "--%s takes no value", op->name);
 			/* --help and --version win over anything after them. */
 			if (op->kind == OPT_HELP) {
 				o->help_topic = have_command ? command_name(o) : NULL;
@@ -384,23 +373,23 @@ static int parse_args(int argc, char **argv, struct options *o, char *err, size_
 		else if (i + 1 < argc && strncmp(argv[i + 1], "--", 2))
 			val = argv[++i];
 		else
-			return fail(err, errlen, "--%s: missing value (expected --%s %s)", op->name, op->name, op->arg);
+			return usage_fail(err, errlen, "--%s: missing value (expected --%s %s)", op->name, op->name, op->arg);
 		if ((rc = set_value(op, val, o, err, errlen)))
 			return rc;
 	}
 	if (o->command->needs_from && !o->from_path)
-		return fail(err, errlen, "%s: --from is required (expected %s)", command_name(o), o->command->usage);
+		return usage_fail(err, errlen, "%s: --from is required (expected %s)", command_name(o), o->command->usage);
 	if ((rc = check_outputs_apply(o, err, errlen)))
 		return rc;
 	/* One directory is many results (compare's fleet table). */
 	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2 && !(o->npaths == 1 && is_dir(o->paths[0])))
-		return fail(err, errlen, "%s: %u file%s given (expected %s)", command_name(o), o->npaths,
+		return usage_fail(err, errlen, "%s: %u file%s given (expected %s)", command_name(o), o->npaths,
 			    o->npaths == 1 ? "" : "s", o->command->usage);
 	if (o->command->operands == SECTION_ARGS_ONE && !o->npaths)
-		return fail(err, errlen, "%s: no %s given (expected %s)", command_name(o), o->command->operand_name,
+		return usage_fail(err, errlen, "%s: no %s given (expected %s)", command_name(o), o->command->operand_name,
 			    o->command->usage);
 	if (o->trials && o->trials % 3)
-		return fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... %d)", o->trials,
+		return usage_fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... %d)", o->trials,
 			    POLICY_TRIALS_MAX);
 	if (!o->repeat)
 		o->repeat = o->quick ? POLICY_REPEAT_QUICK : POLICY_REPEAT_DEFAULT;

@@ -9,8 +9,8 @@
 
 #include "policy.h"
 #include "report/format.h"
+#include "usage.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +19,6 @@
 /* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
  * overlapped many ways); used only to size timed regions. */
 #define FASTEST_ACCESS_NS 0.2
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return 2;
-}
 
 size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes)
 {
@@ -69,12 +58,12 @@ static int parse_fillers(const char *list, unsigned *mask, char *err, size_t err
 		enum probe_filler f;
 
 		if (probe_filler_parse(name, &f))
-			return fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
+			return usage_fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
 				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
 		*mask |= 1u << f;
 	}
 	if (!*mask)
-		return fail(err, errlen, "--fillers: '%s' names no filler (expected e.g. nop,store)", list);
+		return usage_fail(err, errlen, "--fillers: '%s' names no filler (expected e.g. nop,store)", list);
 	return 0;
 }
 
@@ -87,14 +76,14 @@ static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t e
 	unsigned long n;
 
 	if (!colon || (size_t)(colon - spec) >= sizeof(name))
-		return fail(err, errlen, "--dump-code: '%s' is not FILLER:N (expected e.g. nop:64)", spec);
+		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N (expected e.g. nop:64)", spec);
 	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
 	n = strtoul(colon + 1, &end, 10);
 	if (probe_filler_parse(name, &p->dump_filler))
-		return fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
+		return usage_fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
 			    "store, load_fp, store_nop or load_fp_nop)", name);
 	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
-		return fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
+		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
 			    spec);
 	p->dump_n = (unsigned)n;
 	p->dump_code = true;
@@ -121,17 +110,17 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	p->working_set_bytes = p->working_set_bytes / p->spacing_bytes * p->spacing_bytes;
 	nodes = p->working_set_bytes / p->spacing_bytes;
 	if (nodes < 2)
-		return fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
+		return usage_fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
 			    "(expected a size of at least 2x the spacing)", o->size_bytes, p->spacing_bytes);
 	peak = plan_peak_bytes(p->working_set_bytes, p->spacing_bytes);
 	if (t->mem_available_bytes && peak > t->mem_available_bytes) {
 		report_format_bytes(a, sizeof(a), peak);
 		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
-		return fail(err, errlen, "--size: this working set needs %s but only %s is available "
+		return usage_fail(err, errlen, "--size: this working set needs %s but only %s is available "
 			    "(expected a smaller size; MemAvailable in /proc/meminfo)", a, b);
 	}
 	if (nodes > UINT32_MAX)
-		return fail(err, errlen, "--size: %zu nodes at --spacing %zu is more than 2^32-1 "
+		return usage_fail(err, errlen, "--size: %zu nodes at --spacing %zu is more than 2^32-1 "
 			    "(expected a smaller size or a larger spacing)", nodes, p->spacing_bytes);
 	if (largest && p->working_set_bytes <= largest) {
 		report_format_bytes(a, sizeof(a), p->working_set_bytes);
@@ -143,7 +132,7 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		result_warn(r, "--accesses %zu exceeds the %zu nodes: lanes revisit lines within one region",
 			    o->accesses, nodes);
 	if (o->cpu >= 0 && !topo_cpu_allowed(o->cpu))
-		return fail(err, errlen, "--cpu: CPU %d is not available to this process (expected one of %s)",
+		return usage_fail(err, errlen, "--cpu: CPU %d is not available to this process (expected one of %s)",
 			    o->cpu, t->affinity);
 	p->cpu = o->cpu >= 0 ? o->cpu : topo_default_cpu();
 	p->window_fillers = 0;

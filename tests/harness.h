@@ -31,6 +31,21 @@ int test_toolchain(const char *check, char *why, size_t whylen);
 /* Directory holding the mlpscope binary under test (next to the test binary). */
 const char *test_bin_dir(void);
 
+/* Entries in dir other than those starting with '.' (the temporaries a
+ * writer might leave behind count), or -1 when dir cannot be opened. */
+int test_count_entries(const char *dir);
+
+/* Writes text to path (created or truncated): 0, or -1 on any failure. */
+int test_write_text(const char *path, const char *text);
+
+/* Makes a fresh folder /tmp/mlpscope-TAG-XXXXXX and writes its path into
+ * dir (dir[0] == 0 when mkdtemp fails). */
+void test_scratch_make(char *dir, size_t len, const char *tag);
+
+/* Removes dir and all below it, but only a folder test_scratch_make made
+ * with the same tag; a folder left behind fails nothing. */
+void test_scratch_remove(const char *dir, const char *tag);
+
 #define TEST(name)                                                          \
 	static void name(struct test_ctx *tctx);                            \
 	__attribute__((constructor)) static void register_##name(void)      \

@@ -5,6 +5,7 @@
  */
 #include "harness.h"
 
+#include <dirent.h>
 #include <libgen.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -77,6 +78,51 @@ int test_toolchain(const char *check, char *why, size_t whylen)
 const char *test_bin_dir(void)
 {
 	return bin_dir;
+}
+
+int test_count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+int test_write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
+void test_scratch_make(char *dir, size_t len, const char *tag)
+{
+	snprintf(dir, len, "/tmp/mlpscope-%s-XXXXXX", tag);
+	if (!mkdtemp(dir))
+		dir[0] = 0;
+}
+
+void test_scratch_remove(const char *dir, const char *tag)
+{
+	char prefix[64], cmd[4200];
+	int n = snprintf(prefix, sizeof(prefix), "/tmp/mlpscope-%s-", tag);
+
+	/* Only what test_scratch_make made: an rm -rf never reaches further. */
+	if (n <= 0 || (size_t)n >= sizeof(prefix) || !dir[0] || strncmp(dir, prefix, (size_t)n))
+		return;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd)) {
+		/* a scratch folder left behind fails nothing */
+	}
 }
 
 /* With no arguments every test runs; otherwise those whose name contains

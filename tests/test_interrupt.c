@@ -4,7 +4,6 @@
  */
 #include "harness.h"
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,20 +11,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 TEST(interrupt_exits_130_and_writes_nothing)
 {
@@ -49,7 +34,7 @@ TEST(interrupt_exits_130_and_writes_nothing)
 	nanosleep(&pause, NULL);
 	kill(pid, SIGINT);
 	waitpid(pid, &st, 0);
-	left = count_entries(dir);
+	left = test_count_entries(dir);
 	if (left == 0)
 		rmdir(dir);
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d (want exit 130)", st);

@@ -418,12 +418,8 @@ static int eff_arm_build(const struct bandwidth_params *p, struct eff_arm *a, si
 
 	if ((rc = arena_map(&a->arena, bytes, req)))
 		return rc;
-	if ((rc = chain_build(&a->chain, a->arena.base, bytes, spacing, p->line_bytes, p->seed + spacing,
-			      chain_offset_linear)))
-		return rc;
-	if ((rc = chain_verify(&a->chain, &a->check)))
-		return rc;
-	return a->check.ok ? 0 : -EPROTO;
+	return chain_build_verified(&a->chain, a->arena.base, bytes, spacing, p->line_bytes, p->seed + spacing,
+				    chain_offset_linear, &a->check);
 }
 
 static int eff_row(const struct bandwidth_params *p, struct bandwidth_efficiency *e, size_t spacing)

@@ -261,16 +261,11 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 	r->total_bytes = arena.bytes;
 	r->huge_bytes_obtained = arena.huge_bytes_obtained;
 	r->collapse_errno = arena.collapse_errno;
-	if ((rc = chain_build(&s.chain, arena.base, p->working_set_bytes, p->spacing_bytes,
-			      p->line_bytes, p->seed, layout)))
-		goto out;
+	rc = chain_build_verified(&s.chain, arena.base, p->working_set_bytes, p->spacing_bytes,
+				  p->line_bytes, p->seed, layout, &r->layout);
 	r->perm_hash = s.chain.perm_hash;
-	if ((rc = chain_verify(&s.chain, &r->layout)))
+	if (rc)
 		goto out;
-	if (!r->layout.ok) {
-		rc = -EPROTO;
-		goto out;
-	}
 	w1 = clock_wall_ns();
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
 	if ((rc = sweep_all(&s)))

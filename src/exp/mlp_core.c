@@ -44,13 +44,9 @@ int mlp_core_run(unsigned max_lanes, unsigned trials, size_t line_bytes, uint64_
 	rc = -ENOMEM;
 	if (!base || !t)
 		goto out;
-	if ((rc = chain_build(&ch, base, MLP_CORE_CHAIN_BYTES, line_bytes, line_bytes, seed, chain_offset_linear)) ||
-	    (rc = chain_verify(&ch, &check)))
+	if ((rc = chain_build_verified(&ch, base, MLP_CORE_CHAIN_BYTES, line_bytes, line_bytes, seed,
+				       chain_offset_linear, &check)))
 		goto out;
-	if (!check.ok) {
-		rc = -EPROTO;
-		goto out;
-	}
 	/* The first trial warms the code and the chain; it is kept (the
 	 * minimum ignores it) rather than adding an untimed pass. */
 	for (unsigned tr = 0; tr < trials; tr++) {

@@ -56,12 +56,8 @@ static int build_member(void *ctx, unsigned index, int cpu, void *slot)
 	(void)slot;
 	if ((rc = arena_map(&t->arena, p->per_thread_bytes, p->pages)))
 		return rc;
-	if ((rc = chain_build(&t->chain, t->arena.base, p->per_thread_bytes, p->spacing_bytes, p->line_bytes,
-			      p->seed + index, chain_offset_linear)))
-		return rc;
-	if ((rc = chain_verify(&t->chain, &t->check)))
-		return rc;
-	return t->check.ok ? 0 : -EPROTO;
+	return chain_build_verified(&t->chain, t->arena.base, p->per_thread_bytes, p->spacing_bytes,
+				    p->line_bytes, p->seed + index, chain_offset_linear, &t->check);
 }
 
 static int lanes_member(void *ctx, unsigned index, int cpu, void *slot)

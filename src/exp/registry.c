@@ -48,25 +48,14 @@
 #include "sais.h"
 #include "team.h"
 #include "topo.h"
+#include "usage.h"
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return 2;
-}
 
 static bool asked_for(const struct section_run *s, const char *name)
 {
@@ -229,7 +218,7 @@ static int latency_section_plan(struct section_run *s, char *err, size_t errlen)
 		return 0;
 	report_format_bytes(a, sizeof(a), peak);
 	report_format_bytes(b, sizeof(b), avail);
-	return fail(err, errlen, "--size: this working set needs %s but only %s is available "
+	return usage_fail(err, errlen, "--size: this working set needs %s but only %s is available "
 		    "(expected a smaller size; MemAvailable in /proc/meminfo)", a, b);
 }
 
@@ -563,7 +552,7 @@ static int loaded_section_plan(struct section_run *s, char *err, size_t errlen)
 	if (n >= 2)
 		return 0;
 	if (asked_for(s, "loaded"))
-		return fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
+		return usage_fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
 			    "%u %s available (expected --threads 2 or more, on a machine with 2+ CPUs)",
 			    n, n == 1 ? "is" : "are");
 	result_warn(s->r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
@@ -613,7 +602,7 @@ static int c2c_section_plan(struct section_run *s, char *err, size_t errlen)
 	if (n >= 2)
 		return 0;
 	if (asked_for(s, "c2c"))
-		return fail(err, errlen, "c2c: needs 2 CPUs, one at each end of the line, but %u %s available "
+		return usage_fail(err, errlen, "c2c: needs 2 CPUs, one at each end of the line, but %u %s available "
 			    "(expected --threads 2 or more, on a machine with 2+ CPUs)", n, n == 1 ? "is" : "are");
 	result_warn(s->r, "c2c: skipped, it needs 2 CPUs (one at each end of the line)");
 	return 0;
@@ -695,10 +684,10 @@ static int window_section_plan(struct section_run *s, char *err, size_t errlen)
 	const struct options *o = s->o;
 
 	if (o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
-		return fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
+		return usage_fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
 			    "cache (expected e.g. 256M)");
 	if (o->trials > POLICY_WINDOW_TRIALS_MAX)
-		return fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... %d)", o->trials,
+		return usage_fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... %d)", o->trials,
 			    POLICY_WINDOW_TRIALS_MAX);
 	return 0;
 }
@@ -816,21 +805,21 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 	char a[32], b[32];
 
 	if (app_kernel_find(kernel))
-		return fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", kernel);
+		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", kernel);
 	if (o->input && textgen_parse(o->input, &kind))
-		return fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
+		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
 	if (!!o->text_path + !!o->input + o->bzip2 > 1)
-		return fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
+		return usage_fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
 	if ((o->text_path || o->input || o->bzip2) && strcmp(kernel, "bwt"))
-		return fail(err, errlen, "app %s: --text, --input and --bzip2 are bwt's inputs (expected app bwt)",
+		return usage_fail(err, errlen, "app %s: --text, --input and --bzip2 are bwt's inputs (expected app bwt)",
 			    kernel);
 	text_bytes = app_bzip2(s) ? APP_BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
 	if (o->text_path) {
 		if (stat(o->text_path, &st))
-			return fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
+			return usage_fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
 				    strerror(errno));
 		if (!S_ISREG(st.st_mode) || st.st_size < 1)
-			return fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
+			return usage_fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
 				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
 		text_bytes = (size_t)st.st_size;
 	}
@@ -841,7 +830,7 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 	    (!strcmp(kernel, "bwt") && text_bytes > SAIS_MAX_BYTES)) {
 		report_format_bytes(a, sizeof(a), peak);
 		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
-		return fail(err, errlen, "%s: app %s needs %s at its peak, over 90%% of MemAvailable (%s), or more "
+		return usage_fail(err, errlen, "%s: app %s needs %s at its peak, over 90%% of MemAvailable (%s), or more "
 			    "text than the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
 			    o->text_path ? "--text" : "--size", kernel, a, b, o->text_path ? "file" : "size");
 	}
@@ -1341,7 +1330,7 @@ static int check_threaded_memory(const struct section_run *s, char *err, size_t 
 		return 0;
 	report_format_bytes(a, sizeof(a), need);
 	report_format_bytes(b, sizeof(b), t->mem_available_bytes);
-	return fail(err, errlen, "--threads: %s on %u threads needs %s but only %s is available "
+	return usage_fail(err, errlen, "--threads: %s on %u threads needs %s but only %s is available "
 		    "(expected fewer --threads; MemAvailable in /proc/meminfo)", who, threads, a, b);
 }
 
@@ -1356,7 +1345,7 @@ int registry_plan(struct section_run *s, char *err, size_t errlen)
 		char why[CLI_ERR_LEN];
 
 		if (team_resolve_threads(s->o->threads, &s->plan->threads, why, sizeof(why)))
-			return fail(err, errlen, "%s (expected 1..%d)", why, team_allowed_cpus(NULL, 0));
+			return usage_fail(err, errlen, "%s (expected 1..%d)", why, team_allowed_cpus(NULL, 0));
 		if (check_threaded_memory(s, err, errlen))
 			return 2;
 	}

@@ -821,16 +821,11 @@ int window_run(const struct window_params *p, struct window_result *r)
 			goto out;
 		r->total_bytes = arena.bytes;
 		r->huge_bytes_obtained = arena.huge_bytes_obtained;
-		if ((rc = chain_build(&s.chain, arena.base, p->working_set_bytes, ENC_LINE_BYTES, ENC_LINE_BYTES,
-				      p->seed, chain_offset_linear)))
-			goto out;
+		rc = chain_build_verified(&s.chain, arena.base, p->working_set_bytes, ENC_LINE_BYTES,
+					  ENC_LINE_BYTES, p->seed, chain_offset_linear, &r->layout);
 		r->perm_hash = s.chain.perm_hash;
-		if ((rc = chain_verify(&s.chain, &r->layout)))
+		if (rc)
 			goto out;
-		if (!r->layout.ok) {
-			rc = -EPROTO;
-			goto out;
-		}
 		/* Keep every timed region above the clock's minimum: at least two
 		 * misses per iteration, so 2 x 50 ns is a safe lower bound on a
 		 * region's cost per iteration on any machine with DRAM behind it. */

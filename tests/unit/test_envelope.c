@@ -180,16 +180,6 @@ static const char window_json[] =
 	"   \"reorder_buffer\": {\"measured\": false, \"capacity\": null, \"note\": \"not resolved in this run\"}}},\n"
 	" \"warnings\": []}\n";
 
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
 TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 {
 	char rpath[] = "/tmp/mlpscope-env-XXXXXX", wpath[] = "/tmp/mlpscope-envw-XXXXXX";
@@ -203,7 +193,7 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 	close(fr);
 	close(fw);
 	snprintf(jpath, sizeof(jpath), "%s.model.json", rpath);
-	CHECK(!write_file(rpath, report_json) && !write_file(wpath, window_json), "write");
+	CHECK(!test_write_text(rpath, report_json) && !test_write_text(wpath, window_json), "write");
 	out = open_memstream(&text, &len);
 	rc = model_cmd_run(rpath, wpath, jpath, out, err, sizeof(err));
 	fclose(out);
@@ -233,7 +223,7 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 
 		CHECK(copy && at, "fixture");
 		memcpy(at, "\"peak_concurrency\": 11", 22);
-		CHECK(!write_file(rpath, copy), "write");
+		CHECK(!test_write_text(rpath, copy), "write");
 		free(copy);
 		struct jsonr_doc d2;
 		const char *words;
@@ -250,7 +240,7 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 		      strstr(words, "consistent with the L1D's miss buffers"), "same count: %s", words ? words : "none");
 		jsonr_free(&d2);
 		/* back to the first fixture for the JSON checks below */
-		CHECK(!write_file(rpath, report_json), "write");
+		CHECK(!test_write_text(rpath, report_json), "write");
 		CHECK(model_cmd_run(rpath, wpath, jpath, (o2 = fopen("/dev/null", "w")), err, sizeof(err)) == 0, "rerun");
 		fclose(o2);
 	}

@@ -18,7 +18,6 @@
 #include "report/plots.h"
 #include "report/svg.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -33,49 +32,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-static void scratch(char *dir, size_t len)
-{
-	snprintf(dir, len, "/tmp/mlpscope-hostile-XXXXXX");
-	if (!mkdtemp(dir))
-		dir[0] = 0;
-}
-
-static void scratch_remove(const char *dir)
-{
-	char cmd[300];
-
-	if (!strncmp(dir, "/tmp/mlpscope-hostile-", 22)) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd)) {
-			/* a scratch folder left behind fails nothing */
-		}
-	}
-}
-
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -1;
-	fputs(text, f);
-	return fclose(f);
-}
-
-static int count_entries(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
 
 /* Run fn(arg) in a child with an alarm: its exit status, or 128 + signal
  * (SIGALRM: it hung). */
@@ -127,14 +83,14 @@ TEST(hostile_values_refused_naming_key_and_file)
 	};
 	char dir[64], path[128], err[512];
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/hostile.json", dir);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct jsonr_doc doc;
 		int rc;
 
-		CHECK(write_file(path, cases[i].json) == 0, "write");
+		CHECK(test_write_text(path, cases[i].json) == 0, "write");
 		err[0] = 0;
 		rc = result_load(path, &doc, err, sizeof(err));
 		if (!rc)
@@ -153,7 +109,7 @@ TEST(hostile_values_refused_naming_key_and_file)
 		CHECK(result_load(real[i], &doc, err, sizeof(err)) == 0, "%s refused: %s", real[i], err);
 		jsonr_free(&doc);
 	}
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 }
 
 static const char lanes_1e300[] = HEAD "\"mlp\": {\"sweep\": [{\"lanes\": 1, \"ns_per_access\": 100},"
@@ -247,13 +203,13 @@ TEST(hostile_fifo_input_refused_without_blocking)
 	char dir[64], fifo[128];
 	int a, b;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
 	a = in_child(load_fifo, fifo, 5);
 	b = in_child(trace_fifo, fifo, 5);
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 	CHECK(a == 0, "a result that is a FIFO: %s", a == 128 + SIGALRM ? "blocked" : "not refused with its path");
 	CHECK(b == 0, "a trace that is a FIFO: %s", b == 128 + SIGALRM ? "blocked" : "not refused with its path");
 }
@@ -276,7 +232,7 @@ TEST(hostile_schema_version_zero_or_negative_refused)
 	const char *paths[2] = { path, path };
 	size_t len;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/v.json", dir);
 	for (size_t i = 0; i < 3; i++) {
@@ -284,7 +240,7 @@ TEST(hostile_schema_version_zero_or_negative_refused)
 		int rc;
 
 		snprintf(text, sizeof(text), "{\"tool\": \"mlpscope\", \"schema_version\": %s}", versions[i]);
-		CHECK(write_file(path, text) == 0, "write");
+		CHECK(test_write_text(path, text) == 0, "write");
 		f = open_memstream(&out, &len);
 		err[0] = 0;
 		rc = compare_run(paths, 2, f, NULL, err, sizeof(err));
@@ -294,7 +250,7 @@ TEST(hostile_schema_version_zero_or_negative_refused)
 		CHECK(rc == 2 && strstr(err, "schema_version") && strstr(err, versions[i]) && strstr(err, path),
 		      "schema_version %s: rc %d, '%s'", versions[i], rc, err);
 	}
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 }
 
 TEST(hostile_output_never_replaces_a_non_regular_file)
@@ -304,7 +260,7 @@ TEST(hostile_output_never_replaces_a_non_regular_file)
 	struct stat st;
 	int rc_fifo, rc_dir, left;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
 	snprintf(sub, sizeof(sub), "%s/sub", dir);
@@ -317,9 +273,9 @@ TEST(hostile_output_never_replaces_a_non_regular_file)
 	rc_dir = atomic_open(&a, sub);
 	if (!rc_dir)
 		atomic_abort(&a);
-	left = count_entries(dir);
+	left = test_count_entries(dir);
 	CHECK(lstat(fifo, &st) == 0, "the FIFO is gone");
-	scratch_remove(dir);
+	test_scratch_remove(dir, "hostile");
 	CHECK(S_ISFIFO(st.st_mode), "the FIFO was replaced by a regular file");
 	CHECK(rc_fifo == -EEXIST, "atomic_open on a FIFO: %d, want -EEXIST", rc_fifo);
 	CHECK(rc_dir == -EISDIR, "atomic_open on a directory: %d, want -EISDIR before any work", rc_dir);
@@ -341,7 +297,7 @@ TEST(hostile_sigterm_during_compare_html_leaves_nothing)
 	int fds[2], st, left = -1;
 	pid_t pid;
 
-	scratch(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "hostile");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(html, sizeof(html), "%s/out.html", dir);
 	snprintf(bin, sizeof(bin), "%s/mlpscope", test_bin_dir());
@@ -360,13 +316,13 @@ TEST(hostile_sigterm_during_compare_html_leaves_nothing)
 	posix_spawn_file_actions_destroy(&fa);
 	close(fds[1]);
 	/* Wait (up to 10 s) until the temporary exists, then interrupt. */
-	for (int i = 0; i < 500 && (left = count_entries(dir)) < 1; i++)
+	for (int i = 0; i < 500 && (left = test_count_entries(dir)) < 1; i++)
 		nanosleep(&tick, NULL);
 	kill(pid, SIGTERM);
 	waitpid(pid, &st, 0);
 	close(fds[0]);
-	left = count_entries(dir);
-	scratch_remove(dir);
+	left = test_count_entries(dir);
+	test_scratch_remove(dir, "hostile");
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 130, "status %d, want exit 130", st);
 	CHECK(left == 0, "%d file(s) left after SIGTERM", left);
 }

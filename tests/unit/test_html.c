@@ -77,25 +77,6 @@ static void unload(struct fixtures *fx)
 		jsonr_free(&fx->doc[i]);
 }
 
-static void scratch_dir(char *dir, size_t len)
-{
-	snprintf(dir, len, "/tmp/mlpscope-html-XXXXXX");
-	if (!mkdtemp(dir))
-		dir[0] = 0;
-}
-
-static void remove_dir(const char *dir)
-{
-	char cmd[4200];
-
-	if (dir[0] && !strncmp(dir, "/tmp/mlpscope-html-", 19)) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-		if (system(cmd)) {
-			/* leaving a scratch folder behind fails nothing */
-		}
-	}
-}
-
 static const char *const three[] = { "tests/data/report_a.json", "tests/data/report_b.json", "tests/data/window.json" };
 
 TEST(svg_escapes_text_and_parses_as_xml)
@@ -128,7 +109,7 @@ TEST(svg_escapes_text_and_parses_as_xml)
 		free(buf);
 		SKIP("python3 with xml.etree is not installed");
 	}
-	scratch_dir(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/t.svg", dir);
 	g = fopen(path, "w");
@@ -144,7 +125,7 @@ TEST(svg_escapes_text_and_parses_as_xml)
 	fclose(g);
 	snprintf(args, sizeof(args), "svg '%s' 2>/dev/null", path);
 	int broken = check_files(args);
-	remove_dir(dir);
+	test_scratch_remove(dir, "html");
 	CHECK(s == 0, "the plot does not parse as XML");
 	CHECK(broken != 0, "the checker accepted an unescaped '&'");
 }
@@ -158,7 +139,7 @@ TEST(svg_write_dir_writes_every_plot_with_data)
 	int rc;
 
 	CHECK(load(&fx, three, 3) == 0, "fixtures");
-	scratch_dir(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
 	rc = svg_write_dir(dir, fx.root, fx.label, fx.n);
 	unload(&fx);
@@ -183,7 +164,7 @@ TEST(svg_write_dir_writes_every_plot_with_data)
 	unload(&fx);
 	int stale = stat(window_path, &st) == 0;
 
-	remove_dir(dir);
+	test_scratch_remove(dir, "html");
 	CHECK(rc == 0 && !stale, "rewrite: rc %d, stale window.svg left: %d", rc, stale);
 	if (!have_python())
 		SKIP("python3 is not installed: the SVG files were not parsed");
@@ -247,7 +228,7 @@ TEST(html_parses_and_holds_nothing_external)
 		free(buf);
 		SKIP("python3 is not installed");
 	}
-	scratch_dir(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/r.html", dir);
 	f = fopen(path, "w");
@@ -264,7 +245,7 @@ TEST(html_parses_and_holds_nothing_external)
 	snprintf(args, sizeof(args), "html '%s' 5 2>/dev/null", path);
 	int external = check_files(args);
 	free(buf);
-	remove_dir(dir);
+	test_scratch_remove(dir, "html");
 	CHECK(rc == 0, "the HTML or an inline SVG does not parse, or it refers outside itself");
 	CHECK(external != 0, "the checker accepted an external image");
 }
@@ -295,7 +276,7 @@ TEST(csv_round_trips_through_python_csv)
 	int rc;
 
 	CHECK(load(&fx, docs, 2) == 0, "fixtures");
-	scratch_dir(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
 	rc = registry_write_csv(dir, fx.root[0]);
 	unload(&fx);
@@ -305,7 +286,7 @@ TEST(csv_round_trips_through_python_csv)
 	snprintf(args, sizeof(args), "%s/window_points.csv", dir);
 	CHECK(stat(args, &st) != 0, "a window table from a run without one");
 	if (!have_python()) {
-		remove_dir(dir);
+		test_scratch_remove(dir, "html");
 		SKIP("python3 is not installed");
 	}
 	repo_path(jpath, sizeof(jpath), "tests/data/report_b.json");
@@ -315,20 +296,20 @@ TEST(csv_round_trips_through_python_csv)
 	repo_path(jpath, sizeof(jpath), "tests/data/report_a.json");
 	snprintf(args, sizeof(args), "csv '%s' '%s' 2>/dev/null", dir, jpath);
 	int other = check_files(args);
-	remove_dir(dir);
+	test_scratch_remove(dir, "html");
 	CHECK(rc == 0, "CSV does not read back as the JSON");
 	CHECK(other != 0, "the checker accepted another run's values");
 
 	/* The window run's tables, too. */
 	CHECK(load(&fx, docs, 2) == 0, "fixtures");
-	scratch_dir(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "html");
 	rc = registry_write_csv(dir, fx.root[1]);
 	unload(&fx);
 	CHECK(rc == 0, "registry_write_csv window: %s", strerror(-rc));
 	repo_path(jpath, sizeof(jpath), "tests/data/window.json");
 	snprintf(args, sizeof(args), "csv '%s' '%s'", dir, jpath);
 	rc = check_files(args);
-	remove_dir(dir);
+	test_scratch_remove(dir, "html");
 	CHECK(rc == 0, "window CSV does not read back as the JSON");
 }
 
@@ -417,7 +398,7 @@ TEST(compare_writes_html_with_every_run)
 
 	repo_path(pa, sizeof(pa), "tests/data/report_a.json");
 	repo_path(pb, sizeof(pb), "tests/data/report_b.json");
-	scratch_dir(dir, sizeof(dir));
+	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(html, sizeof(html), "%s/c.html", dir);
 	f = open_memstream(&out, &len);
@@ -434,6 +415,6 @@ TEST(compare_writes_html_with_every_run)
 	fclose(f);
 	rc = strstr(page, "report_a.json: measured, huge pages") && strstr(page, "report_b.json: measured, small pages");
 	free(page);
-	remove_dir(dir);
+	test_scratch_remove(dir, "html");
 	CHECK(rc, "both runs' series must share the lanes plots");
 }
