@@ -402,7 +402,7 @@ TEST(envelope_model_judges_a_level_s_peak_by_that_level_s_floor)
 	snprintf(patched, strlen(copy) + 64, "%.*s\"t1_ns\": 20, \"noise_floor_pct\": 100,%s", (int)(at - copy), copy,
 		 at + strlen("\"t1_ns\": 20,"));
 	free(copy);
-	CHECK(!write_file(rpath, patched) && !write_file(wpath, window_json), "write");
+	CHECK(!test_write_text(rpath, patched) && !test_write_text(wpath, window_json), "write");
 	free(patched);
 	out = open_memstream(&text, &len);
 	rc = model_cmd_run(rpath, wpath, NULL, out, err, sizeof(err));
