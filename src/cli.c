@@ -326,9 +326,45 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 	return usage_fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 }
 
+/* Options that mean something to a few commands only: given to another,
+ * they would be silently ignored while it measures something else, so they
+ * are refused up front like an output a command cannot write. */
+static const struct {
+	const char *opt;
+	const char *commands;  /* space-separated command words */
+} opt_only_for[] = {
+	{"levels", "report mlp"},
+	{"read-size", "report mlp"},
+	{"text", "report app"},
+	{"input", "report app"},
+	{"bzip2", "report app"},
+	{"sort", "compare"},
+};
+
+static int check_options_apply(const struct options *o, const bool *given, char *err, size_t errlen)
+{
+	const char *cmd = command_name(o);
+	size_t n = strlen(cmd);
+
+	for (size_t i = 0; i < sizeof(opt_only_for) / sizeof(opt_only_for[0]); i++) {
+		const struct opt *op = find_opt(opt_only_for[i].opt, strlen(opt_only_for[i].opt));
+		const char *list = opt_only_for[i].commands, *at;
+		bool ok = false;
+
+		if (!op || !given[op - opts])
+			continue;
+		for (at = strstr(list, cmd); at && !ok; at = strstr(at + 1, cmd))
+			ok = (at == list || at[-1] == ' ') && (at[n] == ' ' || at[n] == 0);
+		if (!ok)
+			return usage_fail(err, errlen, "--%s: %s takes no such option (expected it with: %s)", op->name,
+					  cmd, list);
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o, char *err, size_t errlen)
 {
-	bool have_command = false;
+	bool have_command = false, given[NOPTS] = {false};
 	int rc;
 
 	set_defaults(o);
@@ -352,6 +388,7 @@ static int parse_args(int argc, char **argv, struct options *o, char *err, size_
 		if (!op)
 			return usage_fail(err, errlen, "'%.*s' is not an option (see mlpscope --help)",
 				    eq ? (int)(eq - a) : (int)strlen(a), a);
+		given[op - opts] = true;
 		if (op->kind == OPT_FLAG || op->kind == OPT_HELP || op->kind == OPT_VERSION) {
 			if (eq)
 				return usage_fail(err, errlen, "--%s takes no value", op->name);
@@ -380,6 +417,8 @@ static int parse_args(int argc, char **argv, struct options *o, char *err, size_
 	if (o->command->needs_from && !o->from_path)
 		return usage_fail(err, errlen, "%s: --from is required (expected %s)", command_name(o), o->command->usage);
 	if ((rc = check_outputs_apply(o, err, errlen)))
+		return rc;
+	if ((rc = check_options_apply(o, given, err, errlen)))
 		return rc;
 	/* One directory is many results (compare's fleet table). */
 	if (o->command->operands == SECTION_ARGS_MANY && o->npaths < 2 && !(o->npaths == 1 && is_dir(o->paths[0])))
