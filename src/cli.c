@@ -73,7 +73,7 @@ static const struct opt opts[] = {
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
 	{"levels", NULL, OPT_FLAG, F(levels), 0, 0,
-	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), about 10 s more"},
+	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), 1-2 s more here"},
 	{"read-size", NULL, OPT_FLAG, F(read_size), 0, 0,
 	 "mlp: also vary the bytes read per node (8..128) and node spacing, each with its layout check"},
 	{"help", NULL, OPT_HELP, 0, 0, 0, "this help"},
