@@ -8,6 +8,8 @@
 #include "report/csv.h"
 #include "report/format.h"
 
+#include "stats.h"
+
 #include <math.h>
 
 /* "4.2% (whose)", or why there is no floor: one min-of-3 group (--quick)
@@ -270,17 +272,20 @@ void loaded_write_text(const struct loaded_result *r, FILE *f)
 	for (unsigned k = 0; k < r->ncurves; k++) {
 		const struct loaded_curve *c = &r->curves[k];
 
-		fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s\n", c->name, "delay ns", "offered GB/s",
-			"delivered GB/s", "latency ns", "x idle");
+		fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s   %s\n", c->name, "delay ns", "offered GB/s",
+			"delivered GB/s", "latency ns", "x idle", "per-region ns: p50 / p90 / p99 / max");
 		for (unsigned i = 0; i < c->npoints; i++) {
 			const struct loaded_point *pt = &c->points[i];
+			struct stats_pcts q;
 
+			stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
 			if (pt->idle)
-				fprintf(f, "  %10s %14s %16s %11.1f %9.2f\n", "idle", "-", "-", pt->latency_ns,
+				fprintf(f, "  %10s %14s %16s %11.1f %9.2f", "idle", "-", "-", pt->latency_ns,
 					pt->latency_ns / c->idle_latency_ns);
 			else
-				fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f\n", pt->delay_ns, pt->offered_gbps,
+				fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f", pt->delay_ns, pt->offered_gbps,
 					pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
+			fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)\n", q.p50, q.p90, q.p99, q.max, q.n);
 		}
 		if (c->double_reached)
 			fprintf(f, "  latency doubles at %.2f GB/s delivered\n", c->bw_at_double_latency_gbps);
@@ -329,6 +334,17 @@ void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_res
 			jsonw_double(w, "offered_gbps", pt->offered_gbps);
 			jsonw_double(w, "bw_gbps", pt->bw_gbps);
 			jsonw_double(w, "latency_ns", pt->latency_ns);
+			{
+				struct stats_pcts q;
+
+				stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
+				jsonw_uint(w, "latency_regions", q.n);
+				jsonw_double(w, "latency_p50_ns", q.p50);
+				jsonw_double(w, "latency_p90_ns", q.p90);
+				jsonw_double(w, "latency_p99_ns", q.p99);
+				jsonw_double(w, "latency_max_ns", q.max);
+				jsonw_double_array(w, "latency_region_ns", pt->trials_latency_ns, pt->ntrials);
+			}
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);

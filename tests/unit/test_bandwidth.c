@@ -13,6 +13,7 @@
 #include "exp/multicore.h"
 #include "kern/stream.h"
 #include "report/bandwidth_out.h"
+#include "stats.h"
 #include "team.h"
 #include "topo.h"
 
@@ -494,6 +495,17 @@ TEST(loaded_latency_under_load_is_not_below_idle)
 	      c->idle_latency_ns, 100 * floor);
 	CHECK(c->points[0].bw_gbps > c->points[c->npoints - 2].bw_gbps, "no delay delivered %.2f GB/s <= %.2f",
 	      c->points[0].bw_gbps, c->points[c->npoints - 2].bw_gbps);
+	/* Each point's per-region times, as the writers report them. */
+	for (unsigned k = 0; k < ld_shape.ncurves; k++)
+		for (unsigned i = 0; i < ld_shape.curves[k].npoints; i++) {
+			const struct loaded_point *pt = &ld_shape.curves[k].points[i];
+			struct stats_pcts q;
+
+			stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
+			CHECK(q.n == pt->ntrials && q.n > 0, "point %u: %zu regions", i, q.n);
+			CHECK(pt->latency_ns <= q.p50 && q.p50 <= q.p90 && q.p90 <= q.p99 && q.p99 <= q.max,
+			      "point %u: min %g p50 %g p90 %g p99 %g max %g", i, pt->latency_ns, q.p50, q.p90, q.p99, q.max);
+		}
 	snprintf(tctx->message, sizeof(tctx->message),
 		 "idle %.1f ns; at %.2f GB/s delivered %.1f ns; floor %.1f%%; doubles: %s", c->idle_latency_ns,
 		 c->points[0].bw_gbps, full, 100 * floor, c->double_reached ? "reached" : "not reached");
