@@ -78,6 +78,27 @@ void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 		fprintf(f, "  widest read, most threads / 1 thread: %.2fx\n", r->read_scaling);
 	if (r->scaling_note[0])
 		fprintf(f, "  note: %s\n", r->scaling_note);
+	if (r->nmixes) {
+		fprintf(f, "\n  injection bandwidth by read:write mix, %u threads, 8-byte scalar kernels (%s)\n",
+			r->mixes[0].pt.threads, r->mix_note);
+		fprintf(f, "  %-18s %7s %14s %6s %18s\n", "kernel", "mix", "GB/s (named)", "x RFO", "GB/s moved (model)");
+		for (unsigned i = 0; i < r->nmixes; i++) {
+			const struct bandwidth_mix *m = &r->mixes[i];
+			char mix[24];
+
+			if (m->write_lines)
+				snprintf(mix, sizeof(mix), "%u:%u%s", m->read_lines, m->write_lines,
+					 m->pt.kernel->nontemporal ? " nt" : "");
+			else
+				snprintf(mix, sizeof(mix), "reads");
+			fprintf(f, "  %-18s %7s %14.2f %6.2f %18.2f", m->pt.kernel->name, mix, m->pt.gbps, m->rfo_factor,
+				m->moved_gbps);
+			if (m->pt.preempted_trials)
+				fprintf(f, "  (%u of %u trials preempted%s)", m->pt.preempted_trials, m->pt.ntrials,
+					m->pt.trial_preempted[m->pt.best_trial] ? ", all: best of them shown" : ", not used");
+			fprintf(f, "\n");
+		}
+	}
 	if (!r->efficiency_measured)
 		return;
 	fprintf(f, "\n  random-access efficiency (%s)\n", r->efficiency_note);
@@ -143,6 +164,38 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 		jsonw_string(w, "scaling_note", r->scaling_note);
 	else
 		jsonw_null(w, "scaling_note");
+	if (r->nmixes) {
+		jsonw_object_begin(w, "mixes");
+		jsonw_string(w, "note", r->mix_note);
+		jsonw_uint(w, "threads", r->mixes[0].pt.threads);
+		jsonw_array_begin(w, "points");
+		for (unsigned i = 0; i < r->nmixes; i++) {
+			const struct bandwidth_mix *m = &r->mixes[i];
+			const struct bandwidth_point *pt = &m->pt;
+
+			jsonw_object_begin(w, NULL);
+			jsonw_string(w, "kernel", pt->kernel->name);
+			jsonw_uint(w, "read_lines", m->read_lines);
+			jsonw_uint(w, "write_lines", m->write_lines);
+			jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
+			jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
+			jsonw_double(w, "gbps", pt->gbps);
+			jsonw_double(w, "rfo_factor_model", m->rfo_factor);
+			jsonw_double(w, "moved_gbps_model", m->moved_gbps);
+			jsonw_uint(w, "bytes_moved", pt->bytes_moved);
+			jsonw_uint(w, "bytes_measured", pt->bytes_measured);
+			jsonw_double(w, "overlap_pct", pt->overlap_pct);
+			jsonw_uint(w, "preempted_trials", pt->preempted_trials);
+			jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
+			jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
+			jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		jsonw_object_end(w);
+	} else {
+		jsonw_null(w, "mixes");
+	}
 	jsonw_string(w, "efficiency_note", r->efficiency_note);
 	jsonw_array_begin(w, "efficiency");
 	for (unsigned s = 0; r->efficiency_measured && s < BANDWIDTH_EFF_SPACINGS; s++) {

@@ -30,6 +30,15 @@ static double arr_min(const struct jsonr_value *a)
 	return m;
 }
 
+static unsigned total(const unsigned *counts)
+{
+	unsigned t = 0;
+
+	for (unsigned b = 0; b < PLOTS_DIST_BINS; b++)
+		t += counts[b];
+	return t;
+}
+
 /* Add a's values over base to counts[] (bins of width w from 1); returns
  * the largest ratio, or when w is 0 only finds it. */
 static double bin_array(const struct jsonr_value *a, double base, double w, unsigned *counts)
@@ -74,7 +83,8 @@ static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, co
 
 			r = bin_array(a, base, w, counts);
 			hi = r > hi ? r : hi;
-			if (w <= 0 || !isfinite(base))
+			/* A series with no regions would pin the y axis at 0..0. */
+			if (w <= 0 || !isfinite(base) || !total(counts))
 				continue;
 			if (lv >= 1)
 				snprintf(what, sizeof(what), "chase %.0f KiB (level %.0f)", sz / 1024, lv);
@@ -103,7 +113,8 @@ static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, co
 
 				hi = r > hi ? r : hi;
 			}
-			if (w <= 0)
+			/* Results saved before the region times were kept have none. */
+			if (w <= 0 || !total(counts))
 				continue;
 			snprintf(lab, sizeof(lab), "%s%sloaded (every point, each over its own minimum)", n > 1 ? labels[d] : "",
 				 n > 1 ? ": " : "");

@@ -107,6 +107,47 @@ TEST(bandwidth_read_and_write_kernels_agree_with_scalar)
 	free(buf);
 }
 
+/* Each mix reads exactly the lines its ratio names and writes the others:
+ * the sum it returns is seed plus every word of the read lines (computed
+ * here line by line), written lines hold seed in every word, read lines
+ * are untouched, nothing past the end. BUF_BYTES is 16384 lines, not a
+ * multiple of 3, so 2:1 ends inside a period, as slices may. */
+TEST(bandwidth_mix_kernels_read_and_write_the_lines_they_claim)
+{
+	const struct stream_kernel *k[BANDWIDTH_MAX_MIXES];
+	size_t n = stream_mix_kernels(k, BANDWIDTH_MAX_MIXES), words = BUF_BYTES / 8;
+	uint64_t *buf = aligned_alloc(4096, BUF_BYTES + GUARD_BYTES), seed = 0x5eed5eed5eedull;
+	char names[256] = "";
+
+	CHECK(buf, "alloc");
+	CHECK(n >= 3, "%zu mix kernels, want at least 3:1, 2:1, 1:1", n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned period = k[i]->read_lines + k[i]->write_lines;
+		uint64_t want = seed, got;
+
+		CHECK(k[i]->op == STREAM_MIX && k[i]->read_lines && k[i]->write_lines, "%s: not a mix", k[i]->name);
+		for (size_t w = 0; w < words; w++)
+			buf[w] = w * 0x9e3779b97f4a7c15ull + 1;
+		memset(buf + words, 0xA5, GUARD_BYTES);
+		for (size_t w = 0; w < words; w++)
+			if ((w / 8) % period < k[i]->read_lines)
+				want += buf[w];
+		got = k[i]->fn(buf, buf, BUF_BYTES, seed);
+		CHECK(got == want, "%s: sum %llx, want %llx", k[i]->name, (unsigned long long)got, (unsigned long long)want);
+		for (size_t w = 0; w < words; w++) {
+			bool written = (w / 8) % period >= k[i]->read_lines;
+
+			CHECK(written ? buf[w] == seed : buf[w] == w * 0x9e3779b97f4a7c15ull + 1, "%s: word %zu (line %zu) %s",
+			      k[i]->name, w, w / 8, written ? "not written" : "changed");
+		}
+		for (size_t g = 0; g < GUARD_BYTES; g++)
+			CHECK(((unsigned char *)(buf + words))[g] == 0xA5, "%s wrote past the end", k[i]->name);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s ", k[i]->name);
+	}
+	snprintf(tctx->message, sizeof(tctx->message), "%zu mix kernels checked: %s", n, names);
+	free(buf);
+}
+
 struct count_ctx {
 	unsigned calls;   /* atomic */
 };
