@@ -113,6 +113,7 @@ const struct stream_kernel *stream_arch_kernels(size_t *n)
 	*n = sizeof(aarch64_kernels) / sizeof(aarch64_kernels[0]);
 	return aarch64_kernels;
 }
+
 /* No non-temporal mix here: only the scalar mixes of kern/stream.c run. */
 const struct stream_kernel *stream_arch_mix_kernels(size_t *n)
 {

@@ -6,7 +6,7 @@
  * VMOVNTDQ, which write combining buffers straight to memory without the
  * read-for-ownership a normal store miss costs, then SFENCE, because
  * streaming stores are weakly ordered and must be drained before the clock
- * is read. One loop trip moves STREAM_CHUNK_BYTES (four lines).
+ * is read. One trip moves STREAM_CHUNK_BYTES (four lines). The 1:1 NT mix: MOVNTI.
  */
 #if defined(__x86_64__)
 #include "kern/stream.h"

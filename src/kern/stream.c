@@ -5,7 +5,7 @@
  * memset/memcpy switch to non-temporal stores past a size threshold, which
  * would silently make "scalar write" a different experiment. An empty asm
  * that claims to change a register (or memory) each line forbids all three;
- * it emits no instruction on any target.
+ * it emits no instruction on any target. Also the read:write mixes.
  */
 #include "kern/stream.h"
 
