@@ -324,7 +324,12 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 
 			jsonw_object_begin(w, NULL);
 			jsonw_uint(w, "size_bytes", d[i].size_bytes);
-			jsonw_uint(w, "level", d[i].level);
+			/* null, not 0: a level key holds a cache level (1..8) wherever
+			 * it appears, and the reader of saved results checks that. */
+			if (d[i].level)
+				jsonw_uint(w, "level", d[i].level);
+			else
+				jsonw_null(w, "level");
 			jsonw_uint(w, "regions", d[i].pct.n);
 			jsonw_double(w, "min_ns", d[i].min_ns);
 			jsonw_double(w, "p50_ns", d[i].pct.p50);
