@@ -56,6 +56,15 @@ double stats_quantile(const double *v, size_t n, double q)
 	return r;
 }
 
+void stats_percentiles(const double *v, size_t n, struct stats_pcts *out)
+{
+	out->n = n;
+	out->p50 = stats_quantile(v, n, 0.50);
+	out->p90 = stats_quantile(v, n, 0.90);
+	out->p99 = stats_quantile(v, n, 0.99);
+	out->max = n ? stats_max(v, n) : NAN;
+}
+
 double stats_median(const double *v, size_t n)
 {
 	return stats_quantile(v, n, 0.5);

@@ -15,6 +15,16 @@ double stats_max(const double *v, size_t n);
 double stats_median(const double *v, size_t n);
 double stats_quantile(const double *v, size_t n, double q);
 
+/* The shape of a set of per-region times: p50, p90, p99 (stats_quantile)
+ * and the maximum, in the units of v. With few values the upper quantiles
+ * interpolate towards the maximum; n says how many stand behind them.
+ * All NAN when n is 0. Ordered p50 <= p90 <= p99 <= max by construction. */
+struct stats_pcts {
+	size_t n;
+	double p50, p90, p99, max;
+};
+void stats_percentiles(const double *v, size_t n, struct stats_pcts *out);
+
 /* Spread of a set of estimates, (max - min) / min, in percent. */
 double stats_spread_pct(const double *v, size_t n);
 

@@ -101,17 +101,24 @@ static int has_neon(void)
 }
 
 static const struct stream_kernel aarch64_kernels[] = {
-	{"read_neon", STREAM_READ, 16, false, "neon", stream_read_neon, has_neon},
-	{"write_neon", STREAM_WRITE, 16, false, "neon", stream_write_neon, has_neon},
-	{"copy_neon", STREAM_COPY, 16, false, "neon", stream_copy_neon, has_neon},
-	{"ntwrite_neon", STREAM_WRITE, 16, true, "neon", stream_ntwrite_neon, has_neon},
-	{"ntcopy_neon", STREAM_COPY, 16, true, "neon", stream_ntcopy_neon, has_neon},
+	{"read_neon", STREAM_READ, 16, false, "neon", stream_read_neon, has_neon, 0, 0},
+	{"write_neon", STREAM_WRITE, 16, false, "neon", stream_write_neon, has_neon, 0, 0},
+	{"copy_neon", STREAM_COPY, 16, false, "neon", stream_copy_neon, has_neon, 0, 0},
+	{"ntwrite_neon", STREAM_WRITE, 16, true, "neon", stream_ntwrite_neon, has_neon, 0, 0},
+	{"ntcopy_neon", STREAM_COPY, 16, true, "neon", stream_ntcopy_neon, has_neon, 0, 0},
 };
 
 const struct stream_kernel *stream_arch_kernels(size_t *n)
 {
 	*n = sizeof(aarch64_kernels) / sizeof(aarch64_kernels[0]);
 	return aarch64_kernels;
+}
+
+/* No non-temporal mix here: only the scalar mixes of kern/stream.c run. */
+const struct stream_kernel *stream_arch_mix_kernels(size_t *n)
+{
+	*n = 0;
+	return NULL;
 }
 #else
 typedef int stream_aarch64_not_built;

@@ -11,6 +11,13 @@ const struct stream_kernel *stream_arch_kernels(size_t *n)
 	*n = 0;
 	return NULL;
 }
+
+/* No non-temporal mix here: only the scalar mixes of kern/stream.c run. */
+const struct stream_kernel *stream_arch_mix_kernels(size_t *n)
+{
+	*n = 0;
+	return NULL;
+}
 #else
 typedef int stream_generic_not_built;
 #endif

@@ -6,7 +6,7 @@
  * VMOVNTDQ, which write combining buffers straight to memory without the
  * read-for-ownership a normal store miss costs, then SFENCE, because
  * streaming stores are weakly ordered and must be drained before the clock
- * is read. One loop trip moves STREAM_CHUNK_BYTES (four lines).
+ * is read. One trip moves STREAM_CHUNK_BYTES (four lines). The 1:1 NT mix: MOVNTI.
  */
 #if defined(__x86_64__)
 #include "kern/stream.h"
@@ -419,11 +419,11 @@ static int has_avx512f(void)
 }
 
 #define KERNELS(name, isa, width, usable)                                                       \
-	{"read_" #name, STREAM_READ, width, false, isa, stream_read_##name, usable},            \
-	{"write_" #name, STREAM_WRITE, width, false, isa, stream_write_##name, usable},         \
-	{"copy_" #name, STREAM_COPY, width, false, isa, stream_copy_##name, usable},            \
-	{"ntwrite_" #name, STREAM_WRITE, width, true, isa, stream_ntwrite_##name, usable},      \
-	{"ntcopy_" #name, STREAM_COPY, width, true, isa, stream_ntcopy_##name, usable}
+	{"read_" #name, STREAM_READ, width, false, isa, stream_read_##name, usable, 0, 0},            \
+	{"write_" #name, STREAM_WRITE, width, false, isa, stream_write_##name, usable, 0, 0},         \
+	{"copy_" #name, STREAM_COPY, width, false, isa, stream_copy_##name, usable, 0, 0},            \
+	{"ntwrite_" #name, STREAM_WRITE, width, true, isa, stream_ntwrite_##name, usable, 0, 0},      \
+	{"ntcopy_" #name, STREAM_COPY, width, true, isa, stream_ntcopy_##name, usable, 0, 0}
 
 static const struct stream_kernel x86_kernels[] = {
 	KERNELS(sse2, "sse2", 16, has_sse2),
@@ -435,6 +435,43 @@ const struct stream_kernel *stream_arch_kernels(size_t *n)
 {
 	*n = sizeof(x86_kernels) / sizeof(x86_kernels[0]);
 	return x86_kernels;
+}
+
+/* The 1:1 mix with MOVNTI (8-byte non-temporal store, SSE2): the same
+ * width as the scalar mixes, so only the store kind differs. The written
+ * line is never read first; SFENCE drains the write-combining buffers
+ * before the caller reads the clock. */
+__attribute__((target("sse2"))) static uint64_t stream_ntmix11_movnti(void *dst, const void *src, size_t bytes,
+								      uint64_t seed)
+{
+	long long *p = dst, *end = p + bytes / sizeof(*p), v = (long long)seed;
+	uint64_t a = seed, b = 0;
+
+	(void)src;
+	while (p < end) {
+		a += (uint64_t)(p[0] + p[2] + p[4] + p[6]);
+		b += (uint64_t)(p[1] + p[3] + p[5] + p[7]);
+		__asm__("" : "+r"(a));
+		__asm__("" : "+r"(b));
+		p += 8;
+		if (p >= end)
+			break;
+		for (int i = 0; i < 8; i++)
+			_mm_stream_si64(p + i, v);
+		p += 8;
+	}
+	_mm_sfence();
+	return a + b;
+}
+
+static const struct stream_kernel x86_mix_kernels[] = {
+	{"ntmix_1_1_movnti", STREAM_MIX, 8, true, "sse2", stream_ntmix11_movnti, has_sse2, 1, 1},
+};
+
+const struct stream_kernel *stream_arch_mix_kernels(size_t *n)
+{
+	*n = sizeof(x86_mix_kernels) / sizeof(x86_mix_kernels[0]);
+	return x86_mix_kernels;
 }
 #else
 typedef int stream_x86_64_not_built;

@@ -42,6 +42,12 @@ static const char rfo_note[] =
 	"first reads its line (read-for-ownership), which is not counted, so write and copy move up to "
 	"2x and 1.5x the bytes shown; non-temporal stores avoid that read";
 
+static const char mix_note[] =
+	"all threads stream one sequential pass each over their slice, the mix's lines read or written in "
+	"turn; gbps counts the bytes the kernel names (each line read or written once); moved_gbps adds "
+	"the read-for-ownership a normal store that misses costs (each written line is read first: 1 + "
+	"the write share), a model, no counter; non-temporal stores and reads move what they name";
+
 static const char eff_note[] =
 	"model: nothing counts lines or page walks here; one line is assumed per access (random order "
 	"over a footprint beyond the caches), and the page-walk share is the small-page chase's extra "
@@ -138,6 +144,7 @@ void bandwidth_params_default(struct bandwidth_params *p, const struct clock_inf
 		.all_kernels = false, .efficiency = true, .efficiency_bytes = eff,
 		.efficiency_max_nodes = quick ? (2u << 20) : (16u << 20),
 		.efficiency_hops = quick ? 16384 : 32768, .efficiency_trials = quick ? 3 : 6, .seed = 1,
+		.mixes = true,
 	};
 }
 
@@ -496,6 +503,60 @@ const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, c
 	return NULL;
 }
 
+/* ---- read:write mixes on the whole team ---- */
+
+static int mix_setup(struct bandwidth_result *r, unsigned nthreads, size_t ws)
+{
+	const struct stream_kernel *k[BANDWIDTH_MAX_MIXES];
+	unsigned n = 0;
+
+	/* All reads at the mixes' width: read_scalar, the table's first. */
+	if (stream_kernels(k, 1) && k[0]->op == STREAM_READ && k[0]->width_bytes == 8)
+		n = 1;
+	n += (unsigned)stream_mix_kernels(k + n, BANDWIDTH_MAX_MIXES - n);
+	for (unsigned i = 0; i < n; i++) {
+		struct bandwidth_mix *m = &r->mixes[i];
+		struct stream_job j;
+
+		m->pt.kernel = k[i];
+		m->pt.threads = nthreads;
+		point_job(&m->pt, NULL, ws, 0, &j);
+		m->pt.bytes_per_thread = j.slice_bytes;
+		m->pt.bytes_moved = j.slice_bytes * nthreads;
+		if (!(m->pt.per_thread_gbps = calloc(nthreads, sizeof(double))))
+			return -ENOMEM;
+		m->read_lines = k[i]->op == STREAM_MIX ? k[i]->read_lines : 1;
+		m->write_lines = k[i]->op == STREAM_MIX ? k[i]->write_lines : 0;
+		m->rfo_factor = k[i]->nontemporal ? 1.0
+				: 1.0 + (double)m->write_lines / (double)(m->read_lines + m->write_lines);
+		r->nmixes = i + 1;
+	}
+	return 0;
+}
+
+/* Round-robin over the mixes, as the main points, with the same retries
+ * while every trial of a mix was preempted. */
+static int run_mixes(const struct bandwidth_params *p, struct bandwidth_result *r, char *base,
+		     struct stream_slot *slots)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; i < r->nmixes && !rc; i++)
+		rc = run_point(p, &r->mixes[i].pt, base, p->working_set_bytes, slots, false);
+	for (unsigned t = 0; t < p->trials && !rc; t++)
+		for (unsigned i = 0; i < r->nmixes && !rc; i++)
+			rc = stopped(p) ? -EINTR : run_point(p, &r->mixes[i].pt, base, p->working_set_bytes, slots, true);
+	for (unsigned i = 0; i < r->nmixes && !rc; i++) {
+		struct bandwidth_point *pt = &r->mixes[i].pt;
+
+		for (unsigned x = 0; !rc && x < p->trials && pt->trial_preempted[pt->best_trial] &&
+				     pt->ntrials < BANDWIDTH_MAX_TRIALS; x++)
+			rc = stopped(p) ? -EINTR : run_point(p, pt, base, p->working_set_bytes, slots, true);
+		r->mixes[i].moved_gbps = pt->gbps * r->mixes[i].rfo_factor;
+	}
+	return rc;
+}
+
 int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, char *err, size_t errlen)
 {
 	struct arena arena = {0};
@@ -510,6 +571,7 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 	r->rfo_counted = false;
 	r->rfo_note = rfo_note;
 	r->efficiency_note = eff_note;
+	r->mix_note = mix_note;
 	if ((rc = validate(p, &nthreads, err, errlen)))
 		return rc;
 	r->trials = p->trials;
@@ -518,7 +580,8 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 	pick_kernels(p, r);
 	if ((rc = team_plan(&r->placement, nthreads, err, errlen)))
 		return rc;
-	if ((rc = alloc_points(r, p, p->working_set_bytes)))
+	if ((rc = alloc_points(r, p, p->working_set_bytes)) ||
+	    (p->mixes && (rc = mix_setup(r, nthreads, p->working_set_bytes))))
 		goto out;
 	if (!(slots = aligned_alloc(64, TEAM_MAX_THREADS * sizeof(*slots)))) {
 		rc = -ENOMEM;
@@ -562,6 +625,8 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 				goto out;
 		}
 	}
+	if ((rc = run_mixes(p, r, arena.base, slots)))
+		goto out;
 	/* Observed CPUs of the largest team, for provenance: one short read (a
 	 * read kernel needs no destination). */
 	if ((rc = team_run(&r->placement, stream_member,
@@ -599,5 +664,10 @@ void bandwidth_result_free(struct bandwidth_result *r)
 			free(r->points[i].per_thread_gbps);
 	free(r->points);
 	r->points = NULL;
+	for (unsigned i = 0; i < BANDWIDTH_MAX_MIXES; i++) {
+		free(r->mixes[i].pt.per_thread_gbps);
+		r->mixes[i].pt.per_thread_gbps = NULL;
+	}
+	r->nmixes = 0;
 	r->npoints = 0;
 }

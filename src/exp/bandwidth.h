@@ -50,6 +50,7 @@ struct bandwidth_params {
 	size_t efficiency_hops;      /* dependent loads per timed region */
 	unsigned efficiency_trials;  /* per page kind per spacing, a multiple of 3 */
 	uint64_t seed;
+	bool mixes;                  /* also the read:write mixes on every thread (bandwidth_mix) */
 	double stagger_ns;           /* thread i starts i x this late; 0 except in the test that breaks the overlap check */
 	volatile sig_atomic_t *stop; /* may be NULL */
 };
@@ -71,6 +72,20 @@ struct bandwidth_point {
 	unsigned preempted_trials;   /* how many of the trials */
 	unsigned best_trial;         /* index of the trial gbps comes from */
 	uint64_t checksum;           /* read kernels' sum, so the loads are observable */
+};
+
+/* One read:write mix, all threads streaming their slices of the working
+ * set together (the injection bandwidth of the whole team): all reads
+ * (read_scalar), then stream_mix_kernels (3:1, 2:1, 1:1, 1:1 non-temporal),
+ * all 8-byte scalar so only the mix differs. */
+#define BANDWIDTH_MAX_MIXES 6
+struct bandwidth_mix {
+	struct bandwidth_point pt;   /* threads = the largest team; gbps: bytes the kernel names */
+	unsigned read_lines, write_lines; /* the ratio (all reads: 1, 0) */
+	double rfo_factor;           /* bytes the memory system moves per byte named: 1 + the write
+	                              * share for normal stores (each written line is read first),
+	                              * 1 for non-temporal stores and reads. A model: no counter */
+	double moved_gbps;           /* gbps x rfo_factor */
 };
 
 struct bandwidth_efficiency {
@@ -113,6 +128,9 @@ struct bandwidth_result {
 	char overlap_note[320];      /* which point overlapped too little, or "" */
 	double read_scaling;         /* widest read: gbps at most threads / at 1 thread */
 	char scaling_note[320];      /* why read did not scale, or "" */
+	unsigned nmixes;             /* 0: not measured */
+	struct bandwidth_mix mixes[BANDWIDTH_MAX_MIXES];
+	const char *mix_note;        /* the accounting, in words */
 	bool efficiency_measured;
 	struct bandwidth_efficiency eff[BANDWIDTH_EFF_SPACINGS];
 	const char *efficiency_note; /* says it is a model, and of what */
@@ -120,7 +138,8 @@ struct bandwidth_result {
 };
 
 /* Defaults for this machine: working set max(256 MiB, 8 x LLC) (quick: 4 x,
- * at least 128 MiB), 9 trials (quick 3), every allowed CPU. topo may be NULL. */
+ * at least 128 MiB), 9 trials (quick 3), every allowed CPU, mixes on.
+ * topo may be NULL. */
 void bandwidth_params_default(struct bandwidth_params *p, const struct clock_info *clock,
 			      const struct topo *topo, bool quick);
 

@@ -5,7 +5,7 @@
  * memset/memcpy switch to non-temporal stores past a size threshold, which
  * would silently make "scalar write" a different experiment. An empty asm
  * that claims to change a register (or memory) each line forbids all three;
- * it emits no instruction on any target.
+ * it emits no instruction on any target. Also the read:write mixes.
  */
 #include "kern/stream.h"
 
@@ -89,16 +89,84 @@ uint64_t stream_copy_scalar(void *dst, const void *src, size_t bytes, uint64_t s
 	return 0;
 }
 
+/* r lines read, then w lines written, repeating; constant r and w in each
+ * caller, so every ratio gets its own loop (`make disasm`). Stores through
+ * volatile, as write_scalar: one 8-byte store each, no memset. */
+static inline __attribute__((always_inline)) uint64_t mix_lines(uint64_t *p, size_t bytes, unsigned r, unsigned w,
+								 uint64_t seed)
+{
+	uint64_t *end = p + bytes / sizeof(uint64_t), a = seed, b = 0;
+
+	while (p < end) {
+		for (unsigned i = 0; i < r && p < end; i++, p += WORDS_PER_LINE) {
+			a += p[0] + p[2] + p[4] + p[6];
+			b += p[1] + p[3] + p[5] + p[7];
+			OPAQUE(a);
+			OPAQUE(b);
+		}
+		for (unsigned i = 0; i < w && p < end; i++, p += WORDS_PER_LINE) {
+			volatile uint64_t *q = p;
+
+			q[0] = seed;
+			q[1] = seed;
+			q[2] = seed;
+			q[3] = seed;
+			q[4] = seed;
+			q[5] = seed;
+			q[6] = seed;
+			q[7] = seed;
+		}
+	}
+	return a + b;
+}
+
+uint64_t stream_mix31_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
+{
+	(void)src;
+	return mix_lines(dst, bytes, 3, 1, seed);
+}
+
+uint64_t stream_mix21_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
+{
+	(void)src;
+	return mix_lines(dst, bytes, 2, 1, seed);
+}
+
+uint64_t stream_mix11_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
+{
+	(void)src;
+	return mix_lines(dst, bytes, 1, 1, seed);
+}
+
 static int always(void)
 {
 	return 1;
 }
 
 static const struct stream_kernel scalar_kernels[] = {
-	{"read_scalar", STREAM_READ, 8, false, "c", stream_read_scalar, always},
-	{"write_scalar", STREAM_WRITE, 8, false, "c", stream_write_scalar, always},
-	{"copy_scalar", STREAM_COPY, 8, false, "c", stream_copy_scalar, always},
+	{"read_scalar", STREAM_READ, 8, false, "c", stream_read_scalar, always, 0, 0},
+	{"write_scalar", STREAM_WRITE, 8, false, "c", stream_write_scalar, always, 0, 0},
+	{"copy_scalar", STREAM_COPY, 8, false, "c", stream_copy_scalar, always, 0, 0},
 };
+
+static const struct stream_kernel mix_kernels[] = {
+	{"mix_3_1_scalar", STREAM_MIX, 8, false, "c", stream_mix31_scalar, always, 3, 1},
+	{"mix_2_1_scalar", STREAM_MIX, 8, false, "c", stream_mix21_scalar, always, 2, 1},
+	{"mix_1_1_scalar", STREAM_MIX, 8, false, "c", stream_mix11_scalar, always, 1, 1},
+};
+
+size_t stream_mix_kernels(const struct stream_kernel **out, size_t max)
+{
+	size_t n = 0, narch = 0;
+	const struct stream_kernel *arch = stream_arch_mix_kernels(&narch);
+
+	for (size_t i = 0; i < sizeof(mix_kernels) / sizeof(mix_kernels[0]) && n < max; i++)
+		out[n++] = &mix_kernels[i];
+	for (size_t i = 0; i < narch && n < max; i++)
+		if (arch[i].usable())
+			out[n++] = &arch[i];
+	return n;
+}
 
 size_t stream_kernels(const struct stream_kernel **out, size_t max)
 {
@@ -143,6 +211,8 @@ const char *stream_op_name(enum stream_op op)
 		return "write";
 	case STREAM_COPY:
 		return "copy";
+	case STREAM_MIX:
+		return "mix";
 	}
 	return "?";
 }

@@ -17,7 +17,10 @@
  * trip of the widest (AVX-512) unroll. */
 #define STREAM_CHUNK_BYTES 256u
 
-enum stream_op { STREAM_READ, STREAM_WRITE, STREAM_COPY };
+/* STREAM_MIX: one buffer (dst == src) walked line by line, read_lines
+ * lines loaded then write_lines lines stored, repeating: a read:write ratio
+ * over one sequential stream. */
+enum stream_op { STREAM_READ, STREAM_WRITE, STREAM_COPY, STREAM_MIX };
 
 /* read: returns a sum of src (dst unused); write: fills dst with a pattern
  * derived from seed and returns 0; copy: dst[0..bytes) = src[0..bytes),
@@ -32,6 +35,7 @@ struct stream_kernel {
 	const char *isa;          /* "c", "sse2", "avx2", "avx512f", "neon" */
 	stream_fn fn;
 	int (*usable)(void);      /* 1 when this CPU (and OS) can run it */
+	unsigned read_lines, write_lines; /* STREAM_MIX only: the ratio, lines per period */
 };
 
 /* Every kernel this CPU can run: scalar first, then the ISA's in ascending
@@ -52,9 +56,23 @@ const char *stream_op_name(enum stream_op op);
  * none). Includes ones this CPU cannot run: filter with usable(). */
 const struct stream_kernel *stream_arch_kernels(size_t *n);
 
+/* The read:write mix kernels, all 8-byte scalar so the ratios compare like
+ * with like: 3:1, 2:1, 1:1 with normal stores, then the ISA's 1:1 with
+ * non-temporal stores where it has one (x86-64: MOVNTI). Not among
+ * stream_kernels(). A mix returns seed plus the sum of the words it read,
+ * and stores seed in every word of each line it writes. Writes at most max
+ * usable ones, returns how many. */
+size_t stream_mix_kernels(const struct stream_kernel **out, size_t max);
+
+/* The ISA's non-temporal mixes (arch/stream_<isa>.c; none on the others). */
+const struct stream_kernel *stream_arch_mix_kernels(size_t *n);
+
 /* Scalar reference kernels (kern/stream.c). */
 uint64_t stream_read_scalar(void *dst, const void *src, size_t bytes, uint64_t seed);
 uint64_t stream_write_scalar(void *dst, const void *src, size_t bytes, uint64_t seed);
 uint64_t stream_copy_scalar(void *dst, const void *src, size_t bytes, uint64_t seed);
+uint64_t stream_mix31_scalar(void *dst, const void *src, size_t bytes, uint64_t seed);
+uint64_t stream_mix21_scalar(void *dst, const void *src, size_t bytes, uint64_t seed);
+uint64_t stream_mix11_scalar(void *dst, const void *src, size_t bytes, uint64_t seed);
 
 #endif

@@ -8,6 +8,8 @@
 #include "report/csv.h"
 #include "report/format.h"
 
+#include "stats.h"
+
 #include <math.h>
 
 /* "4.2% (whose)", or why there is no floor: one min-of-3 group (--quick)
@@ -76,6 +78,27 @@ void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 		fprintf(f, "  widest read, most threads / 1 thread: %.2fx\n", r->read_scaling);
 	if (r->scaling_note[0])
 		fprintf(f, "  note: %s\n", r->scaling_note);
+	if (r->nmixes) {
+		fprintf(f, "\n  injection bandwidth by read:write mix, %u threads, 8-byte scalar kernels (%s)\n",
+			r->mixes[0].pt.threads, r->mix_note);
+		fprintf(f, "  %-18s %7s %14s %6s %18s\n", "kernel", "mix", "GB/s (named)", "x RFO", "GB/s moved (model)");
+		for (unsigned i = 0; i < r->nmixes; i++) {
+			const struct bandwidth_mix *m = &r->mixes[i];
+			char mix[24];
+
+			if (m->write_lines)
+				snprintf(mix, sizeof(mix), "%u:%u%s", m->read_lines, m->write_lines,
+					 m->pt.kernel->nontemporal ? " nt" : "");
+			else
+				snprintf(mix, sizeof(mix), "reads");
+			fprintf(f, "  %-18s %7s %14.2f %6.2f %18.2f", m->pt.kernel->name, mix, m->pt.gbps, m->rfo_factor,
+				m->moved_gbps);
+			if (m->pt.preempted_trials)
+				fprintf(f, "  (%u of %u trials preempted%s)", m->pt.preempted_trials, m->pt.ntrials,
+					m->pt.trial_preempted[m->pt.best_trial] ? ", all: best of them shown" : ", not used");
+			fprintf(f, "\n");
+		}
+	}
 	if (!r->efficiency_measured)
 		return;
 	fprintf(f, "\n  random-access efficiency (%s)\n", r->efficiency_note);
@@ -141,6 +164,38 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 		jsonw_string(w, "scaling_note", r->scaling_note);
 	else
 		jsonw_null(w, "scaling_note");
+	if (r->nmixes) {
+		jsonw_object_begin(w, "mixes");
+		jsonw_string(w, "note", r->mix_note);
+		jsonw_uint(w, "threads", r->mixes[0].pt.threads);
+		jsonw_array_begin(w, "points");
+		for (unsigned i = 0; i < r->nmixes; i++) {
+			const struct bandwidth_mix *m = &r->mixes[i];
+			const struct bandwidth_point *pt = &m->pt;
+
+			jsonw_object_begin(w, NULL);
+			jsonw_string(w, "kernel", pt->kernel->name);
+			jsonw_uint(w, "read_lines", m->read_lines);
+			jsonw_uint(w, "write_lines", m->write_lines);
+			jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
+			jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
+			jsonw_double(w, "gbps", pt->gbps);
+			jsonw_double(w, "rfo_factor_model", m->rfo_factor);
+			jsonw_double(w, "moved_gbps_model", m->moved_gbps);
+			jsonw_uint(w, "bytes_moved", pt->bytes_moved);
+			jsonw_uint(w, "bytes_measured", pt->bytes_measured);
+			jsonw_double(w, "overlap_pct", pt->overlap_pct);
+			jsonw_uint(w, "preempted_trials", pt->preempted_trials);
+			jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
+			jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
+			jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+		jsonw_object_end(w);
+	} else {
+		jsonw_null(w, "mixes");
+	}
 	jsonw_string(w, "efficiency_note", r->efficiency_note);
 	jsonw_array_begin(w, "efficiency");
 	for (unsigned s = 0; r->efficiency_measured && s < BANDWIDTH_EFF_SPACINGS; s++) {
@@ -270,17 +325,20 @@ void loaded_write_text(const struct loaded_result *r, FILE *f)
 	for (unsigned k = 0; k < r->ncurves; k++) {
 		const struct loaded_curve *c = &r->curves[k];
 
-		fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s\n", c->name, "delay ns", "offered GB/s",
-			"delivered GB/s", "latency ns", "x idle");
+		fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s   %s\n", c->name, "delay ns", "offered GB/s",
+			"delivered GB/s", "latency ns", "x idle", "per-region ns: p50 / p90 / p99 / max");
 		for (unsigned i = 0; i < c->npoints; i++) {
 			const struct loaded_point *pt = &c->points[i];
+			struct stats_pcts q;
 
+			stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
 			if (pt->idle)
-				fprintf(f, "  %10s %14s %16s %11.1f %9.2f\n", "idle", "-", "-", pt->latency_ns,
+				fprintf(f, "  %10s %14s %16s %11.1f %9.2f", "idle", "-", "-", pt->latency_ns,
 					pt->latency_ns / c->idle_latency_ns);
 			else
-				fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f\n", pt->delay_ns, pt->offered_gbps,
+				fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f", pt->delay_ns, pt->offered_gbps,
 					pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
+			fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)\n", q.p50, q.p90, q.p99, q.max, q.n);
 		}
 		if (c->double_reached)
 			fprintf(f, "  latency doubles at %.2f GB/s delivered\n", c->bw_at_double_latency_gbps);
@@ -329,6 +387,17 @@ void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_res
 			jsonw_double(w, "offered_gbps", pt->offered_gbps);
 			jsonw_double(w, "bw_gbps", pt->bw_gbps);
 			jsonw_double(w, "latency_ns", pt->latency_ns);
+			{
+				struct stats_pcts q;
+
+				stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
+				jsonw_uint(w, "latency_regions", q.n);
+				jsonw_double(w, "latency_p50_ns", q.p50);
+				jsonw_double(w, "latency_p90_ns", q.p90);
+				jsonw_double(w, "latency_p99_ns", q.p99);
+				jsonw_double(w, "latency_max_ns", q.max);
+				jsonw_double_array(w, "latency_region_ns", pt->trials_latency_ns, pt->ntrials);
+			}
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);

@@ -8,6 +8,7 @@
 #include "report/csv.h"
 
 #include "report/format.h"
+#include "exp/latency_dist.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -38,6 +39,32 @@ static void write_points_text(const struct latency_result *r, FILE *f)
 			arena_request_name(p->pages), p->chase_ns, p->stream_ns, p->prefetch_ratio, cyc,
 			p->layout_ok ? "ok" : "FAILED", p->ntrials);
 	}
+}
+
+/* One line per chosen size: how far the per-region times spread above the
+ * minimum the tables report; a quiet machine keeps p90 near p50. */
+static void write_dist_text(const struct latency_result *r, FILE *f)
+{
+	struct latency_dist d[LATENCY_DIST_MAX];
+	unsigned n = latency_dist_select(r, d, LATENCY_DIST_MAX);
+
+	if (!n)
+		return;
+	fprintf(f, "\n  chase per-region times (ns per load) at chosen sizes: the distribution behind each minimum\n");
+	for (unsigned i = 0; i < n; i++) {
+		char sz[32], what[24];
+
+		report_format_bytes(sz, sizeof(sz), d[i].size_bytes);
+		if (d[i].level)
+			snprintf(what, sizeof(what), "level %u", d[i].level);
+		else
+			snprintf(what, sizeof(what), "largest");
+		fprintf(f, "  %-10s %-8s min %8.2f  p50 %8.2f  p90 %8.2f  p99 %8.2f  max %8.2f  (%zu regions, "
+			"max %+.1f%% over min)\n", sz, what, d[i].min_ns, d[i].pct.p50, d[i].pct.p90, d[i].pct.p99,
+			d[i].pct.max, d[i].pct.n, 100 * (d[i].pct.max / d[i].min_ns - 1));
+	}
+	if (d[0].pct.n < 100)
+		fprintf(f, "  (with %zu regions per size p99 interpolates towards the maximum)\n", d[0].pct.n);
 }
 
 void report_write_latency_text(const struct latency_result *r, FILE *f)
@@ -144,6 +171,7 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 				p->steady_diff_pct);
 		}
 	}
+	write_dist_text(r, f);
 	fprintf(f, "\n  at %s: chase %.2f ns, stream %.3f ns: prefetcher effect, by subtraction: %.1fx\n", max,
 		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
 	if (isfinite(r->translation_ns_at_max))
@@ -286,6 +314,33 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 	}
 	jsonw_array_end(w);
 	jsonw_uint(w, "non_monotonic_found", r->nfalls_found);
+	{
+		struct latency_dist d[LATENCY_DIST_MAX];
+		unsigned nd = latency_dist_select(r, d, LATENCY_DIST_MAX);
+
+		jsonw_array_begin(w, "percentiles");
+		for (unsigned i = 0; i < nd; i++) {
+			const struct latency_point *p = &r->points[d[i].point];
+
+			jsonw_object_begin(w, NULL);
+			jsonw_uint(w, "size_bytes", d[i].size_bytes);
+			/* null, not 0: a level key holds a cache level (1..8) wherever
+			 * it appears, and the reader of saved results checks that. */
+			if (d[i].level)
+				jsonw_uint(w, "level", d[i].level);
+			else
+				jsonw_null(w, "level");
+			jsonw_uint(w, "regions", d[i].pct.n);
+			jsonw_double(w, "min_ns", d[i].min_ns);
+			jsonw_double(w, "p50_ns", d[i].pct.p50);
+			jsonw_double(w, "p90_ns", d[i].pct.p90);
+			jsonw_double(w, "p99_ns", d[i].pct.p99);
+			jsonw_double(w, "max_ns", d[i].pct.max);
+			jsonw_double_array(w, "region_ns", p->chase_trials_ns, p->ntrials);
+			jsonw_object_end(w);
+		}
+		jsonw_array_end(w);
+	}
 	jsonw_uint(w, "max_bytes", r->max_bytes);
 	jsonw_uint(w, "line_bytes", r->line_bytes);
 	jsonw_uint(w, "trials", r->trials);

@@ -22,6 +22,7 @@ enum plots_kind {
 	PLOTS_LANES_LEVELS,      /* t(1)/t(K) against lanes, one series per cache level (mlp --levels) */
 	PLOTS_BANDWIDTH,         /* GB/s against threads, per kernel */
 	PLOTS_MULTICORE,         /* total concurrency against K, per thread count */
+	PLOTS_LATENCY_DIST,      /* histogram of per-region times over their minimum */
 	PLOTS_COUNT
 };
 

@@ -13,6 +13,7 @@
 #include "exp/multicore.h"
 #include "kern/stream.h"
 #include "report/bandwidth_out.h"
+#include "stats.h"
 #include "team.h"
 #include "topo.h"
 
@@ -103,6 +104,47 @@ TEST(bandwidth_read_and_write_kernels_agree_with_scalar)
 			CHECK(buf[w] == 0x1234567890abcdefull, "%s: word %zu not written", k[i]->name, w);
 		CHECK(buf[words] == 0, "%s wrote past the end", k[i]->name);
 	}
+	free(buf);
+}
+
+/* Each mix reads exactly the lines its ratio names and writes the others:
+ * the sum it returns is seed plus every word of the read lines (computed
+ * here line by line), written lines hold seed in every word, read lines
+ * are untouched, nothing past the end. BUF_BYTES is 16384 lines, not a
+ * multiple of 3, so 2:1 ends inside a period, as slices may. */
+TEST(bandwidth_mix_kernels_read_and_write_the_lines_they_claim)
+{
+	const struct stream_kernel *k[BANDWIDTH_MAX_MIXES];
+	size_t n = stream_mix_kernels(k, BANDWIDTH_MAX_MIXES), words = BUF_BYTES / 8;
+	uint64_t *buf = aligned_alloc(4096, BUF_BYTES + GUARD_BYTES), seed = 0x5eed5eed5eedull;
+	char names[256] = "";
+
+	CHECK(buf, "alloc");
+	CHECK(n >= 3, "%zu mix kernels, want at least 3:1, 2:1, 1:1", n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned period = k[i]->read_lines + k[i]->write_lines;
+		uint64_t want = seed, got;
+
+		CHECK(k[i]->op == STREAM_MIX && k[i]->read_lines && k[i]->write_lines, "%s: not a mix", k[i]->name);
+		for (size_t w = 0; w < words; w++)
+			buf[w] = w * 0x9e3779b97f4a7c15ull + 1;
+		memset(buf + words, 0xA5, GUARD_BYTES);
+		for (size_t w = 0; w < words; w++)
+			if ((w / 8) % period < k[i]->read_lines)
+				want += buf[w];
+		got = k[i]->fn(buf, buf, BUF_BYTES, seed);
+		CHECK(got == want, "%s: sum %llx, want %llx", k[i]->name, (unsigned long long)got, (unsigned long long)want);
+		for (size_t w = 0; w < words; w++) {
+			bool written = (w / 8) % period >= k[i]->read_lines;
+
+			CHECK(written ? buf[w] == seed : buf[w] == w * 0x9e3779b97f4a7c15ull + 1, "%s: word %zu (line %zu) %s",
+			      k[i]->name, w, w / 8, written ? "not written" : "changed");
+		}
+		for (size_t g = 0; g < GUARD_BYTES; g++)
+			CHECK(((unsigned char *)(buf + words))[g] == 0xA5, "%s wrote past the end", k[i]->name);
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s ", k[i]->name);
+	}
+	snprintf(tctx->message, sizeof(tctx->message), "%zu mix kernels checked: %s", n, names);
 	free(buf);
 }
 
@@ -494,6 +536,17 @@ TEST(loaded_latency_under_load_is_not_below_idle)
 	      c->idle_latency_ns, 100 * floor);
 	CHECK(c->points[0].bw_gbps > c->points[c->npoints - 2].bw_gbps, "no delay delivered %.2f GB/s <= %.2f",
 	      c->points[0].bw_gbps, c->points[c->npoints - 2].bw_gbps);
+	/* Each point's per-region times, as the writers report them. */
+	for (unsigned k = 0; k < ld_shape.ncurves; k++)
+		for (unsigned i = 0; i < ld_shape.curves[k].npoints; i++) {
+			const struct loaded_point *pt = &ld_shape.curves[k].points[i];
+			struct stats_pcts q;
+
+			stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
+			CHECK(q.n == pt->ntrials && q.n > 0, "point %u: %zu regions", i, q.n);
+			CHECK(pt->latency_ns <= q.p50 && q.p50 <= q.p90 && q.p90 <= q.p99 && q.p99 <= q.max,
+			      "point %u: min %g p50 %g p90 %g p99 %g max %g", i, pt->latency_ns, q.p50, q.p90, q.p99, q.max);
+		}
 	snprintf(tctx->message, sizeof(tctx->message),
 		 "idle %.1f ns; at %.2f GB/s delivered %.1f ns; floor %.1f%%; doubles: %s", c->idle_latency_ns,
 		 c->points[0].bw_gbps, full, 100 * floor, c->double_reached ? "reached" : "not reached");

@@ -13,6 +13,7 @@
 #include "jsonr.h"
 #include "cmd/compare.h"
 #include "cmd/load.h"
+#include "cmd/vet.h"
 #include "exp/registry.h"
 #include "report/csv.h"
 #include "report/html.h"
@@ -417,4 +418,47 @@ TEST(compare_writes_html_with_every_run)
 	free(page);
 	test_scratch_remove(dir, "html");
 	CHECK(rc, "both runs' series must share the lanes plots");
+}
+
+/* The histogram holds every region once: counts over a series' bins sum to
+ * its regions (each bin is drawn as two points at the same height), and a
+ * region 3x its minimum lands in the last bin, not off the axis. */
+TEST(latency_dist_plot_bins_every_region)
+{
+	static const char text[] =
+		"{\"latency\":{\"percentiles\":[{\"size_bytes\":16384,\"level\":1,\"region_ns\":[1,1,1.01,1,3]},"
+		"{\"size_bytes\":1073741824,\"level\":null,\"region_ns\":[100,110,105]}]},"
+		"\"loaded\":{\"curve\":[{\"latency_region_ns\":[90,95]},{\"latency_region_ns\":[80,80,81]}]}}";
+	const char *label[] = {"run"};
+	const struct jsonr_value *root[1];
+	struct jsonr_doc doc;
+	struct svg_plot p;
+	char err[128];
+	double want[3] = {5, 3, 5};
+
+	CHECK(jsonr_parse(text, sizeof(text) - 1, 0, &doc, err, sizeof(err)) == 0, "parse: %s", err);
+	root[0] = doc.root;
+	/* The keys as the writer emits them pass the reader of saved results. */
+	CHECK(vet_result(doc.root, "t.json", err, sizeof(err)) == 0, "vet: %s", err);
+	CHECK(plots_build(PLOTS_LATENCY_DIST, &p, root, label, 1) == 0, "no plot");
+	CHECK(p.nseries == 3, "%zu series, want 2 chase sizes and loaded", p.nseries);
+	for (size_t s = 0; s < p.nseries && s < 3; s++) {
+		double sum = 0;
+
+		for (size_t i = 0; i + 1 < p.series[s].n; i += 2)
+			sum += p.series[s].y[i];
+		CHECK(sum == want[s], "series %zu (%s): %g regions binned, want %g", s, p.series[s].label, sum, want[s]);
+	}
+	CHECK(p.series[0].y[p.series[0].n - 1] == 1, "the 3x region is not in the last bin");
+	CHECK(p.series[0].y[0] == 4, "first bin holds %g, want the 4 regions within 1%%", p.series[0].y[0]);
+	svg_plot_free(&p);
+	jsonr_free(&doc);
+	root[0] = NULL;
+	/* A loaded curve saved before region times were kept: nothing to bin. */
+	CHECK(jsonr_parse("{\"loaded\":{\"curve\":[{\"latency_ns\":90}]}}", 40, 0, &doc, err, sizeof(err)) == 0,
+	      "parse: %s", err);
+	root[0] = doc.root;
+	CHECK(plots_build(PLOTS_LATENCY_DIST, &p, root, label, 1) == -ENOENT, "a plot from no data");
+	svg_plot_free(&p);
+	jsonr_free(&doc);
 }

@@ -8,6 +8,7 @@
 
 #include "clock.h"
 #include "exp/latency.h"
+#include "exp/latency_dist.h"
 #include "exp/noise.h"
 #include "report/latency_out.h"
 #include "report/noise_out.h"
@@ -400,4 +401,67 @@ TEST(latency_text_names_missing_caches_tlb_knees_and_unsteady_points)
 		fprintf(stderr, "%s", buf);
 	free(buf);
 	CHECK(ok, "the text lacks the missing L3, the TLB knee or the NOT STEADY line, or flags a level");
+}
+
+/* A made-up curve of 8 sizes, two levels of 4 points: the chosen sizes are
+ * each plateau's middle point and the largest, in size order, and their
+ * percentiles are those of the point's regions. */
+TEST(latency_dist_picks_level_middles_and_the_largest)
+{
+	static struct latency_result r;
+	struct latency_dist d[LATENCY_DIST_MAX];
+	static const double regions[6] = {10, 10, 40, 10, 10, 10};
+	unsigned n;
+
+	memset(&r, 0, sizeof(r));
+	r.ncurve = r.npoints = 8;
+	for (unsigned i = 0; i < 8; i++) {
+		r.points[i].size_bytes = (size_t)4096 << i;
+		r.points[i].ntrials = 6;
+		for (unsigned t = 0; t < 6; t++)
+			r.points[i].chase_trials_ns[t] = i == 1 ? regions[t] : 5.0 * (i + 1) + t;
+		r.points[i].chase_ns = r.points[i].chase_trials_ns[0];
+	}
+	r.nlevels = 2;
+	r.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4096, .size_bytes = 32768};
+	r.levels[1] = (struct latency_level){.level = 2, .first_bytes = 65536, .size_bytes = (size_t)512 << 10};
+	n = latency_dist_select(&r, d, LATENCY_DIST_MAX);
+	CHECK(n == 3, "%u sizes chosen, want 3", n);
+	CHECK(d[0].size_bytes == 8192 && d[0].level == 1, "first %zu (level %u)", d[0].size_bytes, d[0].level);
+	CHECK(d[1].size_bytes == 131072 && d[1].level == 2, "second %zu (level %u)", d[1].size_bytes, d[1].level);
+	CHECK(d[2].size_bytes == (size_t)512 << 10 && d[2].level == 0, "third %zu (level %u)", d[2].size_bytes,
+	      d[2].level);
+	/* Sorted 10 x5, 40: p50 10, p90 pos 4.5 -> 25, p99 pos 4.95 -> 38.5. */
+	CHECK(d[0].pct.n == 6 && d[0].pct.p50 == 10 && fabs(d[0].pct.p90 - 25) < 1e-9 &&
+	      fabs(d[0].pct.p99 - 38.5) < 1e-9 && d[0].pct.max == 40, "p50 %g p90 %g p99 %g max %g",
+	      d[0].pct.p50, d[0].pct.p90, d[0].pct.p99, d[0].pct.max);
+	/* A cap of one keeps the first level only. */
+	CHECK(latency_dist_select(&r, d, 1) == 1 && d[0].size_bytes == 8192, "cap 1");
+	r.ncurve = 0;
+	CHECK(latency_dist_select(&r, d, LATENCY_DIST_MAX) == 0, "empty curve chose a size");
+}
+
+TEST(latency_shape_percentiles_ordered_at_chosen_sizes)
+{
+	struct latency_dist d[LATENCY_DIST_MAX];
+	unsigned n;
+	int rc = shared_latency_run();
+
+	if (rc == -ENOMEM)
+		SKIP("%s", lat_why);
+	CHECK(rc == 0, "%s", lat_why);
+	n = latency_dist_select(&lat_result, d, LATENCY_DIST_MAX);
+	CHECK(n >= 2 && n <= lat_result.nlevels + 1, "%u sizes for %u levels", n, lat_result.nlevels);
+	CHECK(d[n - 1].point == lat_result.ncurve - 1, "the largest size is not chosen");
+	for (unsigned i = 0; i < n; i++) {
+		const struct stats_pcts *q = &d[i].pct;
+
+		CHECK(q->n == lat_result.trials, "%zu regions, %u trials", q->n, lat_result.trials);
+		CHECK(d[i].min_ns <= q->p50 && q->p50 <= q->p90 && q->p90 <= q->p99 && q->p99 <= q->max,
+		      "%zu B: min %g p50 %g p90 %g p99 %g max %g", d[i].size_bytes, d[i].min_ns, q->p50, q->p90,
+		      q->p99, q->max);
+		CHECK(i == 0 || d[i].size_bytes > d[i - 1].size_bytes, "sizes not ascending");
+	}
+	snprintf(tctx->message, sizeof(tctx->message), "%u sizes; largest %zu MiB: min %.1f p50 %.1f p90 %.1f max %.1f ns",
+		 n, d[n - 1].size_bytes >> 20, d[n - 1].min_ns, d[n - 1].pct.p50, d[n - 1].pct.p90, d[n - 1].pct.max);
 }

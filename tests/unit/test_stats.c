@@ -129,3 +129,26 @@ TEST(stats_floor_is_the_upper_quartile_of_point_spreads)
 	stats_floor_add(&fl, lone, 3, 3, false);
 	CHECK(isnan(stats_floor_take_pct(&fl)), "a floor from no spread");
 }
+
+/* 1..101 in a scrambled order: the quantiles land on whole values (p50 51,
+ * p90 91, p99 100), whatever the order they came in. */
+TEST(percentiles_known_answer_and_ordered)
+{
+	double v[101], spike[10] = {10, 10, 10, 10, 10, 10, 10, 10, 10, 40};
+	struct stats_pcts q;
+
+	for (unsigned i = 0; i < 101; i++)
+		v[i] = (double)((i * 37) % 101 + 1);
+	stats_percentiles(v, 101, &q);
+	CHECK(q.n == 101, "n %zu", q.n);
+	CHECK(fabs(q.p50 - 51) < 1e-9 && fabs(q.p90 - 91) < 1e-9 && fabs(q.p99 - 100) < 1e-9 && q.max == 101,
+	      "p50 %g p90 %g p99 %g max %g", q.p50, q.p90, q.p99, q.max);
+	/* One slow region in ten: the median ignores it, p90 is on the way up
+	 * (9 + 0.1 of the step), p99 nearly reaches it, max is it. */
+	stats_percentiles(spike, 10, &q);
+	CHECK(q.p50 == 10 && fabs(q.p90 - 13) < 1e-9 && fabs(q.p99 - 37.3) < 1e-9 && q.max == 40,
+	      "spike: p50 %g p90 %g p99 %g max %g", q.p50, q.p90, q.p99, q.max);
+	CHECK(q.p50 <= q.p90 && q.p90 <= q.p99 && q.p99 <= q.max, "not ordered");
+	stats_percentiles(v, 0, &q);
+	CHECK(q.n == 0 && isnan(q.p50) && isnan(q.p99) && isnan(q.max), "empty set not NAN");
+}
