@@ -116,6 +116,20 @@ void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 				"it: this row understates memory traffic\n", e->spacing_bytes, e->footprint_over_llc);
 	}
 }
+/* What every timed point records of its own timing, kernels and mixes
+ * alike: the bytes, how well the threads overlapped, the trials behind it. */
+static void write_point_timing(struct jsonw *w, const struct bandwidth_point *pt)
+{
+	jsonw_uint(w, "bytes_moved", pt->bytes_moved);
+	jsonw_uint(w, "bytes_measured", pt->bytes_measured);
+	jsonw_double(w, "overlap_pct", pt->overlap_pct);
+	jsonw_double(w, "start_skew_ns", pt->start_skew_ns);
+	jsonw_uint(w, "preempted_trials", pt->preempted_trials);
+	jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
+	jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
+	jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
+}
+
 
 void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwidth_result *r)
 {
@@ -141,14 +155,7 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 		jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
 		jsonw_uint(w, "threads", pt->threads);
 		jsonw_double(w, "gbps", pt->gbps);
-		jsonw_uint(w, "bytes_moved", pt->bytes_moved);
-		jsonw_uint(w, "bytes_measured", pt->bytes_measured);
-		jsonw_double(w, "overlap_pct", pt->overlap_pct);
-		jsonw_double(w, "start_skew_ns", pt->start_skew_ns);
-		jsonw_uint(w, "preempted_trials", pt->preempted_trials);
-		jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
-		jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
-		jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
+		write_point_timing(w, pt);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -182,13 +189,7 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 			jsonw_double(w, "gbps", pt->gbps);
 			jsonw_double(w, "rfo_factor_model", m->rfo_factor);
 			jsonw_double(w, "moved_gbps_model", m->moved_gbps);
-			jsonw_uint(w, "bytes_moved", pt->bytes_moved);
-			jsonw_uint(w, "bytes_measured", pt->bytes_measured);
-			jsonw_double(w, "overlap_pct", pt->overlap_pct);
-			jsonw_uint(w, "preempted_trials", pt->preempted_trials);
-			jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
-			jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
-			jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
+			write_point_timing(w, pt);
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);
