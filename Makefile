@@ -161,11 +161,13 @@ check-aarch64:
 
 # Everything CI runs: the browser and AArch64 checks, each only after
 # tests/toolchain.sh has proved its tools work end to end (a half-installed
-# toolchain prints "SKIP <check>: <why>" instead of failing the build), then
-# the suite (whose last line is the "N passed, N failed" summary).
+# toolchain prints "SKIP <check>: <why>" instead of failing the build), the
+# fuzz build's dependencies proved on a fresh clone (tests/fuzz/fresh_clone.sh,
+# seconds), then the suite (whose last line is the "N passed, N failed" summary).
 check: $(BIN) $(MAN) $(TESTBIN) check-gen
 	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
 	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
+	@FUZZ_CC='$(FUZZ_CC)' tests/fuzz/fresh_clone.sh
 	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory fuzz-smoke; fi
 	$(TESTBIN)
 
@@ -191,6 +193,13 @@ $(FUZZ_DIR)/obj/%.o: %.c $(BUILDINFO)
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+# The generated header, for this object directory too: a fresh clone has
+# no normal build to have made it first. The objects are named only by the
+# pattern rule above, so make would treat them as intermediates and delete
+# them after linking; kept, a second `make fuzz` rebuilds nothing.
+$(FUZZ_DIR)/obj/src/kern/lanes_count.o: $(BUILD)/gen/lanes_insns.h
+.SECONDARY: $(FUZZ_OBJ)
 
 # The suite under ASan, UBSan and float-cast-overflow (not part of gcc's
 # "undefined"), every report fatal, in its own build folder.
