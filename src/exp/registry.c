@@ -32,6 +32,7 @@
 #include "plan.h"
 #include "policy.h"
 #include "report/app_out.h"
+#include "report/atomic.h"
 #include "report/bandwidth_out.h"
 #include "report/c2c_out.h"
 #include "report/csv.h"
@@ -1370,10 +1371,12 @@ void registry_free_results(struct report *r)
 
 int registry_write_csv(const char *dir, const struct jsonr_value *doc)
 {
-	int rc = html_make_dir(dir);
+	int rc = atomic_dir_begin(dir);
 
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < registry_count && !rc; i++)
 		if (registry[i].write_csv)
 			rc = registry[i].write_csv(dir, doc);
-	return rc;
+	return atomic_dir_end(rc);
 }

@@ -131,8 +131,8 @@ bool registry_runs(const struct section *cmd, const struct section *s);
 int registry_plan(struct section_run *s, char *err, size_t errlen);
 
 /* Write dir/TABLE.csv for every table of every row (creating dir if
- * missing) from a parsed result; each file whole or not at all, and a
- * table this result lacks removed from dir. 0 or -errno. */
+ * missing) from a parsed result, and remove from dir a table this result
+ * lacks: all of it or none (atomic_dir_begin). 0 or -errno. */
 int registry_write_csv(const char *dir, const struct jsonr_value *doc);
 
 /* Free every section's result in r through its row, and the result. */

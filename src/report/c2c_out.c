@@ -9,6 +9,7 @@
 #include "report/c2c_out.h"
 
 #include "jsonr.h"
+#include "report/atomic.h"
 #include "report/jsonw.h"
 #include "report/svg.h"
 
@@ -167,5 +168,5 @@ int c2c_write_heatmap(FILE *f, const struct jsonr_value *doc, const char *id, bo
 		fprintf(f, "<text x=\"%d\" y=\"%d\">fastest %.1f ns (white)</text>\n<text x=\"%d\" y=\"%d\">slowest %.1f ns (blue)</text>\n",
 			left + size + 10, top + 12, lo, left + size + 10, top + 28, hi);
 	fputs("</svg>\n", f);
-	return ferror(f) ? -EIO : 0;
+	return atomic_stream_error(f);
 }

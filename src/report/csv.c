@@ -77,7 +77,7 @@ int csv_write_table(const char *dir, const char *name, const char *tag_head, con
 	/* No such table in this run: one left in DIR by an earlier run must not
 	 * pass for one of this run. */
 	if (!rows)
-		return unlink(path) == 0 || errno == ENOENT ? 0 : -errno;
+		return atomic_remove(path);
 	rc = atomic_open(&a, path);
 	if (rc)
 		return rc;
@@ -103,9 +103,9 @@ int csv_write_table(const char *dir, const char *name, const char *tag_head, con
 			}
 		}
 	}
-	if (ferror(a.f)) {
+	if ((rc = atomic_stream_error(a.f))) {
 		atomic_abort(&a);
-		return -EIO;
+		return rc;
 	}
 	return atomic_commit(&a);
 }

@@ -674,25 +674,12 @@ int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const
 	for (size_t i = 0; i < ndocs; i++)
 		write_run(f, docs[i], labels[i], i);
 	fputs("</body>\n</html>\n", f);
-	return ferror(f) ? -EIO : 0;
-}
-
-int html_make_dir(const char *dir)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0777) == 0)
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	if (stat(dir, &st))
-		return -errno;
-	return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	return atomic_stream_error(f);
 }
 
 int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs)
 {
-	int rc = html_make_dir(dir);
+	int rc = atomic_dir_begin(dir);
 
 	if (rc)
 		return rc;
@@ -701,15 +688,17 @@ int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const 
 		struct atomic_file a;
 		char path[PATH_MAX];
 
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots_name((enum plots_kind)k)) >= sizeof(path))
-			return -ENAMETOOLONG;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots_name((enum plots_kind)k)) >= sizeof(path)) {
+			rc = -ENAMETOOLONG;
+			break;
+		}
 		rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);
 		if (rc) {
 			svg_plot_free(&p);
 			/* No such section in these runs: a plot left in DIR by an
 			 * earlier run must not pass for one of this run. */
-			if (rc == -ENOENT && (unlink(path) == 0 || errno == ENOENT))
-				rc = 0;
+			if (rc == -ENOENT)
+				rc = atomic_remove(path);
 			continue;
 		}
 		rc = atomic_open(&a, path);
@@ -722,5 +711,5 @@ int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const 
 		}
 		svg_plot_free(&p);
 	}
-	return rc;
+	return atomic_dir_end(rc);
 }

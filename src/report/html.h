@@ -16,17 +16,14 @@
 
 /* Write one HTML5 page: every plot with all ndocs runs on the same axes,
  * then per run the text report's content as tables. labels[i] names run i
- * (a file name, or the CPU model). 0, -EINVAL (no documents) or -EIO. */
+ * (a file name, or the CPU model). 0, -EINVAL (no documents) or the
+ * -errno of a failed write (atomic_stream_error). */
 int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs);
 
 /* Write the plots alone as dir/NAME.svg (latency, lanes_time,
- * lanes_concurrency, window, loaded: those whose sections exist), each whole
- * or not at all. dir is created if missing (its parent must exist).
- * 0 or -errno. */
+ * lanes_concurrency, window, loaded: those whose sections exist), all of
+ * them or none (atomic_dir_begin): a failed write leaves dir as it was.
+ * dir is created if missing (its parent must exist). 0 or -errno. */
 int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs);
-
-/* Create dir if it does not exist yet; 0 or -errno (-ENOTDIR when a file
- * is in the way). Shared with the CSV writer. */
-int html_make_dir(const char *dir);
 
 #endif

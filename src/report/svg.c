@@ -8,6 +8,8 @@
  */
 #include "report/svg.h"
 
+#include "report/atomic.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -616,5 +618,5 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 	}
 	fputs("</svg>\n", f);
 	free(mark_row);
-	return ferror(f) ? -EIO : 0;
+	return atomic_stream_error(f);
 }

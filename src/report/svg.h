@@ -91,7 +91,8 @@ const char *svg_color(int color);
 bool svg_plot_has_data(const struct svg_plot *p);
 
 /* Write the <svg> element. standalone adds the XML declaration a .svg file
- * wants. 0, -ENOMEM (an earlier add failed) or -EIO. */
+ * wants. 0, -ENOMEM (an earlier add failed) or the -errno
+ * of a failed write. */
 int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone);
 
 /* Write s with XML/HTML escaping (& < > " '); control characters, which
