@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "provenance.h"
 #include "jsonr.h"
+#include "outpaths.h"
 #include "report/atomic.h"
 #include "report/csv.h"
 #include "report/html.h"
@@ -132,25 +133,6 @@ static int open_output(struct atomic_file *a, const char *flag, const char *path
 	return rc;
 }
 
-/* Whether two output paths name one file: by device and inode where it
- * exists (a hard link or another spelling of the same path), else by the
- * resolved directory and the last component. */
-static bool same_output(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	char ca[PATH_MAX], cb[PATH_MAX], ra[PATH_MAX], rb[PATH_MAX];
-
-	if (!stat(a, &sa) && !stat(b, &sb))
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	snprintf(ca, sizeof(ca), "%s", a);
-	snprintf(cb, sizeof(cb), "%s", b);
-	if (!realpath(dirname(ca), ra) || !realpath(dirname(cb), rb))
-		return !strcmp(a, b);
-	snprintf(ca, sizeof(ca), "%s", a);
-	snprintf(cb, sizeof(cb), "%s", b);
-	return !strcmp(ra, rb) && !strcmp(basename(ca), basename(cb));
-}
-
 /* Check, without creating anything, that dir is (or can be made) a
  * writable directory: an interrupted or failed run must leave nothing. */
 static int check_output_dir(const char *flag, const char *dir)
@@ -175,12 +157,6 @@ static int check_output_dir(const char *flag, const char *dir)
 
 static int open_outputs(const struct options *o, struct outputs *out)
 {
-	/* Two outputs in one file: the second rename would silently win. */
-	if (o->json_path && o->html_path && same_output(o->json_path, o->html_path)) {
-		fprintf(stderr, "mlpscope: --json and --html both name '%s' (expected two different files)\n",
-			o->html_path);
-		return 2;
-	}
 	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
 	    check_output_dir("--svg", o->svg_dir) || check_output_dir("--csv", o->csv_dir))
 		return 2;
@@ -217,13 +193,12 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 	}
 	docs[0] = doc.root;
 	if (out->html.f) {
-		rc = html_write(out->html.f, docs, labels, 1);
-		if (!rc && (rc = atomic_commit(&out->html)))
+		if (!(rc = html_write(out->html.f, docs, labels, 1)))
+			rc = atomic_commit(&out->html);
+		if (rc) {
 			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
-		else if (rc)
-			fprintf(stderr, "mlpscope: --html: %s\n", strerror(-rc));
-		if (rc)
 			goto out;
+		}
 	}
 	if (o->svg_dir && (rc = svg_write_dir(o->svg_dir, docs, labels, 1))) {
 		fprintf(stderr, "mlpscope: --svg: writing into '%s' failed: %s\n", o->svg_dir, strerror(-rc));
@@ -241,8 +216,13 @@ static int write_outputs(const struct options *o, const struct report *r, struct
 {
 	int rc;
 
-	report_write_text(r, stdout);
-	fflush(stdout);
+	/* "-" gave stdout to a file output: the text would corrupt it. */
+	if (!outpaths_stdout_taken(o))
+		report_write_text(r, stdout);
+	if (fflush(stdout)) {
+		fprintf(stderr, "mlpscope: writing the report to standard output failed: %s\n", strerror(errno));
+		return 1;
+	}
 	if (out->json.f) {
 		report_write_json(r, out->json.f);
 		if ((rc = atomic_commit(&out->json))) {
@@ -324,12 +304,12 @@ static int run_file_command(const struct options *o)
 	return rc;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct options o;
 	char err[CLI_ERR_LEN];
 
-	if (cli_parse(argc, argv, &o, err, sizeof(err))) {
+	if (cli_parse(argc, argv, &o, err, sizeof(err)) || outpaths_check(&o, err, sizeof(err))) {
 		fprintf(stderr, "mlpscope: %s\n", err);
 		return 2;
 	}
@@ -352,4 +332,30 @@ int main(int argc, char **argv)
 		break;
 	}
 	return measure_and_report(&o);
+}
+
+/* Whatever the command printed on stdout (the report, --help, --version, a
+ * table) is its result: a write that failed (a full disk, a closed pipe's
+ * EBADF) makes the run fail, with the errno, as a failed --json does. */
+int main(int argc, char **argv)
+{
+	/* The whole text stays in this buffer until the flush below, so a
+	 * write that fails is that flush and its errno is the cause (glibc
+	 * drops the rest of a buffer whose write failed, so a later flush
+	 * could not tell). A terminal keeps its line buffering. */
+	static char out_buf[1 << 20];
+	int rc, e;
+
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
+	rc = run(argc, argv);
+	e = atomic_stream_error(stdout);
+
+	if (!e && fflush(stdout))
+		e = -(errno ? errno : EIO);
+	if (e && !rc) {
+		fprintf(stderr, "mlpscope: writing to standard output failed: %s\n", strerror(-e));
+		rc = 1;
+	}
+	return rc;
 }

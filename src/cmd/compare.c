@@ -469,7 +469,7 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 	if (html_path) {
 		e = atomic_open(&a, html_path);
 		if (e) {
-			snprintf(err, errlen, "%s: %s", html_path, atomic_strerror(e));
+			snprintf(err, errlen, "--html: cannot write '%s': %s", html_path, atomic_strerror(e));
 			rc = 1;
 			goto out;
 		}
@@ -494,7 +494,7 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 			atomic_abort(&a);
 		html_open = false;
 		if (e) {
-			snprintf(err, errlen, "%s: %s", html_path, atomic_strerror(e));
+			snprintf(err, errlen, "--html: writing '%s' failed: %s", html_path, atomic_strerror(e));
 			rc = 1;
 			goto out;
 		}
@@ -514,15 +514,17 @@ out:
 
 int cmd_compare(const struct options *o, char *err, size_t errlen)
 {
+	/* --html -: the page is stdout, the table goes nowhere. */
+	FILE *text = atomic_is_stdout(o->html_path) ? atomic_discard_stream() : stdout;
 	int rc;
 
 	/* A directory or --sort: the fleet table alone (cmd/fleet.c). */
 	if (fleet_wanted(o))
-		return fleet_run(o, stdout, true, err, errlen);
-	rc = compare_run(o->paths, o->npaths, stdout, o->html_path, err, errlen);
+		return fleet_run(o, text, true, err, errlen);
+	rc = compare_run(o->paths, o->npaths, text, o->html_path, err, errlen);
 	/* Three runs or more: also one row per run. */
 	if (!rc && o->npaths >= 3)
-		rc = fleet_run(o, stdout, false, err, errlen);
+		rc = fleet_run(o, text, false, err, errlen);
 	if (rc || !o->svg_dir)
 		return rc;
 	/* --svg: the plots alone, drawn from the same files. */

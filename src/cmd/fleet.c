@@ -76,6 +76,13 @@ bool fleet_wanted(const struct options *o)
 	return false;
 }
 
+bool fleet_reads_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len >= 6 && !strcmp(name + len - 5, ".json") && name[0] != '.';
+}
+
 static int add_path(struct fleet *f, const char *path, char *err, size_t errlen)
 {
 	if (f->n == FLEET_MAX_RESULTS) {
@@ -120,7 +127,7 @@ static int add_dir(struct fleet *f, const char *dir, char *err, size_t errlen)
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
-		if (len < 6 || strcmp(e->d_name + len - 5, ".json") || e->d_name[0] == '.')
+		if (!fleet_reads_name(e->d_name))
 			continue;
 		if (n == cap) {
 			char **nn = realloc(names, (cap = cap ? 2 * cap : 64) * sizeof(*names));
@@ -278,7 +285,7 @@ static int write_html(const struct fleet *f, const char *path, char *err, size_t
 	int rc = atomic_open(&a, path);
 
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "--html: cannot write '%s': %s", path, atomic_strerror(rc));
 		return 1;
 	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mlpscope fleet</title>\n"
@@ -310,13 +317,8 @@ static int write_html(const struct fleet *f, const char *path, char *err, size_t
 		fputs("</td></tr>\n", a.f);
 	}
 	fputs("</tbody>\n</table>\n</body>\n</html>\n", a.f);
-	if (ferror(a.f)) {
-		atomic_abort(&a);
-		snprintf(err, errlen, "%s: %s", path, strerror(EIO));
-		return 1;
-	}
 	if ((rc = atomic_commit(&a))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "--html: writing '%s' failed: %s", path, atomic_strerror(rc));
 		return 1;
 	}
 	return 0;

@@ -21,6 +21,10 @@
  * is a directory, or --sort. */
 bool fleet_wanted(const struct options *o);
 
+/* Whether a directory's entry of this name is read as a result (*.json,
+ * not hidden): the outputs check refuses to write over one. */
+bool fleet_reads_name(const char *name);
+
 /* Load every operand (a directory: its *.json files, by name), print the
  * table to out, and with html (o->html_path, when with_html) the same
  * table as a page. 0, 2 for a bad file or an unknown --sort figure, 1 for

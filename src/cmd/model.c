@@ -26,7 +26,7 @@ static int write_json(const char *path, const char *from, const struct env_input
 	int rc = atomic_open(&a, path);
 
 	if (rc) {
-		snprintf(err, errlen, "--json: '%s': %s", path, strerror(-rc));
+		snprintf(err, errlen, "--json: cannot write '%s': %s", path, atomic_strerror(rc));
 		return 1;
 	}
 	jsonw_init(&w, a.f);
@@ -37,7 +37,7 @@ static int write_json(const char *path, const char *from, const struct env_input
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	if ((rc = atomic_commit(&a))) {
-		snprintf(err, errlen, "--json: writing '%s' failed: %s", path, strerror(-rc));
+		snprintf(err, errlen, "--json: writing '%s' failed: %s", path, atomic_strerror(rc));
 		return 1;
 	}
 	return 0;
@@ -114,5 +114,8 @@ out:
 
 int cmd_model(const struct options *o, char *err, size_t errlen)
 {
-	return model_cmd_run(o->from_path, o->npaths ? o->paths[0] : NULL, o->json_path, stdout, err, errlen);
+	/* --json -: the JSON is stdout, the text goes nowhere. */
+	FILE *text = atomic_is_stdout(o->json_path) ? atomic_discard_stream() : stdout;
+
+	return model_cmd_run(o->from_path, o->npaths ? o->paths[0] : NULL, o->json_path, text, err, errlen);
 }
