@@ -426,8 +426,12 @@ static int parse_doc(struct parser *p, struct jsonr_value **stack, unsigned max_
 			continue;
 		}
 		/* EXPECT_VALUE: a trailing comma lands here on a closing bracket */
-		if (++p->nvalues > MAX_VALUES)
-			return fail(p, "more than %zu values", MAX_VALUES);
+		/* Not malformed: too many values for this reader, said as such. */
+		if (++p->nvalues > MAX_VALUES) {
+			fail(p, "more than %zu values, this reader's cap (a result mlpscope writes holds far fewer)",
+			     MAX_VALUES);
+			return -E2BIG;
+		}
 		v = arena_alloc(p->doc, sizeof(*v));
 		if (!v)
 			return -ENOMEM;
@@ -512,6 +516,7 @@ int jsonr_parse_file(const char *path, unsigned max_depth, struct jsonr_doc *doc
 {
 	char *buf = NULL, what[256];
 	size_t used = 0, cap = 0;
+	struct stat st;
 	int fd, rc;
 
 	doc->root = NULL;
@@ -519,6 +524,14 @@ int jsonr_parse_file(const char *path, unsigned max_depth, struct jsonr_doc *doc
 	fd = inputfile_open(path, err, errlen);
 	if (fd < 0)
 		return fd;
+	/* Refused from its size, before reading 256 MiB only to refuse it;
+	 * the loop below still caps a file that grows while it is read. */
+	if (!fstat(fd, &st) && (uintmax_t)st.st_size > JSONR_MAX_FILE_BYTES) {
+		rc = -EFBIG;
+		snprintf(err, errlen, "%s: %jd bytes, larger than the %zu a result may be", path, (intmax_t)st.st_size,
+			 JSONR_MAX_FILE_BYTES);
+		goto out;
+	}
 	for (;;) {
 		ssize_t n;
 

@@ -45,14 +45,16 @@ struct jsonr_doc {
 
 /* Parse len bytes of text (NUL not required). max_depth 0 means
  * JSONR_DEFAULT_MAX_DEPTH. 0; -EBADMSG for malformed, truncated or too deeply
- * nested input, with err saying "line L, column C: what"; -ENOMEM. The doc
+ * nested input, with err saying "line L, column C: what"; -E2BIG for more
+ * than 4,194,304 values (each costs ~64 bytes of tree); -ENOMEM. The doc
  * is empty (root NULL) on failure; jsonr_free is safe either way. */
 int jsonr_parse(const char *text, size_t len, unsigned max_depth, struct jsonr_doc *doc, char *err, size_t errlen);
 
 /* Read and parse a regular file (at most JSONR_MAX_FILE_BYTES), opened by
  * inputfile_open (a directory is -EISDIR, a FIFO or device -EINVAL, refused
- * without blocking). As jsonr_parse, plus -errno from open/read and -EFBIG;
- * err always names the file. */
+ * without blocking). As jsonr_parse, plus -errno from open/read and -EFBIG
+ * (a larger file is refused from its size, unread); err always names the
+ * file. */
 int jsonr_parse_file(const char *path, unsigned max_depth, struct jsonr_doc *doc, char *err, size_t errlen);
 
 void jsonr_free(struct jsonr_doc *doc);

@@ -55,6 +55,6 @@ int result_load(const char *path, struct jsonr_doc *doc, char *err, size_t errle
 
 bool result_load_usage_error(int rc)
 {
-	return rc == -EBADMSG || rc == -EPROTO || rc == -EPROTONOSUPPORT || rc == -EFBIG || rc == -EDOM ||
+	return rc == -EBADMSG || rc == -EPROTO || rc == -EPROTONOSUPPORT || rc == -EFBIG || rc == -E2BIG || rc == -EDOM ||
 	       inputfile_usage_error(rc);
 }

@@ -20,6 +20,7 @@
  *   -EDOM             a value outside what a measurement can produce
  *                     (cmd/vet.c: lanes = 1e300, level = 0, ...)
  *   -EFBIG, -EISDIR   too large, or a directory
+ *   -E2BIG            more values than the reader holds (jsonr.h)
  *   -EINVAL           not a regular file (a FIFO, a device): refused
  *                     without blocking
  *   other -errno      reading failed
