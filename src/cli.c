@@ -51,12 +51,14 @@ static const struct opt opts[] = {
 	{"seed", "N", OPT_U64, F(seed), 0, UINT64_MAX, "permutation seed (default 1)"},
 	{"cpu", "N", OPT_INT, F(cpu), 0, 1023, "CPU to pin to (default: first allowed)"},
 	{"html", "FILE", OPT_STRING, F(html_path), 0, 0,
-	 "also write one self-contained HTML report with plots (whole or not at all)"},
-	{"svg", "DIR", OPT_STRING, F(svg_dir), 0, 0, "also write the plots alone, one SVG file each, into DIR"},
-	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR"},
+	 "also write one self-contained HTML report with plots (whole or not at all; - for stdout)"},
+	{"svg", "DIR", OPT_STRING, F(svg_dir), 0, 0,
+	 "also write the plots alone, one SVG file each, into DIR (all of them or none)"},
+	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR (all of them or none)"},
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
 	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU (default: every allowed CPU)"},
-	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
+	{"json", "FILE", OPT_STRING, F(json_path), 0, 0,
+	 "also write the result as JSON to FILE (whole or not at all; - for stdout)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
 	{"max-n", "N", OPT_UINT, F(max_n), 16, 4096, "window: largest filler count swept, 16..4096 (default 1024)"},
@@ -484,6 +486,9 @@ int cli_print_help(FILE *f, const char *topic)
 		fputc('\n', f);
 		print_options(f);
 		fprintf(f, "\nSizes: K, M, G, T (and Ki, KiB...) are binary; KB, MB, GB are decimal.\n"
+			   "Outputs: a FILE is replaced whole or not at all (a symbolic link: its target), a\n"
+			   "DIR gets all of its files or keeps what it held; FILE - is stdout (not atomic),\n"
+			   "in place of the text. An output naming an input or another output is refused.\n"
 			   "Exit status: 0 ok, 1 runtime failure, 2 bad usage, 130 interrupted.\n");
 		return 0;
 	}
