@@ -134,7 +134,19 @@ int outpaths_check(const struct options *o, char *err, size_t errlen)
 		for (size_t j = i + 1; j < NOUT; j++) {
 			const char *q = out_path(o, j);
 
-			if (!q || outputs[i].dir_writes || outputs[j].dir_writes)
+			if (!q)
+				continue;
+			/* --svg DIR --html DIR/latency.svg: the plot would replace the page. */
+			if (!outputs[i].dir_writes != !outputs[j].dir_writes) {
+				size_t d = outputs[i].dir_writes ? i : j;
+				const char *file = d == i ? q : p;
+
+				if (!atomic_is_stdout(file) && clobbers(d, out_path(o, d), file))
+					return usage_fail(err, errlen, "%s and %s both name '%s' (expected two different files)",
+							  outputs[i].flag, outputs[j].flag, file);
+				continue;
+			}
+			if (outputs[i].dir_writes)
 				continue;
 			if (atomic_is_stdout(p) && atomic_is_stdout(q))
 				return usage_fail(err, errlen, "%s and %s both name standard output '-' (expected at most "
