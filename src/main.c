@@ -350,7 +350,6 @@ int main(int argc, char **argv)
 		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	rc = run(argc, argv);
 	e = atomic_stream_error(stdout);
-
 	if (!e && fflush(stdout))
 		e = -(errno ? errno : EIO);
 	if (e && !rc) {

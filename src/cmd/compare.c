@@ -486,6 +486,13 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 		gather_window(c, i);
 	}
 	print_report(c, labels, out);
+	/* The table first: a run stopped while stdout blocks, or one whose
+	 * table could not be written, leaves no page behind. */
+	if (fflush(out) || ferror(out)) {
+		snprintf(err, errlen, "compare: writing the table: %s", strerror(errno));
+		rc = 1;
+		goto out;
+	}
 	if (html_open) {
 		e = html_write(a.f, c->docs, labels, n);
 		if (!e)
@@ -498,10 +505,6 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 			rc = 1;
 			goto out;
 		}
-	}
-	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "compare: writing the table: %s", strerror(errno));
-		rc = 1;
 	}
 out:
 	if (html_open)

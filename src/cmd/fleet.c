@@ -369,11 +369,11 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 			f.h[i].label = strrchr(f.h[i].path, '/') ? strrchr(f.h[i].path, '/') + 1 : f.h[i].path;
 		print_settings(&f, out);
 		print_table(&f, out);
-		if (with_html && o->html_path)
-			rc = write_html(&f, o->html_path, err, errlen);
-		if (!rc && (fflush(out) || ferror(out))) {
+		if (fflush(out) || ferror(out)) {
 			snprintf(err, errlen, "compare: writing the table: %s", strerror(errno));
 			rc = 1;
+		} else if (with_html && o->html_path) {
+			rc = write_html(&f, o->html_path, err, errlen);
 		}
 	}
 	for (size_t i = 0; i < f.n; i++)
