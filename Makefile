@@ -146,7 +146,7 @@ test-browser: $(BIN)
 A64_CC ?= aarch64-linux-gnu-gcc
 A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_monotonic latency_levels latency_knee latency_steady_check \
 	tlb_steps tlb_noise tlb_huge tlb_json agree_ sattolo cycle_length rng_ layout_check chain_positions qmodel sha256 json_writer atomic_file stats_ \
-	outputs_symlink outputs_stale outputs_concurrent \
+	outputs_symlink outputs_stale outputs_concurrent outputs_csv \
 	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
 	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
 	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \

@@ -10,9 +10,11 @@
 #include "../harness.h"
 
 #include "cmd/load.h"
+#include "exp/registry.h"
 #include "jsonr.h"
 #include "report/atomic.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -280,11 +282,72 @@ TEST(outputs_write_errors_keep_errno_and_leave_old_files)
 	test_scratch_remove(dir, TAG);
 }
 
+static long largest_file(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long most = -1;
+
+	while (d && (e = readdir(d))) {
+		struct stat st;
+
+		if (!fstatat(dirfd(d), e->d_name, &st, 0) && S_ISREG(st.st_mode) && st.st_size > most)
+			most = (long)st.st_size;
+	}
+	if (d)
+		closedir(d);
+	return most;
+}
+
+struct csv_job {
+	const char *dir;
+	const struct jsonr_value *root;
+	long limit;
+};
+
+static int csv_limited(const void *arg)
+{
+	const struct csv_job *j = arg;
+	struct rlimit lim = { (rlim_t)j->limit, (rlim_t)j->limit };
+
+	signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &lim);
+	return registry_write_csv(j->dir, j->root) == -EFBIG ? 0 : 1;
+}
+
+/* Item 4, for --csv DIR: the largest table does not fit, so none appears. */
+TEST(outputs_csv_dir_whole_or_nothing)
+{
+	char dir[64], all[PATH_MAX], none[PATH_MAX], err[512];
+	struct jsonr_doc doc;
+	struct csv_job job;
+	pid_t pid;
+	int st, n;
+
+	test_scratch_make(dir, sizeof(dir), TAG);
+	CHECK(dir[0], "mkdtemp");
+	CHECK(result_load("tests/data/report_a.json", &doc, err, sizeof(err)) == 0, "%s", err);
+	snprintf(all, sizeof(all), "%s/all", dir);
+	snprintf(none, sizeof(none), "%s/none", dir);
+	CHECK(registry_write_csv(all, doc.root) == 0, "write the tables");
+	n = test_count_entries(all);
+	job = (struct csv_job){ none, doc.root, largest_file(all) - 1 };
+	CHECK(n >= 3 && job.limit > 0, "%d tables, largest %ld bytes", n, job.limit + 1);
+	if ((pid = fork()) == 0)
+		_exit(csv_limited(&job));
+	waitpid(pid, &st, 0);
+	jsonr_free(&doc);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writing the tables under a size limit did not fail with EFBIG");
+	CHECK(access(none, F_OK) != 0, "a failed --csv DIR left %d table(s) in a new DIR", test_count_entries(none));
+	test_scratch_remove(dir, TAG);
+}
+
 /* Item 7: '-' is standard output on every file output; at most one. */
 TEST(outputs_dash_is_stdout_once)
 {
 	const char *json[] = { "model", "--from", "a.json", "--json", "-", NULL };
 	const char *html[] = { "compare", "a.json", "b.json", "--html", "-", NULL };
+	const char *machine[] = { "machine", "--json", "-", NULL };
 	const char *two[] = { "machine", "--json", "-", "--html", "-", NULL };
 	const char *svg[] = { "compare", "a.json", "b.json", "--svg", "-", NULL };
 	char dir[64], p[PATH_MAX];
@@ -299,6 +362,9 @@ TEST(outputs_dash_is_stdout_once)
 	      r.status, r.out);
 	snprintf(p, sizeof(p), "%s/-", dir);
 	CHECK(access(p, F_OK) != 0, "a file named '-' was written");
+	CHECK(run_in(dir, NULL, 0, machine, &r) == 0, "run");
+	CHECK(r.status == 0 && !strncmp(r.out, "{", 1) && strstr(r.out, "\"machine\""),
+	      "machine --json -: exit %d, stdout '%.60s' (want the JSON alone)", r.status, r.out);
 	CHECK(run_in(dir, NULL, 0, two, &r) == 0, "run");
 	CHECK(r.status == 2 && strstr(r.err, "--json and --html both name standard output"), "two outputs on '-': "
 	      "exit %d: %s", r.status, r.err);
