@@ -68,7 +68,7 @@ static const struct opt opts[] = {
 	 "app bwt: invert this file (1 byte up to the memory check's limit)"},
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
-	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: one bzip2-sized block, 900,000 bytes (a 3.6 MB table)"},
+	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: generated markov text at bzip2's block size, 900,000 bytes (a 3.6 MB table)"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},

@@ -76,7 +76,7 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 		e->plateau_from_lanes);
 	fprintf(f, "    curve flat over the last 8 K: %s\n",
 		e->flat_at_end ? "yes" : "NO: still improving at the cap; raise --max-lanes");
-	fprintf(f, "    older tools' rules:         first K adding <5%%: %zu, <1%%: %zu "
+	fprintf(f, "    older tools' rules:         last K before a lane adds <5%%: %zu, <1%%: %zu "
 		"(noise-sensitive; shown for comparison)\n", e->rule_5pct_lanes, e->rule_1pct_lanes);
 	fprintf(f, "    repeats: %u, agreeing on Ks within 1 lane or 10%%: %u (Ks:", e->repeats,
 		e->repeats_agreeing);
