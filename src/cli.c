@@ -69,6 +69,11 @@ static const struct opt opts[] = {
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
 	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: generated markov text at bzip2's block size, 900,000 bytes (a 3.6 MB table)"},
+	{"latency", "TICKS", OPT_STRING, F(qmodel_latency), 0, 0, "qmodel: each request outstanding this long (default 200)"},
+	{"lanes", "LIST", OPT_STRING, F(qmodel_lanes), 0, 0, "qmodel: dependent chains K to simulate (default 1,8,16)"},
+	{"requests", "N", OPT_U64, F(qmodel_requests), 1, 100000000, "qmodel: requests in all, 1..1e8 (default 64)"},
+	{"queue", "Q", OPT_UINT, F(qmodel_queue), 1, 1000000, "qmodel: at most Q outstanding (default unlimited)"},
+	{"bytes-per-tick", "B", OPT_STRING, F(qmodel_bytes_per_tick), 0, 0, "qmodel: data path rate (default unlimited)"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
@@ -339,6 +344,11 @@ static const struct {
 	{"input", "report app"},
 	{"bzip2", "report app"},
 	{"sort", "compare"},
+	{"latency", "qmodel"},
+	{"lanes", "qmodel"},
+	{"requests", "qmodel"},
+	{"queue", "qmodel"},
+	{"bytes-per-tick", "qmodel"},
 };
 
 static int check_options_apply(const struct options *o, const bool *given, char *err, size_t errlen)

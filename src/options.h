@@ -48,6 +48,11 @@ struct options {
 	const char *text_path;       /* app bwt: --text FILE, invert this file */
 	const char *input;           /* app bwt: --input random|markov|repeat */
 	bool bzip2;                  /* app bwt: --bzip2, one 900,000-byte block */
+	const char *qmodel_latency;  /* qmodel: L in ticks, NULL: the textbook 200 */
+	const char *qmodel_lanes;    /* qmodel: "1,8,16" */
+	uint64_t qmodel_requests;    /* qmodel: 0: the textbook 64 */
+	unsigned qmodel_queue;       /* qmodel: Q, 0: unlimited */
+	const char *qmodel_bytes_per_tick; /* qmodel: B, NULL: unlimited */
 };
 
 #define CLI_ERR_LEN 256
