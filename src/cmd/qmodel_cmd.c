@@ -32,6 +32,11 @@ static int parse_real(const char *s, bool zero_ok, double *out)
 	return 0;
 }
 
+int qmodel_parse_ticks(const char *s, double *out)
+{
+	return parse_real(s, false, out);
+}
+
 static int parse_lanes(const char *s, struct qmodel_cmd_args *a)
 {
 	const char *p = s;
@@ -67,7 +72,7 @@ int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *e
 	a->lanes[1] = 8;
 	a->lanes[2] = 16;
 	a->nlanes = 3;
-	if (o->qmodel_latency && parse_real(o->qmodel_latency, false, &a->latency))
+	if (o->qmodel_latency && qmodel_parse_ticks(o->qmodel_latency, &a->latency))
 		return usage_fail(err, errlen, "--latency: '%s' is not a latency (expected a number of ticks > 0, "
 				  "e.g. 200)", o->qmodel_latency);
 	if (o->qmodel_bytes_per_tick && parse_real(o->qmodel_bytes_per_tick, true, &a->bytes_per_tick))

@@ -26,6 +26,9 @@ struct qmodel_cmd_args {
 	uint64_t request_bytes;
 };
 
+/* A latency in ticks: a finite number > 0, the whole string. 0 or -EINVAL. */
+int qmodel_parse_ticks(const char *s, double *out);
+
 /* Options into args: the textbook case for what is not given. 0, or 2
  * with err naming the option and the accepted form. */
 int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *err, size_t errlen);
