@@ -57,6 +57,8 @@ static const struct opt opts[] = {
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
 	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0, "also write the result as JSON to FILE (whole or not at all)"},
+	{"prom", "FILE", OPT_STRING, F(prom_path), 0, 0,
+	 "also write the headline figures as Prometheus text, for node_exporter's textfile collector"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
 	{"max-n", "N", OPT_UINT, F(max_n), 16, 4096, "window: largest filler count swept, 16..4096 (default 1024)"},
@@ -291,6 +293,7 @@ static int check_outputs_apply(const struct options *o, char *err, size_t errlen
 		{SECTION_OUT_HTML, "--html", F(html_path)},
 		{SECTION_OUT_SVG, "--svg", F(svg_dir)},
 		{SECTION_OUT_CSV, "--csv", F(csv_dir)},
+		{SECTION_OUT_PROM, "--prom", F(prom_path)},
 	};
 	unsigned can = o->command->outputs;
 

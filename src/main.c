@@ -16,6 +16,7 @@
 #include "report/atomic.h"
 #include "report/csv.h"
 #include "report/html.h"
+#include "report/prom.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "topo.h"
@@ -119,7 +120,7 @@ static int run_sections(struct section_run *s)
 /* The files a run writes besides stdout, opened before any measurement so a
  * bad path is a usage error, and committed together at the end. */
 struct outputs {
-	struct atomic_file json, html;
+	struct atomic_file json, html, prom;
 };
 
 static int open_output(struct atomic_file *a, const char *flag, const char *path)
@@ -175,13 +176,28 @@ static int check_output_dir(const char *flag, const char *dir)
 
 static int open_outputs(const struct options *o, struct outputs *out)
 {
+	static const struct {
+		const char *a, *b;
+		size_t fa, fb;
+	} pairs[] = {
+		{"--json", "--html", offsetof(struct options, json_path), offsetof(struct options, html_path)},
+		{"--json", "--prom", offsetof(struct options, json_path), offsetof(struct options, prom_path)},
+		{"--html", "--prom", offsetof(struct options, html_path), offsetof(struct options, prom_path)},
+	};
+
 	/* Two outputs in one file: the second rename would silently win. */
-	if (o->json_path && o->html_path && same_output(o->json_path, o->html_path)) {
-		fprintf(stderr, "mlpscope: --json and --html both name '%s' (expected two different files)\n",
-			o->html_path);
-		return 2;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		const char *a = *(const char *const *)((const char *)o + pairs[i].fa);
+		const char *b = *(const char *const *)((const char *)o + pairs[i].fb);
+
+		if (a && b && same_output(a, b)) {
+			fprintf(stderr, "mlpscope: %s and %s both name '%s' (expected two different files)\n",
+				pairs[i].a, pairs[i].b, b);
+			return 2;
+		}
 	}
 	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
+	    open_output(&out->prom, "--prom", o->prom_path) ||
 	    check_output_dir("--svg", o->svg_dir) || check_output_dir("--csv", o->csv_dir))
 		return 2;
 	return 0;
@@ -191,9 +207,10 @@ static void abort_outputs(struct outputs *out)
 {
 	atomic_abort(&out->json);
 	atomic_abort(&out->html);
+	atomic_abort(&out->prom);
 }
 
-/* HTML, SVG and CSV are drawn from the JSON document, the same input
+/* HTML, Prometheus text, SVG and CSV are drawn from the JSON document, the same input
  * `compare` reads from files: one code path for one run and for many. */
 static int write_drawn_outputs(const struct options *o, const struct report *r, struct outputs *out)
 {
@@ -205,7 +222,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 	FILE *m;
 	int rc = 0;
 
-	if (!out->html.f && !o->svg_dir && !o->csv_dir)
+	if (!out->html.f && !out->prom.f && !o->svg_dir && !o->csv_dir)
 		return 0;
 	if (!(m = open_memstream(&buf, &len)))
 		return -errno;
@@ -222,6 +239,15 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
 		else if (rc)
 			fprintf(stderr, "mlpscope: --html: %s\n", strerror(-rc));
+		if (rc)
+			goto out;
+	}
+	if (out->prom.f) {
+		rc = prom_write(out->prom.f, doc.root);
+		if (!rc && (rc = atomic_commit(&out->prom)))
+			fprintf(stderr, "mlpscope: --prom: writing '%s' failed: %s\n", o->prom_path, strerror(-rc));
+		else if (rc)
+			fprintf(stderr, "mlpscope: --prom: %s\n", strerror(-rc));
 		if (rc)
 			goto out;
 	}

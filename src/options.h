@@ -32,6 +32,7 @@ struct options {
 	int cpu;                     /* -1: first allowed CPU */
 	unsigned threads;            /* threaded sections: 0 = every allowed CPU */
 	const char *json_path;
+	const char *prom_path;       /* the headline figures as Prometheus text */
 	const char *html_path;       /* one self-contained HTML report with plots */
 	const char *svg_dir;         /* the plots alone, one SVG each */
 	const char *csv_dir;         /* one tidy CSV per table */
