@@ -1179,7 +1179,7 @@ const struct section registry[] = {
 			"the same footprint (--size, default 2x the largest reported cache) and page\n"
 			"request. Reported per K and variant: items/s, ns per item and per dependent\n"
 			"load, S_app = t(1)/t(K), the chase's S_chase at the same K, R = S_app/S_chase,\n"
-			"knees, Little's-law occupancy, and the line \"chase predicts S = x at K = k;\n"
+			"knees, the occupancy Little's law infers, and the line \"chase predicts S = x at K = k;\n"
 			"KERNEL got y (R = y/x)\". Setup is timed apart; every run's output is checked\n"
 			"outside the timed region and a mismatch is an error.\n"
 			"  bwt     the inverse Burrows-Wheeler walk a bzip2 decoder makes, on a BWT this\n"

@@ -362,7 +362,7 @@ static const struct col mlp_rows[] = {
 
 static const struct col sweep_cols[] = {
 	{ "lanes K", "lanes", F_TEXT }, { "time/access (ns)", "ns_per_access", 3 },
-	{ "speedup (x t1/tK)", "speedup", 2 }, { "concurrency", "concurrency", 2 },
+	{ "speedup t1/tK (= Little's-law concurrency)", "speedup", 2 },
 	{ "useful (GB/s)", "useful_gbps", 3 }, { "lines* (GB/s)", "line_gbps", 3 },
 	{ "lane walk", "lane_walk_bytes", F_BYTES },
 };
