@@ -102,6 +102,7 @@ int trace_cmd_run_request(const struct trace_request *rq, FILE *out, char *err, 
 	struct env_inputs *in = calloc(1, sizeof(*in));
 	struct jsonr_doc doc = {0};
 	struct atomic_file json = {0};
+	char lsrc[160];
 	bool have_from = false;
 	FILE *f = NULL;
 	char what[200];
@@ -119,12 +120,16 @@ int trace_cmd_run_request(const struct trace_request *rq, FILE *out, char *err, 
 		rc = 2;
 		goto out;
 	}
+	p.latency_source = "--latency";
 	if (rq->from_path) {
 		if ((rc = load_from(rq->from_path, &doc, in, err, errlen)))
 			goto out;
 		have_from = true;
-		if (!rq->latency_text)
-			p.latency_ticks = latency_cycles(doc.root, in);
+		if (!rq->latency_text && (p.latency_ticks = latency_cycles(doc.root, in)) > 0) {
+			snprintf(lsrc, sizeof(lsrc), "t(1) %.1f ns x the middle of machine.core_clock_mhz, one instruction "
+				 "record per cycle", in->t1.value);
+			p.latency_source = lsrc;
+		}
 	}
 	/* the output opens before the work, a bad path a usage error */
 	if (rq->json_out && (rc = atomic_open(&json, rq->json_out))) {

@@ -355,6 +355,8 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		return -EINVAL;
 	}
 	r->latency_ticks = a.latency;
+	snprintf(r->latency_source, sizeof(r->latency_source), "%s", p && p->latency_ticks > 0 && p->latency_source ?
+		 p->latency_source : "the textbook 200-cycle miss at one instruction record per cycle");
 	for (size_t i = 0; i < ncaches; i++) {
 		if (caches[i] < TRACE_LINE_BYTES) {
 			snprintf(err, errlen, "cache size %llu is smaller than a line", (unsigned long long)caches[i]);

@@ -34,6 +34,7 @@ struct trace_params {
 	const uint64_t *cache_bytes;  /* NULL: 32 KiB, 512 KiB, 32 MiB */
 	size_t ncaches;               /* 1..TRACE_MAX_CACHES when cache_bytes is set */
 	double latency_ticks;         /* each request outstanding this long; 0: the default */
+	const char *latency_source;   /* where it came from, in words; NULL: the default */
 };
 
 struct trace_bad_line {
@@ -63,6 +64,7 @@ struct trace_result {
 	 * the timing model above; "used" is the bytes of the line that run of
 	 * accesses touched. */
 	double latency_ticks;         /* the model's L */
+	char latency_source[160];     /* where L came from, in words */
 	uint64_t ticks;               /* instruction records: the model's clock */
 	struct charz_summary requests;
 };

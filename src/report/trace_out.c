@@ -44,7 +44,8 @@ static void write_requests_text(FILE *out, const struct trace_result *r)
 		if (q->flags & charz_flags[i].bit)
 			used += (size_t)snprintf(flags + used, sizeof(flags) - used, "%s%s", used ? ", " : "",
 						 charz_flags[i].name);
-	fprintf(out, "  line requests (%s; L = %g ticks):\n", timing_model, r->latency_ticks);
+	fprintf(out, "  line requests (%s; L = %g ticks: %s):\n", timing_model, r->latency_ticks,
+		r->latency_source);
 	fprintf(out, "    %llu requests (%llu reads, %llu writes), %llu completed, %llu dropped, %llu unmatched, "
 		"%llu outstanding at the end\n", (unsigned long long)q->requests, (unsigned long long)q->reads,
 		(unsigned long long)q->writes, (unsigned long long)q->completions, (unsigned long long)q->dropped,
@@ -217,6 +218,7 @@ static void write_requests_json(struct jsonw *w, const struct trace_result *r)
 	jsonw_object_begin(w, "timing_model");
 	jsonw_string(w, "what", timing_model);
 	jsonw_double(w, "latency_ticks", r->latency_ticks);
+	jsonw_string(w, "latency_source", r->latency_source);
 	jsonw_string(w, "tick", "one instruction record");
 	jsonw_uint(w, "ticks", r->ticks);
 	jsonw_object_end(w);
