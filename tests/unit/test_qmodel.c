@@ -7,7 +7,6 @@
 #include "../harness.h"
 
 #include "cmd/model.h"
-#include "cmd/model_inputs.h"
 #include "cmd/qmodel_cmd.h"
 #include "qmodel.h"
 
