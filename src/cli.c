@@ -59,6 +59,8 @@ static const struct opt opts[] = {
 	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0,
 	 "also write the result as JSON to FILE (whole or not at all; - for stdout)"},
+	{"prom", "FILE", OPT_STRING, F(prom_path), 0, 0,
+	 "also write the headline figures as Prometheus text, for node_exporter's textfile collector (whole or not at all; - for stdout)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
 	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
 	{"max-n", "N", OPT_UINT, F(max_n), 16, 4096, "window: largest filler count swept, 16..4096 (default 1024)"},
@@ -70,7 +72,12 @@ static const struct opt opts[] = {
 	 "app bwt: invert this file (1 byte up to the memory check's limit)"},
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
-	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: one bzip2-sized block, 900,000 bytes (a 3.6 MB table)"},
+	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: generated markov text at bzip2's block size, 900,000 bytes (a 3.6 MB table)"},
+	{"latency", "TICKS", OPT_STRING, F(qmodel_latency), 0, 0, "qmodel, trace: each request outstanding this long (default 200)"},
+	{"lanes", "LIST", OPT_STRING, F(qmodel_lanes), 0, 0, "qmodel: dependent chains K to simulate (default 1,8,16)"},
+	{"requests", "N", OPT_U64, F(qmodel_requests), 1, 100000000, "qmodel: requests in all, 1..1e8 (default 64)"},
+	{"queue", "Q", OPT_UINT, F(qmodel_queue), 1, 1000000, "qmodel: at most Q outstanding (default unlimited)"},
+	{"bytes-per-tick", "B", OPT_STRING, F(qmodel_bytes_per_tick), 0, 0, "qmodel: data path rate (default unlimited)"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
@@ -288,6 +295,7 @@ static int check_outputs_apply(const struct options *o, char *err, size_t errlen
 		{SECTION_OUT_HTML, "--html", F(html_path)},
 		{SECTION_OUT_SVG, "--svg", F(svg_dir)},
 		{SECTION_OUT_CSV, "--csv", F(csv_dir)},
+		{SECTION_OUT_PROM, "--prom", F(prom_path)},
 	};
 	unsigned can = o->command->outputs;
 
@@ -341,6 +349,11 @@ static const struct {
 	{"input", "report app"},
 	{"bzip2", "report app"},
 	{"sort", "compare"},
+	{"latency", "qmodel trace"},
+	{"lanes", "qmodel"},
+	{"requests", "qmodel"},
+	{"queue", "qmodel"},
+	{"bytes-per-tick", "qmodel"},
 };
 
 static int check_options_apply(const struct options *o, const bool *given, char *err, size_t errlen)

@@ -284,7 +284,7 @@ const char *machine_signal_name(int sig)
 	}
 }
 
-static void describe_pmu(struct machine_info *m)
+void machine_describe_pmu(struct machine_info *m)
 {
 	const struct pmu_probe *p = &m->pmu;
 	char rdpmc[160];
@@ -302,9 +302,13 @@ static void describe_pmu(struct machine_info *m)
 		snprintf(rdpmc, sizeof(rdpmc), "the RDPMC probe child exited with status %d", p->rdpmc_child_status);
 
 	if (p->hardware_counters)
+		/* Only what the code does: the probe opened a counter, but no
+		 * section opens one beside its timing (tests/unit/test_machine.c
+		 * fails if this promises counting while none does). */
 		used = (size_t)snprintf(m->pmu_meaning, sizeof(m->pmu_meaning),
-					"Hardware counters are available: cycles and instructions can be counted "
-					"beside the timing, and miss events where this CPU has them; ");
+					"Hardware counters are available to this process (a cycles counter opened), "
+					"but no section counts with them: every figure here is bounded by timing "
+					"alone, not confirmed by counters; ");
 	else
 		used = (size_t)snprintf(m->pmu_meaning, sizeof(m->pmu_meaning),
 					"No hardware counters (perf_event_open for cycles failed with %s): cache "
@@ -337,6 +341,6 @@ int machine_probe(struct machine_info *m, const struct clock_info *clock)
 
 	m->pmu_rc = pmu_probe(&m->pmu);
 	m->pmu_errno_name = errno_name(m->pmu.hw_errno);
-	describe_pmu(m);
+	machine_describe_pmu(m);
 	return 0;
 }

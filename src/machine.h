@@ -99,6 +99,11 @@ int machine_read_bracketed(const char *path, char *out, size_t len);
 int machine_compare_caches(const struct machine_cache *caches, int n, char (*notes)[MACHINE_NOTE_LEN],
 			   int max);
 
+/* Fill m->pmu_meaning from m->pmu and m->pmu_errno_name: which claims
+ * follow from what the probe found. It promises counting only where a
+ * section counts, and none does. */
+void machine_describe_pmu(struct machine_info *m);
+
 /* "SIGSEGV", "SIGILL", ... for the signals a counter-read probe dies of. */
 const char *machine_signal_name(int sig);
 

@@ -17,6 +17,7 @@
 #include "report/atomic.h"
 #include "report/csv.h"
 #include "report/html.h"
+#include "report/prom.h"
 #include "report/report.h"
 #include "report/svg.h"
 #include "topo.h"
@@ -25,6 +26,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,7 +122,7 @@ static int run_sections(struct section_run *s)
 /* The files a run writes besides stdout, opened before any measurement so a
  * bad path is a usage error, and committed together at the end. */
 struct outputs {
-	struct atomic_file json, html;
+	struct atomic_file json, html, prom;
 };
 
 static int open_output(struct atomic_file *a, const char *flag, const char *path)
@@ -158,6 +160,7 @@ static int check_output_dir(const char *flag, const char *dir)
 static int open_outputs(const struct options *o, struct outputs *out)
 {
 	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
+	    open_output(&out->prom, "--prom", o->prom_path) ||
 	    check_output_dir("--svg", o->svg_dir) || check_output_dir("--csv", o->csv_dir))
 		return 2;
 	return 0;
@@ -167,9 +170,10 @@ static void abort_outputs(struct outputs *out)
 {
 	atomic_abort(&out->json);
 	atomic_abort(&out->html);
+	atomic_abort(&out->prom);
 }
 
-/* HTML, SVG and CSV are drawn from the JSON document, the same input
+/* HTML, Prometheus text, SVG and CSV are drawn from the JSON document, the same input
  * `compare` reads from files: one code path for one run and for many. */
 static int write_drawn_outputs(const struct options *o, const struct report *r, struct outputs *out)
 {
@@ -181,7 +185,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 	FILE *m;
 	int rc = 0;
 
-	if (!out->html.f && !o->svg_dir && !o->csv_dir)
+	if (!out->html.f && !out->prom.f && !o->svg_dir && !o->csv_dir)
 		return 0;
 	if (!(m = open_memstream(&buf, &len)))
 		return -errno;
@@ -197,6 +201,14 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 			rc = atomic_commit(&out->html);
 		if (rc) {
 			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
+			goto out;
+		}
+	}
+	if (out->prom.f) {
+		if (!(rc = prom_write(out->prom.f, doc.root)))
+			rc = atomic_commit(&out->prom);
+		if (rc) {
+			fprintf(stderr, "mlpscope: --prom: writing '%s' failed: %s\n", o->prom_path, strerror(-rc));
 			goto out;
 		}
 	}

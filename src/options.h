@@ -32,6 +32,7 @@ struct options {
 	int cpu;                     /* -1: first allowed CPU */
 	unsigned threads;            /* threaded sections: 0 = every allowed CPU */
 	const char *json_path;
+	const char *prom_path;       /* the headline figures as Prometheus text */
 	const char *html_path;       /* one self-contained HTML report with plots */
 	const char *svg_dir;         /* the plots alone, one SVG each */
 	const char *csv_dir;         /* one tidy CSV per table */
@@ -48,6 +49,11 @@ struct options {
 	const char *text_path;       /* app bwt: --text FILE, invert this file */
 	const char *input;           /* app bwt: --input random|markov|repeat */
 	bool bzip2;                  /* app bwt: --bzip2, one 900,000-byte block */
+	const char *qmodel_latency;  /* qmodel: L in ticks, NULL: the textbook 200 */
+	const char *qmodel_lanes;    /* qmodel: "1,8,16" */
+	uint64_t qmodel_requests;    /* qmodel: 0: the textbook 64 */
+	unsigned qmodel_queue;       /* qmodel: Q, 0: unlimited */
+	const char *qmodel_bytes_per_tick; /* qmodel: B, NULL: unlimited */
 };
 
 #define CLI_ERR_LEN 256

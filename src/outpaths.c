@@ -29,6 +29,7 @@ static const struct {
 } outputs[] = {
 	{"--json", F(json_path), NULL},
 	{"--html", F(html_path), NULL},
+	{"--prom", F(prom_path), NULL},
 	{"--svg", F(svg_dir), ".svg"},
 	{"--csv", F(csv_dir), ".csv"},
 };

@@ -193,12 +193,38 @@ out:
 	return rc;
 }
 
+/* PERF_FORMAT_GROUP layout: nr, time_enabled, time_running, then
+ * {value, id} per member. Times are the group's lifetime totals. */
+static int read_group(const struct pmu_group *g, uint64_t *buf, size_t bufbytes)
+{
+	ssize_t got = read(g->fds[0], buf, bufbytes);
+
+	if (got < 0)
+		return -errno;
+	if (got < (ssize_t)(3 * sizeof(uint64_t)))
+		return -EIO;
+	if (buf[0] != (uint64_t)g->n || (size_t)got < (3 + 2 * buf[0]) * sizeof(uint64_t))
+		return -EIO;
+	return 0;
+}
+
 int pmu_group_enable(struct pmu_group *g)
 {
+	uint64_t buf[3 + 2 * PMU_GROUP_MAX];
+	int rc;
+
 	if (g->n < 1)
 		return -EBADF;
-	if (ioctl(g->fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0 ||
-	    ioctl(g->fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+	if (ioctl(g->fds[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0)
+		return -errno;
+	/* RESET leaves time_enabled/time_running growing over the group's
+	 * life: a reused group would judge "counted" and "multiplexed" on
+	 * cumulative time. Note them here; the read subtracts. */
+	if ((rc = read_group(g, buf, sizeof(buf))))
+		return rc;
+	g->base_enabled_ns = buf[1];
+	g->base_running_ns = buf[2];
+	if (ioctl(g->fds[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
 		return -errno;
 	return 0;
 }
@@ -214,24 +240,17 @@ int pmu_group_disable(struct pmu_group *g)
 
 int pmu_group_read(struct pmu_group *g)
 {
-	/* PERF_FORMAT_GROUP layout: nr, time_enabled, time_running, then
-	 * {value, id} per member. */
 	uint64_t buf[3 + 2 * PMU_GROUP_MAX];
-	ssize_t got;
 	uint64_t nr;
+	int rc;
 
 	if (g->n < 1)
 		return -EBADF;
-	got = read(g->fds[0], buf, sizeof(buf));
-	if (got < 0)
-		return -errno;
-	if (got < (ssize_t)(3 * sizeof(uint64_t)))
-		return -EIO;
+	if ((rc = read_group(g, buf, sizeof(buf))))
+		return rc;
 	nr = buf[0];
-	if (nr != (uint64_t)g->n || (size_t)got < (3 + 2 * nr) * sizeof(uint64_t))
-		return -EIO;
-	g->time_enabled_ns = buf[1];
-	g->time_running_ns = buf[2];
+	g->time_enabled_ns = buf[1] - g->base_enabled_ns;
+	g->time_running_ns = buf[2] - g->base_running_ns;
 	for (uint64_t k = 0; k < nr; k++) {
 		uint64_t value = buf[3 + 2 * k], id = buf[4 + 2 * k];
 

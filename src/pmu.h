@@ -45,7 +45,11 @@ struct pmu_group {
 	uint64_t ids[PMU_GROUP_MAX];
 	const char *names[PMU_GROUP_MAX];
 	int n;
-	/* Filled by pmu_group_read: */
+	/* The kernel's enabled/running times at the last pmu_group_enable:
+	 * PERF_EVENT_IOC_RESET zeroes counts but not these, so each use is
+	 * judged on its own time, not the group's lifetime. */
+	uint64_t base_enabled_ns, base_running_ns;
+	/* Filled by pmu_group_read, for the use since the last enable: */
 	uint64_t values[PMU_GROUP_MAX];
 	uint64_t time_enabled_ns;
 	uint64_t time_running_ns;
@@ -58,7 +62,9 @@ struct pmu_group {
  * open on error). */
 int pmu_group_open(struct pmu_group *g, const struct pmu_event_spec *events, int n);
 
-/* Zero the counts and start / stop counting the whole group. 0 or -errno. */
+/* Zero the counts, note the group's enabled/running times so the next read
+ * covers this use alone, and start / stop counting the whole group. 0 or
+ * -errno. */
 int pmu_group_enable(struct pmu_group *g);
 int pmu_group_disable(struct pmu_group *g);
 

@@ -6,7 +6,7 @@ import json
 import sys
 
 NUM = (int, float)
-POINT = {"lanes": int, "ns_per_access": NUM, "speedup": NUM, "concurrency": NUM,
+POINT = {"lanes": int, "ns_per_access": NUM, "speedup": NUM, "concurrency_littles_law": NUM, "concurrency": NUM,
          "useful_gbps": NUM, "line_gbps": NUM, "trials_ns": list}
 MLP = {
     "working_set_bytes": int, "spacing_bytes": int, "noise_floor_pct": NUM,
@@ -37,7 +37,8 @@ BANDWIDTH = {"kernels": [{"kernel": str, "threads": int, "gbps": NUM}], "rfo_cou
 MULTICORE = {"points": [{"threads": int, "lanes": int, "concurrency_total": NUM, "accesses_per_ns": NUM}]}
 LOADED = {"idle_latency_ns": NUM, "curve": [{"bw_gbps": NUM, "latency_ns": NUM}]}
 APP_POINT = {"k": int, "ns_per_item": NUM, "ns_per_dependent_load": (int, float, type(None)),
-             "speedup": NUM, "chase_speedup": NUM, "ratio": NUM, "occupancy": NUM,
+             "speedup": NUM, "chase_speedup": NUM, "ratio": NUM, "occupancy_inferred": NUM,
+             "chase_concurrency_littles_law": NUM, "occupancy": NUM,
              "trials_ns_per_item": list}
 APP_KERNEL = {
     "params": dict, "setup_seconds": NUM, "stages": [{"name": str, "seconds": NUM}],

@@ -8,12 +8,13 @@
 # this catches, and it makes the check a SKIP with the reason, not a failure.
 #
 #   tests/toolchain.sh CHECK     CHECK: aarch64 browser fuzz man objdump-x86_64
-#                                       objdump-aarch64 qemu-aarch64 valgrind
+#                                       objdump-aarch64 promtool qemu-aarch64 valgrind
 # Exit 0, silent, when the toolchain works; otherwise prints
 #   SKIP <check>: <what is missing> (tools/deps.sh --test installs it)
 # and exits 1. Tools can be overridden for tests: A64_CC, A64_RUN (the runner
 # for AArch64 binaries; empty runs them natively), OBJDUMP, A64_OBJDUMP,
-# QEMU_A64, VALGRIND, CHROMIUM, FUZZ_CC (the clang that builds the fuzzers), GROFF.
+# QEMU_A64, VALGRIND, CHROMIUM, FUZZ_CC (the clang that builds the fuzzers), GROFF,
+# PROMTOOL.
 set -u
 
 check=${1:?usage: tests/toolchain.sh CHECK}
@@ -156,8 +157,19 @@ man)
 	$groff -ww -man -z "$work/bad.1" >"$work/bad.txt" 2>&1
 	grep -q XYZZY "$work/bad.txt" || skip man "$groff -ww did not warn about an undefined macro"
 	;;
+promtool)
+	# A working linter passes a valid gauge and refuses an abbreviated unit.
+	pt=${PROMTOOL-promtool}
+	command -v "${pt%% *}" >/dev/null 2>&1 || skip promtool "${pt%% *} is not installed"
+	printf '# HELP probe_seconds a probe\n# TYPE probe_seconds gauge\nprobe_seconds{a="b"} 1.5\n' >"$work/good.prom"
+	printf '# HELP probe_ns a probe\n# TYPE probe_ns gauge\nprobe_ns 1\n' >"$work/bad.prom"
+	$pt check metrics <"$work/good.prom" >"$work/good.txt" 2>&1 ||
+		skip promtool "$pt check metrics refused a valid gauge: $(head -c 200 "$work/good.txt")"
+	! $pt check metrics <"$work/bad.prom" >/dev/null 2>&1 ||
+		skip promtool "$pt check metrics passed an abbreviated unit (probe_ns)"
+	;;
 *)
-	echo "tests/toolchain.sh: $check: unknown check (expected aarch64, browser, fuzz, man, objdump-x86_64, objdump-aarch64, qemu-aarch64 or valgrind)" >&2
+	echo "tests/toolchain.sh: $check: unknown check (expected aarch64, browser, fuzz, man, objdump-x86_64, objdump-aarch64, promtool, qemu-aarch64 or valgrind)" >&2
 	exit 2
 	;;
 esac

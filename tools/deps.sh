@@ -35,6 +35,7 @@ test  clang-14                    make fuzz: the libFuzzer targets, under float-
 test  libclang-rt-14-dev          libFuzzer and clang-14's sanitizer runtimes (clang links no fuzzer without it)
 test  groff-base                  groff -ww -man: the suite checks the generated man page for warnings
 test  man-db                      man -l: the install test reads the installed man page
+test  prometheus                  promtool check metrics: the suite lints the --prom output
 EOF
 }
 

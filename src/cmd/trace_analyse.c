@@ -39,8 +39,43 @@ struct analyser {
 	struct charz cz;
 	bool have_req;
 	uint64_t req_line;
-	double req_t;
+	uint64_t req_mask;   /* bytes of req_line the current run touched */
+	/* completion times of the requests in flight, oldest first: every
+	 * request takes the same L, so they complete in issue order */
+	double *pending;
+	size_t pending_cap, pending_head, pending_n;
+	double latency;
 };
+
+/* Complete, in time order, every request due by t: the characteriser
+ * takes events in time order. */
+static void complete_due(struct analyser *a, double t)
+{
+	while (a->pending_n && a->pending[a->pending_head] <= t) {
+		charz_complete(&a->cz, a->pending[a->pending_head]);
+		a->pending_head = (a->pending_head + 1) % a->pending_cap;
+		a->pending_n--;
+	}
+}
+
+static int pending_push(struct analyser *a, double done)
+{
+	if (a->pending_n == a->pending_cap) {
+		size_t cap = a->pending_cap ? 2 * a->pending_cap : 64;
+		double *p = malloc(cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		for (size_t i = 0; i < a->pending_n; i++)
+			p[i] = a->pending[(a->pending_head + i) % a->pending_cap];
+		free(a->pending);
+		a->pending = p;
+		a->pending_cap = cap;
+		a->pending_head = 0;
+	}
+	a->pending[(a->pending_head + a->pending_n++) % a->pending_cap] = done;
+	return 0;
+}
 
 static size_t tab_slot(const struct analyser *a, uint64_t key)
 {
@@ -169,14 +204,22 @@ static int touch_line(struct analyser *a, uint64_t line, uint64_t mask, bool is_
 	fen_add(a, a->now, 1);
 	a->now++;
 	/* One request per change of line: a cache asks memory once for the
-	 * line however many accesses then hit it. */
+	 * line however many accesses then hit it. It issues at the current
+	 * tick and stays outstanding L ticks (the stated timing model). */
 	if (!a->have_req || line != a->req_line) {
-		charz_arrive(&a->cz, a->req_t, line * TRACE_LINE_BYTES, TRACE_LINE_BYTES, is_write);
-		charz_complete(&a->cz, a->req_t);
-		a->req_t += 1;
+		double t = (double)r->instr;
+
+		if (a->have_req)
+			charz_report_used(&a->cz, (uint64_t)__builtin_popcountll(a->req_mask));
+		complete_due(a, t);
+		charz_arrive(&a->cz, t, line * TRACE_LINE_BYTES, TRACE_LINE_BYTES, is_write);
+		if ((rc = pending_push(a, t + a->latency)))
+			return rc;
 		a->have_req = true;
 		a->req_line = line;
+		a->req_mask = 0;
 	}
+	a->req_mask |= mask;
 	return 0;
 }
 
@@ -306,6 +349,14 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		return -EINVAL;
 	}
 	r->ncaches = ncaches;
+	a.latency = p && p->latency_ticks > 0 ? p->latency_ticks : TRACE_DEFAULT_LATENCY_TICKS;
+	if (!isfinite(a.latency) || a.latency > 1e12) {
+		snprintf(err, errlen, "request latency %g ticks is not a finite number up to 1e12", a.latency);
+		return -EINVAL;
+	}
+	r->latency_ticks = a.latency;
+	snprintf(r->latency_source, sizeof(r->latency_source), "%s", p && p->latency_ticks > 0 && p->latency_source ?
+		 p->latency_source : "the textbook 200-cycle miss at one instruction record per cycle");
 	for (size_t i = 0; i < ncaches; i++) {
 		if (caches[i] < TRACE_LINE_BYTES) {
 			snprintf(err, errlen, "cache size %llu is smaller than a line", (unsigned long long)caches[i]);
@@ -314,7 +365,8 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		r->cache_bytes[i] = caches[i];
 		a.cache_lines[i] = caches[i] / TRACE_LINE_BYTES;
 	}
-	rc = charz_init(&a.cz, 1, TRACE_LINE_BYTES, 0);
+	/* capacity: the model caps nothing; every request is held */
+	rc = charz_init(&a.cz, UINT64_MAX, TRACE_LINE_BYTES, 0);
 	if (rc)
 		return rc;
 	a.fen_cap = FEN_INITIAL;
@@ -351,11 +403,22 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 	for (size_t i = 0; i < a.tab_cap; i++)
 		if (a.tab[i].key)
 			r->bytes_touched += (uint64_t)__builtin_popcountll(a.tab[i].mask);
-	rc = charz_summarise(&a.cz, a.req_t, &r->requests);
+	r->ticks = r->instr;
+	{
+		/* the window ends when the last request completes (or at the last
+		 * tick when nothing was requested) */
+		double end = a.pending_n ? a.pending[(a.pending_head + a.pending_n - 1) % a.pending_cap] : (double)r->instr;
+
+		if (a.have_req)
+			charz_report_used(&a.cz, (uint64_t)__builtin_popcountll(a.req_mask));
+		complete_due(&a, end);
+		rc = charz_summarise(&a.cz, end, &r->requests);
+	}
 out:
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory analysing the trace");
 	free(a.fen);
 	free(a.tab);
+	free(a.pending);
 	return rc;
 }

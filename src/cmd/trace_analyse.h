@@ -6,6 +6,12 @@
  * useful bytes of each line delivered (the command, with its lower bound on
  * the time of the misses, is cmd/trace.c). Lines are 64 bytes (a byte mask per line is one
  * 64-bit word). The trace is data: a bad line is counted, never fatal.
+ * Request timing is a stated model, not a measurement: one tick per
+ * instruction record, one line request per change of line issued at the
+ * tick it is reached, each outstanding for latency_ticks. It ignores the
+ * program's dependences, so its mean outstanding is the concurrency the
+ * trace's request rate would need at that latency (Little's law), not what
+ * the program reached.
  */
 #ifndef MLPSCOPE_CMD_TRACE_ANALYSE_H
 #define MLPSCOPE_CMD_TRACE_ANALYSE_H
@@ -22,10 +28,13 @@
 #define TRACE_MAX_ACCESS_BYTES 4096   /* larger than any lackey record (xsave) */
 #define TRACE_BAD_REPORTED 5
 #define TRACE_HIST_BUCKETS 65         /* distance 0, then [2^(b-1), 2^b) */
+#define TRACE_DEFAULT_LATENCY_TICKS 200.0  /* the textbook miss: 200 cycles */
 
 struct trace_params {
 	const uint64_t *cache_bytes;  /* NULL: 32 KiB, 512 KiB, 32 MiB */
 	size_t ncaches;               /* 1..TRACE_MAX_CACHES when cache_bytes is set */
+	double latency_ticks;         /* each request outstanding this long; 0: the default */
+	const char *latency_source;   /* where it came from, in words; NULL: the default */
 };
 
 struct trace_bad_line {
@@ -51,7 +60,12 @@ struct trace_result {
 	uint64_t cache_bytes[TRACE_MAX_CACHES];
 	uint64_t cache_hits[TRACE_MAX_CACHES];
 	/* The characteriser fed one request per change of line (consecutive
-	 * accesses to one line are one request, as a cache would issue). */
+	 * accesses to one line are one request, as a cache would issue), under
+	 * the timing model above; "used" is the bytes of the line that run of
+	 * accesses touched. */
+	double latency_ticks;         /* the model's L */
+	char latency_source[160];     /* where L came from, in words */
+	uint64_t ticks;               /* instruction records: the model's clock */
 	struct charz_summary requests;
 };
 

@@ -52,6 +52,8 @@ static const struct rule rules[] = {
 	{ KEY_ENDS, "_ns_at_max", -MAX_NS, MAX_NS, false, "a time: within +-1e15 ns" },
 	{ KEY_ENDS, "gbps", 0, 1e9, false, "a bandwidth: 0..1e9 GB/s" },
 	{ KEY_ENDS, "concurrency", 0, 1e9, false, "a concurrency: 0..1e9" },
+	{ KEY_ENDS, "concurrency_littles_law", 0, 1e9, false, "a concurrency: 0..1e9" },
+	{ KEY_ENDS, "occupancy_inferred", 0, 1e9, false, "a concurrency: 0..1e9" },
 	{ KEY_ENDS, "_pct", -1e9, 1e9, false, "a percentage within +-1e9" },
 };
 

@@ -37,7 +37,8 @@ enum section_output {
 	SECTION_OUT_HTML = 1u << 1,
 	SECTION_OUT_SVG = 1u << 2,
 	SECTION_OUT_CSV = 1u << 3,
-	SECTION_OUT_ALL = 0xf,
+	SECTION_OUT_PROM = 1u << 4,
+	SECTION_OUT_ALL = 0x1f,
 };
 
 /* Positional operands a command takes after its name. */

@@ -66,7 +66,7 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 
 		fprintf(f, "\n  %s: %s\n", var->name, var->what);
 		fprintf(f, "  %4s %10s %10s %9s %8s %8s %8s %8s %8s\n", "K", "items/s", "ns/item", "ns/depld",
-			"S_app", "S_chase", "R", "occ_app", "occ_chs");
+			"S_app", "S_chase", "R", "occ_inf", "conc_chs");
 		for (unsigned i = 0; i < var->npoints; i++) {
 			const struct app_point *p = &var->points[i];
 
@@ -79,8 +79,9 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 	}
 	fprintf(f, "  ns/item: elapsed / items (min over %u trials), throughput; ns/depld: per dependent load.\n"
 		   "  S_app = t(1)/t(K) of the variant; S_chase: the chase's at the same K and footprint; R = S_app/S_chase.\n"
-		   "  occ_app: chase t(1) x random loads per item / ns per item, misses in flight if every one misses;\n"
-		   "  occ_chs: the chase's t(1)/t(K). setup %.1f s (not in any walk), sweep %.1f s.\n",
+		   "  occ_inf: chase t(1) x random loads per item / ns per item, an inference (misses in flight by\n"
+		   "  Little's law if every one misses and each takes t(1)), not a count; conc_chs: the chase's\n"
+		   "  t(1)/t(K). setup %.1f s (not in any walk), sweep %.1f s.\n",
 		k->trials, k->setup_seconds, k->sweep_seconds);
 	app_format_headline(k, head, sizeof(head));
 	fprintf(f, "  %s\n", head);
@@ -104,6 +105,9 @@ static void write_point(struct jsonw *w, const struct app_point *p)
 	jsonw_double(w, "speedup", p->speedup);
 	jsonw_double(w, "chase_speedup", p->chase_speedup);
 	jsonw_double(w, "ratio", p->ratio);
+	jsonw_double(w, "occupancy_inferred", p->occupancy);
+	jsonw_double(w, "chase_concurrency_littles_law", p->chase_occupancy);
+	/* deprecated for one schema version: occupancy_inferred, chase_concurrency_littles_law */
 	jsonw_double(w, "occupancy", p->occupancy);
 	jsonw_double(w, "chase_occupancy", p->chase_occupancy);
 	jsonw_double_array(w, "trials_ns_per_item", p->trials_ns, p->ntrials);
@@ -223,8 +227,8 @@ void app_write_json(const struct app_result *r, struct jsonw *w, const char *key
 static const struct csv_col point_cols[] = {
 	{"k", "k"}, {"ns_per_item", "ns_per_item"}, {"items_per_second", "items_per_second"},
 	{"dependent_loads_per_item", "dependent_loads_per_item"}, {"ns_per_dependent_load", "ns_per_dependent_load"},
-	{"speedup", "speedup"}, {"chase_speedup", "chase_speedup"}, {"ratio", "ratio"}, {"occupancy", "occupancy"},
-	{"chase_occupancy", "chase_occupancy"},
+	{"speedup", "speedup"}, {"chase_speedup", "chase_speedup"}, {"ratio", "ratio"},
+	{"occupancy_inferred", "occupancy_inferred"}, {"chase_concurrency_littles_law", "chase_concurrency_littles_law"},
 };
 
 int app_write_csv(const char *dir, const struct jsonr_value *doc)

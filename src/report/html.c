@@ -362,7 +362,7 @@ static const struct col mlp_rows[] = {
 
 static const struct col sweep_cols[] = {
 	{ "lanes K", "lanes", F_TEXT }, { "time/access (ns)", "ns_per_access", 3 },
-	{ "speedup (x t1/tK)", "speedup", 2 }, { "concurrency", "concurrency", 2 },
+	{ "speedup t1/tK (= Little's-law concurrency)", "speedup", 2 },
 	{ "useful (GB/s)", "useful_gbps", 3 }, { "lines* (GB/s)", "line_gbps", 3 },
 	{ "lane walk", "lane_walk_bytes", F_BYTES },
 };
@@ -378,8 +378,8 @@ static const struct col estimate_rows[] = {
 	{ "at K", "peak_lanes", F_TEXT },
 	{ "plateau from K", "plateau_from_lanes", F_TEXT },
 	{ "flat over the last 8 K", "flat_at_end", F_BOOL },
-	{ "rule: first K adding < 5%", "rule_5pct_lanes", F_TEXT },
-	{ "rule: first K adding < 1%", "rule_1pct_lanes", F_TEXT },
+	{ "rule: last K before a lane adds < 5%", "rule_5pct_lanes", F_TEXT },
+	{ "rule: last K before a lane adds < 1%", "rule_1pct_lanes", F_TEXT },
 	{ "repeats", "repeats", F_TEXT },
 	{ "repeats agreeing", "repeats_agreeing", F_TEXT },
 	{ "Ks of each repeat", "repeat_saturation_lanes", F_LIST },

@@ -40,22 +40,25 @@ static void write_mlp_table(const struct mlp_result *m, FILE *f)
 {
 	unsigned c = 0;
 
-	fprintf(f, "\n  %5s  %10s  %7s  %11s  %8s  %8s  %10s  %12s\n", "lanes", "time/acc", "speedup",
-		"concurrency", "useful", "lines*", "lane walk", "control");
-	fprintf(f, "  %5s  %10s  %7s  %11s  %8s  %8s  %10s  %12s\n", "K", "ns thrput", "x t1/tK",
-		"t1/tK", "GB/s", "GB/s", "KiB/region", "ns/acc");
+	/* One column: speedup and the Little's-law concurrency are one number,
+	 * t(1)/t(K); printing it twice read as two measurements. */
+	fprintf(f, "\n  %5s  %10s  %7s  %8s  %8s  %10s  %12s\n", "lanes", "time/acc", "speedup",
+		"useful", "lines*", "lane walk", "control");
+	fprintf(f, "  %5s  %10s  %7s  %8s  %8s  %10s  %12s\n", "K", "ns thrput", "t1/tK",
+		"GB/s", "GB/s", "KiB/region", "ns/acc");
 	for (unsigned i = 0; i < m->npoints; i++) {
 		const struct mlp_point *p = &m->sweep[i];
 
-		fprintf(f, "  %5u  %10.3f  %7.2f  %11.2f  %8.3f  %8.3f  %10.1f", p->lanes, p->ns_per_access,
-			p->speedup, p->concurrency, p->useful_gbps, p->line_gbps,
+		fprintf(f, "  %5u  %10.3f  %7.2f  %8.3f  %8.3f  %10.1f", p->lanes, p->ns_per_access,
+			p->speedup, p->useful_gbps, p->line_gbps,
 			(double)(p->steps_per_lane * m->spacing_bytes) / 1024.0);
 		if (c < m->ncontrol && m->control[c].lanes == p->lanes)
 			fprintf(f, "  %12.3f", m->control[c++].ns_per_access);
 		fputc('\n', f);
 	}
 	fprintf(f, "  time/acc: elapsed time / logical accesses, the reciprocal of throughput; a latency only at K=1.\n"
-		   "  concurrency: t(1)/t(K), accesses in flight by Little's law.\n"
+		   "  speedup: t(1)/t(K); read by Little's law it is also the accesses in flight if each took t(1)\n"
+		   "  (concurrency_littles_law in JSON): an inference from timing, not a count of misses.\n"
 		   "  useful: 8 B per access; lines*: %zu B per access, an assumption (nothing counts lines here).\n"
 		   "  control: one chain hopped K times per iteration (same loop overhead, no overlap).\n"
 		   "  GB/s are decimal (1e9 B/s).\n",
@@ -76,7 +79,7 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 		e->plateau_from_lanes);
 	fprintf(f, "    curve flat over the last 8 K: %s\n",
 		e->flat_at_end ? "yes" : "NO: still improving at the cap; raise --max-lanes");
-	fprintf(f, "    older tools' rules:         first K adding <5%%: %zu, <1%%: %zu "
+	fprintf(f, "    older tools' rules:         last K before a lane adds <5%%: %zu, <1%%: %zu "
 		"(noise-sensitive; shown for comparison)\n", e->rule_5pct_lanes, e->rule_1pct_lanes);
 	fprintf(f, "    repeats: %u, agreeing on Ks within 1 lane or 10%%: %u (Ks:", e->repeats,
 		e->repeats_agreeing);
@@ -96,7 +99,8 @@ static void write_point(struct jsonw *w, const struct mlp_point *pt, size_t spac
 	jsonw_uint(w, "lane_walk_bytes", pt->steps_per_lane * spacing_bytes);
 	jsonw_double(w, "ns_per_access", pt->ns_per_access);
 	jsonw_double(w, "speedup", pt->speedup);
-	jsonw_double(w, "concurrency", pt->concurrency);
+	jsonw_double(w, "concurrency_littles_law", pt->concurrency);
+	jsonw_double(w, "concurrency", pt->concurrency);  /* deprecated: concurrency_littles_law */
 	jsonw_double(w, "useful_gbps", pt->useful_gbps);
 	jsonw_double(w, "line_gbps", pt->line_gbps);
 	jsonw_double_array(w, "trials_ns", pt->trials_ns, pt->ntrials);
@@ -181,7 +185,8 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 		jsonw_uint(w, "plateau_from_lanes", lv->plateau_from_lanes);
 		jsonw_double(w, "noise_floor_pct", lv->noise_floor_pct);
 		jsonw_double_array(w, "ns_per_access", lv->ns_per_access, lv->npoints);
-		jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);
+		jsonw_double_array(w, "concurrency_littles_law", lv->concurrency, lv->npoints);
+		jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);  /* deprecated */
 		jsonw_double(w, "seconds", lv->seconds);
 		jsonw_object_end(w);
 	}
@@ -374,7 +379,8 @@ void mlp_write_json(struct jsonw *w, const char *key, const struct mlp_arms *a)
 
 static const struct csv_col sweep_cols[] = {
 	{ "lanes", "lanes" }, { "steps_per_lane", "steps_per_lane" }, { "lane_walk_bytes", "lane_walk_bytes" },
-	{ "ns_per_access", "ns_per_access" }, { "speedup", "speedup" }, { "concurrency", "concurrency" },
+	{ "ns_per_access", "ns_per_access" }, { "speedup", "speedup" },
+	{ "concurrency_littles_law", "concurrency_littles_law" },
 	{ "useful_gbps", "useful_gbps" }, { "line_gbps", "line_gbps" },
 };
 

@@ -130,25 +130,30 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 			SAY("Not queueing downstream: at this traffic the memory system's latency is %.0f%% above idle, "
 			    "so by Little's law %.1f of the K = %.0f lanes had a request in flight; the rest waited in "
 			    "the core.\n", 100 * rise, n, p->k);
+			/* mlp.levels gives t(1)/t(K) at a cache level, not a count
+			 * of outstanding misses: its t(1) carries translation and
+			 * work the lanes overlap, so it may rule no structure out.
+			 * Only a figure that measures a structure may. */
 			if (in->cache_peak_concurrency > n * (1 + 2 * cfrac))
-				SAY("What is left is a cap of about %.0f outstanding requests that leave the last cache: "
-				    "the same kernel kept %.1f in flight with its working set in the %s (mlp.levels), so "
-				    "the L1D miss buffers%s are not what caps it. Which structure does (the L2's queue of "
-				    "misses to the fabric, or a per-core limit beyond it) no section here measures: PMU "
-				    "counts of outstanding L2 misses would name it.", n, in->cache_peak_concurrency,
-				    in->cache_peak_level, known(p->ns[ENV_LOAD_QUEUE]) ? "" : " and the load queue");
+				SAY("What is left is a cap of about %.0f requests in flight, set in the core or past it. "
+				    "With its working set in the %s the same kernel reached t(1)/t(K) = %.1f (mlp.levels), "
+				    "but that ratio is not a count of outstanding misses (its t(1) carries latency the "
+				    "lanes overlap, translation among it), so it cannot tell whether the L1D miss "
+				    "buffers%s, the L2's queue of misses or a limit beyond it caps this: no section here "
+				    "measures them; PMU counts of outstanding L1D and L2 misses would name it.", n,
+				    in->cache_peak_level, in->cache_peak_concurrency,
+				    known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", the load queue");
 			else if (in->cache_peak_concurrency > n * 0.85)
-				SAY("What is left is a cap of about %.0f outstanding misses inside the core, and it is the "
-				    "same count whatever the latency: with the working set in the %s (t(1) %.1f ns against "
-				    "%.1f) the same kernel held %.1f in flight (mlp.levels). A count that holds for last-cache "
-				    "hits and memory alike is consistent with the L1D's miss buffers, not with anything past "
-				    "the last cache; PMU counts of outstanding L1D misses would confirm it.", n,
-				    in->cache_peak_level, in->cache_peak_t1_ns, in->t1.value, in->cache_peak_concurrency);
+				SAY("What is left is a cap of about %.0f requests in flight, and t(1)/t(K) is about the "
+				    "same whatever the latency: with the working set in the %s (t(1) %.1f ns against %.1f) "
+				    "the same kernel reached %.1f (mlp.levels). That is what a cap in the L1D's miss "
+				    "buffers would give, but the ratio is not a count of outstanding misses, so it cannot "
+				    "tell: PMU counts of outstanding L1D misses would.", n, in->cache_peak_level,
+				    in->cache_peak_t1_ns, in->t1.value, in->cache_peak_concurrency);
 			else
-				SAY("What is left is a cap of about %.0f outstanding misses inside the core. Which "
-				    "structure holds it (L1D miss buffers, the L2's miss queue%s) no section here measures: "
-				    "a cache level that stayed resident and held more in flight (mlp.levels) would clear the "
-				    "L1D; PMU counts of outstanding L1D misses would name it.", n,
+				SAY("What is left is a cap of about %.0f requests in flight. Which structure holds it "
+				    "(L1D miss buffers, the L2's miss queue%s) no section here measures: PMU counts of "
+				    "outstanding L1D and L2 misses would name it.", n,
 				    known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", or the load queue until window's figure is given");
 		} else {
 			SAY("About K requests were in flight (%.1f by Little's law), each %.0f%% slower than idle: "
@@ -159,9 +164,9 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 		    "(queueing beyond it), is undecided: the loaded section (in the full report) reaching %.2f GB/s, "
 		    "or a probe chain timed inside the K-lane run, would decide.", in->line_bytes / t);
 		if (in->cache_peak_concurrency > in->plateau_concurrency * (1 + 2 * cfrac))
-			SAY("\nThe same kernel kept %.1f in flight with its working set in the %s (mlp.levels): "
-			    "whatever caps it here applies to requests that leave the last cache, not to all L1D "
-			    "misses.", in->cache_peak_concurrency, in->cache_peak_level);
+			SAY("\nWith its working set in the %s the same kernel reached t(1)/t(K) = %.1f (mlp.levels); "
+			    "that ratio is not a count of outstanding misses, so it cannot say which structure caps "
+			    "this one.", in->cache_peak_level, in->cache_peak_concurrency);
 	}
 #undef SAY
 }

@@ -246,7 +246,8 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 				return -ENOMEM;
 			for (const struct jsonr_value *pt = sw->u.children.first; pt; pt = pt->next) {
 				double k = num_or_nan(pt, "lanes"), t = num_or_nan(pt, "ns_per_access");
-				double v = concurrency ? num_or_nan(pt, "concurrency") : t;
+				double v = !concurrency ? t : jsonr_member(pt, "concurrency_littles_law") ?
+					num_or_nan(pt, "concurrency_littles_law") : num_or_nan(pt, "concurrency");
 
 				if (k == 1)
 					t1 = t;
@@ -451,7 +452,8 @@ static int plot_levels(struct svg_plot *p, const struct jsonr_value *const *docs
 		    lv->type != JSONR_ARRAY)
 			continue;
 		for (const struct jsonr_value *l = lv->u.children.first; l; l = l->next) {
-			const struct jsonr_value *c = jsonr_get(l, "concurrency");
+			const struct jsonr_value *c = jsonr_member(l, "concurrency_littles_law") ?
+				jsonr_get(l, "concurrency_littles_law") : jsonr_get(l, "concurrency");
 			const char *name = jsonr_get_string(l, "level");
 			double ws = num_or_nan(l, "working_set_bytes"), ks = num_or_nan(l, "ks"), k = 1;
 			char what[128], lab[160], b[32];

@@ -6,14 +6,64 @@
  */
 #include "report/trace_out.h"
 
-#include "qmodel.h"
 #include "report/format.h"
+#include "report/jsonw.h"
 
 #include <math.h>
+#include <string.h>
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} charz_flags[] = {
+	{CHARZ_FLAG_OVERFLOW, "overflow"},
+	{CHARZ_FLAG_COMPLETION_IDLE, "completion_idle"},
+	{CHARZ_FLAG_TIME_BACKWARDS, "time_backwards"},
+	{CHARZ_FLAG_USED_EXCEEDS, "used_exceeds"},
+};
+
+#define NFLAGS (sizeof(charz_flags) / sizeof(charz_flags[0]))
+
+static const char timing_model[] =
+	"a model, not a measurement: one tick per instruction record; one request per change of line, "
+	"issued at its tick and outstanding L ticks; the program's dependences are ignored";
 
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : NAN;
+}
+
+/* Every figure and flag of the characteriser, under the timing model. */
+static void write_requests_text(FILE *out, const struct trace_result *r)
+{
+	const struct charz_summary *q = &r->requests;
+	size_t used = 0;
+	char flags[96] = "";
+
+	for (size_t i = 0; i < NFLAGS; i++)
+		if (q->flags & charz_flags[i].bit)
+			used += (size_t)snprintf(flags + used, sizeof(flags) - used, "%s%s", used ? ", " : "",
+						 charz_flags[i].name);
+	fprintf(out, "  line requests (%s; L = %g ticks: %s):\n", timing_model, r->latency_ticks,
+		r->latency_source);
+	fprintf(out, "    %llu requests (%llu reads, %llu writes), %llu completed, %llu dropped, %llu unmatched, "
+		"%llu outstanding at the end\n", (unsigned long long)q->requests, (unsigned long long)q->reads,
+		(unsigned long long)q->writes, (unsigned long long)q->completions, (unsigned long long)q->dropped,
+		(unsigned long long)q->unmatched, (unsigned long long)q->outstanding_at_end);
+	if (q->has_data)
+		fprintf(out, "    mean outstanding %.2f over %.0f ticks (the concurrency this request rate needs at L, "
+			"by Little's law; not what the program reached); high-water %llu\n", q->mean_outstanding,
+			q->window, (unsigned long long)q->high_water);
+	else
+		fprintf(out, "    mean outstanding: no data (a window of zero ticks)\n");
+	fprintf(out, "    delivered %llu bytes, used %llu", (unsigned long long)q->delivered_bytes,
+		(unsigned long long)q->used_bytes);
+	if (q->used_reported && q->delivered_bytes)
+		fprintf(out, " (%.1f%%: the bytes each request's run of accesses touched)\n", 100 * q->used_fraction);
+	else
+		fprintf(out, " (never reported)\n");
+	fprintf(out, "    flags: %s\n", used ? flags : "none (no overflow, no completion while idle, time never "
+		"went backwards, used never exceeded delivered)");
 }
 
 void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
@@ -52,6 +102,7 @@ void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
 			(unsigned long long)r->requests.stride_classified, (unsigned long long)r->requests.requests);
 	else
 		fprintf(out, "  stride regularity: no data (fewer than three line requests)\n");
+	write_requests_text(out, r);
 	fprintf(out, "  reuse distance (distinct lines between two touches of a line), %llu line touches:\n",
 		(unsigned long long)r->touches);
 	fprintf(out, "    %-22s %12llu %6.1f%%\n", "cold (first touch)", (unsigned long long)r->cold, pct(r->cold, r->touches));
@@ -77,35 +128,203 @@ void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
 	}
 }
 
-/* The misses of each cache size priced under the measured bounds. The
- * program's own dependency structure is unknown, so L/K is shown as the
- * all-dependent case (K = 1) and the lower bound uses only L/Q and bytes/B,
- * which hold whatever K the program reaches. */
-void trace_write_bounds(FILE *out, const char *json_path, const struct trace_result *r,
-			const struct model_inputs *in)
+/* One cache size's misses priced under each independent term (ns per
+ * miss; 0 unknown), the lower bound and its binding term(s). The program's
+ * dependency structure is unknown, so L is shown as the all-dependent case
+ * and the bound uses only terms that hold whatever concurrency it reaches:
+ * each from its own section, never from the lanes sweep it would explain. */
+struct trace_price {
+	double misses;
+	double dependent_ns, lq_ns, bw_core_ns, bw_memory_ns;
+	double bound_ns;          /* NAN when no independent term is known */
+	char binding[64];
+};
+
+static void price(const struct env_inputs *in, double misses, struct trace_price *p)
 {
-	struct qmodel_memory m = {
-		.latency = in->latency_ns,
-		.queue_cap = in->concurrency,
-		.bytes_per_tick = in->bytes_per_ns,
-		.request_bytes = TRACE_LINE_BYTES,
-	};
-	struct qmodel_bound b;
-	char name[32], names[64];
+	static const enum env_term terms[] = {ENV_LOAD_QUEUE, ENV_BW_CORE, ENV_BW_MEMORY};
+	double per[3], best = 0;
+	size_t used = 0;
 
-	qmodel_bound_at(&m, 0, in->noise_floor_frac, &b);
-	qmodel_bound_names(&b, names, sizeof(names));
-	fprintf(out, "  time of the misses, from %s %s: L = %.2f ns, Q = %.2f, B = %.3f bytes/ns\n", json_path,
-		in->section, in->latency_ns, in->concurrency, in->bytes_per_ns);
-	fprintf(out, "    %-10s %12s %16s %14s %14s %14s  %s\n", "size", "misses", "all dependent_ns", "M*L/Q_ns",
-		"M*64/B_ns", "lower_bound_ns", "binding");
+	memset(p, 0, sizeof(*p));
+	p->misses = misses;
+	per[0] = in->load_queue.value > 0 ? in->t1.value / in->load_queue.value : 0;
+	per[1] = in->read_core.value > 0 ? in->line_bytes / in->read_core.value : 0;
+	per[2] = in->read_memory.value > 0 ? in->line_bytes / in->read_memory.value : 0;
+	p->dependent_ns = misses * in->t1.value;
+	p->lq_ns = misses * per[0];
+	p->bw_core_ns = misses * per[1];
+	p->bw_memory_ns = misses * per[2];
+	for (int i = 0; i < 3; i++)
+		best = fmax(best, per[i]);
+	p->bound_ns = best > 0 ? misses * best : NAN;
+	for (int i = 0; i < 3 && best > 0; i++)
+		if (per[i] > 0 && per[i] >= best * (1 - in->noise_floor_frac) && used < sizeof(p->binding))
+			used += (size_t)snprintf(p->binding + used, sizeof(p->binding) - used, "%s%s", used ? "+" : "",
+						 envelope_term_name(terms[i]));
+	if (!used)
+		snprintf(p->binding, sizeof(p->binding), "unknown");
+}
+
+static void cell(FILE *out, double ns)
+{
+	if (ns > 0)
+		fprintf(out, " %16.0f", ns);
+	else
+		fprintf(out, " %16s", "-");
+}
+
+void trace_write_bounds(FILE *out, const char *json_path, const struct trace_result *r,
+			const struct env_inputs *in)
+{
+	static const enum env_term terms[] = {ENV_LOAD_QUEUE, ENV_BW_CORE, ENV_BW_MEMORY};
+	char name[32], src[2 * ENV_SOURCE_LEN];
+
+	fprintf(out, "  time of the misses, from %s %s, each term from its own evidence:\n", json_path, in->section);
+	fprintf(out, "    L = %s\n", in->t1.source);
+	for (size_t t = 0; t < sizeof(terms) / sizeof(terms[0]); t++) {
+		envelope_term_source(in, terms[t], src, sizeof(src));
+		fprintf(out, "    %s: %s\n", envelope_term_name(terms[t]), src);
+	}
+	fprintf(out, "    %-10s %12s %16s %16s %16s %16s %16s  %s\n", "size", "misses", "all_dependent_ns",
+		"M*L/Q_lq_ns", "M*line/B1_ns", "M*line/Bmax_ns", "lower_bound_ns", "binding");
 	for (size_t i = 0; i < r->ncaches; i++) {
-		double miss = (double)(r->touches - r->cache_hits[i]);
+		struct trace_price p;
 
+		price(in, (double)(r->touches - r->cache_hits[i]), &p);
 		report_format_bytes(name, sizeof(name), (size_t)r->cache_bytes[i]);
-		fprintf(out, "    %-10s %12.0f %16.0f %14.0f %14.0f %14.0f  %s\n", name, miss, miss * in->latency_ns,
-			miss * b.term[QMODEL_TERM_CONCURRENCY], miss * b.term[QMODEL_TERM_BANDWIDTH], miss * b.bound,
-			names);
+		fprintf(out, "    %-10s %12.0f", name, p.misses);
+		cell(out, p.dependent_ns);
+		cell(out, p.lq_ns);
+		cell(out, p.bw_core_ns);
+		cell(out, p.bw_memory_ns);
+		cell(out, isnan(p.bound_ns) ? 0 : p.bound_ns);
+		fprintf(out, "  %s\n", p.binding);
 	}
 }
 
+static void json_num_or_null(struct jsonw *w, const char *key, double v)
+{
+	if (isfinite(v) && v > 0)
+		jsonw_double(w, key, v);
+	else
+		jsonw_null(w, key);
+}
+
+static void write_requests_json(struct jsonw *w, const struct trace_result *r)
+{
+	const struct charz_summary *q = &r->requests;
+
+	jsonw_object_begin(w, "timing_model");
+	jsonw_string(w, "what", timing_model);
+	jsonw_double(w, "latency_ticks", r->latency_ticks);
+	jsonw_string(w, "latency_source", r->latency_source);
+	jsonw_string(w, "tick", "one instruction record");
+	jsonw_uint(w, "ticks", r->ticks);
+	jsonw_object_end(w);
+	jsonw_object_begin(w, "requests");
+	jsonw_bool(w, "has_data", q->has_data);
+	jsonw_double(w, "window_ticks", q->window);
+	if (q->has_data)
+		jsonw_double(w, "mean_outstanding", q->mean_outstanding);
+	else
+		jsonw_null(w, "mean_outstanding");
+	jsonw_uint(w, "high_water", q->high_water);
+	jsonw_uint(w, "outstanding_at_end", q->outstanding_at_end);
+	jsonw_uint(w, "requests", q->requests);
+	jsonw_uint(w, "reads", q->reads);
+	jsonw_uint(w, "writes", q->writes);
+	jsonw_uint(w, "completions", q->completions);
+	jsonw_uint(w, "dropped", q->dropped);
+	jsonw_uint(w, "unmatched", q->unmatched);
+	jsonw_uint(w, "stride_classified", q->stride_classified);
+	jsonw_uint(w, "stride_regular", q->stride_regular);
+	if (q->stride_classified)
+		jsonw_double(w, "stride_regular_fraction", q->stride_regular_fraction);
+	else
+		jsonw_null(w, "stride_regular_fraction");
+	jsonw_uint(w, "delivered_bytes", q->delivered_bytes);
+	jsonw_bool(w, "used_reported", q->used_reported);
+	if (q->used_reported) {
+		jsonw_uint(w, "used_bytes", q->used_bytes);
+		if (isfinite(q->used_fraction))
+			jsonw_double(w, "used_fraction", q->used_fraction);
+		else
+			jsonw_null(w, "used_fraction");
+	} else {
+		jsonw_null(w, "used_bytes");
+		jsonw_null(w, "used_fraction");
+	}
+	jsonw_object_begin(w, "flags");
+	for (size_t i = 0; i < NFLAGS; i++)
+		jsonw_bool(w, charz_flags[i].name, q->flags & charz_flags[i].bit);
+	jsonw_object_end(w);
+	jsonw_object_end(w);
+}
+
+void trace_write_json(struct jsonw *w, const char *path, const struct trace_result *r, const char *json_path,
+		      const struct env_inputs *in)
+{
+	jsonw_object_begin(w, "trace");
+	jsonw_string(w, "path", path);
+	jsonw_uint(w, "lines", r->lines);
+	jsonw_uint(w, "valgrind_lines", r->valgrind_lines);
+	jsonw_uint(w, "instructions", r->instr);
+	jsonw_uint(w, "loads", r->loads);
+	jsonw_uint(w, "stores", r->stores);
+	jsonw_uint(w, "modifies", r->modifies);
+	jsonw_uint(w, "malformed", r->malformed);
+	jsonw_array_begin(w, "malformed_first");
+	for (uint64_t i = 0; i < r->malformed && i < TRACE_BAD_REPORTED; i++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "line", r->bad[i].line_no);
+		jsonw_string(w, "text", r->bad[i].text);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_bool(w, "ends_without_newline", r->ends_without_newline);
+	jsonw_uint(w, "line_bytes", TRACE_LINE_BYTES);
+	jsonw_uint(w, "line_touches", r->touches);
+	jsonw_uint(w, "distinct_lines", r->distinct_lines);
+	jsonw_uint(w, "bytes_touched", r->bytes_touched);
+	jsonw_uint(w, "cold_touches", r->cold);
+	jsonw_array_begin(w, "reuse_distance_hist");
+	for (unsigned b = 0; b < TRACE_HIST_BUCKETS; b++) {
+		if (!r->reuse_hist[b])
+			continue;
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "from_lines", b <= 1 ? b : 1ull << (b - 1));
+		jsonw_uint(w, "touches", r->reuse_hist[b]);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	write_requests_json(w, r);
+	jsonw_array_begin(w, "caches");
+	for (size_t i = 0; i < r->ncaches; i++) {
+		struct trace_price p;
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "size_bytes", r->cache_bytes[i]);
+		jsonw_uint(w, "hits", r->cache_hits[i]);
+		jsonw_uint(w, "misses", r->touches - r->cache_hits[i]);
+		if (in) {
+			price(in, (double)(r->touches - r->cache_hits[i]), &p);
+			json_num_or_null(w, "all_dependent_ns", p.dependent_ns);
+			json_num_or_null(w, "load_queue_ns", p.lq_ns);
+			json_num_or_null(w, "bandwidth_core_ns", p.bw_core_ns);
+			json_num_or_null(w, "bandwidth_memory_ns", p.bw_memory_ns);
+			json_num_or_null(w, "lower_bound_ns", p.bound_ns);
+			jsonw_string(w, "binding", p.binding);
+		}
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	if (in) {
+		jsonw_object_begin(w, "bounds_from");
+		jsonw_string(w, "path", json_path);
+		jsonw_string(w, "section", in->section);
+		jsonw_string(w, "latency_source", in->t1.source);
+		jsonw_object_end(w);
+	}
+	jsonw_object_end(w);
+}

@@ -1,21 +1,34 @@
 /*
- * Text writers of the trace command (see src/cmd/trace_analyse.c for the analysis).
+ * Text and JSON writers of the trace command (see src/cmd/trace_analyse.c
+ * for the analysis): the characterisation of one lackey trace, its request
+ * model's figures and flags, and, given a measured result, the time of its
+ * misses under each independent term of the bound.
  */
 #ifndef MLPSCOPE_REPORT_TRACE_OUT_H
 #define MLPSCOPE_REPORT_TRACE_OUT_H
 
 #include <stdio.h>
 
-#include "cmd/model_inputs.h"
+#include "cmd/envelope.h"
 #include "cmd/trace_analyse.h"
 
+struct jsonw;
+
 /* Footprint, read/write mix, useful bytes per line, stride regularity,
- * reuse-distance histogram and LRU hit rates of one trace. */
+ * the request model's figures and flags, reuse-distance histogram and LRU
+ * hit rates of one trace. */
 void trace_write_text(FILE *out, const char *path, const struct trace_result *r);
 
-/* The misses of each cache size priced under the bounds measured in a
- * result (L, Q, B from json_path's mlp section in). */
+/* The misses of each cache size priced under the terms `model` uses, each
+ * from its own evidence in the result at json_path (in): L = t(1), the
+ * window section's load queue, the bandwidth section's reads on one thread
+ * and on all. Never the lanes sweep's own plateau or line rate. */
 void trace_write_bounds(FILE *out, const char *json_path, const struct trace_result *r,
-			const struct model_inputs *in);
+			const struct env_inputs *in);
+
+/* The object "trace" with everything the text shows (bounds when in is
+ * not NULL, from json_path). */
+void trace_write_json(struct jsonw *w, const char *path, const struct trace_result *r, const char *json_path,
+		      const struct env_inputs *in);
 
 #endif

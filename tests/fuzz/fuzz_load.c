@@ -14,6 +14,7 @@
 #include "jsonr.h"
 #include "report/html.h"
 #include "report/plots.h"
+#include "report/prom.h"
 #include "report/svg.h"
 
 #include <stdint.h>
@@ -89,6 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		svg_plot_free(&p);
 	}
 	registry_write_csv(csv, doc.root);
+	if (prom_write(sink, doc.root) && ferror(sink))
+		abort();
 	jsonr_free(&doc);
 	return 0;
 }

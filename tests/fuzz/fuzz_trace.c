@@ -1,9 +1,10 @@
 /*
- * libFuzzer target: the lackey trace parser and its text report. Any bytes
+ * libFuzzer target: the lackey trace parser and its text and JSON reports. Any bytes
  * are a trace: malformed lines are counted, never fatal, and the analysis
  * must end with counts that add up.
  */
 #include "cmd/trace_analyse.h"
+#include "report/jsonw.h"
 #include "report/trace_out.h"
 
 #include <stdint.h>
@@ -28,8 +29,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	f = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
 	if (!f)
 		abort();
-	if (trace_analyse(f, &p, r, err, sizeof(err)) == 0)
+	if (trace_analyse(f, &p, r, err, sizeof(err)) == 0) {
+		struct jsonw w;
+
 		trace_write_text(sink, "fuzz", r);
+		jsonw_init(&w, sink);
+		jsonw_object_begin(&w, NULL);
+		trace_write_json(&w, "fuzz", r, NULL, NULL);
+		jsonw_object_end(&w);
+		jsonw_finish(&w);
+	}
 	fclose(f);
 	free(r);
 	return 0;

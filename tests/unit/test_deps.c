@@ -16,10 +16,11 @@
 #define BUILD_PACKAGES "gcc\nlibc6-dev\nmake\nbinutils\npython3\n"
 #define TEST_PACKAGES                                                                     \
 	"gcc-aarch64-linux-gnu\nlibc6-dev-arm64-cross\nbinutils-aarch64-linux-gnu\nqemu-user\n" \
-	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\ngroff-base\nman-db\n"
+	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\ngroff-base\nman-db\nprometheus\n"
 #define ALL_PACKAGES                                                                      \
 	"gcc libc6-dev make binutils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross "       \
-	"binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db"
+	"binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db "   \
+	"prometheus"
 
 /* Runs a shell command from the repository root; its stdout and stderr in
  * out, its exit status returned (-1 when it did not exit). */
@@ -64,7 +65,7 @@ TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler)
 {
 	char out[2048];
 	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 gcc-aarch64-linux-gnu "
-			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db' "
+			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db prometheus' "
 			  "tools/deps.sh --test --plan";
 
 	CHECK(run(cmd, out, sizeof(out)) == 0, "%s", out);
@@ -123,6 +124,8 @@ TEST(toolchain_probe_skips_a_disassembler_that_does_not_decode)
 	CHECK(run("QEMU_A64=true tests/toolchain.sh qemu-aarch64", out, sizeof(out)) == 1 &&
 		      strstr(out, "SKIP qemu-aarch64: ") && strstr(out, "not 42"),
 	      "an emulator that does not run the known program: %s", out);
+	CHECK(run("PROMTOOL=true tests/toolchain.sh promtool", out, sizeof(out)) == 1 &&
+	      strstr(out, "SKIP promtool:") && strstr(out, "abbreviated unit"), "a linter that passes everything: %s", out);
 	CHECK(run("VALGRIND=true tests/toolchain.sh valgrind", out, sizeof(out)) == 1 &&
 		      strstr(out, "SKIP valgrind: "),
 	      "%s", out);

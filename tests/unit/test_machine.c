@@ -14,11 +14,15 @@
 #include "report/machine_out.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
@@ -82,6 +86,108 @@ TEST(pmu_software_group_counts_page_faults_of_a_fresh_region)
 	pmu_group_close(&g);
 	snprintf(tctx->message, sizeof(tctx->message), "%llu faults for %zu fresh pages, %llu for present ones",
 		 (unsigned long long)first, npages, (unsigned long long)again);
+}
+
+static void spin_cpu_ns(uint64_t ns)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	while ((uint64_t)(t.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)(t.tv_nsec - t0.tv_nsec) < ns);
+}
+
+/* A group used twice judges the second use on its own time: the kernel's
+ * RESET zeroes counts but not enabled/running, so without the baseline the
+ * second, empty use would report the first use's milliseconds too. */
+TEST(pmu_group_reused_judges_each_use_on_its_own_time)
+{
+	const struct pmu_event_spec ev[] = {pmu_event_task_clock};
+	struct pmu_group g;
+	uint64_t first_ns;
+	int rc = pmu_group_open(&g, ev, 1);
+
+	if (rc == -ENOSYS || rc == -EACCES || rc == -EPERM)
+		SKIP("perf_event_open refused even software events here (%s)", strerror(-rc));
+	CHECK(rc == 0, "pmu_group_open(task-clock): %s", strerror(-rc));
+	CHECK(pmu_group_enable(&g) == 0, "enable");
+	/* Spin, not sleep: a per-thread event's times advance only while the
+	 * thread runs. */
+	spin_cpu_ns(20000000);
+	CHECK(pmu_group_disable(&g) == 0 && pmu_group_read(&g) == 0, "first use");
+	first_ns = g.time_enabled_ns;
+	CHECK(first_ns >= 15000000, "first use enabled %llu ns, spun 20 ms of CPU", (unsigned long long)first_ns);
+	CHECK(pmu_group_enable(&g) == 0, "re-enable");
+	CHECK(pmu_group_disable(&g) == 0 && pmu_group_read(&g) == 0, "second use");
+	CHECK(g.time_enabled_ns < first_ns / 2, "second, empty use enabled %llu ns after a first of %llu: cumulative",
+	      (unsigned long long)g.time_enabled_ns, (unsigned long long)first_ns);
+	CHECK(g.time_running_ns <= g.time_enabled_ns, "running %llu > enabled %llu",
+	      (unsigned long long)g.time_running_ns, (unsigned long long)g.time_enabled_ns);
+	pmu_group_close(&g);
+}
+
+/* Whether any file under dir (recursively) other than pmu.c/pmu.h calls
+ * the counter-group layer: the only way a section could count. */
+static bool src_opens_counter_group(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char path[PATH_MAX], line[512];
+		struct stat st;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (stat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			found = src_opens_counter_group(path);
+			continue;
+		}
+		if (!strcmp(e->d_name, "pmu.c") || !strcmp(e->d_name, "pmu.h") || !(f = fopen(path, "r")))
+			continue;
+		while (!found && fgets(line, sizeof(line), f))
+			found = strstr(line, "pmu_group_open(") != NULL;
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* pmu_meaning may promise counting only where a section counts: while no
+ * file in src/ but the layer itself opens a counter group, the meaning on a
+ * machine with counters must say nothing is counted. */
+TEST(machine_pmu_meaning_promises_no_counting_no_section_does)
+{
+	static struct machine_info m;
+	char src[PATH_MAX];
+
+	snprintf(src, sizeof(src), "%s/../src", test_bin_dir());
+	if (access(src, R_OK))
+		snprintf(src, sizeof(src), "src");
+	CHECK(!access(src, R_OK), "cannot find src/ beside %s", test_bin_dir());
+	memset(&m, 0, sizeof(m));
+	m.pmu.hardware_counters = 1;
+	m.pmu.rdpmc_tested = 1;
+	m.pmu.rdpmc_works = 1;
+	machine_describe_pmu(&m);
+	if (src_opens_counter_group(src))
+		return;  /* a section counts: the meaning may say so */
+	CHECK(!strstr(m.pmu_meaning, "can be counted") && !strstr(m.pmu_meaning, "beside the timing"),
+	      "promises counting while no section counts: %s", m.pmu_meaning);
+	CHECK(strstr(m.pmu_meaning, "no section counts"), "does not say no section counts: %s", m.pmu_meaning);
+	/* without counters it must not promise them either */
+	m.pmu.hardware_counters = 0;
+	m.pmu_errno_name = "ENOENT";
+	machine_describe_pmu(&m);
+	CHECK(strstr(m.pmu_meaning, "No hardware counters") && strstr(m.pmu_meaning, "ENOENT"), "%s", m.pmu_meaning);
 }
 
 TEST(pmu_group_refuses_values_it_did_not_count)

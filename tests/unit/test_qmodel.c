@@ -7,7 +7,7 @@
 #include "../harness.h"
 
 #include "cmd/model.h"
-#include "cmd/model_inputs.h"
+#include "cmd/qmodel_cmd.h"
 #include "qmodel.h"
 
 #include <errno.h>
@@ -42,6 +42,41 @@ TEST(qmodel_textbook_64_misses_at_200_cycles)
 		CHECK(r.seen.flags == 0 && r.seen.requests == 64 && r.seen.completions == 64, "clean stream");
 		m.queue_cap = 0;
 	}
+}
+
+/* The command with no option answers the textbook case: each row's
+ * makespan read back from the text is the figure the model gives. */
+TEST(qmodel_command_answers_the_textbook_case_by_default)
+{
+	static const unsigned long long want_k[] = {1, 8, 16}, want_ticks[] = {12800, 1600, 800};
+	struct options o;
+	struct qmodel_cmd_args a;
+	char err[256], *text = NULL, *at;
+	size_t len = 0;
+	FILE *out;
+
+	memset(&o, 0, sizeof(o));
+	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 0, "parse: %s", err);
+	CHECK(a.latency == 200 && a.requests == 64 && a.nlanes == 3 && a.queue_cap == 0, "defaults");
+	CHECK((out = open_memstream(&text, &len)), "memstream");
+	CHECK(qmodel_cmd_run(&a, out, err, sizeof(err)) == 0, "run: %s", err);
+	fclose(out);
+	at = text;
+	for (int i = 0; i < 3; i++) {
+		unsigned long long k, ticks;
+
+		at = strstr(at, "  K = ");
+		CHECK(at && sscanf(at, "  K = %llu %llu", &k, &ticks) == 2, "row %d in: %s", i, text);
+		CHECK(k == want_k[i] && ticks == want_ticks[i], "K = %llu: %llu ticks, want %llu", k, ticks,
+		      want_ticks[i]);
+		at++;
+	}
+	free(text);
+	o.qmodel_latency = "nan";
+	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--latency: 'nan'"), "nan: %s", err);
+	o.qmodel_latency = NULL;
+	o.qmodel_lanes = "8,";
+	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--lanes: '8,'"), "8,: %s", err);
 }
 
 TEST(qmodel_chase_vs_stream_names_the_binding_resource)

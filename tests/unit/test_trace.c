@@ -10,8 +10,10 @@
 
 #include "cmd/trace.h"
 #include "cmd/trace_analyse.h"
+#include "jsonr.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -248,9 +250,22 @@ TEST(trace_refuses_a_file_without_records)
 	fclose(out);
 }
 
+/* The bound's terms come from the sections that measure them (bandwidth's
+ * reads, window's load queue), never from the lanes sweep it would explain:
+ * the sweep's plateau (20) and line rate (6.4 GB/s) here are decoys. */
 TEST(trace_with_from_prices_the_misses_under_each_bound)
 {
 	static const char json[] =
+		"{\"tool\": \"mlpscope\", \"schema_version\": 1,"
+		" \"machine\": {\"core_clock_mhz\": {\"min\": 1900, \"max\": 2100}},"
+		" \"bandwidth\": {\"kernels\": [{\"op\": \"read\", \"kernel\": \"read_x\", \"threads\": 1, \"gbps\": 6.4},"
+		" {\"op\": \"read\", \"kernel\": \"read_x\", \"threads\": 2, \"gbps\": 12.8}]},"
+		" \"window\": {\"summary\": {\"load_queue\": {\"measured\": true, \"capacity\": 40, \"from\": \"load\"}}},"
+		" \"mlp\": {\"line_bytes\": 64,"
+		" \"sweep\": [{\"lanes\": 1, \"ns_per_access\": 100, \"line_gbps\": 0.64},"
+		" {\"lanes\": 16, \"ns_per_access\": 10, \"line_gbps\": 6.4}],"
+		" \"estimate\": {\"fit_latency_ns\": 100, \"fit_plateau_concurrency\": 20}}}";
+	static const char bare[] =
 		"{\"tool\": \"mlpscope\", \"schema_version\": 1, \"mlp\": {\"line_bytes\": 64,"
 		" \"sweep\": [{\"lanes\": 1, \"ns_per_access\": 100, \"line_gbps\": 0.64},"
 		" {\"lanes\": 16, \"ns_per_access\": 10, \"line_gbps\": 6.4}],"
@@ -268,16 +283,133 @@ TEST(trace_with_from_prices_the_misses_under_each_bound)
 	rc = trace_cmd_run(tpath, jpath, out, err, sizeof(err));
 	fclose(out);
 	CHECK(rc == 0, "rc %d: %s", rc, err);
-	/* 625 cold misses; L/Q = 5 ns, 64 B / 6.4 B/ns = 10 ns: bandwidth binds,
-	 * 6250 ns; all dependent it would be 62500 ns */
-	CHECK(strstr(text, "32 KiB              625            62500           3125           6250           6250"
-			   "  bandwidth"), "bound row: %s", text);
+	/* 625 cold misses; L = 100 ns: all dependent 62500 ns; L/Q_lq = 2.5 ns
+	 * -> 1562; 64 B / 6.4 B/ns = 10 ns -> 6250 (one core binds); 64 / 12.8
+	 * -> 3125. L in the request model: 100 ns x 2 GHz = 200 cycles. */
+	CHECK(strstr(text, "32 KiB              625            62500             1562             6250"
+			   "             3125             6250  bandwidth_core"), "bound row: %s", text);
+	CHECK(strstr(text, "L = 200 ticks"), "L from t(1) and the core clock: %s", text);
+	free(text);
+	/* without the bandwidth and window sections nothing bounds it: the
+	 * sweep's own 6.4 GB/s and plateau of 20 must not stand in */
+	CHECK((fd = open(jpath, O_WRONLY | O_TRUNC)) >= 0, "reopen");
+	CHECK(write(fd, bare, sizeof(bare) - 1) == (ssize_t)sizeof(bare) - 1, "write");
+	close(fd);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	rc = trace_cmd_run(tpath, jpath, out, err, sizeof(err));
+	fclose(out);
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(text, "32 KiB              625            62500                -                -"
+			   "                -                -  unknown"), "circular bound: %s", text);
+	CHECK(strstr(text, "L = 200 ticks"), "no core clock: the default L: %s", text);
 	free(text);
 	out = fopen("/dev/null", "w");
 	rc = trace_cmd_run(tpath, "/nonexistent/run.json", out, err, sizeof(err));
 	fclose(out);
 	unlink(jpath);
 	CHECK(rc == 1 && strstr(err, "/nonexistent/run.json"), "missing --from: rc %d '%s'", rc, err);
+}
+
+/* The request model by hand: one tick per instruction record, a request per
+ * change of line at the tick it is reached, each outstanding L ticks; no
+ * request is dropped, so the area is requests x L and the window ends L
+ * after the last request: mean = R L / (t_last + L). */
+static void hand_mean(const char *path, double latency, uint64_t *requests, double *mean)
+{
+	char line[256];
+	uint64_t instr = 0, prev_line = UINT64_MAX, last_t = 0;
+	FILE *f = fopen(path, "r");
+
+	*requests = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		unsigned size;
+
+		if (line[0] == 'I') {
+			instr++;
+			continue;
+		}
+		if (sscanf(line, " %*[LSM] %llx,%u", &addr, &size) != 2)
+			continue;
+		/* the fixture's accesses never cross a line */
+		if (addr / 64 != prev_line) {
+			(*requests)++;
+			last_t = instr;
+			prev_line = addr / 64;
+		}
+	}
+	if (f)
+		fclose(f);
+	*mean = (double)*requests * latency / ((double)last_t + latency);
+}
+
+TEST(trace_request_model_mean_outstanding_matches_a_hand_computation)
+{
+	char tpath[4096], jout[] = "/tmp/mlpscope-trace-out-XXXXXX", err[256];
+	static const double latencies[] = {200, 7};
+	int fd = mkstemp(jout);
+
+	CHECK(fd >= 0, "mkstemp");
+	close(fd);
+	data_path(tpath, sizeof(tpath), "lackey_chase.trace");
+	for (size_t i = 0; i < 2; i++) {
+		struct trace_params p = {.latency_ticks = latencies[i]};
+		struct trace_result *r = calloc(1, sizeof(*r));
+		uint64_t requests;
+		double want;
+
+		CHECK(r, "calloc");
+		hand_mean(tpath, latencies[i], &requests, &want);
+		CHECK(requests == 625 && want > 0, "fixture: %llu requests", (unsigned long long)requests);
+		CHECK(analyse_path(tpath, &p, r) == 0, "analyse");
+		CHECK(r->requests.requests == requests && r->requests.completions == requests && !r->requests.dropped,
+		      "requests %llu, completed %llu", (unsigned long long)r->requests.requests,
+		      (unsigned long long)r->requests.completions);
+		CHECK(fabs(r->requests.mean_outstanding - want) < 1e-9 * want, "L = %g: mean %.6f, by hand %.6f",
+		      latencies[i], r->requests.mean_outstanding, want);
+		CHECK(r->requests.flags == 0 && r->requests.used_reported && r->requests.used_bytes == 625 * 8,
+		      "flags %#x, used %llu", r->requests.flags, (unsigned long long)r->requests.used_bytes);
+		free(r);
+	}
+	/* trace --json carries every figure and flag of the characteriser */
+	{
+		struct trace_request rq = {.trace_path = tpath, .json_out = jout, .latency_text = "200"};
+		static const char *keys[] = {
+			"trace.requests.mean_outstanding", "trace.requests.high_water", "trace.requests.outstanding_at_end",
+			"trace.requests.requests", "trace.requests.reads", "trace.requests.writes",
+			"trace.requests.completions", "trace.requests.dropped", "trace.requests.unmatched",
+			"trace.requests.stride_classified", "trace.requests.stride_regular",
+			"trace.requests.stride_regular_fraction", "trace.requests.delivered_bytes",
+			"trace.requests.used_bytes", "trace.requests.used_fraction", "trace.requests.window_ticks",
+			"trace.timing_model.latency_ticks",
+		};
+		static const char *flags[] = {"overflow", "completion_idle", "time_backwards", "used_exceeds"};
+		struct jsonr_doc doc;
+		uint64_t requests;
+		double v, want;
+		bool b;
+		FILE *out = fopen("/dev/null", "w");
+		int rc = trace_cmd_run_request(&rq, out, err, sizeof(err));
+
+		fclose(out);
+		CHECK(rc == 0, "rc %d: %s", rc, err);
+		CHECK(jsonr_parse_file(jout, 0, &doc, err, sizeof(err)) == 0, "trace json: %s", err);
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			CHECK(jsonr_get_number(doc.root, keys[i], &v), "missing %s", keys[i]);
+		for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+			char key[64];
+
+			snprintf(key, sizeof(key), "trace.requests.flags.%s", flags[i]);
+			CHECK(jsonr_get_bool(doc.root, key, &b) && !b, "flag %s", key);
+		}
+		hand_mean(tpath, 200, &requests, &want);
+		CHECK(jsonr_get_number(doc.root, "trace.requests.mean_outstanding", &v) && fabs(v - want) < 1e-6 * want,
+		      "json mean %g, by hand %g", v, want);
+		jsonr_free(&doc);
+
+	}
+	unlink(jout);
 }
 
 static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
