@@ -27,6 +27,7 @@
 #include "exp/window.h"
 #include "cmd/compare.h"
 #include "cmd/model.h"
+#include "cmd/plan.h"
 #include "cmd/trace.h"
 #include "machine.h"
 #include "plan.h"
@@ -74,6 +75,13 @@ static int threaded_failed(struct section_run *s, const char *name, int rc, cons
 	if (rc != -EINTR && rc != -EPROTO && why[0])
 		snprintf(s->err, sizeof(s->err), "%s: %s (%s)", name, why, strerror(-rc));
 	return rc;
+}
+
+/* The budget's sizes and trials, when the run has one (main.c measures
+ * the rates and fits them); NULL: each section's own defaults. */
+static const struct budget *budget_of(const struct section_run *s)
+{
+	return s->plan && s->plan->has_budget ? &s->plan->budget : NULL;
 }
 
 /* ---- machine ---- */
@@ -151,6 +159,10 @@ static int tlb_section_run(struct section_run *s, void *result)
 		tp.points_per_octave = 2;
 		tp.trials = 3;
 	}
+	if (budget_of(s)) {
+		tp.points_per_octave = budget_of(s)->tlb_points_per_octave;
+		tp.trials = budget_of(s)->tlb_trials;
+	}
 	rc = tlb_run(&tp, result);
 	progress_done(s);
 	return rc;
@@ -191,26 +203,17 @@ static void fill_tlb_steps(const struct tlb_result *t, struct latency_params *lp
 	}
 }
 
-/* Its largest size: the plan's working set, or with --quick and no --size,
- * POLICY_QUICK_LATENCY_FACTOR x the last-level cache: still far past every
- * cache, and building the chains is most of this section's time. */
-static size_t latency_max_bytes(const struct options *o, const struct plan *p, const struct topo *t)
+/* Its largest size: the budget's (the memory set of policy.h, or --size),
+ * else the plan's working set. */
+static size_t latency_max_bytes(const struct plan *p)
 {
-	size_t max = p->working_set_bytes;
-
-	if (o->quick && !o->size_bytes) {
-		size_t cap = policy_quick_cap_bytes(topo_largest_cache_bytes(t), POLICY_QUICK_LATENCY_FACTOR);
-
-		if (cap < max)
-			max = cap;
-	}
-	return max;
+	return p->has_budget ? p->budget.latency_max_bytes : p->working_set_bytes;
 }
 
 /* latency holds a huge-page and a small-page arena of its largest size at once. */
 static int latency_section_plan(struct section_run *s, char *err, size_t errlen)
 {
-	size_t max = latency_max_bytes(s->o, s->plan, &s->r->topo), peak = 2 * max + max / 4;
+	size_t max = latency_max_bytes(s->plan), peak = 2 * max + max / 4;
 	size_t avail = s->r->topo.mem_available_bytes;
 	char a[32], b[32];
 
@@ -239,7 +242,7 @@ static int latency_section_run(struct section_run *s, void *result)
 	struct latency_result *l = result;
 	struct report *r = s->r;
 	struct latency_params lp = {
-		.max_bytes = latency_max_bytes(s->o, s->plan, &r->topo),
+		.max_bytes = latency_max_bytes(s->plan),
 		.points_near_caches = true,
 		.line_bytes = r->topo.line_bytes,
 		.noise_floor_pct = r->noise_floor_pct,
@@ -260,6 +263,12 @@ static int latency_section_run(struct section_run *s, void *result)
 		lp.points_per_octave = 2;
 		lp.trials = 3;
 		lp.steady_visits = 1;
+	}
+	if (budget_of(s)) {
+		lp.points_per_octave = budget_of(s)->latency_points_per_octave;
+		lp.trials = budget_of(s)->latency_trials;
+		lp.steady_visits = budget_of(s)->latency_steady_visits;
+		lp.points_near_caches = budget_of(s)->latency_near_caches;
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */
@@ -376,8 +385,8 @@ static int mlp_section_run(struct section_run *s, void *result)
 			.line_bytes = r->topo.line_bytes,
 			.pages = plan->pages[i],
 			.max_lanes = o->max_lanes,
-			.repeats = o->repeat,
-			.trials = o->trials ? o->trials : POLICY_MLP_TRIALS_DEFAULT,
+			.repeats = o->repeat_given || !budget_of(s) ? o->repeat : budget_of(s)->mlp_repeats,
+			.trials = o->trials ? o->trials : budget_of(s) ? budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,
@@ -457,6 +466,16 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	int rc;
 
 	bandwidth_params_default(&bp, &s->r->clock, &s->r->topo, s->o->quick);
+	if (budget_of(s)) {
+		const struct budget *b = budget_of(s);
+
+		bp.working_set_bytes = b->bandwidth_bytes;
+		bp.trial_bytes = b->bandwidth_trial_bytes;
+		bp.trials = b->bandwidth_trials;
+		bp.efficiency_bytes = b->bandwidth_eff_bytes;
+		bp.efficiency_max_nodes = b->bandwidth_eff_max_nodes;
+		bp.efficiency_trials = b->bandwidth_eff_trials;
+	}
 	bp.max_threads = s->o->threads;
 	bp.seed = s->o->seed;
 	bp.stop = s->stop;
@@ -503,6 +522,11 @@ static int multicore_section_run(struct section_run *s, void *result)
 	int rc;
 
 	multicore_params_default(&mp, &s->r->clock, &s->r->topo, s->o->quick);
+	if (budget_of(s)) {
+		mp.per_thread_bytes = budget_of(s)->multicore_bytes;
+		mp.trials = budget_of(s)->multicore_trials;
+		mp.max_lanes = budget_of(s)->multicore_lanes;
+	}
 	mp.max_threads = s->o->threads;
 	mp.seed = s->o->seed;
 	mp.stop = s->stop;
@@ -568,6 +592,11 @@ static int loaded_section_run(struct section_run *s, void *result)
 	if (s->plan->threads < 2)
 		return 1;  /* skipped; the plan warned */
 	loaded_params_default(&lp, &s->r->clock, &s->r->topo, s->o->quick);
+	if (budget_of(s)) {
+		lp.chase_bytes = budget_of(s)->loaded_chase_bytes;
+		lp.gen_bytes = budget_of(s)->loaded_gen_bytes;
+		lp.trials = budget_of(s)->loaded_trials;
+	}
 	lp.threads = s->o->threads;
 	lp.seed = s->o->seed;
 	lp.stop = s->stop;
@@ -622,6 +651,8 @@ static int c2c_section_run(struct section_run *s, void *result)
 	/* Alone, a fuller matrix: the report's budget is shared with the rest. */
 	if (asked_for(s, "c2c"))
 		cp.total_budget_s *= 4;
+	if (budget_of(s))
+		cp.total_budget_s = budget_of(s)->c2c_s;
 	cp.max_cpus = s->plan->threads;
 	cp.stop = s->stop;
 	cp.progress = s->progress;
@@ -723,6 +754,10 @@ static int window_section_run(struct section_run *s, void *result)
 	int rc;
 
 	window_params_default(&wp, topo_largest_cache_bytes(&s->r->topo), &s->r->clock, s->stop);
+	if (budget_of(s)) {
+		wp.working_set_bytes = budget_of(s)->window_bytes;
+		wp.trials = budget_of(s)->window_trials;
+	}
 	if (o->size_bytes)
 		wp.working_set_bytes = s->plan->working_set_bytes;
 	if (o->trials)
@@ -757,6 +792,7 @@ static void window_section_json(const void *res, struct jsonw *w, const char *ke
 /* ---- app ---- */
 
 #define APP_MIN_DEFAULT_FOOTPRINT ((size_t)8 << 20)
+#define APP_MAX_DEFAULT_FOOTPRINT ((size_t)64 << 20)
 #define APP_BZIP2_BLOCK_BYTES 900000
 
 /* The kernel: the operand, or bwt in the full report. */
@@ -766,15 +802,18 @@ static const char *app_kernel(const struct options *o)
 }
 
 /* The walked structure's bytes: --size, else 2x the largest reported
- * cache (at least 8 MiB). In the full report bwt walks one bzip2 block
- * (cache-resident, and labelled so) instead. */
+ * cache, 8 to 64 MiB: past any L3 share a guest gets, and bwt's narrow
+ * table holds 2^24 rows, so a larger one only multiplies the suffix sort
+ * and the walk (a claimed 260 MiB L3 made it 520 MiB and 4 minutes). In
+ * the full report bwt walks one bzip2 block (cache-resident, and labelled
+ * so) instead. */
 static size_t app_footprint(const struct options *o, const struct topo *t)
 {
 	size_t fp = 2 * topo_largest_cache_bytes(t);
 
 	if (o->size_bytes)
 		return o->size_bytes;
-	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp;
+	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp > APP_MAX_DEFAULT_FOOTPRINT ? APP_MAX_DEFAULT_FOOTPRINT : fp;
 }
 
 /* The level-2 data (or unified) cache the OS reports, 0 when none. */
@@ -851,7 +890,8 @@ static int app_section_run(struct section_run *s, void *result)
 		.line_bytes = r->topo.line_bytes,
 		.pages = s->plan->pages[s->plan->npages - 1],
 		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
-		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX) : 3,
+		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX)
+			  : budget_of(s) ? budget_of(s)->app_trials : 3,
 		.seed = o->seed,
 		.chase = true,
 		.clock = &r->clock,
@@ -910,9 +950,11 @@ const struct section registry[] = {
 			"--json, one JSON document): machine, noise, tlb, latency, mlp, bandwidth,\n"
 			"multicore, loaded, and a closing block where the sections that time one\n"
 			"dependent load from memory agree or say why not. window runs on its own\n"
-			"(about 20 s more). --quick keeps a\n"
-			"useful report short: a working set of 8x the largest reported cache (at least\n"
-			"256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n",
+			"(budget 30 s). The run is sized to --budget (90 s; 20 s with --quick): rates\n"
+			"measured in the first half second price each section, the plan is printed\n"
+			"before the work and set against the time taken at the end, and what had to\n"
+			"shrink to fit is listed. --quick keeps a useful report short: one mlp sweep,\n"
+			"a coarser latency curve, fewer trials.\n",
 		.kind = SECTION_REPORT,
 		.outputs = SECTION_OUT_ALL,
 	},
@@ -978,7 +1020,7 @@ const struct section registry[] = {
 	{
 		.name = "latency",
 		.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
-		.help = "Working sets from 4 KiB to --size (default 1 GiB), about four per octave and\n"
+		.help = "Working sets from 4 KiB to --size (default 256-512 MiB), four per octave and\n"
 			"denser near the reported cache sizes, each measured as a dependent random chase\n"
 			"(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
 			"their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
@@ -1229,6 +1271,22 @@ const struct section registry[] = {
 		.operand_name = "window result",
 		.usage = "mlpscope model --from run.json [window.json] [--json FILE]",
 		.command = cmd_model,
+	},
+	{
+		.name = "plan",
+		.summary = "the planner alone, on another machine's facts: plan --from RESULT.json",
+		.help = "mlpscope plan --from FILE [COMMAND] [--quick] [--budget S]: runs the planner a\n"
+			"measuring run uses, fed the facts in FILE (a result's `plan.facts`, or a facts\n"
+			"file holding that object: caches, CPUs, memory, and the cost model's rates of\n"
+			"first touch, chain build, DRAM miss and stream), for COMMAND (default report),\n"
+			"and prints the time it would plan per section, what it would shrink to fit\n"
+			"the budget and the peak memory. Measures nothing. See docs/METHODOLOGY.md.\n",
+		.kind = SECTION_FILE_COMMAND,
+		.needs_from = true,
+		.operands = SECTION_ARGS_OPTIONAL,
+		.operand_name = "command",
+		.usage = "mlpscope plan --from FILE [COMMAND] [--quick] [--budget S]",
+		.command = cmd_plan,
 	},
 	{
 		.name = "trace",
