@@ -243,27 +243,29 @@ static double price_loaded(const struct budget *b, bool quick, size_t *peak)
 static double price_window(const struct budget *b, size_t *peak)
 {
 	const struct cost_facts *f = &b->facts;
-	/* 12 fillers x about 30 points (coarse then refined) x trials regions
-	 * of 8192 iterations, each about one DRAM miss (two overlapped, or
-	 * serialised past the step: 1.4 on average); then the repeat pass. */
-	double sweep = 12.0 * 30 * b->window_trials * 8192.0 * 1.4 * f->rates.dram_ns / 1e9;
+	/* Fitted on the Ice Lake guest (main, 10 fillers): about 51 points a
+	 * filler (coarse, refined, repeated), each trials regions of 8192
+	 * iterations at about 1.35 DRAM misses an iteration (two overlapped,
+	 * or serialised past the step), and as much again in generating and
+	 * switching probes. */
+	double sweep = 10.0 * 51 * b->window_trials * 8192.0 * 1.35 * f->rates.dram_ns * 2.0 / 1e9;
 
 	*peak = b->window_bytes + b->window_bytes / 16;
-	return cost_build_s(f, b->window_bytes / 64) + sweep * 1.15;
+	return cost_build_s(f, b->window_bytes / 64) + sweep;
 }
 
 static double price_app(const struct budget *b, bool report, size_t *peak)
 {
 	const struct cost_facts *f = &b->facts;
-	size_t rows = report ? 900000 : b->app_bytes / 4;
-	/* suffix sort (about 150 ns a byte), the chase reference at the
-	 * footprint, then 3 variants x ~7 K x trials walks of every row, at
-	 * about a quarter of a miss per row (K lanes overlap). */
-	double per_row_ns = report ? 6.0 : 0.3 * f->rates.dram_ns;
-	double t = rows * 150e-9 + cost_build_s(f, rows * 4 / 64) + 2.0 +
-		   (double)b->app_trials * 17.0 * rows * per_row_ns / 1e9;
+	double rows = (double)(b->app_bytes / 4), walk = fmin(rows, (double)b->app_walk_rows), d = f->rates.dram_ns;
+	/* bwt, fitted on the Ice Lake guest (64 MiB table, 16 Mi rows): the
+	 * suffix sort about 360 ns a byte; the chase reference at the same
+	 * footprint about 28 M miss-times; per trial the two lanes variants
+	 * over every K cost about 7.5 miss-times per row walked, the ring
+	 * (which decodes the whole text) about 2.1 per row. */
+	double t = rows * 360e-9 + 28e6 * d / 1e9 + 1.0 + b->app_trials * (walk * 7.5 * d + rows * 2.1 * d) / 1e9;
 
-	*peak = rows * 18;
+	*peak = (size_t)(rows * 18);
 	return report ? 0.6 : t;
 }
 
@@ -358,6 +360,7 @@ static void set_defaults(struct budget *b)
 	 * 2^24 rows; a wider table only multiplies the suffix sort). */
 	b->app_bytes = clamp_size(2 * f->llc_bytes, 8 * MIB, 64 * MIB);
 	b->app_trials = 3;
+	b->app_walk_rows = (size_t)4 << 20;
 	/* c2c alone draws a fuller matrix (registry.c) */
 	b->c2c_s = !strcmp(b->command, "c2c") ? (q ? 4.0 : 16.0) : q ? 1.0 : 4.0;
 }
@@ -614,6 +617,7 @@ void budget_write_json(const struct budget *b, struct jsonw *w, const char *key)
 	jsonw_uint(w, "window_trials", b->window_trials);
 	jsonw_uint(w, "app_bytes", b->app_bytes);
 	jsonw_uint(w, "app_trials", b->app_trials);
+	jsonw_uint(w, "app_walk_rows", b->app_walk_rows);
 	jsonw_object_end(w);
 	jsonw_uint(w, "rss_cap_bytes", b->rss_cap_bytes);
 	jsonw_uint(w, "planned_peak_bytes", b->planned_peak_bytes);

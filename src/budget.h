@@ -82,6 +82,7 @@ struct budget {
 
 	size_t app_bytes;            /* app KERNEL's footprint (the full report walks a bzip2 block) */
 	unsigned app_trials;
+	size_t app_walk_rows;        /* bwt: rows per swept walk of the lanes variants, whatever the table */
 
 	double c2c_s;                /* spread over the pairs */
 

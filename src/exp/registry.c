@@ -904,6 +904,10 @@ static int app_section_run(struct section_run *s, void *result)
 
 	if (o->input)
 		textgen_parse(o->input, &ap.input);
+	/* The swept walks decode a fixed number of rows whatever the table
+	 * (the first walk after the build, and the ring, still decode it all). */
+	if (budget_of(s))
+		ap.walk_rows = budget_of(s)->app_walk_rows;
 	rc = app_run(kernel, &ap, k, s->err, sizeof(s->err));
 	if (rc == -EPROTO)
 		snprintf(s->err, sizeof(s->err), "app %s: check failed: %s; refusing to report", kernel,
