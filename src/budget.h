@@ -46,7 +46,7 @@ struct budget {
 	const char *command;         /* "report", or the section asked for */
 	struct cost_facts facts;
 
-	/* Sets that must miss every cache: 4x the last cache the OS reports,
+	/* Sets that must miss every cache: 8x the last cache the OS reports,
 	 * 256 to 512 MiB (loads miss well before 16x a claimed L3). */
 	size_t memory_set_bytes;
 	size_t size_bytes;           /* --size, 0: none */

@@ -38,7 +38,7 @@ struct opt {
 static const struct opt opts[] = {
 	{"size", "SIZE", OPT_SIZE, F(size_bytes), 0, 0,
 	 "working set (mlp, window), largest working set (latency), e.g. 1G or 512MiB\n"
-	 "                       (default: 4x the largest reported cache, 256 MiB to 512 MiB)"},
+	 "                       (default: 8x the largest reported cache, 256 MiB to 512 MiB)"},
 	{"spacing", "BYTES", OPT_SPACING, F(spacing_bytes), 8, 2u << 20,
 	 "bytes between chain nodes, a power of two from 8 to 2MiB (default 64: one node per line)"},
 	{"pages", "KIND", OPT_PAGES, F(pages), 0, 0, "page backing to request: small, huge or both (default huge)"},

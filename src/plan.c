@@ -1,6 +1,6 @@
 /*
  * Defaults and validation that depend on the machine. The default working
- * set is the memory set of policy.h (4x the largest reported cache, 256 to
+ * set is the memory set of policy.h (8x the largest reported cache, 256 to
  * 512 MiB: past every cache, never 16x a claimed L3), and never more than a
  * third of MemAvailable (latency holds two arenas of it at once). The
  * budget (budget.c) may shrink it further once the rates are measured.

@@ -24,9 +24,11 @@
 #define POLICY_COMPARE_MAX_RUNS 16
 
 /* Sets that must miss every cache (latency's largest size, mlp's working
- * set, the bandwidth, multicore, loaded and window arenas): 4x the largest
- * reported cache rounded up to a power of two, 256 to 512 MiB. Loads miss
- * long before 16x a claimed L3 (a guest is shown a whole socket's 260 MiB),
+ * set, the bandwidth, multicore, loaded and window arenas): 8x the largest
+ * reported cache rounded up to a power of two, 256 to 512 MiB: at most one
+ * load in eight could hit a cache of the size the OS reports, and none past
+ * a guest's share of it. Loads miss long before 16x a claimed L3 (a guest is
+ * shown a whole socket's 260 MiB),
  * and every byte past that is first-touched, built and verified for nothing;
  * the budget (budget.c) may halve it, never below twice the last cache. */
 #define POLICY_MEMORY_SET_MIN_BYTES ((size_t)256 << 20)
@@ -36,7 +38,7 @@ static inline size_t policy_memory_set_bytes(size_t largest_cache_bytes)
 {
 	size_t set = POLICY_MEMORY_SET_MIN_BYTES;
 
-	while (set < 4 * largest_cache_bytes && set < POLICY_MEMORY_SET_MAX_BYTES)
+	while (set < 8 * largest_cache_bytes && set < POLICY_MEMORY_SET_MAX_BYTES)
 		set *= 2;
 	return set;
 }

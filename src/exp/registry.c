@@ -269,6 +269,7 @@ static int latency_section_run(struct section_run *s, void *result)
 		lp.trials = budget_of(s)->latency_trials;
 		lp.steady_visits = budget_of(s)->latency_steady_visits;
 		lp.points_near_caches = budget_of(s)->latency_near_caches;
+		lp.warm_max_bytes = budget_of(s)->latency_warm_max_bytes;
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */

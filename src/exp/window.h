@@ -42,7 +42,7 @@ struct window_params {
 	void *synthetic_ctx;
 };
 
-/* Defaults: the memory set of policy.h (4x the largest reported cache,
+/* Defaults: the memory set of policy.h (8x the largest reported cache,
  * 256 to 512 MiB): two independent DRAM misses per iteration need a set
  * past the caches, not a cycle through gigabytes. */
 void window_params_default(struct window_params *p, size_t largest_cache_bytes,

@@ -92,7 +92,9 @@ TEST(budget_too_small_shrinks_then_refuses)
 	CHECK(small.nnotes > 0, "10 s: nothing shrunk");
 	CHECK(small.latency_trials < big.latency_trials && small.bandwidth_trials < big.bandwidth_trials,
 	      "10 s: trials not cut (latency %u, bandwidth %u)", small.latency_trials, small.bandwidth_trials);
-	CHECK(refused(&small) > 0 || small.planned_s <= 10, "10 s: neither refused nor fitted (%.1f s)", small.planned_s);
+	CHECK(refused(&small) > 0 && small.planned_s <= 10, "10 s: %u refused, %.1f s planned", refused(&small),
+	      small.planned_s);
+	CHECK(!budget_section(&small, "noise")->refused, "10 s: noise refused (every section reads its floor)");
 	CHECK(big.planned_s > small.planned_s, "more budget, less work: %.1f <= %.1f", big.planned_s, small.planned_s);
 }
 
@@ -116,7 +118,10 @@ TEST(budget_m207_facts_derive_from_its_report)
 	      jsonr_get_number(doc.root, "latency.chase_ns_at_max", &dram), "report.json lacks a key");
 	CHECK(fabs(f.rates.build_ns_per_node - setup_s / (ws / spacing) * 1e9) < 0.01, "build %.2f",
 	      f.rates.build_ns_per_node);
-	CHECK(fabs(f.rates.touch_gbps - ws / setup_s / 1e9) < 0.001, "touch %.4f", f.rates.touch_gbps);
+	/* touch is not recorded on its own: the whole mlp setup counted as
+	 * touch bounds it below (the file says how the value was fitted) */
+	CHECK(f.rates.touch_gbps >= ws / setup_s / 1e9, "touch %.4f under its bound %.4f", f.rates.touch_gbps,
+	      ws / setup_s / 1e9);
 	CHECK(fabs(f.rates.dram_ns - dram) < 0.01, "dram %.2f vs %.2f", f.rates.dram_ns, dram);
 	figs = jsonr_get(doc.root, "summary.figures");
 	fig = NAN;
