@@ -64,6 +64,42 @@ static void note(struct budget *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A knob lowered from `from` to `to`: one note per knob, however many
+ * steps it took ("bandwidth trials 9 -> 3", not three lines). */
+static void note_step(struct budget *b, const char *knob, const char *from, const char *to, const char *tail)
+{
+	unsigned i = b->nnotes;
+
+	if (i && !strcmp(b->note_knob[i - 1], knob))
+		i--;
+	else if (i < BUDGET_NOTES) {
+		snprintf(b->note_knob[i], sizeof(b->note_knob[i]), "%s", knob);
+		snprintf(b->note_from[i], sizeof(b->note_from[i]), "%s", from);
+		b->nnotes++;
+	} else {
+		return;
+	}
+	snprintf(b->notes[i], sizeof(b->notes[i]), "%s %s -> %s%s", knob, b->note_from[i], to, tail);
+}
+
+static void note_count(struct budget *b, const char *knob, size_t from, size_t to, const char *tail)
+{
+	char f[24], t[24];
+
+	snprintf(f, sizeof(f), "%zu", from);
+	snprintf(t, sizeof(t), "%zu", to);
+	note_step(b, knob, f, t, tail);
+}
+
+static void note_bytes(struct budget *b, const char *knob, size_t from, size_t to, const char *tail)
+{
+	char f[24], t[24];
+
+	report_format_bytes(f, sizeof(f), from);
+	report_format_bytes(t, sizeof(t), to);
+	note_step(b, knob, f, t, tail);
+}
+
 struct budget_section *budget_section(struct budget *b, const char *name)
 {
 	for (unsigned i = 0; i < b->nsec; i++)
@@ -452,25 +488,25 @@ typedef bool (*shrink_fn)(struct budget *b);
 	{                                                                               \
 		if (b->field <= (floor))                                                \
 			return false;                                                   \
-		note(b, what " trials %u -> %u", b->field, b->field - (step));          \
+		note_count(b, what, b->field, b->field - (step), "");                  \
 		b->field -= (step);                                                     \
 		return true;                                                            \
 	}
 
-SHRINK_TRIALS(shrink_bw_trials, bandwidth_trials, 3, 3, "bandwidth")
-SHRINK_TRIALS(shrink_window_trials, window_trials, 6, 3, "window")
-SHRINK_TRIALS(shrink_mc_trials, multicore_trials, 3, 3, "multicore")
-SHRINK_TRIALS(shrink_loaded_trials, loaded_trials, 3, 3, "loaded")
-SHRINK_TRIALS(shrink_latency_trials, latency_trials, 3, 1, "latency")
-SHRINK_TRIALS(shrink_mlp_repeats, mlp_repeats, 1, 1, "mlp repeats (sweeps),")
-SHRINK_TRIALS(shrink_eff_trials, bandwidth_eff_trials, 3, 3, "bandwidth efficiency")
-SHRINK_TRIALS(shrink_mlp_trials, mlp_trials, 3, 3, "mlp")
+SHRINK_TRIALS(shrink_bw_trials, bandwidth_trials, 3, 3, "bandwidth trials")
+SHRINK_TRIALS(shrink_window_trials, window_trials, 6, 3, "window trials")
+SHRINK_TRIALS(shrink_mc_trials, multicore_trials, 3, 3, "multicore trials")
+SHRINK_TRIALS(shrink_loaded_trials, loaded_trials, 3, 3, "loaded trials")
+SHRINK_TRIALS(shrink_latency_trials, latency_trials, 3, 1, "latency trials")
+SHRINK_TRIALS(shrink_mlp_repeats, mlp_repeats, 1, 1, "mlp repeats (sweeps)")
+SHRINK_TRIALS(shrink_eff_trials, bandwidth_eff_trials, 3, 3, "bandwidth efficiency trials")
+SHRINK_TRIALS(shrink_mlp_trials, mlp_trials, 3, 3, "mlp trials")
 static bool shrink_app_trials(struct budget *b)
 {
 	/* the full report walks one bzip2 block: its trials cost nothing */
 	if (b->app_trials <= 1 || !strcmp(b->command, "report"))
 		return false;
-	note(b, "app trials %u -> %u", b->app_trials, b->app_trials - 1);
+	note_count(b, "app trials", b->app_trials, b->app_trials - 1, "");
 	b->app_trials--;
 	return true;
 }
@@ -479,7 +515,7 @@ static bool shrink_latency_points(struct budget *b)
 {
 	if (b->latency_points_per_octave <= 2)
 		return false;
-	note(b, "latency points per octave %u -> %u", b->latency_points_per_octave, b->latency_points_per_octave - 1);
+	note_count(b, "latency points per octave", b->latency_points_per_octave, b->latency_points_per_octave - 1, "");
 	b->latency_points_per_octave--;
 	return true;
 }
@@ -490,27 +526,24 @@ static bool shrink_eff_nodes(struct budget *b)
 	 * caches (a row that is not says fits_llc) */
 	if (b->bandwidth_eff_max_nodes <= ((size_t)1 << 20))
 		return false;
-	note(b, "bandwidth efficiency chains %zu -> %zu Mi nodes", b->bandwidth_eff_max_nodes >> 20,
-	     b->bandwidth_eff_max_nodes >> 21);
+	note_count(b, "bandwidth efficiency chains (Mi nodes)", b->bandwidth_eff_max_nodes >> 20,
+		   b->bandwidth_eff_max_nodes >> 21, "");
 	b->bandwidth_eff_max_nodes /= 2;
 	return true;
 }
 
 static bool shrink_memory_set(struct budget *b)
 {
-	char a[32], c[32];
 	size_t to = b->memory_set_bytes / 2;
 
 	if (b->memory_set_bytes <= MEMORY_SET_MIN)
 		return false;
-	report_format_bytes(a, sizeof(a), b->memory_set_bytes);
-	report_format_bytes(c, sizeof(c), to);
 	/* Under twice a claimed last cache the loads still miss where the
 	 * machine's share of it is smaller (a guest's): the latency curve says
 	 * which, and the note says it was not the OS's size that set it. */
-	note(b, "sets past the caches %s -> %s%s", a, c,
-	     to < 2 * b->facts.llc_bytes ? " (under 2x the OS's last cache: check the latency curve reaches memory there)"
-					 : "");
+	note_bytes(b, "sets past the caches", b->memory_set_bytes, to,
+		   to < 2 * b->facts.llc_bytes ? " (under 2x the OS's last cache: check the latency curve reaches memory there)"
+					       : "");
 	b->memory_set_bytes = to;
 	if (!b->size_bytes) {
 		b->latency_max_bytes = b->latency_max_bytes > to ? to : b->latency_max_bytes;
@@ -530,14 +563,12 @@ static bool shrink_memory_set(struct budget *b)
  * for nothing; halve the limit, never under twice the L2. */
 static bool shrink_latency_warm(struct budget *b)
 {
-	char a[32], c[32];
 	size_t floor = b->facts.l2_bytes ? 2 * b->facts.l2_bytes : 4 * MIB;
 
 	if (b->latency_warm_max_bytes / 2 < floor)
 		return false;
-	report_format_bytes(a, sizeof(a), b->latency_warm_max_bytes);
-	report_format_bytes(c, sizeof(c), b->latency_warm_max_bytes / 2);
-	note(b, "latency warms sets up to %s (was %s) with a lap; larger ones get a lead-in", c, a);
+	note_bytes(b, "latency: the largest set warmed by a lap", b->latency_warm_max_bytes, b->latency_warm_max_bytes / 2,
+		   " (larger ones get a lead-in)");
 	b->latency_warm_max_bytes /= 2;
 	return true;
 }

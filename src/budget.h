@@ -91,6 +91,7 @@ struct budget {
 	double planned_s, actual_s;
 	size_t rss_cap_bytes, planned_peak_bytes, peak_rss_bytes;
 	char notes[BUDGET_NOTES][200];   /* what was shrunk or refused, and why */
+	char note_knob[BUDGET_NOTES][64], note_from[BUDGET_NOTES][24]; /* one note per knob, steps merged */
 	unsigned nnotes;
 };
 

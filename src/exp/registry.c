@@ -324,7 +324,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 			.pages = plan->pages[0],
 			.max_lanes = o->max_lanes,
 			.repeats = 1,
-			.trials = o->trials ? o->trials : POLICY_MLP_TRIALS_DEFAULT,
+			.trials = o->trials ? o->trials : budget_of(s) ? budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,

@@ -12,10 +12,14 @@
 #include "cmd/plan.h"
 #include "cost.h"
 #include "jsonr.h"
+#include "report/jsonw.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const machines[] = {
 	"tests/data/cpus/intel-xeon-f6-m207/plan_facts.json",
@@ -147,4 +151,49 @@ TEST(budget_facts_reader_names_the_missing_key)
 	CHECK(cost_facts_from_json(doc.root, &f, err, sizeof(err)) == -EINVAL, "a facts file without dram_ns read");
 	CHECK(strstr(err, "rates.dram_ns") != NULL, "error does not name the key: %s", err);
 	jsonr_free(&doc);
+}
+
+/* A result's `plan` object is what `plan --from RESULT` reads back: the
+ * facts survive the round trip, and the sections carry planned and actual. */
+TEST(budget_json_round_trips_through_plan_from)
+{
+	static struct budget b, again;
+	static const char *const names[] = {"machine", "noise", "latency", "mlp"};
+	struct cost_facts f = {.l1_bytes = 49152, .l2_bytes = 1310720, .llc_bytes = 50331648, .line_bytes = 64,
+			       .cpus = 2, .mem_total_bytes = (size_t)24 << 30, .mem_available_bytes = (size_t)20 << 30,
+			       .rates = {.touch_gbps = 6, .build_ns_per_node = 250, .dram_ns = 130, .stream_gbps = 10,
+					 .from = "test"}};
+	char *buf = NULL, err[256], path[] = "/tmp/mlpscope-budget-XXXXXX";
+	size_t len = 0;
+	struct jsonw w;
+	struct jsonr_doc doc = {0};
+	FILE *m = open_memstream(&buf, &len);
+	double v;
+	int fd;
+
+	snprintf(f.machine, sizeof(f.machine), "round trip");
+	budget_make(&b, &f, "report", false, 3600, 0, names, 4);
+	budget_section(&b, "latency")->actual_s = 12.5;
+	jsonw_init(&w, m);
+	jsonw_object_begin(&w, NULL);
+	budget_write_json(&b, &w, "plan");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(m);
+	CHECK(jsonr_parse(buf, len, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	CHECK(jsonr_get_number(doc.root, "plan.sections[2].actual_s", &v) && v == 12.5, "latency actual_s");
+	CHECK(jsonr_get(doc.root, "plan.sections[3].actual_s") && !jsonr_get_number(doc.root, "plan.sections[3].actual_s", &v),
+	      "mlp's actual_s is not null before it ran");
+	jsonr_free(&doc);
+	fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, buf, len) == (ssize_t)len, "temp file");
+	close(fd);
+	CHECK(plan_cmd_from_file(path, "report", false, 3600, &again, err, sizeof(err)) == 0, "%s", err);
+	CHECK(again.facts.llc_bytes == f.llc_bytes && again.facts.rates.dram_ns == 130 &&
+	      !strcmp(again.facts.machine, "round trip"), "facts differ after the round trip");
+	CHECK(fabs(budget_section(&again, "latency")->planned_s - budget_section(&b, "latency")->planned_s) < 1e-9,
+	      "latency priced %.3f after the round trip, %.3f before", budget_section(&again, "latency")->planned_s,
+	      budget_section(&b, "latency")->planned_s);
+	unlink(path);
+	free(buf);
 }
