@@ -212,30 +212,37 @@ static double price_latency_round_robin(const struct budget *b, const size_t *si
 	return sweep;
 }
 
-/* The steady sweep (latency_passes > 0: latency.c after issue 21, fields
- * mirrored in struct budget): per size and chain, `passes` blocks, each a
- * warm start (warm_walks laps up to warm_max, else a lead-in) and its share
- * of the trials' regions of region_hops loads; each chase's steady check (a
- * warm start, steady_visits regions 4x longer); a warm reference per level. */
+/* The steady sweep (latency_passes > 0: latency.c after issue 21, its rule
+ * as written down in the coordination notes, fields mirrored in struct
+ * budget): per size and chain, `passes` blocks, each a warm start
+ * (warm_walks laps up to warm_max, then regions until one is no faster
+ * than the last, about 2 regions and never over min(4 laps, 16 regions);
+ * else a lead-in) and its share of the trials' regions of region_hops
+ * loads; each chase's steady check (a warm start, steady_visits regions 4x
+ * longer); a warm reference per level (a warm start and reference_walks
+ * laps, or 4x regions past warm_max). */
 static double price_latency_blocks(const struct budget *b, const size_t *sizes, unsigned n)
 {
 	const struct cost_facts *f = &b->facts;
-	size_t max = b->latency_max_bytes, line = f->line_bytes;
+	size_t max = b->latency_max_bytes, line = f->line_bytes, warm_max = b->latency_warm_max_bytes;
 	double sweep = 0, hops = (double)b->latency_region_hops, stream_ns = (double)line / f->rates.stream_gbps;
 	const size_t refs[4] = {f->l1_bytes / 2, f->l2_bytes / 2, f->llc_bytes / 2, max};
 
-	for (unsigned i = 0; i <= n; i++) {
-		size_t s = i < n ? sizes[i] : max;
-		double chase = cost_chase_ns(f, s) * (i == n ? 1.5 : 1.0);
-		double warm = latency_untimed_loads(s, line, b->latency_warm_max_bytes, b->latency_warm_walks);
+	for (unsigned i = 0; i <= n + 4; i++) {
+		size_t s = i < n ? sizes[i] : i == n ? max : refs[i - n - 1];
+		double nodes = (double)(s / line), chase = cost_chase_ns(f, s) * (i == n ? 1.5 : 1.0);
+		double warm = latency_untimed_loads(s, line, warm_max, b->latency_warm_walks);
 
+		if (s <= warm_max)
+			warm += fmin(2 * hops, fmin(4 * nodes, 16 * hops));
+		if (i > n) {  /* a level's warm reference */
+			if (s)
+				sweep += (warm + LAT_REFERENCE_WALKS * (s <= warm_max ? fmax(nodes, hops) : 4 * hops)) * chase / 1e9;
+			continue;
+		}
 		sweep += (b->latency_passes * warm + b->latency_trials * hops) * (chase + stream_ns) / 1e9;
 		sweep += (warm + b->latency_steady_visits * 4 * hops) * chase / 1e9;
 	}
-	for (unsigned i = 0; i < 4; i++)
-		if (refs[i])
-			sweep += (1 + LAT_REFERENCE_WALKS) * fmin((double)(refs[i] / line), 4 * hops) *
-				 cost_chase_ns(f, refs[i]) / 1e9;
 	return sweep;
 }
 
@@ -446,8 +453,8 @@ static void set_defaults(struct budget *b)
 	 * these four fields to latency_params. */
 	b->latency_passes = 0;
 	b->latency_warm_walks = 1;
-	/* main's loop laps sets up to 2x the largest cache (issue 21's: 1x) */
-	b->latency_warm_max_bytes = f->llc_bytes ? 2 * f->llc_bytes : 64 * MIB;
+	/* main's loop laps sets up to 2x the largest cache, issue 21's up to it */
+	b->latency_warm_max_bytes = f->llc_bytes ? (b->latency_passes ? 1 : 2) * f->llc_bytes : 64 * MIB;
 	b->latency_region_hops = 65536;
 	b->mlp_bytes = mem;
 	b->mlp_trials = 6;
