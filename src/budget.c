@@ -307,10 +307,12 @@ static double price_bandwidth(const struct budget *b, size_t *peak)
 		nodes = bytes / spacings[i];
 		/* two arms (small and huge pages), each built and verified, then
 		 * the chase regions; dense chains verify partly in cache. */
-		/* 1.9: fitted on the Ice Lake guest (the small-page arm's build
-		 * and verify walk miss the TLB on every node) */
-		t += 1.9 * (2 * cost_build_s(f, nodes) * (spacings[i] < f->line_bytes ? 0.5 : 1.0) +
-			    2.0 * (b->bandwidth_eff_trials + 1) * fmin(32768.0, (double)nodes / 2) * f->rates.dram_ns * 1.5 / 1e9);
+		/* Per node, both arms: two builds and about five misses' worth of
+		 * page faults and table walks in the small-page arm (fitted on
+		 * three runs on the Ice Lake guest, 6-20 M nodes: 0.76-1.1 us a
+		 * node whatever the build rate). Then the chase regions. */
+		t += (double)nodes * (2 * f->rates.build_ns_per_node + 5 * f->rates.dram_ns) / 1e9 +
+		     2.0 * (b->bandwidth_eff_trials + 1) * fmin(32768.0, (double)nodes / 2) * f->rates.dram_ns * 1.5 / 1e9;
 	}
 	*peak = b->bandwidth_bytes + 2 * b->bandwidth_eff_bytes;
 	return t;
@@ -391,9 +393,9 @@ static double price(struct budget *b, const char *name, size_t *peak)
 	if (!strcmp(name, "noise"))
 		return 0.15;
 	if (!strcmp(name, "tlb"))
-		/* about 2 s at 4 points an octave and 5 trials on the Ice Lake
-		 * guest (1.7 and 2.3 s); its chases fit the caches, so no rate */
-		return 2.0 * (b->tlb_points_per_octave * b->tlb_trials) / 20.0;
+		/* 0.7 s at 4 points an octave and 5 trials on the Ice Lake guest
+		 * alone (1.7-2.3 s beside other work); its chases fit the caches */
+		return 0.8 * (b->tlb_points_per_octave * b->tlb_trials) / 20.0;
 	if (!strcmp(name, "latency"))
 		return price_latency(b, peak);
 	if (!strcmp(name, "mlp"))
