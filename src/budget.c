@@ -2,8 +2,8 @@
  * The planner: default sizes and trials per section, each section's time
  * priced from the cost model's rates, then shrunk step by step (trials
  * first, then points, then the sets past the caches) until the run fits
- * its budget, each step written down. A section whose smallest plan still
- * exceeds the whole budget is refused with its price, never run over.
+ * its budget, each knob's change written down. Past the smallest plan the
+ * dearest section is refused with its price, never run over.
  * The prices are structural (bytes touched, nodes built, regions timed,
  * warm-up loads) with a few constants fitted once on the Ice Lake guest and
  * checked on the recorded Emerald Rapids guest; every constant says which.
@@ -12,6 +12,7 @@
 #include "budget.h"
 
 #include "exp/c2c.h"
+#include "policy.h"
 #include "report/format.h"
 #include "report/jsonw.h"
 
@@ -22,14 +23,8 @@
 #include <sys/resource.h>
 
 #define MIB ((size_t)1 << 20)
+/* Aim a tenth under the budget: the estimate is good to about that. */
 #define BUDGET_AIM 0.9
-#define KIB ((size_t)1 << 10)
-
-/* The set past every cache (policy.h): 8x the last cache the OS reports,
- * 256 to 512 MiB. 512 MiB is past any L3 we met by a factor of two (a guest shown a
- * socket's 260 MiB included); a 1 GiB stacked cache would need --size. */
-#define MEMORY_SET_MIN ((size_t)256 << 20)
-#define MEMORY_SET_MAX ((size_t)512 << 20)
 
 /* latency.c's region, lead-in bounds and warm references, priced here. */
 #define LAT_REGION_NS 500000.0
@@ -37,15 +32,6 @@
 #define LAT_LEAD_IN_MAX 262144.0
 #define LAT_REFERENCE_WALKS 5
 #define LAT_FIT 1.35
-
-static size_t pow2_at_least(size_t v)
-{
-	size_t p = 1;
-
-	while (p < v)
-		p *= 2;
-	return p;
-}
 
 static size_t clamp_size(size_t v, size_t lo, size_t hi)
 {
@@ -124,8 +110,8 @@ static double build_touched_s(const struct cost_facts *f, size_t bytes, size_t s
 	return (double)(bytes / spacing) * per_node / 1e9;
 }
 
-/* latency's sizes, as latency.c plans them (4 per octave to 4x the last
- * cache, one per octave past it, five around each reported cache), counted
+/* latency's sizes, as latency.c plans them (points_per_octave to 4x the
+ * last cache, one per octave past it, five around each reported cache), counted
  * closely enough to price: only the sum of sizes and their mix matter. */
 static unsigned latency_sizes(const struct budget *b, size_t *out, unsigned cap)
 {
@@ -252,9 +238,10 @@ static double price_latency(const struct budget *b, size_t *peak)
 	unsigned n = latency_sizes(b, sizes, 256);
 
 	*peak = 2 * b->latency_max_bytes + b->latency_max_bytes / 4;
-	/* 1.35: fitted on the Ice Lake guest (setup 11.2 s and sweep 28.3 s
+	/* LAT_FIT: fitted on the Ice Lake guest (setup 11.2 s and sweep 28.3 s
 	 * against 8.1 and 21.0 s priced at its measured rates, 77 points to
-	 * 256 MiB): page-table and cache misses the step model leaves out. */
+	 * 256 MiB; 23.7 s against 22.7 s at 512 MiB on a quiet run):
+	 * page-table and cache misses the step model leaves out. */
 	return LAT_FIT * (price_latency_setup(b, sizes, n) +
 			  (b->latency_passes ? price_latency_blocks(b, sizes, n) : price_latency_round_robin(b, sizes, n)));
 }
@@ -305,8 +292,6 @@ static double price_bandwidth(const struct budget *b, size_t *peak)
 		if (bytes / spacings[i] > b->bandwidth_eff_max_nodes)
 			bytes = b->bandwidth_eff_max_nodes * spacings[i];
 		nodes = bytes / spacings[i];
-		/* two arms (small and huge pages), each built and verified, then
-		 * the chase regions; dense chains verify partly in cache. */
 		/* Per node, both arms: two builds and about five misses' worth of
 		 * page faults and table walks in the small-page arm (fitted on
 		 * three runs on the Ice Lake guest, 6-20 M nodes: 0.76-1.1 us a
@@ -442,7 +427,7 @@ static void set_defaults(struct budget *b)
 {
 	const struct cost_facts *f = &b->facts;
 	bool q = b->quick;
-	size_t mem = clamp_size(pow2_at_least(8 * f->llc_bytes), MEMORY_SET_MIN, MEMORY_SET_MAX);
+	size_t mem = policy_memory_set_bytes(f->llc_bytes);
 
 	b->memory_set_bytes = mem;
 	b->latency_max_bytes = mem;
@@ -545,7 +530,7 @@ static bool shrink_memory_set(struct budget *b)
 {
 	size_t to = b->memory_set_bytes / 2;
 
-	if (b->memory_set_bytes <= MEMORY_SET_MIN)
+	if (b->memory_set_bytes <= POLICY_MEMORY_SET_MIN_BYTES)
 		return false;
 	/* Under twice a claimed last cache the loads still miss where the
 	 * machine's share of it is smaller (a guest's): the latency curve says
@@ -631,7 +616,6 @@ void budget_make(struct budget *b, const struct cost_facts *f, const char *comma
 	 * the cap, whatever the time. */
 	while (b->planned_peak_bytes > b->rss_cap_bytes && shrink_memory_set(b))
 		price_all(b);
-	/* Aim a tenth under the budget: the estimate is good to about that. */
 	for (size_t k = 0; b->planned_s > BUDGET_AIM * b->budget_s && k < sizeof(shrink_steps) / sizeof(shrink_steps[0]);) {
 		const struct budget_section *s = shrink_steps[k].section ? budget_section(b, shrink_steps[k].section) : NULL;
 
