@@ -422,7 +422,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
 	}
 	/* The full report sweeps the levels too: the two extra sweeps cost about
-	 * 2 s here (the report is about 60 s of measurement), and they are the
+	 * a third of a memory sweep (priced in budget.c), and they are the
 	 * evidence that tells a core-wide cap from one on requests that leave
 	 * the last cache. */
 	if (o->levels || o->command->kind == SECTION_REPORT) {
@@ -1220,7 +1220,7 @@ const struct section registry[] = {
 		.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather",
 		.help = "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, the same\n"
 			"total work at every K, against the mlp chase curve measured in the same run at\n"
-			"the same footprint (--size, default 2x the largest reported cache) and page\n"
+			"the same footprint (--size, default 2x the largest reported cache, 8-64 MiB) and page\n"
 			"request. Reported per K and variant: items/s, ns per item and per dependent\n"
 			"load, S_app = t(1)/t(K), the chase's S_chase at the same K, R = S_app/S_chase,\n"
 			"knees, Little's-law occupancy, and the line \"chase predicts S = x at K = k;\n"
@@ -1231,7 +1231,8 @@ const struct section registry[] = {
 			"          own suffix array (SA-IS), bzip2's T-vector table, K segments with exact\n"
 			"          start rows in lockstep; a runtime-K state array and generated register\n"
 			"          lanes (make app-spills counts their stack accesses). Tables of 64 to\n"
-			"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows.\n"
+			"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows. Each swept walk\n"
+			"          decodes 4 Mi rows whatever the table (checked row by row).\n"
 			"  hash    chained probes: an AMAC ring of K lookups and K lockstep lookups\n"
 			"          against the plain loop, hit fractions 1.0 and 0.5; linear probing as\n"
 			"          the control.\n"
