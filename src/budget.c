@@ -560,10 +560,11 @@ static bool shrink_memory_set(struct budget *b)
 }
 
 /* Laps over sets far past the machine's share of a claimed L3 walk memory
- * for nothing; halve the limit, never under twice the L2. */
+ * for nothing; halve the limit, never under 32 MiB (a guest's share of an
+ * L3 we met was 14-19 MiB) nor twice the L2. */
 static bool shrink_latency_warm(struct budget *b)
 {
-	size_t floor = b->facts.l2_bytes ? 2 * b->facts.l2_bytes : 4 * MIB;
+	size_t floor = b->facts.l2_bytes && 2 * b->facts.l2_bytes > 32 * MIB ? 2 * b->facts.l2_bytes : 32 * MIB;
 
 	if (b->latency_warm_max_bytes / 2 < floor)
 		return false;
