@@ -333,9 +333,9 @@ static double price_loaded(const struct budget *b, bool quick, size_t *peak)
 	double t = cost_build_s(f, b->loaded_chase_bytes / 64) + cost_touch_s(f, b->loaded_gen_bytes) +
 		   kinds * (delays + 1) * (2e-3 + b->loaded_trials * (quick ? 16384.0 : 32768.0) * f->rates.dram_ns * 1.9 / 1e9);
 
-	/* fitted on the Ice Lake guest: 3.1-3.2 s against 2.4 s priced, 0.8 s
+	/* fitted on the Ice Lake guest: 2.6-3.2 s against 2.4 s priced, 0.8 s
 	 * against 0.4 with --quick (the teams' start and the rate windows) */
-	t = 1.3 * t + 0.3;
+	t = 1.15 * t + 0.3;
 
 	*peak = f->cpus < 2 ? 0 : b->loaded_chase_bytes + b->loaded_gen_bytes;
 	return f->cpus < 2 ? 0 : t;
@@ -368,8 +368,8 @@ static double price_app(const struct budget *b, bool report, size_t *peak)
 
 	*peak = (size_t)(rows * 18);
 	/* the full report: one bzip2 block (cache-resident) and its chase
-	 * reference, 1.6-3.7 s on the Ice Lake guest */
-	return report ? 1.0 + 8e6 * d / 1e9 : t;
+	 * reference, 1.4-1.5 s on the Ice Lake guest alone */
+	return report ? 0.6 + 8e6 * d / 1e9 : t;
 }
 
 static double price(struct budget *b, const char *name, size_t *peak)
