@@ -11,6 +11,7 @@
 #include "budget.h"
 #include "cmd/plan.h"
 #include "cost.h"
+#include "exp/registry.h"
 #include "jsonr.h"
 #include "report/jsonw.h"
 
@@ -26,6 +27,21 @@ static const char *const machines[] = {
 	"tests/data/cpus/intel-xeon-f6-m106/plan_facts.json",
 };
 
+/* The planner for command on the facts at path, its sections as the
+ * registry names them (what `mlpscope plan --from` does). */
+static int plan_of(const char *path, const char *command, bool quick, double budget_s, struct budget *b, char *err,
+		   size_t errlen)
+{
+	const struct section *cmd = registry_find(command);
+	const char *names[BUDGET_SECTIONS];
+	unsigned n = 0;
+
+	for (size_t i = 0; cmd && i < registry_count && n < BUDGET_SECTIONS; i++)
+		if (registry_runs(cmd, &registry[i]))
+			names[n++] = registry[i].name;
+	return plan_cmd_from_file(path, command, quick, budget_s, names, n, b, err, errlen);
+}
+
 static unsigned refused(const struct budget *b)
 {
 	unsigned n = 0;
@@ -39,7 +55,7 @@ static void check_fits(struct test_ctx *tctx, const char *path, bool quick, doub
 {
 	static struct budget b;
 	char err[256] = "";
-	int rc = plan_cmd_from_file(path, "report", quick, 0, &b, err, sizeof(err));
+	int rc = plan_of(path, "report", quick, 0, &b, err, sizeof(err));
 
 	CHECK(rc == 0, "%s: %s", path, err);
 	if (rc)
@@ -76,7 +92,7 @@ TEST(budget_recorded_machines_fit_sections_alone)
 
 	for (size_t m = 0; m < sizeof(machines) / sizeof(machines[0]); m++)
 		for (size_t i = 0; i < sizeof(alone) / sizeof(alone[0]); i++) {
-			CHECK(plan_cmd_from_file(machines[m], alone[i].command, false, 0, &b, err, sizeof(err)) == 0, "%s",
+			CHECK(plan_of(machines[m], alone[i].command, false, 0, &b, err, sizeof(err)) == 0, "%s",
 			      err);
 			CHECK(b.budget_s == alone[i].budget_s && b.planned_s <= alone[i].budget_s && !refused(&b),
 			      "%s %s: planned %.1f s of %.0f", machines[m], alone[i].command, b.planned_s, b.budget_s);
@@ -90,8 +106,8 @@ TEST(budget_too_small_shrinks_then_refuses)
 	static struct budget big, small;
 	char err[256];
 
-	CHECK(plan_cmd_from_file(machines[0], "report", false, 3600, &big, err, sizeof(err)) == 0, "%s", err);
-	CHECK(plan_cmd_from_file(machines[0], "report", false, 10, &small, err, sizeof(err)) == 0, "%s", err);
+	CHECK(plan_of(machines[0], "report", false, 3600, &big, err, sizeof(err)) == 0, "%s", err);
+	CHECK(plan_of(machines[0], "report", false, 10, &small, err, sizeof(err)) == 0, "%s", err);
 	CHECK(big.nnotes == 0 && refused(&big) == 0, "an hour needs no shrinking (%u notes)", big.nnotes);
 	CHECK(small.nnotes > 0, "10 s: nothing shrunk");
 	CHECK(small.latency_trials < big.latency_trials && small.bandwidth_trials < big.bandwidth_trials,
@@ -188,7 +204,7 @@ TEST(budget_json_round_trips_through_plan_from)
 	fd = mkstemp(path);
 	CHECK(fd >= 0 && write(fd, buf, len) == (ssize_t)len, "temp file");
 	close(fd);
-	CHECK(plan_cmd_from_file(path, "report", false, 3600, &again, err, sizeof(err)) == 0, "%s", err);
+	CHECK(plan_of(path, "report", false, 3600, &again, err, sizeof(err)) == 0, "%s", err);
 	CHECK(again.facts.llc_bytes == f.llc_bytes && again.facts.rates.dram_ns == 130 &&
 	      !strcmp(again.facts.machine, "round trip"), "facts differ after the round trip");
 	CHECK(fabs(budget_section(&again, "latency")->planned_s - budget_section(&b, "latency")->planned_s) < 1e-9,
