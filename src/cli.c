@@ -38,7 +38,7 @@ struct opt {
 static const struct opt opts[] = {
 	{"size", "SIZE", OPT_SIZE, F(size_bytes), 0, 0,
 	 "working set (mlp, window), largest working set (latency), e.g. 1G or 512MiB\n"
-	 "                       (default: max(1 GiB, 2x largest reported cache))"},
+	 "                       (default: 8x the largest reported cache, 256 MiB to 512 MiB)"},
 	{"spacing", "BYTES", OPT_SPACING, F(spacing_bytes), 8, 2u << 20,
 	 "bytes between chain nodes, a power of two from 8 to 2MiB (default 64: one node per line)"},
 	{"pages", "KIND", OPT_PAGES, F(pages), 0, 0, "page backing to request: small, huge or both (default huge)"},
@@ -67,7 +67,7 @@ static const struct opt opts[] = {
 	{"dump-code", "FILLER:N", OPT_STRING, F(dump_code), 0, 0,
 	 "window: write the generated probe for FILLER at N to stdout and exit"},
 	{"from", "FILE", OPT_STRING, F(from_path), 0, 0,
-	 "model, trace: take L, Q and B from this mlpscope JSON result"},
+	 "model, trace: take L, Q and B from this mlpscope JSON result; plan: the machine's facts"},
 	{"text", "FILE", OPT_STRING, F(text_path), 0, 0,
 	 "app bwt: invert this file (1 byte up to the memory check's limit)"},
 	{"input", "KIND", OPT_STRING, F(input), 0, 0,
@@ -80,7 +80,10 @@ static const struct opt opts[] = {
 	{"bytes-per-tick", "B", OPT_STRING, F(qmodel_bytes_per_tick), 0, 0, "qmodel: data path rate (default unlimited)"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
-	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: working set 8x the largest cache, one mlp sweep, coarser latency, fewer trials"},
+	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 20 s)"},
+	{"budget", "SECONDS", OPT_UINT, F(budget_s), 5, 86400,
+	 "time budget, 5..86400 s: sizes and trials shrink to fit it, a section that cannot is\n"
+	 "                       refused (default: report 90, --quick 20, app 60, mlp 15, others 30)"},
 	{"levels", NULL, OPT_FLAG, F(levels), 0, 0,
 	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), 1-2 s more here"},
 	{"read-size", NULL, OPT_FLAG, F(read_size), 0, 0,
@@ -354,6 +357,7 @@ static const struct {
 	{"requests", "qmodel"},
 	{"queue", "qmodel"},
 	{"bytes-per-tick", "qmodel"},
+	{"budget", "report machine noise tlb latency mlp bandwidth multicore loaded c2c window app plan"},
 };
 
 static int check_options_apply(const struct options *o, const bool *given, char *err, size_t errlen)
@@ -445,6 +449,7 @@ static int parse_args(int argc, char **argv, struct options *o, char *err, size_
 	if (o->trials && o->trials % 3)
 		return usage_fail(err, errlen, "--trials: '%u' is not a multiple of 3 (expected 3, 6, ... %d)", o->trials,
 			    POLICY_TRIALS_MAX);
+	o->repeat_given = o->repeat != 0;
 	if (!o->repeat)
 		o->repeat = o->quick ? POLICY_REPEAT_QUICK : POLICY_REPEAT_DEFAULT;
 	return 0;

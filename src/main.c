@@ -99,14 +99,27 @@ static int run_sections(struct section_run *s)
 
 	for (size_t i = 0; i < registry_count; i++) {
 		const struct section *row = &registry[i];
+		struct budget_section *bs;
+		uint64_t w0;
 		int rc;
 
 		if (!registry_runs(s->o->command, row))
 			continue;
+		bs = s->plan->has_budget ? budget_section(&s->plan->budget, row->name) : NULL;
 		if (!(r->results[i] = calloc(1, row->result_bytes)))
 			return section_failed(row->name, -ENOMEM, "");
 		s->err[0] = 0;
+		if (bs && bs->refused) {
+			result_warn(r, "%s: not run: the budget cannot hold a defensible figure (%.0f s at the least; "
+				    "see plan)", row->name, bs->planned_s);
+			free(r->results[i]);
+			r->results[i] = NULL;
+			continue;
+		}
+		w0 = clock_wall_ns();
 		rc = row->run(s, r->results[i]);
+		if (bs)
+			bs->actual_s = (double)(clock_wall_ns() - w0) / 1e9;
 		if (rc < 0)
 			return section_failed(row->name, rc, s->err);
 		if (rc > 0) {  /* skipped: nothing to write */
@@ -245,6 +258,22 @@ static int write_outputs(const struct options *o, const struct report *r, struct
 	return write_drawn_outputs(o, r, out) ? 1 : 0;
 }
 
+/* The budget: rates measured, every section's sizes fitted, and the
+ * estimate said before the long work starts. */
+static void plan_the_budget(struct section_run *s)
+{
+	const char *names[BUDGET_SECTIONS];
+	const struct options *o = s->o;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < registry_count && n < BUDGET_SECTIONS; i++)
+		if (registry_runs(o->command, &registry[i]))
+			names[n++] = registry[i].name;
+	plan_budget(s->plan, o, s->r, o->command->kind == SECTION_REPORT ? "report" : o->command->name, names, n);
+	fputs("mlpscope: ", stderr);
+	budget_write_plan_line(&s->plan->budget, stderr);
+}
+
 static int measure_and_report(const struct options *o)
 {
 	static struct report r;
@@ -255,6 +284,7 @@ static int measure_and_report(const struct options *o)
 		.progress = isatty(STDERR_FILENO) ? show_progress : NULL, .progress_done = clear_progress,
 	};
 	char err[CLI_ERR_LEN];
+	uint64_t w0;
 	int rc;
 
 	r.version = provenance_version();
@@ -282,8 +312,12 @@ static int measure_and_report(const struct options *o)
 	clock_init(&r.clock);
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed);
+	plan_the_budget(&s);
 
+	w0 = clock_wall_ns();
 	rc = run_sections(&s);
+	plan.budget.actual_s = (double)(clock_wall_ns() - w0) / 1e9;
+	plan.budget.peak_rss_bytes = budget_peak_rss_bytes();
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
 	if (!rc)

@@ -26,6 +26,7 @@ struct options {
 	int pages;                   /* enum pages_choice */
 	unsigned max_lanes;
 	unsigned repeat;             /* 0: the command's default */
+	bool repeat_given;           /* --repeat was on the command line (else the budget may lower it) */
 	unsigned trials;             /* 0: the command's default */
 	size_t accesses;
 	uint64_t seed;
@@ -44,6 +45,7 @@ struct options {
 	const char *dump_code;       /* window: "FILLER:N", write that probe's code to stdout */
 	const char *sort_by;         /* compare: the fleet table's sort figure, NULL: default */
 	bool quick;
+	unsigned budget_s;           /* --budget: seconds, 0: the command's default (budget.h) */
 	bool levels;                 /* mlp: also sweep in the L2 and the last cache */
 	bool read_size;              /* mlp: also vary payload and spacing */
 	const char *text_path;       /* app bwt: --text FILE, invert this file */

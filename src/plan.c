@@ -1,9 +1,9 @@
 /*
  * Defaults and validation that depend on the machine. The default working
- * set is at least 1 GiB and twice the largest reported cache, but never more
- * than a third of MemAvailable (latency holds two arenas of it at
- * once): a guest can be shown a whole socket's L3, and
- * doubling that must not push the run into swap or the OOM killer.
+ * set is the memory set of policy.h (8x the largest reported cache, 256 to
+ * 512 MiB: past every cache, never 16x a claimed L3), and never more than a
+ * third of MemAvailable (latency holds two arenas of it at once). The
+ * budget (budget.c) may shrink it further once the rates are measured.
  */
 #include "plan.h"
 
@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GIB ((size_t)1 << 30)
 /* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
  * overlapped many ways); used only to size timed regions. */
 #define FASTEST_ACCESS_NS 0.2
@@ -30,11 +29,9 @@ size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes)
 
 static size_t default_working_set(const struct topo *t, struct report *r)
 {
-	size_t want = 2 * topo_largest_cache_bytes(t), cap = t->mem_available_bytes / 3, ws;
+	size_t want = policy_memory_set_bytes(topo_largest_cache_bytes(t)), cap = t->mem_available_bytes / 3, ws;
 	char a[32], b[32];
 
-	if (want < GIB)
-		want = GIB;
 	ws = want;
 	if (cap && ws > cap) {
 		ws = ARENA_HUGE_BYTES;
@@ -99,14 +96,6 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	p->spacing_bytes = o->spacing_bytes;
 	p->accesses = o->accesses;
 	p->working_set_bytes = o->size_bytes ? o->size_bytes : default_working_set(t, r);
-	/* --quick: far past every cache still (policy.h), and building and
-	 * walking the chains is most of a quick run. */
-	if (o->quick && !o->size_bytes) {
-		size_t quick = policy_quick_cap_bytes(largest, POLICY_QUICK_WORKING_SET_FACTOR);
-
-		if (quick < p->working_set_bytes)
-			p->working_set_bytes = quick;
-	}
 	p->working_set_bytes = p->working_set_bytes / p->spacing_bytes * p->spacing_bytes;
 	nodes = p->working_set_bytes / p->spacing_bytes;
 	if (nodes < 2)
@@ -141,6 +130,7 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		return 2;
 	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
 		return 2;
+	p->has_budget = false;
 	p->npages = 0;
 	if (o->pages != PAGES_CHOICE_HUGE)
 		p->pages[p->npages++] = PAGES_SMALL;
@@ -158,4 +148,31 @@ void plan_fit_clock(struct plan *p, const struct clock_info *c, struct report *r
 			    p->accesses, need);
 		p->accesses = need;
 	}
+}
+
+void plan_budget(struct plan *p, const struct options *o, struct report *r, const char *command,
+		 const char *const *names, unsigned nnames)
+{
+	struct cost_facts f;
+
+	cost_facts_from_topo(&r->topo, &f);
+	if (cost_measure_rates(&r->clock, &f, &f.rates)) {
+		/* Rates unmeasurable (memory refused): price as a slow guest
+		 * would, so the plan errs toward smaller work. */
+		f.rates = (struct cost_rates){.touch_gbps = 1, .build_ns_per_node = 600, .dram_ns = 150,
+					      .stream_gbps = 8, .from = "assumed: the measurement failed"};
+		result_warn(r, "plan: the cost model's rates could not be measured; assumed a slow machine's");
+	}
+	/* --size fixes the working set: the budget prices it, never moves it. */
+	budget_make(&p->budget, &f, command, o->quick, o->budget_s, o->size_bytes ? p->working_set_bytes : 0, names,
+		    nnames);
+	p->has_budget = true;
+	/* The smaller of the plan's (MemAvailable) and the budget's set. */
+	if (!o->size_bytes && p->budget.mlp_bytes < p->working_set_bytes)
+		p->working_set_bytes = p->budget.mlp_bytes / p->spacing_bytes * p->spacing_bytes;
+	if (p->budget.mlp_bytes > p->working_set_bytes)
+		p->budget.mlp_bytes = p->working_set_bytes;
+	if (p->budget.latency_max_bytes > p->working_set_bytes)
+		p->budget.latency_max_bytes = p->working_set_bytes;
+	r->budget = &p->budget;
 }

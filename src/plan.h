@@ -7,6 +7,7 @@
 #define MLPSCOPE_PLAN_H
 
 #include "arena.h"
+#include "budget.h"
 #include "options.h"
 #include "clock.h"
 #include "jit/probe.h"
@@ -25,6 +26,11 @@ struct plan {
 	bool dump_code;
 	enum probe_filler dump_filler;
 	unsigned dump_n;
+	/* Sizes and trials of every section, fitted to --budget from the rates
+	 * measured at the start (main.c); has_budget false until then, and the
+	 * sections' own defaults stand (tests, a planless caller). */
+	bool has_budget;
+	struct budget budget;
 };
 
 /* Resolve and validate what every measuring command shares (working set,
@@ -41,5 +47,12 @@ size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes);
 /* Lengthen timed regions, if needed, so the timer's own cost stays under 1%
  * of the shortest plausible region. */
 void plan_fit_clock(struct plan *p, const struct clock_info *c, struct report *r);
+
+/* Measure the cost model's rates (under a second), then fit every
+ * section's sizes and trials to --budget (budget_make) for command, whose
+ * running sections are names[0..nnames) in report order. Never fails: with
+ * no rates it assumes a slow machine's and warns. Sets r->budget. */
+void plan_budget(struct plan *p, const struct options *o, struct report *r, const char *command,
+		 const char *const *names, unsigned nnames);
 
 #endif

@@ -23,20 +23,24 @@
 /* compare: files read side by side. */
 #define POLICY_COMPARE_MAX_RUNS 16
 
-/* --quick caps what a default (no --size) run sweeps: still far past every
- * cache, since building and walking chains is most of a quick run. The
- * working set (mlp, and latency's upper bound before its own cap) is 8x the
- * largest reported cache, latency's largest size 4x; never under 256 MiB. */
-#define POLICY_QUICK_MIN_BYTES ((size_t)256 << 20)
-#define POLICY_QUICK_WORKING_SET_FACTOR 8
-#define POLICY_QUICK_LATENCY_FACTOR 4
+/* Sets that must miss every cache (latency's largest size, mlp's working
+ * set, the bandwidth, multicore, loaded and window arenas): 8x the largest
+ * reported cache rounded up to a power of two, 256 to 512 MiB: at most one
+ * load in eight could hit a cache of the size the OS reports, and none past
+ * a guest's share of it. Loads miss long before 16x a claimed L3 (a guest is
+ * shown a whole socket's 260 MiB),
+ * and every byte past that is first-touched, built and verified for nothing;
+ * the budget (budget.c) may halve it, never below twice the last cache. */
+#define POLICY_MEMORY_SET_MIN_BYTES ((size_t)256 << 20)
+#define POLICY_MEMORY_SET_MAX_BYTES ((size_t)512 << 20)
 
-/* factor x the largest cache, at least POLICY_QUICK_MIN_BYTES. */
-static inline size_t policy_quick_cap_bytes(size_t largest_cache_bytes, size_t factor)
+static inline size_t policy_memory_set_bytes(size_t largest_cache_bytes)
 {
-	size_t cap = factor * largest_cache_bytes;
+	size_t set = POLICY_MEMORY_SET_MIN_BYTES;
 
-	return cap > POLICY_QUICK_MIN_BYTES ? cap : POLICY_QUICK_MIN_BYTES;
+	while (set < 8 * largest_cache_bytes && set < POLICY_MEMORY_SET_MAX_BYTES)
+		set *= 2;
+	return set;
 }
 
 #endif

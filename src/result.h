@@ -35,6 +35,8 @@ struct provenance {
 
 #define REPORT_MAX_SECTIONS 24
 
+struct budget;
+
 struct report {
 	const char *version;
 	struct provenance prov;
@@ -48,6 +50,8 @@ struct report {
 	/* The core-clock range the machine section timed, for cycle figures. */
 	bool has_core_clock;
 	struct machine_core_clock core_clock;
+	/* The plan's budget: estimates, actual times, peak RSS (NULL: none). */
+	const struct budget *budget;
 	/* One per registry row, by its index; NULL: the row did not run. */
 	void *results[REPORT_MAX_SECTIONS];
 	int nwarnings;

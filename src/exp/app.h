@@ -40,6 +40,9 @@ struct app_params {
 	enum textgen_kind input;
 	const char *text_path;       /* --text FILE: invert this file instead */
 	bool bzip2;                  /* --bzip2: a 900,000-byte block */
+	size_t walk_rows;            /* bwt lanes variants: rows decoded per swept walk (each lane the
+	                              * first rows/K of its segment), whatever the table's size;
+	                              * 0 or >= the text: the whole text */
 	/* Tests only: replace a kernel's loop to prove its check fires. */
 	app_bwt_walk_fn broken_walk;
 	app_gather_fn broken_gather;

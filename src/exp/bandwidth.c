@@ -20,6 +20,7 @@
  * machine remote traffic is included; placement is recorded, not optimised.
  */
 #include "exp/bandwidth.h"
+#include "policy.h"
 
 #include "arena.h"
 #include "chain.h"
@@ -129,20 +130,18 @@ unsigned bandwidth_thread_counts(unsigned n, unsigned *out, unsigned max)
 void bandwidth_params_default(struct bandwidth_params *p, const struct clock_info *clock,
 			      const struct topo *topo, bool quick)
 {
-	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, ws = quick ? (128u << 20) : (256u << 20);
-	size_t eff = 64u << 20;
+	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, ws = policy_memory_set_bytes(llc);
+	size_t eff = ws;
 
-	while (ws < (quick ? 4 : 8) * llc)
-		ws *= 2;
-	while (eff < 4 * llc)
-		eff *= 2;
+	if (quick)
+		ws /= 2;
 	if (topo && topo->mem_available_bytes && ws > topo->mem_available_bytes / 4)
 		ws = topo->mem_available_bytes / 4;
 	*p = (struct bandwidth_params){
 		.clock = clock, .max_threads = 0, .working_set_bytes = ws, .llc_bytes = llc,
 		.line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64, .trials = quick ? 3 : 9,
 		.all_kernels = false, .efficiency = true, .efficiency_bytes = eff,
-		.efficiency_max_nodes = quick ? (2u << 20) : (16u << 20),
+		.efficiency_max_nodes = quick ? (2u << 20) : (8u << 20),
 		.efficiency_hops = quick ? 16384 : 32768, .efficiency_trials = quick ? 3 : 6, .seed = 1,
 		.mixes = true,
 	};
@@ -223,6 +222,13 @@ static void pick_kernels(const struct bandwidth_params *p, struct bandwidth_resu
 }
 
 /* Buffers of one point: copy reads the first half and writes the second. */
+size_t bandwidth_window(const struct bandwidth_params *p)
+{
+	size_t w = p->trial_bytes && p->trial_bytes < p->working_set_bytes ? p->trial_bytes : p->working_set_bytes;
+
+	return w / (2 * SLICE_ALIGN) * (2 * SLICE_ALIGN);
+}
+
 static void point_job(const struct bandwidth_point *pt, char *base, size_t ws, uint64_t seed,
 		      struct stream_job *j)
 {
@@ -265,7 +271,12 @@ static int run_point(const struct bandwidth_params *p, struct bandwidth_point *p
 	double gbps, span_ns;
 	int rc;
 
-	point_job(pt, base, ws, p->seed + pt->ntrials, &j);
+	/* Each trial streams one window of the arena, the next trial the next
+	 * one: by the time a window comes round again the others have evicted
+	 * it, so a short trial still reads from memory (bandwidth_window). */
+	size_t win = bandwidth_window(p), off = win < ws ? (pt->ntrials % (ws / win)) * win : 0;
+
+	point_job(pt, base + off, win, p->seed + pt->ntrials, &j);
 	j.stagger_ticks = (uint64_t)(p->stagger_ns * p->clock->ticks_per_ns);
 	if ((rc = team_plan(&pl, pt->threads, NULL, 0)) || (rc = team_run(&pl, stream_member, &j, slots, sizeof(*slots))))
 		return rc;
@@ -580,8 +591,8 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 	pick_kernels(p, r);
 	if ((rc = team_plan(&r->placement, nthreads, err, errlen)))
 		return rc;
-	if ((rc = alloc_points(r, p, p->working_set_bytes)) ||
-	    (p->mixes && (rc = mix_setup(r, nthreads, p->working_set_bytes))))
+	if ((rc = alloc_points(r, p, bandwidth_window(p))) ||
+	    (p->mixes && (rc = mix_setup(r, nthreads, bandwidth_window(p)))))
 		goto out;
 	if (!(slots = aligned_alloc(64, TEAM_MAX_THREADS * sizeof(*slots)))) {
 		rc = -ENOMEM;
@@ -592,6 +603,7 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 		goto out;
 	}
 	r->working_set_bytes = arena.bytes;
+	r->window_bytes = bandwidth_window(p);
 	r->huge_bytes_obtained = arena.huge_bytes_obtained;
 	/* Untimed pass of each kernel on the largest team: first use of a code
 	 * path and of the team's CPUs belongs to no point. */

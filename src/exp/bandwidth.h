@@ -39,7 +39,9 @@
 struct bandwidth_params {
 	const struct clock_info *clock;
 	unsigned max_threads;        /* sweep 1, 2, 4 ... max_threads; 0 = every allowed CPU; more: -EINVAL */
-	size_t working_set_bytes;    /* streamed by all threads together, split in equal slices */
+	size_t working_set_bytes;    /* mapped; streamed by all threads together, split in equal slices */
+	size_t trial_bytes;          /* each trial streams this window of it, the next trial the next
+	                              * window (rotating); 0: the whole working set every trial */
 	size_t llc_bytes;            /* largest reported cache: sizing of the efficiency chains */
 	size_t line_bytes;
 	unsigned trials;             /* per point, a multiple of 3, at most BANDWIDTH_MAX_TRIALS */
@@ -110,6 +112,7 @@ struct bandwidth_efficiency {
 
 struct bandwidth_result {
 	size_t working_set_bytes;    /* mapped for the streams */
+	size_t window_bytes;         /* streamed per trial, rotating over the working set */
 	size_t huge_bytes_obtained;  /* of it, from smaps (smaller of before/after) */
 	size_t line_bytes;
 	unsigned trials;
@@ -137,11 +140,16 @@ struct bandwidth_result {
 	double seconds;
 };
 
-/* Defaults for this machine: working set max(256 MiB, 8 x LLC) (quick: 4 x,
- * at least 128 MiB), 9 trials (quick 3), every allowed CPU, mixes on.
+/* Defaults for this machine: working set the memory set of policy.h (quick:
+ * half of it), efficiency chains over the memory set with at most 8 Mi nodes
+ * (quick 2 Mi), 9 trials (quick 3), every allowed CPU, mixes on.
  * topo may be NULL. */
 void bandwidth_params_default(struct bandwidth_params *p, const struct clock_info *clock,
 			      const struct topo *topo, bool quick);
+
+/* The window one trial streams: trial_bytes (or the whole working set),
+ * rounded to whole slices. */
+size_t bandwidth_window(const struct bandwidth_params *p);
 
 /* Validate, map, measure. Returns 0; -EINVAL for bad params (err says which,
  * including more threads than allowed CPUs) before anything is measured;

@@ -689,7 +689,7 @@ static int plan(struct sweep *s)
 		s->slots[s->nslots++] = (struct slot){.pt = &r->points[i], .stream = false};
 		s->slots[s->nslots++] = (struct slot){.pt = &r->points[i], .stream = true};
 	}
-	s->warm_max_bytes = largest ? 2 * largest : DEFAULT_WARM_MAX_BYTES;
+	s->warm_max_bytes = p->warm_max_bytes ? p->warm_max_bytes : largest ? 2 * largest : DEFAULT_WARM_MAX_BYTES;
 	return 0;
 }
 

@@ -35,6 +35,9 @@ struct latency_params {
 	size_t small_pages_from_bytes; /* curve sizes >= this also on small pages; 0: the largest only */
 	size_t reported_cache_bytes[LATENCY_CACHES_MAX]; /* data/unified, L1 first; 0 ends the list */
 	bool points_near_caches;     /* add points from 3/4 to 3/2 of each reported size */
+	size_t warm_max_bytes;       /* sets up to this get an untimed lap before each region, larger a
+	                              * lead-in; 0: 2x the largest reported cache, else 64 MiB (the
+	                              * budget lowers it where laps over a claimed L3 cost too much) */
 	unsigned trials;             /* round-robin passes; 0: 6, at most LATENCY_TRIALS_MAX */
 	size_t line_bytes;           /* node spacing; 0: 64 */
 	double region_ns;            /* target timed region; 0: 500 us (never under clock->min_region_ns) */

@@ -12,6 +12,7 @@
  *   trials; latency is the minimum over trials, bandwidth from that trial.
  */
 #include "exp/loaded.h"
+#include "policy.h"
 
 #include "chain.h"
 #include "kern/lanes.h"
@@ -184,12 +185,8 @@ void loaded_params_default(struct loaded_params *p, const struct clock_info *clo
 {
 	static const double full[] = {0, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000};
 	static const double brief[] = {0, 5, 20, 100, 500, 2000};
-	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, chase_bytes = 128u << 20, gen = 256u << 20;
+	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, gen = policy_memory_set_bytes(llc), chase_bytes = gen / 2;
 
-	while (chase_bytes < 4 * llc)
-		chase_bytes *= 2;
-	while (gen < 8 * llc)
-		gen *= 2;
 	*p = (struct loaded_params){
 		.clock = clock, .threads = 0, .chase_bytes = chase_bytes, .gen_bytes = gen, .spacing_bytes = 64,
 		.line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64, .pages = PAGES_HUGE,

@@ -8,6 +8,7 @@
  * best trial, here the trial with the highest aggregate rate.
  */
 #include "exp/multicore.h"
+#include "policy.h"
 
 #include "kern/lanes.h"
 #include "stats.h"
@@ -87,10 +88,8 @@ static int lanes_member(void *ctx, unsigned index, int cpu, void *slot)
 void multicore_params_default(struct multicore_params *p, const struct clock_info *clock,
 			      const struct topo *topo, bool quick)
 {
-	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, bytes = quick ? (64u << 20) : (128u << 20);
+	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, bytes = policy_memory_set_bytes(llc) / (quick ? 4 : 2);
 
-	while (bytes < (quick ? 2 : 4) * llc)
-		bytes *= 2;
 	*p = (struct multicore_params){
 		.clock = clock, .max_threads = 0, .max_lanes = quick ? 16 : 48, .per_thread_bytes = bytes,
 		.spacing_bytes = 64, .line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64,

@@ -88,8 +88,8 @@ struct multicore_result {
 	double seconds;
 };
 
-/* Defaults: K = 1..48 (quick 16), 128 MiB or 4 x LLC per thread (quick: 64
- * MiB or 2 x LLC), 9 trials (quick 3), 32768 accesses per region. */
+/* Defaults: K = 1..48 (quick 16), half the memory set of policy.h per
+ * thread (quick: a quarter), 9 trials (quick 3), 32768 accesses per region. */
 void multicore_params_default(struct multicore_params *p, const struct clock_info *clock,
 			      const struct topo *topo, bool quick);
 

@@ -28,6 +28,7 @@
 #include "cmd/compare.h"
 #include "cmd/model.h"
 #include "cmd/qmodel_cmd.h"
+#include "cmd/plan.h"
 #include "cmd/trace.h"
 #include "machine.h"
 #include "plan.h"
@@ -76,6 +77,13 @@ static int threaded_failed(struct section_run *s, const char *name, int rc, cons
 	if (rc != -EINTR && rc != -EPROTO && why[0])
 		snprintf(s->err, sizeof(s->err), "%s: %s (%s)", name, why, strerror(-rc));
 	return rc;
+}
+
+/* The budget's sizes and trials, when the run has one (main.c measures
+ * the rates and fits them); NULL: each section's own defaults. */
+static const struct budget *budget_of(const struct section_run *s)
+{
+	return s->plan && s->plan->has_budget ? &s->plan->budget : NULL;
 }
 
 /* ---- machine ---- */
@@ -153,6 +161,10 @@ static int tlb_section_run(struct section_run *s, void *result)
 		tp.points_per_octave = 2;
 		tp.trials = 3;
 	}
+	if (budget_of(s)) {
+		tp.points_per_octave = budget_of(s)->tlb_points_per_octave;
+		tp.trials = budget_of(s)->tlb_trials;
+	}
 	rc = tlb_run(&tp, result);
 	progress_done(s);
 	return rc;
@@ -193,26 +205,17 @@ static void fill_tlb_steps(const struct tlb_result *t, struct latency_params *lp
 	}
 }
 
-/* Its largest size: the plan's working set, or with --quick and no --size,
- * POLICY_QUICK_LATENCY_FACTOR x the last-level cache: still far past every
- * cache, and building the chains is most of this section's time. */
-static size_t latency_max_bytes(const struct options *o, const struct plan *p, const struct topo *t)
+/* Its largest size: the budget's (the memory set of policy.h, or --size),
+ * else the plan's working set. */
+static size_t latency_max_bytes(const struct plan *p)
 {
-	size_t max = p->working_set_bytes;
-
-	if (o->quick && !o->size_bytes) {
-		size_t cap = policy_quick_cap_bytes(topo_largest_cache_bytes(t), POLICY_QUICK_LATENCY_FACTOR);
-
-		if (cap < max)
-			max = cap;
-	}
-	return max;
+	return p->has_budget ? p->budget.latency_max_bytes : p->working_set_bytes;
 }
 
 /* latency holds a huge-page and a small-page arena of its largest size at once. */
 static int latency_section_plan(struct section_run *s, char *err, size_t errlen)
 {
-	size_t max = latency_max_bytes(s->o, s->plan, &s->r->topo), peak = 2 * max + max / 4;
+	size_t max = latency_max_bytes(s->plan), peak = 2 * max + max / 4;
 	size_t avail = s->r->topo.mem_available_bytes;
 	char a[32], b[32];
 
@@ -241,7 +244,7 @@ static int latency_section_run(struct section_run *s, void *result)
 	struct latency_result *l = result;
 	struct report *r = s->r;
 	struct latency_params lp = {
-		.max_bytes = latency_max_bytes(s->o, s->plan, &r->topo),
+		.max_bytes = latency_max_bytes(s->plan),
 		.points_near_caches = true,
 		.line_bytes = r->topo.line_bytes,
 		.noise_floor_pct = r->noise_floor_pct,
@@ -262,6 +265,13 @@ static int latency_section_run(struct section_run *s, void *result)
 		lp.points_per_octave = 2;
 		lp.trials = 3;
 		lp.steady_visits = 1;
+	}
+	if (budget_of(s)) {
+		lp.points_per_octave = budget_of(s)->latency_points_per_octave;
+		lp.trials = budget_of(s)->latency_trials;
+		lp.steady_visits = budget_of(s)->latency_steady_visits;
+		lp.points_near_caches = budget_of(s)->latency_near_caches;
+		lp.warm_max_bytes = budget_of(s)->latency_warm_max_bytes;
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */
@@ -316,7 +326,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 			.pages = plan->pages[0],
 			.max_lanes = o->max_lanes,
 			.repeats = 1,
-			.trials = o->trials ? o->trials : POLICY_MLP_TRIALS_DEFAULT,
+			.trials = o->trials ? o->trials : budget_of(s) ? budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,
@@ -378,8 +388,8 @@ static int mlp_section_run(struct section_run *s, void *result)
 			.line_bytes = r->topo.line_bytes,
 			.pages = plan->pages[i],
 			.max_lanes = o->max_lanes,
-			.repeats = o->repeat,
-			.trials = o->trials ? o->trials : POLICY_MLP_TRIALS_DEFAULT,
+			.repeats = o->repeat_given || !budget_of(s) ? o->repeat : budget_of(s)->mlp_repeats,
+			.trials = o->trials ? o->trials : budget_of(s) ? budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,
@@ -414,7 +424,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
 	}
 	/* The full report sweeps the levels too: the two extra sweeps cost about
-	 * 2 s here (the report is about 60 s of measurement), and they are the
+	 * a third of a memory sweep (priced in budget.c), and they are the
 	 * evidence that tells a core-wide cap from one on requests that leave
 	 * the last cache. */
 	if (o->levels || o->command->kind == SECTION_REPORT) {
@@ -459,6 +469,16 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	int rc;
 
 	bandwidth_params_default(&bp, &s->r->clock, &s->r->topo, s->o->quick);
+	if (budget_of(s)) {
+		const struct budget *b = budget_of(s);
+
+		bp.working_set_bytes = b->bandwidth_bytes;
+		bp.trial_bytes = b->bandwidth_trial_bytes;
+		bp.trials = b->bandwidth_trials;
+		bp.efficiency_bytes = b->bandwidth_eff_bytes;
+		bp.efficiency_max_nodes = b->bandwidth_eff_max_nodes;
+		bp.efficiency_trials = b->bandwidth_eff_trials;
+	}
 	bp.max_threads = s->o->threads;
 	bp.seed = s->o->seed;
 	bp.stop = s->stop;
@@ -505,6 +525,11 @@ static int multicore_section_run(struct section_run *s, void *result)
 	int rc;
 
 	multicore_params_default(&mp, &s->r->clock, &s->r->topo, s->o->quick);
+	if (budget_of(s)) {
+		mp.per_thread_bytes = budget_of(s)->multicore_bytes;
+		mp.trials = budget_of(s)->multicore_trials;
+		mp.max_lanes = budget_of(s)->multicore_lanes;
+	}
 	mp.max_threads = s->o->threads;
 	mp.seed = s->o->seed;
 	mp.stop = s->stop;
@@ -570,6 +595,11 @@ static int loaded_section_run(struct section_run *s, void *result)
 	if (s->plan->threads < 2)
 		return 1;  /* skipped; the plan warned */
 	loaded_params_default(&lp, &s->r->clock, &s->r->topo, s->o->quick);
+	if (budget_of(s)) {
+		lp.chase_bytes = budget_of(s)->loaded_chase_bytes;
+		lp.gen_bytes = budget_of(s)->loaded_gen_bytes;
+		lp.trials = budget_of(s)->loaded_trials;
+	}
 	lp.threads = s->o->threads;
 	lp.seed = s->o->seed;
 	lp.stop = s->stop;
@@ -624,6 +654,8 @@ static int c2c_section_run(struct section_run *s, void *result)
 	/* Alone, a fuller matrix: the report's budget is shared with the rest. */
 	if (asked_for(s, "c2c"))
 		cp.total_budget_s *= 4;
+	if (budget_of(s))
+		cp.total_budget_s = budget_of(s)->c2c_s;
 	cp.max_cpus = s->plan->threads;
 	cp.stop = s->stop;
 	cp.progress = s->progress;
@@ -725,6 +757,10 @@ static int window_section_run(struct section_run *s, void *result)
 	int rc;
 
 	window_params_default(&wp, topo_largest_cache_bytes(&s->r->topo), &s->r->clock, s->stop);
+	if (budget_of(s)) {
+		wp.working_set_bytes = budget_of(s)->window_bytes;
+		wp.trials = budget_of(s)->window_trials;
+	}
 	if (o->size_bytes)
 		wp.working_set_bytes = s->plan->working_set_bytes;
 	if (o->trials)
@@ -759,6 +795,7 @@ static void window_section_json(const void *res, struct jsonw *w, const char *ke
 /* ---- app ---- */
 
 #define APP_MIN_DEFAULT_FOOTPRINT ((size_t)8 << 20)
+#define APP_MAX_DEFAULT_FOOTPRINT ((size_t)64 << 20)
 #define APP_BZIP2_BLOCK_BYTES 900000
 
 /* The kernel: the operand, or bwt in the full report. */
@@ -768,16 +805,18 @@ static const char *app_kernel(const struct options *o)
 }
 
 /* The walked structure's bytes: --size, else 2x the largest reported
- * cache (at least 8 MiB). In the full report bwt inverts one BWT block of
- * generated text at bzip2's block size (cache-resident, and labelled so)
- * instead. */
+ * cache, 8 to 64 MiB: past any L3 share a guest gets, and bwt's narrow
+ * table holds 2^24 rows, so a larger one only multiplies the suffix sort
+ * and the walk (a claimed 260 MiB L3 made it 520 MiB and 4 minutes). In
+ * the full report bwt inverts one BWT block of generated text at bzip2's
+ * block size (cache-resident, and labelled so) instead. */
 static size_t app_footprint(const struct options *o, const struct topo *t)
 {
 	size_t fp = 2 * topo_largest_cache_bytes(t);
 
 	if (o->size_bytes)
 		return o->size_bytes;
-	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp;
+	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp > APP_MAX_DEFAULT_FOOTPRINT ? APP_MAX_DEFAULT_FOOTPRINT : fp;
 }
 
 /* The level-2 data (or unified) cache the OS reports, 0 when none. */
@@ -855,7 +894,8 @@ static int app_section_run(struct section_run *s, void *result)
 		.line_bytes = r->topo.line_bytes,
 		.pages = s->plan->pages[s->plan->npages - 1],
 		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
-		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX) : 3,
+		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX)
+			  : budget_of(s) ? budget_of(s)->app_trials : 3,
 		.seed = o->seed,
 		.chase = true,
 		.clock = &r->clock,
@@ -868,6 +908,10 @@ static int app_section_run(struct section_run *s, void *result)
 
 	if (o->input)
 		textgen_parse(o->input, &ap.input);
+	/* The swept walks decode a fixed number of rows whatever the table
+	 * (the first walk after the build, and the ring, still decode it all). */
+	if (budget_of(s))
+		ap.walk_rows = budget_of(s)->app_walk_rows;
 	rc = app_run(kernel, &ap, k, s->err, sizeof(s->err));
 	if (rc == -EPROTO)
 		snprintf(s->err, sizeof(s->err), "app %s: check failed: %s; refusing to report", kernel,
@@ -904,6 +948,40 @@ static void app_section_json(const void *res, struct jsonw *w, const char *key)
 	app_write_json(res, w, key);
 }
 
+/* ---- plan ---- */
+
+/* The sections command would run, in report order; 0 when it is not a
+ * measuring command. */
+static unsigned planned_sections(const struct section *cmd, const char **names, unsigned cap)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < registry_count && n < cap; i++)
+		if (registry_runs(cmd, &registry[i]))
+			names[n++] = registry[i].name;
+	return n;
+}
+
+/* `mlpscope plan --from FILE [COMMAND]`: the planner on that machine's facts. */
+static int plan_section_command(const struct options *o, char *err, size_t errlen)
+{
+	static struct budget b;
+	const char *name = o->npaths ? o->paths[0] : "report", *names[BUDGET_SECTIONS];
+	const struct section *cmd = registry_find(name);
+	unsigned n;
+	int rc;
+
+	if (!cmd || (cmd->kind != SECTION_REPORT && cmd->kind != SECTION_MEASURE) || cmd->report_only)
+		return usage_fail(err, errlen, "plan: '%s' is not a measuring command (expected report, latency, mlp, "
+			    "window, app ...)", name);
+	n = planned_sections(cmd, names, BUDGET_SECTIONS);
+	if ((rc = plan_cmd_from_file(o->from_path, cmd->kind == SECTION_REPORT ? "report" : cmd->name, o->quick,
+				     o->budget_s, names, n, &b, err, errlen)))
+		return rc;
+	plan_cmd_print(&b, stdout);
+	return 0;
+}
+
 /* ---- the table ---- */
 
 const struct section registry[] = {
@@ -914,9 +992,11 @@ const struct section registry[] = {
 			"--json, one JSON document): machine, noise, tlb, latency, mlp, bandwidth,\n"
 			"multicore, loaded, c2c, a closing block where the sections that time one\n"
 			"dependent load from memory agree or say why not, and app bwt on one block of\n"
-			"generated text. window runs on its own (about 20 s more). --quick keeps a\n"
-			"useful report short: a working set of 8x the largest reported cache (at least\n"
-			"256 MiB), one mlp sweep, a coarser latency curve, fewer trials.\n",
+			"generated text. window runs on its own (budget 30 s). The run is sized to\n"
+			"--budget (90 s; 20 s with --quick): rates measured in the first half second\n"
+			"price each section, the plan is printed before the work and set against the\n"
+			"time taken at the end, and what had to shrink to fit is listed. --quick keeps\n"
+			"a useful report short: one mlp sweep, a coarser latency curve, fewer trials.\n",
 		.kind = SECTION_REPORT,
 		.outputs = SECTION_OUT_ALL,
 	},
@@ -982,7 +1062,7 @@ const struct section registry[] = {
 	{
 		.name = "latency",
 		.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
-		.help = "Working sets from 4 KiB to --size (default 1 GiB), about four per octave and\n"
+		.help = "Working sets from 4 KiB to --size (default 256-512 MiB), four per octave and\n"
 			"denser near the reported cache sizes, each measured as a dependent random chase\n"
 			"(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
 			"their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
@@ -1177,12 +1257,13 @@ const struct section registry[] = {
 		.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather",
 		.help = "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, the same\n"
 			"total work at every K, against the mlp chase curve measured in the same run at\n"
-			"the same footprint (--size, default 2x the largest reported cache) and page\n"
-			"request. Reported per K and variant: items/s, ns per item and per dependent\n"
-			"load, S_app = t(1)/t(K), the chase's S_chase at the same K, R = S_app/S_chase,\n"
-			"knees, the occupancy Little's law infers, and the line \"chase predicts S = x at K = k;\n"
-			"KERNEL got y (R = y/x)\". Setup is timed apart; every run's output is checked\n"
-			"outside the timed region and a mismatch is an error.\n"
+			"the same footprint (--size, default 2x the largest reported cache, 8 to 64\n"
+			"MiB) and page request. Reported per K and variant: items/s, ns per item and per\n"
+			"dependent load, S_app = t(1)/t(K), the chase's S_chase at the same K,\n"
+			"R = S_app/S_chase, knees, the occupancy Little's law infers, and the line\n"
+			"\"chase predicts S = x at K = k; KERNEL got y (R = y/x)\". Setup is timed apart;\n"
+			"every run's output is checked outside the timed region and a mismatch is an\n"
+			"error.\n"
 			"  bwt     the inverse Burrows-Wheeler walk a bzip2 decoder makes, on a BWT this\n"
 			"          kernel builds itself (no bzip2 data is decoded): input --input\n"
 			"          random|markov|repeat, --text FILE or --bzip2 (900,000 bytes of markov\n"
@@ -1190,7 +1271,8 @@ const struct section registry[] = {
 			"          own suffix array (SA-IS), bzip2's T-vector table, K segments with exact\n"
 			"          start rows in lockstep; a runtime-K state array and generated register\n"
 			"          lanes (make app-spills counts their stack accesses). Tables of 64 to\n"
-			"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows.\n"
+			"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows. Each swept walk\n"
+			"          decodes 4 Mi rows whatever the table (checked row by row).\n"
 			"  hash    chained probes: an AMAC ring of K lookups and K lockstep lookups\n"
 			"          against the plain loop, hit fractions 1.0 and 0.5; linear probing as\n"
 			"          the control.\n"
@@ -1252,6 +1334,22 @@ const struct section registry[] = {
 		.kind = SECTION_FILE_COMMAND,
 		.usage = "mlpscope qmodel [--latency TICKS] [--lanes LIST] [--requests N] [--queue Q] [--bytes-per-tick B]",
 		.command = cmd_qmodel,
+	},
+	{
+		.name = "plan",
+		.summary = "the planner alone, on another machine's facts: plan --from RESULT.json",
+		.help = "mlpscope plan --from FILE [COMMAND] [--quick] [--budget S]: runs the planner a\n"
+			"measuring run uses, fed the facts in FILE (a result's `plan.facts`, or a facts\n"
+			"file holding that object: caches, CPUs, memory, and the cost model's rates of\n"
+			"first touch, chain build, DRAM miss and stream), for COMMAND (default report),\n"
+			"and prints the time it would plan per section, what it would shrink to fit\n"
+			"the budget and the peak memory. Measures nothing. See docs/METHODOLOGY.md.\n",
+		.kind = SECTION_FILE_COMMAND,
+		.needs_from = true,
+		.operands = SECTION_ARGS_OPTIONAL,
+		.operand_name = "command",
+		.usage = "mlpscope plan --from FILE [COMMAND] [--quick] [--budget S]",
+		.command = plan_section_command,
 	},
 	{
 		.name = "trace",

@@ -15,6 +15,7 @@
  *   against the other fillers bounding it (docs/METHODOLOGY.md).
  */
 #include "exp/window.h"
+#include "policy.h"
 
 #include "arena.h"
 #include "clock.h"
@@ -37,10 +38,8 @@
 void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 			   const struct clock_info *clock, volatile sig_atomic_t *stop)
 {
-	size_t ws = (size_t)256 << 20;
+	size_t ws = policy_memory_set_bytes(largest_cache_bytes);
 
-	while (ws < 8 * largest_cache_bytes)
-		ws *= 2;
 	*p = (struct window_params){
 		.working_set_bytes = ws, .trials = 15, .iters = 8192, .max_n = 1024,
 		.seed = 7, .clock = clock, .stop = stop,

@@ -42,7 +42,9 @@ struct window_params {
 	void *synthetic_ctx;
 };
 
-/* Defaults: 256 MiB or 8x the largest reported cache, whichever is more. */
+/* Defaults: the memory set of policy.h (8x the largest reported cache,
+ * 256 to 512 MiB): two independent DRAM misses per iteration need a set
+ * past the caches, not a cycle through gigabytes. */
 void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 			   const struct clock_info *clock, volatile sig_atomic_t *stop);
 

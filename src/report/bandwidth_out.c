@@ -49,8 +49,9 @@ void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
 	char fl[80];
 
 	fprintf(f, "\nbandwidth: sequential streams, decimal GB/s, best of %u trials\n", r->trials);
-	fprintf(f, "  working set %.0f MiB, %.1f%% in huge pages (obtained); floor %s\n",
-		(double)r->working_set_bytes / (1 << 20),
+	fprintf(f, "  working set %.0f MiB (each trial streams a %.0f MiB window of it, the next trial the next), "
+		"%.1f%% in huge pages (obtained); floor %s\n",
+		(double)r->working_set_bytes / (1 << 20), (double)r->window_bytes / (1 << 20),
 		r->working_set_bytes ? 100.0 * (double)r->huge_bytes_obtained / (double)r->working_set_bytes : 0.0,
 		floor_text(r->noise_floor_pct, fl, sizeof(fl)));
 	write_placement_text(&r->placement, f);
@@ -135,6 +136,7 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 {
 	jsonw_object_begin(w, key);
 	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
+	jsonw_uint(w, "window_bytes", r->window_bytes);
 	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
 	jsonw_uint(w, "line_bytes", r->line_bytes);
 	jsonw_uint(w, "trials", r->trials);

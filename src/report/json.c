@@ -7,6 +7,7 @@
  */
 #include "report/report.h"
 
+#include "budget.h"
 #include "exp/registry.h"
 #include "jsonr.h"
 #include "report/jsonw.h"
@@ -85,6 +86,8 @@ static void write_document(const struct report *r, FILE *f, const struct summary
 	for (size_t i = 0; i < registry_count; i++)
 		if (r->results[i] && registry[i].write_json)
 			registry[i].write_json(r->results[i], &w, registry[i].name);
+	if (r->budget)
+		budget_write_json(r->budget, &w, "plan");
 	jsonw_array_begin(&w, "warnings");
 	for (int i = 0; i < r->nwarnings; i++)
 		jsonw_string(&w, NULL, r->warnings[i]);

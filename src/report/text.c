@@ -1,11 +1,13 @@
 /*
  * The aligned text report: the header (what ran where, the headline
  * summary, on which clock), then every section that ran, in registry order, each through its own
- * writer (report/NAME_out.c), then the warnings. Every column names its
+ * writer (report/NAME_out.c), then the plan's estimate against the time
+ * taken, then the warnings. Every column names its
  * quantity and unit; that is the section writers' job.
  */
 #include "report/report.h"
 
+#include "budget.h"
 #include "exp/registry.h"
 #include "report/summary.h"
 
@@ -35,6 +37,8 @@ void report_write_text(const struct report *r, FILE *f)
 	for (size_t i = 0; i < registry_count; i++)
 		if (r->results[i] && registry[i].write_text)
 			registry[i].write_text(r->results[i], f);
+	if (r->budget)
+		budget_write_text(r->budget, f);
 	if (r->nwarnings) {
 		fprintf(f, "\nwarnings:\n");
 		for (int i = 0; i < r->nwarnings; i++)

@@ -63,6 +63,36 @@ TEST(app_bwt_check_fires_on_a_broken_walk)
 	      "failure does not name kernel and K: %s", r.check.failure);
 }
 
+/* Correct for a whole segment, wrong in lane 0's last row of a partial
+ * walk: only the sweep's fixed-rows walks (walk_rows) break. */
+static void partial_walk_breaks(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin, unsigned k,
+				size_t steps)
+{
+	app_bwt_walk_state32(table, out, pos, seg_begin, k, steps);
+	if (steps && steps + 1 < seg_begin[1] - seg_begin[0])
+		out[seg_begin[0] + steps - 1] ^= 0x5a;
+}
+
+TEST(app_bwt_fixed_rows_per_walk_are_checked)
+{
+	static struct app_kernel_result r;
+	struct app_params p;
+	char err[256] = "";
+	int rc;
+
+	small_params(&p, TEXTGEN_MARKOV);
+	p.walk_rows = 16384;
+	rc = app_run("bwt", &p, &r, err, sizeof(err));
+	CHECK(rc == 0 && r.check.ok, "fixed rows: rc %d: %s %s", rc, err, r.check.failure);
+	for (unsigned i = 0; i < r.nparams; i++)
+		if (!strcmp(r.params[i].key, "walk_rows"))
+			CHECK(r.params[i].number == 16384, "walk_rows %g", r.params[i].number);
+	p.broken_walk = partial_walk_breaks;
+	rc = app_run("bwt", &p, &r, err, sizeof(err));
+	CHECK(rc == -EPROTO && !r.check.ok, "a walk wrong only in its fixed rows returned %d", rc);
+	CHECK(strstr(r.check.failure, "partial walk") != NULL, "failure does not say partial: %s", r.check.failure);
+}
+
 TEST(app_bwt_every_k_and_form_gives_the_same_output)
 {
 	static struct app_kernel_result r;

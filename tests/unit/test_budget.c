@@ -1,0 +1,215 @@
+/*
+ * The planner (budget.c) on recorded machines' facts: each plans a full
+ * report inside 90 s and a --quick inside 20 s with every section kept, its
+ * peak memory under the cap; a budget too small for a section says so; the
+ * facts file of the Emerald Rapids guest is what its report.json says
+ * (derivation checked); the facts reader names a missing key. Pure: no
+ * clock, no measurement.
+ */
+#include "../harness.h"
+
+#include "budget.h"
+#include "cmd/plan.h"
+#include "cost.h"
+#include "exp/registry.h"
+#include "jsonr.h"
+#include "report/jsonw.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *const machines[] = {
+	"tests/data/cpus/intel-xeon-f6-m207/plan_facts.json",
+	"tests/data/cpus/intel-xeon-f6-m106/plan_facts.json",
+};
+
+/* The planner for command on the facts at path, its sections as the
+ * registry names them (what `mlpscope plan --from` does). */
+static int plan_of(const char *path, const char *command, bool quick, double budget_s, struct budget *b, char *err,
+		   size_t errlen)
+{
+	const struct section *cmd = registry_find(command);
+	const char *names[BUDGET_SECTIONS];
+	unsigned n = 0;
+
+	for (size_t i = 0; cmd && i < registry_count && n < BUDGET_SECTIONS; i++)
+		if (registry_runs(cmd, &registry[i]))
+			names[n++] = registry[i].name;
+	return plan_cmd_from_file(path, command, quick, budget_s, names, n, b, err, errlen);
+}
+
+static unsigned refused(const struct budget *b)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < b->nsec; i++)
+		n += b->sec[i].refused;
+	return n;
+}
+
+static void check_fits(struct test_ctx *tctx, const char *path, bool quick, double budget_s)
+{
+	static struct budget b;
+	char err[256] = "";
+	int rc = plan_of(path, "report", quick, 0, &b, err, sizeof(err));
+
+	CHECK(rc == 0, "%s: %s", path, err);
+	if (rc)
+		return;
+	CHECK(b.budget_s == budget_s, "%s: default budget %.0f, expected %.0f", path, b.budget_s, budget_s);
+	CHECK(b.planned_s <= budget_s, "%s%s: planned %.1f s over the %.0f s budget", path, quick ? " --quick" : "",
+	      b.planned_s, budget_s);
+	CHECK(refused(&b) == 0, "%s%s: %u section(s) refused", path, quick ? " --quick" : "", refused(&b));
+	CHECK(b.planned_peak_bytes <= b.rss_cap_bytes, "%s: planned peak %zu over the cap %zu", path,
+	      b.planned_peak_bytes, b.rss_cap_bytes);
+	/* every section of the report is priced, none for free */
+	CHECK(budget_section(&b, "latency") && budget_section(&b, "latency")->planned_s > 1.0, "%s: latency unpriced",
+	      path);
+	CHECK(budget_section(&b, "mlp") && budget_section(&b, "mlp")->planned_s > 1.0, "%s: mlp unpriced", path);
+	CHECK(!budget_section(&b, "window"), "%s: window is not part of the report", path);
+}
+
+TEST(budget_recorded_machines_fit_report_and_quick)
+{
+	for (size_t i = 0; i < sizeof(machines) / sizeof(machines[0]); i++) {
+		check_fits(tctx, machines[i], false, BUDGET_REPORT_S);
+		check_fits(tctx, machines[i], true, BUDGET_QUICK_S);
+	}
+}
+
+TEST(budget_recorded_machines_fit_sections_alone)
+{
+	static const struct {
+		const char *command;
+		double budget_s;
+	} alone[] = {{"window", 30}, {"app", 60}, {"mlp", 15}};
+	static struct budget b;
+	char err[256];
+
+	for (size_t m = 0; m < sizeof(machines) / sizeof(machines[0]); m++)
+		for (size_t i = 0; i < sizeof(alone) / sizeof(alone[0]); i++) {
+			CHECK(plan_of(machines[m], alone[i].command, false, 0, &b, err, sizeof(err)) == 0, "%s",
+			      err);
+			CHECK(b.budget_s == alone[i].budget_s && b.planned_s <= alone[i].budget_s && !refused(&b),
+			      "%s %s: planned %.1f s of %.0f", machines[m], alone[i].command, b.planned_s, b.budget_s);
+		}
+}
+
+/* The planner must be able to fail: a budget no plan fits shrinks what it
+ * can, says so, and refuses the dearest section rather than run over. */
+TEST(budget_too_small_shrinks_then_refuses)
+{
+	static struct budget big, small;
+	char err[256];
+
+	CHECK(plan_of(machines[0], "report", false, 3600, &big, err, sizeof(err)) == 0, "%s", err);
+	CHECK(plan_of(machines[0], "report", false, 10, &small, err, sizeof(err)) == 0, "%s", err);
+	CHECK(big.nnotes == 0 && refused(&big) == 0, "an hour needs no shrinking (%u notes)", big.nnotes);
+	CHECK(small.nnotes > 0, "10 s: nothing shrunk");
+	CHECK(small.latency_trials < big.latency_trials && small.bandwidth_trials < big.bandwidth_trials,
+	      "10 s: trials not cut (latency %u, bandwidth %u)", small.latency_trials, small.bandwidth_trials);
+	CHECK(refused(&small) > 0 && small.planned_s <= 10, "10 s: %u refused, %.1f s planned", refused(&small),
+	      small.planned_s);
+	CHECK(!budget_section(&small, "noise")->refused, "10 s: noise refused (every section reads its floor)");
+	CHECK(big.planned_s > small.planned_s, "more budget, less work: %.1f <= %.1f", big.planned_s, small.planned_s);
+}
+
+/* The facts file holds what report.json says, as its derivation claims. */
+TEST(budget_m207_facts_derive_from_its_report)
+{
+	struct jsonr_doc doc = {0};
+	struct cost_facts f;
+	double setup_s, ws, spacing, dram, fig;
+	char err[256];
+	const struct jsonr_value *figs;
+
+	CHECK(jsonr_parse_file(machines[0], 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	CHECK(cost_facts_from_json(doc.root, &f, err, sizeof(err)) == 0, "%s", err);
+	jsonr_free(&doc);
+	CHECK(jsonr_parse_file("tests/data/cpus/intel-xeon-f6-m207/report.json", 0, &doc, err, sizeof(err)) == 0, "%s",
+	      err);
+	CHECK(jsonr_get_number(doc.root, "mlp.timing.setup_s", &setup_s) &&
+	      jsonr_get_number(doc.root, "mlp.working_set_bytes", &ws) &&
+	      jsonr_get_number(doc.root, "mlp.spacing_bytes", &spacing) &&
+	      jsonr_get_number(doc.root, "latency.chase_ns_at_max", &dram), "report.json lacks a key");
+	CHECK(fabs(f.rates.build_ns_per_node - setup_s / (ws / spacing) * 1e9) < 0.01, "build %.2f",
+	      f.rates.build_ns_per_node);
+	/* touch is not recorded on its own: the whole mlp setup counted as
+	 * touch bounds it below (the file says how the value was fitted) */
+	CHECK(f.rates.touch_gbps >= ws / setup_s / 1e9, "touch %.4f under its bound %.4f", f.rates.touch_gbps,
+	      ws / setup_s / 1e9);
+	CHECK(fabs(f.rates.dram_ns - dram) < 0.01, "dram %.2f vs %.2f", f.rates.dram_ns, dram);
+	figs = jsonr_get(doc.root, "summary.figures");
+	fig = NAN;
+	for (size_t i = 0; figs && jsonr_index(figs, i); i++)
+		if (jsonr_get_string(jsonr_index(figs, i), "name") &&
+		    !strcmp(jsonr_get_string(jsonr_index(figs, i), "name"), "read_gbps_1_thread"))
+			jsonr_get_number(jsonr_index(figs, i), "value", &fig);
+	CHECK(fabs(f.rates.stream_gbps - fig) < 0.001, "stream %.3f vs %.3f", f.rates.stream_gbps, fig);
+	CHECK(f.llc_bytes == 272629760 && f.cpus == 2, "caches or CPUs differ from machine.caches_reported");
+	jsonr_free(&doc);
+}
+
+TEST(budget_facts_reader_names_the_missing_key)
+{
+	struct jsonr_doc doc = {0};
+	struct cost_facts f;
+	char err[256];
+	static const char text[] = "{\"l1_bytes\": 49152, \"l2_bytes\": 2097152, \"llc_bytes\": 1, \"line_bytes\": 64,"
+				   " \"cpus\": 2, \"mem_total_bytes\": 1000000000, \"mem_available_bytes\": 1,"
+				   " \"rates\": {\"touch_gbps\": 1, \"build_ns_per_node\": 100, \"stream_gbps\": 10}}";
+
+	CHECK(jsonr_parse(text, sizeof(text) - 1, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	CHECK(cost_facts_from_json(doc.root, &f, err, sizeof(err)) == -EINVAL, "a facts file without dram_ns read");
+	CHECK(strstr(err, "rates.dram_ns") != NULL, "error does not name the key: %s", err);
+	jsonr_free(&doc);
+}
+
+/* A result's `plan` object is what `plan --from RESULT` reads back: the
+ * facts survive the round trip, and the sections carry planned and actual. */
+TEST(budget_json_round_trips_through_plan_from)
+{
+	static struct budget b, again;
+	static const char *const names[] = {"machine", "noise", "latency", "mlp"};
+	struct cost_facts f = {.l1_bytes = 49152, .l2_bytes = 1310720, .llc_bytes = 50331648, .line_bytes = 64,
+			       .cpus = 2, .mem_total_bytes = (size_t)24 << 30, .mem_available_bytes = (size_t)20 << 30,
+			       .rates = {.touch_gbps = 6, .build_ns_per_node = 250, .dram_ns = 130, .stream_gbps = 10,
+					 .from = "test"}};
+	char *buf = NULL, err[256], path[] = "/tmp/mlpscope-budget-XXXXXX";
+	size_t len = 0;
+	struct jsonw w;
+	struct jsonr_doc doc = {0};
+	FILE *m = open_memstream(&buf, &len);
+	double v;
+	int fd;
+
+	snprintf(f.machine, sizeof(f.machine), "round trip");
+	budget_make(&b, &f, "report", false, 3600, 0, names, 4);
+	budget_section(&b, "latency")->actual_s = 12.5;
+	jsonw_init(&w, m);
+	jsonw_object_begin(&w, NULL);
+	budget_write_json(&b, &w, "plan");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(m);
+	CHECK(jsonr_parse(buf, len, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	CHECK(jsonr_get_number(doc.root, "plan.sections[2].actual_s", &v) && v == 12.5, "latency actual_s");
+	CHECK(jsonr_get(doc.root, "plan.sections[3].actual_s") && !jsonr_get_number(doc.root, "plan.sections[3].actual_s", &v),
+	      "mlp's actual_s is not null before it ran");
+	jsonr_free(&doc);
+	fd = mkstemp(path);
+	CHECK(fd >= 0 && write(fd, buf, len) == (ssize_t)len, "temp file");
+	close(fd);
+	CHECK(plan_of(path, "report", false, 3600, &again, err, sizeof(err)) == 0, "%s", err);
+	CHECK(again.facts.llc_bytes == f.llc_bytes && again.facts.rates.dram_ns == 130 &&
+	      !strcmp(again.facts.machine, "round trip"), "facts differ after the round trip");
+	CHECK(fabs(budget_section(&again, "latency")->planned_s - budget_section(&b, "latency")->planned_s) < 1e-9,
+	      "latency priced %.3f after the round trip, %.3f before", budget_section(&again, "latency")->planned_s,
+	      budget_section(&b, "latency")->planned_s);
+	unlink(path);
+	free(buf);
+}
