@@ -47,7 +47,7 @@ DOCDIR  := $(PREFIX)/share/doc/mlpscope
 DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
 INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
+.PHONY: all run test validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
 	fuzz fuzz-build fuzz-smoke test-sanitize
 all: $(BIN) $(MAN)
 
@@ -129,6 +129,14 @@ run: $(BIN)
 
 test: $(BIN) $(MAN) $(TESTBIN) check-gen
 	$(TESTBIN)
+
+# The hardware checks: short real runs asserting shapes (a 1 GiB chase
+# slower than 16 KiB, 8 lanes beat 1, the self-checks fire on a real broken
+# run ...), each naming the property of the CPU it assumes and SKIPping
+# where this machine lacks it. Never part of test or check: they say what
+# this CPU does, not whether the code is right. Run it on a quiet machine.
+validate: $(BIN) $(MAN) $(TESTBIN)
+	$(TESTBIN) --validate
 
 # The HTML report in a real browser: headless Chromium renders a compare
 # page of checked-in results (every plot kind) and the test checks it loaded
