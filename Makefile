@@ -171,10 +171,14 @@ check-aarch64:
 # tests/toolchain.sh has proved its tools work end to end (a half-installed
 # toolchain prints "SKIP <check>: <why>" instead of failing the build), then
 # the suite (whose last line is the "N passed, N failed" summary).
-check: $(BIN) $(MAN) $(TESTBIN) check-gen
+# From a clean tree it compiles the tree three times (native, AArch64, fuzz),
+# most of its time on a small machine: those builds run one job per CPU.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(BIN) $(MAN) $(TESTBIN) check-gen
 	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
-	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
-	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory fuzz-smoke; fi
+	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-aarch64; fi
+	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz-smoke; fi
 	$(TESTBIN)
 
 # Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes
