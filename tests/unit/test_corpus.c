@@ -160,6 +160,12 @@ TEST(corpus_loader_checks_identity_and_lines_and_ignores_unknown_files)
 	snprintf(dir, sizeof(dir), "%s/amd-test-f25-m17", root);
 	rc = corpus_cpu_load(dir, &c, err, sizeof(err));
 	CHECK(rc == -EPROTO && strstr(err, "line 2") && strstr(err, "'three'"), "a bad value loaded: '%s'", err);
+	/* After the value only a public figure: a second value is a typo. */
+	snprintf(dir, sizeof(dir), "%s/amd-test-f25-m17/answers.txt", root);
+	CHECK(test_write_text(dir, "cpu amd 25 17\nlatency.levels 3 4\n") == 0, "write");
+	snprintf(dir, sizeof(dir), "%s/amd-test-f25-m17", root);
+	rc = corpus_cpu_load(dir, &c, err, sizeof(err));
+	CHECK(rc == -EPROTO && strstr(err, "line 2") && strstr(err, "public"), "a second value loaded: '%s'", err);
 	test_scratch_remove(root, "corpus");
 }
 
