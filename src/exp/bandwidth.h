@@ -163,6 +163,7 @@ void bandwidth_check_overlap(struct bandwidth_result *r);
  * index the estimate comes from. Pure (pick_trial: not reentrant). */
 bool bandwidth_trial_replaces_best(const struct bandwidth_point *pt, double gbps, bool preempted);
 unsigned bandwidth_pick_trial(const double *gbps, const bool *preempted, unsigned n);
+
 /* The point for (kernel name, threads), NULL when not measured. */
 const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,
 					     unsigned threads);

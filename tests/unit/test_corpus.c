@@ -3,10 +3,10 @@
  * recorded timings (tests/data/cpus/<m>/report.json, window.json) go
  * through the same seams a run uses (latency_analyse, tlb_analyse,
  * mlp_analyse, the mlp level verdicts, the bandwidth overlap and preemption
- * rules, app_finish, window_fit_steps) and the conclusions must be the
- * entry's answers.txt. Logic only: nothing here times the machine it runs
- * on. Also the loader's own rules (refusal without answers, unknown files
- * ignored).
+ * rules, app_finish, window_fit_steps, window_summarise) and the
+ * conclusions must be the entry's answers.txt. Logic only: nothing here
+ * times the machine it runs on. Also the loader's own rules (refusal
+ * without answers, unknown files ignored).
  */
 #include "../harness.h"
 #include "../corpus.h"
