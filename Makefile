@@ -47,7 +47,7 @@ DOCDIR  := $(PREFIX)/share/doc/mlpscope
 DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
 INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
-.PHONY: all run test test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
+.PHONY: all run test validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
 	fuzz fuzz-build fuzz-smoke test-sanitize
 all: $(BIN) $(MAN)
 
@@ -130,6 +130,14 @@ run: $(BIN)
 test: $(BIN) $(MAN) $(TESTBIN) check-gen
 	$(TESTBIN)
 
+# The hardware checks: short real runs asserting shapes (a 1 GiB chase
+# slower than 16 KiB, 8 lanes beat 1, the self-checks fire on a real broken
+# run ...), each naming the property of the CPU it assumes and SKIPping
+# where this machine lacks it. Never part of test or check: they say what
+# this CPU does, not whether the code is right. Run it on a quiet machine.
+validate: $(BIN) $(MAN) $(TESTBIN)
+	$(TESTBIN) --validate
+
 # The HTML report in a real browser: headless Chromium renders a compare
 # page of checked-in results (every plot kind) and the test checks it loaded
 # without errors and every plot has a size. Needs chromium; `check` runs it
@@ -152,7 +160,7 @@ A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_m
 	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \
 	summary_ c2c_heat c2c_time man_page_lists \
 	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json \
-	envelope_each envelope_names envelope_loaded envelope_model envelope_kernel envelope_levels envelope_payload
+	envelope_each envelope_names envelope_loaded envelope_model envelope_kernel envelope_levels envelope_payload corpus_
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
@@ -165,11 +173,15 @@ check-aarch64:
 # toolchain prints "SKIP <check>: <why>" instead of failing the build), the
 # fuzz build's dependencies proved on a fresh clone (tests/fuzz/fresh_clone.sh,
 # seconds), then the suite (whose last line is the "N passed, N failed" summary).
-check: $(BIN) $(MAN) $(TESTBIN) check-gen
+# From a clean tree it compiles the tree three times (native, AArch64, fuzz),
+# most of its time on a small machine: those builds run one job per CPU.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+check:
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(BIN) $(MAN) $(TESTBIN) check-gen
 	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
-	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory check-aarch64; fi
+	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-aarch64; fi
 	@FUZZ_CC='$(FUZZ_CC)' tests/fuzz/fresh_clone.sh
-	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory fuzz-smoke; fi
+	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz-smoke; fi
 	$(TESTBIN)
 
 # Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes

@@ -2,6 +2,11 @@
  * A tiny test harness: tests register themselves, each ends PASS, FAIL (with
  * the failed condition and a message) or SKIP (with the reason the machine
  * cannot run it). The run ends with the line "N passed, N failed, N skipped".
+ * Two lists: TEST(name) asserts logic only (synthetic timings, recorded
+ * curves from tests/data/cpus/) and runs by default (`make test`);
+ * VALIDATE(name) times real hardware, names the property of the CPU it
+ * assumes and SKIPs where the machine lacks it; it runs only under
+ * --validate (`make validate`), never in `make check`.
  */
 #ifndef MLPSCOPE_TESTS_HARNESS_H
 #define MLPSCOPE_TESTS_HARNESS_H
@@ -17,7 +22,8 @@ struct test_ctx {
 
 typedef void (*test_fn)(struct test_ctx *tctx);
 
-void test_register(const char *name, test_fn fn);
+/* hardware: a VALIDATE check (runs only under --validate). */
+void test_register(const char *name, test_fn fn, int hardware);
 void test_fail(struct test_ctx *t, const char *file, int line, const char *cond, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void test_skip(struct test_ctx *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -46,13 +52,19 @@ void test_scratch_make(char *dir, size_t len, const char *tag);
  * with the same tag; a folder left behind fails nothing. */
 void test_scratch_remove(const char *dir, const char *tag);
 
-#define TEST(name)                                                          \
+#define TEST_REGISTERED(name, hardware)                                     \
 	static void name(struct test_ctx *tctx);                            \
 	__attribute__((constructor)) static void register_##name(void)      \
 	{                                                                   \
-		test_register(#name, name);                                 \
+		test_register(#name, name, hardware);                       \
 	}                                                                   \
 	static void name(struct test_ctx *tctx)
+
+/* Logic only: deterministic on every CPU. */
+#define TEST(name) TEST_REGISTERED(name, 0)
+/* A hardware check: a short real run asserting a shape, with a SKIP naming
+ * the missing property where this CPU cannot show it. */
+#define VALIDATE(name) TEST_REGISTERED(name, 1)
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \

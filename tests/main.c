@@ -1,7 +1,8 @@
 /*
- * Test runner. `mlpscope-tests [SUBSTRING...] [-SUBSTRING...]` runs the
- * tests whose name contains any SUBSTRING (all by default) and none of the
- * -SUBSTRINGs, in registration order.
+ * Test runner. `mlpscope-tests [--validate] [SUBSTRING...] [-SUBSTRING...]`
+ * runs the tests whose name contains any SUBSTRING (all by default) and none
+ * of the -SUBSTRINGs, in registration order: the logic tests (TEST), or with
+ * --validate the hardware checks (VALIDATE) instead.
  */
 #include "harness.h"
 
@@ -13,19 +14,20 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_TESTS 256
+#define MAX_TESTS 512
 
 static struct {
 	const char *name;
 	test_fn fn;
+	int hardware;
 } tests[MAX_TESTS];
 static int ntests;
 static char bin_dir[4096];
 
-void test_register(const char *name, test_fn fn)
+void test_register(const char *name, test_fn fn, int hardware)
 {
 	if (ntests < MAX_TESTS)
-		tests[ntests++] = (typeof(tests[0])){name, fn};
+		tests[ntests++] = (typeof(tests[0])){name, fn, hardware};
 }
 
 void test_fail(struct test_ctx *t, const char *file, int line, const char *cond, const char *fmt, ...)
@@ -132,6 +134,8 @@ static bool selected(const char *name, int argc, char **argv)
 	bool any_include = false, included = false;
 
 	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--validate"))
+			continue;
 		if (argv[a][0] == '-') {
 			if (strstr(name, argv[a] + 1))
 				return false;
@@ -146,7 +150,11 @@ static bool selected(const char *name, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	int passed = 0, failed = 0, skipped = 0;
+	int hardware = 0;
 	char self[4096];
+
+	for (int a = 1; a < argc; a++)
+		hardware |= !strcmp(argv[a], "--validate");
 
 	snprintf(self, sizeof(self), "%s", argv[0]);
 	snprintf(bin_dir, sizeof(bin_dir), "%s", dirname(self));
@@ -155,7 +163,7 @@ int main(int argc, char **argv)
 		struct test_ctx t = {0};
 		struct timespec a, b;
 
-		if (!selected(tests[i].name, argc, argv))
+		if (tests[i].hardware != hardware || !selected(tests[i].name, argc, argv))
 			continue;
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		tests[i].fn(&t);

@@ -1,6 +1,7 @@
 /*
- * Shape tests: short real runs that assert shapes, never values, with the
- * tolerance taken from the noise floor each run measures for itself.
+ * Hardware checks (VALIDATE, make validate): short real runs that assert
+ * shapes, never values, with the tolerance taken from the noise floor each
+ * run measures for itself; each names the property of the CPU it assumes.
  */
 #include "harness.h"
 
@@ -45,7 +46,7 @@ static struct mlp_params small_dram_params(void)
 
 static struct mlp_result result;
 
-TEST(shape_eight_lanes_beat_one_and_unrolled_chain_does_not_overlap)
+VALIDATE(shape_eight_lanes_beat_one_and_unrolled_chain_does_not_overlap)
 {
 	struct mlp_params p = small_dram_params();
 	int rc = mlp_run(&p, &result);
@@ -73,7 +74,7 @@ static size_t colliding_offset(size_t node, size_t spacing)
 	return node * spacing + spacing * (node % 64);
 }
 
-TEST(shape_broken_layout_is_refused_by_the_experiment)
+VALIDATE(shape_broken_layout_is_refused_by_the_experiment)
 {
 	struct mlp_params p = small_dram_params();
 	int rc;
@@ -109,7 +110,7 @@ static int read_thp_mode(char *mode, size_t len)
 	return 0;
 }
 
-TEST(arena_reports_the_backing_it_obtained)
+VALIDATE(arena_reports_the_backing_it_obtained)
 {
 	struct arena a;
 	char mode[32];
@@ -129,7 +130,7 @@ TEST(arena_reports_the_backing_it_obtained)
 	arena_unmap(&a);
 }
 
-TEST(clock_agrees_with_monotonic_raw)
+VALIDATE(clock_agrees_with_monotonic_raw)
 {
 	uint64_t w0, w1, c0, c1;
 	double ratio, tol;
@@ -151,7 +152,7 @@ TEST(clock_agrees_with_monotonic_raw)
 	      "min region %.1f ns is under 100x the empty region", test_clock.min_region_ns);
 }
 
-TEST(json_result_parses_and_has_every_key)
+VALIDATE(json_result_parses_and_has_every_key)
 {
 	char cmd[8192];
 	int st;
@@ -171,7 +172,7 @@ TEST(json_result_parses_and_has_every_key)
  * in both lane forms; every output matched; the JSON passes the schema.
  * The floor is capped at 30%: a busier machine makes the run noisier, it
  * does not make the shape wrong. */
-TEST(shape_app_bwt_lanes_speed_the_walk_and_json_holds)
+VALIDATE(shape_app_bwt_lanes_speed_the_walk_and_json_holds)
 {
 	char cmd[8192];
 	int st;
@@ -185,12 +186,20 @@ TEST(shape_app_bwt_lanes_speed_the_walk_and_json_holds)
 		 "b = json.load(open(sys.argv[1]))['app']['bwt']\n"
 		 "floor = min(max(b['chase']['noise_floor_pct'], 2.0), 30.0) / 100\n"
 		 "v = {x['name']: {p['k']: p['ns_per_item'] for p in x['points']} for x in b['variants']}\n"
+		 "assert b['check']['ok'] and all(x['output_hash'] == b['check']['expected_hash'] for x in b['variants'])\n"
+		 "c = {p['k']: p['speedup'] for p in b['chase']['points']}\n"
+		 "if c.get(4, 0) < 2 * (1 - floor): sys.exit(77)\n"
 		 "for name, t in ((n, v[n]) for n in ('lanes_state', 'lanes_regs')):\n"
 		 "    assert t[4] < t[1] * (1 - floor) / 2, (name, t)\n"
 		 "    assert t[8] < t[2] * (1 + floor), (name, t)\n"
-		 "assert b['check']['ok'] and all(x['output_hash'] == b['check']['expected_hash'] for x in b['variants'])\n"
 		 "PY\n",
 		 test_bin_dir(), test_bin_dir(), test_bin_dir(), test_bin_dir());
 	st = system(cmd);
+	/* Assumes the 16 MiB table is past what one core reaches of the caches:
+	 * the reference chase at that footprint must itself gain 2x from 4
+	 * lanes, else a 32-96 MiB L3 holds the table and no lanes can help. */
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 77)
+		SKIP("the reference chase at 16 MiB gains under 2x from 4 lanes (the table fits a cache here): "
+		     "the walk's shape cannot be shown");
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "app bwt, its schema or its shape failed (status %d)", st);
 }

@@ -259,6 +259,34 @@ static bool best_is_preempted(const struct bandwidth_point *pt)
 	return pt->trial_preempted[pt->best_trial];
 }
 
+/* The estimate: the best trial in which no thread lost its CPU to another
+ * task (time off the CPU is the scheduler's, not the memory's); only when
+ * every trial lost some does the best of all stand. */
+bool bandwidth_trial_replaces_best(const struct bandwidth_point *pt, double gbps, bool preempted)
+{
+	if (pt->ntrials == 0)
+		return true;
+	if (!preempted)
+		return best_is_preempted(pt) || gbps > pt->gbps;
+	return best_is_preempted(pt) && gbps > pt->gbps;
+}
+
+unsigned bandwidth_pick_trial(const double *gbps, const bool *preempted, unsigned n)
+{
+	static struct bandwidth_point pt;
+
+	memset(&pt, 0, sizeof(pt));
+	for (unsigned t = 0; t < n && t < BANDWIDTH_MAX_TRIALS; t++) {
+		if (bandwidth_trial_replaces_best(&pt, gbps[t], preempted[t])) {
+			pt.gbps = gbps[t];
+			pt.best_trial = t;
+		}
+		pt.trial_preempted[t] = preempted[t];
+		pt.ntrials = t + 1;
+	}
+	return pt.best_trial;
+}
+
 static int run_point(const struct bandwidth_params *p, struct bandwidth_point *pt, char *base, size_t ws,
 		     struct stream_slot *slots, bool record)
 {
@@ -295,11 +323,7 @@ static int run_point(const struct bandwidth_params *p, struct bandwidth_point *p
 	gbps = (double)bytes / span_ns;
 	pt->trial_preempted[pt->ntrials] = preempted;
 	pt->preempted_trials += preempted;
-	/* The estimate: the best trial in which no thread lost its CPU to
-	 * another task (time off the CPU is the scheduler's, not the memory's);
-	 * only when every trial lost some does the best of all stand. */
-	if (pt->ntrials == 0 || (!preempted && (best_is_preempted(pt) || gbps > pt->gbps)) ||
-	    (preempted && best_is_preempted(pt) && gbps > pt->gbps)) {
+	if (bandwidth_trial_replaces_best(pt, gbps, preempted)) {
 		pt->gbps = gbps;
 		pt->best_trial = pt->ntrials;
 		for (unsigned i = 0; i < pt->threads; i++)

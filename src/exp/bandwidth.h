@@ -164,6 +164,14 @@ void bandwidth_result_free(struct bandwidth_result *r);
  * points). */
 void bandwidth_check_overlap(struct bandwidth_result *r);
 
+/* The preemption rule, the seam a test feeds trials through: whether a
+ * trial of gbps (preempted: a thread lost its CPU) replaces pt's best so
+ * far (pt->gbps, best_trial, trial_preempted[], ntrials before this one).
+ * bandwidth_pick_trial applies it over n recorded trials and returns the
+ * index the estimate comes from. Pure (pick_trial: not reentrant). */
+bool bandwidth_trial_replaces_best(const struct bandwidth_point *pt, double gbps, bool preempted);
+unsigned bandwidth_pick_trial(const double *gbps, const bool *preempted, unsigned n);
+
 /* The point for (kernel name, threads), NULL when not measured. */
 const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,
 					     unsigned threads);

@@ -764,3 +764,9 @@ out:
 	arena_unmap(&small);
 	return rc;
 }
+
+/* The seam for recorded and synthetic curves: the same derivation as a run. */
+void latency_analyse(struct latency_result *r, const struct latency_params *p)
+{
+	fill_derived(r, p);
+}

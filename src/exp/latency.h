@@ -198,6 +198,15 @@ bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
  * -EINTR when *stop was raised; other -errno for resources. */
 int latency_run(const struct latency_params *p, struct latency_result *r);
 
+/* Everything latency_run derives from its timings, the seam a test feeds a
+ * recorded or synthetic curve through: from r->points (chase and stream
+ * trials_ns, ntrials, steady_checked and steady_long_ns), r->ncurve,
+ * r->noise_floor_pct and the arenas' backing, with p's reported caches,
+ * TLB steps and core clock, fills each point's minima and steady verdict,
+ * steady_checked/failed (r's counts start at 0), levels, missing caches,
+ * knees, falls and the figures at the largest size. Pure. */
+void latency_analyse(struct latency_result *r, const struct latency_params *p);
+
 /* Levels of ns[] over ascending sizes[]: a point joins the current plateau
  * when it is within tol_pct of the previous point and within 2 * tol_pct of
  * the plateau's first point; plateaus of one point, or spanning less than

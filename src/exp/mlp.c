@@ -236,6 +236,23 @@ static int sweep_all(struct sweep *s)
 	return 0;
 }
 
+void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials)
+{
+	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints);
+	double t1 = stats_min(r->sweep[0].trials_ns, r->sweep[0].ntrials);
+	double control_t1 = r->ncontrol ? stats_min(r->control[0].trials_ns, r->control[0].ntrials) : NAN;
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		fill_derived(&r->sweep[i], i + 1, t1, r->line_bytes);
+	/* The control's concurrency is against the lanes arm's t(1), so it reads
+	 * about 1 whatever the unroll: that is the point of the control. */
+	for (unsigned c = 0; c < r->ncontrol; c++) {
+		fill_derived(&r->control[c], 1u << c, t1, r->line_bytes);
+		r->control[c].speedup = control_t1 / r->control[c].ns_per_access;
+	}
+	fill_estimate(r, repeats, trials);
+}
+
 int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 {
 	struct sweep s = {.p = p, .r = r};
@@ -270,19 +287,7 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
 	if ((rc = sweep_all(&s)))
 		goto out;
-	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints);
-	double t1 = stats_min(r->sweep[0].trials_ns, r->sweep[0].ntrials);
-	double control_t1 = stats_min(r->control[0].trials_ns, r->control[0].ntrials);
-
-	for (unsigned i = 0; i < r->npoints; i++)
-		fill_derived(&r->sweep[i], i + 1, t1, p->line_bytes);
-	/* The control's concurrency is against the lanes arm's t(1), so it reads
-	 * about 1 whatever the unroll: that is the point of the control. */
-	for (unsigned c = 0; c < r->ncontrol; c++) {
-		fill_derived(&r->control[c], 1u << c, t1, p->line_bytes);
-		r->control[c].speedup = control_t1 / r->control[c].ns_per_access;
-	}
-	fill_estimate(r, p->repeats, p->trials);
+	mlp_analyse(r, p->repeats, p->trials);
 	/* About 0.1 s: the core's rate for the same kernels, for the model's
 	 * u/P term (a failure here costs that term, not the sweep). */
 	if ((rc = mlp_core_run(r->npoints, 9, p->line_bytes, p->seed, p->clock, p->stop, &r->core)) == -EINTR)

@@ -111,6 +111,14 @@ struct mlp_params {
  * -errno for resources. On -EPROTO the result holds the layout check only. */
 int mlp_run(const struct mlp_params *p, struct mlp_result *result);
 
+/* Everything mlp_run derives from its timings, the seam a test feeds a
+ * recorded or synthetic sweep through: from r->sweep[] and r->control[]
+ * (trials_ns: repeats x trials each, repeat-major; ntrials), r->npoints,
+ * r->ncontrol and r->line_bytes, fills the floor, each point's time,
+ * speedup and concurrency, and the estimate (rules, saturation fit, peak,
+ * plateau, each repeat's Ks and how many agree). Pure. */
+void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials);
+
 /* Groups of this many trials form one min-of-N estimate. */
 #define MLP_TRIAL_GROUP 3
 

@@ -193,7 +193,7 @@ static const struct cpu_tlb *reported_for(const struct tlb_result *r, unsigned l
 	return NULL;
 }
 
-static void fill_derived(struct tlb_result *r)
+void tlb_analyse(struct tlb_result *r)
 {
 	for (unsigned s = 0; s < r->nseries; s++) {
 		struct tlb_series *se = &r->series[s];
@@ -339,7 +339,7 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 	for (unsigned se = 1; se < r->nseries; se++)
 		for (unsigned j = 0; j < n; j++)
 			r->series[se].points[j].control_ns = r->series[0].points[j].control_ns;
-	fill_derived(r);
+	tlb_analyse(r);
 	r->seconds = (double)(clock_wall_ns() - w0) / 1e9;
 out:
 	arena_unmap(&arenas[0]);

@@ -101,6 +101,13 @@ struct tlb_result {
  * params; -EINTR when *stop was raised; other -errno for resources. */
 int tlb_run(const struct tlb_params *p, struct tlb_result *r);
 
+/* Everything tlb_run derives from its timings, the seam a test feeds a
+ * recorded or synthetic sweep through: each point's ns_per_load (min of
+ * trials_ns) and extra_ns (less control_ns), each series' steps at
+ * r->tolerance_pct (tlb_find_steps), the CPU's claim per step from
+ * r->reported, and whether huge pages reach further. Pure. */
+void tlb_analyse(struct tlb_result *r);
+
 /* Steps of extra[] over ascending pages[]: plateaus of points that agree
  * within tol_ns (relative tol_pct of ns[] but at least TLB_MIN_STEP_NS),
  * a step where the next plateau's extra exceeds the last by more. Fills

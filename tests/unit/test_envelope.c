@@ -316,7 +316,7 @@ TEST(envelope_kernel_counts_come_from_the_compiled_loops)
 	CHECK(!lanes_count_for(0, &c) && !lanes_count_for(LANES_MAX + 1, &c), "out of range must be unknown");
 }
 
-TEST(envelope_core_timing_runs_l1_resident)
+VALIDATE(envelope_core_timing_runs_l1_resident)
 {
 	struct clock_info ck;
 	struct mlp_core c;

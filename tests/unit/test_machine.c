@@ -251,7 +251,7 @@ TEST(pmu_rdpmc_probe_runs_in_a_child_and_the_parent_survives)
 		 p.rdpmc_with_mmap ? " with event mmapped" : "", p.hw_errno, p.paranoid);
 }
 
-TEST(machine_core_clock_estimate_is_positive_and_ordered)
+VALIDATE(machine_core_clock_estimate_is_positive_and_ordered)
 {
 	const struct clock_info *clock = calibrated_clock();
 	struct machine_core_clock c;

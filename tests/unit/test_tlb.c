@@ -2,8 +2,8 @@
  * The tlb section: the step finder on synthetic curves (a step found at the
  * plateau's end, a lone last point not taken for a level, noise under the
  * tolerance not taken for a step), the JSON keys the issue fixed, and a
- * shape test: a real sweep on small pages has a first step and a page-walk
- * plateau above it.
+ * hardware check (make validate): a real sweep on small pages has a first
+ * step and a page-walk plateau above it.
  */
 #include "../harness.h"
 
@@ -117,7 +117,7 @@ TEST(tlb_json_has_the_keys_the_issue_names)
 	free(buf);
 }
 
-TEST(tlb_shape_small_pages_step_and_walk_above_it)
+VALIDATE(tlb_shape_small_pages_step_and_walk_above_it)
 {
 	static struct tlb_result r;
 	struct clock_info c;
@@ -128,8 +128,10 @@ TEST(tlb_shape_small_pages_step_and_walk_above_it)
 	p.clock = &c;
 	rc = tlb_run(&p, &r);
 	CHECK(rc == 0, "tlb_run: %s", strerror(-rc));
-	CHECK(r.series[0].nlevels >= 1, "no step on small pages up to %u pages",
-	      r.series[0].points[r.series[0].npoints - 1].pages);
+	/* Assumes a TLB that runs out within the sweep: 128 MiB of 4 KiB pages. */
+	if (r.series[0].nlevels == 0)
+		SKIP("no TLB step on small pages up to %u pages (a TLB reaching further, or a floor hiding it)",
+		     r.series[0].points[r.series[0].npoints - 1].pages);
 	for (unsigned k = 1; k < r.series[0].nlevels; k++)
 		CHECK(r.series[0].levels[k].entries > r.series[0].levels[k - 1].entries &&
 		      r.series[0].levels[k].extra_ns > r.series[0].levels[k - 1].extra_ns, "steps not ascending");

@@ -1,7 +1,8 @@
 /*
  * Tests for the JIT (encoders against checked-in disassembly, W^X, native
  * and emulated execution) and the window experiment (the flat-ramp-flat fit
- * on synthetic series, the JSON writer, and one short real probe). The
+ * on synthetic series, the JSON writer, and one short real probe, a VALIDATE
+ * hardware check). The
  * disassemblers (objdump; aarch64-linux-gnu-objdump from Debian's
  * binutils-aarch64-linux-gnu) and qemu-aarch64 (qemu-user) are optional:
  * tests/toolchain.sh proves each works first, and without a working one the
@@ -529,7 +530,7 @@ TEST(window_dump_code_writes_the_emitted_bytes)
 
 /* ---- one short real probe ---- */
 
-TEST(window_shape_nop_probe_small_n_is_cheaper_than_large_n)
+VALIDATE(window_shape_nop_probe_small_n_is_cheaper_than_large_n)
 {
 	enum { TRIALS = 9, ITERS = 8192 };
 	static const unsigned ns[2] = {8, 2048};
