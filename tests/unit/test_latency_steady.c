@@ -1,0 +1,195 @@
+/*
+ * Latency's steady state and its level naming, logic only: the sweep runs
+ * against a region model (latency_params.region_model: no memory, no
+ * clock reading matters) that charges a cache-resident set memory latency
+ * until a whole walk of it has run since another set was walked, so
+ * skipping the warm walk must show in the steady-state check and in the
+ * warm references. The level finder is fed the Intel Emerald Rapids guest's
+ * recorded warm chase (tests/data/cpus/intel-xeon-f6-m207/warm_chase.tsv)
+ * and synthetic curves. Nothing here asserts what a CPU does.
+ */
+#include "../harness.h"
+
+#include "clock.h"
+#include "exp/latency.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A hierarchy: 32 KiB at 1.5 ns, 1 MiB at 5 ns, an 8 MiB cache (share) at
+ * 30 ns, memory at 150 ns. A set that fits a cache hits it only when warm. */
+struct model {
+	size_t cache_bytes;
+	unsigned regions, cold_regions;
+};
+
+static double model_warm_ns(size_t size)
+{
+	return size <= (32u << 10) ? 1.5 : size <= (1u << 20) ? 5.0 : size <= (8u << 20) ? 30.0 : 150.0;
+}
+
+static double model_region(void *ctx, size_t size, bool stream, size_t loads, size_t warm_loads)
+{
+	struct model *m = ctx;
+	size_t nodes = size / 64;
+
+	(void)loads;
+	m->regions++;
+	if (stream)
+		return 1.0;
+	/* Lines evicted since this set was last walked come from memory until
+	 * a whole walk has brought them back. */
+	if (size <= m->cache_bytes && warm_loads < nodes) {
+		m->cold_regions++;
+		return 150.0;
+	}
+	return model_warm_ns(size);
+}
+
+static void model_params(struct latency_params *p, struct model *m, struct clock_info *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ticks_per_ns = 1;
+	*p = (struct latency_params){.min_bytes = 16u << 10, .max_bytes = 64u << 20, .points_per_octave = 2,
+				     .trials = 4, .noise_floor_pct = 2.0, .seed = 1, .clock = c,
+				     .region_hops = 1024, .region_model = model_region, .region_model_ctx = m};
+	p->reported_cache_bytes[0] = 32u << 10;
+	p->reported_cache_bytes[1] = 1u << 20;
+	p->reported_cache_bytes[2] = 32u << 20;   /* the OS's L3; the model's share is 8 MiB */
+	m->cache_bytes = 8u << 20;
+}
+
+static const struct latency_point *model_point(const struct latency_result *r, size_t size)
+{
+	for (unsigned i = 0; i < r->ncurve; i++)
+		if (r->points[i].size_bytes == size)
+			return &r->points[i];
+	return NULL;
+}
+
+TEST(latency_steady_check_passes_every_size_when_warm)
+{
+	static struct latency_result r;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {0};
+	int rc;
+
+	model_params(&p, &m, &c);
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	CHECK(r.steady_checked == r.npoints, "%u of %u sizes checked", r.steady_checked, r.npoints);
+	CHECK(r.steady_failed == 0, "%u flagged with every block warm", r.steady_failed);
+	for (unsigned i = 0; i < r.ncurve; i++)
+		CHECK(r.points[i].chase_ns == model_warm_ns(r.points[i].size_bytes), "%zu B: %.1f ns, warm %.1f",
+		      r.points[i].size_bytes, r.points[i].chase_ns, model_warm_ns(r.points[i].size_bytes));
+	CHECK(r.nfalls_found == 0, "%zu falls on a warm curve", r.nfalls_found);
+	CHECK(r.nrefs >= 4, "%u warm references", r.nrefs);
+	CHECK(r.refs_disagree == 0, "%u references disagree", r.refs_disagree);
+}
+
+/* Break warmth: no warm walk before the blocks, regions far shorter than a
+ * cache-resident set's walk. The check's own warm walk must show it. */
+TEST(latency_steady_check_fires_when_the_warm_walk_is_skipped)
+{
+	static struct latency_result r;
+	const struct latency_point *pt;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {0};
+	int rc;
+
+	model_params(&p, &m, &c);
+	p.no_warm_walk = true;
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	CHECK(m.cold_regions > 0, "the model never saw a cold region");
+	CHECK(r.steady_failed >= 1, "nothing flagged with the warm walk skipped");
+	pt = model_point(&r, 4u << 20);
+	CHECK(pt, "no 4 MiB point");
+	CHECK(pt && !pt->steady_ok, "4 MiB (cache-resident) not flagged: %.1f ns vs %.1f", pt->chase_ns,
+	      pt->steady_long_ns);
+	CHECK(pt && pt->chase_ns == 150.0 && pt->steady_long_ns == 30.0, "4 MiB: %.1f / %.1f ns",
+	      pt ? pt->chase_ns : NAN, pt ? pt->steady_long_ns : NAN);
+	/* Past the cache nothing is lost by skipping the walk. */
+	pt = model_point(&r, 64u << 20);
+	CHECK(pt && pt->steady_ok, "64 MiB flagged, but it never fits");
+	CHECK(r.refs_disagree >= 1, "no warm reference disagrees with a cold curve");
+}
+
+/* The level finder over a steady curve names the cache share: a plateau
+ * ending at 8 MiB is the OS's 32 MiB L3, shown in part. */
+TEST(latency_levels_name_the_l3_share_on_a_steady_synthetic_curve)
+{
+	static struct latency_result r;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {0};
+	const struct latency_level *l3 = NULL;
+	int rc;
+
+	model_params(&p, &m, &c);
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	for (unsigned i = 0; i < r.nlevels; i++)
+		if (r.levels[i].cache_level == 3)
+			l3 = &r.levels[i];
+	CHECK(l3, "no level named the L3 (%u levels)", r.nlevels);
+	CHECK(l3 && l3->latency_ns == 30.0, "L3 at %.1f ns", l3 ? l3->latency_ns : NAN);
+	CHECK(l3 && l3->size_bytes <= (8u << 20) && l3->disagrees, "L3 ends at %zu B", l3 ? l3->size_bytes : 0);
+}
+
+static int load_tsv(const char *path, double *sizes, double *ns, size_t cap, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	*n = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && *n < cap)
+		if (sscanf(line, "%lf %lf", &sizes[*n], &ns[*n]) == 2)
+			(*n)++;
+	fclose(f);
+	return 0;
+}
+
+/* The recorded warm chase of the Intel guest (OS: L1d 48 KiB, L2 2 MiB, L3
+ * 260 MiB shared): a ~35 ns plateau from 4 to ~14 MiB is this guest's share
+ * of the L3, and the finder must name it so, not leave the L3 without a
+ * plateau. */
+TEST(latency_levels_name_the_l3_share_on_the_intel_warm_curve)
+{
+	static const size_t reported[] = {48u << 10, 2u << 20, (size_t)260 << 20, 0};
+	double sizes[LATENCY_POINTS_MAX], ns[LATENCY_POINTS_MAX];
+	struct latency_level lv[LATENCY_LEVELS_MAX];
+	struct latency_missing miss[LATENCY_CACHES_MAX];
+	const struct latency_level *l3 = NULL;
+	unsigned nl, nm;
+	size_t n;
+	int rc = load_tsv("tests/data/cpus/intel-xeon-f6-m207/warm_chase.tsv", sizes, ns, LATENCY_POINTS_MAX, &n);
+
+	CHECK(rc == 0 && n > 40, "warm_chase.tsv: %s, %zu rows", strerror(-rc), n);
+	nl = latency_detect_levels(sizes, ns, n, 10.0, lv, LATENCY_LEVELS_MAX);
+	nm = latency_match_reported(lv, nl, reported, sizes, ns, n, 10.0, NULL, NULL, 0, miss, LATENCY_CACHES_MAX);
+	for (unsigned i = 0; i < nl; i++)
+		if (lv[i].cache_level == 3)
+			l3 = &lv[i];
+	CHECK(l3, "no level named the L3 (%u levels, %u OS caches without a plateau)", nl, nm);
+	CHECK(l3 && l3->latency_ns > 30 && l3->latency_ns < 45, "L3 at %.1f ns", l3 ? l3->latency_ns : NAN);
+	CHECK(l3 && l3->size_bytes >= (4u << 20) && l3->size_bytes <= (20u << 20), "the share ends at %zu B",
+	      l3 ? l3->size_bytes : 0);
+	CHECK(nm == 0, "%u OS caches left without a plateau", nm);
+	CHECK(nl >= 4 && lv[nl - 1].reaches_max && lv[nl - 1].latency_ns > 100, "memory is not the last level");
+}
+
+TEST(latency_reference_agreement_is_two_sided_within_the_tolerance)
+{
+	CHECK(latency_reference_agrees(34, 33, 10.0), "3%% apart disagree");
+	CHECK(!latency_reference_agrees(113, 34, 10.0), "3x apart agree");
+	CHECK(!latency_reference_agrees(30, 34, 10.0), "12%% faster agrees");
+	CHECK(!latency_reference_agrees(NAN, 34, 10.0), "NAN agrees");
+}
