@@ -6,6 +6,7 @@
 # and the wall time of the latency section. Run it alone, under the
 # measurement lock: two measurements at once measure each other.
 # Usage: bench/latency_vs_warm.sh [extra mlpscope latency options...]
+# KEEP=DIR keeps the latency text and JSON there (latency.txt, latency.json).
 set -eu
 bin=${MLPSCOPE:-build/mlpscope}
 dir=$(mktemp -d)
@@ -37,3 +38,8 @@ for line in open(sys.argv[2]):
 PY
 grep -i "steady\|NON-MONO\|level\|^  [0-9] " "$dir/lat.txt" | head -20
 echo "latency wall: $(echo "$end - $start" | bc) s"
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp "$dir/lat.txt" "$KEEP/latency.txt"
+	cp "$dir/lat.json" "$KEEP/latency.json"
+fi

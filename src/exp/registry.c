@@ -315,7 +315,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 
 	if (!m)
 		return -ENOMEM;
-	a->nlevels = mlp_levels_plan(&r->topo, plan->working_set_bytes, a->levels);
+	a->nlevels = mlp_levels_plan_curve(&r->topo, result_of(r, "latency"), plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];
 		struct mlp_params mp = {
@@ -994,14 +994,18 @@ const struct section registry[] = {
 			"(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
 			"their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
 			"run on small pages: small minus huge is translation cost, by subtraction, with\n"
-			"the backing obtained for both. Sizes are visited round-robin across trials. The\n"
-			"layout check runs at every size; a level ends where its latency leaves the\n"
-			"plateau (the tlb section's steps allowed for: it runs first) and that end is\n"
-			"set beside the OS-reported sizes; an OS cache with no plateau of its own is\n"
-			"named; knees at a TLB reach are labelled TLB knees. Sets too large to warm get\n"
-			"an untimed lead-in, and are re-timed over regions 4x longer: a point whose\n"
-			"short regions read slower beyond the floor is flagged NOT STEADY. A curve that\n"
-			"falls where it must rise is flagged.\n",
+			"the backing obtained for both. Each size is timed in blocks of back-to-back\n"
+			"regions of a fixed number of loads, after a full walk of the set (sets that may\n"
+			"fit the caches) or an untimed lead-in (larger sets), in two passes over the\n"
+			"sizes, ascending then descending. Every size is re-timed after its own warm\n"
+			"start over regions 4x longer: a point that read slower beyond the floor is\n"
+			"flagged NOT STEADY. Each level's middle is also timed as a back-to-back warm\n"
+			"chase, printed beside the curve. The layout check runs at every size; a level\n"
+			"ends where its latency leaves the plateau (the tlb section's steps allowed for:\n"
+			"it runs first) and that end is set beside the OS-reported sizes (a short\n"
+			"plateau is named as a share of its cache); an OS cache with no plateau of its\n"
+			"own is named; knees at a TLB reach are labelled TLB knees. A curve that falls\n"
+			"where it must rise is flagged.\n",
 		.kind = SECTION_MEASURE,
 		.in_report = true,
 		.outputs = SECTION_OUT_ALL,

@@ -12,6 +12,9 @@
 
 #include "clock.h"
 #include "exp/latency.h"
+#include "exp/mlp_levels.h"
+#include "report/agree.h"
+#include "topo.h"
 
 #include <errno.h>
 #include <math.h>
@@ -192,4 +195,71 @@ TEST(latency_reference_agreement_is_two_sided_within_the_tolerance)
 	CHECK(!latency_reference_agrees(113, 34, 10.0), "3x apart agree");
 	CHECK(!latency_reference_agrees(30, 34, 10.0), "12%% faster agrees");
 	CHECK(!latency_reference_agrees(NAN, 34, 10.0), "NAN agrees");
+}
+
+/* agreement: each warm reference is a line, and a curve point the warm
+ * chase reads 3x faster differs, with both figures in its reason. */
+TEST(agreement_gains_the_warm_reference_rows)
+{
+	static struct latency_result lat;
+	static struct agree_result a;
+	static const size_t sizes[] = {16u << 10, 4u << 20, 1u << 30};
+	static const double curve[] = {1.5, 113.0, 160.0}, warm[] = {1.5, 34.0, 158.0};
+	unsigned differs = 0;
+
+	for (unsigned i = 0; i < 3; i++) {
+		lat.points[i] = (struct latency_point){.size_bytes = sizes[i], .pages = PAGES_HUGE, .chase_ns = curve[i],
+						      .huge_fraction = 1.0, .steady_ok = true};
+		lat.refs[i] = (struct latency_reference){.level = i + 1, .point = i, .size_bytes = sizes[i],
+						     .curve_ns = curve[i], .warm_ns = warm[i]};
+	}
+	lat.npoints = lat.ncurve = lat.nrefs = 3;
+	agree_compute(&lat, NULL, 0, NULL, 10.0, &a);
+	CHECK(a.nlines == 3, "%u agreement lines for 3 references", a.nlines);
+	for (unsigned i = 0; i < a.nlines; i++) {
+		const struct agree_figure *g = &a.lines[i].fig[a.lines[i].nfig - 1];
+
+		CHECK(!strcmp(g->section, "warm chase"), "line %u: %s", i, g->section);
+		if (g->differs) {
+			differs++;
+			CHECK(a.lines[i].set_bytes == (4u << 20), "%zu B differs", a.lines[i].set_bytes);
+			CHECK(strstr(g->reason, "113.00") && strstr(g->reason, "34.00"), "reason: %s", g->reason);
+		}
+	}
+	CHECK(differs == 1, "%u lines differ", differs);
+}
+
+/* mlp.levels: each cache row in the middle of the plateau the curve
+ * shows (the L3 share), not at half the OS's L3; without the curve, the
+ * OS's halves. */
+TEST(mlp_levels_place_cache_rows_inside_the_curve_s_plateaus)
+{
+	static struct latency_result lat;
+	struct mlp_level lv[MLP_LEVELS];
+	struct topo t;
+	unsigned n;
+
+	memset(&t, 0, sizeof(t));
+	t.ncaches = 3;
+	t.caches[0] = (struct cache_desc){.level = 1, .type = "Data", .size_bytes = 48 << 10};
+	t.caches[1] = (struct cache_desc){.level = 2, .type = "Unified", .size_bytes = 2 << 20};
+	t.caches[2] = (struct cache_desc){.level = 3, .type = "Unified", .size_bytes = (size_t)260 << 20};
+	lat.nlevels = 4;
+	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 45 << 10,
+					       .latency_ns = 1.7, .cache_level = 1};
+	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 64 << 10, .size_bytes = 512 << 10,
+					       .latency_ns = 5.4, .cache_level = 2, .disagrees = true};
+	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 4 << 20, .size_bytes = 16 << 20,
+					       .latency_ns = 35, .cache_level = 3, .disagrees = true};
+	lat.levels[3] = (struct latency_level){.level = 4, .first_bytes = 19 << 20, .size_bytes = 1 << 30,
+					       .latency_ns = 150, .reaches_max = true};
+	n = mlp_levels_plan_curve(&t, &lat, 1u << 30, lv);
+	CHECK(n == 3, "%u rows", n);
+	CHECK(lv[0].working_set_bytes == 181 << 10, "L2 row at %zu B", lv[0].working_set_bytes);
+	CHECK(lv[1].working_set_bytes == 8 << 20 && !strcmp(lv[1].name, "last cache"), "L3 row at %zu B",
+	      lv[1].working_set_bytes);
+	CHECK(strstr(lv[1].size_from, "L3 plateau"), "size_from: %s", lv[1].size_from);
+	n = mlp_levels_plan_curve(&t, NULL, 1u << 30, lv);
+	CHECK(n == 3 && lv[1].working_set_bytes == (size_t)130 << 20, "without the curve: %zu B",
+	      lv[1].working_set_bytes);
 }
