@@ -832,10 +832,11 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 		return -EINVAL;
 	if (r->passes > r->trials)
 		r->passes = r->trials;
-	/* Shorter regions are dominated by the timer's own step and cost. */
+	/* Shorter regions are dominated by the timer's own step and cost; a
+	 * count the caller gives is kept (a test shortens regions on purpose). */
 	s.hops = p->region_hops ? p->region_hops : LATENCY_REGION_HOPS;
 	min_hops = (size_t)ceil(p->clock->min_region_ns / FASTEST_LOAD_NS);
-	if (!p->region_model && s.hops < min_hops)
+	if (!p->region_hops && s.hops < min_hops)
 		s.hops = min_hops;
 	r->region_hops = s.hops;
 	if ((rc = plan(&s)))

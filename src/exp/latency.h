@@ -45,7 +45,8 @@ struct latency_params {
 	unsigned passes;             /* 0: LATENCY_PASSES, at most trials */
 	unsigned warm_walks;         /* 0: 1 */
 	size_t warm_max_bytes;       /* 0: the largest reported cache, else 64 MiB */
-	size_t region_hops;          /* loads per timed region; 0: LATENCY_REGION_HOPS (raised to the clock's minimum region) */
+	size_t region_hops;          /* loads per timed region, kept as given; 0: LATENCY_REGION_HOPS,
+	                              * raised where shorter than the clock's minimum region */
 	unsigned reference_walks;    /* back-to-back walks behind each level's warm reference; 0: LATENCY_REFERENCE_WALKS */
 	size_t line_bytes;           /* node spacing; 0: 64 */
 	double noise_floor_pct;      /* from noise_run: the tolerance for levels and falls */
