@@ -1,24 +1,28 @@
 /*
  * The latency hierarchy. Method, and the pitfall each part answers:
  * - Every chain of every size coexists in one arena (one for small pages),
- *   so points can be visited round-robin across trials: warm-up and clock
- *   drift then land on every size alike. Chains share cache lines without
- *   sharing words: a line holds line_bytes / 8 pointer slots ("columns") and
- *   each chain owns one column of a range of lines. A chase loads one word
- *   per line, so the other columns cost it nothing.
+ *   built and checked once. Chains share cache lines without sharing words:
+ *   a line holds line_bytes / 8 pointer slots ("columns") and each chain
+ *   owns one column of a range of lines. A chase loads one word per line,
+ *   so the other columns cost it nothing.
  * - Building a random chain is the expensive part (random stores, then the
  *   layout check walks it), so above dense_max_bytes the sweep thins to one
  *   point per octave: the knees are below it.
- * - A working set that may fit a cache gets an untimed lap before each timed
- *   region, since the previous visit (a 1 GiB chase) flushed it; larger ones
- *   continue where their last visit stopped, a stretch no recent region used,
- *   after an untimed lead-in of one load per 4 KiB of the set (16K..256K
- *   loads): the previous visit also evicted the page-walk caches and the
- *   cached page-table lines, and on a guest whose 2 MiB pages are backed by
- *   4 KiB host pages those are 8 B per 4 KiB of the set. A short region
- *   right after another size's read up to 1.4x the steady latency here. A
- *   second round times each such set over regions 4x longer and flags it
- *   when the two differ beyond the tolerance.
+ * - Each chain is timed in blocks: a warm start, then its trials back to
+ *   back. Visiting sizes round-robin with a lap before each region left the
+ *   Intel guest's 4-8 MiB sets at 113-119 ns against 34 ns warm: the 1 GiB
+ *   visits between left the lap unable to bring a set back into the L3
+ *   share. A set that may fit a cache starts with a full walk; a larger one
+ *   with a lead-in of one load per 4 KiB (16K..256K loads), since the sizes
+ *   before it evicted the page-walk caches and the cached page-table lines
+ *   (on a guest whose 2 MiB pages are backed by 4 KiB host pages, 8 B per
+ *   4 KiB of the set; a short region right after another size's read up to
+ *   1.4x the steady latency). Two passes, ascending then descending, keep
+ *   drift off one end of the curve.
+ * - Regions walk a fixed number of loads, never a whole cycle.
+ * - Every size is checked: after its own warm start, over regions 4x
+ *   longer; each level's middle is also walked back to back (a plain warm
+ *   chase) as a reference printed beside the curve.
  * - Each value is the minimum over trials; the noise floor given by the
  *   caller is the tolerance for levels and for flagging falls.
  */
@@ -248,6 +252,28 @@ static double slot_walk(struct sweep *s, struct slot *sl, size_t loads)
 	return ns;
 }
 
+/* After the full walk, a set between the L2 and the last cache is not yet
+ * steady: on this Ice Lake-SP guest a 4 MiB chase read 90, 76, 63 ns over
+ * the three regions after one walk and 34 ns a lap later (the last cache
+ * fills from the L2's evictions, a lap at a time). So regions are walked,
+ * timed but not kept, until one is no faster than the one before by more
+ * than LATENCY_SETTLE_PCT, at most min(4 walks, 16 regions) of loads. A set
+ * in memory settles at the second region. Returns the loads walked. */
+static size_t slot_settle(struct sweep *s, struct slot *sl)
+{
+	size_t cap = 4 * sl->nodes < 16 * s->hops ? 4 * sl->nodes : 16 * s->hops, walked = 0;
+	double prev = slot_walk(s, sl, s->hops);
+
+	for (walked = s->hops; walked < cap; walked += s->hops) {
+		double ns = slot_walk(s, sl, s->hops);
+
+		if (ns >= prev * (1.0 - LATENCY_SETTLE_PCT / 100.0))
+			return walked + s->hops;
+		prev = ns;
+	}
+	return walked;
+}
+
 /* The untimed start of a block; `guard` keeps it whatever the test knobs
  * say (the steady-state check's own visit). */
 static void slot_warm(struct sweep *s, struct slot *sl, bool guard)
@@ -255,9 +281,15 @@ static void slot_warm(struct sweep *s, struct slot *sl, bool guard)
 	const struct latency_params *p = s->p;
 
 	if (sl->warm_hops) {
-		if (guard || !p->no_warm_walk)
+		if (guard || !p->no_warm_walk) {
+			size_t settled;
+
 			for (unsigned w = 0; w < s->r->warm_walks; w++)
 				slot_walk(s, sl, sl->warm_hops);
+			settled = slot_settle(s, sl);
+			if (settled > sl->pt->settle_loads)
+				sl->pt->settle_loads = settled;
+		}
 	} else if (guard || !p->no_lead_in)
 		slot_walk(s, sl, sl->lead_in_hops);
 }

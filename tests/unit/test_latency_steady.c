@@ -6,7 +6,8 @@
  * skipping the warm walk must show in the steady-state check and in the
  * warm references. The level finder is fed the Intel Emerald Rapids guest's
  * recorded warm chase (tests/data/cpus/intel-xeon-f6-m207/warm_chase.tsv)
- * and synthetic curves. Nothing here asserts what a CPU does.
+ * and synthetic curves; agreement's warm-reference lines, mlp.levels'
+ * placement inside the curve's plateaus. Nothing here asserts what a CPU does.
  */
 #include "../harness.h"
 
@@ -26,6 +27,7 @@
  * 30 ns, memory at 150 ns. A set that fits a cache hits it only when warm. */
 struct model {
 	size_t cache_bytes;
+	bool gradual;   /* the cache fills a lap at a time, not in one walk */
 	unsigned regions, cold_regions;
 };
 
@@ -49,6 +51,10 @@ static double model_region(void *ctx, size_t size, bool stream, size_t loads, si
 		m->cold_regions++;
 		return 150.0;
 	}
+	/* A last cache filled from the L2's evictions: the excess over the
+	 * warm figure decays by e with every lap after the first. */
+	if (m->gradual && size > (1u << 20) && size <= m->cache_bytes)
+		return model_warm_ns(size) + (150.0 - model_warm_ns(size)) * exp(-(double)(warm_loads - nodes) / nodes);
 	return model_warm_ns(size);
 }
 
@@ -262,4 +268,28 @@ TEST(mlp_levels_place_cache_rows_inside_the_curve_s_plateaus)
 	n = mlp_levels_plan_curve(&t, NULL, 1u << 30, lv);
 	CHECK(n == 3 && lv[1].working_set_bytes == (size_t)130 << 20, "without the curve: %zu B",
 	      lv[1].working_set_bytes);
+}
+
+/* A last cache that fills a lap at a time: the block settles (regions until
+ * one is no faster) before its trials, so the figure is the warm one within
+ * what the settling rule leaves, not the first lap's. */
+TEST(latency_steady_blocks_settle_a_cache_that_fills_lap_by_lap)
+{
+	static struct latency_result r;
+	const struct latency_point *pt;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {.gradual = true};
+	int rc;
+
+	model_params(&p, &m, &c);
+	p.region_hops = 0;   /* the default, 65,536 */
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	pt = model_point(&r, 4u << 20);
+	CHECK(pt && pt->settle_loads > 65536, "4 MiB settled after %zu loads", pt ? pt->settle_loads : 0);
+	CHECK(pt && pt->chase_ns < 30.0 * 1.15, "4 MiB at %.1f ns, warm 30", pt ? pt->chase_ns : NAN);
+	for (unsigned i = 0; i < r.ncurve; i++)
+		CHECK(r.points[i].steady_ok, "%zu B: %.1f ns, %.1f over 4x (settled after %zu)", r.points[i].size_bytes,
+		      r.points[i].chase_ns, r.points[i].steady_long_ns, r.points[i].settle_loads);
 }
