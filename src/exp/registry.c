@@ -276,17 +276,26 @@ static int latency_section_run(struct section_run *s, void *result)
 	if (l->nfalls_found)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
 			    "measurement fault, not smoothed", l->nfalls_found);
-	for (unsigned i = 0; i < l->npoints; i++)
-		if (l->points[i].steady_checked && !l->points[i].steady_ok)
-			result_warn(r, "latency: %zu KiB (%s pages) is not steady: %.2f ns, %.2f ns after a warm start "
-				    "over regions 4x longer", l->points[i].size_bytes >> 10,
-				    arena_request_name(l->points[i].pages), l->points[i].chase_ns,
-				    l->points[i].steady_long_ns);
-	for (unsigned i = 0; i < l->nrefs; i++)
-		if (!l->refs[i].agrees)
-			result_warn(r, "latency: level %u at %zu KiB: the curve reads %.2f ns, a back-to-back warm chase "
-				    "%.2f ns (beyond the %.1f%% tolerance)", l->refs[i].level, l->refs[i].size_bytes >> 10,
-				    l->refs[i].curve_ns, l->refs[i].warm_ns, l->tolerance_pct);
+	for (unsigned i = 0; i < l->npoints; i++) {
+		const struct latency_point *p = &l->points[i];
+		char sz[32];
+
+		if (!p->steady_checked || p->steady_ok)
+			continue;
+		report_format_bytes(sz, sizeof(sz), p->size_bytes);
+		result_warn(r, "latency: %s (%s pages) is not steady: %.2f ns, %.2f ns after a warm start over regions "
+			    "4x longer", sz, arena_request_name(p->pages), p->chase_ns, p->steady_long_ns);
+	}
+	for (unsigned i = 0; i < l->nrefs; i++) {
+		char sz[32];
+
+		if (l->refs[i].agrees)
+			continue;
+		report_format_bytes(sz, sizeof(sz), l->refs[i].size_bytes);
+		result_warn(r, "latency: level %u at %s: the curve reads %.2f ns, a back-to-back warm chase %.2f ns "
+			    "(beyond the %.1f%% tolerance)", l->refs[i].level, sz, l->refs[i].curve_ns, l->refs[i].warm_ns,
+			    l->tolerance_pct);
+	}
 	return 0;
 }
 
