@@ -193,6 +193,8 @@ TEST(latency_levels_name_the_l3_share_on_the_intel_warm_curve)
 	      l3 ? l3->size_bytes : 0);
 	CHECK(nm == 0, "%u OS caches left without a plateau", nm);
 	CHECK(nl >= 4 && lv[nl - 1].reaches_max && lv[nl - 1].latency_ns > 100, "memory is not the last level");
+	snprintf(tctx->message, sizeof(tctx->message), "L3 share %zu KiB..%zu KiB at %.1f ns (half-way %zu KiB)",
+		 l3->first_bytes >> 10, l3->size_bytes >> 10, l3->latency_ns, l3->capacity_bytes >> 10);
 }
 
 TEST(latency_reference_agreement_is_two_sided_within_the_tolerance)
