@@ -172,7 +172,7 @@ struct latency_reference {
 	double warm_ns;              /* back to back */
 	size_t loads;                /* per timed walk */
 	double diff_pct;             /* 100 * (curve_ns / warm_ns - 1) */
-	bool agrees;                 /* |diff_pct| within the tolerance */
+	bool agrees;                 /* the curve no slower than the tolerance above it */
 };
 
 struct latency_result {
@@ -241,8 +241,9 @@ struct latency_result {
  * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
 bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
 
-/* Whether a curve point agrees with its warm reference: |curve / warm - 1|
- * within tol_pct. Pure. */
+/* Whether a curve point agrees with its warm reference: curve / warm - 1
+ * within tol_pct (one-sided: a reference read slower is noise at its
+ * moment, since no chase reads faster than warm). Pure. */
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
 /* Plan, map, build and verify every chain (layout check at every size), then

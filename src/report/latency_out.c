@@ -191,7 +191,9 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 			report_format_bytes(sz, sizeof(sz), x->size_bytes);
 			fprintf(f, "    level %u at %-10s curve %8.2f ns, back to back %8.2f ns (%+.1f%%): %s\n", x->level, sz,
 				x->curve_ns, x->warm_ns, x->diff_pct,
-				x->agrees ? "agree" : "DISAGREE beyond the tolerance: the curve is not what a warm chase reads");
+				!x->agrees ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
+				: x->diff_pct < -r->tolerance_pct ? "agree (the reference read slower: noise at its moment)"
+				: "agree");
 		}
 	}
 	write_dist_text(r, f);
