@@ -255,10 +255,12 @@ static double slot_walk(struct sweep *s, struct slot *sl, size_t loads)
 /* After the full walk, a set between the L2 and the last cache is not yet
  * steady: on this Ice Lake-SP guest a 4 MiB chase read 90, 76, 63 ns over
  * the three regions after one walk and 34 ns a lap later (the last cache
- * fills from the L2's evictions, a lap at a time). So regions are walked,
- * timed but not kept, until one is no faster than the one before by more
- * than LATENCY_SETTLE_PCT, at most min(4 walks, 16 regions) of loads. A set
- * in memory settles at the second region. Returns the loads walked. */
+ * fills from the L2's evictions, a lap at a time); past the caches the
+ * page-walk state keeps warming after the lead-in (1 GiB read 167 ns over
+ * the first regions, 127 over longer ones). So regions are walked, timed
+ * but not kept, until one is no faster than the one before by more than
+ * LATENCY_SETTLE_PCT, at most min(4 walks, 16 regions) of loads. Returns
+ * the loads walked. */
 static size_t slot_settle(struct sweep *s, struct slot *sl)
 {
 	size_t cap = 4 * sl->nodes < 16 * s->hops ? 4 * sl->nodes : 16 * s->hops, walked = 0;
@@ -280,18 +282,21 @@ static void slot_warm(struct sweep *s, struct slot *sl, bool guard)
 {
 	const struct latency_params *p = s->p;
 
-	if (sl->warm_hops) {
-		if (guard || !p->no_warm_walk) {
-			size_t settled;
+	size_t settled;
 
-			for (unsigned w = 0; w < s->r->warm_walks; w++)
-				slot_walk(s, sl, sl->warm_hops);
-			settled = slot_settle(s, sl);
-			if (settled > sl->pt->settle_loads)
-				sl->pt->settle_loads = settled;
-		}
-	} else if (guard || !p->no_lead_in)
+	if (sl->warm_hops) {
+		if (!guard && p->no_warm_walk)
+			return;
+		for (unsigned w = 0; w < s->r->warm_walks; w++)
+			slot_walk(s, sl, sl->warm_hops);
+	} else {
+		if (!guard && p->no_lead_in)
+			return;
 		slot_walk(s, sl, sl->lead_in_hops);
+	}
+	settled = slot_settle(s, sl);
+	if (settled > sl->pt->settle_loads)
+		sl->pt->settle_loads = settled;
 }
 
 static int tick(struct sweep *s)

@@ -40,10 +40,10 @@ struct latency_params {
 	 * the trials are split over `passes` sweeps of every size (ascending,
 	 * then descending), each size timed as a block; a set up to
 	 * warm_max_bytes gets `warm_walks` full untimed walks before its block,
-	 * then settles (regions until one is no faster than the one before, at
-	 * most min(4 walks, 16 regions) of loads), a larger one a lead-in of one
-	 * load per 4 KiB; every timed region walks region_hops loads, whatever
-	 * the set's size. */
+	 * a larger one a lead-in of one load per 4 KiB; then each settles
+	 * (regions until one is no faster than the one before, at most
+	 * min(4 walks, 16 regions) of loads); every timed region walks
+	 * region_hops loads, whatever the set's size. */
 	unsigned passes;             /* 0: LATENCY_PASSES, at most trials */
 	unsigned warm_walks;         /* 0: 1 */
 	size_t warm_max_bytes;       /* 0: the largest reported cache, else 64 MiB */
@@ -94,7 +94,7 @@ struct latency_point {
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
 	bool warmed;                 /* full untimed walks preceded each block of its trials */
-	size_t settle_loads;         /* after them, the most loads any block took to settle */
+	size_t settle_loads;         /* after the walks or lead-in, the most loads any block took to settle */
 	size_t lead_in_hops;         /* else: untimed loads before each block, 0: none */
 	/* Steady-state check (every size): the same chase after its own warm
 	 * walk (or lead-in), timed over regions 4x longer, min over

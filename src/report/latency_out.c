@@ -85,9 +85,9 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 	}
 	report_format_bytes(a, sizeof(a), r->warm_max_bytes);
 	fprintf(f, "  %u trials per point in %u pass(es) over the sizes (ascending, then descending), each size a "
-		"block of back-to-back\n  regions of %zu loads after %u full untimed walk(s) of the set and regions "
-		"until it settles (sets up to %s,\n  the caches the OS reports) or a lead-in of one load per 4 KiB "
-		"(larger sets); each value the minimum; layout checked at every size\n", r->trials, r->passes,
+		"block of back-to-back\n  regions of %zu loads after %u full untimed walk(s) of the set (sets up to %s, "
+		"the caches the OS reports)\n  or a lead-in of one load per 4 KiB (larger sets), then regions until it "
+		"settles; each value the minimum;\n  layout checked at every size\n", r->trials, r->passes,
 		r->region_hops, r->warm_walks, a);
 	fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
 		r->tolerance_pct);
