@@ -199,7 +199,7 @@ struct latency_result {
 	unsigned steady_failed;      /* of those, differing beyond the tolerance */
 	struct latency_reference refs[LATENCY_LEVELS_MAX];
 	unsigned nrefs;              /* one per cache level and memory (TLB steps take none) */
-	unsigned refs_disagree;      /* of those, beyond the tolerance either way */
+	unsigned refs_disagree;      /* of those, the curve slower beyond the tolerance */
 	struct latency_fall falls[LATENCY_FALLS_MAX];
 	unsigned nfalls;             /* stored */
 	size_t nfalls_found;         /* may exceed nfalls */
@@ -231,8 +231,8 @@ struct latency_result {
 /* Sweeps over the sizes the trials are split across (default): the second
  * runs descending, so clock drift lands on both ends of the curve. */
 #define LATENCY_PASSES 2
-/* A warmed set has settled when a region after its full walk reads no
- * faster than the region before by more than this (see latency.c). */
+/* A block has settled when a region after its warm start reads no faster
+ * than the region before by more than this (see latency.c). */
 #define LATENCY_SETTLE_PCT 2.0
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5
