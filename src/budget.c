@@ -12,6 +12,7 @@
 #include "budget.h"
 
 #include "exp/c2c.h"
+#include "exp/latency.h"
 #include "policy.h"
 #include "report/format.h"
 #include "report/jsonw.h"
@@ -26,11 +27,9 @@
 /* Aim a tenth under the budget: the estimate is good to about that. */
 #define BUDGET_AIM 0.9
 
-/* latency.c's region, lead-in bounds and warm references, priced here. */
-#define LAT_REGION_NS 500000.0
+/* latency.c's lead-in bounds, priced here. */
 #define LAT_MIN_HOPS 16384.0
 #define LAT_LEAD_IN_MAX 262144.0
-#define LAT_REFERENCE_WALKS 5
 #define LAT_FIT 1.35
 
 static size_t clamp_size(size_t v, size_t lo, size_t hi)
@@ -176,34 +175,10 @@ static double price_latency_setup(const struct budget *b, const size_t *sizes, u
 	return t;
 }
 
-/* The round-robin sweep (latency_passes 0: main's latency.c): every visit
- * of a chain walks its warm-up loads (a lap up to 2x the last cache) then
- * one region of region_ns; a sizing visit first; then the steady rounds,
- * chases only (a lead-in and a 4x region past the warm limit, a lap and a
- * region below it). */
-static double price_latency_round_robin(const struct budget *b, const size_t *sizes, unsigned n)
-{
-	const struct cost_facts *f = &b->facts;
-	size_t max = b->latency_max_bytes, line = f->line_bytes, warm_max = b->latency_warm_max_bytes;
-	double sweep = 0, region = LAT_REGION_NS / 1e9, stream_ns = (double)line / f->rates.stream_gbps;
-
-	for (unsigned i = 0; i <= n; i++) {
-		size_t s = i < n ? sizes[i] : max;
-		double chase = cost_chase_ns(f, s) * (i == n ? 1.5 : 1.0), warm = latency_untimed_loads(s, line, warm_max, 1);
-		double visits = b->latency_trials + 1;
-
-		sweep += visits * (warm * (chase + stream_ns) / 1e9 + 2 * region);
-		sweep += b->latency_steady_visits * (warm * chase / 1e9 + (s <= warm_max ? 1 : 4) * region);
-	}
-	return sweep;
-}
-
-/* The steady sweep (latency_passes > 0: latency.c after issue 21, its rule
- * as written down in the coordination notes, fields mirrored in struct
- * budget): per size and chain, `passes` blocks, each a warm start
+/* latency.c's steady sweep (issue 21), fields mirrored in struct budget: per size and chain, `passes` blocks, each a warm start
  * (warm_walks laps up to warm_max, then regions until one is no faster
- * than the last, about 2 regions and never over min(4 laps, 16 regions);
- * else a lead-in) and its share of the trials' regions of region_hops
+ * than the last, about 3 regions and never over min(4 laps, 16 regions);
+ * past warm_max a lead-in, then the same settling) and its share of the trials' regions of region_hops
  * loads; each chase's steady check (a warm start, steady_visits regions 4x
  * longer); a warm reference per level (a warm start and reference_walks
  * laps, or 4x regions past warm_max). */
@@ -219,11 +194,10 @@ static double price_latency_blocks(const struct budget *b, const size_t *sizes, 
 		double nodes = (double)(s / line), chase = cost_chase_ns(f, s) * (i == n ? 1.5 : 1.0);
 		double warm = latency_untimed_loads(s, line, warm_max, b->latency_warm_walks);
 
-		if (s <= warm_max)
-			warm += fmin(2 * hops, fmin(4 * nodes, 16 * hops));
+		warm += fmin(3 * hops, fmin(4 * nodes, 16 * hops));
 		if (i > n) {  /* a level's warm reference */
 			if (s)
-				sweep += (warm + LAT_REFERENCE_WALKS * (s <= warm_max ? fmax(nodes, hops) : 4 * hops)) * chase / 1e9;
+				sweep += (warm + LATENCY_REFERENCE_WALKS * (s <= warm_max ? fmax(nodes, hops) : 4 * hops)) * chase / 1e9;
 			continue;
 		}
 		sweep += (b->latency_passes * warm + b->latency_trials * hops) * (chase + stream_ns) / 1e9;
@@ -242,8 +216,7 @@ static double price_latency(const struct budget *b, size_t *peak)
 	 * against 8.1 and 21.0 s priced at its measured rates, 77 points to
 	 * 256 MiB; 23.7 s against 22.7 s at 512 MiB on a quiet run):
 	 * page-table and cache misses the step model leaves out. */
-	return LAT_FIT * (price_latency_setup(b, sizes, n) +
-			  (b->latency_passes ? price_latency_blocks(b, sizes, n) : price_latency_round_robin(b, sizes, n)));
+	return LAT_FIT * (price_latency_setup(b, sizes, n) + price_latency_blocks(b, sizes, n));
 }
 
 static double price_mlp(const struct budget *b, size_t spacing, bool levels, size_t *peak)
@@ -441,14 +414,13 @@ static void set_defaults(struct budget *b)
 	b->latency_points_per_octave = q ? 2 : 4;
 	b->latency_steady_visits = q ? 1 : 2;
 	b->latency_near_caches = true;
-	/* 0: main's round-robin sweep. After issue 21's steady sweep merges,
-	 * its defaults (passes 2, quick 1) go here and registry.c passes
-	 * these four fields to latency_params. */
-	b->latency_passes = 0;
+	/* latency.c times each size as a block after a warm start (issue 21):
+	 * two passes (ascending, then descending) keep some drift protection;
+	 * --quick's three trials make one. */
+	b->latency_passes = q ? 1 : LATENCY_PASSES;
 	b->latency_warm_walks = 1;
-	/* main's loop laps sets up to 2x the largest cache, issue 21's up to it */
-	b->latency_warm_max_bytes = f->llc_bytes ? (b->latency_passes ? 1 : 2) * f->llc_bytes : 64 * MIB;
-	b->latency_region_hops = 65536;
+	b->latency_warm_max_bytes = f->llc_bytes ? f->llc_bytes : 64 * MIB;
+	b->latency_region_hops = LATENCY_REGION_HOPS;
 	b->mlp_bytes = mem;
 	b->mlp_trials = 6;
 	b->mlp_repeats = q ? 1 : 3;

@@ -100,6 +100,12 @@ struct app_check {
 };
 
 /* The lanes sweep (exp/mlp.c) at the app's footprint, reduced to its K. */
+/* How the chase reference is timed, for its readers: warm where the
+ * footprint fits the caches, since nothing but this chain runs between its
+ * regions (the rule latency follows for a cache-resident set). */
+#define APP_CHASE_WARMTH "warm: one chain, an untimed pass over it, then every region back to back with " \
+	"nothing else walked between (a footprint that fits the caches stays in them)"
+
 struct app_chase {
 	bool ran;
 	size_t working_set_bytes;

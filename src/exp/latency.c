@@ -1,24 +1,28 @@
 /*
  * The latency hierarchy. Method, and the pitfall each part answers:
  * - Every chain of every size coexists in one arena (one for small pages),
- *   so points can be visited round-robin across trials: warm-up and clock
- *   drift then land on every size alike. Chains share cache lines without
- *   sharing words: a line holds line_bytes / 8 pointer slots ("columns") and
- *   each chain owns one column of a range of lines. A chase loads one word
- *   per line, so the other columns cost it nothing.
+ *   built and checked once. Chains share cache lines without sharing words:
+ *   a line holds line_bytes / 8 pointer slots ("columns") and each chain
+ *   owns one column of a range of lines. A chase loads one word per line,
+ *   so the other columns cost it nothing.
  * - Building a random chain is the expensive part (random stores, then the
  *   layout check walks it), so above dense_max_bytes the sweep thins to one
  *   point per octave: the knees are below it.
- * - A working set that may fit a cache gets an untimed lap before each timed
- *   region, since the previous visit (a 1 GiB chase) flushed it; larger ones
- *   continue where their last visit stopped, a stretch no recent region used,
- *   after an untimed lead-in of one load per 4 KiB of the set (16K..256K
- *   loads): the previous visit also evicted the page-walk caches and the
- *   cached page-table lines, and on a guest whose 2 MiB pages are backed by
- *   4 KiB host pages those are 8 B per 4 KiB of the set. A short region
- *   right after another size's read up to 1.4x the steady latency here. A
- *   second round times each such set over regions 4x longer and flags it
- *   when the two differ beyond the tolerance.
+ * - Each chain is timed in blocks: a warm start, then its trials back to
+ *   back. Visiting sizes round-robin with a lap before each region left the
+ *   Intel guest's 4-8 MiB sets at 113-119 ns against 34 ns warm: the 1 GiB
+ *   visits between left the lap unable to bring a set back into the L3
+ *   share. A set that may fit a cache starts with a full walk; a larger one
+ *   with a lead-in of one load per 4 KiB (16K..256K loads), since the sizes
+ *   before it evicted the page-walk caches and the cached page-table lines
+ *   (on a guest whose 2 MiB pages are backed by 4 KiB host pages, 8 B per
+ *   4 KiB of the set; a short region right after another size's read up to
+ *   1.4x the steady latency). Two passes, ascending then descending, keep
+ *   drift off one end of the curve.
+ * - Regions walk a fixed number of loads, never a whole cycle.
+ * - Every size is checked: after its own warm start, over regions 4x
+ *   longer; each level's middle is also walked back to back (a plain warm
+ *   chase) as a reference printed beside the curve.
  * - Each value is the minimum over trials; the noise floor given by the
  *   caller is the tolerance for levels and for flagging falls.
  */
@@ -37,8 +41,10 @@
 #define DEFAULT_DENSE_MAX_BYTES ((size_t)128 << 20)
 #define DEFAULT_WARM_MAX_BYTES ((size_t)64 << 20)
 #define DEFAULT_TRIALS 6
-#define DEFAULT_REGION_NS 500000.0
-#define MIN_HOPS 16384
+/* No load is faster than this: a region of min_region_ns / this loads is
+ * long enough for the clock whatever it measures. */
+#define FASTEST_LOAD_NS 0.5
+#define MIN_LEAD_IN_HOPS 16384
 #define LEAD_IN_MAX_HOPS 262144
 #define MAX_COLUMNS 64
 
@@ -48,9 +54,10 @@ struct slot {
 	bool stream;
 	size_t offset_bytes;   /* in its arena, column included */
 	uintptr_t cursor;
-	size_t hops;
-	size_t warm_hops;
+	size_t nodes;
+	size_t warm_hops;      /* one full walk; 0: the set is past warm_max */
 	size_t lead_in_hops;
+	size_t warm_loads;     /* walked on this chain since another was walked */
 };
 
 struct sweep {
@@ -58,8 +65,9 @@ struct sweep {
 	struct latency_result *r;
 	struct slot slots[2 * LATENCY_POINTS_MAX];
 	unsigned nslots;
-	double target_ns;
-	size_t warm_max_bytes;
+	struct slot *last;     /* the chain walked last */
+	size_t hops;           /* per timed region */
+	unsigned blocks_done, blocks_total;
 };
 
 static size_t round_to(size_t v, size_t to)
@@ -194,63 +202,158 @@ static int slot_build(struct sweep *s, struct slot *sl, char *base)
 	 * where the last one stopped, so the order array (4 B per node) goes. */
 	chain_free(&sl->chain);
 	sl->cursor = (uintptr_t)sl->chain.base;
-	sl->warm_hops = pt->size_bytes <= s->warm_max_bytes ? sl->chain.nodes : 0;
-	pt->warmed = sl->warm_hops != 0;
-	/* One load per 4 KiB: each touches another page-table entry, so the
-	 * lead-in brings about as many page-table lines back as the set has. */
-	if (!sl->warm_hops && !p->no_lead_in) {
-		sl->lead_in_hops = pt->size_bytes / 4096;
-		sl->lead_in_hops = sl->lead_in_hops < MIN_HOPS ? MIN_HOPS
-				   : sl->lead_in_hops > LEAD_IN_MAX_HOPS ? LEAD_IN_MAX_HOPS : sl->lead_in_hops;
-	}
-	pt->lead_in_hops = sl->lead_in_hops;
 	return check->ok ? 0 : -EPROTO;
 }
 
-/* One timed region, after the untimed lap when the slot has one. */
-static double slot_visit(struct sweep *s, struct slot *sl, size_t hops)
+/* How each block of a slot starts: a set that may fit the caches gets full
+ * walks (its lines, not only its page-walk state, are what the sizes
+ * visited before it evicted); a larger one a lead-in of one load per 4 KiB:
+ * each touches another page-table entry, so it brings about as many
+ * page-table lines back as the set has (on a guest whose 2 MiB pages are
+ * backed by 4 KiB host pages, 8 B per 4 KiB of the set). */
+static void slot_plan_warmth(struct sweep *s, struct slot *sl)
 {
+	struct latency_point *pt = sl->pt;
+
+	sl->nodes = pt->size_bytes / s->r->line_bytes;
+	sl->warm_hops = pt->size_bytes <= s->r->warm_max_bytes ? sl->nodes : 0;
+	sl->lead_in_hops = 0;
+	if (!sl->warm_hops) {
+		sl->lead_in_hops = pt->size_bytes / 4096;
+		sl->lead_in_hops = sl->lead_in_hops < MIN_LEAD_IN_HOPS ? MIN_LEAD_IN_HOPS
+				   : sl->lead_in_hops > LEAD_IN_MAX_HOPS ? LEAD_IN_MAX_HOPS : sl->lead_in_hops;
+	}
+	pt->warmed = sl->warm_hops && !s->p->no_warm_walk;
+	pt->lead_in_hops = s->p->no_lead_in ? 0 : sl->lead_in_hops;
+}
+
+/* Walk `loads` steps of a chain from its cursor; returns ns per load. A
+ * test's region model stands in for the hardware when given. */
+static double slot_walk(struct sweep *s, struct slot *sl, size_t loads)
+{
+	const struct latency_params *p = s->p;
 	lanes_kernel_fn fn = lanes_kernel(1);
 	uintptr_t start = sl->cursor;
 	uint64_t t0, t1;
+	double ns;
 
-	if (sl->warm_hops)
-		start = fn(&sl->cursor, sl->warm_hops);
-	else if (sl->lead_in_hops)
-		start = fn(&sl->cursor, sl->lead_in_hops);
-	t0 = clock_now();
-	sl->cursor = fn(&start, hops);
-	t1 = clock_now();
-	return clock_ticks_to_ns(s->p->clock, t1 - t0) / (double)hops;
+	if (s->last != sl)
+		sl->warm_loads = 0;
+	s->last = sl;
+	if (p->region_model)
+		ns = p->region_model(p->region_model_ctx, sl->pt->size_bytes, sl->stream, loads, sl->warm_loads);
+	else {
+		t0 = clock_now();
+		sl->cursor = fn(&start, loads);
+		t1 = clock_now();
+		ns = clock_ticks_to_ns(p->clock, t1 - t0) / (double)loads;
+	}
+	sl->warm_loads += loads;
+	return ns;
 }
 
-/* The steady-state check: every chase that is not warmed by a full lap is
- * timed again over regions 4x longer, LATENCY_STEADY_VISITS times, in the
- * same round-robin as the trials (the warmed chases run too, untimed for
- * the result, since they are what evicts the paging structures between two
- * visits; the streams evict little and are skipped). */
+/* After the full walk, a set between the L2 and the last cache is not yet
+ * steady: on this Ice Lake-SP guest a 4 MiB chase read 90, 76, 63 ns over
+ * the three regions after one walk and 34 ns a lap later (the last cache
+ * fills from the L2's evictions, a lap at a time); past the caches the
+ * page-walk state keeps warming after the lead-in (1 GiB read 167 ns over
+ * the first regions, 127 over longer ones). So regions are walked, timed
+ * but not kept, until one is no faster than the one before by more than
+ * LATENCY_SETTLE_PCT, at most min(4 walks, 16 regions) of loads. Returns
+ * the loads walked. */
+static size_t slot_settle(struct sweep *s, struct slot *sl)
+{
+	size_t cap = 4 * sl->nodes < 16 * s->hops ? 4 * sl->nodes : 16 * s->hops, walked = 0;
+	double prev = slot_walk(s, sl, s->hops);
+
+	for (walked = s->hops; walked < cap; walked += s->hops) {
+		double ns = slot_walk(s, sl, s->hops);
+
+		if (ns >= prev * (1.0 - LATENCY_SETTLE_PCT / 100.0))
+			return walked + s->hops;
+		prev = ns;
+	}
+	return walked;
+}
+
+/* The untimed start of a block; `guard` keeps it whatever the test knobs
+ * say (the steady-state check's own visit). */
+static void slot_warm(struct sweep *s, struct slot *sl, bool guard)
+{
+	const struct latency_params *p = s->p;
+
+	size_t settled;
+
+	if (sl->warm_hops) {
+		if (!guard && p->no_warm_walk)
+			return;
+		for (unsigned w = 0; w < s->r->warm_walks; w++)
+			slot_walk(s, sl, sl->warm_hops);
+	} else {
+		if (!guard && p->no_lead_in)
+			return;
+		slot_walk(s, sl, sl->lead_in_hops);
+	}
+	settled = slot_settle(s, sl);
+	if (settled > sl->pt->settle_loads)
+		sl->pt->settle_loads = settled;
+}
+
+static int tick(struct sweep *s)
+{
+	const struct latency_params *p = s->p;
+
+	if (p->stop && *p->stop)
+		return -EINTR;
+	s->blocks_done++;
+	if (p->progress)
+		p->progress(p->progress_ctx, (double)s->blocks_done / s->blocks_total);
+	return 0;
+}
+
+/* One block: a slot's warm start, then its trials of this pass back to back
+ * (trial t belongs to pass t % passes). */
+static void slot_block(struct sweep *s, struct slot *sl, unsigned pass)
+{
+	struct latency_point *pt = sl->pt;
+
+	slot_warm(s, sl, false);
+	for (unsigned t = pass; t < s->r->trials; t += s->r->passes) {
+		double ns = slot_walk(s, sl, s->hops);
+
+		if (sl->stream)
+			pt->stream_trials_ns[t] = ns;
+		else
+			pt->chase_trials_ns[t] = ns;
+	}
+	pt->ntrials = s->r->trials;
+}
+
+/* The steady-state check at every size: each chase, after its own warm
+ * walk (or lead-in; kept even when a test skips them in the blocks), timed
+ * over regions 4x longer, steady_visits times back to back, the minimum.
+ * The blocks' figure is held to it: a block that was not warm reads slower. */
 static int steady_round(struct sweep *s)
 {
 	unsigned visits = s->p->steady_visits ? s->p->steady_visits : LATENCY_STEADY_VISITS;
 
-	for (unsigned v = 0; v < visits; v++)
-		for (unsigned i = 0; i < s->nslots; i++) {
-			struct slot *sl = &s->slots[i];
-			double ns;
+	for (unsigned i = 0; i < s->nslots; i++) {
+		struct slot *sl = &s->slots[i];
+		struct latency_point *pt = sl->pt;
 
-			if (sl->stream)
-				continue;
-			if (s->p->stop && *s->p->stop)
-				return -EINTR;
-			if (sl->warm_hops) {
-				slot_visit(s, sl, sl->hops);
-				continue;
-			}
-			ns = slot_visit(s, sl, 4 * sl->hops);
-			if (!sl->pt->steady_checked || ns < sl->pt->steady_long_ns)
-				sl->pt->steady_long_ns = ns;
-			sl->pt->steady_checked = true;
+		if (sl->stream)
+			continue;
+		slot_warm(s, sl, true);
+		for (unsigned v = 0; v < visits; v++) {
+			double ns = slot_walk(s, sl, 4 * s->hops);
+
+			if (!pt->steady_checked || ns < pt->steady_long_ns)
+				pt->steady_long_ns = ns;
+			pt->steady_checked = true;
 		}
+		if (tick(s))
+			return -EINTR;
+	}
 	return 0;
 }
 
@@ -258,51 +361,94 @@ bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct)
 {
 	double tol = (isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0) / 100.0;
 
-	/* One-sided: cold paging structures only ever make the short region
-	 * slower; a long region read slower is the weaker estimator (the
-	 * minimum of fewer visits) and says nothing about warm-up. */
+	/* One-sided: a cold start (lines or page-walk state evicted) only ever
+	 * makes the blocks slower; a long region read slower is the weaker
+	 * estimator (the minimum of fewer visits) and says nothing about it. */
 	return isfinite(short_ns) && isfinite(long_ns) && long_ns > 0 && short_ns / long_ns - 1.0 <= tol;
 }
 
+bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct)
+{
+	double tol = (isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0) / 100.0;
+
+	/* One-sided, as the steady check: no chase reads faster than its warm
+	 * steady state, so a reference slower than the curve is noise at the
+	 * reference's one moment (5 walks against the curve's two passes). */
+	return isfinite(curve_ns) && isfinite(warm_ns) && warm_ns > 0 && curve_ns / warm_ns - 1.0 <= tol;
+}
+
+/* Sizes in blocks: each slot's trials of a pass run back to back after its
+ * warm start, so nothing another size did is left between the warm walk
+ * and the timed regions. Pass 0 ascends, pass 1 descends (and so on): a
+ * drift of the clock or the host lands on both ends of the curve, and the
+ * minimum over trials keeps the quieter one. The chase and the stream of a
+ * size are separate blocks: a stream region touches lines the chase needs
+ * in the cache. */
 static int sweep_run(struct sweep *s)
 {
-	const struct latency_params *p = s->p;
-	unsigned trials = s->r->trials;
+	for (unsigned pass = 0; pass < s->r->passes; pass++)
+		for (unsigned k = 0; k < s->nslots; k++) {
+			unsigned i = pass % 2 ? s->nslots - 1 - k : k;
 
-	/* An untimed pass: page-table and code warm-up belong to no point, and
-	 * its times size each region to the target length. */
-	for (unsigned i = 0; i < s->nslots; i++) {
-		struct slot *sl = &s->slots[i];
-		double ns = slot_visit(s, sl, MIN_HOPS);
-
-		sl->hops = MIN_HOPS;
-		if (ns > 0 && ns * MIN_HOPS < s->target_ns)
-			sl->hops = (size_t)ceil(s->target_ns / ns);
-		if (p->region_hops)
-			sl->hops = p->region_hops;
-		if (sl->stream)
-			sl->pt->stream_hops = sl->hops;
-		else
-			sl->pt->chase_hops = sl->hops;
-	}
-	for (unsigned t = 0; t < trials; t++) {
-		for (unsigned i = 0; i < s->nslots; i++) {
-			struct slot *sl = &s->slots[i];
-			double ns;
-
-			if (p->stop && *p->stop)
+			slot_block(s, &s->slots[i], pass);
+			if (tick(s))
 				return -EINTR;
-			ns = slot_visit(s, sl, sl->hops);
-			if (sl->stream)
-				sl->pt->stream_trials_ns[t] = ns;
-			else
-				sl->pt->chase_trials_ns[t] = ns;
-			sl->pt->ntrials = t + 1;
 		}
-		if (p->progress)
-			p->progress(p->progress_ctx, (double)(t + 1) / trials);
-	}
 	return steady_round(s);
+}
+
+/* The chase slot of curve point i. */
+static struct slot *chase_slot(struct sweep *s, unsigned i)
+{
+	for (unsigned k = 0; k < s->nslots; k++)
+		if (s->slots[k].pt == &s->r->points[i] && !s->slots[k].stream)
+			return &s->slots[k];
+	return NULL;
+}
+
+/* Each level's warm reference, at the curve point nearest the geometric
+ * middle of the level's sizes: a full walk (or the lead-in), then
+ * reference_walks walks back to back, of the whole set where it may fit the
+ * caches (a plain warm chase), else of 4x the region. */
+static int reference_round(struct sweep *s)
+{
+	struct latency_result *r = s->r;
+
+	r->nrefs = 0;
+	r->refs_disagree = 0;
+	for (unsigned k = 0; k < r->nlevels; k++) {
+		const struct latency_level *l = &r->levels[k];
+		double mid = sqrt((double)l->first_bytes * (double)l->size_bytes), best = INFINITY;
+		struct latency_reference *ref = &r->refs[r->nrefs];
+		unsigned pick = 0;
+		struct slot *sl;
+
+		if (l->tlb)
+			continue;
+		for (unsigned i = 0; i < r->ncurve; i++) {
+			double d = fabs(log((double)r->points[i].size_bytes / mid));
+
+			if (d < best) {
+				best = d;
+				pick = i;
+			}
+		}
+		if (!(sl = chase_slot(s, pick)))
+			continue;
+		if (s->p->stop && *s->p->stop)
+			return -EINTR;
+		*ref = (struct latency_reference){.level = l->level, .point = pick, .size_bytes = sl->pt->size_bytes,
+						  .curve_ns = sl->pt->chase_ns, .warm_ns = INFINITY};
+		ref->loads = sl->warm_hops ? (sl->nodes > s->hops ? sl->nodes : s->hops) : 4 * s->hops;
+		slot_warm(s, sl, true);
+		for (unsigned w = 0; w < r->reference_walks; w++)
+			ref->warm_ns = fmin(ref->warm_ns, slot_walk(s, sl, ref->loads));
+		ref->diff_pct = 100.0 * (ref->curve_ns / ref->warm_ns - 1.0);
+		ref->agrees = latency_reference_agrees(ref->curve_ns, ref->warm_ns, r->tolerance_pct);
+		r->refs_disagree += !ref->agrees;
+		r->nrefs++;
+	}
+	return 0;
 }
 
 static double median_of(const double *v, size_t n)
@@ -452,6 +598,7 @@ unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, 
 		struct latency_level *l = &levels[k];
 
 		l->reported_bytes = 0;
+		l->cache_level = 0;
 		l->disagrees = false;
 		l->tlb = false;
 		/* A step that starts at a TLB reach and costs no more than the
@@ -483,6 +630,7 @@ unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, 
 		if (pick >= 0) {
 			used[pick] = true;
 			l->reported_bytes = reported[pick];
+			l->cache_level = (unsigned)pick + 1;
 		}
 	}
 	/* A cache level left over is set against the reported cache of its
@@ -495,6 +643,7 @@ unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, 
 		if (!l->reaches_max && !l->reported_bytes && rank < nrep && !used[rank]) {
 			used[rank] = true;
 			l->reported_bytes = reported[rank];
+			l->cache_level = rank + 1;
 			l->disagrees = true;
 		}
 		rank++;
@@ -689,7 +838,13 @@ static int plan(struct sweep *s)
 		s->slots[s->nslots++] = (struct slot){.pt = &r->points[i], .stream = false};
 		s->slots[s->nslots++] = (struct slot){.pt = &r->points[i], .stream = true};
 	}
-	s->warm_max_bytes = p->warm_max_bytes ? p->warm_max_bytes : largest ? 2 * largest : DEFAULT_WARM_MAX_BYTES;
+	/* Warm what the caches the OS reports may hold: a set past the last of
+	 * them misses whatever ran before it, and a full walk of it would cost
+	 * as much as its trials many times over. */
+	r->warm_max_bytes = p->warm_max_bytes ? p->warm_max_bytes : largest ? largest : DEFAULT_WARM_MAX_BYTES;
+	for (unsigned i = 0; i < s->nslots; i++)
+		slot_plan_warmth(s, &s->slots[i]);
+	s->blocks_total = r->passes * s->nslots + r->npoints;
 	return 0;
 }
 
@@ -697,7 +852,7 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 {
 	struct sweep s = {.p = p, .r = r};
 	struct arena huge = {0}, small = {0};
-	size_t huge_bytes, small_bytes, after;
+	size_t huge_bytes, small_bytes, after, min_hops;
 	uint64_t w0 = clock_wall_ns(), w1;
 	int rc;
 
@@ -705,20 +860,35 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 	r->max_bytes = p->max_bytes ? p->max_bytes : DEFAULT_MAX_BYTES;
 	r->line_bytes = p->line_bytes ? p->line_bytes : 64;
 	r->trials = p->trials ? p->trials : DEFAULT_TRIALS;
+	r->passes = p->passes ? p->passes : LATENCY_PASSES;
+	r->warm_walks = p->warm_walks ? p->warm_walks : 1;
+	r->reference_walks = p->reference_walks ? p->reference_walks : LATENCY_REFERENCE_WALKS;
 	r->noise_floor_pct = p->noise_floor_pct;
 	r->core_mhz_min = p->core_mhz_min;
 	r->core_mhz_max = p->core_mhz_max;
 	r->seed = p->seed;
-	s.target_ns = p->region_ns > 0 ? p->region_ns : DEFAULT_REGION_NS;
 	if (!p->clock || r->trials > LATENCY_TRIALS_MAX || r->line_bytes < sizeof(uintptr_t) ||
 	    r->line_bytes % sizeof(uintptr_t) || r->max_bytes % r->line_bytes)
 		return -EINVAL;
-	/* Shorter regions are dominated by the timer's own step and cost. */
-	if (s.target_ns < p->clock->min_region_ns)
-		s.target_ns = p->clock->min_region_ns;
-	r->region_ns = s.target_ns;
+	if (r->passes > r->trials)
+		r->passes = r->trials;
+	/* Shorter regions are dominated by the timer's own step and cost; a
+	 * count the caller gives is kept (a test shortens regions on purpose). */
+	s.hops = p->region_hops ? p->region_hops : LATENCY_REGION_HOPS;
+	min_hops = (size_t)ceil(p->clock->min_region_ns / FASTEST_LOAD_NS);
+	if (!p->region_hops && s.hops < min_hops)
+		s.hops = min_hops;
+	r->region_hops = s.hops;
 	if ((rc = plan(&s)))
 		return rc;
+	for (unsigned i = 0; i < r->npoints; i++)
+		r->points[i].chase_hops = r->points[i].stream_hops = s.hops;
+	if (p->region_model) {
+		/* A model has no memory to lay out: every layout is as claimed. */
+		for (unsigned i = 0; i < r->npoints; i++)
+			r->points[i].chase_layout.ok = r->points[i].stream_layout.ok = true;
+		goto sweep;
+	}
 	huge_bytes = place(&s, PAGES_HUGE, r->max_bytes, r->line_bytes);
 	small_bytes = place(&s, PAGES_SMALL, r->max_bytes, r->line_bytes);
 	/* Slack past the last chain: a broken test layout writes beyond the
@@ -745,18 +915,22 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 	arena_backing_obtained(&huge, &r->arena_huge_obtained_bytes);
 	if (small.base)
 		arena_backing_obtained(&small, &r->arena_small_obtained_bytes);
+sweep:
 	w1 = clock_wall_ns();
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
 	if ((rc = sweep_run(&s)))
 		goto out;
-	r->sweep_seconds = (double)(clock_wall_ns() - w1) / 1e9;
 	/* The smaller of before and after: the kernel may split huge pages
 	 * while we measure; a small-page arena may be collapsed by khugepaged. */
-	if (!arena_backing_obtained(&huge, &after) && after < r->arena_huge_obtained_bytes)
+	if (huge.base && !arena_backing_obtained(&huge, &after) && after < r->arena_huge_obtained_bytes)
 		r->arena_huge_obtained_bytes = after;
 	if (small.base && !arena_backing_obtained(&small, &after) && after > r->arena_small_obtained_bytes)
 		r->arena_small_obtained_bytes = after;
 	fill_derived(r, p);
+	/* The references need the levels, and their chains still mapped. */
+	if ((rc = reference_round(&s)))
+		goto out;
+	r->sweep_seconds = (double)(clock_wall_ns() - w1) / 1e9;
 out:
 	for (unsigned i = 0; i < s.nslots; i++)
 		chain_free(&s.slots[i].chain);

@@ -35,12 +35,22 @@ struct latency_params {
 	size_t small_pages_from_bytes; /* curve sizes >= this also on small pages; 0: the largest only */
 	size_t reported_cache_bytes[LATENCY_CACHES_MAX]; /* data/unified, L1 first; 0 ends the list */
 	bool points_near_caches;     /* add points from 3/4 to 3/2 of each reported size */
-	size_t warm_max_bytes;       /* sets up to this get an untimed lap before each region, larger a
-	                              * lead-in; 0: 2x the largest reported cache, else 64 MiB (the
-	                              * budget lowers it where laps over a claimed L3 cost too much) */
-	unsigned trials;             /* round-robin passes; 0: 6, at most LATENCY_TRIALS_MAX */
+	unsigned trials;             /* timed regions per slot; 0: 6, at most LATENCY_TRIALS_MAX */
+	/* The plan's work, plain fields a cost model can read (0: defaults):
+	 * the trials are split over `passes` sweeps of every size (ascending,
+	 * then descending), each size timed as a block; a set up to
+	 * warm_max_bytes gets `warm_walks` full untimed walks before its block,
+	 * a larger one a lead-in of one load per 4 KiB; then each settles
+	 * (regions until one is no faster than the one before, at most
+	 * min(4 walks, 16 regions) of loads); every timed region walks
+	 * region_hops loads, whatever the set's size. */
+	unsigned passes;             /* 0: LATENCY_PASSES, at most trials */
+	unsigned warm_walks;         /* 0: 1 */
+	size_t warm_max_bytes;       /* 0: the largest reported cache, else 64 MiB */
+	size_t region_hops;          /* loads per timed region, kept as given; 0: LATENCY_REGION_HOPS,
+	                              * raised where shorter than the clock's minimum region */
+	unsigned reference_walks;    /* back-to-back walks behind each level's warm reference; 0: LATENCY_REFERENCE_WALKS */
 	size_t line_bytes;           /* node spacing; 0: 64 */
-	double region_ns;            /* target timed region; 0: 500 us (never under clock->min_region_ns) */
 	double noise_floor_pct;      /* from noise_run: the tolerance for levels and falls */
 	double core_mhz_min, core_mhz_max; /* core clock estimate; 0: unknown */
 	uint64_t seed;
@@ -49,12 +59,19 @@ struct latency_params {
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
 	chain_offset_fn layout;      /* random chains' layout; NULL: linear; tests pass a broken one */
-	/* Tests only: a fixed number of loads per timed region (0: sized from
-	 * region_ns, at least 16,384), and no untimed lead-in before the regions
-	 * of sets too large to warm with a lap. Both break the steady state on
-	 * purpose, so the steady-state check can be seen to fire. */
-	size_t region_hops;
+	/* Tests only: no untimed lead-in before the blocks of sets too large
+	 * to warm, or no warm walk before those small enough; each breaks the
+	 * steady state on purpose, so the steady-state check (whose own visit
+	 * keeps both) can be seen to fire. */
 	bool no_lead_in;
+	bool no_warm_walk;
+	/* Tests only: a timing model in place of the hardware. When set, no
+	 * memory is mapped and no chain is built; each timed region's ns per
+	 * load is what it returns, given the set, the region's loads and the
+	 * loads walked on the same chain since another chain was last walked
+	 * (what a model of eviction needs). */
+	double (*region_model)(void *ctx, size_t size_bytes, bool stream, size_t loads, size_t warm_loads);
+	void *region_model_ctx;
 	unsigned steady_visits;      /* visits behind each steady-state check; 0: LATENCY_STEADY_VISITS */
 	/* TLB steps measured by the tlb section on huge pages, for labelling
 	 * knees and for a level's end (a TLB step inside a cache level is not
@@ -76,11 +93,12 @@ struct latency_point {
 	double stream_trials_ns[LATENCY_TRIALS_MAX];
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
-	bool warmed;                 /* an untimed lap preceded each timed region */
-	size_t lead_in_hops;         /* else: untimed loads before each timed region, 0: none */
-	/* Steady-state check (sets too large to warm with a lap): the same chase
-	 * timed over regions 4x longer, min over LATENCY_STEADY_VISITS visits in
-	 * the same round-robin; NAN where not checked. */
+	bool warmed;                 /* full untimed walks preceded each block of its trials */
+	size_t settle_loads;         /* after the walks or lead-in, the most loads any block took to settle */
+	size_t lead_in_hops;         /* else: untimed loads before each block, 0: none */
+	/* Steady-state check (every size): the same chase after its own warm
+	 * walk (or lead-in), timed over regions 4x longer, min over
+	 * steady_visits visits, after every size's trials; NAN where not checked. */
 	double steady_long_ns;
 	double steady_diff_pct;      /* 100 * (chase_ns / steady_long_ns - 1): flagged above the
 	                              * tolerance (one-sided: cold structures only slow a region) */
@@ -107,6 +125,7 @@ struct latency_level {
 	unsigned npoints;
 	bool reaches_max;            /* runs to the largest size: not seen to end */
 	size_t reported_bytes;       /* OS-reported cache matched to this level by size, 0: none */
+	unsigned cache_level;        /* that cache's level (1 = L1), 0: none */
 	bool disagrees;              /* the end beyond a factor of 2 from the OS cache of the same
 	                              * rank, and no OS cache within 2x of it */
 	bool tlb;                    /* starts at a measured TLB reach: a TLB step, not a cache */
@@ -141,6 +160,21 @@ struct latency_fall {
 	double fall_pct;             /* 100 * (1 - latency / ref_latency) */
 };
 
+/* A level's warm reference: at the curve point in the level's middle, the
+ * same chase walked back to back (a full walk, then reference_walks
+ * consecutive walks of the whole set, or of 4x region_hops past
+ * warm_max_bytes), the minimum: what a plain warm chase reads there. */
+struct latency_reference {
+	unsigned level;              /* 1 = fastest; the last may be memory */
+	unsigned point;              /* into points[] */
+	size_t size_bytes;
+	double curve_ns;             /* the point's chase_ns */
+	double warm_ns;              /* back to back */
+	size_t loads;                /* per timed walk */
+	double diff_pct;             /* 100 * (curve_ns / warm_ns - 1) */
+	bool agrees;                 /* the curve no slower than the tolerance above it */
+};
+
 struct latency_result {
 	struct latency_point points[LATENCY_POINTS_MAX];
 	unsigned npoints;            /* all: the huge-page curve first, then small pages */
@@ -153,7 +187,8 @@ struct latency_result {
 	int collapse_errno;
 	double noise_floor_pct;      /* as given */
 	double tolerance_pct;        /* used for levels: max(floor, LATENCY_LEVEL_MIN_STEP_PCT) */
-	double region_ns;
+	unsigned passes, warm_walks, reference_walks; /* the plan used */
+	size_t warm_max_bytes, region_hops;
 	struct latency_level levels[LATENCY_LEVELS_MAX];
 	unsigned nlevels;
 	struct latency_missing missing[LATENCY_CACHES_MAX];
@@ -162,6 +197,9 @@ struct latency_result {
 	unsigned nknees;
 	unsigned steady_checked;     /* points with a steady-state check */
 	unsigned steady_failed;      /* of those, differing beyond the tolerance */
+	struct latency_reference refs[LATENCY_LEVELS_MAX];
+	unsigned nrefs;              /* one per cache level and memory (TLB steps take none) */
+	unsigned refs_disagree;      /* of those, the curve slower beyond the tolerance */
 	struct latency_fall falls[LATENCY_FALLS_MAX];
 	unsigned nfalls;             /* stored */
 	size_t nfalls_found;         /* may exceed nfalls */
@@ -187,13 +225,30 @@ struct latency_result {
 
 /* Visits of the 4x-longer region behind each steady-state check (default). */
 #define LATENCY_STEADY_VISITS 2
+/* Loads per timed region (default): fixed, so a region's cost is known
+ * before it runs and a set of any size is timed over the same work. */
+#define LATENCY_REGION_HOPS 65536
+/* Sweeps over the sizes the trials are split across (default): the second
+ * runs descending, so clock drift lands on both ends of the curve. */
+#define LATENCY_PASSES 2
+/* A block has settled when a region after its warm start reads no faster
+ * than the region before by more than this (see latency.c). */
+#define LATENCY_SETTLE_PCT 2.0
+/* Back-to-back walks behind each warm reference (default). */
+#define LATENCY_REFERENCE_WALKS 5
 
 /* Whether a chase timed over short regions agrees with the same chase over
  * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
 bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
 
+/* Whether a curve point agrees with its warm reference: curve / warm - 1
+ * within tol_pct (one-sided: a reference read slower is noise at its
+ * moment, since no chase reads faster than warm). Pure. */
+bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
+
 /* Plan, map, build and verify every chain (layout check at every size), then
- * sweep round-robin. Returns 0; -EINVAL for bad params; -EPROTO when a layout
+ * sweep the sizes in blocks, check each, and time each level's warm
+ * reference. Returns 0; -EINVAL for bad params; -EPROTO when a layout
  * check failed (the failing point's layout says how; nothing was timed);
  * -EINTR when *stop was raised; other -errno for resources. */
 int latency_run(const struct latency_params *p, struct latency_result *r);
@@ -230,7 +285,10 @@ unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, 
  * and disagrees; a level starting at a TLB reach (tlb_reach[], within 1.5x)
  * whose latency the TLB's extra explains is a TLB step and takes none. A
  * reported cache left over has no plateau of its own (missing[], at most
- * cap). Fills the levels' reported_bytes, disagrees and tlb; returns the
+ * cap). Fills the levels' reported_bytes, cache_level (the reported
+ * cache's index + 1: with a shared last cache of which a guest sees a
+ * share, the level that plateaus well short of it is still that cache),
+ * disagrees and tlb; returns the
  * number of missing caches. Pure. */
 unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, const size_t *reported,
 				const double *sizes, const double *ns, size_t n, double tol_pct,

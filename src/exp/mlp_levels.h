@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "exp/latency.h"
 #include "kern/lanes.h"
 
 #define MLP_LEVELS 3
@@ -45,6 +46,12 @@ bool mlp_level_saturated(const struct mlp_level *lv);
  * (when it is larger than the L2), then past_bytes (the main sweep's working
  * set). Returns how many were planned (1..MLP_LEVELS). */
 unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_level *lv);
+
+/* The same, each cache row at the geometric middle of the plateau the
+ * latency curve lat matched to that cache (the L2; the last cache past it),
+ * where lat has one; lat NULL: mlp_levels_plan. */
+unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result *lat, size_t past_bytes,
+			       struct mlp_level *lv);
 
 /* Mark the cache levels whose t(1) is under a quarter of the last level's
  * (memory): a chain partly evicted by the other CPU's work (the last cache

@@ -272,6 +272,10 @@ static int latency_section_run(struct section_run *s, void *result)
 		lp.steady_visits = budget_of(s)->latency_steady_visits;
 		lp.points_near_caches = budget_of(s)->latency_near_caches;
 		lp.warm_max_bytes = budget_of(s)->latency_warm_max_bytes;
+		lp.passes = budget_of(s)->latency_passes;
+		lp.warm_walks = budget_of(s)->latency_warm_walks;
+		/* region_hops stays latency.c's own: it raises the default where the
+		 * clock's minimum region needs more loads (the budget prices 65536). */
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */
@@ -288,6 +292,26 @@ static int latency_section_run(struct section_run *s, void *result)
 	if (l->nfalls_found)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
 			    "measurement fault, not smoothed", l->nfalls_found);
+	for (unsigned i = 0; i < l->npoints; i++) {
+		const struct latency_point *p = &l->points[i];
+		char sz[32];
+
+		if (!p->steady_checked || p->steady_ok)
+			continue;
+		report_format_bytes(sz, sizeof(sz), p->size_bytes);
+		result_warn(r, "latency: %s (%s pages) is not steady: %.2f ns, %.2f ns after a warm start over regions "
+			    "4x longer", sz, arena_request_name(p->pages), p->chase_ns, p->steady_long_ns);
+	}
+	for (unsigned i = 0; i < l->nrefs; i++) {
+		char sz[32];
+
+		if (l->refs[i].agrees)
+			continue;
+		report_format_bytes(sz, sizeof(sz), l->refs[i].size_bytes);
+		result_warn(r, "latency: level %u at %s: the curve reads %.2f ns, a back-to-back warm chase %.2f ns "
+			    "(beyond the %.1f%% tolerance)", l->refs[i].level, sz, l->refs[i].curve_ns, l->refs[i].warm_ns,
+			    l->tolerance_pct);
+	}
 	return 0;
 }
 
@@ -316,7 +340,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 
 	if (!m)
 		return -ENOMEM;
-	a->nlevels = mlp_levels_plan(&r->topo, plan->working_set_bytes, a->levels);
+	a->nlevels = mlp_levels_plan_curve(&r->topo, result_of(r, "latency"), plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];
 		struct mlp_params mp = {
@@ -1067,14 +1091,18 @@ const struct section registry[] = {
 			"(latency) and as a +64 B sequential chain (a stream the prefetcher can follow):\n"
 			"their ratio is the prefetcher's effect, by subtraction. The largest sizes also\n"
 			"run on small pages: small minus huge is translation cost, by subtraction, with\n"
-			"the backing obtained for both. Sizes are visited round-robin across trials. The\n"
-			"layout check runs at every size; a level ends where its latency leaves the\n"
-			"plateau (the tlb section's steps allowed for: it runs first) and that end is\n"
-			"set beside the OS-reported sizes; an OS cache with no plateau of its own is\n"
-			"named; knees at a TLB reach are labelled TLB knees. Sets too large to warm get\n"
-			"an untimed lead-in, and are re-timed over regions 4x longer: a point whose\n"
-			"short regions read slower beyond the floor is flagged NOT STEADY. A curve that\n"
-			"falls where it must rise is flagged.\n",
+			"the backing obtained for both. Each size is timed in blocks of back-to-back\n"
+			"regions of a fixed number of loads, after a full walk of the set (sets that may\n"
+			"fit the caches) or an untimed lead-in (larger sets), in two passes over the\n"
+			"sizes, ascending then descending. Every size is re-timed after its own warm\n"
+			"start over regions 4x longer: a point that read slower beyond the floor is\n"
+			"flagged NOT STEADY. Each level's middle is also timed as a back-to-back warm\n"
+			"chase, printed beside the curve. The layout check runs at every size; a level\n"
+			"ends where its latency leaves the plateau (the tlb section's steps allowed for:\n"
+			"it runs first) and that end is set beside the OS-reported sizes (a short\n"
+			"plateau is named as a share of its cache); an OS cache with no plateau of its\n"
+			"own is named; knees at a TLB reach are labelled TLB knees. A curve that falls\n"
+			"where it must rise is flagged.\n",
 		.kind = SECTION_MEASURE,
 		.in_report = true,
 		.outputs = SECTION_OUT_ALL,

@@ -7,6 +7,8 @@
  * obtained, a timed region whose untimed lead-in is shorter than one load
  * per 4 KiB of the set (the page-walk caches and page-table lines are not
  * warm: see latency's steady-state check), or other threads running.
+ * Latency's warm references (a back-to-back chase at each level's middle)
+ * are lines of their own: a difference there says the curve was not warm.
  */
 #include "report/agree.h"
 
@@ -145,6 +147,27 @@ void agree_compute(const struct latency_result *lat, const struct mlp_result *ml
 
 		add(a, lat, "loaded idle", ld->idle_latency_ns, ld->chase_bytes, true,
 		    total ? (double)ld->huge_bytes_obtained / (double)total : 0, (double)(ld->hops / 4), ld->generators);
+	}
+	/* Latency's own warm references: at each level's middle, the same chase
+	 * walked back to back. Full walks precede them, so they carry no
+	 * warm-up reason; a difference says the curve's blocks were not warm. */
+	for (unsigned i = 0; i < lat->nrefs; i++) {
+		const struct latency_reference *x = &lat->refs[i];
+		const struct latency_point *p = &lat->points[x->point];
+		struct agree_line *ln;
+
+		add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->pages == PAGES_HUGE, p->huge_fraction,
+		    (double)x->size_bytes, 0);
+		if (!(ln = line_for(a, lat, x->size_bytes, p->pages == PAGES_HUGE)) || !ln->fig[ln->nfig - 1].differs)
+			continue;
+		if (x->warm_ns > x->curve_ns)
+			snprintf(ln->fig[ln->nfig - 1].reason, sizeof(ln->fig[0].reason),
+				 "the back-to-back walks (%.2f ns) read slower than the curve's minimum (%.2f ns): "
+				 "noise at their one moment; no chase reads faster than warm", x->warm_ns, x->curve_ns);
+		else
+			snprintf(ln->fig[ln->nfig - 1].reason, sizeof(ln->fig[0].reason),
+				 "latency's figure (%.2f ns) is not what back-to-back warm walks read (%.2f ns): "
+				 "the curve was not taken warm here", x->curve_ns, x->warm_ns);
 	}
 	/* A line with latency alone compares nothing. */
 	for (unsigned i = 0; i < a->nlines;)

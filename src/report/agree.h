@@ -18,11 +18,11 @@
 #include "exp/mlp.h"
 #include "report/jsonw.h"
 
-#define AGREE_LINES_MAX 4
-#define AGREE_FIGURES_MAX 3
+#define AGREE_LINES_MAX 8
+#define AGREE_FIGURES_MAX 4
 
 struct agree_figure {
-	const char *section;         /* "latency", "mlp K=1", "loaded idle" */
+	const char *section;         /* "latency", "mlp K=1", "loaded idle", "warm chase" */
 	double ns;                   /* ns per dependent load */
 	size_t set_bytes;            /* the working set it was measured at */
 	double huge_fraction;        /* page backing obtained */
@@ -45,7 +45,8 @@ struct agree_result {
 };
 
 /* Fill a: one line per working set that latency and at least one of mlp
- * (K = 1; nmlp results) and loaded (idle) measured on the same page size.
+ * (K = 1; nmlp results), loaded (idle) and latency's own warm references
+ * (a back-to-back chase at each level's middle) measured on the same page size.
  * Any input may be NULL (not run); floor_pct NAN: 10%. Pure. */
 void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
 		   const struct loaded_result *ld, double floor_pct, struct agree_result *a);

@@ -55,6 +55,7 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 			   "noise floor %.1f%%, layout check %s, %s of %s huge, %.1f s\n",
 			c->working_set_bytes, c->latency_ns, c->knee_k, c->noise_floor_pct,
 			c->layout_ok ? "ok" : "FAILED", huge, total, c->seconds);
+		fprintf(f, "  chase reference warmth: %s\n", APP_CHASE_WARMTH);
 	}
 	fprintf(f, "  check: %s (%u runs, %s %016" PRIx64 ")\n", k->check.ok ? "ok" : k->check.failure,
 		k->check.runs_checked, k->check.what, k->check.expected_hash);
@@ -122,6 +123,7 @@ static void write_chase(struct jsonw *w, const struct app_chase *c)
 	jsonw_bool(w, "ran", c->ran);
 	if (c->ran) {
 		jsonw_uint(w, "working_set_bytes", c->working_set_bytes);
+		jsonw_string(w, "warmth", APP_CHASE_WARMTH);
 		jsonw_string(w, "pages_requested", c->pages_requested);
 		jsonw_uint(w, "total_bytes", c->total_bytes);
 		jsonw_uint(w, "huge_bytes_obtained", c->huge_bytes_obtained);

@@ -83,8 +83,12 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 		fprintf(f, "  small-page arena: %s of %s huge (%.0f%%; 0%% is what was asked)\n", a, b,
 			pct(r->arena_small_obtained_bytes, r->arena_small_bytes));
 	}
-	fprintf(f, "  %u trials per point, visited round-robin; each value the minimum; layout checked at every size\n",
-		r->trials);
+	report_format_bytes(a, sizeof(a), r->warm_max_bytes);
+	fprintf(f, "  %u trials per point in %u pass(es) over the sizes (ascending, then descending), each size a "
+		"block of back-to-back\n  regions of %zu loads after %u full untimed walk(s) of the set (sets up to %s, "
+		"the caches the OS reports)\n  or a lead-in of one load per 4 KiB (larger sets), then regions until it "
+		"settles; each value the minimum;\n  layout checked at every size\n", r->trials, r->passes,
+		r->region_hops, r->warm_walks, a);
 	fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
 		r->tolerance_pct);
 	if (r->core_mhz_min > 0)
@@ -107,11 +111,16 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 			snprintf(note, sizeof(note), "runs to the largest size: memory, or not exhausted");
 		else if (l->tlb)
 			snprintf(note, sizeof(note), "a TLB step (its start is a TLB reach the tlb section measured), not a cache");
-		else if (l->disagrees)
-			snprintf(note, sizeof(note), "DIFFERS from the OS's %s (beyond 2x): a share of a shared cache, "
-				 "or contended", rep);
-		else if (l->reported_bytes)
-			snprintf(note, sizeof(note), "the curve confirms the OS size (end within 2x)");
+		else if (l->disagrees) {
+			char shown[32];
+
+			/* The half-way point is where half the set still hits: the
+			 * most of this cache the curve can be said to show. */
+			report_format_bytes(shown, sizeof(shown), l->capacity_bytes ? l->capacity_bytes : l->size_bytes);
+			snprintf(note, sizeof(note), "the L%u, but the curve shows %s of the OS's %s (beyond 2x): a share "
+				 "of a shared cache, or contended", l->cache_level, shown, rep);
+		} else if (l->reported_bytes)
+			snprintf(note, sizeof(note), "the L%u: the curve confirms the OS size (end within 2x)", l->cache_level);
 		fprintf(f, "  %-6u  %-12s  %-12s  %-12s  %14.2f  %-12s  %s\n", l->level, from,
 			l->reaches_max ? "(max)" : to, cap, l->latency_ns, rep, note);
 	}
@@ -153,12 +162,13 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 		}
 	}
 	if (r->steady_checked) {
-		fprintf(f, "  steady state: %u large set(s) re-timed over regions 4x longer: ", r->steady_checked);
+		fprintf(f, "  steady state: every size (%u) re-timed after its own warm walk or lead-in, over regions 4x "
+			"longer: ", r->steady_checked);
 		if (!r->steady_failed)
 			fprintf(f, "all agree within %.1f%%\n", r->tolerance_pct);
 		else
-			fprintf(f, "%u DIFFER beyond %.1f%% (the regions are too short for the paging structures to "
-				"warm: the figure is not steady)\n", r->steady_failed, r->tolerance_pct);
+			fprintf(f, "%u DIFFER beyond %.1f%% (the figure was not taken warm: it is not steady)\n",
+				r->steady_failed, r->tolerance_pct);
 		for (unsigned i = 0; i < r->npoints; i++) {
 			const struct latency_point *p = &r->points[i];
 			char sz[32];
@@ -166,9 +176,24 @@ void report_write_latency_text(const struct latency_result *r, FILE *f)
 			if (!p->steady_checked || p->steady_ok)
 				continue;
 			report_format_bytes(sz, sizeof(sz), p->size_bytes);
-			fprintf(f, "    NOT STEADY: %s %s pages: %.2f ns over %zu-load regions, %.2f ns over 4x (%+.1f%%)\n",
-				sz, arena_request_name(p->pages), p->chase_ns, p->chase_hops, p->steady_long_ns,
-				p->steady_diff_pct);
+			fprintf(f, "    NOT STEADY: %s %s pages: %.2f ns over %zu-load regions, %.2f ns over 4x after a "
+				"warm start (%+.1f%%)\n", sz, arena_request_name(p->pages), p->chase_ns, p->chase_hops,
+				p->steady_long_ns, p->steady_diff_pct);
+		}
+	}
+	if (r->nrefs) {
+		fprintf(f, "  warm reference: at each level's middle, the same chase walked back to back (%u walks after "
+			"a full one), against the curve:\n", r->reference_walks);
+		for (unsigned i = 0; i < r->nrefs; i++) {
+			const struct latency_reference *x = &r->refs[i];
+			char sz[32];
+
+			report_format_bytes(sz, sizeof(sz), x->size_bytes);
+			fprintf(f, "    level %u at %-10s curve %8.2f ns, back to back %8.2f ns (%+.1f%%): %s\n", x->level, sz,
+				x->curve_ns, x->warm_ns, x->diff_pct,
+				!x->agrees ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
+				: x->diff_pct < -r->tolerance_pct ? "agree (the reference read slower: noise at its moment)"
+				: "agree");
 		}
 	}
 	write_dist_text(r, f);
@@ -215,6 +240,7 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_uint(w, "chase_loads_per_region", p->chase_hops);
 	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
 	jsonw_bool(w, "warmed", p->warmed);
+	jsonw_uint(w, "settle_loads", p->settle_loads);
 	jsonw_uint(w, "lead_in_loads", p->lead_in_hops);
 	if (p->steady_checked) {
 		jsonw_double(w, "steady_long_ns", p->steady_long_ns);
@@ -254,6 +280,10 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 		jsonw_uint(w, "points", l->npoints);
 		jsonw_bool(w, "reaches_max", l->reaches_max);
 		jsonw_uint(w, "reported_bytes", l->reported_bytes);
+		if (l->cache_level)
+			jsonw_uint(w, "cache_level", l->cache_level);
+		else
+			jsonw_null(w, "cache_level");
 		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
 		jsonw_bool(w, "tlb_step", l->tlb);
 		jsonw_object_end(w);
@@ -295,6 +325,22 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 	jsonw_array_end(w);
 	jsonw_uint(w, "steady_checked", r->steady_checked);
 	jsonw_uint(w, "steady_failed", r->steady_failed);
+	jsonw_array_begin(w, "warm_references");
+	for (unsigned i = 0; i < r->nrefs; i++) {
+		const struct latency_reference *x = &r->refs[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "level", x->level);
+		jsonw_uint(w, "size_bytes", x->size_bytes);
+		jsonw_double(w, "curve_ns", x->curve_ns);
+		jsonw_double(w, "warm_ns", x->warm_ns);
+		jsonw_uint(w, "loads_per_walk", x->loads);
+		jsonw_double(w, "diff_pct", x->diff_pct);
+		jsonw_bool(w, "agrees", x->agrees);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_uint(w, "warm_references_disagree", r->refs_disagree);
 	jsonw_double(w, "prefetch_ratio_at_max", r->prefetch_ratio_at_max);
 	jsonw_double(w, "chase_ns_at_max", r->chase_ns_at_max);
 	jsonw_double(w, "stream_ns_at_max", r->stream_ns_at_max);
@@ -346,7 +392,11 @@ void report_write_latency_json(const struct latency_result *r, struct jsonw *w, 
 	jsonw_uint(w, "trials", r->trials);
 	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
 	jsonw_double(w, "level_tolerance_pct", r->tolerance_pct);
-	jsonw_double(w, "region_target_ns", r->region_ns);
+	jsonw_uint(w, "region_loads", r->region_hops);
+	jsonw_uint(w, "passes", r->passes);
+	jsonw_uint(w, "warm_walks", r->warm_walks);
+	jsonw_uint(w, "warm_max_bytes", r->warm_max_bytes);
+	jsonw_uint(w, "reference_walks", r->reference_walks);
 	jsonw_uint(w, "arena_huge_bytes", r->arena_huge_bytes);
 	jsonw_uint(w, "arena_huge_obtained_bytes", r->arena_huge_obtained_bytes);
 	jsonw_uint(w, "arena_small_bytes", r->arena_small_bytes);

@@ -178,15 +178,18 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 	char name[48], from[96], a[32], b[32];
 	struct summary_figure *g;
 	size_t i = 0, rank_i = 0;
-	double target;
+	double target, memory_from = NAN;
 
 	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e;
 	     e = e->next, i++) {
-		bool disagrees = false, tlb_step = false;
+		bool disagrees = false, tlb_step = false, reaches_max = false;
 
 		jsonr_get_bool(e, "disagrees_with_reported", &disagrees);
 		/* A level that starts at a TLB reach is not a cache. */
 		jsonr_get_bool(e, "tlb_step", &tlb_step);
+		jsonr_get_bool(e, "reaches_max", &reaches_max);
+		if (reaches_max && !(memory_from > 0))
+			memory_from = num(e, "first_bytes");
 		if (num(e, "reported_bytes") != os[n] || tlb_step || !isfinite(num(e, "latency_ns")))
 			continue;
 		if (!disagrees) {
@@ -202,8 +205,11 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 		add_plateau(s, l, n, os, by_rank, rank_i, true);
 		return;
 	}
-	/* No plateau of its own: the chase half-way (geometrically) into it. */
+	/* No plateau of its own: the chase half-way (geometrically) into it,
+	 * never a point past where the curve reaches memory. */
 	target = n ? sqrt(os[n - 1] * os[n]) : os[0] / 2;
+	if (memory_from > 0 && target >= memory_from)
+		target = memory_from * 0.99;
 	if (!(p = point_below(jsonr_get(l, "points"), target, &i)) || num(p, "size_bytes") <= (n ? os[n - 1] : 0))
 		return;
 	snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);

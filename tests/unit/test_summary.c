@@ -240,3 +240,27 @@ TEST(summary_memory_latency_carries_latency_s_steady_verdict)
 		jsonr_free(&doc);
 	}
 }
+
+/* With no plateau for the L3, the summary's chase half-way into it never
+ * reads a point where the curve already reached memory (the Intel guest's
+ * report put a 22.6 MiB memory point on its L3 line). */
+TEST(summary_l3_without_a_plateau_never_reads_a_point_past_memory_s_start)
+{
+	static const char text[] =
+		"{\"machine\":{\"caches_reported\":[{\"level\":1,\"type\":\"Data\",\"size_bytes\":49152},"
+		"{\"level\":2,\"type\":\"Unified\",\"size_bytes\":2097152},{\"level\":3,\"type\":\"Unified\",\"size_bytes\":272629760}]},"
+		"\"latency\":{\"levels_detected\":[{\"level\":3,\"first_bytes\":19951552,\"size_bytes\":1073741824,"
+		"\"latency_ns\":131.0,\"reported_bytes\":0,\"reaches_max\":true}],"
+		"\"points\":[{\"size_bytes\":8388608,\"pages\":\"huge\",\"chase_ns\":36.2},"
+		"{\"size_bytes\":23726592,\"pages\":\"huge\",\"chase_ns\":132.2}]},\"warnings\":[]}";
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+	char err[128];
+
+	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	summary_build(doc.root, &s);
+	jsonr_free(&doc);
+	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 36.2, "L3 line: %s %g",
+	      g ? g->note : "none", g ? g->value : NAN);
+}

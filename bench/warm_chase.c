@@ -1,0 +1,100 @@
+/*
+ * Benchmark, not a test: a plain warm random chase, the reference the
+ * latency section's curve is held to (issue 21). For each size given: one
+ * random cycle over the set's 64 B lines in a 2 MiB-aligned arena (huge
+ * pages advised), one full untimed walk, then back-to-back timed walks (the
+ * minimum of 5): the set is as warm as a chase can make it. Sets past 64 MiB
+ * time 5 regions of 4M loads instead of whole walks (their lines miss anyway).
+ * Independent of mlpscope's code on purpose: it shares no chain, arena or
+ * clock with what it checks. Build: cc -O2 -o build/warm_chase bench/warm_chase.c
+ * Usage: build/warm_chase SIZE_BYTES... ; prints "size_bytes<TAB>ns_per_load".
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#define LINE 64
+#define WALKS 5
+#define BIG_REGION_LOADS (4u << 20)
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t next_rand(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* The volatile sink keeps the walk from being optimised away. */
+static void *volatile sink;
+
+static void *walk(void *p, size_t loads)
+{
+	while (loads--)
+		p = *(void **)p;
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	for (int a = 1; a < argc; a++) {
+		size_t bytes = strtoull(argv[a], NULL, 0) / LINE * LINE, n = bytes / LINE;
+		size_t map = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20) + (2u << 20);
+		char *raw, *base;
+		uint32_t *perm;
+		double best = 1e30;
+
+		if (n < 2)
+			continue;
+		raw = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (raw == MAP_FAILED)
+			return 1;
+		base = (char *)(((uintptr_t)raw + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
+		madvise(base, map - (2u << 20), MADV_HUGEPAGE);
+		perm = malloc(n * sizeof(*perm));
+		if (!perm)
+			return 1;
+		/* Sattolo's shuffle: one cycle through every line. */
+		for (size_t i = 0; i < n; i++)
+			perm[i] = (uint32_t)i;
+		for (size_t i = n - 1; i > 0; i--) {
+			size_t j = next_rand() % i;
+			uint32_t t = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = t;
+		}
+		for (size_t i = 0; i < n; i++)
+			*(void **)(base + (size_t)i * LINE) = base + (size_t)perm[i] * LINE;
+		free(perm);
+		size_t loads = bytes <= (64u << 20) ? n : BIG_REGION_LOADS;
+		void *p = walk(base, n < BIG_REGION_LOADS ? n : BIG_REGION_LOADS);
+
+		for (int w = 0; w < WALKS; w++) {
+			double t0 = now_ns(), ns;
+
+			p = walk(p, loads);
+			ns = (now_ns() - t0) / (double)loads;
+			if (ns < best)
+				best = ns;
+		}
+		sink = p;
+		printf("%zu\t%.3f\n", bytes, best);
+		fflush(stdout);
+		munmap(raw, map);
+	}
+	return 0;
+}

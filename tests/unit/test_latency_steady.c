@@ -1,0 +1,298 @@
+/*
+ * Latency's steady state and its level naming, logic only: the sweep runs
+ * against a region model (latency_params.region_model: no memory, no
+ * clock reading matters) that charges a cache-resident set memory latency
+ * until a whole walk of it has run since another set was walked, so
+ * skipping the warm walk must show in the steady-state check and in the
+ * warm references. The level finder is fed the Intel Emerald Rapids guest's
+ * recorded warm chase (tests/data/cpus/intel-xeon-f6-m207/warm_chase.tsv)
+ * and synthetic curves; agreement's warm-reference lines, mlp.levels'
+ * placement inside the curve's plateaus. Nothing here asserts what a CPU does.
+ */
+#include "../harness.h"
+
+#include "clock.h"
+#include "exp/latency.h"
+#include "exp/mlp_levels.h"
+#include "report/agree.h"
+#include "topo.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A hierarchy: 32 KiB at 1.5 ns, 1 MiB at 5 ns, an 8 MiB cache (share) at
+ * 30 ns, memory at 150 ns. A set that fits a cache hits it only when warm. */
+struct model {
+	size_t cache_bytes;
+	bool gradual;   /* the cache fills a lap at a time, not in one walk */
+	unsigned regions, cold_regions;
+};
+
+static double model_warm_ns(size_t size)
+{
+	return size <= (32u << 10) ? 1.5 : size <= (1u << 20) ? 5.0 : size <= (8u << 20) ? 30.0 : 150.0;
+}
+
+static double model_region(void *ctx, size_t size, bool stream, size_t loads, size_t warm_loads)
+{
+	struct model *m = ctx;
+	size_t nodes = size / 64;
+
+	(void)loads;
+	m->regions++;
+	if (stream)
+		return 1.0;
+	/* Lines evicted since this set was last walked come from memory until
+	 * a whole walk has brought them back. */
+	if (size <= m->cache_bytes && warm_loads < nodes) {
+		m->cold_regions++;
+		return 150.0;
+	}
+	/* A last cache filled from the L2's evictions: the excess over the
+	 * warm figure decays by e with every lap after the first. */
+	if (m->gradual && size > (1u << 20) && size <= m->cache_bytes)
+		return model_warm_ns(size) + (150.0 - model_warm_ns(size)) * exp(-(double)(warm_loads - nodes) / nodes);
+	return model_warm_ns(size);
+}
+
+static void model_params(struct latency_params *p, struct model *m, struct clock_info *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->ticks_per_ns = 1;
+	*p = (struct latency_params){.min_bytes = 16u << 10, .max_bytes = 64u << 20, .points_per_octave = 2,
+				     .trials = 4, .noise_floor_pct = 2.0, .seed = 1, .clock = c,
+				     .region_hops = 1024, .region_model = model_region, .region_model_ctx = m};
+	p->reported_cache_bytes[0] = 32u << 10;
+	p->reported_cache_bytes[1] = 1u << 20;
+	p->reported_cache_bytes[2] = 32u << 20;   /* the OS's L3; the model's share is 8 MiB */
+	m->cache_bytes = 8u << 20;
+}
+
+static const struct latency_point *model_point(const struct latency_result *r, size_t size)
+{
+	for (unsigned i = 0; i < r->ncurve; i++)
+		if (r->points[i].size_bytes == size)
+			return &r->points[i];
+	return NULL;
+}
+
+TEST(latency_steady_check_passes_every_size_when_warm)
+{
+	static struct latency_result r;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {0};
+	int rc;
+
+	model_params(&p, &m, &c);
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	CHECK(r.steady_checked == r.npoints, "%u of %u sizes checked", r.steady_checked, r.npoints);
+	CHECK(r.steady_failed == 0, "%u flagged with every block warm", r.steady_failed);
+	for (unsigned i = 0; i < r.ncurve; i++)
+		CHECK(r.points[i].chase_ns == model_warm_ns(r.points[i].size_bytes), "%zu B: %.1f ns, warm %.1f",
+		      r.points[i].size_bytes, r.points[i].chase_ns, model_warm_ns(r.points[i].size_bytes));
+	CHECK(r.nfalls_found == 0, "%zu falls on a warm curve", r.nfalls_found);
+	CHECK(r.nrefs >= 4, "%u warm references", r.nrefs);
+	CHECK(r.refs_disagree == 0, "%u references disagree", r.refs_disagree);
+}
+
+/* Break warmth: no warm walk before the blocks, regions far shorter than a
+ * cache-resident set's walk. The check's own warm walk must show it. */
+TEST(latency_steady_check_fires_when_the_warm_walk_is_skipped)
+{
+	static struct latency_result r;
+	const struct latency_point *pt;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {0};
+	int rc;
+
+	model_params(&p, &m, &c);
+	p.no_warm_walk = true;
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	CHECK(m.cold_regions > 0, "the model never saw a cold region");
+	CHECK(r.steady_failed >= 1, "nothing flagged with the warm walk skipped");
+	pt = model_point(&r, 4u << 20);
+	CHECK(pt, "no 4 MiB point");
+	CHECK(pt && !pt->steady_ok, "4 MiB (cache-resident) not flagged: %.1f ns vs %.1f", pt->chase_ns,
+	      pt->steady_long_ns);
+	CHECK(pt && pt->chase_ns == 150.0 && pt->steady_long_ns == 30.0, "4 MiB: %.1f / %.1f ns",
+	      pt ? pt->chase_ns : NAN, pt ? pt->steady_long_ns : NAN);
+	/* Past the cache nothing is lost by skipping the walk. */
+	pt = model_point(&r, 64u << 20);
+	CHECK(pt && pt->steady_ok, "64 MiB flagged, but it never fits");
+	CHECK(r.refs_disagree >= 1, "no warm reference disagrees with a cold curve");
+}
+
+/* The level finder over a steady curve names the cache share: a plateau
+ * ending at 8 MiB is the OS's 32 MiB L3, shown in part. */
+TEST(latency_levels_name_the_l3_share_on_a_steady_synthetic_curve)
+{
+	static struct latency_result r;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {0};
+	const struct latency_level *l3 = NULL;
+	int rc;
+
+	model_params(&p, &m, &c);
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	for (unsigned i = 0; i < r.nlevels; i++)
+		if (r.levels[i].cache_level == 3)
+			l3 = &r.levels[i];
+	CHECK(l3, "no level named the L3 (%u levels)", r.nlevels);
+	CHECK(l3 && l3->latency_ns == 30.0, "L3 at %.1f ns", l3 ? l3->latency_ns : NAN);
+	CHECK(l3 && l3->size_bytes <= (8u << 20) && l3->disagrees, "L3 ends at %zu B", l3 ? l3->size_bytes : 0);
+}
+
+static int load_tsv(const char *path, double *sizes, double *ns, size_t cap, size_t *n)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	*n = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && *n < cap)
+		if (sscanf(line, "%lf %lf", &sizes[*n], &ns[*n]) == 2)
+			(*n)++;
+	fclose(f);
+	return 0;
+}
+
+/* The recorded warm chase of the Intel guest (OS: L1d 48 KiB, L2 2 MiB, L3
+ * 260 MiB shared): a ~35 ns plateau from 4 to ~14 MiB is this guest's share
+ * of the L3, and the finder must name it so, not leave the L3 without a
+ * plateau. */
+TEST(latency_levels_name_the_l3_share_on_the_intel_warm_curve)
+{
+	static const size_t reported[] = {48u << 10, 2u << 20, (size_t)260 << 20, 0};
+	double sizes[LATENCY_POINTS_MAX], ns[LATENCY_POINTS_MAX];
+	struct latency_level lv[LATENCY_LEVELS_MAX];
+	struct latency_missing miss[LATENCY_CACHES_MAX];
+	const struct latency_level *l3 = NULL;
+	unsigned nl, nm;
+	size_t n;
+	int rc = load_tsv("tests/data/cpus/intel-xeon-f6-m207/warm_chase.tsv", sizes, ns, LATENCY_POINTS_MAX, &n);
+
+	CHECK(rc == 0 && n > 40, "warm_chase.tsv: %s, %zu rows", strerror(-rc), n);
+	nl = latency_detect_levels(sizes, ns, n, 10.0, lv, LATENCY_LEVELS_MAX);
+	nm = latency_match_reported(lv, nl, reported, sizes, ns, n, 10.0, NULL, NULL, 0, miss, LATENCY_CACHES_MAX);
+	for (unsigned i = 0; i < nl; i++)
+		if (lv[i].cache_level == 3)
+			l3 = &lv[i];
+	CHECK(l3, "no level named the L3 (%u levels, %u OS caches without a plateau)", nl, nm);
+	CHECK(l3 && l3->latency_ns > 30 && l3->latency_ns < 45, "L3 at %.1f ns", l3 ? l3->latency_ns : NAN);
+	CHECK(l3 && l3->size_bytes >= (4u << 20) && l3->size_bytes <= (20u << 20), "the share ends at %zu B",
+	      l3 ? l3->size_bytes : 0);
+	CHECK(nm == 0, "%u OS caches left without a plateau", nm);
+	CHECK(nl >= 4 && lv[nl - 1].reaches_max && lv[nl - 1].latency_ns > 100, "memory is not the last level");
+	snprintf(tctx->message, sizeof(tctx->message), "L3 share %zu KiB..%zu KiB at %.1f ns (half-way %zu KiB)",
+		 l3->first_bytes >> 10, l3->size_bytes >> 10, l3->latency_ns, l3->capacity_bytes >> 10);
+}
+
+TEST(latency_reference_agreement_is_one_sided_within_the_tolerance)
+{
+	CHECK(latency_reference_agrees(34, 33, 10.0), "3%% apart disagree");
+	CHECK(!latency_reference_agrees(113, 34, 10.0), "3x apart agree");
+	CHECK(!latency_reference_agrees(38, 34, 10.0), "12%% slower agrees");
+	CHECK(latency_reference_agrees(25, 34, 10.0), "a curve faster than its reference disagrees");
+	CHECK(!latency_reference_agrees(NAN, 34, 10.0), "NAN agrees");
+}
+
+/* agreement: each warm reference is a line, and a curve point the warm
+ * chase reads 3x faster differs, with both figures in its reason. */
+TEST(agreement_gains_the_warm_reference_rows)
+{
+	static struct latency_result lat;
+	static struct agree_result a;
+	static const size_t sizes[] = {16u << 10, 4u << 20, 1u << 30};
+	static const double curve[] = {1.5, 113.0, 160.0}, warm[] = {1.5, 34.0, 158.0};
+	unsigned differs = 0;
+
+	for (unsigned i = 0; i < 3; i++) {
+		lat.points[i] = (struct latency_point){.size_bytes = sizes[i], .pages = PAGES_HUGE, .chase_ns = curve[i],
+						      .huge_fraction = 1.0, .steady_ok = true};
+		lat.refs[i] = (struct latency_reference){.level = i + 1, .point = i, .size_bytes = sizes[i],
+						     .curve_ns = curve[i], .warm_ns = warm[i]};
+	}
+	lat.npoints = lat.ncurve = lat.nrefs = 3;
+	agree_compute(&lat, NULL, 0, NULL, 10.0, &a);
+	CHECK(a.nlines == 3, "%u agreement lines for 3 references", a.nlines);
+	for (unsigned i = 0; i < a.nlines; i++) {
+		const struct agree_figure *g = &a.lines[i].fig[a.lines[i].nfig - 1];
+
+		CHECK(!strcmp(g->section, "warm chase"), "line %u: %s", i, g->section);
+		if (g->differs) {
+			differs++;
+			CHECK(a.lines[i].set_bytes == (4u << 20), "%zu B differs", a.lines[i].set_bytes);
+			CHECK(strstr(g->reason, "113.00") && strstr(g->reason, "34.00"), "reason: %s", g->reason);
+		}
+	}
+	CHECK(differs == 1, "%u lines differ", differs);
+}
+
+/* mlp.levels: each cache row in the middle of the plateau the curve
+ * shows (the L3 share), not at half the OS's L3; without the curve, the
+ * OS's halves. */
+TEST(mlp_levels_place_cache_rows_inside_the_curve_s_plateaus)
+{
+	static struct latency_result lat;
+	struct mlp_level lv[MLP_LEVELS];
+	struct topo t;
+	unsigned n;
+
+	memset(&t, 0, sizeof(t));
+	t.ncaches = 3;
+	t.caches[0] = (struct cache_desc){.level = 1, .type = "Data", .size_bytes = 48 << 10};
+	t.caches[1] = (struct cache_desc){.level = 2, .type = "Unified", .size_bytes = 2 << 20};
+	t.caches[2] = (struct cache_desc){.level = 3, .type = "Unified", .size_bytes = (size_t)260 << 20};
+	lat.nlevels = 4;
+	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 45 << 10,
+					       .latency_ns = 1.7, .cache_level = 1};
+	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 64 << 10, .size_bytes = 512 << 10,
+					       .latency_ns = 5.4, .cache_level = 2, .disagrees = true};
+	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 4 << 20, .size_bytes = 16 << 20,
+					       .latency_ns = 35, .cache_level = 3, .disagrees = true};
+	lat.levels[3] = (struct latency_level){.level = 4, .first_bytes = 19 << 20, .size_bytes = 1 << 30,
+					       .latency_ns = 150, .reaches_max = true};
+	n = mlp_levels_plan_curve(&t, &lat, 1u << 30, lv);
+	CHECK(n == 3, "%u rows", n);
+	CHECK(lv[0].working_set_bytes == 181 << 10, "L2 row at %zu B", lv[0].working_set_bytes);
+	CHECK(lv[1].working_set_bytes == 8 << 20 && !strcmp(lv[1].name, "last cache"), "L3 row at %zu B",
+	      lv[1].working_set_bytes);
+	CHECK(strstr(lv[1].size_from, "L3 plateau"), "size_from: %s", lv[1].size_from);
+	n = mlp_levels_plan_curve(&t, NULL, 1u << 30, lv);
+	CHECK(n == 3 && lv[1].working_set_bytes == (size_t)130 << 20, "without the curve: %zu B",
+	      lv[1].working_set_bytes);
+}
+
+/* A last cache that fills a lap at a time: the block settles (regions until
+ * one is no faster) before its trials, so the figure is the warm one within
+ * what the settling rule leaves, not the first lap's. */
+TEST(latency_steady_blocks_settle_a_cache_that_fills_lap_by_lap)
+{
+	static struct latency_result r;
+	const struct latency_point *pt;
+	struct latency_params p;
+	struct clock_info c;
+	struct model m = {.gradual = true};
+	int rc;
+
+	model_params(&p, &m, &c);
+	p.region_hops = 0;   /* the default, 65,536 */
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %s", strerror(-rc));
+	pt = model_point(&r, 4u << 20);
+	CHECK(pt && pt->settle_loads > 65536, "4 MiB settled after %zu loads", pt ? pt->settle_loads : 0);
+	CHECK(pt && pt->chase_ns < 30.0 * 1.15, "4 MiB at %.1f ns, warm 30", pt ? pt->chase_ns : NAN);
+	for (unsigned i = 0; i < r.ncurve; i++)
+		CHECK(r.points[i].steady_ok, "%zu B: %.1f ns, %.1f over 4x (settled after %zu)", r.points[i].size_bytes,
+		      r.points[i].chase_ns, r.points[i].steady_long_ns, r.points[i].settle_loads);
+}
