@@ -310,6 +310,11 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 		return 0;
 	case SECTION_ARGS_ONE:
 	case SECTION_ARGS_OPTIONAL:
+		/* `app bzip2 FILE.bz2`: the one kernel that takes a file. */
+		if (o->npaths == 1 && !strcmp(o->command->name, "app") && !strcmp(o->paths[0], "bzip2")) {
+			o->paths[o->npaths++] = a;
+			return 0;
+		}
 		if (o->npaths)
 			break;
 		o->paths[o->npaths++] = a;

@@ -209,19 +209,29 @@ typedef int (*bz2_block_sink)(void *ctx, unsigned block, const uint8_t *out, siz
 int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, bz2_block_sink sink, void *ctx,
 	       struct bz2_walk_ticks *walk, struct bz2_error *e);
 
-/* Block boundaries, found by decoding (for the block-parallel workers): the
- * bit offset of each block's body (after its magic), its level limit and
- * its stream; up to cap entries. Returns the number of blocks, or -1 with e
- * filled. */
-struct bz2_block_ref {
-	uint64_t body_bit;
-	uint32_t max_block;
-};
-long bz2_scan_blocks(const uint8_t *in, size_t len, struct bz2_block_ref *refs, size_t cap, struct bz2_error *e);
+/* For block-parallel decoding (lbzip2's way): every bit offset where the
+ * 48-bit block magic occurs, ascending, in a malloc'd array (*count
+ * entries; NULL and -ENOMEM on failure). A match inside compressed data is
+ * possible (about 2^-48 per bit), so the caller chains the blocks from the
+ * stream header by their end offsets and keeps only those on the chain. */
+uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
 
-/* Decode one block at ref into out (grown as needed with realloc; *cap its
- * size): the bytes, or -1 with e filled, or -ENOMEM. */
-long bz2_decode_block_at(const uint8_t *in, size_t len, const struct bz2_block_ref *ref, unsigned block_no,
-			 const struct bz2_walk_opts *w, uint8_t **out, size_t *cap, struct bz2_error *e);
+/* A decoder's own buffers (one per worker). */
+struct bz2_decoder;
+struct bz2_decoder *bz2_decoder_new(void);
+void bz2_decoder_free(struct bz2_decoder *d);
+
+struct bz2_block_result {
+	const uint8_t *out;   /* the block's bytes, valid until the next call */
+	size_t bytes;
+	uint32_t crc;         /* checked against the stored one */
+	uint64_t end_bit;     /* where the next magic must start */
+	uint32_t nblock;      /* for the caller's check against the level */
+};
+
+/* Decode the block whose magic starts at magic_bit (block_no names it in
+ * errors). 0, -1 with e filled, or -ENOMEM. */
+int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, uint64_t magic_bit, unsigned block_no,
+			const struct bz2_walk_opts *w, struct bz2_block_result *r, struct bz2_error *e);
 
 #endif

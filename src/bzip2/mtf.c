@@ -29,7 +29,7 @@ static int truncated(struct bz2_bits *b, struct bz2_error *e)
 	return fail(e, (uint64_t)(b->end - b->base) * 8, "truncated: the input ends inside this block");
 }
 
-int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e)
+static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e)
 {
 	uint8_t seq_to_byte[256], selector_mtf[BZ2_MAX_GROUPS], *selectors = NULL;
 	uint8_t mtf[256], lengths[BZ2_MAX_ALPHA];
@@ -195,4 +195,15 @@ int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *b
 	if (blk->orig_ptr >= n)
 		return fail(e, bz2_bits_pos(b), "origin pointer past the block");
 	return 0;
+}
+
+int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e)
+{
+	/* Zero bits read past the end can look like any field's error: the
+	 * truncation is the real one. */
+	if (block_body(b, max_block, blk, e) == 0)
+		return 0;
+	if (bz2_bits_truncated(b))
+		truncated(b, e);
+	return -1;
 }

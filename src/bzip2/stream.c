@@ -42,7 +42,7 @@ static uint32_t stream_level(const uint8_t *in, size_t len, size_t pos)
 	return 100000u * (uint32_t)(in[pos + 3] - '0');
 }
 
-struct bufs {
+struct bz2_decoder {
 	struct bz2_block *blk;
 	uint32_t *tt;
 	uint8_t *text;       /* the walk's output: the block before the run-length stage */
@@ -51,7 +51,7 @@ struct bufs {
 	struct bz2_walk_scratch sc;
 };
 
-static int bufs_get(struct bufs *u)
+static int bufs_get(struct bz2_decoder *u)
 {
 	u->blk = malloc(sizeof(*u->blk));
 	u->tt = malloc((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t));
@@ -61,7 +61,7 @@ static int bufs_get(struct bufs *u)
 	return u->blk && u->tt && u->text && u->blk->bwt ? 0 : -ENOMEM;
 }
 
-static void bufs_put(struct bufs *u)
+static void bufs_put(struct bz2_decoder *u)
 {
 	if (u->blk)
 		free(u->blk->bwt);
@@ -79,7 +79,7 @@ static inline uint64_t tick(bool timed)
 
 /* One block's body at b: decode it into u->out; the bytes or -1/-errno. */
 static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
-		      bool fresh, bool timed, struct bufs *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
+		      bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
 		      struct bz2_error *e, uint32_t *crc_out)
 {
 	struct bz2_walk_ticks mine = {0};
@@ -139,7 +139,7 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, bz2_block_sink sink, void *ctx,
 	       struct bz2_walk_ticks *walk, struct bz2_error *e)
 {
-	struct bufs u = {0};
+	struct bz2_decoder u = {0};
 	size_t pos = 0;
 	unsigned block_no = 0;
 	int rc;
@@ -207,4 +207,78 @@ int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, b
 out:
 	bufs_put(&u);
 	return rc;
+}
+
+struct bz2_decoder *bz2_decoder_new(void)
+{
+	struct bz2_decoder *d = calloc(1, sizeof(*d));
+
+	if (d && bufs_get(d)) {
+		bufs_put(d);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void bz2_decoder_free(struct bz2_decoder *d)
+{
+	if (!d)
+		return;
+	bufs_put(d);
+	free(d);
+}
+
+int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, uint64_t magic_bit, unsigned block_no,
+			const struct bz2_walk_opts *w, struct bz2_block_result *r, struct bz2_error *e)
+{
+	struct bz2_stage_ticks st;
+	struct bz2_bits b;
+	long bytes;
+
+	memset(e, 0, sizeof(*e));
+	bz2_bits_init(&b, in, len, magic_bit);
+	if (get48(&b) != BLOCK_MAGIC)
+		return fail(e, block_no, magic_bit, "bad block magic (expected 0x314159265359)");
+	bytes = block_run(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, false, false, d, &st, NULL, e, &r->crc);
+	if (bytes < 0)
+		return (int)bytes;
+	r->out = d->out;
+	r->bytes = (size_t)bytes;
+	r->end_bit = bz2_bits_pos(&b);
+	r->nblock = d->blk->nblock;
+	return 0;
+}
+
+uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count)
+{
+	size_t cap = 64, n = 0;
+	uint64_t *bits = malloc(cap * sizeof(*bits)), w = 0;
+
+	if (!bits)
+		return NULL;
+	/* A 56-bit window slides a byte at a time; the magic may start at any
+	 * of the 8 bit offsets of the window's first byte. */
+	for (size_t i = 0; i < len; i++) {
+		w = (w << 8 | in[i]) & 0xffffffffffffffull;
+		if (i < 6)
+			continue;
+		for (unsigned s = 0; s < 8; s++) {
+			if (((w >> (8 - s)) & 0xffffffffffffull) != BLOCK_MAGIC)
+				continue;
+			if (n == cap) {
+				uint64_t *m = realloc(bits, 2 * cap * sizeof(*bits));
+
+				if (!m) {
+					free(bits);
+					return NULL;
+				}
+				bits = m;
+				cap *= 2;
+			}
+			bits[n++] = (uint64_t)(i - 6) * 8 + s;
+		}
+	}
+	*count = n;
+	return bits;
 }
