@@ -19,11 +19,13 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) $(BZ2_CFLAGS) $(CFLAGS) -Is
 LDLIBS  := -lm -lpthread
 LDFLAGS ?=
 # libbz2 is the reference `app bzip2` checks its own decoder against, byte
-# for byte. Used where its header is present for this CC (tools/deps.sh
-# installs libbz2-dev); the AArch64 cross build has none, so there the
-# decoder builds and `app bzip2` refuses with one line saying why.
+# for byte. Used where a program calling it links with this CC and
+# LDFLAGS (tools/deps.sh installs libbz2-dev); the AArch64 cross build
+# finds the host's header but no arm64 library, so there the decoder
+# builds without it and `app bzip2` refuses with one line saying why.
 ifndef HAVE_LIBBZ2
-HAVE_LIBBZ2 := $(shell printf '\043include <bzlib.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+HAVE_LIBBZ2 := $(shell printf '\043include <bzlib.h>\nint main(void) { return !BZ2_bzlibVersion(); }\n' | \
+	$(CC) $(LDFLAGS) -x c -o /dev/null - -lbz2 >/dev/null 2>&1 && echo 1 || echo 0)
 endif
 ifeq ($(HAVE_LIBBZ2),1)
 BZ2_CFLAGS := -DHAVE_LIBBZ2

@@ -884,11 +884,8 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 
 	if (!strcmp(kernel, "bzip2"))
 		return app_bzip2_plan(s, err, errlen);
-	if (o->npaths > 1)
-		return usage_fail(err, errlen, "app %s: '%s': unexpected argument (only app bzip2 takes a file)", kernel,
-			    o->paths[1]);
 	if (app_kernel_find(kernel))
-		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", kernel);
+		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
 	if (o->input && textgen_parse(o->input, &kind))
 		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
 	if (!!o->text_path + !!o->input + o->bzip2 > 1)
