@@ -162,7 +162,7 @@ A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_m
 	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
 	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
 	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \
-	summary_ c2c_heat c2c_time man_page_lists \
+	summary_ c2c_heat c2c_time man_page_lists bzip2_ \
 	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json \
 	envelope_each envelope_names envelope_loaded envelope_model envelope_kernel envelope_levels envelope_payload
 check-aarch64:

@@ -48,6 +48,12 @@ struct options {
 	const char *text_path;       /* app bwt: --text FILE, invert this file */
 	const char *input;           /* app bwt: --input random|markov|repeat */
 	bool bzip2;                  /* app bwt: --bzip2, one 900,000-byte block */
+	/* app bzip2: each narrows one axis of the sweep (0/NULL: the default set) */
+	unsigned lanes;              /* --lanes K */
+	unsigned segments;           /* --segments S: start rows per block */
+	const char *layout;          /* --layout registers|state */
+	const char *prefetch;        /* --prefetch off|next|two */
+	const char *output_buffer;   /* --output-buffer reused|fresh */
 };
 
 #define CLI_ERR_LEN 256

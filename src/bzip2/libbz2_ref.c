@@ -98,7 +98,7 @@ int bz2_ref_decode(const uint8_t *in, size_t len, bz2_ref_sink sink, void *ctx, 
 		   char *why, size_t whylen)
 {
 	(void)in, (void)len, (void)sink, (void)ctx, (void)buf, (void)buf_bytes;
-	snprintf(why, whylen, "built without libbz2 (no bzlib.h for this compiler; tools/deps.sh installs libbz2-dev)");
+	snprintf(why, whylen, "built without libbz2 (none links with this compiler; tools/deps.sh installs libbz2-dev)");
 	return -ENOTSUP;
 }
 

@@ -534,6 +534,27 @@ static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_
 		unlink(tmp);
 }
 
+int app_bzip2_parse_layout(const char *s)
+{
+	return !strcmp(s, "registers") ? BZ2_LAYOUT_REGISTERS : !strcmp(s, "state") ? BZ2_LAYOUT_STATE : -1;
+}
+
+int app_bzip2_parse_prefetch(const char *s)
+{
+	return !strcmp(s, "off") ? BZ2_PREFETCH_OFF : !strcmp(s, "next") ? BZ2_PREFETCH_NEXT :
+	       !strcmp(s, "two") ? BZ2_PREFETCH_TWO : -1;
+}
+
+int app_bzip2_parse_output(const char *s)
+{
+	return !strcmp(s, "reused") ? 0 : !strcmp(s, "fresh") ? 1 : -1;
+}
+
+bool app_bzip2_registers_k(unsigned k)
+{
+	return k == 1 || k == 2 || k == 4 || k == 8 || k == 12 || k == 16 || k == 24 || k == 32;
+}
+
 /* ---- the run ---- */
 static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh)
 {
@@ -544,7 +565,7 @@ static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout 
 	v = &r->variants[r->nvariants++];
 	memset(v, 0, sizeof(*v));
 	v->k = k;
-	v->segments = 4 * k;
+	v->segments = k == 1 ? 1 : r->segments_override ? r->segments_override : 4 * k;
 	v->layout = l;
 	v->prefetch = pf;
 	v->fresh_output = fresh;
@@ -694,8 +715,26 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			 (unsigned long long)p->seed, p->default_text_bytes, r->libbz2_version, r->generate_seconds, len,
 			 r->blocks);
 
-	/* The variants: K by layout at prefetch off, then prefetch and the
-	 * fresh output buffer at the largest K of each. */
+	r->segments_override = p->segments;
+	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+			unsigned k = p->only_k ? p->only_k : ks[i];
+
+			if (k > p->max_k || (i && p->only_k))
+				break;
+			for (int l = 0; l < 2; l++) {
+				enum bz2_layout lay = l ? BZ2_LAYOUT_STATE : BZ2_LAYOUT_REGISTERS;
+
+				if ((p->layout >= 0 && (int)lay != p->layout) || (k == 1 && l))
+					continue;
+				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
+					continue;  /* the baseline is already there */
+				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
+					    p->output_fresh > 0);
+			}
+		}
+	} else {
 	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
 		if (ks[i] > p->max_k)
 			break;
@@ -713,6 +752,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false);
 		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
 		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
+	}
 	}
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		if (p->stop && *p->stop) {

@@ -30,6 +30,13 @@ struct app_bzip2_params {
 	unsigned trials;             /* per variant, 1..15 */
 	unsigned max_workers;        /* 1..APP_BZ2_WORKERS_MAX */
 	bool tools;                  /* also time bzip2 -d / lbzip2 -d when installed */
+	/* Narrowed axes (--lanes, --segments, --layout, --prefetch,
+	 * --output-buffer): 0 or -1 keeps the default set. With any given, the
+	 * sweep is K=1 (registers, off, reused: the baseline) and the product
+	 * of the axes given and the defaults of the rest. */
+	unsigned only_k;
+	unsigned segments;
+	int layout, prefetch, output_fresh;
 	uint64_t seed;
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
@@ -83,6 +90,7 @@ struct app_bzip2_result {
 	char libbz2_version[40];
 	char hash[65];                   /* SHA-256 of the decoded bytes (ours = libbz2's) */
 	double libbz2_seconds, libbz2_mb_per_s;
+	unsigned segments_override;      /* --segments, 0: 4K */
 	unsigned nvariants;
 	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
 	unsigned best;                   /* index of the fastest single-thread variant */
@@ -105,5 +113,13 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */
 int app_bzip2_validate(const char *path, char *err, size_t errlen);
+
+/* "registers"/"state", "off"/"next"/"two", "reused"/"fresh" -> 0, 1, 2 in
+ * that order; -1 for anything else. */
+int app_bzip2_parse_layout(const char *s);
+int app_bzip2_parse_prefetch(const char *s);
+int app_bzip2_parse_output(const char *s);
+/* Whether the registers layout has a compiled loop for K (else state). */
+bool app_bzip2_registers_k(unsigned k);
 
 #endif

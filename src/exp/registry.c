@@ -809,6 +809,24 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	if (o->text_path || o->input || o->bzip2 || o->size_bytes)
 		return usage_fail(err, errlen, "app bzip2: --text, --input, --bzip2 and --size are bwt's (expected app bzip2 "
 			    "[FILE.bz2])");
+	if (o->layout && app_bzip2_parse_layout(o->layout) < 0)
+		return usage_fail(err, errlen, "--layout: '%s' is not a layout (expected registers or state)", o->layout);
+	if (o->prefetch && app_bzip2_parse_prefetch(o->prefetch) < 0)
+		return usage_fail(err, errlen, "--prefetch: '%s' is not a prefetch policy (expected off, next or two)",
+			    o->prefetch);
+	if (o->output_buffer && app_bzip2_parse_output(o->output_buffer) < 0)
+		return usage_fail(err, errlen, "--output-buffer: '%s' is not a lifetime (expected reused or fresh)",
+			    o->output_buffer);
+	if (o->lanes && o->layout && app_bzip2_parse_layout(o->layout) == BZ2_LAYOUT_REGISTERS &&
+	    !app_bzip2_registers_k(o->lanes))
+		return usage_fail(err, errlen, "--lanes: '%u' has no registers loop (expected 1, 2, 4, 8, 12, 16, 24 or 32, "
+			    "or --layout state)", o->lanes);
+	if (o->lanes && o->lanes > o->max_lanes)
+		return usage_fail(err, errlen, "--lanes: '%u' is above --max-lanes %u (expected at most that)", o->lanes,
+			    o->max_lanes);
+	if (o->segments && o->lanes && o->segments < o->lanes)
+		return usage_fail(err, errlen, "--segments: '%u' is fewer than --lanes %u (expected at least K)", o->segments,
+			    o->lanes);
 	if (!bz2_ref_available()) {
 		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, why, sizeof(why));
 		return usage_fail(err, errlen, "app bzip2: %s: our decoder has nothing to be checked against", why);
@@ -831,6 +849,11 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 		.seed = o->seed,
 		.clock = &s->r->clock,
 		.stop = s->stop,
+		.only_k = short_form ? 0 : o->lanes,
+		.segments = short_form ? 0 : o->segments,
+		.layout = !short_form && o->layout ? app_bzip2_parse_layout(o->layout) : -1,
+		.prefetch = !short_form && o->prefetch ? app_bzip2_parse_prefetch(o->prefetch) : -1,
+		.output_fresh = !short_form && o->output_buffer ? app_bzip2_parse_output(o->output_buffer) : -1,
 	};
 	int rc, allowed = team_allowed_cpus(NULL, 0);
 
@@ -886,6 +909,9 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
 		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
+	if (o->lanes || o->segments || o->layout || o->prefetch || o->output_buffer)
+		return usage_fail(err, errlen, "app %s: --lanes, --segments, --layout, --prefetch and --output-buffer are "
+			    "bzip2's axes (expected app bzip2)", kernel);
 	if (o->input && textgen_parse(o->input, &kind))
 		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
 	if (!!o->text_path + !!o->input + o->bzip2 > 1)
