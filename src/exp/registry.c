@@ -804,6 +804,7 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
 	char why[CLI_ERR_LEN];
+	struct stat st;
 	int rc;
 
 	if (o->text_path || o->input || o->bzip2 || o->size_bytes)
@@ -830,6 +831,16 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	if (!bz2_ref_available()) {
 		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, why, sizeof(why));
 		return usage_fail(err, errlen, "app bzip2: %s: our decoder has nothing to be checked against", why);
+	}
+	/* The file is held whole, plus about 20 MB of decoder buffers per worker. */
+	if (o->npaths > 1 && !stat(o->paths[1], &st) && s->r->topo.mem_available_bytes &&
+	    (size_t)st.st_size > s->r->topo.mem_available_bytes / 2) {
+		char a[32], b[32];
+
+		report_format_bytes(a, sizeof(a), (size_t)st.st_size);
+		report_format_bytes(b, sizeof(b), s->r->topo.mem_available_bytes);
+		return usage_fail(err, errlen, "app bzip2: %s: %s is over half of MemAvailable (%s) (expected a smaller file)",
+			    o->paths[1], a, b);
 	}
 	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
 		return usage_fail(err, errlen, "app bzip2: %s", why);

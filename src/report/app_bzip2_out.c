@@ -62,7 +62,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		   "(%.0f%% of its time)\n", b->k, layout_name(b->layout), prefetch_name(b->prefetch), b->mb_per_s,
 		r->best_vs_libbz2, r->bound_stage, 100 * r->bound_fraction);
 	for (unsigned i = 0; i < r->ntools; i++)
-		fprintf(f, "  %s -dc (%s): %.4f s, %.1f MB/s; ours best single thread %.2fx\n", r->tools[i].name,
+		fprintf(f, "  %s -dc to /dev/null (%s; a process, its start in the time): %.4f s, %.1f MB/s; ours best single thread %.2fx\n", r->tools[i].name,
 			r->tools[i].version, r->tools[i].seconds, r->tools[i].mb_per_s, r->tools[i].ratio);
 	if (r->workers_sequential_fallback)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
