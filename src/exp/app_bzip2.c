@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,9 @@ struct work {
 	uint64_t *cand;
 	size_t ncand;
 	atomic_size_t next;
+	atomic_uint next_worker;
+	int cpus[APP_BZ2_WORKERS_MAX];   /* one allowed CPU per worker */
+	int ncpus;
 	struct bz2_walk_opts walk;
 	const struct clock_info *clock;
 	/* per candidate */
@@ -260,7 +264,19 @@ struct work {
 static void *worker_main(void *arg)
 {
 	struct work *w = arg;
-	struct bz2_decoder *d = bz2_decoder_new();
+	unsigned me = atomic_fetch_add(&w->next_worker, 1);
+	struct bz2_decoder *d;
+
+	/* The main thread is pinned to one CPU and a new thread inherits its
+	 * mask: unpinned, every worker would share that one CPU. */
+	if (w->ncpus > 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpus[me % (unsigned)w->ncpus], &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	d = bz2_decoder_new();
 
 	for (;;) {
 		size_t i = atomic_fetch_add(&w->next, 1);
@@ -368,6 +384,9 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 	int rc = 0;
 
 	w.walk.seed = p->seed;
+	w.ncpus = team_allowed_cpus(w.cpus, APP_BZ2_WORKERS_MAX);
+	if (w.ncpus > APP_BZ2_WORKERS_MAX)
+		w.ncpus = APP_BZ2_WORKERS_MAX;
 	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
 		struct app_bzip2_workers *x = &r->workers[r->nworkers];
 		double best = 0, cpu_best = 0, *rates = NULL;
@@ -390,6 +409,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 			w.bytes = calloc(w.ncand + 1, sizeof(*w.bytes));
 			w.seconds = calloc(w.ncand + 1, sizeof(*w.seconds));
 			atomic_store(&w.next, 0);
+			atomic_store(&w.next_worker, 0);
 			if (!w.rc || !w.end_bit || !w.crc || !w.nblock || !w.bytes || !w.seconds) {
 				rc = -ENOMEM;
 			} else {
