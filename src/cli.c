@@ -74,10 +74,16 @@ static const struct opt opts[] = {
 	 "app bwt: generated input, random, markov (text-like) or repeat (default markov)"},
 	{"bzip2", NULL, OPT_FLAG, F(bzip2), 0, 0, "app bwt: generated markov text at bzip2's block size, 900,000 bytes (a 3.6 MB table)"},
 	{"latency", "TICKS", OPT_STRING, F(qmodel_latency), 0, 0, "qmodel, trace: each request outstanding this long (default 200)"},
-	{"lanes", "LIST", OPT_STRING, F(qmodel_lanes), 0, 0, "qmodel: dependent chains K to simulate (default 1,8,16)"},
+	{"chains", "LIST", OPT_STRING, F(qmodel_chains), 0, 0, "qmodel: dependent chains K to simulate (default 1,8,16)"},
 	{"requests", "N", OPT_U64, F(qmodel_requests), 1, 100000000, "qmodel: requests in all, 1..1e8 (default 64)"},
 	{"queue", "Q", OPT_UINT, F(qmodel_queue), 1, 1000000, "qmodel: at most Q outstanding (default unlimited)"},
 	{"bytes-per-tick", "B", OPT_STRING, F(qmodel_bytes_per_tick), 0, 0, "qmodel: data path rate (default unlimited)"},
+	{"lanes", "K", OPT_UINT, F(lanes), 1, 32, "app bzip2: only this lane count beside K=1, 1..32 (default 1..32 by powers of two)"},
+	{"segments", "S", OPT_UINT, F(segments), 1, 4096, "app bzip2: start rows per block, K..4096 (default 4K)"},
+	{"layout", "KIND", OPT_STRING, F(layout), 0, 0, "app bzip2: lane state in registers or a state array (default both)"},
+	{"prefetch", "KIND", OPT_STRING, F(prefetch), 0, 0, "app bzip2: off, next or two (default off; next and two at K=8)"},
+	{"output-buffer", "KIND", OPT_STRING, F(output_buffer), 0, 0,
+	 "app bzip2: reused across blocks or fresh per block (default reused; fresh at K=8 and K=1)"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 20 s)"},
@@ -323,6 +329,11 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 		return 0;
 	case SECTION_ARGS_ONE:
 	case SECTION_ARGS_OPTIONAL:
+		/* `app bzip2 FILE.bz2`: the one kernel that takes a file. */
+		if (o->npaths == 1 && !strcmp(o->command->name, "app") && !strcmp(o->paths[0], "bzip2")) {
+			o->paths[o->npaths++] = a;
+			return 0;
+		}
 		if (o->npaths)
 			break;
 		o->paths[o->npaths++] = a;
@@ -351,9 +362,14 @@ static const struct {
 	{"text", "report app"},
 	{"input", "report app"},
 	{"bzip2", "report app"},
+	{"lanes", "app"},
+	{"segments", "app"},
+	{"layout", "app"},
+	{"prefetch", "app"},
+	{"output-buffer", "app"},
 	{"sort", "compare"},
 	{"latency", "qmodel trace"},
-	{"lanes", "qmodel"},
+	{"chains", "qmodel"},
 	{"requests", "qmodel"},
 	{"queue", "qmodel"},
 	{"bytes-per-tick", "qmodel"},

@@ -52,10 +52,16 @@ struct options {
 	const char *input;           /* app bwt: --input random|markov|repeat */
 	bool bzip2;                  /* app bwt: --bzip2, one 900,000-byte block */
 	const char *qmodel_latency;  /* qmodel: L in ticks, NULL: the textbook 200 */
-	const char *qmodel_lanes;    /* qmodel: "1,8,16" */
+	const char *qmodel_chains;   /* qmodel: "1,8,16" */
 	uint64_t qmodel_requests;    /* qmodel: 0: the textbook 64 */
 	unsigned qmodel_queue;       /* qmodel: Q, 0: unlimited */
 	const char *qmodel_bytes_per_tick; /* qmodel: B, NULL: unlimited */
+	/* app bzip2: each narrows one axis of the sweep (0/NULL: the default set) */
+	unsigned lanes;              /* --lanes K */
+	unsigned segments;           /* --segments S: start rows per block */
+	const char *layout;          /* --layout registers|state */
+	const char *prefetch;        /* --prefetch off|next|two */
+	const char *output_buffer;   /* --output-buffer reused|fresh */
 };
 
 #define CLI_ERR_LEN 256

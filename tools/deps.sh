@@ -25,6 +25,7 @@ build libc6-dev                   libc's headers and static libc for cc (the tra
 build make                        the build
 build binutils                    objdump: make disasm and the x86-64 gold listing of the JIT encoder
 build python3                     the tests parse JSON, SVG, HTML and CSV with real parsers
+build libbz2-dev                  app bzip2 checks its own decoder byte for byte against libbz2 (and times it beside)
 test  gcc-aarch64-linux-gnu       check-aarch64: the whole tree built for AArch64 under -Werror
 test  libc6-dev-arm64-cross       the cross compiler's libc headers and static libc (only a Recommends of gcc-aarch64-linux-gnu)
 test  binutils-aarch64-linux-gnu  aarch64-linux-gnu-objdump: the AArch64 gold listing of the JIT encoder

@@ -78,9 +78,9 @@ int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *e
 	if (o->qmodel_bytes_per_tick && parse_real(o->qmodel_bytes_per_tick, true, &a->bytes_per_tick))
 		return usage_fail(err, errlen, "--bytes-per-tick: '%s' is not a rate (expected a number >= 0, "
 				  "0 for unlimited, e.g. 3.2)", o->qmodel_bytes_per_tick);
-	if (o->qmodel_lanes && parse_lanes(o->qmodel_lanes, a))
-		return usage_fail(err, errlen, "--lanes: '%s' is not a list of lane counts (expected up to %d "
-				  "integers 1..%llu separated by commas, e.g. 1,8,16)", o->qmodel_lanes,
+	if (o->qmodel_chains && parse_lanes(o->qmodel_chains, a))
+		return usage_fail(err, errlen, "--chains: '%s' is not a list of chain counts (expected up to %d "
+				  "integers 1..%llu separated by commas, e.g. 1,8,16)", o->qmodel_chains,
 				  QMODEL_CMD_MAX_LANES, REQUESTS_MAX);
 	return 0;
 }

@@ -155,9 +155,12 @@ struct app_kernel_result {
 
 #define APP_KERNELS_MAX 4
 
+struct app_bzip2_result;  /* exp/app_bzip2.h: `app bzip2`, its own shape */
+
 struct app_result {
 	unsigned nkernels;
 	struct app_kernel_result kernels[APP_KERNELS_MAX];
+	struct app_bzip2_result *bzip2;  /* heap; NULL unless bzip2 ran */
 };
 
 /* Kernel names in the order the full report runs them. */

@@ -16,6 +16,7 @@
 #include "exp/registry.h"
 
 #include "exp/app.h"
+#include "exp/app_bzip2.h"
 #include "exp/bandwidth.h"
 #include "exp/c2c.h"
 #include "exp/latency.h"
@@ -35,6 +36,8 @@
 #include "policy.h"
 #include "report/app_out.h"
 #include "report/atomic.h"
+#include "report/app_bzip2_out.h"
+#include "bzip2/libbz2_ref.h"
 #include "report/bandwidth_out.h"
 #include "report/c2c_out.h"
 #include "report/csv.h"
@@ -861,6 +864,115 @@ static bool app_bzip2(const struct section_run *s)
 	return s->o->bzip2 || (!asked_for(s, "app") && !s->o->text_path);
 }
 
+/* `app bzip2 [FILE.bz2]`: libbz2 is required (the check), and a file is
+ * decoded once here so bad input is one line and exit 2 before anything
+ * is measured. */
+static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+	char why[CLI_ERR_LEN];
+	struct stat st;
+	int rc;
+
+	if (o->text_path || o->input || o->bzip2 || o->size_bytes)
+		return usage_fail(err, errlen, "app bzip2: --text, --input, --bzip2 and --size are bwt's (expected app bzip2 "
+			    "[FILE.bz2])");
+	if (o->layout && app_bzip2_parse_layout(o->layout) < 0)
+		return usage_fail(err, errlen, "--layout: '%s' is not a layout (expected registers or state)", o->layout);
+	if (o->prefetch && app_bzip2_parse_prefetch(o->prefetch) < 0)
+		return usage_fail(err, errlen, "--prefetch: '%s' is not a prefetch policy (expected off, next or two)",
+			    o->prefetch);
+	if (o->output_buffer && app_bzip2_parse_output(o->output_buffer) < 0)
+		return usage_fail(err, errlen, "--output-buffer: '%s' is not a lifetime (expected reused or fresh)",
+			    o->output_buffer);
+	if (o->lanes && o->layout && app_bzip2_parse_layout(o->layout) == BZ2_LAYOUT_REGISTERS &&
+	    !app_bzip2_registers_k(o->lanes))
+		return usage_fail(err, errlen, "--lanes: '%u' has no registers loop (expected 1, 2, 4, 8, 12, 16, 24 or 32, "
+			    "or --layout state)", o->lanes);
+	if (o->lanes && o->lanes > o->max_lanes)
+		return usage_fail(err, errlen, "--lanes: '%u' is above --max-lanes %u (expected at most that)", o->lanes,
+			    o->max_lanes);
+	if (o->segments && o->lanes && o->segments < o->lanes)
+		return usage_fail(err, errlen, "--segments: '%u' is fewer than --lanes %u (expected at least K)", o->segments,
+			    o->lanes);
+	if (!bz2_ref_available()) {
+		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, why, sizeof(why));
+		return usage_fail(err, errlen, "app bzip2: %s: our decoder has nothing to be checked against", why);
+	}
+	/* The file is held whole, plus about 20 MB of decoder buffers per worker. */
+	if (o->npaths > 1 && !stat(o->paths[1], &st) && s->r->topo.mem_available_bytes &&
+	    (size_t)st.st_size > s->r->topo.mem_available_bytes / 2) {
+		char a[32], b[32];
+
+		report_format_bytes(a, sizeof(a), (size_t)st.st_size);
+		report_format_bytes(b, sizeof(b), s->r->topo.mem_available_bytes);
+		return usage_fail(err, errlen, "app bzip2: %s: %s is over half of MemAvailable (%s) (expected a smaller file)",
+			    o->paths[1], a, b);
+	}
+	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
+		return usage_fail(err, errlen, "app bzip2: %s", why);
+	return 0;
+}
+
+static int app_bzip2_section_run(struct section_run *s, struct app_result *res, bool short_form)
+{
+	const struct options *o = s->o;
+	struct app_bzip2_params p = {
+		.path = o->npaths > 1 ? o->paths[1] : NULL,
+		.default_text_bytes = short_form ? ((size_t)2 << 20) : ((size_t)8 << 20),
+		.max_k = o->max_lanes < 32 ? o->max_lanes : 32,
+		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
+		.max_workers = 2,
+		.tools = !short_form,
+		.seed = o->seed,
+		.clock = &s->r->clock,
+		.stop = s->stop,
+		.only_k = short_form ? 0 : o->lanes,
+		.segments = short_form ? 0 : o->segments,
+		.layout = !short_form && o->layout ? app_bzip2_parse_layout(o->layout) : -1,
+		.prefetch = !short_form && o->prefetch ? app_bzip2_parse_prefetch(o->prefetch) : -1,
+		.output_fresh = !short_form && o->output_buffer ? app_bzip2_parse_output(o->output_buffer) : -1,
+	};
+	int rc, allowed = team_allowed_cpus(NULL, 0);
+
+	if (o->threads)
+		p.max_workers = o->threads;
+	else if (allowed > 0)
+		p.max_workers = (unsigned)allowed;
+	if (p.max_workers > APP_BZ2_WORKERS_MAX)
+		p.max_workers = APP_BZ2_WORKERS_MAX;
+	if (short_form && p.max_k > 8)
+		p.max_k = 8;
+	res->bzip2 = calloc(1, sizeof(*res->bzip2));
+	if (!res->bzip2)
+		return -ENOMEM;
+	rc = app_bzip2_run(&p, res->bzip2, s->err, sizeof(s->err));
+	if (rc == -EPROTO) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app bzip2: check failed: %.200s; refusing to report", why);
+	} else if (rc && rc != -EINTR && s->err[0]) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app bzip2: %.240s", why);
+	}
+	if (rc) {
+		free(res->bzip2);
+		res->bzip2 = NULL;
+	}
+	return rc;
+}
+
+static void app_section_free(void *result)
+{
+	struct app_result *res = result;
+
+	free(res->bzip2);
+	res->bzip2 = NULL;
+}
+
 static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
@@ -871,8 +983,13 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 	struct stat st;
 	char a[32], b[32];
 
+	if (!strcmp(kernel, "bzip2"))
+		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
-		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search or gather)", kernel);
+		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
+	if (o->lanes || o->segments || o->layout || o->prefetch || o->output_buffer)
+		return usage_fail(err, errlen, "app %s: --lanes, --segments, --layout, --prefetch and --output-buffer are "
+			    "bzip2's axes (expected app bzip2)", kernel);
 	if (o->input && textgen_parse(o->input, &kind))
 		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
 	if (!!o->text_path + !!o->input + o->bzip2 > 1)
@@ -930,6 +1047,8 @@ static int app_section_run(struct section_run *s, void *result)
 	};
 	int rc;
 
+	if (!strcmp(kernel, "bzip2"))
+		return app_bzip2_section_run(s, res, false);
 	if (o->input)
 		textgen_parse(o->input, &ap.input);
 	/* The swept walks decode a fixed number of rows whatever the table
@@ -949,6 +1068,10 @@ static int app_section_run(struct section_run *s, void *result)
 	if (rc)
 		return rc;
 	res->nkernels = 1;
+	/* The full report: the decoder's short form too (2 MB of text, one
+	 * trial, K up to 8, no tools: a few seconds). */
+	if (!asked_for(s, "app") && bz2_ref_available() && (rc = app_bzip2_section_run(s, res, true)))
+		return rc;
 	if (o->text_path)
 		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
 			    kernel, o->text_path, k->check.runs_checked);
@@ -964,7 +1087,11 @@ static int app_section_run(struct section_run *s, void *result)
 
 static void app_section_text(const void *res, FILE *f)
 {
-	app_write_text(res, f);
+	const struct app_result *r = res;
+
+	app_write_text(r, f);
+	if (r->bzip2)
+		app_bzip2_write_text(r->bzip2, f);
 }
 
 static void app_section_json(const void *res, struct jsonw *w, const char *key)
@@ -1282,7 +1409,7 @@ const struct section registry[] = {
 	},
 	{
 		.name = "app",
-		.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather",
+		.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
 		.help = "mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, the same\n"
 			"total work at every K, against the mlp chase curve measured in the same run at\n"
 			"the same footprint (--size, default 2x the largest reported cache, 8 to 64\n"
@@ -1308,6 +1435,19 @@ const struct section registry[] = {
 			"          Eytzinger layout, with and without prefetch.\n"
 			"  gather  sum += a[idx[i]]: independent loads, the ceiling the core reaches by\n"
 			"          itself.\n"
+			"  bzip2 [FILE.bz2]  our own bzip2 decoder over the whole file (default: 8 MB of\n"
+			"          generated text compressed at run time by libbz2 at level 9), every\n"
+			"          output checked byte for byte (SHA-256) against libbz2's. The walk\n"
+			"          runs as K = 1..32 lanes (--max-lanes) from 4K random start rows\n"
+			"          (a first pass of 4K draws, no walk; the cost is one copy of the\n"
+			"          block and the longest segment's tail), registers and state\n"
+			"          layouts; at K = 8 prefetch next (each lane's next row as soon as\n"
+			"          known) and two (the row two lanes on), and a fresh output buffer\n"
+			"          per block. Per variant: cold and warm seconds, MB/s, stage times\n"
+			"          (decode, table, starts, traversal, assembly, rle, crc), f, s and\n"
+			"          1/((1-f)+f/s) beside the measured speedup; libbz2 on one thread,\n"
+			"          bzip2/lbzip2 -dc when installed; 1..--threads block-parallel\n"
+			"          workers. Bad input: one line naming file, block and byte, exit 2.\n"
 			"The full report runs bwt on one 900,000-byte block of generated markov text\n"
 			"(the --bzip2 preset), which fits a cache (its budget\n"
 			"cannot hold a walk past the last cache; app bwt makes one).\n"
@@ -1317,10 +1457,11 @@ const struct section registry[] = {
 		.outputs = SECTION_OUT_ALL,
 		.operands = SECTION_ARGS_ONE,
 		.operand_name = "kernel",
-		.usage = "mlpscope app bwt|hash|search|gather",
+		.usage = "mlpscope app bwt|hash|search|gather|bzip2 [FILE.bz2]",
 		.result_bytes = sizeof(struct app_result),
 		.plan = app_section_plan,
 		.run = app_section_run,
+		.free = app_section_free,
 		.write_text = app_section_text,
 		.write_json = app_section_json,
 		.write_csv = app_write_csv,
@@ -1350,7 +1491,7 @@ const struct section registry[] = {
 	{
 		.name = "qmodel",
 		.summary = "the queue model: K dependent chains against latency, a queue cap and a data path",
-		.help = "mlpscope qmodel [--latency TICKS] [--lanes LIST] [--requests N] [--queue Q]\n"
+		.help = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q]\n"
 			"[--bytes-per-tick B]: simulates requests that each stay outstanding L ticks,\n"
 			"at most Q at once, through a data path of B bytes per tick, fed by K dependent\n"
 			"chains (each issues its next request when the last completes) and by a stream\n"
@@ -1360,7 +1501,7 @@ const struct section registry[] = {
 			"textbook case: 64 misses at L = 200 cycles take 12,800 cycles at K = 1, 1,600\n"
 			"at K = 8 and 800 at K = 16. No measurement is made; see docs/MODEL.md.\n",
 		.kind = SECTION_FILE_COMMAND,
-		.usage = "mlpscope qmodel [--latency TICKS] [--lanes LIST] [--requests N] [--queue Q] [--bytes-per-tick B]",
+		.usage = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q] [--bytes-per-tick B]",
 		.command = cmd_qmodel,
 	},
 	{

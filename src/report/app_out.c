@@ -7,6 +7,8 @@
  */
 #include "report/app_out.h"
 
+#include "report/app_bzip2_out.h"
+
 #include "report/csv.h"
 #include "report/format.h"
 
@@ -223,6 +225,8 @@ void app_write_json(const struct app_result *r, struct jsonw *w, const char *key
 	jsonw_object_begin(w, key);
 	for (unsigned i = 0; i < r->nkernels; i++)
 		write_kernel_json(w, &r->kernels[i]);
+	if (r->bzip2)
+		app_bzip2_write_json(r->bzip2, w, "bzip2");
 	jsonw_object_end(w);
 }
 

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#define BUILD_PACKAGES "gcc\nlibc6-dev\nmake\nbinutils\npython3\n"
+#define BUILD_PACKAGES "gcc\nlibc6-dev\nmake\nbinutils\npython3\nlibbz2-dev\n"
 #define TEST_PACKAGES                                                                     \
 	"gcc-aarch64-linux-gnu\nlibc6-dev-arm64-cross\nbinutils-aarch64-linux-gnu\nqemu-user\n" \
 	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\ngroff-base\nman-db\nprometheus\n"
 #define ALL_PACKAGES                                                                      \
-	"gcc libc6-dev make binutils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross "       \
+	"gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross "       \
 	"binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db "   \
 	"prometheus"
 
@@ -64,7 +64,7 @@ TEST(deps_plan_on_an_empty_machine_lists_every_package)
 TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler)
 {
 	char out[2048];
-	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 gcc-aarch64-linux-gnu "
+	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu "
 			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db prometheus' "
 			  "tools/deps.sh --test --plan";
 

@@ -75,8 +75,8 @@ TEST(qmodel_command_answers_the_textbook_case_by_default)
 	o.qmodel_latency = "nan";
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--latency: 'nan'"), "nan: %s", err);
 	o.qmodel_latency = NULL;
-	o.qmodel_lanes = "8,";
-	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--lanes: '8,'"), "8,: %s", err);
+	o.qmodel_chains = "8,";
+	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--chains: '8,'"), "8,: %s", err);
 }
 
 TEST(qmodel_chase_vs_stream_names_the_binding_resource)

@@ -1,0 +1,237 @@
+/*
+ * Our own bzip2 decoder, written from the format: a stream is "BZh" and a
+ * level digit, then blocks (48-bit magic 0x314159265359, the block's CRC,
+ * Huffman-coded MTF symbols of the BWT's last column), then an end marker
+ * (0x177245385090) and the combined CRC; files may hold several streams
+ * back to back. Each stage is its own function and file (bits, huffman,
+ * mtf, ibwt, rle, crc, stream) so the experiment can time each alone.
+ * Randomised blocks (bzip2 0.9.0's legacy option) are refused, not decoded.
+ * Nothing here prints: every failure fills a struct bz2_error.
+ */
+#ifndef MLPSCOPE_BZIP2_BZ2_H
+#define MLPSCOPE_BZIP2_BZ2_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BZ2_MAX_BLOCK_BYTES 900000u
+#define BZ2_MAX_GROUPS 6
+#define BZ2_MAX_ALPHA 258
+#define BZ2_MAX_CODE_BITS 20
+#define BZ2_MAX_SELECTORS 18002
+#define BZ2_GROUP_SYMBOLS 50
+/* Bit 31 of a table word marks a segment's start row (rows < 2^20). */
+#define BZ2_ROW_MARK 0x80000000u
+
+/* Where and why decoding stopped: block is 1-based (0: stream header or
+ * trailer), byte_offset the input byte where the bad field starts. */
+struct bz2_error {
+	unsigned block;
+	uint64_t byte_offset;
+	char what[160];
+};
+
+/* ---- bits.c: an MSB-first reader over the whole input ---- */
+struct bz2_bits {
+	const uint8_t *base, *p, *end;
+	uint64_t buf;      /* next bits, left-aligned */
+	unsigned count;    /* valid bits in buf */
+	uint64_t overrun;  /* zero bits supplied past the end */
+};
+
+void bz2_bits_init(struct bz2_bits *b, const uint8_t *data, size_t len, uint64_t bit_offset);
+/* Bits consumed from the start of data. */
+uint64_t bz2_bits_pos(const struct bz2_bits *b);
+/* True when a read went past the end of the input. */
+bool bz2_bits_truncated(const struct bz2_bits *b);
+
+static inline void bz2_bits_fill(struct bz2_bits *b)
+{
+	while (b->count <= 56) {
+		uint64_t byte = 0;
+
+		if (b->p < b->end)
+			byte = *b->p++;
+		else
+			b->overrun += 8;
+		b->buf |= byte << (56 - b->count);
+		b->count += 8;
+	}
+}
+
+/* n in 1..32 */
+static inline uint32_t bz2_bits_get(struct bz2_bits *b, unsigned n)
+{
+	uint32_t v;
+
+	if (b->count < n)
+		bz2_bits_fill(b);
+	v = (uint32_t)(b->buf >> (64 - n));
+	b->buf <<= n;
+	b->count -= n;
+	return v;
+}
+
+/* ---- huffman.c: one coding table (canonical, lengths 1..20) ---- */
+#define BZ2_FAST_BITS 10
+struct bz2_huffman {
+	uint16_t fast[1u << BZ2_FAST_BITS];  /* sym << 5 | len, 0 when longer */
+	uint32_t limit[BZ2_MAX_CODE_BITS + 2];/* first code past length l, left-aligned to 20 bits */
+	uint32_t offset[BZ2_MAX_CODE_BITS + 1];/* perm index minus first code, per length */
+	uint16_t perm[BZ2_MAX_ALPHA];        /* symbols ordered by (length, symbol) */
+};
+
+/* Build from lengths[0..alpha): 0, or -1 when the code is oversubscribed
+ * (more codes than the lengths allow). Incomplete codes are accepted; a
+ * bit pattern with no code is refused when met. */
+int bz2_huffman_build(struct bz2_huffman *h, const uint8_t *lengths, unsigned alpha);
+
+/* The next symbol, or -1 for a bit pattern that is no code. */
+static inline int bz2_huffman_decode(const struct bz2_huffman *h, struct bz2_bits *b)
+{
+	uint32_t v, e;
+	unsigned len;
+
+	if (b->count < BZ2_MAX_CODE_BITS)
+		bz2_bits_fill(b);
+	e = h->fast[b->buf >> (64 - BZ2_FAST_BITS)];
+	if (e) {
+		len = e & 31;
+		b->buf <<= len;
+		b->count -= len;
+		return (int)(e >> 5);
+	}
+	v = (uint32_t)(b->buf >> (64 - BZ2_MAX_CODE_BITS));
+	for (len = BZ2_FAST_BITS + 1; len <= BZ2_MAX_CODE_BITS; len++)
+		if (v < h->limit[len]) {
+			b->buf <<= len;
+			b->count -= len;
+			return h->perm[h->offset[len] + (v >> (BZ2_MAX_CODE_BITS - len))];
+		}
+	return -1;
+}
+
+/* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
+struct bz2_block {
+	uint32_t stored_crc;
+	uint32_t orig_ptr;
+	uint32_t nblock;                  /* bytes of the BWT's last column */
+	uint32_t counts[256];             /* how often each byte occurs in it */
+	uint8_t *bwt;                     /* caller's buffer, max_block bytes */
+	/* Scratch of the decode itself, kept here so a block needs no allocation. */
+	uint8_t selectors[BZ2_MAX_SELECTORS];
+	struct bz2_huffman tables[BZ2_MAX_GROUPS];
+};
+
+/* Read one block's body (after its magic) from b into blk: the CRC field,
+ * the randomised bit, the origin pointer, the symbol map, the selectors,
+ * the code tables and the symbols. max_block = 100000 x the level. 0, or
+ * -1 with e->what and e->byte_offset filled (the block number is the
+ * caller's). */
+int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e);
+
+/* ---- ibwt.c: the inverse BWT ---- */
+/* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */
+void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt);
+
+enum bz2_layout { BZ2_LAYOUT_STATE, BZ2_LAYOUT_REGISTERS };
+enum bz2_prefetch { BZ2_PREFETCH_OFF, BZ2_PREFETCH_NEXT, BZ2_PREFETCH_TWO };
+#define BZ2_LANES_MAX 32
+#define BZ2_SEGMENTS_MAX 4096
+
+struct bz2_walk_opts {
+	unsigned lanes;                  /* K: 1 is the plain walk */
+	unsigned segments;               /* S >= K start rows (0: 4K) */
+	enum bz2_layout layout;
+	enum bz2_prefetch prefetch;
+	uint64_t seed;                   /* where the random start rows fall */
+};
+
+/* Scratch the K-lane walk reuses across blocks (chunks and segment lists). */
+struct bz2_walk_scratch {
+	uint8_t *pool;
+	size_t pool_chunks;
+	uint32_t *chunk_next, *chunk_used;
+	size_t chunk_cap;
+};
+
+/* Ticks the walk spent in its parts, added to (clock_now units). */
+struct bz2_walk_ticks {
+	uint64_t starts, traversal, assembly;
+	unsigned fallbacks;              /* blocks walked with one lane (see ibwt.c) */
+};
+
+/* Emit the block's nblock bytes in text order into out. Returns 0 or
+ * -ENOMEM. A block whose rows do not form one cycle (periodic text) is
+ * walked with one lane, as libbz2 walks it. */
+int bz2_ibwt_walk(uint32_t *tt, uint32_t nblock, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
+		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks);
+void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
+
+/* ---- rle.c: undo the first run-length stage (4 equal bytes + a count) ---- */
+/* Decoded bytes that in[0..n) expands to. */
+size_t bz2_rle_size(const uint8_t *in, size_t n);
+/* Expand into out (at least bz2_rle_size bytes); returns the bytes written. */
+size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out);
+
+/* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
+uint32_t bz2_crc(const uint8_t *p, size_t n);
+static inline uint32_t bz2_crc_combine(uint32_t stream, uint32_t block)
+{
+	return ((stream << 1) | (stream >> 31)) ^ block;
+}
+
+/* ---- stream.c: whole files in production order ---- */
+struct bz2_stage_ticks {
+	uint64_t decode;     /* bits, Huffman tables and symbols, selectors, MTF */
+	uint64_t table;      /* the T-vector */
+	uint64_t starts;     /* the lanes' first pass: start rows chosen and marked */
+	uint64_t traversal;
+	uint64_t assembly;
+	uint64_t rle;
+	uint64_t crc;
+};
+
+struct bz2_decode_opts {
+	struct bz2_walk_opts walk;
+	bool fresh_output;   /* allocate and free the output buffer per block */
+	bool timed;          /* fill the per-stage ticks (clock_now around each) */
+};
+
+/* Called per block with its decoded bytes (valid until it returns) and its
+ * stage ticks; a nonzero return stops decoding and is returned. */
+typedef int (*bz2_block_sink)(void *ctx, unsigned block, const uint8_t *out, size_t bytes,
+			      const struct bz2_stage_ticks *ticks);
+
+/* Decode every stream of in[0..len). 0; -1 for bad input (e filled);
+ * -ENOMEM; or the sink's nonzero return. */
+int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, bz2_block_sink sink, void *ctx,
+	       struct bz2_walk_ticks *walk, struct bz2_error *e);
+
+/* For block-parallel decoding (lbzip2's way): every bit offset where the
+ * 48-bit block magic occurs, ascending, in a malloc'd array (*count
+ * entries; NULL and -ENOMEM on failure). A match inside compressed data is
+ * possible (about 2^-48 per bit), so the caller chains the blocks from the
+ * stream header by their end offsets and keeps only those on the chain. */
+uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
+
+/* A decoder's own buffers (one per worker). */
+struct bz2_decoder;
+struct bz2_decoder *bz2_decoder_new(void);
+void bz2_decoder_free(struct bz2_decoder *d);
+
+struct bz2_block_result {
+	const uint8_t *out;   /* the block's bytes, valid until the next call */
+	size_t bytes;
+	uint32_t crc;         /* checked against the stored one */
+	uint64_t end_bit;     /* where the next magic must start */
+	uint32_t nblock;      /* for the caller's check against the level */
+};
+
+/* Decode the block whose magic starts at magic_bit (block_no names it in
+ * errors). 0, -1 with e filled, or -ENOMEM. */
+int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, uint64_t magic_bit, unsigned block_no,
+			const struct bz2_walk_opts *w, struct bz2_block_result *r, struct bz2_error *e);
+
+#endif

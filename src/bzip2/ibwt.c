@@ -1,0 +1,372 @@
+/*
+ * The inverse BWT: bzip2's T-vector (tt[j] = next row << 8 | the byte of
+ * row j) and the walk that follows it, one dependent load per output byte.
+ * A 900 kB block's table is 3.6 MB: past L2 on most cores, so each step of
+ * one walk waits for a cache miss. K lanes walk K segments at once.
+ *
+ * Where segments start: the format gives only the text's first row, and a
+ * row's text position is known only by walking to it. So the first pass
+ * picks S-1 more rows at random (S x one RNG draw and one store marking the
+ * row in bit 31 of its word, no walk); each lane walks from a start row
+ * until it meets another's mark, writing into 4 KiB chunks of a pool since
+ * its length is unknown until then. The marks chain the segments in text
+ * order, and assembly copies them out in that order (n bytes of memcpy):
+ * that copy and the longest segment's tail (about ln(S) x the mean for
+ * random starts, shortened by handing a free lane the next segment) are
+ * what the lanes cost over one walk. A block whose rows are not one cycle
+ * (a periodic text: libbz2 walks its short cycle n steps) is detected by
+ * the chain check and walked again with one lane.
+ */
+#include "bzip2/bz2.h"
+
+#include "clock.h"
+#include "rng.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK_BYTES 4096u
+#define NO_CHUNK UINT32_MAX
+
+void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
+{
+	uint32_t cf[256], sum = 0, n = blk->nblock;
+	const uint8_t *bwt = blk->bwt;
+
+	for (unsigned b = 0; b < 256; b++) {
+		cf[b] = sum;
+		sum += blk->counts[b];
+	}
+	for (uint32_t i = 0; i < n; i++)
+		tt[i] = bwt[i];
+	for (uint32_t i = 0; i < n; i++)
+		tt[cf[bwt[i]]++] |= i << 8;
+}
+
+static void walk_one(const uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out)
+{
+	uint32_t pos = tt[orig_ptr] >> 8;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t v = tt[pos];
+
+		out[i] = (uint8_t)v;
+		pos = v >> 8;
+	}
+}
+
+struct seg_key {
+	uint32_t row, seg;
+};
+
+struct walk {
+	uint32_t *tt;
+	uint32_t n;
+	struct bz2_walk_scratch *sc;
+	size_t next_chunk;
+	unsigned nsegs, next_seg;
+	uint32_t start_row[BZ2_SEGMENTS_MAX], end_row[BZ2_SEGMENTS_MAX], first_chunk[BZ2_SEGMENTS_MAX];
+	uint32_t bytes[BZ2_SEGMENTS_MAX];
+	struct seg_key keys[BZ2_SEGMENTS_MAX];
+};
+
+struct lane {
+	uint32_t pos, seg, chunk, on;
+	uint8_t *w, *wend;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct seg_key *x = a, *y = b;
+
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+static inline __attribute__((always_inline)) int lane_chunk(struct walk *c, struct lane *l)
+{
+	uint32_t k;
+
+	if (c->next_chunk >= c->sc->pool_chunks)
+		return -1;
+	k = (uint32_t)c->next_chunk++;
+	if (l->chunk != NO_CHUNK) {
+		c->sc->chunk_next[l->chunk] = k;
+		c->sc->chunk_used[l->chunk] = CHUNK_BYTES;
+	} else {
+		c->first_chunk[l->seg] = k;
+	}
+	c->sc->chunk_next[k] = NO_CHUNK;
+	l->chunk = k;
+	l->w = c->sc->pool + (size_t)k * CHUNK_BYTES;
+	l->wend = l->w + CHUNK_BYTES;
+	return 0;
+}
+
+/* Start the next segment on lane l, or park it: 1 when it stays on. The
+ * first byte is peeled: the start row carries its own mark. */
+static inline __attribute__((always_inline)) int lane_take(struct walk *c, struct lane *l)
+{
+	uint32_t v;
+
+	if (c->next_seg >= c->nsegs) {
+		l->on = 0;
+		return 0;
+	}
+	l->seg = c->next_seg++;
+	l->chunk = NO_CHUNK;
+	if (lane_chunk(c, l))
+		return -1;
+	v = c->tt[c->start_row[l->seg]] & ~BZ2_ROW_MARK;
+	*l->w++ = (uint8_t)v;
+	l->pos = v >> 8;
+	l->on = 1;
+	return 1;
+}
+
+static inline __attribute__((always_inline)) void lane_close(struct walk *c, struct lane *l)
+{
+	c->end_row[l->seg] = l->pos;
+	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (c->sc->pool + (size_t)l->chunk * CHUNK_BYTES));
+}
+
+/* The lockstep loop. With a constant K and a local lane array (the
+ * registers layout) the compiler unrolls the lanes and keeps each one's
+ * row and write pointer in registers; with a run-time K (the state layout)
+ * they live in an array in L1 and every step loads and stores them. */
+static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, struct lane *L, const unsigned K,
+							       const enum bz2_prefetch pf)
+{
+	const uint32_t *tt = c->tt;
+	unsigned live = 0;
+
+	for (unsigned j = 0; j < K; j++) {
+		int r = lane_take(c, &L[j]);
+
+		if (r < 0)
+			return -1;
+		live += (unsigned)r;
+	}
+	while (live) {
+#pragma GCC unroll 32
+		for (unsigned j = 0; j < K; j++) {
+			uint32_t v;
+
+			if (!L[j].on)
+				continue;
+			if (pf == BZ2_PREFETCH_TWO)
+				__builtin_prefetch(&tt[L[(j + 2) % K].pos]);
+			v = tt[L[j].pos];
+			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
+				int r;
+
+				lane_close(c, &L[j]);
+				if ((r = lane_take(c, &L[j])) < 0)
+					return -1;
+				live -= (unsigned)(r == 0);
+				continue;
+			}
+			if (__builtin_expect(L[j].w == L[j].wend, 0) && lane_chunk(c, &L[j]))
+				return -1;
+			*L[j].w++ = (uint8_t)v;
+			L[j].pos = v >> 8;
+			if (pf == BZ2_PREFETCH_NEXT)
+				__builtin_prefetch(&tt[v >> 8]);
+		}
+	}
+	return 0;
+}
+
+#define REG_WALK(K)                                                                       \
+	static __attribute__((noinline)) int walk_reg##K(struct walk *c, enum bz2_prefetch pf) \
+	{                                                                                 \
+		struct lane L[K];                                                         \
+		if (pf == BZ2_PREFETCH_NEXT)                                              \
+			return walk_lanes(c, L, K, BZ2_PREFETCH_NEXT);                    \
+		if (pf == BZ2_PREFETCH_TWO)                                               \
+			return walk_lanes(c, L, K, BZ2_PREFETCH_TWO);                     \
+		return walk_lanes(c, L, K, BZ2_PREFETCH_OFF);                             \
+	}
+REG_WALK(2)
+REG_WALK(4)
+REG_WALK(8)
+REG_WALK(12)
+REG_WALK(16)
+REG_WALK(24)
+REG_WALK(32)
+
+static __attribute__((noinline)) int walk_state(struct walk *c, struct lane *L, unsigned k, enum bz2_prefetch pf)
+{
+	if (pf == BZ2_PREFETCH_NEXT)
+		return walk_lanes(c, L, k, BZ2_PREFETCH_NEXT);
+	if (pf == BZ2_PREFETCH_TWO)
+		return walk_lanes(c, L, k, BZ2_PREFETCH_TWO);
+	return walk_lanes(c, L, k, BZ2_PREFETCH_OFF);
+}
+
+static int walk_dispatch(struct walk *c, const struct bz2_walk_opts *o)
+{
+	struct lane L[BZ2_LANES_MAX];
+
+	if (o->layout == BZ2_LAYOUT_REGISTERS) {
+		switch (o->lanes) {
+		case 2: return walk_reg2(c, o->prefetch);
+		case 4: return walk_reg4(c, o->prefetch);
+		case 8: return walk_reg8(c, o->prefetch);
+		case 12: return walk_reg12(c, o->prefetch);
+		case 16: return walk_reg16(c, o->prefetch);
+		case 24: return walk_reg24(c, o->prefetch);
+		case 32: return walk_reg32(c, o->prefetch);
+		default: break;
+		}
+	}
+	return walk_state(c, L, o->lanes, o->prefetch);
+}
+
+static int scratch_fit(struct bz2_walk_scratch *sc, size_t chunks)
+{
+	uint8_t *p;
+	uint32_t *a, *b;
+
+	if (chunks <= sc->pool_chunks)
+		return 0;
+	p = realloc(sc->pool, chunks * CHUNK_BYTES);
+	if (!p)
+		return -ENOMEM;
+	sc->pool = p;
+	a = realloc(sc->chunk_next, chunks * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	sc->chunk_next = a;
+	b = realloc(sc->chunk_used, chunks * sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	sc->chunk_used = b;
+	sc->pool_chunks = chunks;
+	return 0;
+}
+
+void bz2_walk_scratch_free(struct bz2_walk_scratch *sc)
+{
+	free(sc->pool);
+	free(sc->chunk_next);
+	free(sc->chunk_used);
+	memset(sc, 0, sizeof(*sc));
+}
+
+static uint32_t seg_of_row(const struct walk *c, uint32_t row)
+{
+	size_t lo = 0, hi = c->nsegs;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->keys[mid].row < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->nsegs && c->keys[lo].row == row ? c->keys[lo].seg : UINT32_MAX;
+}
+
+/* Copy the segments out in text order; 0, or -1 when they do not chain
+ * into one cycle of n bytes. */
+static int assemble(struct walk *c, uint8_t *out)
+{
+	uint32_t seg = 0, o = 0;
+
+	for (unsigned i = 0; i < c->nsegs; i++) {
+		uint32_t next;
+
+		for (uint32_t k = c->first_chunk[seg]; k != NO_CHUNK; k = c->sc->chunk_next[k]) {
+			uint32_t used = c->sc->chunk_used[k];
+
+			if (used > c->n - o)
+				return -1;
+			memcpy(out + o, c->sc->pool + (size_t)k * CHUNK_BYTES, used);
+			o += used;
+		}
+		next = seg_of_row(c, c->end_row[seg]);
+		if (next == UINT32_MAX || (next == 0) != (i == c->nsegs - 1))
+			return -1;
+		seg = next;
+	}
+	return o == c->n ? 0 : -1;
+}
+
+int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
+		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks)
+{
+	struct walk *c;
+	unsigned k = o->lanes, s = o->segments ? o->segments : 4 * o->lanes;
+	uint64_t t0, t1, t2;
+	struct rng r;
+	int rc;
+
+	if (k <= 1 || n < 2 * CHUNK_BYTES) {
+		t0 = ticks ? clock_now() : 0;
+		walk_one(tt, n, orig_ptr, out);
+		if (ticks)
+			ticks->traversal += clock_now() - t0;
+		return 0;
+	}
+	if (k > BZ2_LANES_MAX)
+		k = BZ2_LANES_MAX;
+	if (s < k)
+		s = k;
+	if (s > BZ2_SEGMENTS_MAX)
+		s = BZ2_SEGMENTS_MAX;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	t0 = ticks ? clock_now() : 0;
+	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + s + k + 2)))
+		goto out;
+	c->tt = tt;
+	c->n = n;
+	c->sc = sc;
+	c->next_chunk = 0;
+	c->next_seg = 0;
+	c->nsegs = 0;
+	rng_seed(&r, o->seed ^ ((uint64_t)n << 32 | orig_ptr));
+	/* Segment 0 starts at the text's first row; the rest at random rows,
+	 * a row drawn twice kept once. */
+	for (unsigned i = 0; i < s; i++) {
+		uint32_t row = i ? (uint32_t)rng_below(&r, n) : tt[orig_ptr] >> 8;
+
+		if (row >= n || (tt[row] & BZ2_ROW_MARK))
+			continue;
+		tt[row] |= BZ2_ROW_MARK;
+		c->start_row[c->nsegs] = row;
+		c->keys[c->nsegs].row = row;
+		c->keys[c->nsegs].seg = c->nsegs;
+		c->nsegs++;
+	}
+	qsort(c->keys, c->nsegs, sizeof(c->keys[0]), key_cmp);
+	t1 = ticks ? clock_now() : 0;
+	rc = walk_dispatch(c, o);
+	t2 = ticks ? clock_now() : 0;
+	if (!rc)
+		rc = assemble(c, out);
+	for (unsigned i = 0; i < c->nsegs; i++)
+		tt[c->start_row[i]] &= ~BZ2_ROW_MARK;
+	if (ticks) {
+		ticks->starts += t1 - t0;
+		ticks->traversal += t2 - t1;
+		ticks->assembly += clock_now() - t2;
+	}
+	if (rc) {
+		/* Not one cycle through every start (or a runaway lane used up
+		 * the pool): the block's rows form shorter cycles. */
+		if (ticks)
+			ticks->fallbacks++;
+		t0 = ticks ? clock_now() : 0;
+		walk_one(tt, n, orig_ptr, out);
+		if (ticks)
+			ticks->traversal += clock_now() - t0;
+		rc = 0;
+	}
+out:
+	free(c);
+	return rc;
+}

@@ -1,0 +1,178 @@
+/*
+ * `app bzip2` in text and JSON. The variant table puts the measured whole
+ * speedup over K=1 beside the one Amdahl's law predicts from the walk's
+ * fraction f of K=1's time and the walk's own speedup s, because the
+ * question is how much of what the lanes buy the walk reaches the whole
+ * decoder. MB are 10^6 bytes of decoded output.
+ */
+#include "report/app_bzip2_out.h"
+
+static const char *layout_name(enum bz2_layout l)
+{
+	return l == BZ2_LAYOUT_REGISTERS ? "registers" : "state";
+}
+
+static const char *prefetch_name(enum bz2_prefetch p)
+{
+	return p == BZ2_PREFETCH_NEXT ? "next" : p == BZ2_PREFETCH_TWO ? "two" : "off";
+}
+
+static void write_stages_text(const char *label, const struct app_bzip2_variant *v, FILE *f)
+{
+	const struct app_bzip2_stages *s = &v->stages;
+	double w = v->warm_seconds > 0 ? v->warm_seconds : 1;
+
+	fprintf(f, "  stages, %s (K=%u %s, warm, seconds over all blocks and %% of the whole):\n", label, v->k,
+		layout_name(v->layout));
+	fprintf(f, "    decode (bits, Huffman, MTF) %.4f (%.0f%%), table %.4f (%.0f%%), starts %.4f (%.0f%%), "
+		   "traversal %.4f (%.0f%%),\n    assembly %.4f (%.0f%%), rle %.4f (%.0f%%), crc %.4f (%.0f%%); whole %.4f\n",
+		s->decode, 100 * s->decode / w, s->table, 100 * s->table / w, s->starts, 100 * s->starts / w, s->traversal,
+		100 * s->traversal / w, s->assembly, 100 * s->assembly / w, s->rle, 100 * s->rle / w, s->crc,
+		100 * s->crc / w, v->warm_seconds);
+}
+
+void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
+{
+	const struct app_bzip2_variant *b = &r->variants[r->best];
+
+	fprintf(f, "\napp bzip2: our own decoder, its inverse-BWT walk as K lanes, beside libbz2\n");
+	fprintf(f, "  input: %s\n", r->input);
+	fprintf(f, "  check: ok, every variant's output equal to libbz2 %s's (sha256 %s)\n", r->libbz2_version, r->hash);
+	fprintf(f, "  %-3s %-9s %-8s %-6s %9s %9s %8s %6s %6s %9s %9s\n", "K", "layout", "prefetch", "output", "cold s",
+		"warm s", "MB/s", "f", "s", "predicted", "measured");
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i];
+
+		fprintf(f, "  %-3u %-9s %-8s %-6s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f%s\n", v->k, layout_name(v->layout),
+			prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused", v->cold_seconds, v->warm_seconds,
+			v->mb_per_s, v->walk_fraction, v->walk_speedup, v->predicted_speedup, v->measured_speedup,
+			v->fallbacks ? " (some blocks walked with one lane)" : "");
+	}
+	fprintf(f, "  f: the walk's share of K=1's whole time; s: the walk's speedup over K=1; predicted "
+		   "1/((1-f)+f/s)\n");
+	for (unsigned i = 0; i < r->nvariants; i++)
+		if (r->variants[i].k == 1 && !r->variants[i].fresh_output) {
+			write_stages_text("K=1", &r->variants[i], f);
+			break;
+		}
+	write_stages_text("best", b, f);
+	fprintf(f, "  libbz2 %s BZ2_bzDecompress, one thread, same bytes: %.4f s, %.1f MB/s\n", r->libbz2_version,
+		r->libbz2_seconds, r->libbz2_mb_per_s);
+	fprintf(f, "  best single thread: K=%u %s prefetch %s, %.1f MB/s = %.2fx libbz2; its largest stage: %s "
+		   "(%.0f%% of its time)\n", b->k, layout_name(b->layout), prefetch_name(b->prefetch), b->mb_per_s,
+		r->best_vs_libbz2, r->bound_stage, 100 * r->bound_fraction);
+	for (unsigned i = 0; i < r->ntools; i++)
+		fprintf(f, "  %s -dc to /dev/null (%s; a process, its start in the time): %.4f s, %.1f MB/s; ours best single thread %.2fx\n", r->tools[i].name,
+			r->tools[i].version, r->tools[i].seconds, r->tools[i].mb_per_s, r->tools[i].ratio);
+	if (r->workers_sequential_fallback)
+		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
+	if (r->nworkers) {
+		fprintf(f, "  workers (block-parallel at the best variant, magic scan included):\n");
+		fprintf(f, "  %-7s %9s %8s %8s %13s %22s %10s\n", "workers", "wall s", "MB/s", "speedup", "CPU-s per GB",
+			"block MB/s min/med/max", "peak RSS");
+		for (unsigned i = 0; i < r->nworkers; i++) {
+			const struct app_bzip2_workers *w = &r->workers[i];
+			char spread[48];
+
+			snprintf(spread, sizeof(spread), "%.0f/%.0f/%.0f", w->block_mb_per_s_min, w->block_mb_per_s_median,
+				 w->block_mb_per_s_max);
+			fprintf(f, "  %-7u %9.4f %8.1f %8.2f %13.2f %22s %7ld KiB\n", w->n, w->wall_seconds, w->mb_per_s,
+				w->speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib);
+		}
+	}
+	fprintf(f, "  %.1f s in all\n", r->seconds);
+}
+
+static void write_stages_json(struct jsonw *w, const struct app_bzip2_stages *s)
+{
+	jsonw_object_begin(w, "stage_seconds");
+	jsonw_double(w, "decode", s->decode);
+	jsonw_double(w, "table", s->table);
+	jsonw_double(w, "starts", s->starts);
+	jsonw_double(w, "traversal", s->traversal);
+	jsonw_double(w, "assembly", s->assembly);
+	jsonw_double(w, "rle", s->rle);
+	jsonw_double(w, "crc", s->crc);
+	jsonw_object_end(w);
+}
+
+void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, const char *key)
+{
+	const struct app_bzip2_variant *b = &r->variants[r->best];
+
+	jsonw_object_begin(w, key);
+	jsonw_string(w, "input", r->input);
+	if (r->path[0])
+		jsonw_string(w, "path", r->path);
+	jsonw_bool(w, "generated", r->generated);
+	jsonw_uint(w, "compressed_bytes", r->compressed_bytes);
+	jsonw_uint(w, "decoded_bytes", r->decoded_bytes);
+	jsonw_uint(w, "blocks", r->blocks);
+	jsonw_uint(w, "streams", r->streams);
+	jsonw_string(w, "libbz2_version", r->libbz2_version);
+	jsonw_string(w, "output_sha256", r->hash);
+	jsonw_bool(w, "check_ok", true);
+	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
+	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
+	jsonw_array_begin(w, "variants");
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "k", v->k);
+		jsonw_uint(w, "segments", v->segments);
+		jsonw_string(w, "layout", layout_name(v->layout));
+		jsonw_string(w, "prefetch", prefetch_name(v->prefetch));
+		jsonw_string(w, "output_buffer", v->fresh_output ? "fresh" : "reused");
+		jsonw_double(w, "cold_seconds", v->cold_seconds);
+		jsonw_double(w, "warm_seconds", v->warm_seconds);
+		jsonw_double(w, "mb_per_s", v->mb_per_s);
+		write_stages_json(w, &v->stages);
+		jsonw_double(w, "walk_seconds", v->walk_seconds);
+		jsonw_double(w, "walk_fraction", v->walk_fraction);
+		jsonw_double(w, "walk_speedup", v->walk_speedup);
+		jsonw_double(w, "predicted_speedup", v->predicted_speedup);
+		jsonw_double(w, "measured_speedup", v->measured_speedup);
+		jsonw_uint(w, "single_lane_fallbacks", v->fallbacks);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_begin(w, "best");
+	jsonw_uint(w, "variant", r->best);
+	jsonw_uint(w, "k", b->k);
+	jsonw_double(w, "mb_per_s", b->mb_per_s);
+	jsonw_double(w, "vs_libbz2", r->best_vs_libbz2);
+	jsonw_string(w, "largest_stage", r->bound_stage);
+	jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
+	jsonw_object_end(w);
+	jsonw_array_begin(w, "workers");
+	for (unsigned i = 0; i < r->nworkers; i++) {
+		const struct app_bzip2_workers *x = &r->workers[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "workers", x->n);
+		jsonw_double(w, "wall_seconds", x->wall_seconds);
+		jsonw_double(w, "mb_per_s", x->mb_per_s);
+		jsonw_double(w, "speedup", x->speedup);
+		jsonw_double(w, "cpu_seconds_per_gb", x->cpu_seconds_per_gb);
+		jsonw_double(w, "block_mb_per_s_min", x->block_mb_per_s_min);
+		jsonw_double(w, "block_mb_per_s_median", x->block_mb_per_s_median);
+		jsonw_double(w, "block_mb_per_s_max", x->block_mb_per_s_max);
+		jsonw_int(w, "peak_rss_kib", x->peak_rss_kib);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "tools");
+	for (unsigned i = 0; i < r->ntools; i++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "name", r->tools[i].name);
+		jsonw_string(w, "version", r->tools[i].version);
+		jsonw_double(w, "seconds", r->tools[i].seconds);
+		jsonw_double(w, "mb_per_s", r->tools[i].mb_per_s);
+		jsonw_double(w, "ours_vs_tool", r->tools[i].ratio);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_double(w, "seconds", r->seconds);
+	jsonw_object_end(w);
+}

@@ -1,0 +1,415 @@
+/*
+ * Our bzip2 decoder (src/bzip2/) against libbz2: streams libbz2 writes
+ * (empty, one byte, runs of 1 to 300 equal bytes, a 900 kB block, many
+ * blocks, concatenated streams, a periodic block) decode to the bytes
+ * libbz2 decodes, through every stage alone and through every lane count,
+ * layout and prefetch; and hand-made streams (a tiny bit writer below)
+ * break one field each, which must fail with the block and byte named.
+ * Without libbz2 (the cross build) the tests that need it skip.
+ */
+#include "../harness.h"
+
+#include "bzip2/bz2.h"
+#include "textgen.h"
+#include "rng.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_LIBBZ2
+#include <bzlib.h>
+#endif
+
+struct sink_buf {
+	uint8_t *p;
+	size_t n, cap;
+	unsigned blocks;
+};
+
+static int sink_append(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
+{
+	struct sink_buf *s = ctx;
+
+	(void)t;
+	s->blocks = block;
+	if (s->n + bytes > s->cap) {
+		size_t cap = (s->n + bytes) * 2 + 16;
+		uint8_t *p = realloc(s->p, cap);
+
+		if (!p)
+			return -ENOMEM;
+		s->p = p;
+		s->cap = cap;
+	}
+	memcpy(s->p + s->n, out, bytes);
+	s->n += bytes;
+	return 0;
+}
+
+/* ---- a bit writer for hand-made streams ---- */
+struct bitw {
+	uint8_t buf[256];
+	size_t bits;
+};
+
+static void put(struct bitw *w, unsigned n, uint64_t v)
+{
+	for (unsigned i = n; i-- > 0;) {
+		if ((v >> i) & 1)
+			w->buf[w->bits / 8] |= (uint8_t)(0x80 >> (w->bits % 8));
+		w->bits++;
+	}
+}
+
+/* What to break in the one-block stream of "a". */
+enum breakage { INTACT, RANDOMISED, ORIGIN_PAST, SELECTOR_RANGE, HUFFMAN_OVER, HUFFMAN_LEN, BAD_CRC, STREAM_CRC,
+		NO_SELECTORS };
+
+static size_t make_stream(uint8_t *out, enum breakage br)
+{
+	struct bitw w;
+	uint32_t crc = bz2_crc((const uint8_t *)"a", 1);
+
+	memset(&w, 0, sizeof(w));
+	put(&w, 32, 0x425a6839);               /* BZh9 */
+	put(&w, 48, 0x314159265359ull);
+	put(&w, 32, br == BAD_CRC ? crc ^ 1 : crc);
+	put(&w, 1, br == RANDOMISED);
+	put(&w, 24, br == ORIGIN_PAST ? 5 : 0);
+	put(&w, 16, 0x8000 >> 6);              /* 'a' = 0x61: range 6 */
+	put(&w, 16, 0x8000 >> 1);
+	put(&w, 3, 2);                          /* two tables */
+	put(&w, 15, br == NO_SELECTORS ? 0 : 1);
+	if (br == SELECTOR_RANGE)
+		put(&w, 3, 6);                  /* unary 2 with two tables */
+	else
+		put(&w, 1, 0);
+	for (int t = 0; t < 2; t++) {
+		/* lengths RUNA 1, RUNB 2, EOB 2 (codes 0, 10, 11) */
+		if (br == HUFFMAN_LEN) {
+			put(&w, 5, 0);
+		} else if (br == HUFFMAN_OVER) {
+			put(&w, 5, 1);
+			put(&w, 3, 0);          /* 1, 1, 1: three codes of one bit */
+		} else {
+			put(&w, 5, 1);
+			put(&w, 1, 0);
+			put(&w, 3, 4);          /* "10" (length + 1), then "0" */
+			put(&w, 1, 0);
+		}
+	}
+	put(&w, 1, 0);                          /* RUNA: one 'a' */
+	put(&w, 2, 3);                          /* EOB */
+	put(&w, 48, 0x177245385090ull);
+	put(&w, 32, br == STREAM_CRC ? crc ^ 2 : crc);
+	memcpy(out, w.buf, sizeof(w.buf));
+	return (w.bits + 7) / 8;
+}
+
+static int decode(const uint8_t *in, size_t len, const struct bz2_walk_opts *wo, struct sink_buf *s,
+		  struct bz2_error *e)
+{
+	struct bz2_decode_opts o = {.walk = *wo};
+
+	memset(s, 0, sizeof(*s));
+	return bz2_decode(in, len, &o, sink_append, s, NULL, e);
+}
+
+TEST(bzip2_handmade_stream_decodes)
+{
+	uint8_t in[256];
+	size_t len = make_stream(in, INTACT);
+	struct bz2_walk_opts wo = {.lanes = 1};
+	struct sink_buf s;
+	struct bz2_error e;
+	int rc = decode(in, len, &wo, &s, &e);
+
+	CHECK(rc == 0, "rc %d: block %u byte %llu: %s", rc, e.block, (unsigned long long)e.byte_offset, e.what);
+	CHECK(s.n == 1 && s.p && s.p[0] == 'a', "decoded %zu bytes", s.n);
+#ifdef HAVE_LIBBZ2
+	{
+		char back[8];
+		unsigned n = sizeof(back);
+
+		CHECK(BZ2_bzBuffToBuffDecompress(back, &n, (char *)in, (unsigned)len, 0, 0) == BZ_OK && n == 1 &&
+			      back[0] == 'a', "libbz2 disagrees with the hand-made stream");
+	}
+#endif
+	free(s.p);
+}
+
+TEST(bzip2_bad_fields_fail_naming_block_and_byte)
+{
+	static const struct {
+		enum breakage br;
+		unsigned block;
+		const char *what;
+	} cases[] = {
+		{RANDOMISED, 1, "randomised"},       {ORIGIN_PAST, 1, "origin pointer past the block"},
+		{SELECTOR_RANGE, 1, "selector out of range"}, {HUFFMAN_OVER, 1, "bad Huffman table"},
+		{HUFFMAN_LEN, 1, "bad Huffman table"}, {BAD_CRC, 1, "bad block CRC"},
+		{STREAM_CRC, 0, "bad stream CRC"},   {NO_SELECTORS, 1, "no selectors"},
+	};
+	struct bz2_walk_opts wo = {.lanes = 1};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t in[256];
+		size_t len = make_stream(in, cases[i].br);
+		struct sink_buf s;
+		struct bz2_error e;
+		int rc = decode(in, len, &wo, &s, &e);
+
+		CHECK(rc == -1, "case %zu: rc %d", i, rc);
+		CHECK(e.block == cases[i].block && strstr(e.what, cases[i].what) && e.byte_offset < len,
+		      "case %zu: block %u byte %llu: %s", i, e.block, (unsigned long long)e.byte_offset, e.what);
+		free(s.p);
+	}
+}
+
+TEST(bzip2_truncated_and_bad_magic_fail)
+{
+	uint8_t in[256];
+	size_t len = make_stream(in, INTACT);
+	struct bz2_walk_opts wo = {.lanes = 1};
+	struct sink_buf s;
+	struct bz2_error e;
+
+	for (size_t cut = 0; cut < len; cut++) {
+		CHECK(decode(in, cut, &wo, &s, &e) == -1, "cut at %zu decoded", cut);
+		CHECK(e.what[0] && e.byte_offset <= len, "cut at %zu: no reason", cut);
+		free(s.p);
+	}
+	in[1] ^= 0x40;
+	CHECK(decode(in, len, &wo, &s, &e) == -1 && strstr(e.what, "bad magic") && e.byte_offset == 0, "%s", e.what);
+	free(s.p);
+	in[1] ^= 0x40;
+	in[5] ^= 0x01;  /* inside the block magic */
+	CHECK(decode(in, len, &wo, &s, &e) == -1 && strstr(e.what, "bad block magic") && e.block == 1 &&
+		      e.byte_offset == 4, "%s at %llu", e.what, (unsigned long long)e.byte_offset);
+	free(s.p);
+}
+
+TEST(bzip2_rle_expands_runs)
+{
+	/* 4 equal bytes then a count byte; fewer than 4 stand as they are; a
+	 * block ending right after 4 has no count. */
+	const uint8_t in[] = {'x', 'a', 'a', 'a', 'a', 3, 'a', 'b', 'b', 'b', 'b', 0, 'c', 'c', 'c', 'c'};
+	const char *want = "xaaaaaaaabbbbcccc";
+	uint8_t out[64];
+	size_t n = bz2_rle_size(in, sizeof(in));
+
+	CHECK(n == strlen(want), "size %zu", n);
+	CHECK(bz2_rle_decode(in, sizeof(in), out) == n && !memcmp(out, want, n), "expanded wrong");
+}
+
+TEST(bzip2_huffman_refuses_oversubscribed_and_decodes_long_codes)
+{
+	struct bz2_huffman h;
+	uint8_t over[3] = {1, 1, 1}, lens[258];
+	struct bitw w;
+	struct bz2_bits b;
+
+	CHECK(bz2_huffman_build(&h, over, 3) == -1, "three 1-bit codes accepted");
+	/* 258 symbols: lengths 1, 2, ... 19, 20, 20 for the first 21 (a
+	 * complete code), then only 20-bit codes would fit: give them none
+	 * by using 21 symbols. */
+	for (unsigned s = 0; s < 21; s++)
+		lens[s] = (uint8_t)(s < 20 ? s + 1 : 20);
+	CHECK(bz2_huffman_build(&h, lens, 21) == 0, "complete code refused");
+	memset(&w, 0, sizeof(w));
+	/* symbol 0 = "0", symbol 19 = 19 ones then 0, symbol 20 = 20 ones */
+	put(&w, 1, 0);
+	put(&w, 20, 0xffffe);
+	put(&w, 20, 0xfffff);
+	put(&w, 12, 0xffe);  /* symbol 11: 11 ones, a 0 */
+	bz2_bits_init(&b, w.buf, sizeof(w.buf), 0);
+	CHECK(bz2_huffman_decode(&h, &b) == 0, "first");
+	CHECK(bz2_huffman_decode(&h, &b) == 19, "second");
+	CHECK(bz2_huffman_decode(&h, &b) == 20, "third");
+	CHECK(bz2_huffman_decode(&h, &b) == 11, "fourth");
+}
+
+#ifdef HAVE_LIBBZ2
+static uint8_t *compress(const uint8_t *in, size_t n, int level, size_t *len)
+{
+	unsigned cap = (unsigned)(n + n / 100 + 1024);
+	char *out = malloc(cap);
+
+	if (!out || BZ2_bzBuffToBuffCompress(out, &cap, (char *)in, (unsigned)n, level, 0, 0) != BZ_OK) {
+		free(out);
+		return NULL;
+	}
+	*len = cap;
+	return (uint8_t *)out;
+}
+
+static const struct bz2_walk_opts walks[] = {
+	{.lanes = 1},
+	{.lanes = 2, .layout = BZ2_LAYOUT_REGISTERS},
+	{.lanes = 3, .layout = BZ2_LAYOUT_STATE},
+	{.lanes = 8, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT},
+	{.lanes = 8, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_TWO},
+	{.lanes = 16, .segments = 16, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_TWO},
+	{.lanes = 32, .segments = 4096, .layout = BZ2_LAYOUT_REGISTERS},
+	{.lanes = 12, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_NEXT, .seed = 7},
+};
+
+/* Every walk decodes what libbz2 decodes; returns the failure or NULL. */
+static const char *round_trip(const uint8_t *text, size_t n, int level, unsigned *blocks, char *why, size_t whylen)
+{
+	size_t len = 0;
+	uint8_t *z = compress(text, n, level, &len);
+
+	if (!z)
+		return "libbz2 could not compress";
+	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
+		struct sink_buf s;
+		struct bz2_error e;
+		int rc = decode(z, len, &walks[i], &s, &e);
+
+		if (rc || s.n != n || (n && memcmp(s.p, text, n))) {
+			snprintf(why, whylen, "walk %zu (K=%u): rc %d, %zu of %zu bytes, block %u: %s", i, walks[i].lanes, rc,
+				 s.n, n, e.block, e.what);
+			free(s.p);
+			free(z);
+			return why;
+		}
+		*blocks = s.blocks;
+		free(s.p);
+	}
+	free(z);
+	return NULL;
+}
+
+TEST(bzip2_small_streams_match_libbz2)
+{
+	uint8_t buf[2048] = {0};
+	char why[300];
+	unsigned blocks = 0;
+	const char *f;
+
+	CHECK(!(f = round_trip(buf, 0, 9, &blocks, why, sizeof(why))) && blocks == 0, "empty: %s", f ? f : "blocks");
+	buf[0] = 'q';
+	CHECK(!(f = round_trip(buf, 1, 9, &blocks, why, sizeof(why))) && blocks == 1, "one byte: %s", f ? f : "");
+	/* Runs of 1..300 equal bytes between others: every count byte value. */
+	for (unsigned r = 1; r <= 300; r++) {
+		memset(buf, 'r', r);
+		buf[r] = 's';
+		f = round_trip(buf, r + 1, 9, &blocks, why, sizeof(why));
+		CHECK(!f, "run of %u: %s", r, f);
+		if (f)
+			break;
+	}
+	for (unsigned i = 0; i < 256; i++)
+		buf[i] = (uint8_t)i;
+	CHECK(!(f = round_trip(buf, 256, 1, &blocks, why, sizeof(why))), "256 distinct: %s", f);
+}
+
+TEST(bzip2_large_block_and_many_blocks_match_libbz2)
+{
+	size_t n = 900000;
+	uint8_t *t = malloc(3 * n);
+	char why[300];
+	unsigned blocks = 0;
+	const char *f;
+
+	if (!t) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	textgen_fill(t, n, TEXTGEN_MARKOV, 1);
+	CHECK(!(f = round_trip(t, n, 9, &blocks, why, sizeof(why))), "900 kB: %s", f);
+	CHECK(blocks >= 1 && blocks <= 2, "900 kB made %u blocks", blocks);
+	textgen_fill(t, 3 * n, TEXTGEN_REPEAT, 2);
+	CHECK(!(f = round_trip(t, 3 * n, 1, &blocks, why, sizeof(why))), "many blocks: %s", f);
+	CHECK(blocks >= 20, "level 1 over 2.7 MB made only %u blocks", blocks);
+	/* A periodic block: its rows form short cycles, the lanes fall back. */
+	for (size_t i = 0; i < 200000; i++)
+		t[i] = "abc"[i % 3];
+	CHECK(!(f = round_trip(t, 200000, 9, &blocks, why, sizeof(why))), "periodic: %s", f);
+	free(t);
+}
+
+TEST(bzip2_concatenated_streams_match_libbz2)
+{
+	uint8_t a[5000], b[3000], *za, *zb, *both;
+	size_t la, lb;
+	struct sink_buf s;
+	struct bz2_error e;
+	struct bz2_walk_opts wo = {.lanes = 4};
+
+	textgen_fill(a, sizeof(a), TEXTGEN_MARKOV, 3);
+	textgen_fill(b, sizeof(b), TEXTGEN_RANDOM, 4);
+	za = compress(a, sizeof(a), 9, &la);
+	zb = compress(b, sizeof(b), 2, &lb);
+	both = malloc(la + lb + 4);
+	if (!za || !zb || !both) {
+		CHECK(0, "could not compress");
+		goto out;
+	}
+	memcpy(both, za, la);
+	memcpy(both + la, zb, lb);
+	CHECK(decode(both, la + lb, &wo, &s, &e) == 0 && s.n == sizeof(a) + sizeof(b) && !memcmp(s.p, a, sizeof(a)) &&
+		      !memcmp(s.p + sizeof(a), b, sizeof(b)), "two streams: %s", e.what);
+	free(s.p);
+	memcpy(both + la + lb, "junk", 4);
+	CHECK(decode(both, la + lb + 4, &wo, &s, &e) == -1 && strstr(e.what, "bad magic") && e.byte_offset == la + lb,
+	      "trailing junk: %s at %llu", e.what, (unsigned long long)e.byte_offset);
+	free(s.p);
+out:
+	free(za);
+	free(zb);
+	free(both);
+}
+
+/* Stage by stage on one libbz2 block: the block CRC libbz2 stored is our
+ * CRC of the text; the T-vector walk, alone, gives what the run-length
+ * stage expands to the text. */
+TEST(bzip2_stages_alone_match_libbz2)
+{
+	size_t n = 100000, len;
+	uint8_t *t = malloc(n), *z, *text = malloc(BZ2_MAX_BLOCK_BYTES), *back = malloc(n + 1);
+	struct bz2_block *blk = malloc(sizeof(*blk));
+	uint32_t *tt = malloc(BZ2_MAX_BLOCK_BYTES * 4);
+	struct bz2_walk_scratch sc = {0};
+	struct bz2_bits b;
+	struct bz2_error e;
+
+	if (!t || !text || !back || !blk || !tt) {
+		CHECK(0, "out of memory");
+		goto out;
+	}
+	textgen_fill(t, n, TEXTGEN_MARKOV, 5);
+	z = compress(t, n, 9, &len);
+	CHECK(z != NULL, "compress");
+	if (!z)
+		goto out;
+	blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
+	bz2_bits_init(&b, z, len, 32 + 48);
+	CHECK(blk->bwt && bz2_block_decode(&b, 900000, blk, &e) == 0, "block: %s", e.what);
+	CHECK(blk->stored_crc == bz2_crc(t, n), "stored CRC 0x%08x, ours 0x%08x", blk->stored_crc, bz2_crc(t, n));
+	bz2_ibwt_table(blk, tt);
+	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
+		memset(text, 0, blk->nblock);
+		CHECK(bz2_ibwt_walk(tt, blk->nblock, blk->orig_ptr, text, &walks[i], &sc, NULL) == 0, "walk %zu", i);
+		CHECK(bz2_rle_size(text, blk->nblock) == n, "walk %zu: size", i);
+		bz2_rle_decode(text, blk->nblock, back);
+		CHECK(!memcmp(back, t, n), "walk %zu (K=%u) differs", i, walks[i].lanes);
+	}
+	free(blk->bwt);
+	free(z);
+out:
+	bz2_walk_scratch_free(&sc);
+	free(t);
+	free(text);
+	free(back);
+	free(blk);
+	free(tt);
+}
+#else
+TEST(bzip2_small_streams_match_libbz2)
+{
+	SKIP("built without libbz2 (none links with this compiler): nothing to compare against");
+}
+#endif
