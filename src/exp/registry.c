@@ -1069,8 +1069,9 @@ static int app_section_run(struct section_run *s, void *result)
 		return rc;
 	res->nkernels = 1;
 	/* The full report: the decoder's short form too (2 MB of text, one
-	 * trial, K up to 8, no tools: a few seconds). */
-	if (!asked_for(s, "app") && bz2_ref_available() && (rc = app_bzip2_section_run(s, res, true)))
+	 * trial, K up to 8, no tools: a few seconds); --quick leaves it out,
+	 * its 20 s go to the memory figures. */
+	if (!asked_for(s, "app") && !o->quick && bz2_ref_available() && (rc = app_bzip2_section_run(s, res, true)))
 		return rc;
 	if (o->text_path)
 		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
