@@ -36,7 +36,7 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC := $(wildcard src/*.c src/arch/*.c src/kern/*.c src/exp/*.c src/report/*.c src/jit/*.c src/cmd/*.c src/bzip2/*.c)
+LIB_SRC := $(wildcard src/*.c src/*/*.c src/*/*/*.c)
 LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c tests/unit/*.c)

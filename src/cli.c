@@ -1,15 +1,15 @@
 /*
  * The option table, size/suffix parsing and help printing. Commands, their
  * help, their operands and the outputs each can write come from the
- * registry's rows (exp/registry.c); this file names no command. Every bad
+ * registry's rows (sections/registry.c); this file names no command. Every bad
  * argument is refused here, before anything is mapped or measured, with a
  * message of one form: "--flag: 'value' <what is wrong> (expected <accepted form>)".
  */
 #include "cli.h"
 
-#include "exp/registry.h"
+#include "sections/registry.h"
 #include "kern/lanes.h"
-#include "usage.h"
+#include "util/usage.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -8,19 +8,19 @@
  * second one exits at once. Commands that only read files exit at the first.
  */
 #include "cli.h"
-#include "clock.h"
-#include "exp/registry.h"
-#include "plan.h"
+#include "core/clock.h"
+#include "sections/registry.h"
+#include "sections/plan.h"
 #include "provenance.h"
-#include "jsonr.h"
+#include "util/jsonr.h"
 #include "outpaths.h"
-#include "report/atomic.h"
+#include "util/atomic.h"
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/prom.h"
-#include "report/report.h"
+#include "sections/document.h"
 #include "report/svg.h"
-#include "topo.h"
+#include "core/topo.h"
 
 #include <errno.h>
 #include <libgen.h>

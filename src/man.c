@@ -9,7 +9,7 @@
 #include "man.h"
 
 #include "cli.h"
-#include "exp/registry.h"
+#include "sections/registry.h"
 #include "provenance.h"
 
 #include <string.h>

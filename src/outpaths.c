@@ -3,15 +3,15 @@
  * a symbolic link, another spelling), else by the resolved directory and the
  * last component, so an output that does not exist yet still matches. A
  * directory output writes only names of its own kind (*.svg, *.csv) and a
- * directory input reads only *.json (cmd/fleet.c), so those are compared by
+ * directory input reads only *.json (sections/fleet.c), so those are compared by
  * directory and name. A new output option is one row of `outputs`.
  */
 #include "outpaths.h"
 
-#include "cmd/fleet.h"
-#include "exp/registry.h"
-#include "report/atomic.h"
-#include "usage.h"
+#include "sections/fleet.h"
+#include "sections/registry.h"
+#include "util/atomic.h"
+#include "util/usage.h"
 
 #include <libgen.h>
 #include <limits.h>

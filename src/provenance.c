@@ -7,7 +7,7 @@
 
 #include "arch/arch.h"
 #include "buildinfo.h"
-#include "sha256.h"
+#include "util/sha256.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef MLPSCOPE_PROVENANCE_H
 #define MLPSCOPE_PROVENANCE_H
 
-#include "result.h"
+#include "exp/result.h"
 
 void provenance_collect(struct provenance *p, uint64_t seed);
 

@@ -5,7 +5,7 @@
  */
 #include "corpus.h"
 
-#include "cmd/load.h"
+#include "analyse/load.h"
 
 #include <ctype.h>
 #include <dirent.h>

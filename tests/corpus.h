@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 #define CORPUS_ROOT "tests/data/cpus"
 #define CORPUS_CPUS_MAX 16

@@ -5,10 +5,10 @@
  */
 #include "harness.h"
 
-#include "arena.h"
-#include "clock.h"
+#include "core/arena.h"
+#include "core/clock.h"
 #include "exp/mlp.h"
-#include "topo.h"
+#include "core/topo.h"
 
 #include <errno.h>
 #include <math.h>

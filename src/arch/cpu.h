@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "topo.h"
+#include "core/topo.h"
 
 #define CPU_MAX_FEATURES 16
 

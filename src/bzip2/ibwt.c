@@ -19,8 +19,8 @@
  */
 #include "bzip2/bz2.h"
 
-#include "clock.h"
-#include "rng.h"
+#include "core/clock.h"
+#include "core/rng.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  */
 #include "bzip2/bz2.h"
 
-#include "clock.h"
+#include "core/clock.h"
 
 #include <errno.h>
 #include <stdio.h>

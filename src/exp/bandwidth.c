@@ -20,12 +20,12 @@
  * machine remote traffic is included; placement is recorded, not optimised.
  */
 #include "exp/bandwidth.h"
-#include "policy.h"
+#include "exp/policy.h"
 
-#include "arena.h"
-#include "chain.h"
+#include "core/arena.h"
+#include "core/chain.h"
 #include "kern/lanes.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

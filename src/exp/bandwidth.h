@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "kern/stream.h"
-#include "team.h"
-#include "topo.h"
+#include "core/team.h"
+#include "core/topo.h"
 
 #define BANDWIDTH_MAX_KERNELS 16
 #define BANDWIDTH_MAX_COUNTS 12      /* thread counts swept: 1, 2, 4 ... and N */

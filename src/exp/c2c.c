@@ -11,7 +11,7 @@
  */
 #include "exp/c2c.h"
 
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

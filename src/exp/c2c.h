@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "team.h"
+#include "core/clock.h"
+#include "core/team.h"
 
 #define C2C_MAX_CPUS TEAM_MAX_THREADS
 #define C2C_MAX_SAMPLES 64

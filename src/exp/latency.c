@@ -29,7 +29,7 @@
 #include "exp/latency.h"
 
 #include "kern/lanes.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

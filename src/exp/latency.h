@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "chain.h"
-#include "clock.h"
+#include "core/arena.h"
+#include "core/chain.h"
+#include "core/clock.h"
 
 #define LATENCY_POINTS_MAX 128
 #define LATENCY_TRIALS_MAX 16

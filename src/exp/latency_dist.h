@@ -9,7 +9,7 @@
 #define MLPSCOPE_EXP_LATENCY_DIST_H
 
 #include "exp/latency.h"
-#include "stats.h"
+#include "core/stats.h"
 
 /* One per level, plus the largest size. */
 #define LATENCY_DIST_MAX (LATENCY_LEVELS_MAX + 1)

@@ -12,11 +12,11 @@
  *   trials; latency is the minimum over trials, bandwidth from that trial.
  */
 #include "exp/loaded.h"
-#include "policy.h"
+#include "exp/policy.h"
 
-#include "chain.h"
+#include "core/chain.h"
 #include "kern/lanes.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -14,10 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "clock.h"
-#include "team.h"
-#include "topo.h"
+#include "core/arena.h"
+#include "core/clock.h"
+#include "core/team.h"
+#include "core/topo.h"
 
 #define LOADED_MAX_DELAYS 24
 #define LOADED_MAX_TRIALS 30

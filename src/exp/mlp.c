@@ -13,7 +13,7 @@
  */
 #include "exp/mlp.h"
 
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -10,14 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "chain.h"
-#include "clock.h"
+#include "core/arena.h"
+#include "core/chain.h"
+#include "core/clock.h"
 #include "exp/mlp_core.h"
 #include "exp/mlp_levels.h"
 #include "exp/mlp_payload.h"
 #include "kern/lanes.h"
-#include "policy.h"
+#include "exp/policy.h"
 
 /* Control arms: one chain unrolled 1, 2, 4 ... 128 times. */
 #define MLP_CONTROL_ARMS 8

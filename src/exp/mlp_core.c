@@ -9,9 +9,9 @@
  */
 #include "exp/mlp_core.h"
 
-#include "chain.h"
+#include "core/chain.h"
 #include "kern/lanes_count.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <stdlib.h>

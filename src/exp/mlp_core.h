@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "kern/lanes.h"
 
 /* Bytes of the L1-resident chain: half of the smallest L1 data cache

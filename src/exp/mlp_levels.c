@@ -12,7 +12,7 @@
 
 #include <math.h>
 
-#include "topo.h"
+#include "core/topo.h"
 
 #include <stdio.h>
 #include <string.h>

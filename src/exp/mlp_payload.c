@@ -10,9 +10,9 @@
  */
 #include "exp/mlp_payload.h"
 
-#include "arena.h"
+#include "core/arena.h"
 #include "kern/payload.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chain.h"
-#include "clock.h"
+#include "core/chain.h"
+#include "core/clock.h"
 
 #define MLP_PAYLOAD_CASES 8
 #define MLP_PAYLOAD_KS 9

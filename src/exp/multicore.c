@@ -8,10 +8,10 @@
  * best trial, here the trial with the highest aggregate rate.
  */
 #include "exp/multicore.h"
-#include "policy.h"
+#include "exp/policy.h"
 
 #include "kern/lanes.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

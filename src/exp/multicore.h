@@ -14,11 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
-#include "chain.h"
-#include "clock.h"
-#include "team.h"
-#include "topo.h"
+#include "core/arena.h"
+#include "core/chain.h"
+#include "core/clock.h"
+#include "core/team.h"
+#include "core/topo.h"
 
 #define MULTICORE_MAX_LANES 64
 #define MULTICORE_MAX_COUNTS 12

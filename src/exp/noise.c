@@ -10,10 +10,10 @@
  */
 #include "exp/noise.h"
 
-#include "arena.h"
-#include "chain.h"
+#include "core/arena.h"
+#include "core/chain.h"
 #include "kern/lanes.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

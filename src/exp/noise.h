@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "core/clock.h"
 
 #define NOISE_GROUPS_MAX 32
 #define NOISE_GROUP_RUNS 3       /* runs per min-of-N estimate */

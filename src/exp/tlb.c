@@ -20,10 +20,10 @@
  */
 #include "exp/tlb.h"
 
-#include "chain.h"
+#include "core/chain.h"
 #include "kern/lanes.h"
-#include "rng.h"
-#include "stats.h"
+#include "core/rng.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

@@ -17,8 +17,8 @@
 #include <stdint.h>
 
 #include "arch/cpu.h"
-#include "arena.h"
-#include "clock.h"
+#include "core/arena.h"
+#include "core/clock.h"
 
 #define TLB_POINTS_MAX 80
 #define TLB_TRIALS_MAX 16

@@ -15,12 +15,12 @@
  *   against the other fillers bounding it (docs/METHODOLOGY.md).
  */
 #include "exp/window.h"
-#include "policy.h"
+#include "exp/policy.h"
 
-#include "arena.h"
-#include "clock.h"
+#include "core/arena.h"
+#include "core/clock.h"
 #include "jit/enc.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <errno.h>
 #include <math.h>

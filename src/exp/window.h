@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "chain.h"
+#include "core/chain.h"
 #include "jit/probe.h"
 
 #define WINDOW_MAX_POINTS 192

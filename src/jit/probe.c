@@ -8,7 +8,7 @@
  */
 #include "jit/probe.h"
 
-#include "clock.h"
+#include "core/clock.h"
 #include "jit/enc.h"
 
 #include <errno.h>

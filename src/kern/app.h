@@ -53,7 +53,7 @@ void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos,
  * segment's start, or row 0, the end of the text). Lanes sit on a ring:
  * one whose segment ends takes the next unstarted one. Segment lengths are
  * unknown in advance, so each writes into fixed-size chunks drawn from a
- * pool and linked in order; the join (exp/app_bwt.c) copies them out in
+ * pool and linked in order; the join (exp/app/kernel_bwt.c) copies them out in
  * text order. One dependent table load per byte, plus the stop-bit test.
  */
 struct app_bwt_ring {

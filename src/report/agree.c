@@ -12,8 +12,8 @@
  */
 #include "report/agree.h"
 
-#include "report/format.h"
-#include "stats.h"
+#include "util/format.h"
+#include "core/stats.h"
 
 #include <math.h>
 #include <stdio.h>

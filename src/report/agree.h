@@ -16,7 +16,7 @@
 #include "exp/latency.h"
 #include "exp/loaded.h"
 #include "exp/mlp.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 
 #define AGREE_LINES_MAX 8
 #define AGREE_FIGURES_MAX 4

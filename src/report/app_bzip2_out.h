@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "exp/app_bzip2.h"
-#include "report/jsonw.h"
+#include "exp/app/bzip2.h"
+#include "util/jsonw.h"
 
 void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f);
 /* Writes "<key>": {...} into the enclosing object. */

@@ -10,7 +10,7 @@
 #include "report/app_bzip2_out.h"
 
 #include "report/csv.h"
-#include "report/format.h"
+#include "util/format.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "exp/app.h"
-#include "report/jsonw.h"
+#include "exp/app/app.h"
+#include "util/jsonw.h"
 
 void app_write_text(const struct app_result *r, FILE *f);
 

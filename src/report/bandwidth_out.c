@@ -6,9 +6,9 @@
  */
 #include "report/bandwidth_out.h"
 #include "report/csv.h"
-#include "report/format.h"
+#include "util/format.h"
 
-#include "stats.h"
+#include "core/stats.h"
 
 #include <math.h>
 

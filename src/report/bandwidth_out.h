@@ -12,7 +12,7 @@
 #include "exp/bandwidth.h"
 #include "exp/loaded.h"
 #include "exp/multicore.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 
 struct jsonr_value;
 

@@ -8,9 +8,9 @@
  */
 #include "report/c2c_out.h"
 
-#include "jsonr.h"
-#include "report/atomic.h"
-#include "report/jsonw.h"
+#include "util/jsonr.h"
+#include "util/atomic.h"
+#include "util/jsonw.h"
 #include "report/svg.h"
 
 #include <errno.h>

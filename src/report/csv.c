@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/atomic.h"
+#include "util/atomic.h"
 
 
 void csv_write_field(FILE *f, const char *s)

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 /* One column: its header (unit included) and the key path inside a row. */
 struct csv_col {

@@ -17,11 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/envelope.h"
-#include "report/atomic.h"
+#include "analyse/envelope.h"
+#include "util/atomic.h"
 #include "report/c2c_out.h"
 #include "report/plots.h"
-#include "report/format.h"
+#include "util/format.h"
 #include "report/summary.h"
 #include "report/svg.h"
 

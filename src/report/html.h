@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 /* Write one HTML5 page: every plot with all ndocs runs on the same axes,
  * then per run the text report's content as tables. labels[i] names run i

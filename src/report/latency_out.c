@@ -7,7 +7,7 @@
 #include "report/latency_out.h"
 #include "report/csv.h"
 
-#include "report/format.h"
+#include "util/format.h"
 #include "exp/latency_dist.h"
 
 #include <inttypes.h>

@@ -8,7 +8,7 @@
 #include "report/machine_out.h"
 #include "report/csv.h"
 
-#include "report/format.h"
+#include "util/format.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "machine.h"
-#include "report/jsonw.h"
+#include "exp/machine.h"
+#include "util/jsonw.h"
 
 struct jsonr_value;
 

@@ -8,7 +8,7 @@
 #include "report/csv.h"
 #include "report/plots.h"
 
-#include "report/format.h"
+#include "util/format.h"
 
 #include <inttypes.h>
 

@@ -1,17 +1,17 @@
 /*
- * Writers of the model command (src/cmd/model.c): per mlp arm, the inputs
+ * Writers of the model command (src/sections/model.c): per mlp arm, the inputs
  * with their sources, the envelope per K (every term, the binding one, the
  * margin to the next, the loaded latency), and what could set the plateau
  * with the evidence for and against each candidate. They print; the numbers
- * come from cmd/envelope.c.
+ * come from analyse/envelope.c.
  */
 #ifndef MLPSCOPE_REPORT_MODEL_OUT_H
 #define MLPSCOPE_REPORT_MODEL_OUT_H
 
 #include <stdio.h>
 
-#include "cmd/envelope.h"
-#include "report/jsonw.h"
+#include "analyse/envelope.h"
+#include "util/jsonw.h"
 
 void model_write_text(FILE *out, const struct env_inputs *in);
 

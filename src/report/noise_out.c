@@ -7,8 +7,8 @@
 #include "report/noise_out.h"
 #include "report/csv.h"
 
-#include "report/format.h"
-#include "stats.h"
+#include "util/format.h"
+#include "core/stats.h"
 
 void report_write_noise_text(const struct noise_result *r, FILE *f)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "exp/noise.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 
 struct jsonr_value;
 

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 #include "report/svg.h"
 
 enum plots_kind {

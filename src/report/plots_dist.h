@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 #include "report/svg.h"
 
 /* Bins of the histogram: regions over their minimum, from 1 (the minimum)

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 #include "report/svg.h"
 
 int plots_bandwidth(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);

@@ -6,7 +6,7 @@
  * the summary grows. Label values escape backslash, quote and newline.
  */
 #include "report/prom.h"
-#include "report/atomic.h"
+#include "util/atomic.h"
 
 #include "report/summary.h"
 

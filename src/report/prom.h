@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 /* Write doc's headline figures to f. 0, or -EIO when a write failed. */
 int prom_write(FILE *f, const struct jsonr_value *doc);

@@ -15,8 +15,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report/format.h"
-#include "report/jsonw.h"
+#include "util/format.h"
+#include "util/jsonw.h"
 #include "report/svg.h"
 
 /* Row order, every row the summary may show. */

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 struct jsonw;
 

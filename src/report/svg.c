@@ -8,7 +8,7 @@
  */
 #include "report/svg.h"
 
-#include "report/atomic.h"
+#include "util/atomic.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,7 +7,7 @@
  */
 #include "report/tlb_out.h"
 
-#include "report/format.h"
+#include "util/format.h"
 
 #include <math.h>
 

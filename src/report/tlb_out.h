@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "exp/tlb.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 
 void report_write_tlb_text(const struct tlb_result *r, FILE *f);
 

@@ -6,8 +6,8 @@
  */
 #include "report/trace_out.h"
 
-#include "report/format.h"
-#include "report/jsonw.h"
+#include "util/format.h"
+#include "util/jsonw.h"
 
 #include <math.h>
 #include <string.h>

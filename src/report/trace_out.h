@@ -1,5 +1,5 @@
 /*
- * Text and JSON writers of the trace command (see src/cmd/trace_analyse.c
+ * Text and JSON writers of the trace command (see src/analyse/trace_analyse.c
  * for the analysis): the characterisation of one lackey trace, its request
  * model's figures and flags, and, given a measured result, the time of its
  * misses under each independent term of the bound.
@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
-#include "cmd/envelope.h"
-#include "cmd/trace_analyse.h"
+#include "analyse/envelope.h"
+#include "analyse/trace_analyse.h"
 
 struct jsonw;
 

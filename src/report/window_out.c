@@ -6,7 +6,7 @@
  */
 #include "report/window_out.h"
 #include "report/csv.h"
-#include "report/format.h"
+#include "util/format.h"
 
 #include "jit/enc.h"
 #include "jit/jit.h"

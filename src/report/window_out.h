@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "exp/window.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 
 struct jsonr_value;
 

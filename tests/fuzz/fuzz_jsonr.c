@@ -5,8 +5,8 @@
  * within the writer's 7 significant digits. This is how the JSON writer
  * meets hostile strings: every byte sequence the reader accepts.
  */
-#include "jsonr.h"
-#include "report/jsonw.h"
+#include "util/jsonr.h"
+#include "util/jsonw.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -7,11 +7,11 @@
  * /dev/null; the CSV tables go to a tmpfs folder (their atomic writes fsync,
  * which tmpfs makes free).
  */
-#include "cmd/compare.h"
-#include "cmd/load.h"
-#include "cmd/model.h"
-#include "exp/registry.h"
-#include "jsonr.h"
+#include "sections/compare.h"
+#include "analyse/load.h"
+#include "sections/model.h"
+#include "sections/registry.h"
+#include "util/jsonr.h"
 #include "report/html.h"
 #include "report/plots.h"
 #include "report/prom.h"

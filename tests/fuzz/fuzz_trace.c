@@ -3,8 +3,8 @@
  * are a trace: malformed lines are counted, never fatal, and the analysis
  * must end with counts that add up.
  */
-#include "cmd/trace_analyse.h"
-#include "report/jsonw.h"
+#include "analyse/trace_analyse.h"
+#include "util/jsonw.h"
 #include "report/trace_out.h"
 
 #include <stdint.h>

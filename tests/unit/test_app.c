@@ -4,10 +4,10 @@
  * not speed. */
 #include "../harness.h"
 
-#include "exp/app.h"
-#include "jsonr.h"
+#include "exp/app/app.h"
+#include "util/jsonr.h"
 #include "report/app_out.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -2,10 +2,10 @@
  * 1 byte, all-equal bytes, 256 distinct bytes, random and repetitive text. */
 #include "../harness.h"
 
-#include "bwt.h"
-#include "sais.h"
-#include "textgen.h"
-#include "rng.h"
+#include "exp/app/bwt.h"
+#include "exp/app/sais.h"
+#include "exp/app/textgen.h"
+#include "core/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,15 +8,15 @@
  */
 #include "../harness.h"
 
-#include "clock.h"
+#include "core/clock.h"
 #include "exp/bandwidth.h"
 #include "exp/loaded.h"
 #include "exp/multicore.h"
 #include "kern/stream.h"
 #include "report/bandwidth_out.h"
-#include "stats.h"
-#include "team.h"
-#include "topo.h"
+#include "core/stats.h"
+#include "core/team.h"
+#include "core/topo.h"
 
 #include <errno.h>
 #include <pthread.h>

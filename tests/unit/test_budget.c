@@ -8,12 +8,12 @@
  */
 #include "../harness.h"
 
-#include "budget.h"
-#include "cmd/plan.h"
-#include "cost.h"
-#include "exp/registry.h"
-#include "jsonr.h"
-#include "report/jsonw.h"
+#include "sections/budget.h"
+#include "sections/plan_facts.h"
+#include "exp/cost.h"
+#include "sections/registry.h"
+#include "util/jsonr.h"
+#include "util/jsonw.h"
 
 #include <errno.h>
 #include <math.h>

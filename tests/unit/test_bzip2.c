@@ -10,8 +10,8 @@
 #include "../harness.h"
 
 #include "bzip2/bz2.h"
-#include "textgen.h"
-#include "rng.h"
+#include "exp/app/textgen.h"
+#include "core/rng.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -8,12 +8,12 @@
  */
 #include "../harness.h"
 
-#include "clock.h"
+#include "core/clock.h"
 #include "exp/c2c.h"
-#include "jsonr.h"
+#include "util/jsonr.h"
 #include "report/c2c_out.h"
-#include "report/jsonw.h"
-#include "team.h"
+#include "util/jsonw.h"
+#include "core/team.h"
 
 #include <math.h>
 #include <stdlib.h>

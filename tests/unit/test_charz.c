@@ -7,7 +7,7 @@
  */
 #include "../harness.h"
 
-#include "charz.h"
+#include "analyse/charz.h"
 
 #include <errno.h>
 #include <math.h>

@@ -3,7 +3,7 @@
 #include "../harness.h"
 
 #include "cli.h"
-#include "exp/registry.h"
+#include "sections/registry.h"
 
 #include <errno.h>
 #include <string.h>

@@ -11,13 +11,13 @@
 #include "../harness.h"
 #include "../corpus.h"
 
-#include "exp/app.h"
+#include "exp/app/app.h"
 #include "exp/bandwidth.h"
 #include "exp/latency.h"
 #include "exp/mlp.h"
 #include "exp/tlb.h"
 #include "exp/window.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 #include "report/latency_out.h"
 
 #include <errno.h>

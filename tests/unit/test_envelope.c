@@ -8,14 +8,14 @@
  */
 #include "../harness.h"
 
-#include "cmd/envelope.h"
-#include "cmd/model.h"
+#include "analyse/envelope.h"
+#include "sections/model.h"
 #include "exp/mlp_core.h"
 #include "exp/mlp_levels.h"
-#include "topo.h"
+#include "core/topo.h"
 #include "kern/lanes_count.h"
 #include "kern/payload.h"
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 #include <math.h>
 #include <stdio.h>

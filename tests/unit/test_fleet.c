@@ -5,7 +5,7 @@
  */
 #include "../harness.h"
 
-#include "cmd/fleet.h"
+#include "sections/fleet.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -9,12 +9,12 @@
 #include "../harness.h"
 
 #include "cli.h"
-#include "cmd/compare.h"
-#include "cmd/load.h"
-#include "cmd/trace.h"
-#include "jsonr.h"
+#include "sections/compare.h"
+#include "analyse/load.h"
+#include "sections/trace.h"
+#include "util/jsonr.h"
 #include "kern/lanes.h"
-#include "report/atomic.h"
+#include "util/atomic.h"
 #include "report/plots.h"
 #include "report/svg.h"
 

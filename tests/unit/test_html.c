@@ -10,11 +10,11 @@
  */
 #include "../harness.h"
 
-#include "jsonr.h"
-#include "cmd/compare.h"
-#include "cmd/load.h"
-#include "cmd/vet.h"
-#include "exp/registry.h"
+#include "util/jsonr.h"
+#include "sections/compare.h"
+#include "analyse/load.h"
+#include "analyse/vet.h"
+#include "sections/registry.h"
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"

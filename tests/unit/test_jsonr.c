@@ -6,7 +6,7 @@
  */
 #include "../harness.h"
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 
 #include <errno.h>
 #include <math.h>

@@ -8,10 +8,10 @@
  */
 #include "../harness.h"
 
-#include "chain.h"
+#include "core/chain.h"
 #include "kern/lanes.h"
 #include "kern/ref.h"
-#include "rng.h"
+#include "core/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

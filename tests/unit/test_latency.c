@@ -7,13 +7,13 @@
  */
 #include "../harness.h"
 
-#include "clock.h"
+#include "core/clock.h"
 #include "exp/latency.h"
 #include "exp/latency_dist.h"
 #include "exp/noise.h"
 #include "report/latency_out.h"
 #include "report/noise_out.h"
-#include "topo.h"
+#include "core/topo.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -11,11 +11,11 @@
  */
 #include "../harness.h"
 
-#include "clock.h"
+#include "core/clock.h"
 #include "exp/latency.h"
 #include "exp/mlp_levels.h"
 #include "report/agree.h"
-#include "topo.h"
+#include "core/topo.h"
 
 #include <errno.h>
 #include <math.h>

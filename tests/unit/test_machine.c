@@ -7,10 +7,10 @@
 #include "../harness.h"
 
 #include "arch/cpu.h"
-#include "clock.h"
-#include "machine.h"
-#include "pmu.h"
-#include "report/jsonw.h"
+#include "core/clock.h"
+#include "exp/machine.h"
+#include "core/pmu.h"
+#include "util/jsonw.h"
 #include "report/machine_out.h"
 
 #include <ctype.h>

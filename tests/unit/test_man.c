@@ -10,7 +10,7 @@
 #include "../harness.h"
 
 #include "cli.h"
-#include "exp/registry.h"
+#include "sections/registry.h"
 #include "man.h"
 
 #include <stdlib.h>

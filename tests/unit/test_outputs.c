@@ -9,10 +9,10 @@
  */
 #include "../harness.h"
 
-#include "cmd/load.h"
-#include "exp/registry.h"
-#include "jsonr.h"
-#include "report/atomic.h"
+#include "analyse/load.h"
+#include "sections/registry.h"
+#include "util/jsonr.h"
+#include "util/atomic.h"
 
 #include <dirent.h>
 #include <errno.h>

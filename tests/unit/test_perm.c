@@ -1,8 +1,8 @@
 /* Permutations, chains and the layout check. */
 #include "../harness.h"
 
-#include "chain.h"
-#include "rng.h"
+#include "core/chain.h"
+#include "core/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  */
 #include "../harness.h"
 
-#include "jsonr.h"
+#include "util/jsonr.h"
 #include "report/prom.h"
 #include "report/summary.h"
 

@@ -6,9 +6,9 @@
  */
 #include "../harness.h"
 
-#include "cmd/model.h"
-#include "cmd/qmodel_cmd.h"
-#include "qmodel.h"
+#include "sections/model.h"
+#include "sections/qmodel.h"
+#include "analyse/qmodel.h"
 
 #include <errno.h>
 #include <math.h>

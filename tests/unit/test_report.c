@@ -1,9 +1,9 @@
 /* Writers: SHA-256, the JSON emitter and whole-or-nothing files. */
 #include "../harness.h"
 
-#include "report/atomic.h"
-#include "report/jsonw.h"
-#include "sha256.h"
+#include "util/atomic.h"
+#include "util/jsonw.h"
+#include "util/sha256.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Estimators and the saturation fit. */
 #include "../harness.h"
 
-#include "stats.h"
+#include "core/stats.h"
 
 #include <math.h>
 

@@ -8,8 +8,8 @@
  */
 #include "../harness.h"
 
-#include "exp/registry.h"
-#include "result.h"
+#include "sections/registry.h"
+#include "exp/result.h"
 
 #include <dirent.h>
 #include <errno.h>

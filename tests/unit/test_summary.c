@@ -8,8 +8,8 @@
 
 #include "exp/window.h"
 #include "jit/probe.h"
-#include "jsonr.h"
-#include "report/jsonw.h"
+#include "util/jsonr.h"
+#include "util/jsonw.h"
 #include "report/window_out.h"
 #include "report/html.h"
 #include "report/summary.h"

@@ -7,7 +7,7 @@
  */
 #include "../harness.h"
 
-#include "clock.h"
+#include "core/clock.h"
 #include "exp/tlb.h"
 #include "report/tlb_out.h"
 

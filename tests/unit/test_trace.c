@@ -8,9 +8,9 @@
  */
 #include "../harness.h"
 
-#include "cmd/trace.h"
-#include "cmd/trace_analyse.h"
-#include "jsonr.h"
+#include "sections/trace.h"
+#include "analyse/trace_analyse.h"
+#include "util/jsonr.h"
 
 #include <errno.h>
 #include <fcntl.h>

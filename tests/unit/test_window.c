@@ -11,16 +11,16 @@
  */
 #include "../harness.h"
 
-#include "arena.h"
-#include "chain.h"
-#include "clock.h"
+#include "core/arena.h"
+#include "core/chain.h"
+#include "core/clock.h"
 #include "exp/window.h"
 #include "jit/enc.h"
 #include "jit/jit.h"
 #include "jit/probe.h"
-#include "report/jsonw.h"
+#include "util/jsonw.h"
 #include "report/window_out.h"
-#include "stats.h"
+#include "core/stats.h"
 
 #include <elf.h>
 #include <errno.h>

@@ -1,0 +1,171 @@
+/*
+ * The ranges a saved result's numbers may hold, by key name, and the arrays
+ * whose lengths other keys fix. Keys are matched by name wherever they sit,
+ * because the same quantity ("lanes", "size_bytes", "level") appears in
+ * several sections and a new section inherits the rule by naming its keys
+ * the documented way (docs/OUTPUT.md: units in names). A key no rule names
+ * is left alone: jsonr already refuses non-finite numbers.
+ */
+#include "analyse/vet.h"
+
+#include "kern/lanes.h"
+#include "exp/policy.h"
+#include "core/team.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+enum match { KEY_IS, KEY_ENDS, KEY_STARTS };
+
+struct rule {
+	enum match match;
+	const char *name;
+	double lo, hi;
+	bool whole;         /* an integer count */
+	const char *what;   /* the expectation, for the error */
+};
+
+/* ~11.6 days in ns: no timed region or fitted latency comes near it, and it
+ * keeps every derived rate and ratio finite. */
+#define MAX_NS 1e15
+#define MAX_COUNT ((double)(1 << 30))
+
+/* First match wins, so exact names come before the suffixes they end in. */
+static const struct rule rules[] = {
+	{ KEY_IS, "lanes", 1, LANES_MAX, true, "lanes: an integer 1..128" },
+	{ KEY_ENDS, "_lanes", 0, LANES_MAX, false, "lanes: 0..128" },
+	{ KEY_IS, "level", 1, VET_MAX_LEVEL, true, "a cache level: an integer 1..8" },
+	{ KEY_ENDS, "_bytes", 0, VET_MAX_BYTES, false, "a size: 0..2^50 bytes" },
+	{ KEY_IS, "threads", 1, TEAM_MAX_THREADS, true, "a thread count: an integer 1..256" },
+	{ KEY_IS, "generators", 0, TEAM_MAX_THREADS, true, "a thread count: an integer 0..256" },
+	{ KEY_IS, "trials", 1, MAX_COUNT, true, "a trial count: an integer >= 1" },
+	{ KEY_STARTS, "trials_per_", 1, MAX_COUNT, true, "a trial count: an integer >= 1" },
+	{ KEY_IS, "repeats", 1, MAX_COUNT, true, "a repeat count: an integer >= 1" },
+	{ KEY_IS, "n", 0, MAX_COUNT, true, "a filler count: an integer >= 0" },
+	{ KEY_STARTS, "capacity", 0, MAX_COUNT, false, "a capacity: 0..2^30 entries" },
+	{ KEY_STARTS, "step_n_", 0, MAX_COUNT, true, "a filler count: an integer >= 0" },
+	{ KEY_ENDS, "_ns", -MAX_NS, MAX_NS, false, "a time: within +-1e15 ns" },
+	{ KEY_STARTS, "ns_per_", 0, MAX_NS, false, "a time: 0..1e15 ns" },
+	{ KEY_ENDS, "_ns_at_max", -MAX_NS, MAX_NS, false, "a time: within +-1e15 ns" },
+	{ KEY_ENDS, "gbps", 0, 1e9, false, "a bandwidth: 0..1e9 GB/s" },
+	{ KEY_ENDS, "concurrency", 0, 1e9, false, "a concurrency: 0..1e9" },
+	{ KEY_ENDS, "concurrency_littles_law", 0, 1e9, false, "a concurrency: 0..1e9" },
+	{ KEY_ENDS, "occupancy_inferred", 0, 1e9, false, "a concurrency: 0..1e9" },
+	{ KEY_ENDS, "_pct", -1e9, 1e9, false, "a percentage within +-1e9" },
+};
+
+struct vet {
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+static bool key_matches(const struct rule *r, const char *key, size_t len)
+{
+	size_t n = strlen(r->name);
+
+	switch (r->match) {
+	case KEY_IS:
+		return len == n && !memcmp(key, r->name, n);
+	case KEY_ENDS:
+		return len >= n && !memcmp(key + len - n, r->name, n);
+	case KEY_STARTS:
+		return len >= n && !memcmp(key, r->name, n);
+	}
+	return false;
+}
+
+static int refuse(const struct vet *v, const char *where, double value, const char *what)
+{
+	snprintf(v->err, v->errlen, "%s: %s = %.10g is out of range (expected %s)", v->file, where, value, what);
+	return -EDOM;
+}
+
+static int check_number(const struct vet *v, const char *key, size_t len, double x, const char *where)
+{
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		const struct rule *r = &rules[i];
+
+		if (!key_matches(r, key, len))
+			continue;
+		if (!(x >= r->lo && x <= r->hi) || (r->whole && x != floor(x)))
+			return refuse(v, where, x, r->what);
+		return 0;
+	}
+	return 0;
+}
+
+/* Lengths fixed by other keys: a sweep has one point per lane count, a
+ * result names at most VET_MAX_LEVEL levels, and an estimate lists one Ks
+ * per repeat. */
+static int check_lengths(const struct vet *v, const struct jsonr_value *obj, const char *where)
+{
+	const struct jsonr_value *a;
+	char at[300];
+	double reps;
+
+	if ((a = jsonr_member(obj, "sweep")) && a->type == JSONR_ARRAY && a->u.children.count > LANES_MAX) {
+		snprintf(at, sizeof(at), "%s%ssweep", where, where[0] ? "." : "");
+		snprintf(v->err, v->errlen, "%s: %s has %zu points (expected at most one per lane count, %d)", v->file,
+			 at, a->u.children.count, LANES_MAX);
+		return -EDOM;
+	}
+	if ((a = jsonr_member(obj, "levels_detected")) && a->type == JSONR_ARRAY &&
+	    a->u.children.count > VET_MAX_LEVEL) {
+		snprintf(at, sizeof(at), "%s%slevels_detected", where, where[0] ? "." : "");
+		snprintf(v->err, v->errlen, "%s: %s has %zu levels (expected at most %d)", v->file, at,
+			 a->u.children.count, VET_MAX_LEVEL);
+		return -EDOM;
+	}
+	if ((a = jsonr_member(obj, "repeat_saturation_lanes")) && a->type == JSONR_ARRAY &&
+	    jsonr_get_number(obj, "repeats", &reps) && (double)a->u.children.count != reps) {
+		snprintf(at, sizeof(at), "%s%srepeat_saturation_lanes", where, where[0] ? "." : "");
+		snprintf(v->err, v->errlen, "%s: %s has %zu values but repeats is %.17g (expected one per repeat)",
+			 v->file, at, a->u.children.count, reps);
+		return -EDOM;
+	}
+	return 0;
+}
+
+/* Depth is bounded by the reader's nesting limit (JSONR_DEFAULT_MAX_DEPTH),
+ * so recursion here is too. key is the name numbers inside inherit: an
+ * array's elements take the array's key ("repeat_saturation_lanes"). */
+static int walk(const struct vet *v, const struct jsonr_value *x, const char *key, size_t klen, const char *where)
+{
+	char at[300];
+	size_t i = 0;
+	int rc;
+
+	switch (x->type) {
+	case JSONR_NUMBER:
+		return key ? check_number(v, key, klen, x->u.number, where) : 0;
+	case JSONR_OBJECT:
+		if ((rc = check_lengths(v, x, where)))
+			return rc;
+		for (const struct jsonr_value *m = x->u.children.first; m; m = m->next) {
+			snprintf(at, sizeof(at), "%s%s%.*s", where, where[0] ? "." : "", (int)m->key_len, m->key);
+			if ((rc = walk(v, m, m->key, m->key_len, at)))
+				return rc;
+		}
+		return 0;
+	case JSONR_ARRAY:
+		for (const struct jsonr_value *e = x->u.children.first; e; e = e->next, i++) {
+			snprintf(at, sizeof(at), "%s[%zu]", where, i);
+			if ((rc = walk(v, e, key, klen, at)))
+				return rc;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int vet_result(const struct jsonr_value *root, const char *path, char *err, size_t errlen)
+{
+	struct vet v = { .file = path, .err = err, .errlen = errlen };
+
+	return root ? walk(&v, root, NULL, 0, "") : 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * CPUs, pinning, model strings and cache sizes as the OS reports them.
+ * Pinning matters for a latency tool: a migration mid-run lands the chase on
+ * a core whose private caches and TLBs are cold, and the scheduler moves
+ * threads more readily on a 2-CPU VM than one expects.
+ */
+#include "core/topo.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, (int)len, f)) {
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+/* sysfs sizes look like "32K", "1024K", "32768K" or "64M". */
+static size_t parse_sysfs_size(const char *s)
+{
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (*end == 'K')
+		v <<= 10;
+	else if (*end == 'M')
+		v <<= 20;
+	return (size_t)v;
+}
+
+static void read_cpu_model(struct topo *t)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(t->cpu_model, sizeof(t->cpu_model), "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		/* x86 says "model name"; arm64 kernels give no name, only
+		 * "CPU implementer"/"CPU part", which identify the core. */
+		if (!strncmp(line, "model name", 10) || !strncmp(line, "Hardware", 8)) {
+			colon += 2;
+			colon[strcspn(colon, "\n")] = 0;
+			snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", colon);
+			break;
+		}
+		if (!strncmp(line, "CPU part", 8)) {
+			colon += 2;
+			colon[strcspn(colon, "\n")] = 0;
+			snprintf(t->cpu_model, sizeof(t->cpu_model), "arm part %s", colon);
+		}
+	}
+	fclose(f);
+}
+
+static void read_caches(struct topo *t, int cpu)
+{
+	char path[128], buf[64];
+
+	t->ncaches = 0;
+	t->line_bytes = 64;
+	for (int idx = 0; idx < 16 && t->ncaches < TOPO_MAX_CACHES; idx++) {
+		struct cache_desc *c = &t->caches[t->ncaches];
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
+		if (read_line(path, buf, sizeof(buf)))
+			break;
+		c->level = atoi(buf);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, idx);
+		if (read_line(path, c->type, sizeof(c->type)))
+			snprintf(c->type, sizeof(c->type), "Unknown");
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, idx);
+		c->size_bytes = read_line(path, buf, sizeof(buf)) ? 0 : parse_sysfs_size(buf);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", cpu, idx);
+		c->line_bytes = read_line(path, buf, sizeof(buf)) ? 0 : (size_t)atol(buf);
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/ways_of_associativity", cpu, idx);
+		c->ways = read_line(path, buf, sizeof(buf)) ? 0 : atoi(buf);
+		if (c->level == 1 && strcmp(c->type, "Instruction") && c->line_bytes)
+			t->line_bytes = c->line_bytes;
+		t->ncaches++;
+	}
+}
+
+static size_t read_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (size_t)kb * 1024;
+}
+
+static void format_affinity(char *out, size_t len)
+{
+	cpu_set_t set;
+	size_t used = 0;
+
+	out[0] = 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (int cpu = 0; cpu < CPU_SETSIZE && used + 8 < len; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			used += (size_t)snprintf(out + used, len - used, "%s%d", used ? "," : "", cpu);
+}
+
+void topo_read(struct topo *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->cpu = -1;
+	read_cpu_model(t);
+	t->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	read_caches(t, topo_default_cpu() < 0 ? 0 : topo_default_cpu());
+	t->mem_available_bytes = read_mem_available();
+	format_affinity(t->affinity, sizeof(t->affinity));
+}
+
+size_t topo_largest_cache_bytes(const struct topo *t)
+{
+	size_t best = 0;
+
+	for (int i = 0; i < t->ncaches; i++)
+		if (strcmp(t->caches[i].type, "Instruction") && t->caches[i].size_bytes > best)
+			best = t->caches[i].size_bytes;
+	return best;
+}
+
+int topo_default_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return -1;
+}
+
+int topo_cpu_allowed(int cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set))
+		return 0;
+	return CPU_ISSET(cpu, &set) != 0;
+}
+
+int topo_pin(struct topo *t, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	t->cpu = cpu;
+	format_affinity(t->affinity, sizeof(t->affinity));
+	return 0;
+}

@@ -1,0 +1,197 @@
+/*
+ * What every app kernel shares: the chase reference and the figures
+ * derived against it. The reference is the lanes experiment itself
+ * (exp/mlp.c) at the kernel's footprint and page request, run in the same
+ * invocation: the same arena code, verified page backing, layout check and
+ * noise floor, so "the chase predicts S" means the very curve `mlp` reports.
+ */
+#include "exp/app/app.h"
+
+#include "exp/mlp.h"
+#include "core/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const app_kernel_names[] = {"bwt", "hash", "search", "gather"};
+const unsigned app_nkernels = sizeof(app_kernel_names) / sizeof(app_kernel_names[0]);
+
+int app_kernel_find(const char *name)
+{
+	for (unsigned i = 0; i < app_nkernels; i++)
+		if (!strcmp(name, app_kernel_names[i]))
+			return 0;
+	return -ENOENT;
+}
+
+int app_run(const char *kernel, const struct app_params *p, struct app_kernel_result *r, char *err,
+	    size_t errlen)
+{
+	if (!strcmp(kernel, "bwt"))
+		return app_bwt_run(p, r, err, errlen);
+	if (!strcmp(kernel, "hash"))
+		return app_hash_run(p, r, err, errlen);
+	if (!strcmp(kernel, "search"))
+		return app_search_run(p, r, err, errlen);
+	if (!strcmp(kernel, "gather"))
+		return app_gather_run(p, r, err, errlen);
+	snprintf(err, errlen, "'%s' is not an app kernel", kernel);
+	return -EINVAL;
+}
+
+void app_param_num(struct app_kernel_result *r, const char *key, double v)
+{
+	if (r->nparams < APP_PARAMS_MAX)
+		r->params[r->nparams++] = (struct app_param){.key = key, .number = v};
+}
+
+void app_param_text(struct app_kernel_result *r, const char *key, const char *v)
+{
+	if (r->nparams < APP_PARAMS_MAX) {
+		struct app_param *a = &r->params[r->nparams++];
+
+		*a = (struct app_param){.key = key, .is_text = true};
+		snprintf(a->text, sizeof(a->text), "%s", v);
+	}
+}
+
+void app_stage_add(struct app_kernel_result *r, const char *name, double seconds)
+{
+	if (r->nstages < APP_STAGES_MAX)
+		r->stages[r->nstages++] = (struct app_stage){name, seconds};
+}
+
+/* mlp needs whole nodes of one line each; the footprint rounded up. */
+static size_t chase_bytes(size_t footprint, size_t line)
+{
+	size_t min = 2 * line;
+
+	footprint = (footprint + line - 1) / line * line;
+	return footprint < min ? min : footprint;
+}
+
+int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app_chase *c)
+{
+	static struct mlp_result m;
+	struct mlp_params mp = {
+		.working_set_bytes = chase_bytes(footprint_bytes, p->line_bytes),
+		.spacing_bytes = p->line_bytes,
+		.line_bytes = p->line_bytes,
+		.pages = p->pages,
+		.max_lanes = p->max_k,
+		.repeats = 1,
+		.trials = 6,
+		.accesses = 256 * 1024,
+		.seed = p->seed,
+		.clock = p->clock,
+		.stop = p->stop,
+	};
+	uint64_t w0 = clock_wall_ns();
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	rc = mlp_run(&mp, &m);
+	c->layout_ok = m.layout.ok;
+	if (rc)
+		goto out;
+	c->ran = true;
+	c->working_set_bytes = mp.working_set_bytes;
+	c->pages_requested = m.pages_requested;
+	c->total_bytes = m.total_bytes;
+	c->huge_bytes_obtained = m.huge_bytes_obtained;
+	c->perm_hash = m.perm_hash;
+	c->latency_ns = m.sweep[0].ns_per_access;
+	c->noise_floor_pct = m.noise_floor_pct;
+	c->knee_k = m.estimate.fit_saturation_lanes;
+	for (unsigned i = 0; i < APP_NLANE_SET && app_lane_set[i] <= m.npoints; i++) {
+		unsigned k = app_lane_set[i];
+
+		c->k[i] = k;
+		c->ns_per_access[i] = m.sweep[k - 1].ns_per_access;
+		c->speedup[i] = m.sweep[k - 1].speedup;
+		c->npoints = i + 1;
+	}
+	c->seconds = (double)(clock_wall_ns() - w0) / 1e9;
+out:
+	mlp_result_free(&m);
+	return rc;
+}
+
+static double chase_speedup_at(const struct app_chase *c, unsigned k)
+{
+	for (unsigned i = 0; i < c->npoints; i++)
+		if (c->k[i] == k)
+			return c->speedup[i];
+	return NAN;
+}
+
+/* Per point: the minimum over trials and everything derived from it; per
+ * variant: the knee; per kernel: the headline at the largest K. */
+void app_finish(const struct app_params *p, struct app_kernel_result *r)
+{
+	const struct app_chase *c = &r->chase;
+	double floor_pct = c->ran && isfinite(c->noise_floor_pct) ? c->noise_floor_pct : 2.0;
+
+	(void)p;
+	for (unsigned v = 0; v < r->nvariants; v++) {
+		struct app_variant *var = &r->variants[v];
+		double k[APP_NLANE_SET], t[APP_NLANE_SET], t1, best;
+		struct saturation_fit fit;
+
+		for (unsigned i = 0; i < var->npoints; i++) {
+			struct app_point *pt = &var->points[i];
+
+			pt->ns_per_item = stats_min(pt->trials_ns, pt->ntrials);
+			pt->items_per_second = 1e9 / pt->ns_per_item;
+			pt->ns_per_dependent_load = pt->dependent_loads_per_item > 0
+							    ? pt->ns_per_item / pt->dependent_loads_per_item : NAN;
+			k[i] = pt->k;
+			t[i] = pt->ns_per_item;
+		}
+		t1 = var->points[0].k == 1 ? var->points[0].ns_per_item : NAN;
+		for (unsigned i = 0; i < var->npoints; i++) {
+			struct app_point *pt = &var->points[i];
+
+			pt->speedup = t1 / pt->ns_per_item;
+			pt->chase_speedup = c->ran ? chase_speedup_at(c, pt->k) : NAN;
+			pt->ratio = pt->speedup / pt->chase_speedup;
+			pt->chase_occupancy = pt->chase_speedup;
+			pt->occupancy = c->ran ? c->latency_ns * pt->loads_per_item / pt->ns_per_item : NAN;
+		}
+		stats_fit_saturation(k, t, var->npoints, &fit);
+		var->knee_k = var->npoints > 1 ? fit.saturation_lanes : NAN;
+		best = stats_min(t, var->npoints);
+		for (unsigned i = 0; i < var->npoints; i++)
+			if (t[i] <= best * (1.0 + floor_pct / 100.0)) {
+				var->plateau_k = var->points[i].k;
+				break;
+			}
+	}
+	/* The headline reads the last variant (the register lanes, the best a
+	 * compiler can do) at the largest K both curves have. */
+	if (r->nvariants && r->ceiling) {
+		/* A control with no lanes: its occupancy against the chase's best. */
+		const struct app_point *pt = &r->variants[0].points[0];
+
+		r->headline_k = c->npoints ? c->k[c->npoints - 1] : 0;
+		r->headline_variant = r->variants[0].name;
+		r->headline_speedup = pt->occupancy;
+		r->headline_chase_speedup = c->npoints ? c->speedup[c->npoints - 1] : NAN;
+		r->headline_ratio = r->headline_speedup / r->headline_chase_speedup;
+	} else if (r->nvariants) {
+		const struct app_variant *var = &r->variants[r->nvariants - 1];
+
+		for (unsigned v = 0; r->headline_want && v < r->nvariants; v++)
+			if (!strcmp(r->variants[v].name, r->headline_want))
+				var = &r->variants[v];
+		const struct app_point *pt = &var->points[var->npoints - 1];
+
+		r->headline_k = pt->k;
+		r->headline_variant = var->name;
+		r->headline_speedup = pt->speedup;
+		r->headline_chase_speedup = pt->chase_speedup;
+		r->headline_ratio = pt->ratio;
+	}
+}

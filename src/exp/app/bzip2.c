@@ -1,0 +1,818 @@
+/*
+ * The bzip2 decoder experiment (see exp/app/bzip2.h). Order of a run: get
+ * the input (a file, or generated text compressed by libbz2 at level 9,
+ * untimed); decode it with libbz2 once to learn the reference hash; per
+ * variant (K, layout, prefetch, output-buffer lifetime) decode once
+ * untimed with a hashing sink and compare, then time `trials` whole
+ * decodes in production order with a sink that does nothing (the stage
+ * clocks are 7 reads a block, under 1 us against milliseconds). Then
+ * libbz2 timed over the same bytes, the workers (block-parallel: the
+ * boundaries come from a magic scan, chained by each block's end), and
+ * bzip2 -d / lbzip2 -d when installed, through a temporary file for the
+ * generated input. The first trial of a variant is labelled cold (its
+ * buffers are first touched in it); the minimum of the rest is warm.
+ */
+#include "exp/app/bzip2.h"
+
+#include "bzip2/libbz2_ref.h"
+#include "util/sha256.h"
+#include "core/team.h"
+#include "exp/app/textgen.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MB 1e6
+
+static int read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	int rc = 0;
+
+	*data = NULL;
+	if (!f || fstat(fileno(f), &st)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < 1) {
+		rc = -EINVAL;
+		snprintf(err, errlen, "%s: %s (expected a .bz2 file)", path, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		goto out;
+	}
+	*len = (size_t)st.st_size;
+	*data = malloc(*len);
+	if (!*data) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (fread(*data, 1, *len, f) != *len) {
+		rc = -EIO;
+		snprintf(err, errlen, "%s: short read", path);
+	}
+out:
+	if (f)
+		fclose(f);
+	if (rc) {
+		free(*data);
+		*data = NULL;
+	}
+	return rc;
+}
+
+static void bad_input(const char *name, const struct bz2_error *e, char *err, size_t errlen)
+{
+	if (e->block)
+		snprintf(err, errlen, "%s: block %u at byte %llu: %s", name, e->block, (unsigned long long)e->byte_offset,
+			 e->what);
+	else
+		snprintf(err, errlen, "%s: at byte %llu: %s", name, (unsigned long long)e->byte_offset, e->what);
+}
+
+int app_bzip2_validate(const char *path, char *err, size_t errlen)
+{
+	struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+	struct bz2_error e;
+	uint8_t *data;
+	size_t len;
+	int rc = read_file(path, &data, &len, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = bz2_decode(data, len, &o, NULL, NULL, NULL, &e);
+	if (rc == -1) {
+		bad_input(path, &e, err, errlen);
+		rc = -EINVAL;
+	}
+	free(data);
+	return rc;
+}
+
+/* ---- sinks ---- */
+struct hash_sink {
+	struct sha256 sha;
+	size_t bytes;
+	unsigned blocks;
+};
+
+static int hash_block(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
+{
+	struct hash_sink *h = ctx;
+
+	(void)t;
+	sha256_update(&h->sha, out, bytes);
+	h->bytes += bytes;
+	h->blocks = block;
+	return 0;
+}
+
+static int hash_ref(void *ctx, const uint8_t *p, size_t n)
+{
+	struct hash_sink *h = ctx;
+
+	sha256_update(&h->sha, p, n);
+	h->bytes += n;
+	return 0;
+}
+
+struct stage_sink {
+	uint64_t t[7];
+	volatile sig_atomic_t *stop;
+};
+
+static int sum_stages(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
+{
+	struct stage_sink *s = ctx;
+
+	(void)block, (void)out, (void)bytes;
+	s->t[0] += t->decode;
+	s->t[1] += t->table;
+	s->t[2] += t->starts;
+	s->t[3] += t->traversal;
+	s->t[4] += t->assembly;
+	s->t[5] += t->rle;
+	s->t[6] += t->crc;
+	return s->stop && *s->stop ? -EINTR : 0;
+}
+
+/* ---- the default input ---- */
+static int make_default(size_t text_bytes, uint64_t seed, uint8_t **data, size_t *len, char *err, size_t errlen)
+{
+	uint8_t *text = malloc(text_bytes);
+	size_t cap = text_bytes + text_bytes / 100 + 4096;
+	int rc;
+
+	*data = malloc(cap);
+	if (!text || !*data) {
+		free(text);
+		free(*data);
+		*data = NULL;
+		return -ENOMEM;
+	}
+	textgen_fill(text, text_bytes, TEXTGEN_MARKOV, seed);
+	rc = bz2_ref_compress(text, text_bytes, 9, *data, &cap, err, errlen);
+	free(text);
+	if (rc) {
+		free(*data);
+		*data = NULL;
+		return rc;
+	}
+	*len = cap;
+	return 0;
+}
+
+/* ---- one variant ---- */
+static const char *layout_name(enum bz2_layout l)
+{
+	return l == BZ2_LAYOUT_REGISTERS ? "registers" : "state";
+}
+
+static const char *prefetch_name(enum bz2_prefetch p)
+{
+	return p == BZ2_PREFETCH_NEXT ? "next" : p == BZ2_PREFETCH_TWO ? "two" : "off";
+}
+
+static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const char *want_hash,
+		       size_t decoded, struct app_bzip2_variant *v, char *err, size_t errlen)
+{
+	struct bz2_decode_opts o = {
+		.walk = {.lanes = v->k, .segments = v->segments, .layout = v->layout, .prefetch = v->prefetch,
+			 .seed = p->seed},
+		.fresh_output = v->fresh_output,
+	};
+	struct hash_sink h = {.bytes = 0};
+	struct bz2_walk_ticks wt = {0};
+	struct bz2_error e;
+	char hex[65];
+	double best = 0;
+	int rc;
+
+	sha256_init(&h.sha);
+	if ((rc = bz2_decode(in, len, &o, hash_block, &h, &wt, &e)))
+		return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
+	sha256_final_hex(&h.sha, hex);
+	if (strcmp(hex, want_hash) || h.bytes != decoded) {
+		snprintf(err, errlen, "K=%u %s %s: sha256 %s, libbz2 %s", v->k, layout_name(v->layout),
+			 prefetch_name(v->prefetch), hex, want_hash);
+		return -EPROTO;
+	}
+	v->checked = true;
+	v->fallbacks = wt.fallbacks;
+	o.timed = true;
+	for (unsigned t = 0; t < p->trials + 1; t++) {
+		struct stage_sink s = {.stop = p->stop};
+		uint64_t t0 = clock_now(), ticks;
+		double sec;
+
+		rc = bz2_decode(in, len, &o, sum_stages, &s, NULL, &e);
+		ticks = clock_now() - t0;
+		if (rc)
+			return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
+		sec = clock_ticks_to_ns(p->clock, ticks) * 1e-9;
+		if (!t) {
+			v->cold_seconds = sec;
+			continue;
+		}
+		if (t == 1 || sec < best) {
+			best = sec;
+			v->stages.decode = clock_ticks_to_ns(p->clock, s.t[0]) * 1e-9;
+			v->stages.table = clock_ticks_to_ns(p->clock, s.t[1]) * 1e-9;
+			v->stages.starts = clock_ticks_to_ns(p->clock, s.t[2]) * 1e-9;
+			v->stages.traversal = clock_ticks_to_ns(p->clock, s.t[3]) * 1e-9;
+			v->stages.assembly = clock_ticks_to_ns(p->clock, s.t[4]) * 1e-9;
+			v->stages.rle = clock_ticks_to_ns(p->clock, s.t[5]) * 1e-9;
+			v->stages.crc = clock_ticks_to_ns(p->clock, s.t[6]) * 1e-9;
+		}
+	}
+	v->warm_seconds = best;
+	v->mb_per_s = (double)decoded / MB / best;
+	v->walk_seconds = v->stages.starts + v->stages.traversal + v->stages.assembly;
+	return 0;
+}
+
+/* ---- workers ---- */
+struct work {
+	const uint8_t *in;
+	size_t len;
+	uint64_t *cand;
+	size_t ncand;
+	atomic_size_t next;
+	atomic_uint next_worker;
+	int cpus[APP_BZ2_WORKERS_MAX];   /* one allowed CPU per worker */
+	int ncpus;
+	struct bz2_walk_opts walk;
+	const struct clock_info *clock;
+	/* per candidate */
+	int *rc;
+	uint64_t *end_bit;
+	uint32_t *crc, *nblock;
+	size_t *bytes;
+	double *seconds;
+};
+
+static void *worker_main(void *arg)
+{
+	struct work *w = arg;
+	unsigned me = atomic_fetch_add(&w->next_worker, 1);
+	struct bz2_decoder *d;
+
+	/* The main thread is pinned to one CPU and a new thread inherits its
+	 * mask: unpinned, every worker would share that one CPU. */
+	if (w->ncpus > 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpus[me % (unsigned)w->ncpus], &set);
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	}
+	d = bz2_decoder_new();
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&w->next, 1);
+		struct bz2_block_result r;
+		struct bz2_error e;
+		uint64_t t0;
+
+		if (i >= w->ncand)
+			break;
+		if (!d) {
+			w->rc[i] = -ENOMEM;
+			continue;
+		}
+		t0 = clock_now();
+		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, &r, &e);
+		w->seconds[i] = clock_ticks_to_ns(w->clock, clock_now() - t0) * 1e-9;
+		if (!w->rc[i]) {
+			w->end_bit[i] = r.end_bit;
+			w->crc[i] = r.crc;
+			w->nblock[i] = r.nblock;
+			w->bytes[i] = r.bytes;
+		}
+	}
+	bz2_decoder_free(d);
+	return NULL;
+}
+
+static size_t cand_find(const uint64_t *c, size_t n, uint64_t bit)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c[mid] < bit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && c[lo] == bit ? lo : SIZE_MAX;
+}
+
+/* Follow the streams from byte 0 through the decoded candidates: the
+ * decoded bytes on the chain, or 0 when it breaks (then nothing counts). */
+static size_t chain_check(const struct work *w, unsigned *blocks)
+{
+	size_t pos = 0, total = 0;
+
+	*blocks = 0;
+	while (pos < w->len) {
+		uint64_t bit;
+		uint32_t combined = 0, max_block;
+
+		if (w->len - pos < 4 || memcmp(w->in + pos, "BZh", 3) || w->in[pos + 3] < '1' || w->in[pos + 3] > '9')
+			return 0;
+		max_block = 100000u * (uint32_t)(w->in[pos + 3] - '0');
+		bit = (uint64_t)(pos + 4) * 8;
+		for (;;) {
+			size_t i = cand_find(w->cand, w->ncand, bit);
+			struct bz2_bits b;
+
+			if (i == SIZE_MAX) {
+				uint64_t m;
+
+				bz2_bits_init(&b, w->in, w->len, bit);
+				m = (uint64_t)bz2_bits_get(&b, 24) << 24;
+				m |= bz2_bits_get(&b, 24);
+				if (m != 0x177245385090ull || bz2_bits_get(&b, 32) != combined || bz2_bits_truncated(&b))
+					return 0;
+				pos = (size_t)((bz2_bits_pos(&b) + 7) / 8);
+				break;
+			}
+			if (w->rc[i] || w->nblock[i] > max_block)
+				return 0;
+			combined = bz2_crc_combine(combined, w->crc[i]);
+			total += w->bytes[i];
+			(*blocks)++;
+			bit = w->end_bit[i];
+		}
+	}
+	return total;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
+}
+
+static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
+		       const struct bz2_walk_opts *walk, struct app_bzip2_result *r)
+{
+	struct work w = {.in = in, .len = len, .walk = *walk, .clock = p->clock};
+	pthread_t th[APP_BZ2_WORKERS_MAX];
+	int rc = 0;
+
+	w.walk.seed = p->seed;
+	w.ncpus = team_allowed_cpus(w.cpus, APP_BZ2_WORKERS_MAX);
+	if (w.ncpus > APP_BZ2_WORKERS_MAX)
+		w.ncpus = APP_BZ2_WORKERS_MAX;
+	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
+		struct app_bzip2_workers *x = &r->workers[r->nworkers];
+		double best = 0, cpu_best = 0, *rates = NULL;
+		unsigned blocks = 0;
+		struct rusage ru;
+
+		for (unsigned t = 0; t < p->trials && !rc; t++) {
+			uint64_t t0 = clock_now();
+			double c0 = cpu_seconds(), sec, cpu;
+			unsigned started = 0;
+
+			/* The scan is part of the parallel decoder's work. */
+			w.cand = bz2_scan_blocks(in, len, &w.ncand);
+			if (!w.cand)
+				return -ENOMEM;
+			w.rc = calloc(w.ncand + 1, sizeof(*w.rc));
+			w.end_bit = calloc(w.ncand + 1, sizeof(*w.end_bit));
+			w.crc = calloc(w.ncand + 1, sizeof(*w.crc));
+			w.nblock = calloc(w.ncand + 1, sizeof(*w.nblock));
+			w.bytes = calloc(w.ncand + 1, sizeof(*w.bytes));
+			w.seconds = calloc(w.ncand + 1, sizeof(*w.seconds));
+			atomic_store(&w.next, 0);
+			atomic_store(&w.next_worker, 0);
+			if (!w.rc || !w.end_bit || !w.crc || !w.nblock || !w.bytes || !w.seconds) {
+				rc = -ENOMEM;
+			} else {
+				for (unsigned i = 0; i < n; i++)
+					if (!pthread_create(&th[i], NULL, worker_main, &w))
+						started++;
+				if (!started)
+					worker_main(&w);
+				for (unsigned i = 0; i < started; i++)
+					pthread_join(th[i], NULL);
+				sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+				cpu = cpu_seconds() - c0;
+				if (chain_check(&w, &blocks) != decoded) {
+					r->workers_sequential_fallback = true;
+					rc = 1;
+				} else if (!t || sec < best) {
+					best = sec;
+					cpu_best = cpu;
+					free(rates);
+					rates = malloc(w.ncand * sizeof(*rates));
+					if (rates) {
+						size_t k = 0;
+
+						for (size_t i = 0; i < w.ncand; i++)
+							if (!w.rc[i] && w.seconds[i] > 0)
+								rates[k++] = (double)w.bytes[i] / MB / w.seconds[i];
+						qsort(rates, k, sizeof(*rates), cmp_double);
+						x->block_mb_per_s_min = k ? rates[0] : 0;
+						x->block_mb_per_s_median = k ? rates[k / 2] : 0;
+						x->block_mb_per_s_max = k ? rates[k - 1] : 0;
+					}
+				}
+			}
+			free(w.cand);
+			free(w.rc);
+			free(w.end_bit);
+			free(w.crc);
+			free(w.nblock);
+			free(w.bytes);
+			free(w.seconds);
+			if (p->stop && *p->stop)
+				rc = -EINTR;
+		}
+		free(rates);
+		if (rc)
+			break;
+		x->n = n;
+		x->wall_seconds = best;
+		x->mb_per_s = (double)decoded / MB / best;
+		x->cpu_seconds_per_gb = cpu_best / ((double)decoded / 1e9);
+		x->speedup = r->nworkers ? r->workers[0].wall_seconds / best : 1.0;
+		getrusage(RUSAGE_SELF, &ru);
+		x->peak_rss_kib = ru.ru_maxrss;
+		r->nworkers++;
+	}
+	return rc > 0 ? 0 : rc;
+}
+
+/* ---- bzip2 -d / lbzip2 -d ---- */
+static int tool_version(const char *tool, char *out, size_t len)
+{
+	char cmd[128];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "%s --version 2>&1 </dev/null", tool);
+	if (!(f = popen(cmd, "r")))
+		return -1;
+	out[0] = 0;
+	while (fgets(out, (int)len, f))
+		if (strstr(out, "ersion"))
+			break;
+	pclose(f);
+	out[strcspn(out, "\n")] = 0;
+	return out[0] ? 0 : -1;
+}
+
+static double tool_seconds(const struct app_bzip2_params *p, const char *tool, const char *path)
+{
+	double best = -1;
+
+	for (unsigned t = 0; t < p->trials; t++) {
+		uint64_t t0 = clock_now();
+		pid_t pid = fork();
+		int status;
+
+		if (pid < 0)
+			return -1;
+		if (!pid) {
+			int fd = open("/dev/null", O_WRONLY);
+
+			if (fd >= 0)
+				dup2(fd, 1);
+			execlp(tool, tool, "-dc", path, (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+			return -1;
+		{
+			double sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+
+			if (best < 0 || sec < best)
+				best = sec;
+		}
+	}
+	return best;
+}
+
+static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const char *path,
+		      struct app_bzip2_result *r)
+{
+	static const char *const tools[] = {"bzip2", "lbzip2"};
+	char tmp[] = "/tmp/mlpscope-bzip2-XXXXXX";
+	int fd = -1;
+
+	if (!path) {
+		fd = mkstemp(tmp);
+		if (fd < 0)
+			return;
+		if (write(fd, in, len) != (ssize_t)len) {
+			close(fd);
+			unlink(tmp);
+			return;
+		}
+		close(fd);
+		path = tmp;
+	}
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		struct app_bzip2_tool *t = &r->tools[r->ntools];
+		double sec;
+
+		if (tool_version(tools[i], t->version, sizeof(t->version)))
+			continue;
+		sec = tool_seconds(p, tools[i], path);
+		if (sec <= 0)
+			continue;
+		snprintf(t->name, sizeof(t->name), "%s", tools[i]);
+		t->seconds = sec;
+		t->mb_per_s = (double)r->decoded_bytes / MB / sec;
+		r->ntools++;
+	}
+	if (fd >= 0)
+		unlink(tmp);
+}
+
+int app_bzip2_parse_layout(const char *s)
+{
+	return !strcmp(s, "registers") ? BZ2_LAYOUT_REGISTERS : !strcmp(s, "state") ? BZ2_LAYOUT_STATE : -1;
+}
+
+int app_bzip2_parse_prefetch(const char *s)
+{
+	return !strcmp(s, "off") ? BZ2_PREFETCH_OFF : !strcmp(s, "next") ? BZ2_PREFETCH_NEXT :
+	       !strcmp(s, "two") ? BZ2_PREFETCH_TWO : -1;
+}
+
+int app_bzip2_parse_output(const char *s)
+{
+	return !strcmp(s, "reused") ? 0 : !strcmp(s, "fresh") ? 1 : -1;
+}
+
+bool app_bzip2_registers_k(unsigned k)
+{
+	return k == 1 || k == 2 || k == 4 || k == 8 || k == 12 || k == 16 || k == 24 || k == 32;
+}
+
+/* ---- the run ---- */
+static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh)
+{
+	struct app_bzip2_variant *v;
+
+	if (r->nvariants >= APP_BZ2_VARIANTS_MAX)
+		return;
+	v = &r->variants[r->nvariants++];
+	memset(v, 0, sizeof(*v));
+	v->k = k;
+	v->segments = k == 1 ? 1 : r->segments_override ? r->segments_override : 4 * k;
+	v->layout = l;
+	v->prefetch = pf;
+	v->fresh_output = fresh;
+}
+
+static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
+{
+	for (unsigned i = 0; i < r->nvariants; i++)
+		if (r->variants[i].k == 1 && !r->variants[i].fresh_output)
+			return &r->variants[i];
+	return NULL;
+}
+
+static void derive(struct app_bzip2_result *r)
+{
+	const struct app_bzip2_variant *one = find_k1(r), *b;
+	double whole1, walk1;
+	struct {
+		const char *name;
+		double s;
+	} st[7];
+
+	if (!one)
+		return;
+	whole1 = one->warm_seconds;
+	walk1 = one->walk_seconds;
+	r->best = 0;
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		struct app_bzip2_variant *v = &r->variants[i];
+
+		v->walk_fraction = whole1 > 0 ? walk1 / whole1 : 0;
+		v->walk_speedup = v->walk_seconds > 0 ? walk1 / v->walk_seconds : 0;
+		v->predicted_speedup = v->walk_speedup > 0 ?
+			1.0 / ((1 - v->walk_fraction) + v->walk_fraction / v->walk_speedup) : 0;
+		v->measured_speedup = v->warm_seconds > 0 ? whole1 / v->warm_seconds : 0;
+		if (v->mb_per_s > r->variants[r->best].mb_per_s)
+			r->best = i;
+	}
+	b = &r->variants[r->best];
+	r->best_vs_libbz2 = r->libbz2_mb_per_s > 0 ? b->mb_per_s / r->libbz2_mb_per_s : 0;
+	st[0].name = "decode", st[0].s = b->stages.decode;
+	st[1].name = "table", st[1].s = b->stages.table;
+	st[2].name = "starts", st[2].s = b->stages.starts;
+	st[3].name = "traversal", st[3].s = b->stages.traversal;
+	st[4].name = "assembly", st[4].s = b->stages.assembly;
+	st[5].name = "rle", st[5].s = b->stages.rle;
+	st[6].name = "crc", st[6].s = b->stages.crc;
+	r->bound_stage = st[0].name;
+	r->bound_fraction = 0;
+	for (int i = 0; i < 7; i++)
+		if (b->warm_seconds > 0 && st[i].s / b->warm_seconds > r->bound_fraction) {
+			r->bound_fraction = st[i].s / b->warm_seconds;
+			r->bound_stage = st[i].name;
+		}
+	for (unsigned i = 0; i < r->ntools; i++)
+		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
+}
+
+int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+{
+	static const unsigned ks[] = {1, 2, 4, 8, 16, 32};
+	uint64_t t_start = clock_wall_ns();
+	uint8_t *in = NULL, *buf = NULL;
+	size_t len = 0;
+	struct hash_sink ref = {.bytes = 0};
+	struct bz2_decode_opts o1 = {.walk = {.lanes = 1}};
+	struct bz2_error e;
+	struct hash_sink ours = {.bytes = 0};
+	char hex[65];
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!bz2_ref_available()) {
+		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, err, errlen);
+		return -ENOTSUP;
+	}
+	snprintf(r->libbz2_version, sizeof(r->libbz2_version), "%s", bz2_ref_version());
+	if (p->path) {
+		if ((rc = read_file(p->path, &in, &len, err, errlen)))
+			return rc;
+		snprintf(r->path, sizeof(r->path), "%s", p->path);
+	} else {
+		uint64_t t0 = clock_wall_ns();
+
+		if ((rc = make_default(p->default_text_bytes, p->seed, &in, &len, err, errlen)))
+			return rc;
+		r->generated = true;
+		r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
+	}
+	r->compressed_bytes = len;
+	buf = malloc(1 << 20);
+	if (!buf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+
+	/* The references: libbz2's bytes, then ours with one lane. */
+	sha256_init(&ref.sha);
+	if ((rc = bz2_ref_decode(in, len, hash_ref, &ref, buf, 1 << 20, err, errlen))) {
+		if (rc == -1) {
+			char why[200];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "%s: %s", p->path ? p->path : "generated input", why);
+			rc = -EINVAL;
+		}
+		goto out;
+	}
+	sha256_final_hex(&ref.sha, r->hash);
+	r->decoded_bytes = ref.bytes;
+	sha256_init(&ours.sha);
+	if ((rc = bz2_decode(in, len, &o1, hash_block, &ours, NULL, &e))) {
+		if (rc == -1) {
+			bad_input(p->path ? p->path : "generated input", &e, err, errlen);
+			rc = -EINVAL;
+		}
+		goto out;
+	}
+	sha256_final_hex(&ours.sha, hex);
+	if (strcmp(hex, r->hash) || ours.bytes != ref.bytes) {
+		snprintf(err, errlen, "K=1: sha256 %s, libbz2 %s", hex, r->hash);
+		rc = -EPROTO;
+		goto out;
+	}
+	r->blocks = ours.blocks;
+	for (size_t i = 0; i < len;) {
+		/* Streams: count the headers the decoder walked through. */
+		r->streams++;
+		{
+			const uint8_t *nx = NULL;
+
+			for (size_t j = i + 4; j + 4 <= len; j++)
+				if (in[j] == 'B' && !memcmp(in + j, "BZh", 3) && in[j + 3] >= '1' && in[j + 3] <= '9' &&
+				    j + 10 <= len && !memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6)) {
+					nx = in + j;
+					break;
+				}
+			i = nx ? (size_t)(nx - in) : len;
+		}
+	}
+	if (p->path)
+		snprintf(r->input, sizeof(r->input), "%s: %zu bytes, %u blocks, %u stream%s, %zu bytes decoded", p->path, len,
+			 r->blocks, r->streams, r->streams == 1 ? "" : "s", r->decoded_bytes);
+	else
+		snprintf(r->input, sizeof(r->input), "generated text (markov, seed %llu), %zu bytes, compressed at run time "
+			 "by libbz2 %s at level 9 (untimed, %.1f s): %zu bytes, %u blocks",
+			 (unsigned long long)p->seed, p->default_text_bytes, r->libbz2_version, r->generate_seconds, len,
+			 r->blocks);
+
+	r->segments_override = p->segments;
+	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+			unsigned k = p->only_k ? p->only_k : ks[i];
+
+			if (k > p->max_k || (i && p->only_k))
+				break;
+			for (int l = 0; l < 2; l++) {
+				enum bz2_layout lay = l ? BZ2_LAYOUT_STATE : BZ2_LAYOUT_REGISTERS;
+
+				if ((p->layout >= 0 && (int)lay != p->layout) || (k == 1 && l))
+					continue;
+				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
+					continue;  /* the baseline is already there */
+				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
+					    p->output_fresh > 0);
+			}
+		}
+	} else {
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		if (ks[i] > p->max_k)
+			break;
+		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
+		if (ks[i] > 1)
+			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false);
+	}
+	{
+		unsigned kmax = 1;
+
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
+			kmax = ks[i];
+		kmax = kmax > 8 ? 8 : kmax;
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
+	}
+	}
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		if (p->stop && *p->stop) {
+			rc = -EINTR;
+			goto out;
+		}
+		if ((rc = run_variant(p, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
+			goto out;
+	}
+
+	/* libbz2 on one thread over the same bytes, no sink. */
+	for (unsigned t = 0; t < p->trials; t++) {
+		uint64_t t0 = clock_now();
+		double sec;
+
+		if ((rc = bz2_ref_decode(in, len, NULL, NULL, buf, 1 << 20, err, errlen)))
+			goto out;
+		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+		if (!t || sec < r->libbz2_seconds)
+			r->libbz2_seconds = sec;
+	}
+	r->libbz2_mb_per_s = (double)r->decoded_bytes / MB / r->libbz2_seconds;
+	derive(r);
+
+	{
+		struct bz2_walk_opts w = {
+			.lanes = r->variants[r->best].k, .segments = r->variants[r->best].segments,
+			.layout = r->variants[r->best].layout, .prefetch = r->variants[r->best].prefetch,
+		};
+
+		if ((rc = run_workers(p, in, len, r->decoded_bytes, &w, r)))
+			goto out;
+	}
+	if (p->tools)
+		run_tools(p, in, len, p->path, r);
+	derive(r);
+	rc = 0;
+out:
+	r->seconds = (double)(clock_wall_ns() - t_start) * 1e-9;
+	free(in);
+	free(buf);
+	return rc;
+}

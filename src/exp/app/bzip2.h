@@ -1,0 +1,125 @@
+/*
+ * `app bzip2 [FILE.bz2]`: our own bzip2 decoder (src/bzip2/) over a whole
+ * file, its inverse-BWT walk as K lanes, timed stage by stage and whole in
+ * production order, with block-parallel workers, beside libbz2 and the
+ * installed bzip2/lbzip2 over the same file in the same run. Every
+ * variant's output is compared with libbz2's (SHA-256 of the whole output)
+ * outside the timed region; a mismatch is a failed check, never a figure.
+ * Without a file the input is the project's generated text compressed at
+ * run time by libbz2 at level 9 (not timed). Measures only; never prints.
+ */
+#ifndef MLPSCOPE_EXP_APP_BZIP2_H
+#define MLPSCOPE_EXP_APP_BZIP2_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bzip2/bz2.h"
+#include "core/clock.h"
+
+#define APP_BZ2_VARIANTS_MAX 24
+#define APP_BZ2_WORKERS_MAX 16
+#define APP_BZ2_TOOLS_MAX 2
+
+struct app_bzip2_params {
+	const char *path;            /* NULL: the generated default input */
+	size_t default_text_bytes;   /* the default input's size before compression */
+	unsigned max_k;              /* largest K swept (1..32) */
+	unsigned trials;             /* per variant, 1..15 */
+	unsigned max_workers;        /* 1..APP_BZ2_WORKERS_MAX */
+	bool tools;                  /* also time bzip2 -d / lbzip2 -d when installed */
+	/* Narrowed axes (--lanes, --segments, --layout, --prefetch,
+	 * --output-buffer): 0 or -1 keeps the default set. With any given, the
+	 * sweep is K=1 (registers, off, reused: the baseline) and the product
+	 * of the axes given and the defaults of the rest. */
+	unsigned only_k;
+	unsigned segments;
+	int layout, prefetch, output_fresh;
+	uint64_t seed;
+	const struct clock_info *clock;
+	volatile sig_atomic_t *stop;
+};
+
+/* Seconds per stage, summed over the file's blocks. */
+struct app_bzip2_stages {
+	double decode, table, starts, traversal, assembly, rle, crc;
+};
+
+struct app_bzip2_variant {
+	unsigned k, segments;
+	enum bz2_layout layout;
+	enum bz2_prefetch prefetch;
+	bool fresh_output;
+	double cold_seconds;             /* the first trial: buffers first touched */
+	double warm_seconds;             /* the minimum over the later trials */
+	double mb_per_s;                 /* decoded MB (1e6 B) per warm second */
+	struct app_bzip2_stages stages;  /* of the warm trial */
+	double walk_seconds;             /* starts + traversal + assembly */
+	double walk_speedup;             /* s: K=1's walk / this walk (same layout) */
+	double walk_fraction;            /* f: K=1's walk / K=1's whole */
+	double predicted_speedup;        /* 1 / ((1 - f) + f / s) */
+	double measured_speedup;         /* K=1's whole / this whole */
+	unsigned fallbacks;              /* blocks walked with one lane (periodic) */
+	bool checked;                    /* output hash equal to libbz2's */
+};
+
+struct app_bzip2_workers {
+	unsigned n;
+	double wall_seconds, mb_per_s, cpu_seconds_per_gb;
+	double block_mb_per_s_min, block_mb_per_s_median, block_mb_per_s_max;
+	double speedup;                  /* the 1-worker wall / this wall */
+	long peak_rss_kib;               /* the process's peak so far (getrusage) */
+};
+
+struct app_bzip2_tool {
+	char name[16];
+	char version[80];
+	double seconds, mb_per_s;
+	double ratio;                    /* our best single-thread MB/s / this */
+};
+
+struct app_bzip2_result {
+	char input[300];                 /* what was decoded, in words */
+	char path[256];
+	bool generated;
+	size_t compressed_bytes, decoded_bytes;
+	unsigned blocks, streams;
+	double generate_seconds;         /* making the default input: never timed */
+	char libbz2_version[40];
+	char hash[65];                   /* SHA-256 of the decoded bytes (ours = libbz2's) */
+	double libbz2_seconds, libbz2_mb_per_s;
+	unsigned segments_override;      /* --segments, 0: 4K */
+	unsigned nvariants;
+	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
+	unsigned best;                   /* index of the fastest single-thread variant */
+	double best_vs_libbz2;           /* its MB/s / libbz2's */
+	const char *bound_stage;         /* the largest stage of the best variant */
+	double bound_fraction;
+	unsigned nworkers;
+	struct app_bzip2_workers workers[APP_BZ2_WORKERS_MAX];
+	bool workers_sequential_fallback;/* block boundaries did not chain: none parallel */
+	unsigned ntools;
+	struct app_bzip2_tool tools[APP_BZ2_TOOLS_MAX];
+	double seconds;
+};
+
+/* 0 when every output matched libbz2's; -EPROTO with failure filled (both
+ * hashes) when one did not; -EINVAL with err "FILE: block N at byte X:
+ * why" for bad input; -ENOTSUP without libbz2; -EINTR; -ENOMEM. */
+int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen);
+
+/* Decode FILE once with one lane, checking it (the plan's validation before
+ * anything is measured): 0, or -EINVAL/-errno with err filled as above. */
+int app_bzip2_validate(const char *path, char *err, size_t errlen);
+
+/* "registers"/"state", "off"/"next"/"two", "reused"/"fresh" -> 0, 1, 2 in
+ * that order; -1 for anything else. */
+int app_bzip2_parse_layout(const char *s);
+int app_bzip2_parse_prefetch(const char *s);
+int app_bzip2_parse_output(const char *s);
+/* Whether the registers layout has a compiled loop for K (else state). */
+bool app_bzip2_registers_k(unsigned k);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * Chained hash probes as K lanes: a ring of K in-flight lookups each with
+ * its own stage (AMAC) against K lookups in lockstep groups and the plain
+ * loop, at hit fractions 1.0 and 0.5 (an absent key walks its whole chain,
+ * so chains end irregularly), and linear probing as the control whose
+ * probes the hardware finds by itself. Nodes sit in a shuffled order so
+ * every link is a random line. Dependent loads per lookup (bucket head plus
+ * nodes visited) are counted in an untimed pass. The check: found count and
+ * value sum fixed at build time; identical for every variant and K.
+ */
+#include "exp/app/app.h"
+
+#include "core/rng.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH_QUERIES ((size_t)1 << 19)
+#define HASH_MIN_FOOTPRINT ((size_t)64 << 10)
+#define NHIT 2
+
+/* A bijection on 64-bit words (each step inverts), so distinct j give
+ * distinct keys; j >= 1 keeps key 0 free for linear probing's empty slot. */
+static uint64_t mix(uint64_t j)
+{
+	j ^= j >> 33;
+	j *= 0xff51afd7ed558ccdull;
+	j ^= j >> 33;
+	j *= 0xc4ceb9fe1a85ec53ull;
+	return j ^ (j >> 33);
+}
+
+static uint64_t value_of(uint64_t key)
+{
+	return key * 0x9e3779b97f4a7c15ull + 1;
+}
+
+struct query_set {
+	double hit_fraction;
+	uint64_t *keys;
+	uint64_t expected_found;
+	uint64_t expected_sum;
+	double dependent_loads_per_lookup;
+	double probes_per_lookup;         /* linear probing: slots compared */
+};
+
+struct slot {
+	struct app_variant *var;
+	struct app_point *pt;
+	const struct query_set *qs;
+	app_hash_fn fn;                   /* NULL: linear probing */
+	unsigned k;
+};
+
+struct tables {
+	struct app_hash_table chained;
+	const struct app_lp_slot *lp;
+	uint64_t lp_mask;
+	size_t n;
+};
+
+static size_t pow2_at_least(size_t x)
+{
+	size_t p = 1;
+
+	while (p < x)
+		p <<= 1;
+	return p;
+}
+
+/* Untimed: the loads a lookup depends on (its head, each node visited)
+ * and linear probing's slots compared. */
+static void count_loads(const struct tables *t, struct query_set *qs, size_t n)
+{
+	uint64_t loads = 0, probes = 0;
+
+	for (size_t q = 0; q < n; q++) {
+		uint64_t key = qs->keys[q], h = key & t->lp_mask;
+
+		loads++;
+		for (uint32_t i = t->chained.heads[key & t->chained.mask]; i != APP_HASH_NIL;
+		     i = t->chained.nodes[i].next) {
+			loads++;
+			if (t->chained.nodes[i].key == key)
+				break;
+		}
+		for (probes++; t->lp[h].key && t->lp[h].key != key; probes++)
+			h = (h + 1) & t->lp_mask;
+	}
+	qs->dependent_loads_per_lookup = (double)loads / (double)n;
+	qs->probes_per_lookup = (double)probes / (double)n;
+}
+
+static int run_slot(const struct app_params *p, const struct tables *t, struct slot *s, size_t n, bool check,
+		    struct app_check *c)
+{
+	struct app_hash_out out = {0};
+	uint64_t t0, t1;
+
+	t0 = clock_now();
+	if (s->fn)
+		s->fn(&t->chained, s->qs->keys, n, s->k, &out);
+	else
+		app_hash_linear(t->lp, t->lp_mask, s->qs->keys, n, &out);
+	t1 = clock_now();
+	s->pt->trials_ns[s->pt->ntrials++] = clock_ticks_to_ns(p->clock, t1 - t0) / (double)n;
+	if (!check)
+		return 0;
+	c->runs_checked++;
+	s->var->output_hash = out.value_sum;
+	if (out.found == s->qs->expected_found && out.value_sum == s->qs->expected_sum)
+		return 0;
+	c->ok = false;
+	snprintf(c->failure, sizeof(c->failure),
+		 "hash, variant %s, K = %u: found %llu (expected %llu), value sum %016llx (expected %016llx)",
+		 s->var->name, s->k, (unsigned long long)out.found, (unsigned long long)s->qs->expected_found,
+		 (unsigned long long)out.value_sum, (unsigned long long)s->qs->expected_sum);
+	return -EPROTO;
+}
+
+int app_hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+{
+	static const char *const form_names[4] = {"plain", "lockstep", "amac", "linear_probe"};
+	static const char *const form_what[4] = {
+		"one lookup after another: the overlap the core finds by itself",
+		"groups of K lookups, each advanced one step per round until the group ends",
+		"a ring of K in-flight lookups, each with its own stage; an ended slot refills at once",
+		"the control: open addressing at load 0.5, probes along a line"};
+	static char names[NHIT][4][32];
+	struct arena chained = {0}, lp = {0};
+	struct query_set qs[NHIT] = {{.hit_fraction = 1.0}, {.hit_fraction = 0.5}};
+	struct slot slots[NHIT * 4 * APP_NLANE_SET];
+	struct tables t = {0};
+	struct app_hash_node *nodes;
+	uint32_t *heads, *perm = NULL;
+	size_t fp = p->footprint_bytes < HASH_MIN_FOOTPRINT ? HASH_MIN_FOOTPRINT : p->footprint_bytes;
+	size_t n, buckets, lp_slots, queries = HASH_QUERIES, nslots = 0;
+	uint64_t w0 = clock_wall_ns(), ws;
+	unsigned nks = 0;
+	struct rng rng;
+	int rc = 0;
+
+	(void)err;
+	(void)errlen;
+	memset(r, 0, sizeof(*r));
+	r->kernel = "hash";
+	r->trials = p->trials;
+	r->warmth = "warm: the tables are built once and probed repeatedly";
+	r->check.ok = true;
+	r->check.what = "every found count and value sum equal to the ones fixed at build time; last sum";
+	r->headline_want = "amac_hit1.0";
+
+	/* Nodes of 32 B and a 4-byte head per bucket at load factor 2: about
+	 * 34 B per key. */
+	n = fp / 34;
+	buckets = pow2_at_least(n / 2 ? n / 2 : 1);
+	if (n < 2 || n >= APP_HASH_NIL) {
+		snprintf(err, errlen, "--size: hash needs 2 to 2^32 - 2 keys (expected a size from 64K to 128G)");
+		return -EINVAL;
+	}
+	lp_slots = pow2_at_least(2 * n);
+	r->footprint_bytes = n * sizeof(struct app_hash_node) + buckets * sizeof(uint32_t);
+	r->may_fit_cache = p->largest_cache_bytes && r->footprint_bytes <= p->largest_cache_bytes;
+	app_param_num(r, "keys", (double)n);
+	app_param_num(r, "buckets", (double)buckets);
+	app_param_num(r, "load_factor", (double)n / (double)buckets);
+	app_param_num(r, "node_bytes", sizeof(struct app_hash_node));
+	app_param_num(r, "lookups", (double)queries);
+	app_param_num(r, "linear_probe_slots", (double)lp_slots);
+	app_param_num(r, "linear_probe_bytes", (double)(lp_slots * sizeof(struct app_lp_slot)));
+	app_param_num(r, "seed", (double)p->seed);
+
+	if ((rc = arena_map(&chained, r->footprint_bytes, p->pages)) ||
+	    (rc = arena_map(&lp, lp_slots * sizeof(struct app_lp_slot), p->pages)))
+		goto out;
+	r->pages_requested = arena_request_name(p->pages);
+	r->total_bytes = chained.bytes;
+	r->huge_bytes_obtained = chained.huge_bytes_obtained;
+	nodes = (struct app_hash_node *)chained.base;
+	heads = (uint32_t *)(chained.base + n * sizeof(struct app_hash_node));
+	if (!(perm = malloc(n * sizeof(*perm))) || !(qs[0].keys = malloc(queries * sizeof(uint64_t))) ||
+	    !(qs[1].keys = malloc(queries * sizeof(uint64_t)))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	/* Key j (1..n) lives at node perm[j - 1]: chains hop between random
+	 * lines. Each key goes to the head of its chain. */
+	rng_seed(&rng, p->seed);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = rng_below(&rng, i + 1);
+		uint32_t x = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = x;
+	}
+	for (size_t b = 0; b < buckets; b++)
+		heads[b] = APP_HASH_NIL;
+	for (size_t j = 1; j <= n; j++) {
+		uint64_t key = mix(j), b = key & (buckets - 1), h = key & (lp_slots - 1);
+		struct app_hash_node *nd = &nodes[perm[j - 1]];
+		struct app_lp_slot *s = (struct app_lp_slot *)lp.base;
+
+		*nd = (struct app_hash_node){.key = key, .value = value_of(key), .next = heads[b]};
+		heads[b] = perm[j - 1];
+		while (s[h].key)
+			h = (h + 1) & (lp_slots - 1);
+		s[h] = (struct app_lp_slot){key, value_of(key)};
+	}
+	t = (struct tables){{nodes, heads, buckets - 1}, (const struct app_lp_slot *)lp.base, lp_slots - 1, n};
+	for (unsigned h = 0; h < NHIT; h++)
+		for (size_t q = 0; q < queries; q++) {
+			bool hit = h == 0 || rng_below(&rng, 2);
+			uint64_t key = hit ? mix(1 + rng_below(&rng, n)) : mix(n + 1 + rng_below(&rng, n));
+
+			qs[h].keys[q] = key;
+			if (hit) {
+				qs[h].expected_found++;
+				qs[h].expected_sum += value_of(key);
+			}
+		}
+	r->check.expected_hash = qs[0].expected_sum;
+	app_stage_add(r, "setup: tables and lookups", (double)(clock_wall_ns() - w0) / 1e9);
+	ws = clock_wall_ns();
+	for (unsigned h = 0; h < NHIT; h++)
+		count_loads(&t, &qs[h], queries);
+	app_stage_add(r, "setup: dependent loads counted (untimed pass)", (double)(clock_wall_ns() - ws) / 1e9);
+	app_param_num(r, "dependent_loads_per_lookup_hit1.0", qs[0].dependent_loads_per_lookup);
+	app_param_num(r, "dependent_loads_per_lookup_hit0.5", qs[1].dependent_loads_per_lookup);
+	app_param_num(r, "linear_probes_per_lookup_hit0.5", qs[1].probes_per_lookup);
+	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
+	free(perm);
+	perm = NULL;
+
+	if (p->chase && (rc = app_chase_run(p, r->footprint_bytes, &r->chase))) {
+		if (rc == -EPROTO) {
+			r->check.ok = false;
+			snprintf(r->check.failure, sizeof(r->check.failure),
+				 "hash: the chase reference's layout check failed");
+		}
+		goto out;
+	}
+
+	while (nks < APP_NLANE_SET && app_lane_set[nks] <= p->max_k)
+		nks++;
+	for (unsigned h = 0; h < NHIT; h++)
+		for (unsigned f = 0; f < 4; f++) {
+			struct app_variant *var = &r->variants[r->nvariants++];
+			bool lanes = f == 1 || f == 2;
+			app_hash_fn fn = f == 0 ? app_hash_plain : f == 1 ? app_hash_lockstep : f == 2 ? app_hash_amac : NULL;
+
+			if (lanes && p->broken_hash)
+				fn = p->broken_hash;
+			snprintf(names[h][f], sizeof(names[h][f]), "%s_hit%.1f", form_names[f], qs[h].hit_fraction);
+			var->name = names[h][f];
+			var->what = form_what[f];
+			var->npoints = lanes ? nks : 1;
+			for (unsigned i = 0; i < var->npoints; i++) {
+				struct app_point *pt = &var->points[i];
+
+				pt->k = lanes ? app_lane_set[i] : 1;
+				pt->dependent_loads_per_item = f == 3 ? 1.0 : qs[h].dependent_loads_per_lookup;
+				pt->loads_per_item = pt->dependent_loads_per_item;
+				slots[nslots++] = (struct slot){var, pt, &qs[h], fn, pt->k};
+			}
+		}
+	ws = clock_wall_ns();
+	for (unsigned tr = 0; tr < p->trials; tr++)
+		for (size_t i = 0; i < nslots; i++) {
+			if (*p->stop) {
+				rc = -EINTR;
+				goto out;
+			}
+			if ((rc = run_slot(p, &t, &slots[i], queries, tr == 0, &r->check)))
+				goto out;
+		}
+	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
+	{
+		size_t huge_after;
+
+		if (!arena_backing_obtained(&chained, &huge_after) && huge_after < r->huge_bytes_obtained)
+			r->huge_bytes_obtained = huge_after;
+	}
+	app_finish(p, r);
+	for (unsigned v = 0; v < r->nvariants; v++)
+		if (r->variants[v].npoints < 2)
+			r->variants[v].knee_k = NAN;
+out:
+	free(perm);
+	free(qs[0].keys);
+	free(qs[1].keys);
+	arena_unmap(&chained);
+	arena_unmap(&lp);
+	return rc;
+}

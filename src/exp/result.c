@@ -1,0 +1,20 @@
+/*
+ * The result model's helpers: warnings. Each section's result is freed
+ * through its registry row (registry_free_results), not here.
+ */
+#include "exp/result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void result_warn(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nwarnings >= REPORT_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->warnings[r->nwarnings++], sizeof(r->warnings[0]), fmt, ap);
+	va_end(ap);
+}

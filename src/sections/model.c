@@ -1,0 +1,121 @@
+/*
+ * The model command: load the result (and an optional second one holding
+ * window), then one envelope block per mlp arm, as text and, with --json,
+ * as a "model" object. A file that is not a readable mlpscope result is a
+ * usage error (2), as for every command that reads results (analyse/load.c).
+ */
+#include "sections/model.h"
+
+#include "analyse/envelope.h"
+#include "analyse/load.h"
+#include "util/jsonr.h"
+#include "util/atomic.h"
+#include "report/model_out.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MODEL_ARMS 2
+
+static int write_json(const char *path, const char *from, const struct env_inputs *in, size_t n, char *err,
+		      size_t errlen)
+{
+	struct atomic_file a;
+	struct jsonw w;
+	int rc = atomic_open(&a, path);
+
+	if (rc) {
+		snprintf(err, errlen, "--json: cannot write '%s': %s", path, atomic_strerror(rc));
+		return 1;
+	}
+	jsonw_init(&w, a.f);
+	jsonw_object_begin(&w, NULL);
+	jsonw_string(&w, "tool", "mlpscope");
+	jsonw_int(&w, "schema_version", 1);
+	model_write_json(&w, from, in, n);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	if ((rc = atomic_commit(&a))) {
+		snprintf(err, errlen, "--json: writing '%s' failed: %s", path, atomic_strerror(rc));
+		return 1;
+	}
+	return 0;
+}
+
+int model_cmd_run(const char *json_path, const char *window_path, const char *json_out, FILE *out, char *err,
+		  size_t errlen)
+{
+	struct jsonr_doc doc = {0}, extra = {0};
+	struct env_inputs *in = calloc(MODEL_ARMS, sizeof(*in));
+	const struct jsonr_value *mlp;
+	char what[256] = "";
+	size_t n = 0;
+	int rc;
+
+	if (!in) {
+		snprintf(err, errlen, "out of memory");
+		return 1;
+	}
+	if ((rc = result_load(json_path, &doc, err, errlen))) {
+		rc = result_load_usage_error(rc) ? 2 : 1;
+		goto out;
+	}
+	if (window_path && (rc = result_load(window_path, &extra, err, errlen))) {
+		rc = result_load_usage_error(rc) ? 2 : 1;
+		goto out;
+	}
+	mlp = jsonr_get(doc.root, "mlp");
+	if (!mlp || mlp->type != JSONR_OBJECT) {
+		snprintf(what, sizeof(what), "no mlp section");
+		rc = -EBADMSG;
+	} else if (jsonr_member(mlp, "sweep")) {
+		rc = envelope_inputs_from(doc.root, mlp, "mlp", extra.root, &in[n++], what, sizeof(what));
+	} else {
+		static const char *const pages[MODEL_ARMS] = {"small", "huge"};
+
+		rc = 0;
+		for (size_t i = 0; i < MODEL_ARMS && !rc; i++) {
+			const struct jsonr_value *s = jsonr_member(mlp, pages[i]);
+			char name[16];
+
+			if (!s)
+				continue;
+			snprintf(name, sizeof(name), "mlp.%s", pages[i]);
+			rc = envelope_inputs_from(doc.root, s, name, extra.root, &in[n++], what, sizeof(what));
+		}
+		if (!rc && !n) {
+			snprintf(what, sizeof(what), "mlp has no sweep, small or huge");
+			rc = -EBADMSG;
+		}
+	}
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", json_path, what);
+		rc = 2;
+		goto out;
+	}
+	fprintf(out, "model: %s%s%s\n", json_path, window_path ? " with window from " : "",
+		window_path ? window_path : "");
+	for (size_t i = 0; i < n; i++)
+		model_write_text(out, &in[i]);
+	if (fflush(out) || ferror(out)) {
+		snprintf(err, errlen, "writing the model: %s", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	if (json_out)
+		rc = write_json(json_out, json_path, in, n, err, errlen);
+out:
+	jsonr_free(&doc);
+	jsonr_free(&extra);
+	free(in);
+	return rc;
+}
+
+int cmd_model(const struct options *o, char *err, size_t errlen)
+{
+	/* --json -: the JSON is stdout, the text goes nowhere. */
+	FILE *text = atomic_is_stdout(o->json_path) ? atomic_discard_stream() : stdout;
+
+	return model_cmd_run(o->from_path, o->npaths ? o->paths[0] : NULL, o->json_path, text, err, errlen);
+}

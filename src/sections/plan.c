@@ -1,0 +1,178 @@
+/*
+ * Defaults and validation that depend on the machine. The default working
+ * set is the memory set of policy.h (8x the largest reported cache, 256 to
+ * 512 MiB: past every cache, never 16x a claimed L3), and never more than a
+ * third of MemAvailable (latency holds two arenas of it at once). The
+ * budget (budget.c) may shrink it further once the rates are measured.
+ */
+#include "sections/plan.h"
+
+#include "exp/policy.h"
+#include "util/format.h"
+#include "util/usage.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Fastest access any sweep point can plausibly reach (an L1 hit at 4+ GHz
+ * overlapped many ways); used only to size timed regions. */
+#define FASTEST_ACCESS_NS 0.2
+
+size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes)
+{
+	size_t nodes = working_set_bytes / spacing_bytes;
+
+	/* arena (+2 MiB rounding) + cycle order (4 B/node) + check bitmaps */
+	return working_set_bytes + ARENA_HUGE_BYTES + nodes * 4 + nodes / 8 + working_set_bytes / 512;
+}
+
+static size_t default_working_set(const struct topo *t, struct report *r)
+{
+	size_t want = policy_memory_set_bytes(topo_largest_cache_bytes(t)), cap = t->mem_available_bytes / 3, ws;
+	char a[32], b[32];
+
+	ws = want;
+	if (cap && ws > cap) {
+		ws = ARENA_HUGE_BYTES;
+		while (ws * 2 <= cap)
+			ws *= 2;
+		report_format_bytes(a, sizeof(a), want);
+		report_format_bytes(b, sizeof(b), ws);
+		result_warn(r, "default working set reduced from %s to %s to fit a third of available memory", a, b);
+	}
+	return ws;
+}
+
+/* "nop,store" -> a filler bit mask. */
+static int parse_fillers(const char *list, unsigned *mask, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL;
+
+	*mask = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		enum probe_filler f;
+
+		if (probe_filler_parse(name, &f))
+			return usage_fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
+				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
+		*mask |= 1u << f;
+	}
+	if (!*mask)
+		return usage_fail(err, errlen, "--fillers: '%s' names no filler (expected e.g. nop,store)", list);
+	return 0;
+}
+
+/* "nop:64" -> filler and count. */
+static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t errlen)
+{
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	char *end;
+	unsigned long n;
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(name))
+		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N (expected e.g. nop:64)", spec);
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	n = strtoul(colon + 1, &end, 10);
+	if (probe_filler_parse(name, &p->dump_filler))
+		return usage_fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
+			    "store, load_fp, store_nop or load_fp_nop)", name);
+	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
+		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
+			    spec);
+	p->dump_n = (unsigned)n;
+	p->dump_code = true;
+	return 0;
+}
+
+int plan_make(const struct options *o, const struct topo *t, struct plan *p,
+	      struct report *r, char *err, size_t errlen)
+{
+	size_t largest = topo_largest_cache_bytes(t), nodes, peak;
+	char a[32], b[32];
+
+	p->spacing_bytes = o->spacing_bytes;
+	p->accesses = o->accesses;
+	p->working_set_bytes = o->size_bytes ? o->size_bytes : default_working_set(t, r);
+	p->working_set_bytes = p->working_set_bytes / p->spacing_bytes * p->spacing_bytes;
+	nodes = p->working_set_bytes / p->spacing_bytes;
+	if (nodes < 2)
+		return usage_fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
+			    "(expected a size of at least 2x the spacing)", o->size_bytes, p->spacing_bytes);
+	peak = plan_peak_bytes(p->working_set_bytes, p->spacing_bytes);
+	if (t->mem_available_bytes && peak > t->mem_available_bytes) {
+		report_format_bytes(a, sizeof(a), peak);
+		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+		return usage_fail(err, errlen, "--size: this working set needs %s but only %s is available "
+			    "(expected a smaller size; MemAvailable in /proc/meminfo)", a, b);
+	}
+	if (nodes > UINT32_MAX)
+		return usage_fail(err, errlen, "--size: %zu nodes at --spacing %zu is more than 2^32-1 "
+			    "(expected a smaller size or a larger spacing)", nodes, p->spacing_bytes);
+	if (largest && p->working_set_bytes <= largest) {
+		report_format_bytes(a, sizeof(a), p->working_set_bytes);
+		report_format_bytes(b, sizeof(b), largest);
+		result_warn(r, "WORKING SET %s FITS IN THE %s CACHE THE OS REPORTS: this measures that cache, "
+			    "not memory", a, b);
+	}
+	if (o->accesses > nodes)
+		result_warn(r, "--accesses %zu exceeds the %zu nodes: lanes revisit lines within one region",
+			    o->accesses, nodes);
+	if (o->cpu >= 0 && !topo_cpu_allowed(o->cpu))
+		return usage_fail(err, errlen, "--cpu: CPU %d is not available to this process (expected one of %s)",
+			    o->cpu, t->affinity);
+	p->cpu = o->cpu >= 0 ? o->cpu : topo_default_cpu();
+	p->window_fillers = 0;
+	p->dump_code = false;
+	if (o->fillers && parse_fillers(o->fillers, &p->window_fillers, err, errlen))
+		return 2;
+	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
+		return 2;
+	p->has_budget = false;
+	p->npages = 0;
+	if (o->pages != PAGES_CHOICE_HUGE)
+		p->pages[p->npages++] = PAGES_SMALL;
+	if (o->pages != PAGES_CHOICE_SMALL)
+		p->pages[p->npages++] = PAGES_HUGE;
+	return 0;
+}
+
+void plan_fit_clock(struct plan *p, const struct clock_info *c, struct report *r)
+{
+	size_t need = (size_t)(c->min_region_ns / FASTEST_ACCESS_NS) + 1;
+
+	if (p->accesses < need) {
+		result_warn(r, "accesses per region raised from %zu to %zu so the timer's cost stays under 1%%",
+			    p->accesses, need);
+		p->accesses = need;
+	}
+}
+
+void plan_budget(struct plan *p, const struct options *o, struct report *r, const char *command,
+		 const char *const *names, unsigned nnames)
+{
+	struct cost_facts f;
+
+	cost_facts_from_topo(&r->topo, &f);
+	if (cost_measure_rates(&r->clock, &f, &f.rates)) {
+		/* Rates unmeasurable (memory refused): price as a slow guest
+		 * would, so the plan errs toward smaller work. */
+		f.rates = (struct cost_rates){.touch_gbps = 1, .build_ns_per_node = 600, .dram_ns = 150,
+					      .stream_gbps = 8, .from = "assumed: the measurement failed"};
+		result_warn(r, "plan: the cost model's rates could not be measured; assumed a slow machine's");
+	}
+	/* --size fixes the working set: the budget prices it, never moves it. */
+	budget_make(&p->budget, &f, command, o->quick, o->budget_s, o->size_bytes ? p->working_set_bytes : 0, names,
+		    nnames);
+	p->has_budget = true;
+	/* The smaller of the plan's (MemAvailable) and the budget's set. */
+	if (!o->size_bytes && p->budget.mlp_bytes < p->working_set_bytes)
+		p->working_set_bytes = p->budget.mlp_bytes / p->spacing_bytes * p->spacing_bytes;
+	if (p->budget.mlp_bytes > p->working_set_bytes)
+		p->budget.mlp_bytes = p->working_set_bytes;
+	if (p->budget.latency_max_bytes > p->working_set_bytes)
+		p->budget.latency_max_bytes = p->working_set_bytes;
+	r->budget = &p->budget;
+}

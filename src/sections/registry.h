@@ -1,0 +1,142 @@
+/*
+ * The table of commands and sections (sections/registry.c): one row per command
+ * word. A measuring row says how options and plan become its experiment's
+ * parameters, runs it into a result of its own, and names its text, JSON and
+ * CSV writers and its free; a file command (model, trace, compare) names
+ * the function that runs it. --help, `help CMD`, dispatch, the full report's
+ * order, the writers and freeing all walk this table, so nothing else names
+ * a section. The registry never prints and never exits: main.c does.
+ */
+#ifndef MLPSCOPE_SECTIONS_REGISTRY_H
+#define MLPSCOPE_SECTIONS_REGISTRY_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "sections/options.h"
+
+struct jsonr_value;
+struct jsonw;
+struct plan;
+struct report;
+struct team_placement;
+struct topo;
+
+enum section_kind {
+	SECTION_REPORT,        /* `report`: every row with in_report, in table order */
+	SECTION_MEASURE,       /* runs an experiment into its own result */
+	SECTION_FILE_COMMAND,  /* reads files, measures nothing */
+	SECTION_HELP,          /* `help CMD` */
+};
+
+/* Outputs a command can write besides stdout. */
+enum section_output {
+	SECTION_OUT_JSON = 1u << 0,
+	SECTION_OUT_HTML = 1u << 1,
+	SECTION_OUT_SVG = 1u << 2,
+	SECTION_OUT_CSV = 1u << 3,
+	SECTION_OUT_PROM = 1u << 4,
+	SECTION_OUT_ALL = 0x1f,
+};
+
+/* Positional operands a command takes after its name. */
+/* SECTION_ARGS_OPTIONAL: zero or one file. */
+enum section_operands { SECTION_ARGS_NONE, SECTION_ARGS_TOPIC, SECTION_ARGS_ONE, SECTION_ARGS_MANY,
+		       SECTION_ARGS_OPTIONAL };
+
+/* What a measuring row's hooks get: the request, the machine's plan, the
+ * report (read for what earlier rows left: the noise floor, the core clock),
+ * and a stop flag. err: one line (without "mlpscope: ") when a hook fails
+ * for a reason -errno alone does not say. */
+struct section_run {
+	const struct options *o;
+	struct plan *plan;
+	struct report *r;
+	volatile sig_atomic_t *stop;
+	/* Progress for a terminal, shown by main.c; NULL when stderr is not one.
+	 * ctx is this struct; label says which part is running. */
+	void (*progress)(void *ctx, double fraction);
+	void (*progress_done)(void);
+	const char *label;
+	char err[CLI_ERR_LEN];
+};
+
+struct section {
+	const char *name;          /* command word, JSON key, CSV/plot prefix */
+	const char *summary;       /* one line in --help */
+	const char *help;          /* `help NAME`: what it measures and how */
+	enum section_kind kind;
+	bool in_report;            /* part of the full report, in table order */
+	const char *needs;         /* a row that must run first when this one runs alone
+	                            * (and what that row needs, in turn) */
+	bool report_only;          /* derived from other rows' results: part of the full
+	                            * report, not a command of its own (not parsed, not
+	                            * listed in --help; `help NAME` still explains it) */
+	bool threaded;             /* resolves --threads; peak_bytes joins the memory check */
+	unsigned outputs;          /* enum section_output this command can write */
+	enum section_operands operands;
+	const char *operand_name;  /* "trace file": says what is missing */
+	bool needs_from;           /* --from is required */
+	const char *usage;         /* "mlpscope compare A.json B.json [C.json...]" */
+
+	/* SECTION_MEASURE */
+	size_t result_bytes;       /* zeroed before run */
+	/* Validate the plan for this row before anything runs: 0, or 2 with err
+	 * filled. May warn into s->r. */
+	int (*plan)(struct section_run *s, char *err, size_t errlen);
+	/* Bytes this row holds at its peak on threads threads, for the check
+	 * that the largest threaded section fits in MemAvailable. */
+	size_t (*peak_bytes)(const struct topo *t, bool quick, unsigned threads);
+	/* In place of measuring, when the options ask for something else
+	 * (window --dump-code): an exit status >= 0, s->err printed when set;
+	 * -1 to measure as usual. Every row's runs after the plan, whatever the
+	 * command, before any output opens. */
+	int (*instead)(struct section_run *s);
+	/* 0: result filled; 1: skipped (no result, a warning says why);
+	 * negative errno: failed (s->err may say more). */
+	int (*run)(struct section_run *s, void *result);
+	void (*write_text)(const void *result, FILE *f);
+	void (*write_json)(const void *result, struct jsonw *w, const char *key);
+	/* Where its threads ran, for provenance.thread_placement; may be NULL. */
+	const struct team_placement *(*placement)(const void *result);
+	/* Tidy CSV tables from this row's part of a parsed result (doc is the
+	 * whole document); 0 or -errno. Called for every row, section present
+	 * or not, so a stale table is removed. */
+	int (*write_csv)(const char *dir, const struct jsonr_value *doc);
+	void (*free)(void *result);
+
+	/* SECTION_FILE_COMMAND: the exit status (0, 1 runtime, 2 usage); err
+	 * gets one line when it is not 0. */
+	int (*command)(const struct options *o, char *err, size_t errlen);
+};
+
+extern const struct section registry[];
+extern const size_t registry_count;
+
+/* The row named name, or NULL. */
+const struct section *registry_find(const char *name);
+
+/* Index of row s in registry[] (its slot in report.results). */
+size_t registry_index(const struct section *s);
+
+/* Whether row s runs when command cmd is asked for: cmd itself, every
+ * in_report row for `report`, and what cmd needs. */
+bool registry_runs(const struct section *cmd, const struct section *s);
+
+/* The registry's own plan checks for command cmd: --threads resolved once
+ * when any threaded row runs, the largest threaded row checked against
+ * MemAvailable, then each running row's plan hook in table order. 0, or 2
+ * with err. */
+int registry_plan(struct section_run *s, char *err, size_t errlen);
+
+/* Write dir/TABLE.csv for every table of every row (creating dir if
+ * missing) from a parsed result, and remove from dir a table this result
+ * lacks: all of it or none (atomic_dir_begin). 0 or -errno. */
+int registry_write_csv(const char *dir, const struct jsonr_value *doc);
+
+/* Free every section's result in r through its row, and the result. */
+void registry_free_results(struct report *r);
+
+#endif
