@@ -1,6 +1,7 @@
 /*
- * The tree's shape, checked as code: no include cycle among src/ files, and
- * every registry row complete (help, writers, a documented JSON key). A
+ * The tree's shape, checked as code: no include cycle among src/ files, no
+ * include pointing up the folders' layers (layers[] below), and every
+ * registry row complete (help, writers, a documented JSON key). A
  * module is a header together with the .c files that implement it: a .c of
  * the same stem, or a .c whose first quoted include is a header with no .c
  * of its own (text.c and json.c implement report/report.h). A cycle between
@@ -270,6 +271,141 @@ TEST(include_check_finds_a_planted_cycle)
 	}
 	snprintf(sub, sizeof(sub), "%s/report", dir);
 	rmdir(sub);
+	rmdir(dir);
+}
+
+/* The folders by layer, top first (STYLE.md's house): the front door (src/
+ * itself) reads the sections; the sections drive experiments, analyses and
+ * writers; those use the JIT, the instrument's primitives, the per-ISA
+ * contract and the hot loops; everything may use util/. An include may point
+ * to any lower layer; within a layer only along across[]. A folder missing
+ * here fails the check, so a new one is placed on purpose. */
+static const struct {
+	const char *folder;
+	int layer;
+} layers[] = {
+	{"", 0},
+	{"sections", 1},
+	{"report", 2}, {"analyse", 2}, {"exp", 2}, {"exp/app", 2},
+	{"jit", 3},
+	{"core", 4}, {"arch", 4}, {"kern", 4},
+	{"util", 5},
+};
+
+/* Includes within a layer, each for a reason: writers and the compare views
+ * read the experiments' result types and the analyses' conclusions; the
+ * analyses read result shapes; the app walks reuse the mlp chase; the clock
+ * and PMU read the ISA's counters while the ISA's CPUID reader fills the
+ * topology's cache descriptors (no module cycle: the cycle check holds
+ * that); the ISA's stream kernels implement kern/stream.h. */
+static const struct {
+	const char *from, *to;
+} across[] = {
+	{"report", "analyse"}, {"report", "exp"}, {"report", "exp/app"},
+	{"analyse", "exp"}, {"exp/app", "exp"},
+	{"core", "arch"}, {"arch", "core"}, {"arch", "kern"},
+};
+
+static void folder_of(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(out, len, "%.*s", slash ? (int)(slash - path) : 0, path);
+}
+
+static int layer_of(const char *folder)
+{
+	for (size_t i = 0; i < sizeof(layers) / sizeof(layers[0]); i++)
+		if (!strcmp(layers[i].folder, folder))
+			return layers[i].layer;
+	return -1;
+}
+
+static bool edge_allowed(const char *from, const char *to)
+{
+	int a = layer_of(from), b = layer_of(to);
+
+	if (!strcmp(from, to) || b > a)
+		return true;
+	for (size_t i = 0; b == a && i < sizeof(across) / sizeof(across[0]); i++)
+		if (!strcmp(across[i].from, from) && !strcmp(across[i].to, to))
+			return true;
+	return false;
+}
+
+/* How many includes under root point up (or across, unlisted), or come from
+ * or go to a folder with no layer; the first is described in out. -errno
+ * when root is unreadable. */
+static int find_upward_include(const char *root, char *out, size_t len)
+{
+	static struct tree t;
+	int bad = 0, rc;
+
+	memset(&t, 0, sizeof(t));
+	if ((rc = scan(root, "", &t)))
+		return rc;
+	for (int i = 0; i < t.n; i++)
+		for (int k = 0; k < t.f[i].ninc; k++) {
+			char from[160], to[160];
+
+			if (find_file(&t, t.f[i].inc[k]) < 0)
+				continue;
+			folder_of(t.f[i].path, from, sizeof(from));
+			folder_of(t.f[i].inc[k], to, sizeof(to));
+			if (layer_of(from) >= 0 && layer_of(to) >= 0 && edge_allowed(from, to))
+				continue;
+			if (!bad++)
+				snprintf(out, len, "%s includes %s (%s/ -> %s/%s)", t.f[i].path, t.f[i].inc[k], from, to,
+					 layer_of(from) < 0 || layer_of(to) < 0 ? ": a folder with no layer" : "");
+		}
+	return bad;
+}
+
+TEST(include_graph_of_src_points_only_down_the_layers)
+{
+	char root[PATH_MAX], why[512] = "";
+	int rc;
+
+	repo_file(root, sizeof(root), "src");
+	rc = find_upward_include(root, why, sizeof(why));
+	CHECK(rc == 0, "%d include(s) against the layers, first: %s", rc, why);
+}
+
+/* The check fires: a primitive that includes the registry points up two
+ * layers; the same include from the front door is fine; an unlisted folder
+ * is refused until it has a layer. */
+TEST(include_check_finds_a_planted_upward_include)
+{
+	char dir[] = "/tmp/mlpscope-layer-XXXXXX", why[512] = "", sub[PATH_MAX];
+	const char *const folders[] = {"sections", "core", "newfolder"};
+	const char *const files[] = {"sections/registry.h", "core/clock.h", "main.c", "newfolder/x.c"};
+	int rc;
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	for (size_t i = 0; i < sizeof(folders) / sizeof(folders[0]); i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, folders[i]);
+		mkdir(sub, 0700);
+	}
+	put(dir, "sections/registry.h", "#include \"core/clock.h\"\n");
+	put(dir, "core/clock.h", "void clock_now(void);\n");
+	put(dir, "main.c", "#include \"sections/registry.h\"\n#include \"core/clock.h\"\n");
+	rc = find_upward_include(dir, why, sizeof(why));
+	CHECK(rc == 0, "a tree that points down failed: %d, %s", rc, why);
+	put(dir, "core/clock.h", "#include \"sections/registry.h\"\n");
+	rc = find_upward_include(dir, why, sizeof(why));
+	CHECK(rc == 1 && strstr(why, "core/clock.h includes sections/registry.h"), "rc %d, '%s'", rc, why);
+	put(dir, "core/clock.h", "void clock_now(void);\n");
+	put(dir, "newfolder/x.c", "#include \"core/clock.h\"\n");
+	rc = find_upward_include(dir, why, sizeof(why));
+	CHECK(rc == 1 && strstr(why, "no layer"), "an unplaced folder passed: rc %d, '%s'", rc, why);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, files[i]);
+		unlink(sub);
+	}
+	for (size_t i = 0; i < sizeof(folders) / sizeof(folders[0]); i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, folders[i]);
+		rmdir(sub);
+	}
 	rmdir(dir);
 }
 
