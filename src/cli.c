@@ -273,16 +273,16 @@ static int parse_command(const char *word, struct options *o, char *err, size_t 
 		return 0;
 	}
 	for (size_t i = 0; i < registry_count && used < sizeof(list); i++)
-		if (!registry[i].report_only)
+		if (!registry[i]->report_only)
 			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
-						 registry[i].name);
+						 registry[i]->name);
 	return usage_fail(err, errlen, "'%s' is not a command (expected one of %s; see --help)", word, list);
 }
 
 static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->command = &registry[0];  /* the full report */
+	o->command = registry[0];  /* the full report */
 	o->spacing_bytes = 64;
 	o->pages = PAGES_CHOICE_HUGE;
 	o->max_lanes = 64;
@@ -515,8 +515,8 @@ int cli_print_help(FILE *f, const char *topic)
 			   "each number is, how noisy it was, and whether the setup was what it claimed.\n\n"
 			   "commands:\n");
 		for (size_t i = 0; i < registry_count; i++)
-			if (!registry[i].report_only)
-				fprintf(f, "  %-9s %s\n", registry[i].name, registry[i].summary);
+			if (!registry[i]->report_only)
+				fprintf(f, "  %-9s %s\n", registry[i]->name, registry[i]->summary);
 		fputc('\n', f);
 		print_options(f);
 		fprintf(f, "\nSizes: K, M, G, T (and Ki, KiB...) are binary; KB, MB, GB are decimal.\n"

@@ -98,7 +98,7 @@ static int run_sections(struct section_run *s)
 	struct report *r = s->r;
 
 	for (size_t i = 0; i < registry_count; i++) {
-		const struct section *row = &registry[i];
+		const struct section *row = registry[i];
 		struct budget_section *bs;
 		uint64_t w0;
 		int rc;
@@ -267,8 +267,8 @@ static void plan_the_budget(struct section_run *s)
 	unsigned n = 0;
 
 	for (size_t i = 0; i < registry_count && n < BUDGET_SECTIONS; i++)
-		if (registry_runs(o->command, &registry[i]))
-			names[n++] = registry[i].name;
+		if (registry_runs(o->command, registry[i]))
+			names[n++] = registry[i]->name;
 	plan_budget(s->plan, o, s->r, o->command->kind == SECTION_REPORT ? "report" : o->command->name, names, n);
 	fputs("mlpscope: ", stderr);
 	budget_write_plan_line(&s->plan->budget, stderr);
@@ -296,7 +296,7 @@ static int measure_and_report(const struct options *o)
 	/* An option that asks for something other than a measurement (window's
 	 * --dump-code) wins, whichever command it came with. */
 	for (size_t i = 0; i < registry_count; i++)
-		if (registry[i].instead && (rc = registry[i].instead(&s)) >= 0) {
+		if (registry[i]->instead && (rc = registry[i]->instead(&s)) >= 0) {
 			if (s.err[0])
 				fprintf(stderr, "mlpscope: %s\n", s.err);
 			return rc;

@@ -54,7 +54,7 @@ static void write_commands(FILE *f)
 {
 	fputs(".SH COMMANDS\n", f);
 	for (size_t i = 0; i < registry_count; i++) {
-		const struct section *c = &registry[i];
+		const struct section *c = registry[i];
 
 		fputs(".TP\n.B ", f);
 		roff_text(f, c->name, strlen(c->name));

@@ -8,6 +8,7 @@
  * runs are skipped and said so, rather than compared against nothing.
  */
 #include "sections/compare.h"
+#include "sections/registry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -546,3 +547,25 @@ int cmd_compare(const struct options *o, char *err, size_t errlen)
 		jsonr_free(&docs[--n]);
 	return rc ? 1 : 0;
 }
+
+static const char compare_help[] =
+	"Reads two to sixteen mlpscope JSON results and prints their headline figures\n"
+	"side by side (latency per level and at the largest size, the MLP estimate,\n"
+	"peak concurrency, read bandwidth, window capacities, idle latency under load)\n"
+	"with ratios to the first. Quantities are compared only where the settings that\n"
+	"define them match; every mismatch is listed with the rows it made skip. With\n"
+	"--html FILE, the curves of all runs on the same axes; with --svg DIR, the plots.\n"
+	"With three or more runs it adds the fleet table: one row of headline figures\n"
+	"per run. Given a directory (its *.json files, up to 1024) or --sort FIGURE, it\n"
+	"prints only that table, best first by FIGURE (default memory_latency_ns), with\n"
+	"the settings that differ across the runs; --html FILE then holds the table.\n"
+	"A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n";
+
+const struct section section_compare = {
+	.name = "compare",
+	.summary = "compare results side by side: mlpscope compare A.json B.json [C.json...]",
+	.help = compare_help, .kind = SECTION_FILE_COMMAND,
+	.outputs = SECTION_OUT_HTML | SECTION_OUT_SVG, .operands = SECTION_ARGS_MANY,
+	.usage = "mlpscope compare A.json B.json [C.json...] | DIR [--sort FIGURE]",
+	.command = cmd_compare,
+};

@@ -43,8 +43,8 @@ static void write_thread_placement(struct jsonw *w, const struct report *r)
 {
 	jsonw_object_begin(w, "thread_placement");
 	for (size_t i = 0; i < registry_count; i++)
-		if (r->results[i] && registry[i].placement)
-			write_team(w, registry[i].name, registry[i].placement(r->results[i]));
+		if (r->results[i] && registry[i]->placement)
+			write_team(w, registry[i]->name, registry[i]->placement(r->results[i]));
 	jsonw_object_end(w);
 }
 
@@ -84,8 +84,8 @@ static void write_document(const struct report *r, FILE *f, const struct summary
 	if (sum)
 		summary_write_json(sum, &w);
 	for (size_t i = 0; i < registry_count; i++)
-		if (r->results[i] && registry[i].write_json)
-			registry[i].write_json(r->results[i], &w, registry[i].name);
+		if (r->results[i] && registry[i]->write_json)
+			registry[i]->write_json(r->results[i], &w, registry[i]->name);
 	if (r->budget)
 		budget_write_json(r->budget, &w, "plan");
 	jsonw_array_begin(&w, "warnings");

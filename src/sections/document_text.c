@@ -35,8 +35,8 @@ void report_write_text(const struct report *r, FILE *f)
 {
 	write_header(r, f);
 	for (size_t i = 0; i < registry_count; i++)
-		if (r->results[i] && registry[i].write_text)
-			registry[i].write_text(r->results[i], f);
+		if (r->results[i] && registry[i]->write_text)
+			registry[i]->write_text(r->results[i], f);
 	if (r->budget)
 		budget_write_text(r->budget, f);
 	if (r->nwarnings) {

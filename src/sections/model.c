@@ -5,6 +5,7 @@
  * usage error (2), as for every command that reads results (analyse/load.c).
  */
 #include "sections/model.h"
+#include "sections/registry.h"
 
 #include "analyse/envelope.h"
 #include "analyse/load.h"
@@ -119,3 +120,24 @@ int cmd_model(const struct options *o, char *err, size_t errlen)
 
 	return model_cmd_run(o->from_path, o->npaths ? o->paths[0] : NULL, o->json_path, text, err, errlen);
 }
+
+static const char model_help[] =
+	"mlpscope model --from run.json [window.json] [--json FILE]: reads a measured\n"
+	"result and prints, per lane count K, a lower bound on time per access from each\n"
+	"resource separately, every term with its source: L/K (L = t(1)); u/P (u the\n"
+	"instructions per access counted in the compiled kernel, P the issue rate the mlp\n"
+	"section measured on the same kernels L1-resident); the same kernel's L1-resident\n"
+	"time; line/B with B the bandwidth section's read on one thread and on all (never\n"
+	"the sweep being explained); L x loads/Q and L x instructions/ROB with Q and ROB\n"
+	"from window (in the file, or a second file). Then the binding term, its margin\n"
+	"to the next, the latency under load at that K's traffic (from the loaded\n"
+	"section) with Little's law, and what could set the plateau, with the evidence\n"
+	"for and against each candidate. No measurement is made; see docs/MODEL.md.\n";
+
+const struct section section_model = {
+	.name = "model",
+	.summary = "the envelope: which resource could bind each point of a measured lanes curve",
+	.help = model_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
+	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "window result", .needs_from = true,
+	.usage = "mlpscope model --from run.json [window.json] [--json FILE]", .command = cmd_model,
+};

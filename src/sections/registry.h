@@ -1,11 +1,12 @@
 /*
- * The table of commands and sections (sections/registry.c): one row per command
- * word. A measuring row says how options and plan become its experiment's
+ * The sections: one `const struct section` per command word, each in its own
+ * file (sections/NAME.c) and named once in sections/list.h, in report order.
+ * A measuring section says how options and plan become its experiment's
  * parameters, runs it into a result of its own, and names its text, JSON and
- * CSV writers and its free; a file command (model, trace, compare) names
- * the function that runs it. --help, `help CMD`, dispatch, the full report's
- * order, the writers and freeing all walk this table, so nothing else names
- * a section. The registry never prints and never exits: main.c does.
+ * CSV writers and its free; a file command (model, trace, compare) names the
+ * function that runs it. --help, `help CMD`, dispatch, the full report's
+ * order, the writers and freeing all loop over registry[], so nothing else
+ * names a section. Sections never print and never exit: main.c does.
  */
 #ifndef MLPSCOPE_SECTIONS_REGISTRY_H
 #define MLPSCOPE_SECTIONS_REGISTRY_H
@@ -112,7 +113,12 @@ struct section {
 	int (*command)(const struct options *o, char *err, size_t errlen);
 };
 
-extern const struct section registry[];
+/* Every section, from sections/list.h. */
+#define SECTION(name) extern const struct section section_##name;
+#include "sections/list.h"
+#undef SECTION
+
+extern const struct section *const registry[];
 extern const size_t registry_count;
 
 /* The row named name, or NULL. */
@@ -138,5 +144,23 @@ int registry_write_csv(const char *dir, const struct jsonr_value *doc);
 
 /* Free every section's result in r through its row, and the result. */
 void registry_free_results(struct report *r);
+
+/* Helpers for the sections' hooks. */
+
+/* Whether s's command is the section called name (asked for alone). */
+bool section_asked_for(const struct section_run *s, const char *name);
+
+/* Ends the progress line when one is shown. */
+void section_progress_done(const struct section_run *s);
+
+/* A threaded section's failure rc, with s->err saying what failed (why) when
+ * rc is neither an interruption nor a failed check. */
+int section_threaded_failed(struct section_run *s, const char *name, int rc, const char *why);
+
+/* The result of the section called name when it ran in this report, else NULL. */
+const void *section_result_of(const struct report *r, const char *name);
+
+/* The run's budget plan when one was made (a measuring run), else NULL. */
+const struct budget *section_budget_of(const struct section_run *s);
 
 #endif

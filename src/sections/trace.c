@@ -6,6 +6,7 @@
  * instruction record per cycle), or the textbook 200.
  */
 #include "sections/trace.h"
+#include "sections/registry.h"
 
 #include "analyse/envelope.h"
 #include "analyse/load.h"
@@ -219,3 +220,28 @@ int cmd_trace(const struct options *o, char *err, size_t errlen)
 	rq.ncaches = n;
 	return trace_cmd_run_request(&rq, stdout, err, errlen);
 }
+
+static const char trace_help[] =
+	"mlpscope trace FILE [--from run.json] [--latency TICKS] [--json FILE]: reads\n"
+	"a trace written by\n"
+	"  valgrind --tool=lackey --trace-mem=yes --log-file=FILE prog\n"
+	"and reports its footprint, line-level reuse distances (and so the hit rate an\n"
+	"LRU cache of each size this machine reports would give), stride regularity,\n"
+	"the read/write mix and useful bytes per line delivered. Line requests (one\n"
+	"per change of line) run through a stated timing model: one tick per\n"
+	"instruction record, each request outstanding L ticks (--latency; else the\n"
+	"--from result's t(1) in core cycles; else 200), dependences ignored; it\n"
+	"reports mean and peak outstanding, bytes delivered and used, and the\n"
+	"characteriser's flags. With --from, a lower bound on the time of its misses\n"
+	"from terms measured apart from the lanes sweep: t(1), window's load queue,\n"
+	"the bandwidth section's reads. Malformed lines are counted and the first few\n"
+	"reported with their line numbers; never fatal. See docs/MODEL.md.\n";
+
+const struct section section_trace = {
+	.name = "trace",
+	.summary = "characterise a program's memory trace (valgrind lackey format)",
+	.help = trace_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
+	.operands = SECTION_ARGS_ONE, .operand_name = "trace file",
+	.usage = "mlpscope trace FILE [--from run.json] [--latency TICKS] [--json FILE]",
+	.command = cmd_trace,
+};

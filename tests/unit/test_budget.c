@@ -37,8 +37,8 @@ static int plan_of(const char *path, const char *command, bool quick, double bud
 	unsigned n = 0;
 
 	for (size_t i = 0; cmd && i < registry_count && n < BUDGET_SECTIONS; i++)
-		if (registry_runs(cmd, &registry[i]))
-			names[n++] = registry[i].name;
+		if (registry_runs(cmd, registry[i]))
+			names[n++] = registry[i]->name;
 	return plan_cmd_from_file(path, command, quick, budget_s, names, n, b, err, errlen);
 }
 

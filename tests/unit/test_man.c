@@ -77,8 +77,8 @@ TEST(man_page_lists_every_option_and_command_of_help)
 	for (size_t i = 0; i < registry_count; i++) {
 		char want[64];
 
-		snprintf(want, sizeof(want), ".TP\n.B %s\n", registry[i].name);
-		CHECK(strstr(man, want), "command %s is not on the man page", registry[i].name);
+		snprintf(want, sizeof(want), ".TP\n.B %s\n", registry[i]->name);
+		CHECK(strstr(man, want), "command %s is not on the man page", registry[i]->name);
 	}
 	CHECK(strstr(man, ".TH MLPSCOPE 1"), "no title line");
 	free(help);

@@ -1,0 +1,357 @@
+/*
+ * The `app` section: its descriptor (sections/list.h names it) and the glue
+ * from the options and the plan to its experiment's parameters.
+ * In --help: a real walk as K lanes against the chase curve: app
+ * bwt|hash|search|gather|bzip2.
+ */
+#include "sections/registry.h"
+
+#include "bzip2/libbz2_ref.h"
+#include "core/team.h"
+#include "exp/app/sais.h"
+#include "report/app_bzip2_out.h"
+#include "report/app_out.h"
+#include "sections/plan.h"
+#include "util/format.h"
+#include "util/usage.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char app_help[] =
+	"mlpscope app KERNEL: a real dependent walk run as K interleaved lanes, the same\n"
+	"total work at every K, against the mlp chase curve measured in the same run at\n"
+	"the same footprint (--size, default 2x the largest reported cache, 8 to 64\n"
+	"MiB) and page request. Reported per K and variant: items/s, ns per item and per\n"
+	"dependent load, S_app = t(1)/t(K), the chase's S_chase at the same K,\n"
+	"R = S_app/S_chase, knees, the occupancy Little's law infers, and the line\n"
+	"\"chase predicts S = x at K = k; KERNEL got y (R = y/x)\". Setup is timed apart;\n"
+	"every run's output is checked outside the timed region and a mismatch is an\n"
+	"error.\n"
+	"  bwt     the inverse Burrows-Wheeler walk a bzip2 decoder makes, on a BWT this\n"
+	"          kernel builds itself (no bzip2 data is decoded): input --input\n"
+	"          random|markov|repeat, --text FILE or --bzip2 (900,000 bytes of markov\n"
+	"          text, bzip2's largest block size);\n"
+	"          own suffix array (SA-IS), bzip2's T-vector table, K segments with exact\n"
+	"          start rows in lockstep; a runtime-K state array and generated register\n"
+	"          lanes (make app-spills counts their stack accesses). Tables of 64 to\n"
+	"          128 MiB are 64 MiB: 32-bit words hold 2^24 rows. Each swept walk\n"
+	"          decodes 4 Mi rows whatever the table (checked row by row).\n"
+	"  hash    chained probes: an AMAC ring of K lookups and K lockstep lookups\n"
+	"          against the plain loop, hit fractions 1.0 and 0.5; linear probing as\n"
+	"          the control.\n"
+	"  search  lower_bound of K queries in lockstep over a sorted array and its\n"
+	"          Eytzinger layout, with and without prefetch.\n"
+	"  gather  sum += a[idx[i]]: independent loads, the ceiling the core reaches by\n"
+	"          itself.\n"
+	"  bzip2 [FILE.bz2]  our own bzip2 decoder over the whole file (default: 8 MB of\n"
+	"          generated text compressed at run time by libbz2 at level 9), every\n"
+	"          output checked byte for byte (SHA-256) against libbz2's. The walk\n"
+	"          runs as K = 1..32 lanes (--max-lanes) from 4K random start rows\n"
+	"          (a first pass of 4K draws, no walk; the cost is one copy of the\n"
+	"          block and the longest segment's tail), registers and state\n"
+	"          layouts; at K = 8 prefetch next (each lane's next row as soon as\n"
+	"          known) and two (the row two lanes on), and a fresh output buffer\n"
+	"          per block. Per variant: cold and warm seconds, MB/s, stage times\n"
+	"          (decode, table, starts, traversal, assembly, rle, crc), f, s and\n"
+	"          1/((1-f)+f/s) beside the measured speedup; libbz2 on one thread,\n"
+	"          bzip2/lbzip2 -dc when installed; 1..--threads block-parallel\n"
+	"          workers. Bad input: one line naming file, block and byte, exit 2.\n"
+	"The full report runs bwt on one 900,000-byte block of generated markov text\n"
+	"(the --bzip2 preset), which fits a cache (its budget\n"
+	"cannot hold a walk past the last cache; app bwt makes one).\n"
+	"--trials N (default 3), --max-lanes caps K at 32; with --pages both, huge.\n";
+
+#define APP_MIN_DEFAULT_FOOTPRINT ((size_t)8 << 20)
+
+#define APP_MAX_DEFAULT_FOOTPRINT ((size_t)64 << 20)
+
+#define APP_BZIP2_BLOCK_BYTES 900000
+
+/* The kernel: the operand, or bwt in the full report. */
+static const char *app_kernel(const struct options *o)
+{
+	return o->npaths ? o->paths[0] : "bwt";
+}
+
+/* The walked structure's bytes: --size, else 2x the largest reported
+ * cache, 8 to 64 MiB: past any L3 share a guest gets, and bwt's narrow
+ * table holds 2^24 rows, so a larger one only multiplies the suffix sort
+ * and the walk (a claimed 260 MiB L3 made it 520 MiB and 4 minutes). In
+ * the full report bwt inverts one BWT block of generated text at bzip2's
+ * block size (cache-resident, and labelled so) instead. */
+static size_t app_footprint(const struct options *o, const struct topo *t)
+{
+	size_t fp = 2 * topo_largest_cache_bytes(t);
+
+	if (o->size_bytes)
+		return o->size_bytes;
+	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp > APP_MAX_DEFAULT_FOOTPRINT ? APP_MAX_DEFAULT_FOOTPRINT : fp;
+}
+
+/* The level-2 data (or unified) cache the OS reports, 0 when none. */
+static size_t app_l2_bytes(const struct topo *t)
+{
+	for (int i = 0; i < t->ncaches; i++)
+		if (t->caches[i].level == 2 && strcmp(t->caches[i].type, "Instruction"))
+			return t->caches[i].size_bytes;
+	return 0;
+}
+
+/* The full report inverts one BWT block of generated (markov) text at
+ * bzip2's largest block size, 900,000 bytes; no bzip2 data is decoded:
+ * a walk past the last cache with its chase reference costs about a minute
+ * here, which the report's 90 s budget cannot hold; `app bwt` does that. */
+static bool app_bzip2(const struct section_run *s)
+{
+	return s->o->bzip2 || (!section_asked_for(s, "app") && !s->o->text_path);
+}
+
+/* `app bzip2 [FILE.bz2]`: libbz2 is required (the check), and a file is
+ * decoded once here so bad input is one line and exit 2 before anything
+ * is measured. */
+static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+	char why[CLI_ERR_LEN];
+	struct stat st;
+	int rc;
+
+	if (o->text_path || o->input || o->bzip2 || o->size_bytes)
+		return usage_fail(err, errlen, "app bzip2: --text, --input, --bzip2 and --size are bwt's (expected app bzip2 "
+			    "[FILE.bz2])");
+	if (o->layout && app_bzip2_parse_layout(o->layout) < 0)
+		return usage_fail(err, errlen, "--layout: '%s' is not a layout (expected registers or state)", o->layout);
+	if (o->prefetch && app_bzip2_parse_prefetch(o->prefetch) < 0)
+		return usage_fail(err, errlen, "--prefetch: '%s' is not a prefetch policy (expected off, next or two)",
+			    o->prefetch);
+	if (o->output_buffer && app_bzip2_parse_output(o->output_buffer) < 0)
+		return usage_fail(err, errlen, "--output-buffer: '%s' is not a lifetime (expected reused or fresh)",
+			    o->output_buffer);
+	if (o->lanes && o->layout && app_bzip2_parse_layout(o->layout) == BZ2_LAYOUT_REGISTERS &&
+	    !app_bzip2_registers_k(o->lanes))
+		return usage_fail(err, errlen, "--lanes: '%u' has no registers loop (expected 1, 2, 4, 8, 12, 16, 24 or 32, "
+			    "or --layout state)", o->lanes);
+	if (o->lanes && o->lanes > o->max_lanes)
+		return usage_fail(err, errlen, "--lanes: '%u' is above --max-lanes %u (expected at most that)", o->lanes,
+			    o->max_lanes);
+	if (o->segments && o->lanes && o->segments < o->lanes)
+		return usage_fail(err, errlen, "--segments: '%u' is fewer than --lanes %u (expected at least K)", o->segments,
+			    o->lanes);
+	if (!bz2_ref_available()) {
+		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, why, sizeof(why));
+		return usage_fail(err, errlen, "app bzip2: %s: our decoder has nothing to be checked against", why);
+	}
+	/* The file is held whole, plus about 20 MB of decoder buffers per worker. */
+	if (o->npaths > 1 && !stat(o->paths[1], &st) && s->r->topo.mem_available_bytes &&
+	    (size_t)st.st_size > s->r->topo.mem_available_bytes / 2) {
+		char a[32], b[32];
+
+		report_format_bytes(a, sizeof(a), (size_t)st.st_size);
+		report_format_bytes(b, sizeof(b), s->r->topo.mem_available_bytes);
+		return usage_fail(err, errlen, "app bzip2: %s: %s is over half of MemAvailable (%s) (expected a smaller file)",
+			    o->paths[1], a, b);
+	}
+	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
+		return usage_fail(err, errlen, "app bzip2: %s", why);
+	return 0;
+}
+
+static int app_bzip2_section_run(struct section_run *s, struct app_result *res, bool short_form)
+{
+	const struct options *o = s->o;
+	struct app_bzip2_params p = {
+		.path = o->npaths > 1 ? o->paths[1] : NULL,
+		.default_text_bytes = short_form ? ((size_t)2 << 20) : ((size_t)8 << 20),
+		.max_k = o->max_lanes < 32 ? o->max_lanes : 32,
+		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
+		.max_workers = 2,
+		.tools = !short_form,
+		.seed = o->seed,
+		.clock = &s->r->clock,
+		.stop = s->stop,
+		.only_k = short_form ? 0 : o->lanes,
+		.segments = short_form ? 0 : o->segments,
+		.layout = !short_form && o->layout ? app_bzip2_parse_layout(o->layout) : -1,
+		.prefetch = !short_form && o->prefetch ? app_bzip2_parse_prefetch(o->prefetch) : -1,
+		.output_fresh = !short_form && o->output_buffer ? app_bzip2_parse_output(o->output_buffer) : -1,
+	};
+	int rc, allowed = team_allowed_cpus(NULL, 0);
+
+	if (o->threads)
+		p.max_workers = o->threads;
+	else if (allowed > 0)
+		p.max_workers = (unsigned)allowed;
+	if (p.max_workers > APP_BZ2_WORKERS_MAX)
+		p.max_workers = APP_BZ2_WORKERS_MAX;
+	if (short_form && p.max_k > 8)
+		p.max_k = 8;
+	res->bzip2 = calloc(1, sizeof(*res->bzip2));
+	if (!res->bzip2)
+		return -ENOMEM;
+	rc = app_bzip2_run(&p, res->bzip2, s->err, sizeof(s->err));
+	if (rc == -EPROTO) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app bzip2: check failed: %.200s; refusing to report", why);
+	} else if (rc && rc != -EINTR && s->err[0]) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app bzip2: %.240s", why);
+	}
+	if (rc) {
+		free(res->bzip2);
+		res->bzip2 = NULL;
+	}
+	return rc;
+}
+
+static void app_section_free(void *result)
+{
+	struct app_result *res = result;
+
+	free(res->bzip2);
+	res->bzip2 = NULL;
+}
+
+static int app_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+	const struct topo *t = &s->r->topo;
+	const char *kernel = app_kernel(o);
+	size_t fp = app_footprint(o, t), text_bytes, peak;
+	enum textgen_kind kind;
+	struct stat st;
+	char a[32], b[32];
+
+	if (!strcmp(kernel, "bzip2"))
+		return app_bzip2_plan(s, err, errlen);
+	if (app_kernel_find(kernel))
+		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
+	if (o->lanes || o->segments || o->layout || o->prefetch || o->output_buffer)
+		return usage_fail(err, errlen, "app %s: --lanes, --segments, --layout, --prefetch and --output-buffer are "
+			    "bzip2's axes (expected app bzip2)", kernel);
+	if (o->input && textgen_parse(o->input, &kind))
+		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
+	if (!!o->text_path + !!o->input + o->bzip2 > 1)
+		return usage_fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
+	if ((o->text_path || o->input || o->bzip2) && strcmp(kernel, "bwt"))
+		return usage_fail(err, errlen, "app %s: --text, --input and --bzip2 are bwt's inputs (expected app bwt)",
+			    kernel);
+	text_bytes = app_bzip2(s) ? APP_BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
+	if (o->text_path) {
+		if (stat(o->text_path, &st))
+			return usage_fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
+				    strerror(errno));
+		if (!S_ISREG(st.st_mode) || st.st_size < 1)
+			return usage_fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
+				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		text_bytes = (size_t)st.st_size;
+	}
+	/* bwt: the suffix sort's scratch or the table; the others: the table
+	 * and a quarter more (indices, queries, a second layout). */
+	peak = strcmp(kernel, "bwt") ? 2 * fp + fp / 4 : app_bwt_peak_bytes(text_bytes);
+	if ((t->mem_available_bytes && peak > t->mem_available_bytes / 10 * 9) ||
+	    (!strcmp(kernel, "bwt") && text_bytes > SAIS_MAX_BYTES)) {
+		report_format_bytes(a, sizeof(a), peak);
+		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
+		return usage_fail(err, errlen, "%s: app %s needs %s at its peak, over 90%% of MemAvailable (%s), or more "
+			    "text than the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
+			    o->text_path ? "--text" : "--size", kernel, a, b, o->text_path ? "file" : "size");
+	}
+	return 0;
+}
+
+static int app_section_run(struct section_run *s, void *result)
+{
+	const struct options *o = s->o;
+	struct report *r = s->r;
+	const char *kernel = app_kernel(o);
+	struct app_result *res = result;
+	struct app_kernel_result *k = &res->kernels[0];
+	struct app_params ap = {
+		.footprint_bytes = app_footprint(o, &r->topo),
+		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
+		.l2_bytes = app_l2_bytes(&r->topo),
+		.line_bytes = r->topo.line_bytes,
+		.pages = s->plan->pages[s->plan->npages - 1],
+		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
+		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX)
+			  : section_budget_of(s) ? section_budget_of(s)->app_trials : 3,
+		.seed = o->seed,
+		.chase = true,
+		.clock = &r->clock,
+		.stop = s->stop,
+		.input = TEXTGEN_MARKOV,
+		.text_path = o->text_path,
+		.bzip2 = app_bzip2(s),
+	};
+	int rc;
+
+	if (!strcmp(kernel, "bzip2"))
+		return app_bzip2_section_run(s, res, false);
+	if (o->input)
+		textgen_parse(o->input, &ap.input);
+	/* The swept walks decode a fixed number of rows whatever the table
+	 * (the first walk after the build, and the ring, still decode it all). */
+	if (section_budget_of(s))
+		ap.walk_rows = section_budget_of(s)->app_walk_rows;
+	rc = app_run(kernel, &ap, k, s->err, sizeof(s->err));
+	if (rc == -EPROTO)
+		snprintf(s->err, sizeof(s->err), "app %s: check failed: %s; refusing to report", kernel,
+			 k->check.failure);
+	else if (rc && rc != -EINTR && s->err[0]) {
+		char why[sizeof(s->err)];
+
+		snprintf(why, sizeof(why), "%s", s->err);
+		snprintf(s->err, sizeof(s->err), "app %s: %.200s", kernel, why);
+	}
+	if (rc)
+		return rc;
+	res->nkernels = 1;
+	/* The full report: the decoder's short form too (2 MB of text, one
+	 * trial, K up to 8, no tools: a few seconds); --quick leaves it out,
+	 * its 20 s go to the memory figures. */
+	if (!section_asked_for(s, "app") && !o->quick && bz2_ref_available() && (rc = app_bzip2_section_run(s, res, true)))
+		return rc;
+	if (o->text_path)
+		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
+			    kernel, o->text_path, k->check.runs_checked);
+	if (k->may_fit_cache && (!o->size_bytes || ap.bzip2))
+		result_warn(r, "app %s: the %zu-byte footprint may fit in the largest reported cache: R compares "
+			    "cache behaviour, not memory", kernel, k->footprint_bytes);
+	if (ap.pages == PAGES_HUGE && k->huge_bytes_obtained < k->total_bytes * 9 / 10)
+		result_warn(r, "app %s: huge pages requested but %.1f%% obtained: translation misses are part of "
+			    "this result", kernel,
+			    k->total_bytes ? 100.0 * (double)k->huge_bytes_obtained / (double)k->total_bytes : 0.0);
+	return 0;
+}
+
+static void app_section_text(const void *res, FILE *f)
+{
+	const struct app_result *r = res;
+
+	app_write_text(r, f);
+	if (r->bzip2)
+		app_bzip2_write_text(r->bzip2, f);
+}
+
+static void app_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	app_write_json(res, w, key);
+}
+
+const struct section section_app = {
+	.name = "app",
+	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
+	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
+	.operands = SECTION_ARGS_ONE, .operand_name = "kernel",
+	.usage = "mlpscope app bwt|hash|search|gather|bzip2 [FILE.bz2]",
+	.result_bytes = sizeof(struct app_result), .plan = app_section_plan, .run = app_section_run,
+	.write_text = app_section_text, .write_json = app_section_json, .write_csv = app_write_csv,
+	.free = app_section_free,
+};

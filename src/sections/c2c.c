@@ -1,0 +1,96 @@
+/*
+ * The `c2c` section: its descriptor (sections/list.h names it) and the glue
+ * from the options and the plan to its experiment's parameters.
+ * In --help: core-to-core latency: one cache line bounced between every
+ * ordered pair of CPUs.
+ */
+#include "sections/registry.h"
+
+#include "report/c2c_out.h"
+#include "sections/plan.h"
+#include "util/usage.h"
+
+static const char c2c_help[] =
+	"For every ordered pair of allowed CPUs (--threads N: the first N), a thread on\n"
+	"each bounces one cache line: the first writes an odd value, the second answers\n"
+	"with the next even one. Half a round trip is one transfer of the line from core\n"
+	"to core, in ns; the minimum and the median of up to 64 samples of 200 round trips\n"
+	"per pair, as a matrix (row: the CPU that owns the line, column: its partner) and\n"
+	"a heat map in the HTML. Each pair gets a fresh 4 KiB page, mapped and first\n"
+	"touched by the row's CPU, so the line lives on that CPU's memory node and no third\n"
+	"core ever held it. Time per pair is bounded (the report spreads 4 s over the\n"
+	"pairs, 0.5 to 25 ms each; alone, 16 s), so 256 CPUs take a known time, stated\n"
+	"before it starts. Needs 2 CPUs.\n";
+
+/* A line needs two cores to bounce between: asked for by name with one
+ * CPU that is a usage error; in the full report the section is skipped. */
+static int c2c_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	unsigned n = s->plan->threads;
+
+	if (n >= 2)
+		return 0;
+	if (section_asked_for(s, "c2c"))
+		return usage_fail(err, errlen, "c2c: needs 2 CPUs, one at each end of the line, but %u %s available "
+			    "(expected --threads 2 or more, on a machine with 2+ CPUs)", n, n == 1 ? "is" : "are");
+	result_warn(s->r, "c2c: skipped, it needs 2 CPUs (one at each end of the line)");
+	return 0;
+}
+
+static int c2c_section_run(struct section_run *s, void *result)
+{
+	static char label[96];
+	struct c2c_params cp;
+	char why[CLI_ERR_LEN] = "";
+	double pair_ms, est;
+	int rc;
+
+	if (s->plan->threads < 2)
+		return 1;  /* skipped; the plan warned */
+	c2c_params_default(&cp, &s->r->clock, s->o->quick);
+	/* Alone, a fuller matrix: the report's budget is shared with the rest. */
+	if (section_asked_for(s, "c2c"))
+		cp.total_budget_s *= 4;
+	if (section_budget_of(s))
+		cp.total_budget_s = section_budget_of(s)->c2c_s;
+	cp.max_cpus = s->plan->threads;
+	cp.stop = s->stop;
+	cp.progress = s->progress;
+	cp.progress_ctx = s;
+	est = c2c_estimate_s(&cp, s->plan->threads, &pair_ms);
+	/* The cost, known before it starts: on a terminal, beside the progress. */
+	snprintf(label, sizeof(label), "c2c (%u CPUs, at most %.1f ms per pair, %.1f s in all)", s->plan->threads, pair_ms, est);
+	s->label = label;
+	rc = c2c_run(&cp, result, why, sizeof(why));
+	section_progress_done(s);
+	if (rc)
+		return section_threaded_failed(s, "c2c", rc, why);
+	if (((struct c2c_result *)result)->pairs_timed_out)
+		result_warn(s->r, "c2c: %zu pair(s) timed out (a partner stopped answering for 0.2 s: "
+			    "another process had its CPU)", ((struct c2c_result *)result)->pairs_timed_out);
+	return 0;
+}
+
+static void c2c_section_text(const void *res, FILE *f)
+{
+	c2c_write_text(res, f);
+}
+
+static void c2c_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	c2c_write_json(w, key, res);
+}
+
+static void c2c_section_free(void *res)
+{
+	c2c_result_free(res);
+}
+
+const struct section section_c2c = {
+	.name = "c2c",
+	.summary = "core-to-core latency: one cache line bounced between every ordered pair of CPUs",
+	.help = c2c_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct c2c_result),
+	.plan = c2c_section_plan, .run = c2c_section_run, .write_text = c2c_section_text,
+	.write_json = c2c_section_json, .free = c2c_section_free,
+};

@@ -1,0 +1,14 @@
+/*
+ * The `help` section: its descriptor (sections/list.h names it) and the glue
+ * from the options and the plan to its experiment's parameters.
+ * In --help: what a command measures and how (help CMD).
+ */
+#include "sections/registry.h"
+
+const struct section section_help = {
+	.name = "help", .summary = "what a command measures and how (help CMD)",
+	.kind = SECTION_HELP,
+	/* help has always ignored output flags; refusing them is a change
+	 * of behaviour left for its own commit. */
+	.outputs = SECTION_OUT_ALL, .operands = SECTION_ARGS_TOPIC,
+};

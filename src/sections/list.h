@@ -1,0 +1,27 @@
+/*
+ * The sections, in report order: the order --help lists the command words
+ * and the full report runs and writes them (what the machine permits, how
+ * noisy the instrument is, then the measurements that use that noise).
+ * Adding a section is its file, sections/NAME.c, exporting
+ * `const struct section section_NAME`, and one line here. Included with
+ * SECTION(name) defined (sections/registry.h, registry.c); no guard.
+ */
+SECTION(report)
+SECTION(machine)
+SECTION(noise)
+SECTION(tlb)
+SECTION(latency)
+SECTION(mlp)
+SECTION(bandwidth)
+SECTION(multicore)
+SECTION(loaded)
+SECTION(c2c)
+SECTION(agreement)
+SECTION(window)
+SECTION(app)
+SECTION(model)
+SECTION(qmodel)
+SECTION(plan)
+SECTION(trace)
+SECTION(compare)
+SECTION(help)

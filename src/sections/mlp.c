@@ -1,0 +1,186 @@
+/*
+ * The `mlp` section: its descriptor (sections/list.h names it) and the glue
+ * from the options and the plan to its experiment's parameters.
+ * In --help: memory-level parallelism: K lanes of dependent loads.
+ */
+#include "sections/registry.h"
+
+#include "report/mlp_out.h"
+#include "sections/plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static const char mlp_help[] =
+	"Builds one random cycle (Sattolo) through a working set far larger than the\n"
+	"last-level cache, one node per --spacing bytes, and walks it with K independent\n"
+	"lanes of dependent loads. Total accesses per timed region are held fixed while\n"
+	"K sweeps 1, 2, 3...; time per access falls as L/K until a resource saturates.\n\n"
+	"Reported per K: time per access (the reciprocal of throughput, not a latency),\n"
+	"speedup and concurrency t(1)/t(K) (Little's law), bandwidth as useful bytes\n"
+	"(8 B/access) and as lines (an assumption), and a control arm (one chain unrolled\n"
+	"K times). Estimate: a fit of t(K) = max(L/K, L/Ks) with an uncertainty from this\n"
+	"run's noise floor, the peak concurrency seen, and the older 5%/1% rules.\n"
+	"The chain is walked once before timing and must visit every node and line\n"
+	"exactly once; the page backing reported is the one obtained (smaps).\n"
+	"Then each kernel on an L1-resident chain: the core's own cost per access and\n"
+	"the issue rate `model` uses. --levels also sweeps at half the L2 and half the\n"
+	"last cache the OS reports (total footprint held): Ks and plateau per level.\n"
+	"--read-size varies the bytes read per node (8..128, a node crossing a line)\n"
+	"and the spacing, each case with its own layout check.\n";
+
+/* --levels: the same sweep (one repeat) at a working set in the L2 and in
+ * the last cache; the main sweep is the level past it. */
+static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
+{
+	const struct plan *plan = s->plan;
+	const struct options *o = s->o;
+	struct report *r = s->r;
+	struct mlp_result *m = calloc(1, sizeof(*m));
+	uint64_t w0 = clock_wall_ns();
+	int rc = 0;
+
+	if (!m)
+		return -ENOMEM;
+	a->nlevels = mlp_levels_plan_curve(&r->topo, section_result_of(r, "latency"), plan->working_set_bytes, a->levels);
+	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
+		struct mlp_level *lv = &a->levels[i];
+		struct mlp_params mp = {
+			.working_set_bytes = lv->working_set_bytes,
+			.spacing_bytes = plan->spacing_bytes,
+			.line_bytes = r->topo.line_bytes,
+			.pages = plan->pages[0],
+			.max_lanes = o->max_lanes,
+			.repeats = 1,
+			.trials = o->trials ? o->trials : section_budget_of(s) ? section_budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
+			.accesses = plan->accesses,
+			.seed = o->seed,
+			.clock = &r->clock,
+			.stop = s->stop,
+		};
+
+		if (lv->from_main_sweep) {
+			mlp_level_take(lv, &a->arm[0]);
+			continue;
+		}
+		s->label = "mlp (levels)";
+		rc = mlp_run(&mp, m);
+		if (!rc)
+			mlp_level_take(lv, m);
+		else if (rc == -EPROTO)
+			snprintf(s->err, sizeof(s->err), "mlp --levels: the layout check failed at %zu bytes",
+				 lv->working_set_bytes);
+		mlp_result_free(m);
+	}
+	section_progress_done(s);
+	mlp_levels_mark_resident(a->levels, a->nlevels);
+	a->levels_seconds = (double)(clock_wall_ns() - w0) / 1e9;
+	free(m);
+	return rc;
+}
+
+/* --read-size: payload and spacing varied, at most 256 MiB (8x a 32 MiB
+ * last cache; every case rebuilds the cycle, so this bounds the cost). */
+static int mlp_read_size_section_run(struct section_run *s, struct mlp_arms *a)
+{
+	size_t ws = s->plan->working_set_bytes < ((size_t)256 << 20) ? s->plan->working_set_bytes : (size_t)256 << 20;
+	int rc;
+
+	s->label = "mlp (read size)";
+	rc = mlp_payload_run(ws, s->r->topo.line_bytes, s->plan->accesses, 3, a->arm[0].noise_floor_pct, s->o->seed,
+			     &s->r->clock, s->stop, &a->read_size);
+	a->has_read_size = !rc;
+	if (rc == -EPROTO) {
+		const struct mlp_payload_case *c = &a->read_size.c[a->read_size.ncases - 1];
+
+		snprintf(s->err, sizeof(s->err), "mlp --read-size: layout check failed for %s: %zu distinct lines "
+			 "walked, %zu claimed; refusing to report", c->what, c->layout.distinct_lines_walked,
+			 c->layout.expected_lines);
+	}
+	return rc;
+}
+
+static int mlp_section_run(struct section_run *s, void *result)
+{
+	struct mlp_arms *a = result;
+	const struct plan *plan = s->plan;
+	const struct options *o = s->o;
+	struct report *r = s->r;
+
+	for (int i = 0; i < plan->npages; i++) {
+		struct mlp_params mp = {
+			.working_set_bytes = plan->working_set_bytes,
+			.spacing_bytes = plan->spacing_bytes,
+			.line_bytes = r->topo.line_bytes,
+			.pages = plan->pages[i],
+			.max_lanes = o->max_lanes,
+			.repeats = o->repeat_given || !section_budget_of(s) ? o->repeat : section_budget_of(s)->mlp_repeats,
+			.trials = o->trials ? o->trials : section_budget_of(s) ? section_budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
+			.accesses = plan->accesses,
+			.seed = o->seed,
+			.clock = &r->clock,
+			.stop = s->stop,
+			.progress = s->progress,
+			.progress_ctx = s,
+		};
+		struct mlp_result *m = &a->arm[i];
+		int rc;
+
+		s->label = plan->pages[i] == PAGES_HUGE ? "mlp (huge pages)" : "mlp (small pages)";
+		rc = mlp_run(&mp, m);
+		section_progress_done(s);
+		a->n = i + 1;
+		if (rc == -EPROTO)
+			snprintf(s->err, sizeof(s->err), "layout check failed: walked %zu steps, %zu distinct nodes, "
+				 "%zu distinct lines, expected %zu nodes and %zu lines; refusing to report",
+				 m->layout.steps_walked, m->layout.distinct_nodes_walked,
+				 m->layout.distinct_lines_walked, m->layout.nodes, m->layout.expected_lines);
+		if (rc)
+			return rc;
+		if (plan->pages[i] == PAGES_HUGE && m->huge_bytes_obtained < m->total_bytes * 9 / 10)
+			result_warn(r, "huge pages requested but %.1f%% obtained (THP off, fragmented, or "
+				    "MADV_COLLAPSE errno %d): translation misses are part of this result",
+				    m->total_bytes ? 100.0 * (double)m->huge_bytes_obtained / (double)m->total_bytes : 0.0,
+				    m->collapse_errno);
+		if (!m->estimate.flat_at_end)
+			result_warn(r, "mlp (%s pages): the curve was still falling at --max-lanes %u; "
+				    "the plateau may lie beyond it", m->pages_requested, o->max_lanes);
+		if (m->estimate.repeats_agreeing < m->estimate.repeats)
+			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
+				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
+	}
+	/* The full report sweeps the levels too: the two extra sweeps cost about
+	 * a third of a memory sweep (priced in budget.c), and they are the
+	 * evidence that tells a core-wide cap from one on requests that leave
+	 * the last cache. */
+	if (o->levels || o->command->kind == SECTION_REPORT) {
+		int rc = mlp_levels_section_run(s, a);
+
+		if (rc)
+			return rc;
+	}
+	return o->read_size ? mlp_read_size_section_run(s, a) : 0;
+}
+
+static void mlp_section_text(const void *res, FILE *f)
+{
+	mlp_write_text(res, f);
+}
+
+static void mlp_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	mlp_write_json(w, key, res);
+}
+
+static void mlp_section_free(void *res)
+{
+	mlp_arms_free(res);
+}
+
+const struct section section_mlp = {
+	.name = "mlp", .summary = "memory-level parallelism: K lanes of dependent loads",
+	.help = mlp_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
+	.result_bytes = sizeof(struct mlp_arms), .run = mlp_section_run,
+	.write_text = mlp_section_text, .write_json = mlp_section_json, .write_csv = mlp_write_csv,
+	.free = mlp_section_free,
+};

@@ -1,0 +1,22 @@
+/*
+ * The `report` section: its descriptor (sections/list.h names it) and the glue
+ * from the options and the plan to its experiment's parameters.
+ * In --help: the full report (default): every section below, in order.
+ */
+#include "sections/registry.h"
+
+static const char report_help[] =
+	"Runs every measuring section in order and writes one text report (and, with\n"
+	"--json, one JSON document): machine, noise, tlb, latency, mlp, bandwidth,\n"
+	"multicore, loaded, c2c, a closing block where the sections that time one\n"
+	"dependent load from memory agree or say why not, and app bwt on one block of\n"
+	"generated text. window runs on its own (budget 30 s). The run is sized to\n"
+	"--budget (90 s; 20 s with --quick): rates measured in the first half second\n"
+	"price each section, the plan is printed before the work and set against the\n"
+	"time taken at the end, and what had to shrink to fit is listed. --quick keeps\n"
+	"a useful report short: one mlp sweep, a coarser latency curve, fewer trials.\n";
+
+const struct section section_report = {
+	.name = "report", .summary = "the full report (default): every section below, in order",
+	.help = report_help, .kind = SECTION_REPORT, .outputs = SECTION_OUT_ALL,
+};

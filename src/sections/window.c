@@ -1,0 +1,121 @@
+/*
+ * The `window` section: its descriptor (sections/list.h names it) and the glue
+ * from the options and the plan to its experiment's parameters.
+ * In --help: out-of-order structure sizes: reorder buffer, register files,
+ * load/store queues.
+ */
+#include "sections/registry.h"
+
+#include "report/window_out.h"
+#include "sections/plan.h"
+#include "util/usage.h"
+
+#include <errno.h>
+#include <string.h>
+
+static const char window_help[] =
+	"Two independent pointer chases that miss to DRAM, with N filler instructions\n"
+	"after each miss, in a loop generated at run time (mapped writable, then\n"
+	"executable; never both). While the second miss fits in the window behind the\n"
+	"first one's fillers the two overlap; once it does not, they serialise and an\n"
+	"iteration costs about twice as much. N is swept coarsely, then refined; the step\n"
+	"and the ramp before it are fitted as flat-ramp-flat and reported as the N on\n"
+	"both sides (\"fits at 136, not at 138\"). Fillers and what they fill: nop, mov,\n"
+	"zero_idiom, fmov (reorder buffer; the last three are handled at rename, for cores\n"
+	"that drop nops), int_add (integer registers), fp_add (FP/vector registers), store\n"
+	"(store queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a\n"
+	"step at twice N means the limit counts stores or loads, not instructions). Each\n"
+	"step is repeated at the end (a structure at half its size says a sibling thread\n"
+	"was active); a summary per structure names the filler its figure comes from and\n"
+	"any filler that disagrees.\n"
+	"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
+	"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n";
+
+static int window_section_plan(struct section_run *s, char *err, size_t errlen)
+{
+	const struct options *o = s->o;
+
+	if (o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
+		return usage_fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
+			    "cache (expected e.g. 256M)");
+	if (o->trials > POLICY_WINDOW_TRIALS_MAX)
+		return usage_fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... %d)", o->trials,
+			    POLICY_WINDOW_TRIALS_MAX);
+	return 0;
+}
+
+/* --dump-code: raw machine code of one probe, for a disassembler. */
+static int window_section_instead(struct section_run *s)
+{
+	int rc;
+
+	if (!s->plan->dump_code)
+		return -1;
+	if (isatty(STDOUT_FILENO)) {
+		snprintf(s->err, sizeof(s->err), "--dump-code: refusing to write machine code to a terminal "
+			 "(expected a redirect, e.g. > probe.bin)");
+		return 2;
+	}
+	rc = window_dump_code(s->plan->dump_filler, s->plan->dump_n, stdout);
+	if (rc == -ENOTSUP) {
+		snprintf(s->err, sizeof(s->err), "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
+		return 0;
+	}
+	if (rc || fflush(stdout)) {
+		snprintf(s->err, sizeof(s->err), "--dump-code: %s", strerror(rc ? -rc : errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int window_section_run(struct section_run *s, void *result)
+{
+	const struct options *o = s->o;
+	struct window_params wp;
+	int rc;
+
+	window_params_default(&wp, topo_largest_cache_bytes(&s->r->topo), &s->r->clock, s->stop);
+	if (section_budget_of(s)) {
+		wp.working_set_bytes = section_budget_of(s)->window_bytes;
+		wp.trials = section_budget_of(s)->window_trials;
+	}
+	if (o->size_bytes)
+		wp.working_set_bytes = s->plan->working_set_bytes;
+	if (o->trials)
+		wp.trials = o->trials;
+	if (o->max_n)
+		wp.max_n = o->max_n;
+	wp.filler_mask = s->plan->window_fillers;
+	wp.seed = o->seed;
+	wp.progress = s->progress;
+	wp.progress_ctx = s;
+	s->label = "window";
+	rc = window_run(&wp, result);
+	section_progress_done(s);
+	if (rc == -ENOTSUP) {
+		result_warn(s->r, "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
+		return 1;
+	}
+	return rc;
+}
+
+static void window_section_text(const void *res, FILE *f)
+{
+	window_write_text(res, f);
+}
+
+static void window_section_json(const void *res, struct jsonw *w, const char *key)
+{
+	(void)key;  /* window_write_json names its own object "window" */
+	window_write_json(w, res);
+}
+
+const struct section section_window = {
+	.name = "window",
+	.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
+	.help = window_help, .kind = SECTION_MEASURE, .in_report = false,
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result),
+	.plan = window_section_plan, .instead = window_section_instead, .run = window_section_run,
+	.write_text = window_section_text, .write_json = window_section_json,
+	.write_csv = window_write_csv,
+};
