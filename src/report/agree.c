@@ -177,8 +177,10 @@ void agree_compute(const struct latency_result *lat, const struct mlp_result *ml
 			i++;
 }
 
-void agree_write_text(const struct agree_result *a, FILE *f)
+void agree_write_text(const void *result, FILE *f)
 {
+	const struct agree_result *a = result;
+
 	if (!a->nlines)
 		return;
 	fprintf(f, "\nsections agree: one random dependent load from the same working set and page size, ns per load;\n"
@@ -202,8 +204,10 @@ void agree_write_text(const struct agree_result *a, FILE *f)
 	}
 }
 
-void agree_write_json(const struct agree_result *a, struct jsonw *w, const char *key)
+void agree_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct agree_result *a = result;
+
 	if (!a->nlines)
 		return;
 	jsonw_object_begin(w, key);

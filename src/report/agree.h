@@ -51,9 +51,9 @@ struct agree_result {
 void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
 		   const struct loaded_result *ld, double floor_pct, struct agree_result *a);
 
-void agree_write_text(const struct agree_result *a, FILE *f);
+void agree_write_text(const void *result, FILE *f);
 
 /* Writes "agreement": {...}; nothing when a has no line. */
-void agree_write_json(const struct agree_result *a, struct jsonw *w, const char *key);
+void agree_write_json(const void *result, struct jsonw *w, const char *key);
 
 #endif

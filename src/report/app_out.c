@@ -90,8 +90,10 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 	fprintf(f, "  %s\n", head);
 }
 
-void app_write_text(const struct app_result *r, FILE *f)
+void app_write_text(const void *result, FILE *f)
 {
+	const struct app_result *r = result;
+
 	for (unsigned i = 0; i < r->nkernels; i++)
 		write_kernel_text(&r->kernels[i], f);
 }
@@ -220,8 +222,10 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	jsonw_object_end(w);
 }
 
-void app_write_json(const struct app_result *r, struct jsonw *w, const char *key)
+void app_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct app_result *r = result;
+
 	jsonw_object_begin(w, key);
 	for (unsigned i = 0; i < r->nkernels; i++)
 		write_kernel_json(w, &r->kernels[i]);

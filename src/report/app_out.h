@@ -11,10 +11,10 @@
 #include "exp/app/app.h"
 #include "util/jsonw.h"
 
-void app_write_text(const struct app_result *r, FILE *f);
+void app_write_text(const void *result, FILE *f);
 
 /* Writes "<key>": { "<kernel>": {...}, ... } into the enclosing object. */
-void app_write_json(const struct app_result *r, struct jsonw *w, const char *key);
+void app_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* One tidy table per kernel, dir/app_<kernel>_points.csv: a row per
  * (variant, K). A kernel absent from doc has its stale table removed.

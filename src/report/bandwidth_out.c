@@ -44,8 +44,9 @@ static void write_placement_text(const struct team_placement *pl, FILE *f)
 	fprintf(f, "  threads pinned one per CPU, thread i -> CPU: %s\n", cpus);
 }
 
-void bandwidth_write_text(const struct bandwidth_result *r, FILE *f)
+void bandwidth_write_text(const void *result, FILE *f)
 {
+	const struct bandwidth_result *r = result;
 	char fl[80];
 
 	fprintf(f, "\nbandwidth: sequential streams, decimal GB/s, best of %u trials\n", r->trials);
@@ -132,8 +133,10 @@ static void write_point_timing(struct jsonw *w, const struct bandwidth_point *pt
 }
 
 
-void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwidth_result *r)
+void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct bandwidth_result *r = result;
+
 	jsonw_object_begin(w, key);
 	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
 	jsonw_uint(w, "window_bytes", r->window_bytes);
@@ -230,8 +233,9 @@ void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwid
 	jsonw_object_end(w);
 }
 
-void multicore_write_text(const struct multicore_result *r, FILE *f)
+void multicore_write_text(const void *result, FILE *f)
 {
+	const struct multicore_result *r = result;
 	char fl[80];
 
 	fprintf(f, "\nmulticore: K lanes of dependent loads on each of T threads at once, own chain each\n");
@@ -264,8 +268,10 @@ void multicore_write_text(const struct multicore_result *r, FILE *f)
 			100 * (r->rate_gain_last - 1));
 }
 
-void multicore_write_json(struct jsonw *w, const char *key, const struct multicore_result *r)
+void multicore_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct multicore_result *r = result;
+
 	jsonw_object_begin(w, key);
 	jsonw_uint(w, "per_thread_bytes", r->per_thread_bytes);
 	jsonw_uint(w, "spacing_bytes", r->spacing_bytes);
@@ -312,8 +318,9 @@ void multicore_write_json(struct jsonw *w, const char *key, const struct multico
 	jsonw_object_end(w);
 }
 
-void loaded_write_text(const struct loaded_result *r, FILE *f)
+void loaded_write_text(const void *result, FILE *f)
 {
+	const struct loaded_result *r = result;
 	char fl[80];
 
 	fprintf(f, "\nloaded: dependent-chase latency while %u generator thread%s stream%s lines, "
@@ -351,8 +358,10 @@ void loaded_write_text(const struct loaded_result *r, FILE *f)
 	}
 }
 
-void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_result *r)
+void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct loaded_result *r = result;
+
 	jsonw_object_begin(w, key);
 	jsonw_uint(w, "generators", r->generators);
 	jsonw_uint(w, "chase_bytes", r->chase_bytes);

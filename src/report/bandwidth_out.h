@@ -16,15 +16,15 @@
 
 struct jsonr_value;
 
-void bandwidth_write_text(const struct bandwidth_result *r, FILE *f);
-void multicore_write_text(const struct multicore_result *r, FILE *f);
-void loaded_write_text(const struct loaded_result *r, FILE *f);
+void bandwidth_write_text(const void *result, FILE *f);
+void multicore_write_text(const void *result, FILE *f);
+void loaded_write_text(const void *result, FILE *f);
 
 /* key: the member name in the enclosing object ("bandwidth" ...), NULL at
  * top level or inside an array. */
-void bandwidth_write_json(struct jsonw *w, const char *key, const struct bandwidth_result *r);
-void multicore_write_json(struct jsonw *w, const char *key, const struct multicore_result *r);
-void loaded_write_json(struct jsonw *w, const char *key, const struct loaded_result *r);
+void bandwidth_write_json(const void *result, struct jsonw *w, const char *key);
+void multicore_write_json(const void *result, struct jsonw *w, const char *key);
+void loaded_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* CSV tables from a parsed result: bandwidth_kernels and
  * bandwidth_efficiency; multicore_points; loaded_curve (with a traffic

@@ -36,8 +36,10 @@ static void text_matrix(FILE *f, const struct c2c_result *r, const double *m, co
 	}
 }
 
-void c2c_write_text(const struct c2c_result *r, FILE *f)
+void c2c_write_text(const void *result, FILE *f)
 {
+	const struct c2c_result *r = result;
+
 	fprintf(f, "\nc2c: core-to-core cache-line latency (one way: round trip / 2, ns)\n");
 	fprintf(f, "  placement      %s\n", C2C_PLACEMENT);
 	fprintf(f, "  planned        %zu ordered pairs x at most %.1f ms (%u round trips per sample, up to %d samples): "
@@ -64,8 +66,10 @@ static void json_matrix(struct jsonw *w, const char *key, const struct c2c_resul
 	jsonw_array_end(w);
 }
 
-void c2c_write_json(struct jsonw *w, const char *key, const struct c2c_result *r)
+void c2c_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct c2c_result *r = result;
+
 	jsonw_object_begin(w, key);
 	jsonw_string(w, "quantity", "one-way cache-line transfer between two cores: half a round trip, ns");
 	jsonw_string(w, "placement", C2C_PLACEMENT);

@@ -22,8 +22,8 @@ struct jsonw;
 #define C2C_PLACEMENT "a fresh 4 KiB page per ordered pair, mapped and first touched by the row's CPU " \
 	"(its memory node under first touch); only the row's and the column's CPUs ever touch that line"
 
-void c2c_write_text(const struct c2c_result *r, FILE *f);
-void c2c_write_json(struct jsonw *w, const char *key, const struct c2c_result *r);
+void c2c_write_text(const void *result, FILE *f);
+void c2c_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* The median matrix of doc's c2c section as an SVG heat map (inline in
  * HTML, or standalone with an XML declaration). 0, or -ENOENT without a

@@ -67,8 +67,9 @@ static void write_dist_text(const struct latency_result *r, FILE *f)
 		fprintf(f, "  (with %zu regions per size p99 interpolates towards the maximum)\n", d[0].pct.n);
 }
 
-void report_write_latency_text(const struct latency_result *r, FILE *f)
+void report_write_latency_text(const void *result, FILE *f)
 {
+	const struct latency_result *r = result;
 	char max[32], a[32], b[32];
 
 	report_format_bytes(max, sizeof(max), r->max_bytes);
@@ -257,8 +258,10 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_object_end(w);
 }
 
-void report_write_latency_json(const struct latency_result *r, struct jsonw *w, const char *key)
+void report_write_latency_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct latency_result *r = result;
+
 	jsonw_object_begin(w, key);
 	jsonw_array_begin(w, "points");
 	for (unsigned i = 0; i < r->npoints; i++)

@@ -12,10 +12,10 @@
 
 struct jsonr_value;
 
-void report_write_latency_text(const struct latency_result *r, FILE *f);
+void report_write_latency_text(const void *result, FILE *f);
 
 /* Writes "latency": {...} into the object w is in (key NULL inside an array). */
-void report_write_latency_json(const struct latency_result *r, struct jsonw *w, const char *key);
+void report_write_latency_json(const void *result, struct jsonw *w, const char *key);
 
 /* latency_points.csv and latency_levels.csv from a parsed result. 0 or -errno. */
 int latency_write_csv(const char *dir, const struct jsonr_value *doc);

@@ -88,8 +88,10 @@ static void write_pmu_text(const struct machine_info *m, FILE *f)
 	fprintf(f, LABEL "%s\n", "meaning", m->pmu_meaning);
 }
 
-void machine_write_text(const struct machine_info *m, FILE *f)
+void machine_write_text(const void *result, FILE *f)
 {
+	const struct machine_info *m = result;
+
 	fprintf(f, "\nmachine: what this machine permits (claims from the OS and CPU; core clock timed)\n");
 	fprintf(f, LABEL "%s\n", "cpu", m->topo.cpu_model);
 	if (m->cpu_id_known) {
@@ -173,9 +175,11 @@ static void write_pmu_json(struct jsonw *w, const struct machine_info *m)
 	jsonw_object_end(w);
 }
 
-void machine_write_json(struct jsonw *w, const struct machine_info *m)
+void machine_write_json(const void *result, struct jsonw *w, const char *key)
 {
-	jsonw_object_begin(w, "machine");
+	const struct machine_info *m = result;
+
+	jsonw_object_begin(w, key);
 	jsonw_string(w, "cpu_model", m->topo.cpu_model);
 	if (m->cpu_id_known) {
 		jsonw_string(w, "vendor", m->cpu.vendor);

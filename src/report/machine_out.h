@@ -14,10 +14,10 @@
 struct jsonr_value;
 
 /* The human section, starting with a "machine:" line. */
-void machine_write_text(const struct machine_info *m, FILE *f);
+void machine_write_text(const void *result, FILE *f);
 
 /* The object under key "machine", written into whatever object w is in. */
-void machine_write_json(struct jsonw *w, const struct machine_info *m);
+void machine_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* caches_reported.csv from a parsed result. 0 or -errno. */
 int machine_write_csv(const char *dir, const struct jsonr_value *doc);

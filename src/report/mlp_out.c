@@ -351,8 +351,10 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	jsonw_object_end(w);
 }
 
-void mlp_write_text(const struct mlp_arms *a, FILE *f)
+void mlp_write_text(const void *result, FILE *f)
 {
+	const struct mlp_arms *a = result;
+
 	for (int i = 0; i < a->n; i++) {
 		write_mlp_setup(&a->arm[i], f);
 		write_mlp_table(&a->arm[i], f);
@@ -365,8 +367,10 @@ void mlp_write_text(const struct mlp_arms *a, FILE *f)
 }
 
 /* One arm is the object itself; --pages both nests them as small and huge. */
-void mlp_write_json(struct jsonw *w, const char *key, const struct mlp_arms *a)
+void mlp_write_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct mlp_arms *a = result;
+
 	if (a->n == 1) {
 		write_mlp(w, key, &a->arm[0], a);
 	} else if (a->n == 2) {

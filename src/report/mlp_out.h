@@ -12,9 +12,9 @@
 
 struct jsonr_value;
 
-void mlp_write_text(const struct mlp_arms *a, FILE *f);
+void mlp_write_text(const void *result, FILE *f);
 
-void mlp_write_json(struct jsonw *w, const char *key, const struct mlp_arms *a);
+void mlp_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* mlp_sweep.csv, mlp_control.csv and mlp_estimate.csv (each with a pages
  * column) from a parsed result. 0 or -errno. */

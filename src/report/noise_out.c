@@ -10,8 +10,9 @@
 #include "util/format.h"
 #include "core/stats.h"
 
-void report_write_noise_text(const struct noise_result *r, FILE *f)
+void report_write_noise_text(const void *result, FILE *f)
 {
+	const struct noise_result *r = result;
 	char a[32], b[32];
 
 	report_format_bytes(a, sizeof(a), r->arm_a_bytes);
@@ -41,8 +42,9 @@ void report_write_noise_text(const struct noise_result *r, FILE *f)
 		"  cancels; a ratio of minima may take its two minima from different clock states.\n");
 }
 
-void report_write_noise_json(const struct noise_result *r, struct jsonw *w, const char *key)
+void report_write_noise_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct noise_result *r = result;
 	size_t runs = (size_t)r->groups * NOISE_GROUP_RUNS;
 
 	jsonw_object_begin(w, key);

@@ -12,10 +12,10 @@
 
 struct jsonr_value;
 
-void report_write_noise_text(const struct noise_result *r, FILE *f);
+void report_write_noise_text(const void *result, FILE *f);
 
 /* Writes "noise": {...} into the object w is in (key NULL inside an array). */
-void report_write_noise_json(const struct noise_result *r, struct jsonw *w, const char *key);
+void report_write_noise_json(const void *result, struct jsonw *w, const char *key);
 
 /* noise_estimators.csv from a parsed result. 0 or -errno. */
 int noise_write_csv(const char *dir, const struct jsonr_value *doc);

@@ -65,8 +65,9 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 	fputc('\n', f);
 }
 
-void report_write_tlb_text(const struct tlb_result *r, FILE *f)
+void report_write_tlb_text(const void *result, FILE *f)
 {
+	const struct tlb_result *r = result;
 	const struct tlb_series *sm = &r->series[0], *hg = r->nseries > 1 ? &r->series[1] : NULL;
 	char obt[32], all[32];
 
@@ -130,8 +131,10 @@ static void write_level(struct jsonw *w, const struct tlb_level *l)
 	jsonw_object_end(w);
 }
 
-void report_write_tlb_json(const struct tlb_result *r, struct jsonw *w, const char *key)
+void report_write_tlb_json(const void *result, struct jsonw *w, const char *key)
 {
+	const struct tlb_result *r = result;
+
 	jsonw_object_begin(w, key);
 	jsonw_array_begin(w, "points");
 	for (unsigned s = 0; s < r->nseries; s++)

@@ -12,9 +12,9 @@
 #include "exp/tlb.h"
 #include "util/jsonw.h"
 
-void report_write_tlb_text(const struct tlb_result *r, FILE *f);
+void report_write_tlb_text(const void *result, FILE *f);
 
 /* Writes "tlb": {...} into the object w is in. */
-void report_write_tlb_json(const struct tlb_result *r, struct jsonw *w, const char *key);
+void report_write_tlb_json(const void *result, struct jsonw *w, const char *key);
 
 #endif

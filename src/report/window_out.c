@@ -13,8 +13,10 @@
 
 #include <errno.h>
 
-void window_write_text(const struct window_result *r, FILE *f)
+void window_write_text(const void *result, FILE *f)
 {
+	const struct window_result *r = result;
+
 	fprintf(f, "\nwindow: out-of-order structures behind a DRAM miss (%s), %u trials x %llu iterations per point\n",
 		r->isa ? r->isa : "?", r->trials, (unsigned long long)r->iters);
 	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%% (" REPORT_FLOOR_OWN ")\n",
@@ -113,9 +115,11 @@ static void write_summary(struct jsonw *w, const struct window_result *r)
 	jsonw_object_end(w);
 }
 
-void window_write_json(struct jsonw *w, const struct window_result *r)
+void window_write_json(const void *result, struct jsonw *w, const char *key)
 {
-	jsonw_object_begin(w, "window");
+	const struct window_result *r = result;
+
+	jsonw_object_begin(w, key);
 	jsonw_string(w, "isa", r->isa);
 	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
 	jsonw_uint(w, "total_bytes", r->total_bytes);

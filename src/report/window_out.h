@@ -14,10 +14,10 @@
 
 struct jsonr_value;
 
-void window_write_text(const struct window_result *r, FILE *f);
+void window_write_text(const void *result, FILE *f);
 
 /* Writes "window": { ... } into the enclosing object. */
-void window_write_json(struct jsonw *w, const struct window_result *r);
+void window_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* Write the host's probe for filler f with n fillers per miss, as raw
  * machine code (disassemble with objdump -D -b binary -m i386:x86-64 or

@@ -29,21 +29,11 @@ static int agreement_section_run(struct section_run *s, void *result)
 	return ((const struct agree_result *)result)->nlines ? 0 : 1;
 }
 
-static void agreement_section_text(const void *res, FILE *f)
-{
-	agree_write_text(res, f);
-}
-
-static void agreement_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	agree_write_json(res, w, key);
-}
-
 const struct section section_agreement = {
 	.name = "agreement",
 	.summary = "sections agree: latency, mlp K=1 and loaded idle at the same set (in the full report)",
 	.help = agreement_help, .kind = SECTION_MEASURE, .in_report = true, .report_only = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agree_result),
-	.run = agreement_section_run, .write_text = agreement_section_text,
-	.write_json = agreement_section_json,
+	.run = agreement_section_run, .write_text = agree_write_text,
+	.write_json = agree_write_json,
 };

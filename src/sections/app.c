@@ -340,11 +340,6 @@ static void app_section_text(const void *res, FILE *f)
 		app_bzip2_write_text(r->bzip2, f);
 }
 
-static void app_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	app_write_json(res, w, key);
-}
-
 const struct section section_app = {
 	.name = "app",
 	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
@@ -352,6 +347,6 @@ const struct section section_app = {
 	.operands = SECTION_ARGS_ONE, .operand_name = "kernel",
 	.usage = "mlpscope app bwt|hash|search|gather|bzip2 [FILE.bz2]",
 	.result_bytes = sizeof(struct app_result), .plan = app_section_plan, .run = app_section_run,
-	.write_text = app_section_text, .write_json = app_section_json, .write_csv = app_write_csv,
+	.write_text = app_section_text, .write_json = app_write_json, .write_csv = app_write_csv,
 	.free = app_section_free,
 };

@@ -53,16 +53,6 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void bandwidth_section_text(const void *res, FILE *f)
-{
-	bandwidth_write_text(res, f);
-}
-
-static void bandwidth_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	bandwidth_write_json(w, key, res);
-}
-
 static const struct team_placement *bandwidth_section_placement(const void *res)
 {
 	return &((const struct bandwidth_result *)res)->placement;
@@ -79,7 +69,7 @@ const struct section section_bandwidth = {
 	.help = bandwidth_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct bandwidth_result),
 	.peak_bytes = bandwidth_section_peak, .run = bandwidth_section_run,
-	.write_text = bandwidth_section_text, .write_json = bandwidth_section_json,
+	.write_text = bandwidth_write_text, .write_json = bandwidth_write_json,
 	.write_csv = bandwidth_write_csv, .placement = bandwidth_section_placement,
 	.free = bandwidth_section_free,
 };

@@ -71,16 +71,6 @@ static int c2c_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void c2c_section_text(const void *res, FILE *f)
-{
-	c2c_write_text(res, f);
-}
-
-static void c2c_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	c2c_write_json(w, key, res);
-}
-
 static void c2c_section_free(void *res)
 {
 	c2c_result_free(res);
@@ -91,6 +81,6 @@ const struct section section_c2c = {
 	.summary = "core-to-core latency: one cache line bounced between every ordered pair of CPUs",
 	.help = c2c_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct c2c_result),
-	.plan = c2c_section_plan, .run = c2c_section_run, .write_text = c2c_section_text,
-	.write_json = c2c_section_json, .free = c2c_section_free,
+	.plan = c2c_section_plan, .run = c2c_section_run, .write_text = c2c_write_text,
+	.write_json = c2c_write_json, .free = c2c_section_free,
 };

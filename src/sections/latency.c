@@ -158,22 +158,12 @@ static int latency_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void latency_section_text(const void *res, FILE *f)
-{
-	report_write_latency_text(res, f);
-}
-
-static void latency_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	report_write_latency_json(res, w, key);
-}
-
 const struct section section_latency = {
 	.name = "latency",
 	.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
 	.help = latency_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct latency_result), .needs = "tlb",
 	.plan = latency_section_plan, .run = latency_section_run,
-	.write_text = latency_section_text, .write_json = latency_section_json,
+	.write_text = report_write_latency_text, .write_json = report_write_latency_json,
 	.write_csv = latency_write_csv,
 };

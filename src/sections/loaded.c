@@ -64,16 +64,6 @@ static int loaded_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void loaded_section_text(const void *res, FILE *f)
-{
-	loaded_write_text(res, f);
-}
-
-static void loaded_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	loaded_write_json(w, key, res);
-}
-
 static const struct team_placement *loaded_section_placement(const void *res)
 {
 	return &((const struct loaded_result *)res)->placement;
@@ -85,6 +75,6 @@ const struct section section_loaded = {
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result),
 	.plan = loaded_section_plan, .peak_bytes = loaded_section_peak, .run = loaded_section_run,
-	.write_text = loaded_section_text, .write_json = loaded_section_json,
+	.write_text = loaded_write_text, .write_json = loaded_write_json,
 	.write_csv = loaded_write_csv, .placement = loaded_section_placement,
 };

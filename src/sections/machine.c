@@ -32,22 +32,11 @@ static int machine_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void machine_section_text(const void *res, FILE *f)
-{
-	machine_write_text(res, f);
-}
-
-static void machine_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	(void)key;  /* machine_write_json names its own object "machine" */
-	machine_write_json(w, res);
-}
-
 const struct section section_machine = {
 	.name = "machine",
 	.summary = "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	.help = machine_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct machine_info),
-	.run = machine_section_run, .write_text = machine_section_text,
-	.write_json = machine_section_json, .write_csv = machine_write_csv,
+	.run = machine_section_run, .write_text = machine_write_text,
+	.write_json = machine_write_json, .write_csv = machine_write_csv,
 };

@@ -162,16 +162,6 @@ static int mlp_section_run(struct section_run *s, void *result)
 	return o->read_size ? mlp_read_size_section_run(s, a) : 0;
 }
 
-static void mlp_section_text(const void *res, FILE *f)
-{
-	mlp_write_text(res, f);
-}
-
-static void mlp_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	mlp_write_json(w, key, res);
-}
-
 static void mlp_section_free(void *res)
 {
 	mlp_arms_free(res);
@@ -181,6 +171,6 @@ const struct section section_mlp = {
 	.name = "mlp", .summary = "memory-level parallelism: K lanes of dependent loads",
 	.help = mlp_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct mlp_arms), .run = mlp_section_run,
-	.write_text = mlp_section_text, .write_json = mlp_section_json, .write_csv = mlp_write_csv,
+	.write_text = mlp_write_text, .write_json = mlp_write_json, .write_csv = mlp_write_csv,
 	.free = mlp_section_free,
 };

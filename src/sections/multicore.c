@@ -45,16 +45,6 @@ static int multicore_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void multicore_section_text(const void *res, FILE *f)
-{
-	multicore_write_text(res, f);
-}
-
-static void multicore_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	multicore_write_json(w, key, res);
-}
-
 static const struct team_placement *multicore_section_placement(const void *res)
 {
 	return &((const struct multicore_result *)res)->placement;
@@ -71,7 +61,7 @@ const struct section section_multicore = {
 	.help = multicore_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct multicore_result),
 	.peak_bytes = multicore_section_peak, .run = multicore_section_run,
-	.write_text = multicore_section_text, .write_json = multicore_section_json,
+	.write_text = multicore_write_text, .write_json = multicore_write_json,
 	.write_csv = multicore_write_csv, .placement = multicore_section_placement,
 	.free = multicore_section_free,
 };

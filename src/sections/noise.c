@@ -33,21 +33,11 @@ static int noise_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static void noise_section_text(const void *res, FILE *f)
-{
-	report_write_noise_text(res, f);
-}
-
-static void noise_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	report_write_noise_json(res, w, key);
-}
-
 const struct section section_noise = {
 	.name = "noise",
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct noise_result), .run = noise_section_run,
-	.write_text = noise_section_text, .write_json = noise_section_json,
+	.write_text = report_write_noise_text, .write_json = report_write_noise_json,
 	.write_csv = noise_write_csv,
 };

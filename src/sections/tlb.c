@@ -47,20 +47,10 @@ static int tlb_section_run(struct section_run *s, void *result)
 	return rc;
 }
 
-static void tlb_section_text(const void *res, FILE *f)
-{
-	report_write_tlb_text(res, f);
-}
-
-static void tlb_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	report_write_tlb_json(res, w, key);
-}
-
 const struct section section_tlb = {
 	.name = "tlb",
 	.summary = "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
 	.help = tlb_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .run = tlb_section_run,
-	.write_text = tlb_section_text, .write_json = tlb_section_json,
+	.write_text = report_write_tlb_text, .write_json = report_write_tlb_json,
 };

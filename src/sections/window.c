@@ -99,23 +99,12 @@ static int window_section_run(struct section_run *s, void *result)
 	return rc;
 }
 
-static void window_section_text(const void *res, FILE *f)
-{
-	window_write_text(res, f);
-}
-
-static void window_section_json(const void *res, struct jsonw *w, const char *key)
-{
-	(void)key;  /* window_write_json names its own object "window" */
-	window_write_json(w, res);
-}
-
 const struct section section_window = {
 	.name = "window",
 	.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
 	.help = window_help, .kind = SECTION_MEASURE, .in_report = false,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result),
 	.plan = window_section_plan, .instead = window_section_instead, .run = window_section_run,
-	.write_text = window_section_text, .write_json = window_section_json,
+	.write_text = window_write_text, .write_json = window_write_json,
 	.write_csv = window_write_csv,
 };

@@ -357,7 +357,7 @@ VALIDATE(bandwidth_two_threads_read_more_than_one_or_the_report_says_why)
 	CHECK(f, "open_memstream");
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	bandwidth_write_json(&w, "bandwidth", &bw_shape);
+	bandwidth_write_json(&bw_shape, &w, "bandwidth");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(f);

@@ -65,7 +65,7 @@ TEST(c2c_matrix_has_a_row_and_column_per_allowed_cpu)
 	CHECK(f, "memstream");
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	c2c_write_json(&w, "c2c", &r);
+	c2c_write_json(&r, &w, "c2c");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(f);

@@ -509,7 +509,7 @@ static int write_machine_json(const struct machine_info *m, char *buf, size_t le
 	memset(buf, 0, len);
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	machine_write_json(&w, m);
+	machine_write_json(m, &w, "machine");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(f);

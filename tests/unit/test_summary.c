@@ -109,7 +109,7 @@ static char *window_doc_from_writer(void)
 		return NULL;
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	window_write_json(&w, &r);
+	window_write_json(&r, &w, "window");
 	jsonw_array_begin(&w, "warnings");
 	jsonw_string(&w, NULL, "w");
 	jsonw_array_end(&w);

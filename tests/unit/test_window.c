@@ -488,7 +488,7 @@ TEST(window_json_has_the_issue_keys)
 	snprintf(fr->note, sizeof(fr->note), "clean");
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	window_write_json(&w, &r);
+	window_write_json(&r, &w, "window");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(f);
@@ -787,7 +787,7 @@ TEST(window_cross_check_fires_on_a_disagreeing_pair)
 	CHECK(f, "open_memstream");
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	window_write_json(&w, &r);
+	window_write_json(&r, &w, "window");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(f);
