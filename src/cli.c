@@ -350,49 +350,44 @@ static int take_operand(const char *a, struct options *o, char *err, size_t errl
 	return usage_fail(err, errlen, "'%s': unexpected argument (options start with --; see --help)", a);
 }
 
-/* Options that mean something to a few commands only: given to another,
- * they would be silently ignored while it measures something else, so they
- * are refused up front like an output a command cannot write. */
-static const struct {
-	const char *opt;
-	const char *commands;  /* space-separated command words */
-} opt_only_for[] = {
-	{"levels", "report mlp"},
-	{"read-size", "report mlp"},
-	{"text", "report app"},
-	{"input", "report app"},
-	{"bzip2", "report app"},
-	{"lanes", "app"},
-	{"segments", "app"},
-	{"layout", "app"},
-	{"prefetch", "app"},
-	{"output-buffer", "app"},
-	{"sort", "compare"},
-	{"latency", "qmodel trace"},
-	{"chains", "qmodel"},
-	{"requests", "qmodel"},
-	{"queue", "qmodel"},
-	{"bytes-per-tick", "qmodel"},
-	{"budget", "report machine noise tlb latency mlp bandwidth multicore loaded c2c window app plan"},
-};
+/* Whether the space-separated list holds word. */
+static bool list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
 
+	for (const char *at = strstr(list, word); at; at = strstr(at + 1, word))
+		if ((at == list || at[-1] == ' ') && (at[n] == ' ' || at[n] == 0))
+			return true;
+	return false;
+}
+
+/* Options that mean something to a few sections only (each section's
+ * .options): given to another command, they would be silently ignored while
+ * it measures something else, so they are refused up front like an output a
+ * command cannot write. The full report takes its sections' options. */
 static int check_options_apply(const struct options *o, const bool *given, char *err, size_t errlen)
 {
 	const char *cmd = command_name(o);
-	size_t n = strlen(cmd);
 
-	for (size_t i = 0; i < sizeof(opt_only_for) / sizeof(opt_only_for[0]); i++) {
-		const struct opt *op = find_opt(opt_only_for[i].opt, strlen(opt_only_for[i].opt));
-		const char *list = opt_only_for[i].commands, *at;
-		bool ok = false;
+	for (size_t k = 0; k < NOPTS; k++) {
+		char takers[128] = "";
+		size_t used = 0;
+		bool in_report = false;
 
-		if (!op || !given[op - opts])
+		if (!given[k])
 			continue;
-		for (at = strstr(list, cmd); at && !ok; at = strstr(at + 1, cmd))
-			ok = (at == list || at[-1] == ' ') && (at[n] == ' ' || at[n] == 0);
-		if (!ok)
-			return usage_fail(err, errlen, "--%s: %s takes no such option (expected it with: %s)", op->name,
-					  cmd, list);
+		for (size_t i = 0; i < registry_count; i++)
+			if ((registry[i]->options && list_has(registry[i]->options, opts[k].name)) ||
+			    (registry[i]->options_alone && list_has(registry[i]->options_alone, opts[k].name))) {
+				in_report |= registry[i]->in_report && registry[i]->options &&
+					     list_has(registry[i]->options, opts[k].name);
+				used += (size_t)snprintf(takers + used, used < sizeof(takers) ? sizeof(takers) - used : 0,
+							 "%s%s", used ? " " : "", registry[i]->name);
+			}
+		if (!used || list_has(takers, cmd) || (in_report && o->command->kind == SECTION_REPORT))
+			continue;
+		return usage_fail(err, errlen, "--%s: %s takes no such option (expected it with: %s%s)", opts[k].name,
+				  cmd, in_report ? "report " : "", takers);
 	}
 	return 0;
 }

@@ -563,6 +563,7 @@ static const char compare_help[] =
 
 const struct section section_compare = {
 	.name = "compare",
+	.options = "sort",
 	.summary = "compare results side by side: mlpscope compare A.json B.json [C.json...]",
 	.help = compare_help, .kind = SECTION_FILE_COMMAND,
 	.outputs = SECTION_OUT_HTML | SECTION_OUT_SVG, .operands = SECTION_ARGS_MANY,

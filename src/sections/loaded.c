@@ -71,6 +71,7 @@ static const struct team_placement *loaded_section_placement(const void *res)
 
 const struct section section_loaded = {
 	.name = "loaded",
+	.options = "budget",
 	.summary = "latency under load: one chaser while other threads generate traffic",
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result),

@@ -34,6 +34,7 @@ static int machine_section_run(struct section_run *s, void *result)
 
 const struct section section_machine = {
 	.name = "machine",
+	.options = "budget",
 	.summary = "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	.help = machine_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct machine_info),

@@ -35,6 +35,7 @@ static int noise_section_run(struct section_run *s, void *result)
 
 const struct section section_noise = {
 	.name = "noise",
+	.options = "budget",
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct noise_result), .run = noise_section_run,

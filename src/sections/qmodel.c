@@ -176,6 +176,7 @@ static const char qmodel_help[] =
 
 const struct section section_qmodel = {
 	.name = "qmodel",
+	.options = "latency chains requests queue bytes-per-tick",
 	.summary = "the queue model: K dependent chains against latency, a queue cap and a data path",
 	.help = qmodel_help, .kind = SECTION_FILE_COMMAND,
 	.usage = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q] [--bytes-per-tick B]",

@@ -81,6 +81,12 @@ struct section {
 	const char *operand_name;  /* "trace file": says what is missing */
 	bool needs_from;           /* --from is required */
 	const char *usage;         /* "mlpscope compare A.json B.json [C.json...]" */
+	const char *options;       /* long options only this section takes, space-separated
+	                            * without "--" (other commands refuse them; the full
+	                            * report takes those of its in_report sections) */
+	const char *options_alone; /* the same, but only when the section is asked for by
+	                            * name: the full report runs a short form that ignores
+	                            * them, so there they are refused, never ignored */
 
 	/* SECTION_MEASURE */
 	size_t result_bytes;       /* zeroed before run */
