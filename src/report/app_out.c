@@ -8,7 +8,7 @@
 #include "report/app_out.h"
 
 #include "report/app_bzip2_out.h"
-
+#include "exp/app/kernels.h"
 #include "report/csv.h"
 #include "util/format.h"
 
@@ -250,12 +250,12 @@ int app_write_csv(const char *dir, const struct jsonr_value *doc)
 		size_t ng = 0;
 		int rc;
 
-		snprintf(path, sizeof(path), "app.%s.variants", app_kernel_names[i]);
+		snprintf(path, sizeof(path), "app.%s.variants", app_kernels[i]->name);
 		vars = jsonr_get(doc, path);
 		for (v = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; v && ng < CSV_MAX_GROUPS;
 		     v = v->next)
 			g[ng++] = (struct csv_group){jsonr_get_string(v, "name"), jsonr_get(v, "points")};
-		snprintf(name, sizeof(name), "app_%s_points", app_kernel_names[i]);
+		snprintf(name, sizeof(name), "app_%s_points", app_kernels[i]->name);
 		if ((rc = csv_write_table(dir, name, "variant", g, ng, point_cols, CSV_NCOLS(point_cols))))
 			return rc;
 	}

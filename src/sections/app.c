@@ -8,6 +8,7 @@
 
 #include "bzip2/libbz2_ref.h"
 #include "core/team.h"
+#include "exp/app/kernels.h"
 #include "exp/app/sais.h"
 #include "report/app_bzip2_out.h"
 #include "report/app_out.h"

@@ -4,7 +4,7 @@
  * not speed. */
 #include "../harness.h"
 
-#include "exp/app/app.h"
+#include "exp/app/kernels.h"
 #include "util/jsonr.h"
 #include "report/app_out.h"
 #include "util/jsonw.h"

@@ -15,32 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *const app_kernel_names[] = {"bwt", "hash", "search", "gather"};
-const unsigned app_nkernels = sizeof(app_kernel_names) / sizeof(app_kernel_names[0]);
-
-int app_kernel_find(const char *name)
-{
-	for (unsigned i = 0; i < app_nkernels; i++)
-		if (!strcmp(name, app_kernel_names[i]))
-			return 0;
-	return -ENOENT;
-}
-
-int app_run(const char *kernel, const struct app_params *p, struct app_kernel_result *r, char *err,
-	    size_t errlen)
-{
-	if (!strcmp(kernel, "bwt"))
-		return app_bwt_run(p, r, err, errlen);
-	if (!strcmp(kernel, "hash"))
-		return app_hash_run(p, r, err, errlen);
-	if (!strcmp(kernel, "search"))
-		return app_search_run(p, r, err, errlen);
-	if (!strcmp(kernel, "gather"))
-		return app_gather_run(p, r, err, errlen);
-	snprintf(err, errlen, "'%s' is not an app kernel", kernel);
-	return -EINVAL;
-}
-
 void app_param_num(struct app_kernel_result *r, const char *key, double v)
 {
 	if (r->nparams < APP_PARAMS_MAX)

@@ -4,7 +4,8 @@
  * invocation at the same footprint and page size. This header holds what
  * every kernel shares: the parameters, the result model, and the chase
  * reference and derived metrics (exp/app/app.c). One file per kernel beside it
- * (exp/app/kernel_bwt.c, ...). Experiments never print and never parse options.
+ * (exp/app/kernel_bwt.c, ...), each exporting its entry of the table in
+ * exp/app/kernels.h. Experiments never print and never parse options.
  */
 #ifndef MLPSCOPE_EXP_APP_APP_H
 #define MLPSCOPE_EXP_APP_APP_H
@@ -163,19 +164,6 @@ struct app_result {
 	struct app_bzip2_result *bzip2;  /* heap; NULL unless bzip2 ran */
 };
 
-/* Kernel names in the order the full report runs them. */
-extern const char *const app_kernel_names[];
-extern const unsigned app_nkernels;
-/* 0 when name is a kernel this build has. */
-int app_kernel_find(const char *name);
-
-/* Run one kernel. Returns 0; -EINTR when *stop was raised; -EPROTO when a
- * correctness check or the chase's layout check failed (r->check.failure
- * says which; no figure is then valid); -EINVAL/-EFBIG/-ENOENT... for the
- * input, with err filled; -ENOMEM. */
-int app_run(const char *kernel, const struct app_params *p, struct app_kernel_result *r, char *err,
-	    size_t errlen);
-
 /* Bytes the bwt kernel holds at its peak for a text of n bytes (the suffix
  * sort's scratch or the table, whichever is larger), for the memory check. */
 size_t app_bwt_peak_bytes(size_t text_bytes);
@@ -188,10 +176,5 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r);
 void app_param_num(struct app_kernel_result *r, const char *key, double v);
 void app_param_text(struct app_kernel_result *r, const char *key, const char *v);
 void app_stage_add(struct app_kernel_result *r, const char *name, double seconds);
-
-int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
-int app_hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
-int app_search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
-int app_gather_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 
 #endif

@@ -8,7 +8,7 @@
  * (table build, walk), and every (variant, K) output is compared with the
  * text outside the timed region before any figure is kept.
  */
-#include "exp/app/app.h"
+#include "exp/app/kernels.h"
 
 #include "exp/app/bwt.h"
 #include "core/rng.h"
@@ -417,7 +417,7 @@ static int sweep(const struct app_params *p, struct app_kernel_result *r, const 
 	return 0;
 }
 
-int app_bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
 	static const char *const variant_names[3] = {"lanes_state", "lanes_regs", "ring_random_starts"};
 	static const char *const variant_what[3] = {
@@ -611,3 +611,5 @@ out:
 	arena_unmap(&arena);
 	return rc;
 }
+
+const struct app_kernel app_kernel_bwt = {.name = "bwt", .run = bwt_run};

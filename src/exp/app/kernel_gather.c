@@ -6,7 +6,7 @@
  * in the same run). Its check is a sum fixed at build time from the index
  * stream alone, without reading the array.
  */
-#include "exp/app/app.h"
+#include "exp/app/kernels.h"
 
 #include "core/rng.h"
 
@@ -27,7 +27,7 @@ static uint64_t value_at(uint64_t i)
 	return i ^ (i >> 29);
 }
 
-int app_gather_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+static int gather_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
 	struct arena arena = {0};
 	uint32_t *idx = NULL;
@@ -131,3 +131,5 @@ out:
 	arena_unmap(&arena);
 	return rc;
 }
+
+const struct app_kernel app_kernel_gather = {.name = "gather", .run = gather_run};

@@ -8,7 +8,7 @@
  * nodes visited) are counted in an untimed pass. The check: found count and
  * value sum fixed at build time; identical for every variant and K.
  */
-#include "exp/app/app.h"
+#include "exp/app/kernels.h"
 
 #include "core/rng.h"
 
@@ -121,7 +121,7 @@ static int run_slot(const struct app_params *p, const struct tables *t, struct s
 	return -EPROTO;
 }
 
-int app_hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+static int hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
 	static const char *const form_names[4] = {"plain", "lockstep", "amac", "linear_probe"};
 	static const char *const form_what[4] = {
@@ -297,3 +297,5 @@ out:
 	arena_unmap(&lp);
 	return rc;
 }
+
+const struct app_kernel app_kernel_hash = {.name = "hash", .run = hash_run};

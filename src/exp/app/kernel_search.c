@@ -7,7 +7,7 @@
  * query are counted in an untimed pass; every result is compared with a
  * plain reference search outside timing.
  */
-#include "exp/app/app.h"
+#include "exp/app/kernels.h"
 
 #include "core/rng.h"
 
@@ -55,7 +55,7 @@ struct slot {
 	unsigned k;
 };
 
-int app_search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+static int search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
 	static const char *const names[5] = {"sorted", "sorted_prefetch", "eytzinger", "eytzinger_prefetch",
 					     "eytzinger_regs"};
@@ -225,3 +225,5 @@ out:
 	arena_unmap(&eyt);
 	return rc;
 }
+
+const struct app_kernel app_kernel_search = {.name = "search", .run = search_run};
