@@ -476,6 +476,71 @@ static const struct col wpoint_cols[] = {
 };
 
 /* "run2-latency": the anchor the summary's figures link to. */
+static const struct col mlp_level_cols[] = {
+	{"level", "level", F_TEXT},
+	{"working set", "working_set_bytes", F_BYTES},
+	{"chosen as", "size_from", F_TEXT},
+	{"resident", "resident", F_BOOL},
+	{"t(1) ns", "t1_ns", 2},
+	{"Ks (lanes)", "ks", 2},
+	{"plateau concurrency", "plateau_concurrency", 2},
+	{"peak concurrency", "peak_concurrency", 2},
+	{"at K", "peak_lanes", 0},
+};
+
+static const struct col read_size_cols[] = {
+	{"case", "case", F_TEXT},
+	{"bytes read per node", "payload_bytes", 0},
+	{"spacing", "spacing_bytes", F_BYTES},
+	{"lines per node", "lines_per_node", 0},
+	{"layout ok", "layout_ok", F_BOOL},
+	{"t(1) ns", "t1_ns", 2},
+	{"Ks (lanes)", "ks", 2},
+	{"plateau concurrency", "plateau_concurrency", 2},
+	{"best ns/access", "best_ns_per_access", 3},
+	{"at K", "best_lanes", 0},
+	{"useful GB/s", "useful_gbps", 2},
+	{"line GB/s", "line_gbps", 2},
+};
+
+static const struct col agree_rows[] = {
+	{"tolerance (the run's noise floor) %", "tolerance_pct", 2},
+};
+
+static const struct col agree_cols[] = {
+	{"section", "section", F_TEXT},
+	{"ns per load", "ns_per_load", 2},
+	{"working set", "set_bytes", F_BYTES},
+	{"huge-page fraction obtained", "huge_fraction_obtained", 2},
+	{"difference from latency %", "diff_pct", 1},
+	{"beyond the floor", "differs", F_BOOL},
+	{"why, from the results", "reason", F_TEXT},
+};
+
+static const struct col app_rows[] = {
+	{"footprint", "footprint_bytes", F_BYTES},
+	{"pages requested", "pages_requested", F_TEXT},
+	{"huge pages obtained", "huge_bytes_obtained", F_BYTES},
+	{"may fit a cache", "may_fit_cache", F_BOOL},
+	{"output check", "check.ok", F_BOOL},
+	{"runs checked", "check.runs_checked", 0},
+	{"chase latency ns", "chase.latency_ns", 2},
+	{"headline", "headline.text", F_TEXT},
+	{"setup s", "setup_seconds", 2},
+	{"sweep s", "sweep_seconds", 2},
+};
+
+static const struct col app_point_cols[] = {
+	{"K", "k", 0},
+	{"ns per item", "ns_per_item", 3},
+	{"items/s", "items_per_second", 0},
+	{"ns per dependent load", "ns_per_dependent_load", 3},
+	{"S_app = t(1)/t(K)", "speedup", 2},
+	{"S_chase", "chase_speedup", 2},
+	{"R = S_app/S_chase", "ratio", 2},
+	{"occupancy", "occupancy", 2},
+};
+
 static const char *sec_id(char *out, size_t len, size_t idx, const char *section)
 {
 	snprintf(out, len, "run%zu-%s", idx + 1, section);
@@ -486,7 +551,7 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 {
 	const struct jsonr_value *v, *arms[2];
 	const char *pages[2];
-	char id[32], sid[48], cap[96];
+	char id[32], sid[48], cap[192];
 	size_t na;
 
 	snprintf(id, sizeof(id), "run%zu", idx + 1);
@@ -527,6 +592,10 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 		table_rows(f, jsonr_get(arms[a], "control_unrolled"), sweep_cols, NCOLS(sweep_cols),
 			   "control: one chain hopped K times per iteration (same loop overhead, no overlap)");
 		bound_table(f, doc, arms[a], pages[a]);
+		table_rows(f, jsonr_get(arms[a], "levels"), mlp_level_cols, NCOLS(mlp_level_cols),
+			   "levels: the same sweep at one working set per cache level, total footprint held");
+		table_rows(f, jsonr_get(arms[a], "read_size"), read_size_cols, NCOLS(read_size_cols),
+			   "read size: bytes read per node and spacing varied, each case with its own layout check");
 	}
 	if ((v = jsonr_get(doc, "bandwidth"))) {
 		heading(f, 3, sec_id(sid, sizeof(sid), idx, "bandwidth"), label, "Bandwidth: sequential streams, decimal GB/s");
@@ -560,6 +629,23 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 		c2c_write_heatmap(f, doc, sid, false);
 		fputs("</figure>\n", f);
 	}
+	if ((v = jsonr_get(doc, "agreement"))) {
+		const struct jsonr_value *ln = jsonr_get(v, "lines");
+
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "agreement"), label,
+			"Sections agree: one dependent load from the same set, as each section timed it");
+		kv_table(f, v, agree_rows, NCOLS(agree_rows), NULL);
+		for (const struct jsonr_value *l = ln && ln->type == JSONR_ARRAY ? ln->u.children.first : NULL; l; l = l->next) {
+			const struct jsonr_value *set = jsonr_get(l, "set_bytes");
+			char bytes[32] = "?";
+
+			if (set && set->type == JSONR_NUMBER && set->u.number >= 0 && set->u.number < 1.8e19)
+				report_format_bytes(bytes, sizeof(bytes), (size_t)set->u.number);
+			snprintf(cap, sizeof(cap), "%s, %s pages", bytes,
+				 jsonr_get_string(l, "pages") ? jsonr_get_string(l, "pages") : "?");
+			table_rows(f, jsonr_get(l, "figures"), agree_cols, NCOLS(agree_cols), cap);
+		}
+	}
 	if ((v = jsonr_get(doc, "window"))) {
 		const struct jsonr_value *fl = jsonr_get(v, "fillers");
 
@@ -574,6 +660,22 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 			fputs("</summary>\n", f);
 			table_rows(f, jsonr_get(fi, "points"), wpoint_cols, NCOLS(wpoint_cols), NULL);
 			fputs("</details>\n", f);
+		}
+	}
+	if ((v = jsonr_get(doc, "app")) && v->type == JSONR_OBJECT) {
+		heading(f, 3, sec_id(sid, sizeof(sid), idx, "app"), label, "App: a real walk as K lanes against the chase curve");
+		for (const struct jsonr_value *k = v->u.children.first; k; k = k->next) {
+			const struct jsonr_value *vars = jsonr_get(k, "variants");
+
+			snprintf(cap, sizeof(cap), "%.*s", (int)k->key_len, k->key);
+			kv_table(f, k, app_rows, NCOLS(app_rows), cap);
+			for (const struct jsonr_value *va = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; va;
+			     va = va->next) {
+				snprintf(cap, sizeof(cap), "%.*s %s: %s", (int)k->key_len, k->key,
+					 jsonr_get_string(va, "name") ? jsonr_get_string(va, "name") : "?",
+					 jsonr_get_string(va, "what") ? jsonr_get_string(va, "what") : "");
+				table_rows(f, jsonr_get(va, "points"), app_point_cols, NCOLS(app_point_cols), cap);
+			}
 		}
 	}
 	heading(f, 3, sec_id(sid, sizeof(sid), idx, "warnings"), label, "Warnings");

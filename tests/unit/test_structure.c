@@ -1,7 +1,8 @@
 /*
  * The tree's shape, checked as code: no include cycle among src/ files, no
- * include pointing up the folders' layers (layers[] below), and every
- * registry row complete (help, writers, a documented JSON key). A
+ * include pointing up the folders' layers (layers[] below), every registry
+ * row complete (help, writers, a documented JSON key), and every measuring
+ * section with its table in the HTML report. A
  * module is a header together with the .c files that implement it: a .c of
  * the same stem, or a .c whose first quoted include is a header with no .c
  * of its own (text.c and json.c implement report/report.h). A cycle between
@@ -9,6 +10,7 @@
  */
 #include "../harness.h"
 
+#include "report/html.h"
 #include "sections/registry.h"
 #include "exp/result.h"
 
@@ -480,4 +482,61 @@ TEST(registry_rows_have_help_writers_and_documented_keys)
 		CHECK(row_incomplete(&broken, md), "an undocumented row passed");
 	}
 	free(md);
+}
+
+/* A document with every measuring section present (each as small as its
+ * view accepts), as the HTML report reads it. */
+static const char every_section_doc[] =
+	"{\"tool\": \"mlpscope\", \"version\": \"0.1.0\", \"schema_version\": 1, \"provenance\": {},"
+	" \"machine\": {\"cpu_model\": \"x\"}, \"noise\": {\"floor_pct\": 1}, \"tlb\": {\"huge_reach_effective\": true},"
+	" \"latency\": {\"max_bytes\": 1048576},"
+	" \"mlp\": {\"sweep\": [{\"lanes\": 1, \"ns_per_access\": 100}],"
+	"  \"levels\": [{\"level\": \"L2\", \"working_set_bytes\": 655360}],"
+	"  \"read_size\": [{\"case\": \"8 B per node\", \"payload_bytes\": 8}]},"
+	" \"bandwidth\": {\"working_set_bytes\": 1}, \"multicore\": {\"per_thread_bytes\": 1},"
+	" \"loaded\": {\"generators\": 1}, \"c2c\": {\"quantity\": \"x\"},"
+	" \"agreement\": {\"lines\": [{\"set_bytes\": 1048576, \"pages\": \"huge\","
+	"  \"figures\": [{\"section\": \"latency\", \"ns_per_load\": 90}]}]},"
+	" \"window\": {\"isa\": \"x\"}, \"app\": {\"bwt\": {\"variants\": [{\"name\": \"lanes_state\","
+	"  \"points\": [{\"k\": 1, \"ns_per_item\": 10}]}]}}, \"warnings\": []}";
+
+/* Whether the page has a section heading for name, and a table after it
+ * before the next heading of that level. */
+static bool html_has_table(const char *html, const char *name)
+{
+	char id[64];
+	const char *at, *next;
+
+	snprintf(id, sizeof(id), "id=\"run1-%s\"", name);
+	if (!(at = strstr(html, id)))
+		return false;
+	next = strstr(at + 1, "<h3");
+	at = strstr(at, "<table");
+	return at && (!next || at < next);
+}
+
+TEST(every_measuring_section_has_an_html_table)
+{
+	struct jsonr_doc doc;
+	char err[128], *html = NULL;
+	size_t len = 0;
+	FILE *f;
+	const char *label = "run";
+
+	CHECK(!jsonr_parse(every_section_doc, strlen(every_section_doc), 32, &doc, err, sizeof(err)), "%s", err);
+	CHECK((f = open_memstream(&html, &len)), "open_memstream");
+	if (!f)
+		return;
+	CHECK(html_write(f, (const struct jsonr_value *const[]){doc.root}, &label, 1) == 0, "html_write failed");
+	fclose(f);
+	for (size_t i = 0; i < registry_count; i++)
+		if (registry[i]->kind == SECTION_MEASURE)
+			CHECK(html_has_table(html, registry[i]->name), "section '%s' has no table in the HTML report",
+			      registry[i]->name);
+	CHECK(strstr(html, "levels: the same sweep") && strstr(html, "read size: bytes read per node"),
+	      "mlp's levels or read-size table is missing");
+	/* The check itself: a section the page does not show fails it. */
+	CHECK(!html_has_table(html, "no_such_section"), "a section with no view passed");
+	free(html);
+	jsonr_free(&doc);
 }
