@@ -93,6 +93,28 @@ out:
 	return rc;
 }
 
+int app_chase_checked(const struct app_params *p, size_t footprint_bytes, const char *kernel,
+		      struct app_kernel_result *r)
+{
+	int rc = app_chase_run(p, footprint_bytes, &r->chase);
+
+	if (rc == -EPROTO) {
+		r->check.ok = false;
+		snprintf(r->check.failure, sizeof(r->check.failure), "%s: the chase reference's layout check failed",
+			 kernel);
+	}
+	return rc;
+}
+
+unsigned app_lane_count(unsigned max_k)
+{
+	unsigned n = 0;
+
+	while (n < APP_NLANE_SET && app_lane_set[n] <= max_k)
+		n++;
+	return n;
+}
+
 static double chase_speedup_at(const struct app_chase *c, unsigned k)
 {
 	for (unsigned i = 0; i < c->npoints; i++)

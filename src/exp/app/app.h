@@ -172,6 +172,12 @@ size_t app_bwt_text_bytes(size_t footprint_bytes);
 
 /* Shared by the kernels (exp/app/app.c). */
 int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app_chase *c);
+/* app_chase_run into r->chase for the kernel named kernel; a failed layout
+ * check also fails r's check, saying so (no figure is then valid). */
+int app_chase_checked(const struct app_params *p, size_t footprint_bytes, const char *kernel,
+		      struct app_kernel_result *r);
+/* How many K of app_lane_set a sweep up to max_k takes. */
+unsigned app_lane_count(unsigned max_k);
 void app_finish(const struct app_params *p, struct app_kernel_result *r);
 void app_param_num(struct app_kernel_result *r, const char *key, double v);
 void app_param_text(struct app_kernel_result *r, const char *key, const char *v);

@@ -506,14 +506,8 @@ static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char
 	/* The chase at the table's footprint, before the table is mapped so the
 	 * two never hold memory at once. */
 	if (p->chase) {
-		if ((rc = app_chase_run(p, table_bytes, &r->chase))) {
-			if (rc == -EPROTO) {
-				r->check.ok = false;
-				snprintf(r->check.failure, sizeof(r->check.failure),
-					 "bwt: the chase reference's layout check failed");
-			}
+		if ((rc = app_chase_checked(p, table_bytes, "bwt", r)))
 			goto out;
-		}
 	}
 
 	if ((rc = arena_map(&arena, table_bytes, p->pages)))

@@ -84,14 +84,8 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	app_stage_add(r, "setup: array and index stream", (double)(clock_wall_ns() - w0) / 1e9);
 	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
 
-	if (p->chase && (rc = app_chase_run(p, r->footprint_bytes, &r->chase))) {
-		if (rc == -EPROTO) {
-			r->check.ok = false;
-			snprintf(r->check.failure, sizeof(r->check.failure),
-				 "gather: the chase reference's layout check failed");
-		}
+	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "gather", r)))
 		goto out;
-	}
 
 	ws = clock_wall_ns();
 	r->nvariants = 1;

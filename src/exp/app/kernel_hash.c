@@ -236,17 +236,10 @@ static int hash_run(const struct app_params *p, struct app_kernel_result *r, cha
 	free(perm);
 	perm = NULL;
 
-	if (p->chase && (rc = app_chase_run(p, r->footprint_bytes, &r->chase))) {
-		if (rc == -EPROTO) {
-			r->check.ok = false;
-			snprintf(r->check.failure, sizeof(r->check.failure),
-				 "hash: the chase reference's layout check failed");
-		}
+	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "hash", r)))
 		goto out;
-	}
 
-	while (nks < APP_NLANE_SET && app_lane_set[nks] <= p->max_k)
-		nks++;
+	nks = app_lane_count(p->max_k);
 	for (unsigned h = 0; h < NHIT; h++)
 		for (unsigned f = 0; f < 4; f++) {
 			struct app_variant *var = &r->variants[r->nvariants++];

@@ -148,17 +148,10 @@ static int search_run(const struct app_params *p, struct app_kernel_result *r, c
 	app_param_num(r, "dependent_loads_per_query_eytzinger", (double)eyt_loads / (double)nq);
 	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
 
-	if (p->chase && (rc = app_chase_run(p, r->footprint_bytes, &r->chase))) {
-		if (rc == -EPROTO) {
-			r->check.ok = false;
-			snprintf(r->check.failure, sizeof(r->check.failure),
-				 "search: the chase reference's layout check failed");
-		}
+	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "search", r)))
 		goto out;
-	}
 
-	while (nks < APP_NLANE_SET && app_lane_set[nks] <= p->max_k)
-		nks++;
+	nks = app_lane_count(p->max_k);
 	r->nvariants = 5;
 	for (unsigned f = 0; f < 5; f++) {
 		struct app_variant *var = &r->variants[f];
