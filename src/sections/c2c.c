@@ -26,15 +26,8 @@ static const char c2c_help[] =
  * CPU that is a usage error; in the full report the section is skipped. */
 static int c2c_section_plan(struct section_run *s, char *err, size_t errlen)
 {
-	unsigned n = s->plan->threads;
-
-	if (n >= 2)
-		return 0;
-	if (section_asked_for(s, "c2c"))
-		return usage_fail(err, errlen, "c2c: needs 2 CPUs, one at each end of the line, but %u %s available "
-			    "(expected --threads 2 or more, on a machine with 2+ CPUs)", n, n == 1 ? "is" : "are");
-	result_warn(s->r, "c2c: skipped, it needs 2 CPUs (one at each end of the line)");
-	return 0;
+	return section_plan_two_threads(s, "c2c", "2 CPUs, one at each end of the line",
+					"2 CPUs (one at each end of the line)", err, errlen);
 }
 
 static int c2c_section_run(struct section_run *s, void *result)

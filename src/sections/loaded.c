@@ -30,16 +30,8 @@ static size_t loaded_section_peak(const struct topo *t, bool quick, unsigned thr
  * usage error; in the full report the section is skipped. */
 static int loaded_section_plan(struct section_run *s, char *err, size_t errlen)
 {
-	unsigned n = s->plan->threads;
-
-	if (n >= 2)
-		return 0;
-	if (section_asked_for(s, "loaded"))
-		return usage_fail(err, errlen, "loaded: needs 2 threads, one chaser and one load generator, but "
-			    "%u %s available (expected --threads 2 or more, on a machine with 2+ CPUs)",
-			    n, n == 1 ? "is" : "are");
-	result_warn(s->r, "loaded: skipped, it needs 2 threads (one chaser, one load generator)");
-	return 0;
+	return section_plan_two_threads(s, "loaded", "2 threads, one chaser and one load generator",
+					"2 threads (one chaser, one load generator)", err, errlen);
 }
 
 static int loaded_section_run(struct section_run *s, void *result)

@@ -43,6 +43,20 @@ const struct budget *section_budget_of(const struct section_run *s)
 	return s->plan && s->plan->has_budget ? &s->plan->budget : NULL;
 }
 
+int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,
+			     char *err, size_t errlen)
+{
+	unsigned n = s->plan->threads;
+
+	if (n >= 2)
+		return 0;
+	if (section_asked_for(s, name))
+		return usage_fail(err, errlen, "%s: needs %s, but %u %s available (expected --threads 2 or more, on a "
+				  "machine with 2+ CPUs)", name, need, n, n == 1 ? "is" : "are");
+	result_warn(s->r, "%s: skipped, it needs %s", name, briefly);
+	return 0;
+}
+
 /* A row's result when it ran in this report, else NULL. */
 const void *section_result_of(const struct report *r, const char *name)
 {

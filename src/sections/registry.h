@@ -163,6 +163,13 @@ void section_progress_done(const struct section_run *s);
  * rc is neither an interruption nor a failed check. */
 int section_threaded_failed(struct section_run *s, const char *name, int rc, const char *why);
 
+/* The plan check of section name, which needs two threads (need: "2 CPUs,
+ * one at each end of the line"; briefly: "2 CPUs (one at each end of the
+ * line)"): with fewer, asked for by name it is a usage error (2, err
+ * filled); in the full report it is skipped with a warning (0). */
+int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,
+			     char *err, size_t errlen);
+
 /* The result of the section called name when it ran in this report, else NULL. */
 const void *section_result_of(const struct report *r, const char *name);
 
