@@ -275,18 +275,12 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 		jsonw_uint(w, "level", l->level);
 		jsonw_uint(w, "size_bytes", l->size_bytes);
 		jsonw_uint(w, "first_bytes", l->first_bytes);
-		if (l->capacity_bytes)
-			jsonw_uint(w, "capacity_bytes", l->capacity_bytes);
-		else
-			jsonw_null(w, "capacity_bytes");
+		jsonw_uint_or_null(w, "capacity_bytes", l->capacity_bytes, l->capacity_bytes);
 		jsonw_double(w, "latency_ns", l->latency_ns);
 		jsonw_uint(w, "points", l->npoints);
 		jsonw_bool(w, "reaches_max", l->reaches_max);
 		jsonw_uint(w, "reported_bytes", l->reported_bytes);
-		if (l->cache_level)
-			jsonw_uint(w, "cache_level", l->cache_level);
-		else
-			jsonw_null(w, "cache_level");
+		jsonw_uint_or_null(w, "cache_level", l->cache_level, l->cache_level);
 		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
 		jsonw_bool(w, "tlb_step", l->tlb);
 		jsonw_object_end(w);
@@ -375,10 +369,7 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 			jsonw_uint(w, "size_bytes", d[i].size_bytes);
 			/* null, not 0: a level key holds a cache level (1..8) wherever
 			 * it appears, and the reader of saved results checks that. */
-			if (d[i].level)
-				jsonw_uint(w, "level", d[i].level);
-			else
-				jsonw_null(w, "level");
+			jsonw_uint_or_null(w, "level", d[i].level, d[i].level);
 			jsonw_uint(w, "regions", d[i].pct.n);
 			jsonw_double(w, "min_ns", d[i].min_ns);
 			jsonw_double(w, "p50_ns", d[i].pct.p50);
