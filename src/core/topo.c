@@ -99,6 +99,18 @@ static void read_caches(struct topo *t, int cpu)
 	}
 }
 
+int topo_read_long(const char *path, long *value)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%ld", value) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
 size_t topo_meminfo_bytes(const char *field)
 {
 	FILE *f = fopen("/proc/meminfo", "r");

@@ -43,6 +43,11 @@ size_t topo_cache_bytes_at(const struct topo *t, int level);
  * file or the line cannot be read. */
 size_t topo_meminfo_bytes(const char *field);
 
+/* The one decimal number a procfs or sysfs file holds (perf_event_paranoid,
+ * hugetlb page counts). 0, -errno when it cannot be opened, -EINVAL when it
+ * holds no number. */
+int topo_read_long(const char *path, long *value);
+
 /* First CPU in the current affinity mask, -1 on error. */
 int topo_default_cpu(void);
 
