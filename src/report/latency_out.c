@@ -232,12 +232,7 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_uint(w, "chase_distinct_lines_walked", p->chase_layout.distinct_lines_walked);
 	jsonw_uint(w, "stream_distinct_lines_walked", p->stream_layout.distinct_lines_walked);
 	jsonw_uint(w, "expected_lines", p->chase_layout.expected_lines);
-	{
-		char hash[17];
-
-		snprintf(hash, sizeof(hash), "%016" PRIx64, p->perm_hash);
-		jsonw_string(w, "perm_hash", hash);
-	}
+	jsonw_hex64(w, "perm_hash", p->perm_hash);
 	jsonw_uint(w, "chase_loads_per_region", p->chase_hops);
 	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
 	jsonw_bool(w, "warmed", p->warmed);

@@ -138,6 +138,14 @@ void jsonw_bool(struct jsonw *w, const char *key, bool value)
 	fputs(value ? "true" : "false", w->f);
 }
 
+void jsonw_hex64(struct jsonw *w, const char *key, uint64_t value)
+{
+	char hex[17];
+
+	snprintf(hex, sizeof(hex), "%016" PRIx64, value);
+	jsonw_string(w, key, hex);
+}
+
 void jsonw_null(struct jsonw *w, const char *key)
 {
 	begin_item(w, key);

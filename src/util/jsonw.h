@@ -32,6 +32,9 @@ void jsonw_double_array(struct jsonw *w, const char *key, const double *v, size_
 void jsonw_int(struct jsonw *w, const char *key, int64_t value);
 void jsonw_uint(struct jsonw *w, const char *key, uint64_t value);
 void jsonw_bool(struct jsonw *w, const char *key, bool value);
+/* A 64-bit hash as a string of 16 lowercase hex digits: a JSON number
+ * would lose the bits past 2^53 in most readers. */
+void jsonw_hex64(struct jsonw *w, const char *key, uint64_t value);
 void jsonw_null(struct jsonw *w, const char *key);
 /* The value under key when known, else null: a figure the run could not
  * obtain is written as null, never as a made-up 0. */
