@@ -1,5 +1,6 @@
 /*
- * CPUs, pinning, model strings and cache sizes as the OS reports them.
+ * CPUs, pinning, model strings, cache sizes and memory figures as the OS
+ * reports them, and the reader of one number in a procfs or sysfs file.
  * Pinning matters for a latency tool: a migration mid-run lands the chase on
  * a core whose private caches and TLBs are cold, and the scheduler moves
  * threads more readily on a 2-CPU VM than one expects.
