@@ -188,6 +188,14 @@ static unsigned amd_ways(unsigned code)
 	return ways[code & 0xf];
 }
 
+/* One data TLB as leaves 0x80000006 and 0x80000019 word it: entries in bits
+ * 27:16, the ways code in 31:28. */
+static int add_amd_tlb(struct cpu_tlb *out, int n, int max, unsigned level, size_t page_bytes, uint32_t reg,
+		       const char *source)
+{
+	return add_tlb(out, n, max, level, "data", page_bytes, (reg >> 16) & 0xfff, amd_ways(reg >> 28), source);
+}
+
 /* AMD/Hygon: L1 in 0x80000005 (EAX 2M/4M, EBX 4K: data entries in bits
  * 23:16, ways in 31:24, 0xFF fully associative), L2 in 0x80000006 (data
  * entries in bits 27:16, ways code in 31:28), 1 GiB pages in 0x80000019. */
@@ -205,17 +213,13 @@ static int amd_tlbs(struct cpu_tlb *out, int max)
 	}
 	if (maxext >= 0x80000006u) {
 		cpuid2(0x80000006u, 0, r);
-		n = add_tlb(out, n, max, 2, "data", KIB4, (r[1] >> 16) & 0xfff, amd_ways(r[1] >> 28),
-			    "cpuid 0x80000006");
-		n = add_tlb(out, n, max, 2, "data", MIB2, (r[0] >> 16) & 0xfff, amd_ways(r[0] >> 28),
-			    "cpuid 0x80000006");
+		n = add_amd_tlb(out, n, max, 2, KIB4, r[1], "cpuid 0x80000006");
+		n = add_amd_tlb(out, n, max, 2, MIB2, r[0], "cpuid 0x80000006");
 	}
 	if (maxext >= 0x80000019u) {
 		cpuid2(0x80000019u, 0, r);
-		n = add_tlb(out, n, max, 1, "data", GIB1, (r[0] >> 16) & 0xfff, amd_ways(r[0] >> 28),
-			    "cpuid 0x80000019");
-		n = add_tlb(out, n, max, 2, "data", GIB1, (r[1] >> 16) & 0xfff, amd_ways(r[1] >> 28),
-			    "cpuid 0x80000019");
+		n = add_amd_tlb(out, n, max, 1, GIB1, r[0], "cpuid 0x80000019");
+		n = add_amd_tlb(out, n, max, 2, GIB1, r[1], "cpuid 0x80000019");
 	}
 	return n;
 }

@@ -9,6 +9,7 @@
 #include "core/pmu.h"
 
 #include "arch/cpu.h"
+#include "core/topo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,18 +52,6 @@ static int event_open(const struct pmu_event_spec *e, int group_fd)
 	attr.exclude_hv = 1;
 	fd = syscall(SYS_perf_event_open, &attr, 0, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
-}
-
-static int read_paranoid(int *value)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%d", value) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
 }
 
 /* Child exit codes: 0 the read worked, CHILD_NO_INSN the ISA has no
@@ -151,10 +140,13 @@ static int probe_rdpmc(struct pmu_probe *p)
 
 int pmu_probe(struct pmu_probe *p)
 {
+	long paranoid;
 	int fd;
 
 	memset(p, 0, sizeof(*p));
-	p->paranoid_known = read_paranoid(&p->paranoid) == 0;
+	p->paranoid_known = topo_read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0;
+	if (p->paranoid_known)
+		p->paranoid = (int)paranoid;
 	fd = event_open(&pmu_event_cycles, -1);
 	if (fd >= 0) {
 		p->hardware_counters = 1;

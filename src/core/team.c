@@ -64,6 +64,27 @@ int team_resolve_threads(unsigned requested, unsigned *nthreads, char *err, size
 	return 0;
 }
 
+int team_resolve_timed(const char *who, const struct clock_info *clock, unsigned requested, unsigned *nthreads,
+		       char *err, size_t errlen)
+{
+	if (!clock || !clock->ticks_per_ns) {
+		snprintf(err, errlen, "%s: the clock is not initialised", who);
+		return -EINVAL;
+	}
+	return team_resolve_threads(requested, nthreads, err, errlen);
+}
+
+unsigned team_thread_counts(unsigned n, unsigned *out, unsigned max)
+{
+	unsigned c = 0;
+
+	for (unsigned t = 1; t < n && c + 1 < max; t *= 2)
+		out[c++] = t;
+	if (c < max && n > 0)
+		out[c++] = n;
+	return c;
+}
+
 int team_plan(struct team_placement *pl, unsigned nthreads, char *err, size_t errlen)
 {
 	int cpus[TEAM_MAX_THREADS], n = team_allowed_cpus(cpus, TEAM_MAX_THREADS);

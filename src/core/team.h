@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "core/clock.h"
+
 #define TEAM_MAX_THREADS 256
 
 struct team_placement {
@@ -36,6 +38,17 @@ int team_allowed_cpus(int *cpus, int max);
  * TEAM_MAX_THREADS); more than are allowed is -EINVAL with err naming
  * --threads; an unreadable affinity mask is its -errno. */
 int team_resolve_threads(unsigned requested, unsigned *nthreads, char *err, size_t errlen);
+
+/* What every experiment that runs a team checks first: a calibrated clock to
+ * time with (else -EINVAL, "WHO: the clock is not initialised"), then the
+ * --threads request, resolved as team_resolve_threads does. */
+int team_resolve_timed(const char *who, const struct clock_info *clock, unsigned requested, unsigned *nthreads,
+		       char *err, size_t errlen);
+
+/* The thread counts a team sweep visits: 1, 2, 4 ... below n, then n
+ * (doubling, so a saturation knee is bracketed within a factor of two).
+ * Returns how many it wrote (at most max). */
+unsigned team_thread_counts(unsigned n, unsigned *out, unsigned max);
 
 /* Place nthreads threads one per allowed CPU, in mask order. Returns 0;
  * -EINVAL when nthreads is 0, above TEAM_MAX_THREADS, or more than the

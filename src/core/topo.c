@@ -1,5 +1,6 @@
 /*
- * CPUs, pinning, model strings and cache sizes as the OS reports them.
+ * CPUs, pinning, model strings, cache sizes and memory figures as the OS
+ * reports them, and the reader of one number in a procfs or sysfs file.
  * Pinning matters for a latency tool: a migration mid-run lands the chase on
  * a core whose private caches and TLBs are cold, and the scheduler moves
  * threads more readily on a 2-CPU VM than one expects.
@@ -99,16 +100,29 @@ static void read_caches(struct topo *t, int cpu)
 	}
 }
 
-static size_t read_mem_available(void)
+int topo_read_long(const char *path, long *value)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fscanf(f, "%ld", value) == 1;
+	fclose(f);
+	return ok ? 0 : -EINVAL;
+}
+
+size_t topo_meminfo_bytes(const char *field)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
+	size_t len = strlen(field);
 	char line[256];
 	unsigned long long kb = 0;
 
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+		if (!strncmp(line, field, len) && sscanf(line + len, ": %llu kB", &kb) == 1)
 			break;
 	fclose(f);
 	return (size_t)kb * 1024;
@@ -134,18 +148,30 @@ void topo_read(struct topo *t)
 	read_cpu_model(t);
 	t->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	read_caches(t, topo_default_cpu() < 0 ? 0 : topo_default_cpu());
-	t->mem_available_bytes = read_mem_available();
+	t->mem_available_bytes = topo_meminfo_bytes("MemAvailable");
 	format_affinity(t->affinity, sizeof(t->affinity));
 }
 
-size_t topo_largest_cache_bytes(const struct topo *t)
+/* level 0: every level. */
+static size_t largest_data_cache(const struct topo *t, int level)
 {
 	size_t best = 0;
 
 	for (int i = 0; i < t->ncaches; i++)
-		if (strcmp(t->caches[i].type, "Instruction") && t->caches[i].size_bytes > best)
+		if ((!level || t->caches[i].level == level) && strcmp(t->caches[i].type, "Instruction") &&
+		    t->caches[i].size_bytes > best)
 			best = t->caches[i].size_bytes;
 	return best;
+}
+
+size_t topo_largest_cache_bytes(const struct topo *t)
+{
+	return largest_data_cache(t, 0);
+}
+
+size_t topo_cache_bytes_at(const struct topo *t, int level)
+{
+	return largest_data_cache(t, level);
 }
 
 int topo_default_cpu(void)

@@ -35,6 +35,19 @@ void topo_read(struct topo *t);
 /* Largest data/unified cache the OS reports, 0 when none. */
 size_t topo_largest_cache_bytes(const struct topo *t);
 
+/* Largest data/unified cache the OS reports at this level (1 = L1), 0 when
+ * none. */
+size_t topo_cache_bytes_at(const struct topo *t, int level);
+
+/* A /proc/meminfo figure ("MemTotal", "MemAvailable") in bytes; 0 when the
+ * file or the line cannot be read. */
+size_t topo_meminfo_bytes(const char *field);
+
+/* The one decimal number a procfs or sysfs file holds (perf_event_paranoid,
+ * hugetlb page counts). 0, -errno when it cannot be opened, -EINVAL when it
+ * holds no number. */
+int topo_read_long(const char *path, long *value);
+
 /* First CPU in the current affinity mask, -1 on error. */
 int topo_default_cpu(void);
 

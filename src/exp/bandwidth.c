@@ -116,17 +116,6 @@ static int stream_member(void *ctx, unsigned index, int cpu, void *slot)
 	return 0;
 }
 
-unsigned bandwidth_thread_counts(unsigned n, unsigned *out, unsigned max)
-{
-	unsigned c = 0;
-
-	for (unsigned t = 1; t < n && c + 1 < max; t *= 2)
-		out[c++] = t;
-	if (c < max && n > 0)
-		out[c++] = n;
-	return c;
-}
-
 void bandwidth_params_default(struct bandwidth_params *p, const struct clock_info *clock,
 			      const struct topo *topo, bool quick)
 {
@@ -156,11 +145,7 @@ static int validate(const struct bandwidth_params *p, unsigned *nthreads, char *
 {
 	int rc;
 
-	if (!p->clock || !p->clock->ticks_per_ns) {
-		snprintf(err, errlen, "bandwidth: the clock is not initialised");
-		return -EINVAL;
-	}
-	if ((rc = team_resolve_threads(p->max_threads, nthreads, err, errlen)))
+	if ((rc = team_resolve_timed("bandwidth", p->clock, p->max_threads, nthreads, err, errlen)))
 		return rc;
 	if (p->trials == 0 || p->trials % BANDWIDTH_TRIAL_GROUP || p->trials > BANDWIDTH_MAX_TRIALS) {
 		snprintf(err, errlen, "bandwidth: trials must be a multiple of 3 up to %d", BANDWIDTH_MAX_TRIALS);
@@ -611,7 +596,7 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 		return rc;
 	r->trials = p->trials;
 	r->line_bytes = p->line_bytes;
-	r->ncounts = bandwidth_thread_counts(nthreads, r->thread_counts, BANDWIDTH_MAX_COUNTS);
+	r->ncounts = team_thread_counts(nthreads, r->thread_counts, BANDWIDTH_MAX_COUNTS);
 	pick_kernels(p, r);
 	if ((rc = team_plan(&r->placement, nthreads, err, errlen)))
 		return rc;

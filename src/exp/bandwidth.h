@@ -176,7 +176,4 @@ unsigned bandwidth_pick_trial(const double *gbps, const bool *preempted, unsigne
 const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,
 					     unsigned threads);
 
-/* 1, 2, 4 ... below n, then n. Returns how many (at most max). */
-unsigned bandwidth_thread_counts(unsigned n, unsigned *out, unsigned max);
-
 #endif

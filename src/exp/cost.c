@@ -27,43 +27,17 @@
 
 #define MIB ((size_t)1 << 20)
 
-static size_t read_mem_total(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long kb = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemTotal: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return (size_t)kb * 1024;
-}
-
-static size_t cache_at(const struct topo *t, int level)
-{
-	size_t m = 0;
-
-	for (int i = 0; i < t->ncaches; i++)
-		if (t->caches[i].level == level && strcmp(t->caches[i].type, "Instruction") &&
-		    t->caches[i].size_bytes > m)
-			m = t->caches[i].size_bytes;
-	return m;
-}
-
 void cost_facts_from_topo(const struct topo *t, struct cost_facts *f)
 {
 	int n = team_allowed_cpus(NULL, 0);
 
 	memset(f, 0, sizeof(*f));
-	f->l1_bytes = cache_at(t, 1);
-	f->l2_bytes = cache_at(t, 2);
+	f->l1_bytes = topo_cache_bytes_at(t, 1);
+	f->l2_bytes = topo_cache_bytes_at(t, 2);
 	f->llc_bytes = topo_largest_cache_bytes(t);
 	f->line_bytes = t->line_bytes ? t->line_bytes : 64;
 	f->cpus = n > 0 ? (unsigned)n : 1;
-	f->mem_total_bytes = read_mem_total();
+	f->mem_total_bytes = topo_meminfo_bytes("MemTotal");
 	f->mem_available_bytes = t->mem_available_bytes;
 	snprintf(f->machine, sizeof(f->machine), "%s", t->cpu_model);
 }

@@ -201,11 +201,7 @@ static int validate(const struct loaded_params *p, unsigned *nthreads, char *err
 {
 	int rc;
 
-	if (!p->clock || !p->clock->ticks_per_ns) {
-		snprintf(err, errlen, "loaded: the clock is not initialised");
-		return -EINVAL;
-	}
-	if ((rc = team_resolve_threads(p->threads, nthreads, err, errlen)))
+	if ((rc = team_resolve_timed("loaded", p->clock, p->threads, nthreads, err, errlen)))
 		return rc;
 	if (*nthreads < 2) {
 		snprintf(err, errlen, "loaded: needs 2 threads (a chaser and a load generator), %u %s",

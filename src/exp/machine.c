@@ -30,18 +30,6 @@ static void format_size(char *out, size_t len, size_t bytes)
 		snprintf(out, len, "%zu B", bytes);
 }
 
-static int read_long(const char *path, long *value)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%ld", value) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
-}
-
 int machine_read_bracketed(const char *path, char *out, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -167,7 +155,7 @@ static void gather_pages(struct machine_info *m)
 	long v;
 
 	m->base_page_bytes = (size_t)sysconf(_SC_PAGESIZE);
-	if (read_long(THP_DIR "/hpage_pmd_size", &v) == 0 && v > 0)
+	if (topo_read_long(THP_DIR "/hpage_pmd_size", &v) == 0 && v > 0)
 		m->thp_pmd_bytes = (size_t)v;
 	machine_read_bracketed(THP_DIR "/enabled", m->thp_enabled, sizeof(m->thp_enabled));
 	machine_read_bracketed(THP_DIR "/defrag", m->thp_defrag, sizeof(m->thp_defrag));
@@ -183,9 +171,9 @@ static void gather_pages(struct machine_info *m)
 			continue;
 		h->size_bytes = (size_t)kb << 10;
 		snprintf(path, sizeof(path), HUGETLB_DIR "/%s/nr_hugepages", e->d_name);
-		h->nr_pages = read_long(path, &v) ? -1 : v;
+		h->nr_pages = topo_read_long(path, &v) ? -1 : v;
 		snprintf(path, sizeof(path), HUGETLB_DIR "/%s/free_hugepages", e->d_name);
-		h->free_pages = read_long(path, &v) ? -1 : v;
+		h->free_pages = topo_read_long(path, &v) ? -1 : v;
 		m->nhugepage_sizes++;
 	}
 	closedir(d);

@@ -17,17 +17,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static size_t level_bytes(const struct topo *t, int level)
-{
-	size_t best = 0;
-
-	for (int i = 0; i < t->ncaches; i++)
-		if (t->caches[i].level == level && strcmp(t->caches[i].type, "Instruction") &&
-		    t->caches[i].size_bytes > best)
-			best = t->caches[i].size_bytes;
-	return best;
-}
-
 /* The curve's plateau for cache level `cache` (the highest past the L2 when
  * `last`), NULL when the curve shows none. */
 static const struct latency_level *curve_level(const struct latency_result *lat, unsigned cache, bool last)
@@ -71,7 +60,7 @@ unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_lev
 unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result *lat, size_t past_bytes,
 			       struct mlp_level *lv)
 {
-	size_t l2 = level_bytes(t, 2), llc = topo_largest_cache_bytes(t);
+	size_t l2 = topo_cache_bytes_at(t, 2), llc = topo_largest_cache_bytes(t);
 	const struct latency_level *c2 = curve_level(lat, 2, false), *clast = curve_level(lat, 0, true);
 	unsigned n = 0;
 

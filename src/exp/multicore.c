@@ -101,11 +101,7 @@ static int validate(const struct multicore_params *p, unsigned *nthreads, char *
 {
 	int rc;
 
-	if (!p->clock || !p->clock->ticks_per_ns) {
-		snprintf(err, errlen, "multicore: the clock is not initialised");
-		return -EINVAL;
-	}
-	if ((rc = team_resolve_threads(p->max_threads, nthreads, err, errlen)))
+	if ((rc = team_resolve_timed("multicore", p->clock, p->max_threads, nthreads, err, errlen)))
 		return rc;
 	if (p->max_lanes == 0 || p->max_lanes > MULTICORE_MAX_LANES) {
 		snprintf(err, errlen, "multicore: lanes must be 1..%d", MULTICORE_MAX_LANES);
@@ -210,17 +206,6 @@ const struct multicore_point *multicore_find(const struct multicore_result *r, u
 	return NULL;
 }
 
-static unsigned thread_counts(unsigned n, unsigned *out, unsigned max)
-{
-	unsigned c = 0;
-
-	for (unsigned t = 1; t < n && c + 1 < max; t *= 2)
-		out[c++] = t;
-	if (c < max && n > 0)
-		out[c++] = n;
-	return c;
-}
-
 int multicore_run(const struct multicore_params *p, struct multicore_result *r, char *err, size_t errlen)
 {
 	struct mc_ctx c = {.p = p};
@@ -239,7 +224,7 @@ int multicore_run(const struct multicore_params *p, struct multicore_result *r, 
 	r->accesses = p->accesses;
 	r->trials = p->trials;
 	r->max_lanes = p->max_lanes;
-	r->ncounts = thread_counts(nthreads, r->thread_counts, MULTICORE_MAX_COUNTS);
+	r->ncounts = team_thread_counts(nthreads, r->thread_counts, MULTICORE_MAX_COUNTS);
 	r->npoints = r->ncounts * p->max_lanes;
 	if ((rc = team_plan(&r->placement, nthreads, err, errlen)))
 		return rc;

@@ -48,31 +48,46 @@ void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 
 /* ---- the fit (pure) ---- */
 
+/* The running sums of an ordinary least-squares line t = a + b x, shared by
+ * the ramp and the serialised segment. */
+struct line_sums {
+	double s0, sx, sxx, st, sxt;
+};
+
+static void line_sums_add(struct line_sums *q, double x, double t)
+{
+	q->s0 += 1;
+	q->sx += x;
+	q->sxx += x * x;
+	q->st += t;
+	q->sxt += x * t;
+}
+
+/* The slope; 0 when the x do not spread (no slope can be told). */
+static double line_slope(const struct line_sums *q)
+{
+	double det = q->s0 * q->sxx - q->sx * q->sx;
+
+	return det > 0 ? (q->s0 * q->sxt - q->sx * q->st) / det : 0;
+}
+
+static double line_intercept(const struct line_sums *q, double slope)
+{
+	return (q->st - slope * q->sx) / q->s0;
+}
+
 /* Flat then ramp over points [0, s): t = t0 + m * max(0, n - n[a]).
  * Ordinary least squares in (t0, m); false when the slope comes out
  * negative (a falling "ramp" is the flat model with a worse onset). */
 static bool fit_ramp(const unsigned *n, const double *t, size_t a, size_t s, double *t0, double *m,
 		     double *sse)
 {
-	double s0 = 0, sx = 0, sxx = 0, st = 0, sxt = 0, det;
+	struct line_sums q = {0};
 
-	for (size_t i = 0; i < s; i++) {
-		double x = n[i] > n[a] ? (double)(n[i] - n[a]) : 0.0;
-
-		s0 += 1;
-		sx += x;
-		sxx += x * x;
-		st += t[i];
-		sxt += x * t[i];
-	}
-	det = s0 * sxx - sx * sx;
-	if (det <= 0) {
-		*m = 0;
-		*t0 = st / s0;
-	} else {
-		*m = (s0 * sxt - sx * st) / det;
-		*t0 = (st - *m * sx) / s0;
-	}
+	for (size_t i = 0; i < s; i++)
+		line_sums_add(&q, n[i] > n[a] ? (double)(n[i] - n[a]) : 0.0, t[i]);
+	*m = line_slope(&q);
+	*t0 = line_intercept(&q, *m);
 	if (*m < 0)
 		return false;
 	*sse = 0;
@@ -90,21 +105,13 @@ static bool fit_ramp(const unsigned *n, const double *t, size_t a, size_t s, dou
 static double fit_serial(const unsigned *n, const double *t, size_t s, size_t count, double *sse)
 {
 	size_t k = count - s;
-	double s0 = 0, sx = 0, sxx = 0, st = 0, sxt = 0, b = 0, a, det;
+	struct line_sums q = {0};
+	double a, b;
 
-	for (size_t i = s; i < count; i++) {
-		double x = (double)(n[i] - n[s]);
-
-		s0 += 1;
-		sx += x;
-		sxx += x * x;
-		st += t[i];
-		sxt += x * t[i];
-	}
-	det = s0 * sxx - sx * sx;
-	if (k >= 4 && det > 0)
-		b = (s0 * sxt - sx * st) / det;
-	a = (st - b * sx) / s0;
+	for (size_t i = s; i < count; i++)
+		line_sums_add(&q, (double)(n[i] - n[s]), t[i]);
+	b = k >= 4 ? line_slope(&q) : 0;
+	a = line_intercept(&q, b);
 	*sse = 0;
 	for (size_t i = s; i < count; i++) {
 		double e = t[i] - (a + b * (double)(n[i] - n[s]));

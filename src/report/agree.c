@@ -230,10 +230,7 @@ void agree_write_json(const void *result, struct jsonw *w, const char *key)
 			jsonw_double(w, "huge_fraction_obtained", g->huge_fraction);
 			jsonw_double(w, "diff_pct", g->diff_pct);
 			jsonw_bool(w, "differs", g->differs);
-			if (g->reason[0])
-				jsonw_string(w, "reason", g->reason);
-			else
-				jsonw_null(w, "reason");
+			jsonw_string_or_null(w, "reason", g->reason[0], g->reason);
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);

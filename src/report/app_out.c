@@ -121,8 +121,6 @@ static void write_point(struct jsonw *w, const struct app_point *p)
 
 static void write_chase(struct jsonw *w, const struct app_chase *c)
 {
-	char hash[20];
-
 	jsonw_object_begin(w, "chase");
 	jsonw_bool(w, "ran", c->ran);
 	if (c->ran) {
@@ -132,8 +130,7 @@ static void write_chase(struct jsonw *w, const struct app_chase *c)
 		jsonw_uint(w, "total_bytes", c->total_bytes);
 		jsonw_uint(w, "huge_bytes_obtained", c->huge_bytes_obtained);
 		jsonw_bool(w, "layout_ok", c->layout_ok);
-		snprintf(hash, sizeof(hash), "%016" PRIx64, c->perm_hash);
-		jsonw_string(w, "perm_hash", hash);
+		jsonw_hex64(w, "perm_hash", c->perm_hash);
 		jsonw_double(w, "latency_ns", c->latency_ns);
 		jsonw_double(w, "noise_floor_pct", c->noise_floor_pct);
 		jsonw_double(w, "knee_k", c->knee_k);
@@ -153,7 +150,7 @@ static void write_chase(struct jsonw *w, const struct app_chase *c)
 
 static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k)
 {
-	char hash[20], head[200];
+	char head[200];
 
 	jsonw_object_begin(w, k->kernel);
 	jsonw_object_begin(w, "params");
@@ -193,16 +190,14 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 		jsonw_array_end(w);
 		jsonw_double(w, "knee_k", var->knee_k);
 		jsonw_uint(w, "plateau_k", var->plateau_k);
-		snprintf(hash, sizeof(hash), "%016" PRIx64, var->output_hash);
-		jsonw_string(w, "output_hash", hash);
+		jsonw_hex64(w, "output_hash", var->output_hash);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
 	jsonw_object_begin(w, "check");
 	jsonw_bool(w, "ok", k->check.ok);
 	jsonw_uint(w, "runs_checked", k->check.runs_checked);
-	snprintf(hash, sizeof(hash), "%016" PRIx64, k->check.expected_hash);
-	jsonw_string(w, "expected_hash", hash);
+	jsonw_hex64(w, "expected_hash", k->check.expected_hash);
 	if (!k->check.ok)
 		jsonw_string(w, "failure", k->check.failure);
 	jsonw_object_end(w);

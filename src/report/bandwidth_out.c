@@ -167,15 +167,9 @@ void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_double(w, "overlap_min_pct", r->overlap_min_pct);
 	jsonw_double(w, "overlap_threshold_pct", BANDWIDTH_OVERLAP_MIN_PCT);
 	jsonw_bool(w, "overlap_ok", r->overlap_ok);
-	if (r->overlap_note[0])
-		jsonw_string(w, "overlap_note", r->overlap_note);
-	else
-		jsonw_null(w, "overlap_note");
+	jsonw_string_or_null(w, "overlap_note", r->overlap_note[0], r->overlap_note);
 	jsonw_double(w, "read_scaling", r->read_scaling);
-	if (r->scaling_note[0])
-		jsonw_string(w, "scaling_note", r->scaling_note);
-	else
-		jsonw_null(w, "scaling_note");
+	jsonw_string_or_null(w, "scaling_note", r->scaling_note[0], r->scaling_note);
 	if (r->nmixes) {
 		jsonw_object_begin(w, "mixes");
 		jsonw_string(w, "note", r->mix_note);
@@ -308,10 +302,7 @@ void multicore_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
-	if (r->saturated_at_threads)
-		jsonw_uint(w, "saturated_at_threads", r->saturated_at_threads);
-	else
-		jsonw_null(w, "saturated_at_threads");
+	jsonw_uint_or_null(w, "saturated_at_threads", r->saturated_at_threads, r->saturated_at_threads);
 	jsonw_double(w, "rate_gain_last_threads", r->rate_gain_last);
 	write_placement_json(w, &r->placement);
 	jsonw_double(w, "seconds", r->seconds);
@@ -391,10 +382,7 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 			const struct loaded_point *pt = &c->points[i];
 
 			jsonw_object_begin(w, NULL);
-			if (pt->idle)
-				jsonw_null(w, "delay");
-			else
-				jsonw_double(w, "delay", pt->delay_ns);
+			jsonw_double_or_null(w, "delay", !pt->idle, pt->delay_ns);
 			jsonw_bool(w, "idle", pt->idle);
 			jsonw_double(w, "offered_gbps", pt->offered_gbps);
 			jsonw_double(w, "bw_gbps", pt->bw_gbps);
@@ -415,20 +403,14 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_array_end(w);
 		if (k == 0) {
 			jsonw_string(w, "delay_unit", "ns");
-			if (c->double_reached)
-				jsonw_double(w, "bw_at_double_latency_gbps", c->bw_at_double_latency_gbps);
-			else
-				jsonw_null(w, "bw_at_double_latency_gbps");
+			jsonw_double_or_null(w, "bw_at_double_latency_gbps", c->double_reached, c->bw_at_double_latency_gbps);
 			jsonw_bool(w, "double_latency_reached", c->double_reached);
 			jsonw_double(w, "max_latency_ratio", c->max_latency_ratio);
 			jsonw_double(w, "bw_at_max_ratio_gbps", c->bw_at_max_ratio_gbps);
 			if (r->ncurves > 1)
 				jsonw_array_begin(w, "other_traffic");
 		} else {
-			if (c->double_reached)
-				jsonw_double(w, "bw_at_double_latency_gbps", c->bw_at_double_latency_gbps);
-			else
-				jsonw_null(w, "bw_at_double_latency_gbps");
+			jsonw_double_or_null(w, "bw_at_double_latency_gbps", c->double_reached, c->bw_at_double_latency_gbps);
 			jsonw_bool(w, "double_latency_reached", c->double_reached);
 			jsonw_double(w, "max_latency_ratio", c->max_latency_ratio);
 			jsonw_object_end(w);

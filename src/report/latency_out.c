@@ -232,12 +232,7 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_uint(w, "chase_distinct_lines_walked", p->chase_layout.distinct_lines_walked);
 	jsonw_uint(w, "stream_distinct_lines_walked", p->stream_layout.distinct_lines_walked);
 	jsonw_uint(w, "expected_lines", p->chase_layout.expected_lines);
-	{
-		char hash[17];
-
-		snprintf(hash, sizeof(hash), "%016" PRIx64, p->perm_hash);
-		jsonw_string(w, "perm_hash", hash);
-	}
+	jsonw_hex64(w, "perm_hash", p->perm_hash);
 	jsonw_uint(w, "chase_loads_per_region", p->chase_hops);
 	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
 	jsonw_bool(w, "warmed", p->warmed);
@@ -275,18 +270,12 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 		jsonw_uint(w, "level", l->level);
 		jsonw_uint(w, "size_bytes", l->size_bytes);
 		jsonw_uint(w, "first_bytes", l->first_bytes);
-		if (l->capacity_bytes)
-			jsonw_uint(w, "capacity_bytes", l->capacity_bytes);
-		else
-			jsonw_null(w, "capacity_bytes");
+		jsonw_uint_or_null(w, "capacity_bytes", l->capacity_bytes, l->capacity_bytes);
 		jsonw_double(w, "latency_ns", l->latency_ns);
 		jsonw_uint(w, "points", l->npoints);
 		jsonw_bool(w, "reaches_max", l->reaches_max);
 		jsonw_uint(w, "reported_bytes", l->reported_bytes);
-		if (l->cache_level)
-			jsonw_uint(w, "cache_level", l->cache_level);
-		else
-			jsonw_null(w, "cache_level");
+		jsonw_uint_or_null(w, "cache_level", l->cache_level, l->cache_level);
 		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
 		jsonw_bool(w, "tlb_step", l->tlb);
 		jsonw_object_end(w);
@@ -375,10 +364,7 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 			jsonw_uint(w, "size_bytes", d[i].size_bytes);
 			/* null, not 0: a level key holds a cache level (1..8) wherever
 			 * it appears, and the reader of saved results checks that. */
-			if (d[i].level)
-				jsonw_uint(w, "level", d[i].level);
-			else
-				jsonw_null(w, "level");
+			jsonw_uint_or_null(w, "level", d[i].level, d[i].level);
 			jsonw_uint(w, "regions", d[i].pct.n);
 			jsonw_double(w, "min_ns", d[i].min_ns);
 			jsonw_double(w, "p50_ns", d[i].pct.p50);

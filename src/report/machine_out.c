@@ -133,18 +133,9 @@ static void write_cache_json(struct jsonw *w, const struct machine_cache *mc)
 	jsonw_int(w, "level", c->level);
 	jsonw_string(w, "type", c->type);
 	/* 0 means "this source does not state it" (CTR_EL0 gives lines only). */
-	if (c->size_bytes)
-		jsonw_uint(w, "size_bytes", c->size_bytes);
-	else
-		jsonw_null(w, "size_bytes");
-	if (c->line_bytes)
-		jsonw_uint(w, "line_bytes", c->line_bytes);
-	else
-		jsonw_null(w, "line_bytes");
-	if (c->ways)
-		jsonw_int(w, "ways", c->ways);
-	else
-		jsonw_null(w, "ways");
+	jsonw_uint_or_null(w, "size_bytes", c->size_bytes, c->size_bytes);
+	jsonw_uint_or_null(w, "line_bytes", c->line_bytes, c->line_bytes);
+	jsonw_int_or_null(w, "ways", c->ways, c->ways);
 	jsonw_string(w, "source", mc->source);
 	jsonw_object_end(w);
 }
@@ -156,19 +147,10 @@ static void write_pmu_json(struct jsonw *w, const struct machine_info *m)
 	jsonw_object_begin(w, "pmu");
 	jsonw_bool(w, "hardware_counters", p->hardware_counters);
 	jsonw_int(w, "errno", p->hw_errno);
-	if (m->pmu_errno_name)
-		jsonw_string(w, "errno_name", m->pmu_errno_name);
-	else
-		jsonw_null(w, "errno_name");
-	if (p->paranoid_known)
-		jsonw_int(w, "paranoid", p->paranoid);
-	else
-		jsonw_null(w, "paranoid");
+	jsonw_string_or_null(w, "errno_name", m->pmu_errno_name, m->pmu_errno_name);
+	jsonw_int_or_null(w, "paranoid", p->paranoid_known, p->paranoid);
 	/* null when no child ran: "0" must mean "ran and exited cleanly". */
-	if (m->pmu_rc == 0 && p->rdpmc_tested)
-		jsonw_int(w, "rdpmc_child_signal", p->rdpmc_child_signal);
-	else
-		jsonw_null(w, "rdpmc_child_signal");
+	jsonw_int_or_null(w, "rdpmc_child_signal", m->pmu_rc == 0 && p->rdpmc_tested, p->rdpmc_child_signal);
 	jsonw_bool(w, "rdpmc_tested", m->pmu_rc == 0 && p->rdpmc_tested);
 	jsonw_bool(w, "rdpmc_works", p->rdpmc_works);
 	jsonw_bool(w, "rdpmc_with_mmap", p->rdpmc_with_mmap);
@@ -192,10 +174,7 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_array_end(w);
 	}
 	jsonw_int(w, "online_cpus", m->topo.online_cpus);
-	if (m->pinned_cpu >= 0)
-		jsonw_int(w, "pinned_cpu", m->pinned_cpu);
-	else
-		jsonw_null(w, "pinned_cpu");
+	jsonw_int_or_null(w, "pinned_cpu", m->pinned_cpu >= 0, m->pinned_cpu);
 
 	jsonw_array_begin(w, "caches_reported");
 	for (int i = 0; i < m->ncaches; i++)
@@ -213,30 +192,15 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 
 		jsonw_object_begin(w, NULL);
 		jsonw_uint(w, "size_bytes", h->size_bytes);
-		if (h->nr_pages >= 0)
-			jsonw_int(w, "pages_reserved", h->nr_pages);
-		else
-			jsonw_null(w, "pages_reserved");
-		if (h->free_pages >= 0)
-			jsonw_int(w, "pages_free", h->free_pages);
-		else
-			jsonw_null(w, "pages_free");
+		jsonw_int_or_null(w, "pages_reserved", h->nr_pages >= 0, h->nr_pages);
+		jsonw_int_or_null(w, "pages_free", h->free_pages >= 0, h->free_pages);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
 	jsonw_object_begin(w, "thp");
-	if (m->thp_enabled[0])
-		jsonw_string(w, "enabled", m->thp_enabled);
-	else
-		jsonw_null(w, "enabled");
-	if (m->thp_defrag[0])
-		jsonw_string(w, "defrag", m->thp_defrag);
-	else
-		jsonw_null(w, "defrag");
-	if (m->thp_pmd_bytes)
-		jsonw_uint(w, "page_size_bytes", m->thp_pmd_bytes);
-	else
-		jsonw_null(w, "page_size_bytes");
+	jsonw_string_or_null(w, "enabled", m->thp_enabled[0], m->thp_enabled);
+	jsonw_string_or_null(w, "defrag", m->thp_defrag[0], m->thp_defrag);
+	jsonw_uint_or_null(w, "page_size_bytes", m->thp_pmd_bytes, m->thp_pmd_bytes);
 	jsonw_object_end(w);
 
 	jsonw_object_begin(w, "timer");

@@ -295,7 +295,6 @@ static void write_read_size_text(const struct mlp_payload *p, FILE *f)
 static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result *m, const struct mlp_arms *a)
 {
 	const struct layout_check *l = &m->layout;
-	char hash[24];
 
 	jsonw_object_begin(w, key);
 	jsonw_uint(w, "working_set_bytes", m->working_set_bytes);
@@ -318,11 +317,10 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	jsonw_bool(w, "closed", l->closed);
 	jsonw_bool(w, "ok", l->ok);
 	jsonw_object_end(w);
-	snprintf(hash, sizeof(hash), "%016" PRIx64, m->perm_hash);
 	jsonw_object_begin(w, "permutation");
 	jsonw_string(w, "algorithm", "sattolo/xoshiro256**");
 	jsonw_uint(w, "seed", m->perm_seed);
-	jsonw_string(w, "hash_fnv1a64", hash);
+	jsonw_hex64(w, "hash_fnv1a64", m->perm_hash);
 	jsonw_object_end(w);
 	jsonw_string(w, "quantity", "throughput: elapsed ns per logical 8-byte load (reciprocal of access rate)");
 	jsonw_uint(w, "accesses_per_point", m->accesses_per_point);

@@ -305,10 +305,7 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 				jsonw_string(w, "section", in[s].section);
 				jsonw_double(w, "k", p.k);
 				jsonw_string(w, "name", envelope_term_name((enum env_term)t));
-				if (known(p.ns[t]))
-					jsonw_double(w, "ns", p.ns[t]);
-				else
-					jsonw_null(w, "ns");
+				jsonw_double_or_null(w, "ns", known(p.ns[t]), p.ns[t]);
 				envelope_term_source(&in[s], (enum env_term)t, src, sizeof(src));
 				jsonw_string(w, "source", src);
 				jsonw_object_end(w);
@@ -326,15 +323,9 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 			jsonw_object_begin(w, NULL);
 			jsonw_string(w, "section", in[s].section);
 			jsonw_double(w, "k", p.k);
-			if (p.binding >= 0)
-				jsonw_string(w, "term", envelope_term_name((enum env_term)p.binding));
-			else
-				jsonw_null(w, "term");
+			jsonw_string_or_null(w, "term", p.binding >= 0, envelope_term_name((enum env_term)p.binding));
 			jsonw_string(w, "tied", names);
-			if (p.next >= 0)
-				jsonw_string(w, "next", envelope_term_name((enum env_term)p.next));
-			else
-				jsonw_null(w, "next");
+			jsonw_string_or_null(w, "next", p.next >= 0, envelope_term_name((enum env_term)p.next));
 			jsonw_double(w, "margin", p.margin);
 			jsonw_double(w, "measured_ns", p.measured_ns);
 			jsonw_double(w, "envelope_ns", p.envelope_ns);
@@ -379,10 +370,7 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 			jsonw_object_begin(w, NULL);
 			jsonw_string(w, "term", envelope_term_name(t));
 			jsonw_string(w, "evidence", judge(p.ns[t], p.measured_ns, in[s].noise_floor_frac));
-			if (known(p.ns[t]))
-				jsonw_double(w, "fraction_of_measured", p.ns[t] / p.measured_ns);
-			else
-				jsonw_null(w, "fraction_of_measured");
+			jsonw_double_or_null(w, "fraction_of_measured", known(p.ns[t]), p.ns[t] / p.measured_ns);
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);

@@ -369,6 +369,43 @@ static void text_at(FILE *f, double x, double y, const char *anchor, const char 
 	fputs("</text>\n", f);
 }
 
+static void grid_line(FILE *f, double x1, double y1, double x2, double y2, const char *stroke)
+{
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x1, y1, x2, y2, stroke);
+}
+
+/* One axis's grid: a light line across the plot at every tick, and at the
+ * labelled ones a dark tick mark outside the frame and its label. The x axis
+ * ticks along the bottom, the y axis (vertical) up the left side. */
+static void write_grid(FILE *f, const struct range *r, enum svg_ticks ticks, bool vertical, double px0, double px1,
+		       double top_px, double bot_px)
+{
+	double tv[64];
+	bool tl[64];
+	size_t nt = ticks_of(r, tv, tl, 64);
+
+	for (size_t i = 0; i < nt; i++) {
+		double at = vertical ? to_px(r, tv[i], bot_px, top_px) : to_px(r, tv[i], px0, px1);
+		const char *grid = tl[i] ? "#dddddd" : "#f0f0f0";
+		char buf[48];
+
+		if (vertical)
+			grid_line(f, px0, at, px1, at, grid);
+		else
+			grid_line(f, at, top_px, at, bot_px, grid);
+		if (!tl[i])
+			continue;
+		fmt_tick(buf, sizeof(buf), tv[i], ticks);
+		if (vertical) {
+			grid_line(f, px0 - 5, at, px0, at, "#333333");
+			text_at(f, px0 - 8, at + 4, "end", NULL, buf);
+		} else {
+			grid_line(f, at, bot_px, at, bot_px + 5, "#333333");
+			text_at(f, at, bot_px + 18, "middle", NULL, buf);
+		}
+	}
+}
+
 static double label_px(const char *s)
 {
 	return (double)strlen(s) * CHAR_PX + 6;
@@ -421,11 +458,9 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 {
 	struct range xr, yr;
 	double xlo, xhi, ylo, yhi, band_px, top_px, bot_px, legend_top, h_px, px0, px1;
-	double tv[64];
-	bool tl[64];
 	double row_end[MAX_LABEL_ROWS];
 	int *mark_row = NULL;
-	size_t nt, nrows = 0, cols, legend_rows;
+	size_t nrows = 0, cols, legend_rows;
 	double max_label = 0;
 
 	if (p->error)
@@ -486,34 +521,8 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 		p->id, px0, top_px, px1 - px0, bot_px - top_px);
 
 	/* Grid and ticks. */
-	nt = ticks_of(&xr, tv, tl, 64);
-	for (size_t i = 0; i < nt; i++) {
-		double x = to_px(&xr, tv[i], px0, px1);
-		char buf[48];
-
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-			x, top_px, x, bot_px, tl[i] ? "#dddddd" : "#f0f0f0");
-		if (!tl[i])
-			continue;
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
-			x, bot_px, x, bot_px + 5);
-		fmt_tick(buf, sizeof(buf), tv[i], p->x.ticks);
-		text_at(f, x, bot_px + 18, "middle", NULL, buf);
-	}
-	nt = ticks_of(&yr, tv, tl, 64);
-	for (size_t i = 0; i < nt; i++) {
-		double y = to_px(&yr, tv[i], bot_px, top_px);
-		char buf[48];
-
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
-			px0, y, px1, y, tl[i] ? "#dddddd" : "#f0f0f0");
-		if (!tl[i])
-			continue;
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>\n",
-			px0 - 5, y, px0, y);
-		fmt_tick(buf, sizeof(buf), tv[i], p->y.ticks);
-		text_at(f, px0 - 8, y + 4, "end", NULL, buf);
-	}
+	write_grid(f, &xr, p->x.ticks, false, px0, px1, top_px, bot_px);
+	write_grid(f, &yr, p->y.ticks, true, px0, px1, top_px, bot_px);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333333\"/>\n",
 		px0, top_px, px1 - px0, bot_px - top_px);
 	text_at(f, (px0 + px1) / 2, bot_px + 40, "middle", " font-size=\"12\"", p->x.label);

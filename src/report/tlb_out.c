@@ -169,10 +169,7 @@ void report_write_tlb_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
-	if (r->huge_reach_known)
-		jsonw_bool(w, "huge_reach_effective", r->huge_reach_effective);
-	else
-		jsonw_null(w, "huge_reach_effective");
+	jsonw_bool_or_null(w, "huge_reach_effective", r->huge_reach_known, r->huge_reach_effective);
 	jsonw_array_begin(w, "reported");
 	for (int i = 0; i < r->nreported; i++) {
 		const struct cpu_tlb *c = &r->reported[i];

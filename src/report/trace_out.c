@@ -225,10 +225,7 @@ static void write_requests_json(struct jsonw *w, const struct trace_result *r)
 	jsonw_object_begin(w, "requests");
 	jsonw_bool(w, "has_data", q->has_data);
 	jsonw_double(w, "window_ticks", q->window);
-	if (q->has_data)
-		jsonw_double(w, "mean_outstanding", q->mean_outstanding);
-	else
-		jsonw_null(w, "mean_outstanding");
+	jsonw_double_or_null(w, "mean_outstanding", q->has_data, q->mean_outstanding);
 	jsonw_uint(w, "high_water", q->high_water);
 	jsonw_uint(w, "outstanding_at_end", q->outstanding_at_end);
 	jsonw_uint(w, "requests", q->requests);
@@ -239,18 +236,12 @@ static void write_requests_json(struct jsonw *w, const struct trace_result *r)
 	jsonw_uint(w, "unmatched", q->unmatched);
 	jsonw_uint(w, "stride_classified", q->stride_classified);
 	jsonw_uint(w, "stride_regular", q->stride_regular);
-	if (q->stride_classified)
-		jsonw_double(w, "stride_regular_fraction", q->stride_regular_fraction);
-	else
-		jsonw_null(w, "stride_regular_fraction");
+	jsonw_double_or_null(w, "stride_regular_fraction", q->stride_classified, q->stride_regular_fraction);
 	jsonw_uint(w, "delivered_bytes", q->delivered_bytes);
 	jsonw_bool(w, "used_reported", q->used_reported);
 	if (q->used_reported) {
 		jsonw_uint(w, "used_bytes", q->used_bytes);
-		if (isfinite(q->used_fraction))
-			jsonw_double(w, "used_fraction", q->used_fraction);
-		else
-			jsonw_null(w, "used_fraction");
+		jsonw_double_or_null(w, "used_fraction", isfinite(q->used_fraction), q->used_fraction);
 	} else {
 		jsonw_null(w, "used_bytes");
 		jsonw_null(w, "used_fraction");

@@ -161,10 +161,7 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 			jsonw_null(w, "step_n_fails");
 			jsonw_null(w, "capacity");
 		}
-		if (fr->ramp_found)
-			jsonw_uint(w, "ramp_onset_n", fr->ramp_onset_n);
-		else
-			jsonw_null(w, "ramp_onset_n");
+		jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
 		jsonw_double(w, "flat_ns_per_iter", fr->fit.flat_ns);
 		jsonw_double(w, "jump_ratio", fr->fit.jump_ratio);
 		jsonw_double(w, "rms_rel_residual", fr->fit.rms_rel_residual);

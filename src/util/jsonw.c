@@ -87,6 +87,31 @@ void jsonw_double(struct jsonw *w, const char *key, double value)
 		fputs("null", w->f);
 }
 
+void jsonw_string_or_null(struct jsonw *w, const char *key, bool known, const char *value)
+{
+	known ? jsonw_string(w, key, value) : jsonw_null(w, key);
+}
+
+void jsonw_double_or_null(struct jsonw *w, const char *key, bool known, double value)
+{
+	known ? jsonw_double(w, key, value) : jsonw_null(w, key);
+}
+
+void jsonw_int_or_null(struct jsonw *w, const char *key, bool known, int64_t value)
+{
+	known ? jsonw_int(w, key, value) : jsonw_null(w, key);
+}
+
+void jsonw_uint_or_null(struct jsonw *w, const char *key, bool known, uint64_t value)
+{
+	known ? jsonw_uint(w, key, value) : jsonw_null(w, key);
+}
+
+void jsonw_bool_or_null(struct jsonw *w, const char *key, bool known, bool value)
+{
+	known ? jsonw_bool(w, key, value) : jsonw_null(w, key);
+}
+
 void jsonw_double_array(struct jsonw *w, const char *key, const double *v, size_t n)
 {
 	jsonw_array_begin(w, key);
@@ -111,6 +136,14 @@ void jsonw_bool(struct jsonw *w, const char *key, bool value)
 {
 	begin_item(w, key);
 	fputs(value ? "true" : "false", w->f);
+}
+
+void jsonw_hex64(struct jsonw *w, const char *key, uint64_t value)
+{
+	char hex[17];
+
+	snprintf(hex, sizeof(hex), "%016" PRIx64, value);
+	jsonw_string(w, key, hex);
 }
 
 void jsonw_null(struct jsonw *w, const char *key)

@@ -32,7 +32,17 @@ void jsonw_double_array(struct jsonw *w, const char *key, const double *v, size_
 void jsonw_int(struct jsonw *w, const char *key, int64_t value);
 void jsonw_uint(struct jsonw *w, const char *key, uint64_t value);
 void jsonw_bool(struct jsonw *w, const char *key, bool value);
+/* A 64-bit hash as a string of 16 lowercase hex digits: a JSON number
+ * would lose the bits past 2^53 in most readers. */
+void jsonw_hex64(struct jsonw *w, const char *key, uint64_t value);
 void jsonw_null(struct jsonw *w, const char *key);
+/* The value under key when known, else null: a figure the run could not
+ * obtain is written as null, never as a made-up 0. */
+void jsonw_string_or_null(struct jsonw *w, const char *key, bool known, const char *value);
+void jsonw_double_or_null(struct jsonw *w, const char *key, bool known, double value);
+void jsonw_int_or_null(struct jsonw *w, const char *key, bool known, int64_t value);
+void jsonw_uint_or_null(struct jsonw *w, const char *key, bool known, uint64_t value);
+void jsonw_bool_or_null(struct jsonw *w, const char *key, bool known, bool value);
 /* Ends the document with a newline. */
 void jsonw_finish(struct jsonw *w);
 

@@ -123,6 +123,17 @@ static double chase_speedup_at(const struct app_chase *c, unsigned k)
 	return NAN;
 }
 
+void app_start(const struct app_params *p, struct app_kernel_result *r, const char *kernel, const char *warmth,
+	       const char *check_what)
+{
+	memset(r, 0, sizeof(*r));
+	r->kernel = kernel;
+	r->trials = p->trials;
+	r->warmth = warmth;
+	r->check.ok = true;
+	r->check.what = check_what;
+}
+
 /* Per point: the minimum over trials and everything derived from it; per
  * variant: the knee; per kernel: the headline at the largest K. */
 void app_finish(const struct app_params *p, struct app_kernel_result *r)

@@ -171,6 +171,11 @@ size_t app_bwt_peak_bytes(size_t text_bytes);
 size_t app_bwt_text_bytes(size_t footprint_bytes);
 
 /* Shared by the kernels (exp/app/app.c). */
+/* A kernel's result before its first walk: zeroed, named, its trials, how
+ * warm its walks are and what its check compares (passing until a
+ * comparison fails). */
+void app_start(const struct app_params *p, struct app_kernel_result *r, const char *kernel, const char *warmth,
+	       const char *check_what);
 int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app_chase *c);
 /* app_chase_run into r->chase for the kernel named kernel; a failed layout
  * check also fails r's check, saying so (no figure is then valid). */

@@ -439,13 +439,10 @@ static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char
 	const char *input;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->kernel = "bwt";
-	r->trials = p->trials;
-	r->warmth = "warm: the table is built once and walked repeatedly (the first walk after the build is "
-		    "the cold stage)";
-	r->check.ok = true;
-	r->check.what = "every output equal to the input byte for byte, FNV-1a hash";
+	app_start(p, r, "bwt",
+		  "warm: the table is built once and walked repeatedly (the first walk after the build is "
+		  "the cold stage)",
+		  "every output equal to the input byte for byte, FNV-1a hash");
 
 	/* Input. */
 	if (p->text_path) {

@@ -40,13 +40,10 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	struct rng rng;
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	r->kernel = "gather";
+	app_start(p, r, "gather",
+		  "warm: the array is written once and gathered from repeatedly",
+		  "every sum equal to the one fixed at build time from the index stream,");
 	r->ceiling = true;
-	r->trials = p->trials;
-	r->warmth = "warm: the array is written once and gathered from repeatedly";
-	r->check.ok = true;
-	r->check.what = "every sum equal to the one fixed at build time from the index stream,";
 	if (elems > UINT32_MAX) {
 		snprintf(err, errlen, "--size: gather indexes at most 2^32 elements of 8 bytes (expected at most 32G)");
 		return -EINVAL;

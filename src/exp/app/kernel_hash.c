@@ -145,12 +145,9 @@ static int hash_run(const struct app_params *p, struct app_kernel_result *r, cha
 
 	(void)err;
 	(void)errlen;
-	memset(r, 0, sizeof(*r));
-	r->kernel = "hash";
-	r->trials = p->trials;
-	r->warmth = "warm: the tables are built once and probed repeatedly";
-	r->check.ok = true;
-	r->check.what = "every found count and value sum equal to the ones fixed at build time; last sum";
+	app_start(p, r, "hash",
+		  "warm: the tables are built once and probed repeatedly",
+		  "every found count and value sum equal to the ones fixed at build time; last sum");
 	r->headline_want = "amac_hit1.0";
 
 	/* Nodes of 32 B and a 4-byte head per bucket at load factor 2: about

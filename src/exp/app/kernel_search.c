@@ -77,12 +77,9 @@ static int search_run(const struct app_params *p, struct app_kernel_result *r, c
 	struct rng rng;
 	int rc = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->kernel = "search";
-	r->trials = p->trials;
-	r->warmth = "warm: both layouts are built once and searched repeatedly";
-	r->check.ok = true;
-	r->check.what = "every result equal to a plain reference lower_bound; FNV-1a of the reference results";
+	app_start(p, r, "search",
+		  "warm: both layouts are built once and searched repeatedly",
+		  "every result equal to a plain reference lower_bound; FNV-1a of the reference results");
 	r->headline_want = "eytzinger";
 	if ((n & (n - 1)) == 0)
 		n--;
