@@ -462,3 +462,62 @@ TEST(latency_dist_plot_bins_every_region)
 	svg_plot_free(&p);
 	jsonr_free(&doc);
 }
+
+/* app.bzip2 (tests/data/app_bzip2.json: `app bzip2 --json` on the Ice Lake
+ * guest, whole) gets its own tables, never the kernels' points table with
+ * every cell "-", and its plot: decoded MB/s against K, one series per
+ * layout and prefetch, libbz2 as a line. */
+TEST(html_renders_app_bzip2_tables_and_plot)
+{
+	static const char *const one[] = { "tests/data/app_bzip2.json" };
+	struct fixtures fx;
+	struct svg_plot p;
+	char dir[64], path[128], args[256], *buf = NULL;
+	size_t len = 0;
+	bool regs_off = false, libbz2_line = false;
+	FILE *f;
+	int rc;
+
+	CHECK(load(&fx, one, 1) == 0, "fixture");
+	CHECK(plots_build(PLOTS_APP_BZIP2, &p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
+	for (size_t s = 0; s < p.nseries; s++)
+		if (!strcmp(p.series[s].label, "registers, prefetch off")) {
+			/* K = 1, 2, 4, 8, 16, 32 with the reused buffer; the fresh one is its own series. */
+			regs_off = p.series[s].n == 6 && p.series[s].x[0] == 1 && fabs(p.series[s].y[0] - 20.6) < 0.1;
+		}
+	for (size_t i = 0; i < p.nmarks; i++)
+		libbz2_line |= p.marks[i].kind == SVG_MARK_HLINE && fabs(p.marks[i].y - 13.8) < 0.1;
+	CHECK(regs_off, "the registers/off series is not K = 1..32 from 20.6 MB/s");
+	CHECK(libbz2_line, "no libbz2 line at 13.8 MB/s");
+	CHECK(p.nseries == 5, "%zu series, want registers and state off, registers next and two, fresh output",
+	      p.nseries);
+	svg_plot_free(&p);
+	f = open_memstream(&buf, &len);
+	CHECK(f, "open_memstream");
+	rc = html_write(f, fx.root, fx.label, fx.n);
+	fclose(f);
+	unload(&fx);
+	CHECK(rc == 0, "html_write: %d", rc);
+	CHECK(strstr(buf, "id=\"plot-app_bzip2\""), "no bzip2 plot in the page");
+	CHECK(strstr(buf, "bzip2 variants, one thread"), "no variants table");
+	CHECK(strstr(buf, "<th>predicted 1/((1-f)+f/s)</th>") && strstr(buf, "<th>measured speedup</th>"),
+	      "predicted and measured speedups not side by side");
+	CHECK(strstr(buf, "<th>best / libbz2</th><td>3.39</td>"), "best / libbz2 missing");
+	CHECK(strstr(buf, "bzip2 workers") && strstr(buf, "bzip2 tools"), "workers or tools table missing");
+	if (!have_python()) {
+		free(buf);
+		SKIP("python3 is not installed");
+	}
+	test_scratch_make(dir, sizeof(dir), "html");
+	CHECK(dir[0], "mkdtemp");
+	snprintf(path, sizeof(path), "%s/b.html", dir);
+	f = fopen(path, "w");
+	CHECK(f, "fopen");
+	fputs(buf, f);
+	fclose(f);
+	free(buf);
+	snprintf(args, sizeof(args), "html '%s' 1", path);
+	rc = check_files(args);
+	test_scratch_remove(dir, "html");
+	CHECK(rc == 0, "the page or its plot does not parse");
+}
