@@ -521,3 +521,58 @@ TEST(html_renders_app_bzip2_tables_and_plot)
 	test_scratch_remove(dir, "html");
 	CHECK(rc == 0, "the page or its plot does not parse");
 }
+
+/* A copy of the bzip2 fixture with its best single thread doubled: that
+ * row's ratio is 2.00, libbz2's 1.00; against a run without app bzip2 the
+ * rows are named as not measured, and a different input withholds them. */
+TEST(compare_reads_decoded_mb_per_s_of_app_bzip2)
+{
+	char src[4096], dir[64], twice[128], other[128], *text = NULL, *out = NULL, *p, err[256] = "";
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	repo_path(src, sizeof(src), "tests/data/app_bzip2.json");
+	f = fopen(src, "r");
+	CHECK(f, "fixture");
+	CHECK(getdelim(&text, &len, '\0', f) > 0, "read");
+	fclose(f);
+	test_scratch_make(dir, sizeof(dir), "cmpbz2");
+	CHECK(dir[0], "mkdtemp");
+	p = strstr(text, "\"best\": {");
+	p = p ? strstr(p, "\"mb_per_s\": 46.75209") : NULL;
+	CHECK(p, "the fixture's best figure moved");
+	memcpy(p, "\"mb_per_s\": 93.50418", 20);
+	snprintf(twice, sizeof(twice), "%s/twice.json", dir);
+	f = fopen(twice, "w");
+	fputs(text, f);
+	fclose(f);
+	p = strstr(text, "generated text (markov, seed 1)");
+	CHECK(p, "the fixture's input moved");
+	memcpy(p, "generated text (markov, seed 2)", 31);
+	snprintf(other, sizeof(other), "%s/other.json", dir);
+	f = fopen(other, "w");
+	fputs(text, f);
+	fclose(f);
+	free(text);
+
+	rc = compare_capture("tests/data/app_bzip2.json", twice, &out, err, sizeof(err));
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "bzip2 decoded, best single-thread K") && strstr(out, "46.75") && strstr(out, "93.50") &&
+	      strstr(out, " 2.00 "), "best single thread and its ratio:\n%s", out);
+	CHECK(strstr(out, "bzip2 decoded, libbz2 one thread") && strstr(out, "13.79"), "libbz2 row:\n%s", out);
+	CHECK(strstr(out, "bzip2 decoded, workers' best") && strstr(out, "38.89"), "workers row:\n%s", out);
+	free(out);
+	out = NULL;
+	rc = compare_capture("tests/data/report_a.json", "tests/data/app_bzip2.json", &out, err, sizeof(err));
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "bzip2 decoded, best single-thread K: not measured in A"), "missing in A not said:\n%s", out);
+	free(out);
+	out = NULL;
+	rc = compare_capture("tests/data/app_bzip2.json", other, &out, err, sizeof(err));
+	test_scratch_remove(dir, "cmpbz2");
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "bzip2 decoded, best single-thread K: input differs") &&
+	      strstr(out, "bzip2 decoded, workers' best: input differs"), "another input compared:\n%s", out);
+	free(out);
+}
