@@ -119,7 +119,7 @@ static void write_point(struct jsonw *w, const struct app_point *p)
 	jsonw_object_end(w);
 }
 
-static void write_chase(struct jsonw *w, const struct app_chase *c)
+void app_write_chase_json(struct jsonw *w, const struct app_chase *c)
 {
 	char hash[20];
 
@@ -206,7 +206,7 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	if (!k->check.ok)
 		jsonw_string(w, "failure", k->check.failure);
 	jsonw_object_end(w);
-	write_chase(w, &k->chase);
+	app_write_chase_json(w, &k->chase);
 	jsonw_object_begin(w, "headline");
 	jsonw_uint(w, "k", k->headline_k);
 	jsonw_string(w, "variant", k->headline_variant);

@@ -560,6 +560,14 @@ static const struct col bzip2_rows[] = {
 	{"best / libbz2", "best.vs_libbz2", 2},
 	{"best's largest stage", "best.largest_stage", F_TEXT},
 	{"its fraction of the best's time", "best.largest_stage_fraction", 2},
+	{"table (4 B x block rows)", "table_bytes", F_BYTES},
+	{"table cache-resident", "resident", F_BOOL},
+	{"resident, judged by", "resident_from", F_TEXT},
+	{"where", "resident_where", F_TEXT},
+	{"chase at the table's footprint", "chase.ran", F_BOOL},
+	{"chase t(1) ns per dependent load", "chase.latency_ns", 2},
+	{"chase knee Ks", "chase.knee_k", 1},
+	{"chase pages", "chase.pages_requested", F_TEXT},
 	{"experiment s", "seconds", 1},
 };
 
@@ -581,6 +589,8 @@ static const struct col bzip2_variant_cols[] = {
 	{"s (walk speedup)", "walk_speedup", 2},
 	{"predicted 1/((1-f)+f/s)", "predicted_speedup", 2},
 	{"measured speedup", "measured_speedup", 2},
+	{"S_chase at K", "chase_speedup", 2},
+	{"R = s/S_chase", "walk_ratio", 2},
 	{"one-lane blocks", "single_lane_fallbacks", 0},
 };
 
@@ -609,7 +619,7 @@ static void bzip2_tables(FILE *f, const struct jsonr_value *b)
 	kv_table(f, b, bzip2_rows, NCOLS(bzip2_rows), "bzip2: our own decoder over a whole file, beside libbz2");
 	table_rows(f, jsonr_get(b, "variants"), bzip2_variant_cols, NCOLS(bzip2_variant_cols),
 		   "bzip2 variants, one thread: f = K=1's walk / K=1's whole, s = K=1's walk / this walk, "
-		   "measured = K=1's whole / this whole");
+		   "measured = K=1's whole / this whole; S_chase: the chase's t(1)/t(K) at the table's footprint");
 	table_rows(f, jsonr_get(b, "tools"), bzip2_tool_cols, NCOLS(bzip2_tool_cols),
 		   "bzip2 tools installed here, the same file");
 	table_rows(f, jsonr_get(b, "workers"), bzip2_worker_cols, NCOLS(bzip2_worker_cols),
