@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "report/app_out.h"
+#include "report/app_chase_out.h"
 
 static const char *layout_name(enum bz2_layout l)
 {

@@ -16,10 +16,6 @@ void app_write_text(const void *result, FILE *f);
 /* Writes "<key>": { "<kernel>": {...}, ... } into the enclosing object. */
 void app_write_json(const void *result, struct jsonw *w, const char *key);
 
-/* "chase": {...}, the reference as every app kernel writes it (app bzip2
- * too); only "ran" when it did not run. */
-void app_write_chase_json(struct jsonw *w, const struct app_chase *c);
-
 /* One tidy table per kernel, dir/app_<kernel>_points.csv: a row per
  * (variant, K). A kernel absent from doc has its stale table removed.
  * 0 or -errno. */
