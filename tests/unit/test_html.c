@@ -4,7 +4,8 @@
  * per-trial arrays: tests/data/report_a.json (report --quick),
  * report_b.json (report --quick --pages both --seed 2), window.json
  * (window --quick --fillers nop,int_add,store --max-n 256) and
- * mlp_small_set.json (mlp --quick --size 256M --max-lanes 24 --trials 3).
+ * mlp_small_set.json (mlp --quick --size 256M --max-lanes 24 --trials 3);
+ * app_bzip2.json is `app bzip2 --json` on the Ice Lake guest, whole.
  * Parsing is checked with real parsers (python3's xml.etree, html.parser,
  * csv via tests/check_report_files.py); without python3 those tests SKIP.
  */
