@@ -197,6 +197,7 @@ struct bz2_decode_opts {
 	struct bz2_walk_opts walk;
 	bool fresh_output;   /* allocate and free the output buffer per block */
 	bool timed;          /* fill the per-stage ticks (clock_now around each) */
+	size_t max_output_bytes; /* 0: none; else -EFBIG before a block would pass it */
 };
 
 /* Called per block with its decoded bytes (valid until it returns) and its
@@ -205,7 +206,7 @@ typedef int (*bz2_block_sink)(void *ctx, unsigned block, const uint8_t *out, siz
 			      const struct bz2_stage_ticks *ticks);
 
 /* Decode every stream of in[0..len). 0; -1 for bad input (e filled);
- * -ENOMEM; or the sink's nonzero return. */
+ * -ENOMEM; -EFBIG past o->max_output_bytes; or the sink's nonzero return. */
 int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, bz2_block_sink sink, void *ctx,
 	       struct bz2_walk_ticks *walk, struct bz2_error *e);
 
@@ -220,6 +221,12 @@ uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
 struct bz2_decoder;
 struct bz2_decoder *bz2_decoder_new(void);
 void bz2_decoder_free(struct bz2_decoder *d);
+
+/* bz2_decode with d's buffers (bz2_decoder_new), kept for the next call:
+ * the fuzz target's inputs would otherwise pay ~5 MB of allocation each,
+ * which under ASan costs more than most decodes. Same returns. */
+int bz2_decode_with(struct bz2_decoder *d, const uint8_t *in, size_t len, const struct bz2_decode_opts *o,
+		    bz2_block_sink sink, void *ctx, struct bz2_walk_ticks *walk, struct bz2_error *e);
 
 struct bz2_block_result {
 	const uint8_t *out;   /* the block's bytes, valid until the next call */

@@ -77,10 +77,11 @@ static inline uint64_t tick(bool timed)
 	return timed ? clock_now() : 0;
 }
 
-/* One block's body at b: decode it into u->out; the bytes or -1/-errno. */
+/* One block's body at b: decode it into u->out; the bytes or -1/-errno
+ * (-EFBIG when its output would pass room bytes). */
 static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
 		      bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
-		      struct bz2_error *e, uint32_t *crc_out)
+		      struct bz2_error *e, uint32_t *crc_out, size_t room)
 {
 	struct bz2_walk_ticks mine = {0};
 	uint64_t t0 = tick(timed), t1, t2, t3, t4, t5;
@@ -101,6 +102,10 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 		return rc;
 	t3 = tick(timed);
 	bytes = bz2_rle_size(u->text, u->blk->nblock);
+	/* Sized before it is expanded: a run-length bomb stops here, before
+	 * the expansion and the CRC that cost in proportion to it. */
+	if (bytes > room)
+		return -EFBIG;
 	if (fresh || bytes > u->out_cap) {
 		free(u->out);
 		/* A fresh buffer is first touched here, inside the RLE stage:
@@ -140,13 +145,23 @@ int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, b
 	       struct bz2_walk_ticks *walk, struct bz2_error *e)
 {
 	struct bz2_decoder u = {0};
-	size_t pos = 0;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	if (!(rc = bufs_get(&u)))
+		rc = bz2_decode_with(&u, in, len, o, sink, ctx, walk, e);
+	bufs_put(&u);
+	return rc;
+}
+
+int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const struct bz2_decode_opts *o,
+		    bz2_block_sink sink, void *ctx, struct bz2_walk_ticks *walk, struct bz2_error *e)
+{
+	size_t pos = 0, total = 0;
 	unsigned block_no = 0;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
-	if ((rc = bufs_get(&u)))
-		goto out;
 	do {
 		uint32_t max_block = stream_level(in, len, pos), combined = 0;
 		struct bz2_bits b;
@@ -191,21 +206,21 @@ int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, b
 				goto out;
 			}
 			block_no++;
-			bytes = block_run(&b, max_block, block_no, &o->walk, o->fresh_output, o->timed, &u, &st, walk, e,
-					  &crc);
+			bytes = block_run(&b, max_block, block_no, &o->walk, o->fresh_output, o->timed, u, &st, walk, e,
+					  &crc, o->max_output_bytes ? o->max_output_bytes - total : SIZE_MAX);
 			if (bytes < 0) {
 				rc = (int)bytes;
 				goto out;
 			}
+			total += (size_t)bytes;
 			combined = bz2_crc_combine(combined, crc);
-			if (sink && (rc = sink(ctx, block_no, u.out, (size_t)bytes, &st)))
+			if (sink && (rc = sink(ctx, block_no, u->out, (size_t)bytes, &st)))
 				goto out;
 		}
 		pos = (size_t)((bz2_bits_pos(&b) + 7) / 8);
 	} while (pos < len);
 	rc = 0;
 out:
-	bufs_put(&u);
 	return rc;
 }
 
@@ -240,7 +255,7 @@ int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, ui
 	bz2_bits_init(&b, in, len, magic_bit);
 	if (get48(&b) != BLOCK_MAGIC)
 		return fail(e, block_no, magic_bit, "bad block magic (expected 0x314159265359)");
-	bytes = block_run(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, false, false, d, &st, NULL, e, &r->crc);
+	bytes = block_run(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, false, false, d, &st, NULL, e, &r->crc, SIZE_MAX);
 	if (bytes < 0)
 		return (int)bytes;
 	r->out = d->out;

@@ -7,6 +7,10 @@
  */
 #include "report/app_bzip2_out.h"
 
+#include <math.h>
+
+#include "report/app_chase_out.h"
+
 static const char *layout_name(enum bz2_layout l)
 {
 	return l == BZ2_LAYOUT_REGISTERS ? "registers" : "state";
@@ -31,6 +35,28 @@ static void write_stages_text(const char *label, const struct app_bzip2_variant 
 		100 * s->crc / w, v->warm_seconds);
 }
 
+/* The reference beside the walk, and whether the table sits in a cache:
+ * R near 1 in a cache says the walk overlaps as a chase does there, not
+ * that it would in memory. */
+static void write_chase_text(const struct app_bzip2_result *r, FILE *f)
+{
+	const struct app_chase *c = &r->chase;
+
+	fprintf(f, "  table: 4 B x %zu rows (the largest block the headers allow) = %zu bytes; cache-resident: %s, "
+		   "by the %s: %s\n", r->block_rows, r->table_bytes, r->resident ? "yes" : "no",
+		r->resident_from ? r->resident_from : "unknown", r->resident_where);
+	if (!c->ran) {
+		fprintf(f, "  chase at that footprint: not run here (app bzip2 alone measures it)\n");
+		return;
+	}
+	fprintf(f, "  chase at that footprint (mlp, %s pages%s): %zu B, t(1) %.1f ns per dependent load, knee Ks %.1f, "
+		   "floor %.1f%%; S_chase:", c->pages_requested, r->chase_reused ? ", the bwt kernel's in this run" : "",
+		c->working_set_bytes, c->latency_ns, c->knee_k, c->noise_floor_pct);
+	for (unsigned i = 0; i < c->npoints; i++)
+		fprintf(f, " K=%u %.2f", c->k[i], c->speedup[i]);
+	fputc('\n', f);
+}
+
 void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 {
 	const struct app_bzip2_variant *b = &r->variants[r->best];
@@ -38,18 +64,26 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 	fprintf(f, "\napp bzip2: our own decoder, its inverse-BWT walk as K lanes, beside libbz2\n");
 	fprintf(f, "  input: %s\n", r->input);
 	fprintf(f, "  check: ok, every variant's output equal to libbz2 %s's (sha256 %s)\n", r->libbz2_version, r->hash);
-	fprintf(f, "  %-3s %-9s %-8s %-6s %9s %9s %8s %6s %6s %9s %9s\n", "K", "layout", "prefetch", "output", "cold s",
-		"warm s", "MB/s", "f", "s", "predicted", "measured");
+	fprintf(f, "  %-3s %-9s %-8s %-6s %9s %9s %8s %6s %6s %9s %9s %7s %5s\n", "K", "layout", "prefetch", "output", "cold s",
+		"warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R");
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
 
-		fprintf(f, "  %-3u %-9s %-8s %-6s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f%s\n", v->k, layout_name(v->layout),
-			prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused", v->cold_seconds, v->warm_seconds,
-			v->mb_per_s, v->walk_fraction, v->walk_speedup, v->predicted_speedup, v->measured_speedup,
+		char sc[16] = "-", ratio[16] = "-";
+
+		if (isfinite(v->chase_speedup))
+			snprintf(sc, sizeof(sc), "%.2f", v->chase_speedup);
+		if (isfinite(v->walk_ratio))
+			snprintf(ratio, sizeof(ratio), "%.2f", v->walk_ratio);
+		fprintf(f, "  %-3u %-9s %-8s %-6s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s%s\n", v->k,
+			layout_name(v->layout), prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused",
+			v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction, v->walk_speedup,
+			v->predicted_speedup, v->measured_speedup, sc, ratio,
 			v->fallbacks ? " (some blocks walked with one lane)" : "");
 	}
 	fprintf(f, "  f: the walk's share of K=1's whole time; s: the walk's speedup over K=1; predicted "
-		   "1/((1-f)+f/s)\n");
+		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase\n");
+	write_chase_text(r, f);
 	for (unsigned i = 0; i < r->nvariants; i++)
 		if (r->variants[i].k == 1 && !r->variants[i].fresh_output) {
 			write_stages_text("K=1", &r->variants[i], f);
@@ -134,6 +168,8 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 		jsonw_double(w, "predicted_speedup", v->predicted_speedup);
 		jsonw_double(w, "measured_speedup", v->measured_speedup);
 		jsonw_uint(w, "single_lane_fallbacks", v->fallbacks);
+		jsonw_double(w, "chase_speedup", v->chase_speedup);
+		jsonw_double(w, "walk_ratio", v->walk_ratio);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -173,6 +209,13 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
+	jsonw_uint(w, "block_rows", r->block_rows);
+	jsonw_uint(w, "table_bytes", r->table_bytes);
+	jsonw_bool(w, "resident", r->resident);
+	jsonw_string(w, "resident_from", r->resident_from ? r->resident_from : "unknown");
+	jsonw_string(w, "resident_where", r->resident_where);
+	app_write_chase_json(w, &r->chase);
+	jsonw_bool(w, "chase_reused", r->chase_reused);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);
 }

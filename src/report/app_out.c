@@ -8,6 +8,7 @@
 #include "report/app_out.h"
 
 #include "report/app_bzip2_out.h"
+#include "report/app_chase_out.h"
 #include "exp/app/kernels.h"
 #include "report/csv.h"
 #include "util/format.h"
@@ -119,35 +120,6 @@ static void write_point(struct jsonw *w, const struct app_point *p)
 	jsonw_object_end(w);
 }
 
-static void write_chase(struct jsonw *w, const struct app_chase *c)
-{
-	jsonw_object_begin(w, "chase");
-	jsonw_bool(w, "ran", c->ran);
-	if (c->ran) {
-		jsonw_uint(w, "working_set_bytes", c->working_set_bytes);
-		jsonw_string(w, "warmth", APP_CHASE_WARMTH);
-		jsonw_string(w, "pages_requested", c->pages_requested);
-		jsonw_uint(w, "total_bytes", c->total_bytes);
-		jsonw_uint(w, "huge_bytes_obtained", c->huge_bytes_obtained);
-		jsonw_bool(w, "layout_ok", c->layout_ok);
-		jsonw_hex64(w, "perm_hash", c->perm_hash);
-		jsonw_double(w, "latency_ns", c->latency_ns);
-		jsonw_double(w, "noise_floor_pct", c->noise_floor_pct);
-		jsonw_double(w, "knee_k", c->knee_k);
-		jsonw_array_begin(w, "points");
-		for (unsigned i = 0; i < c->npoints; i++) {
-			jsonw_object_begin(w, NULL);
-			jsonw_uint(w, "k", c->k[i]);
-			jsonw_double(w, "ns_per_access", c->ns_per_access[i]);
-			jsonw_double(w, "speedup", c->speedup[i]);
-			jsonw_object_end(w);
-		}
-		jsonw_array_end(w);
-		jsonw_double(w, "seconds", c->seconds);
-	}
-	jsonw_object_end(w);
-}
-
 static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k)
 {
 	char head[200];
@@ -201,7 +173,7 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	if (!k->check.ok)
 		jsonw_string(w, "failure", k->check.failure);
 	jsonw_object_end(w);
-	write_chase(w, &k->chase);
+	app_write_chase_json(w, &k->chase);
 	jsonw_object_begin(w, "headline");
 	jsonw_uint(w, "k", k->headline_k);
 	jsonw_string(w, "variant", k->headline_variant);

@@ -541,6 +541,91 @@ static const struct col app_point_cols[] = {
 	{"occupancy", "occupancy", 2},
 };
 
+/* app.bzip2: a whole decoder, not a kernel's points; MB are 10^6 bytes of
+ * decoded output, seconds the warm decode unless named cold. */
+static const struct col bzip2_rows[] = {
+	{"input", "input", F_TEXT},
+	{"file", "path", F_TEXT},
+	{"compressed", "compressed_bytes", F_BYTES},
+	{"decoded", "decoded_bytes", F_BYTES},
+	{"blocks", "blocks", 0},
+	{"streams", "streams", 0},
+	{"output check (every variant = libbz2)", "check_ok", F_BOOL},
+	{"output SHA-256", "output_sha256", F_TEXT},
+	{"libbz2", "libbz2_version", F_TEXT},
+	{"libbz2 one thread s", "libbz2_seconds", 4},
+	{"libbz2 one thread MB/s", "libbz2_mb_per_s", 1},
+	{"best single thread K", "best.k", 0},
+	{"best single thread MB/s", "best.mb_per_s", 1},
+	{"best / libbz2", "best.vs_libbz2", 2},
+	{"best's largest stage", "best.largest_stage", F_TEXT},
+	{"its fraction of the best's time", "best.largest_stage_fraction", 2},
+	{"table (4 B x block rows)", "table_bytes", F_BYTES},
+	{"table cache-resident", "resident", F_BOOL},
+	{"resident, judged by", "resident_from", F_TEXT},
+	{"where", "resident_where", F_TEXT},
+	{"chase at the table's footprint", "chase.ran", F_BOOL},
+	{"chase t(1) ns per dependent load", "chase.latency_ns", 2},
+	{"chase knee Ks", "chase.knee_k", 1},
+	{"chase pages", "chase.pages_requested", F_TEXT},
+	{"experiment s", "seconds", 1},
+};
+
+static const struct col bzip2_variant_cols[] = {
+	{"K", "k", 0},
+	{"segments", "segments", 0},
+	{"layout", "layout", F_TEXT},
+	{"prefetch", "prefetch", F_TEXT},
+	{"output buffer", "output_buffer", F_TEXT},
+	{"cold s", "cold_seconds", 4},
+	{"warm s", "warm_seconds", 4},
+	{"MB/s", "mb_per_s", 1},
+	{"decode s", "stage_seconds.decode", 4},
+	{"table s", "stage_seconds.table", 4},
+	{"walk s (starts + traversal + assembly)", "walk_seconds", 4},
+	{"rle s", "stage_seconds.rle", 4},
+	{"crc s", "stage_seconds.crc", 4},
+	{"f (walk share of K=1)", "walk_fraction", 2},
+	{"s (walk speedup)", "walk_speedup", 2},
+	{"predicted 1/((1-f)+f/s)", "predicted_speedup", 2},
+	{"measured speedup", "measured_speedup", 2},
+	{"S_chase at K", "chase_speedup", 2},
+	{"R = s/S_chase", "walk_ratio", 2},
+	{"one-lane blocks", "single_lane_fallbacks", 0},
+};
+
+static const struct col bzip2_tool_cols[] = {
+	{"tool (-dc, a process)", "name", F_TEXT},
+	{"version", "version", F_TEXT},
+	{"s", "seconds", 4},
+	{"MB/s", "mb_per_s", 1},
+	{"our best single thread / tool", "ours_vs_tool", 2},
+};
+
+static const struct col bzip2_worker_cols[] = {
+	{"workers", "workers", 0},
+	{"wall s", "wall_seconds", 4},
+	{"MB/s", "mb_per_s", 1},
+	{"speedup over 1", "speedup", 2},
+	{"CPU-s per GB", "cpu_seconds_per_gb", 2},
+	{"block MB/s min", "block_mb_per_s_min", 0},
+	{"median", "block_mb_per_s_median", 0},
+	{"max", "block_mb_per_s_max", 0},
+	{"peak RSS KiB", "peak_rss_kib", 0},
+};
+
+static void bzip2_tables(FILE *f, const struct jsonr_value *b)
+{
+	kv_table(f, b, bzip2_rows, NCOLS(bzip2_rows), "bzip2: our own decoder over a whole file, beside libbz2");
+	table_rows(f, jsonr_get(b, "variants"), bzip2_variant_cols, NCOLS(bzip2_variant_cols),
+		   "bzip2 variants, one thread: f = K=1's walk / K=1's whole, s = K=1's walk / this walk, "
+		   "measured = K=1's whole / this whole; S_chase: the chase's t(1)/t(K) at the table's footprint");
+	table_rows(f, jsonr_get(b, "tools"), bzip2_tool_cols, NCOLS(bzip2_tool_cols),
+		   "bzip2 tools installed here, the same file");
+	table_rows(f, jsonr_get(b, "workers"), bzip2_worker_cols, NCOLS(bzip2_worker_cols),
+		   "bzip2 workers: block-parallel at the best variant, magic scan included");
+}
+
 static const char *sec_id(char *out, size_t len, size_t idx, const char *section)
 {
 	snprintf(out, len, "run%zu-%s", idx + 1, section);
@@ -667,6 +752,10 @@ static void write_run(FILE *f, const struct jsonr_value *doc, const char *label,
 		for (const struct jsonr_value *k = v->u.children.first; k; k = k->next) {
 			const struct jsonr_value *vars = jsonr_get(k, "variants");
 
+			if (k->key_len == 5 && !memcmp(k->key, "bzip2", 5)) {
+				bzip2_tables(f, k);
+				continue;
+			}
 			snprintf(cap, sizeof(cap), "%.*s", (int)k->key_len, k->key);
 			kv_table(f, k, app_rows, NCOLS(app_rows), cap);
 			for (const struct jsonr_value *va = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; va;

@@ -18,7 +18,7 @@
 
 static const char *const names[PLOTS_COUNT] = {
 	"latency", "lanes_time", "lanes_concurrency", "window", "loaded", "lanes_levels", "bandwidth", "multicore",
-	"latency_dist",
+	"latency_dist", "app_bzip2",
 };
 
 const char *plots_name(enum plots_kind k)
@@ -495,6 +495,7 @@ int plots_build(enum plots_kind k, struct svg_plot *p, const struct jsonr_value 
 	case PLOTS_BANDWIDTH: return plots_bandwidth(p, docs, labels, n);
 	case PLOTS_MULTICORE: return plots_multicore(p, docs, labels, n);
 	case PLOTS_LATENCY_DIST: return plots_latency_dist(p, docs, labels, n);
+	case PLOTS_APP_BZIP2: return plots_app_bzip2(p, docs, labels, n);
 	default:
 		svg_plot_init(p, "none", "", "", SVG_LINEAR, "", SVG_LINEAR);
 		return -EINVAL;

@@ -23,6 +23,7 @@ enum plots_kind {
 	PLOTS_BANDWIDTH,         /* GB/s against threads, per kernel */
 	PLOTS_MULTICORE,         /* total concurrency against K, per thread count */
 	PLOTS_LATENCY_DIST,      /* histogram of per-region times over their minimum */
+	PLOTS_APP_BZIP2,         /* decoded MB/s against lanes, per bzip2 variant (app.bzip2) */
 	PLOTS_COUNT
 };
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "sections/fleet.h"
+#include "analyse/bzip2_figures.h"
 #include "analyse/load.h"
 #include "util/atomic.h"
 #include "report/html.h"
@@ -296,6 +297,25 @@ static void gather_window(struct cmp *c, size_t i)
 	}
 }
 
+/* Decoded MB/s means the same only over the same bytes: the input, its
+ * blocks and, for the workers, the worker counts measured. */
+static void gather_app_bzip2(struct cmp *c, size_t i)
+{
+	const struct jsonr_value *b = jsonr_get(c->docs[i], "app.bzip2");
+	struct bzip2_figures f;
+
+	if (!bzip2_figures_read(c->docs[i], &f))
+		return;
+	setting_set(c, i, "app bzip2", "input", true, jsonr_get(b, "input"));
+	setting_set(c, i, "app bzip2", "decoded bytes", true, jsonr_get(b, "decoded_bytes"));
+	setting_set(c, i, "app bzip2", "blocks", true, jsonr_get(b, "blocks"));
+	row_set(c, i, "app bzip2", "bzip2 decoded, best single-thread K", "MB/s", f.best_mb_per_s, NAN);
+	row_set(c, i, "app bzip2", "bzip2 decoded, libbz2 one thread", "MB/s", f.libbz2_mb_per_s, NAN);
+	setting_set(c, i, "app bzip2 workers", "input", true, jsonr_get(b, "input"));
+	setting_num(c, i, "app bzip2 workers", "workers (most)", true, f.workers_most);
+	row_set(c, i, "app bzip2 workers", "bzip2 decoded, workers' best", "MB/s", f.workers_mb_per_s, NAN);
+}
+
 static char letter(size_t i)
 {
 	return (char)('A' + i);
@@ -485,6 +505,7 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 		gather_multicore(c, i);
 		gather_loaded(c, i);
 		gather_window(c, i);
+		gather_app_bzip2(c, i);
 	}
 	print_report(c, labels, out);
 	/* The table first: a run stopped while stdout blocks, or one whose
@@ -551,7 +572,8 @@ int cmd_compare(const struct options *o, char *err, size_t errlen)
 static const char compare_help[] =
 	"Reads two to sixteen mlpscope JSON results and prints their headline figures\n"
 	"side by side (latency per level and at the largest size, the MLP estimate,\n"
-	"peak concurrency, read bandwidth, window capacities, idle latency under load)\n"
+	"peak concurrency, read bandwidth, window capacities, idle latency under load,\n"
+	"decoded MB/s of app bzip2: best single-thread K, libbz2, the workers' best)\n"
 	"with ratios to the first. Quantities are compared only where the settings that\n"
 	"define them match; every mismatch is listed with the rows it made skip. With\n"
 	"--html FILE, the curves of all runs on the same axes; with --svg DIR, the plots.\n"
@@ -559,6 +581,10 @@ static const char compare_help[] =
 	"per run. Given a directory (its *.json files, up to 1024) or --sort FIGURE, it\n"
 	"prints only that table, best first by FIGURE (default memory_latency_ns), with\n"
 	"the settings that differ across the runs; --html FILE then holds the table.\n"
+	"FIGURE: l1_latency_ns, l2_latency_ns, l3_latency_ns, memory_latency_ns,\n"
+	"translation_ns, mlp_saturation_lanes, read_gbps_1_thread, read_gbps_all_threads,\n"
+	"c2c_median_ns, noise_floor_pct, warnings_count, bzip2_mbps (app bzip2's best\n"
+	"single thread), libbz2_mbps, bzip2_workers_mbps (decoded MB/s, 10^6 B/s).\n"
 	"A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n";
 
 const struct section section_compare = {

@@ -8,10 +8,12 @@
  * sets) are listed with how many results hold each value, as compare does
  * for two runs; the figures are shown regardless, and the list says why
  * two rows may not be like for like. Hosts are named by file (results do
- * not record a host name) and CPU model.
+ * not record a host name) and CPU model. Beside the summary's figures, the
+ * decoded MB/s of app.bzip2 (analyse/bzip2_figures.h), where a result has it.
  */
 #include "sections/fleet.h"
 
+#include "analyse/bzip2_figures.h"
 #include "analyse/load.h"
 #include "util/jsonr.h"
 #include "util/atomic.h"
@@ -41,6 +43,9 @@ static const struct column {
 	{ "c2c_median_ns", "c2c ns", false },
 	{ "noise_floor_pct", "floor %", false },
 	{ "warnings_count", "warn", false },
+	{ "bzip2_mbps", "bz2 MB/s", true },
+	{ "libbz2_mbps", "ref MB/s", true },
+	{ "bzip2_workers_mbps", "bz2N MB/s", true },
 };
 
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
@@ -48,7 +53,7 @@ static const struct column {
 /* Settings that decide what a figure means, by key. */
 static const char *const setting_keys[] = {
 	"version", "schema_version", "latency.max_bytes", "mlp.working_set_bytes", "mlp.spacing_bytes",
-	"bandwidth.working_set_bytes", "multicore.per_thread_bytes", "provenance.online_cpus",
+	"bandwidth.working_set_bytes", "multicore.per_thread_bytes", "provenance.online_cpus", "app.bzip2.input",
 };
 
 struct host {
@@ -56,6 +61,7 @@ struct host {
 	const char *label;
 	struct jsonr_doc doc;
 	struct summary sum;
+	struct bzip2_figures bz2;
 	double key;  /* the sort figure, NaN when absent */
 };
 
@@ -242,14 +248,34 @@ static void print_settings(const struct fleet *f, FILE *out)
 		fputs("  none\n", out);
 }
 
-static void cell(char *out, size_t len, const struct summary *s, const char *name)
+/* A column's figure: the summary's, or app.bzip2's decoded MB/s; NaN
+ * when the result lacks it. */
+static double figure(const struct host *h, const char *name, int *decimals)
 {
-	const struct summary_figure *g = summary_find(s, name);
+	const struct summary_figure *g = summary_find(&h->sum, name);
 
+	*decimals = 1;
+	if (!strcmp(name, "bzip2_mbps"))
+		return h->bz2.best_mb_per_s;
+	if (!strcmp(name, "libbz2_mbps"))
+		return h->bz2.libbz2_mb_per_s;
+	if (!strcmp(name, "bzip2_workers_mbps"))
+		return h->bz2.workers_mb_per_s;
 	if (!g)
+		return NAN;
+	*decimals = g->decimals;
+	return g->value;
+}
+
+static void cell(char *out, size_t len, const struct host *h, const char *name)
+{
+	int decimals;
+	double v = figure(h, name, &decimals);
+
+	if (isnan(v))
 		snprintf(out, len, "-");
 	else
-		snprintf(out, len, "%.*f", g->decimals, g->value);
+		snprintf(out, len, "%.*f", decimals, v);
 }
 
 static void print_table(const struct fleet *f, FILE *out)
@@ -272,7 +298,7 @@ static void print_table(const struct fleet *f, FILE *out)
 		for (size_t c = 0; c < NCOLUMNS; c++) {
 			char v[32];
 
-			cell(v, sizeof(v), &f->h[i].sum, columns[c].name);
+			cell(v, sizeof(v), &f->h[i], columns[c].name);
 			fprintf(out, " %9s", v);
 		}
 		fprintf(out, "  %s\n", cpu ? cpu : "?");
@@ -309,7 +335,7 @@ static int write_html(const struct fleet *f, const char *path, char *err, size_t
 		for (size_t c = 0; c < NCOLUMNS; c++) {
 			char v[32];
 
-			cell(v, sizeof(v), &f->h[i].sum, columns[c].name);
+			cell(v, sizeof(v), &f->h[i], columns[c].name);
 			fprintf(a.f, "<td class=\"n\">%s</td>", v);
 		}
 		fputs("<td>", a.f);
@@ -336,7 +362,11 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 
 		for (size_t c = 0; c < NCOLUMNS && used < sizeof(list); c++)
 			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", c ? ", " : "", columns[c].name);
-		snprintf(err, errlen, "--sort: '%s' is not a fleet figure (expected one of %s)", sort, list);
+		/* A long wrong name and the whole list may not fit one error line:
+		 * then the list is in `help compare`, never cut mid-name. */
+		if ((size_t)snprintf(err, errlen, "--sort: '%s' is not a fleet figure (expected one of %s)", sort, list) >= errlen)
+			snprintf(err, errlen, "--sort: '%.60s' is not a fleet figure (expected one of those `mlpscope help "
+				 "compare` lists)", sort);
 		return 2;
 	}
 	for (unsigned i = 0; i < o->npaths && !rc; i++) {
@@ -355,10 +385,11 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 			break;
 		}
 		summary_build(f.h[i].doc.root, &f.h[i].sum);
+		bzip2_figures_read(f.h[i].doc.root, &f.h[i].bz2);
 		{
-			const struct summary_figure *g = summary_find(&f.h[i].sum, sort_column->name);
+			int decimals;
 
-			f.h[i].key = g ? g->value : NAN;
+			f.h[i].key = figure(&f.h[i], sort_column->name, &decimals);
 		}
 		f.h[i].label = strrchr(f.h[i].path, '/') ? strrchr(f.h[i].path, '/') + 1 : f.h[i].path;
 	}

@@ -413,3 +413,90 @@ TEST(bzip2_small_streams_match_libbz2)
 	SKIP("built without libbz2 (none links with this compiler): nothing to compare against");
 }
 #endif
+
+/* One decoder across inputs (the fuzz target's way): a refusal in between
+ * leaves nothing behind, and a larger block after a small one, or a small
+ * one after a larger, decodes as a fresh decoder does. */
+TEST(bzip2_decoder_reused_across_inputs_decodes_as_fresh)
+{
+	struct bz2_decoder *d = bz2_decoder_new();
+	struct bz2_decode_opts o = {.walk = {.lanes = 4, .layout = BZ2_LAYOUT_STATE}};
+	uint8_t good[256], bad[256];
+	size_t glen = make_stream(good, INTACT), blen = make_stream(bad, BAD_CRC);
+	struct bz2_error e, e_fresh;
+	struct sink_buf s;
+
+	CHECK(d, "bz2_decoder_new");
+	for (int round = 0; round < 2; round++) {
+		memset(&s, 0, sizeof(s));
+		CHECK(bz2_decode_with(d, good, glen, &o, sink_append, &s, NULL, &e) == 0 && s.n == 1 && s.p[0] == 'a',
+		      "round %d: the intact stream: %s", round, e.what);
+		free(s.p);
+		memset(&s, 0, sizeof(s));
+		CHECK(bz2_decode_with(d, bad, blen, &o, sink_append, &s, NULL, &e) == -1, "round %d: a bad CRC passed", round);
+		free(s.p);
+		CHECK(decode(bad, blen, &o.walk, &s, &e_fresh) == -1 && e.block == e_fresh.block &&
+		      e.byte_offset == e_fresh.byte_offset && !strcmp(e.what, e_fresh.what),
+		      "round %d: the refusal differs from a fresh decoder's: %s / %s", round, e.what, e_fresh.what);
+		free(s.p);
+	}
+#ifdef HAVE_LIBBZ2
+	{
+		size_t n = 300000;
+		uint8_t *t = malloc(n);
+		unsigned clen = (unsigned)(n + n / 100 + 600);
+		char *z = malloc(clen);
+
+		CHECK(t && z, "out of memory");
+		for (int round = 0; t && z && round < 2; round++) {
+			unsigned zl = clen;
+
+			textgen_fill(t, round ? n / 7 : n, TEXTGEN_MARKOV, (uint64_t)round + 3);
+			CHECK(BZ2_bzBuffToBuffCompress(z, &zl, (char *)t, round ? (unsigned)(n / 7) : (unsigned)n, 9, 0, 0) ==
+				      BZ_OK, "compress");
+			memset(&s, 0, sizeof(s));
+			CHECK(bz2_decode_with(d, (const uint8_t *)z, zl, &o, sink_append, &s, NULL, &e) == 0, "%s", e.what);
+			CHECK(s.n == (round ? n / 7 : n) && !memcmp(s.p, t, s.n), "round %d: the bytes differ", round);
+			free(s.p);
+		}
+		free(t);
+		free(z);
+	}
+#endif
+	bz2_decoder_free(d);
+}
+
+/* An output cap stops before the block that would pass it (the fuzz
+ * target's guard against run-length bombs), and a cap the output fits
+ * changes nothing. */
+TEST(bzip2_output_cap_stops_before_the_block_that_passes_it)
+{
+#ifdef HAVE_LIBBZ2
+	size_t n = 250000;
+	uint8_t *t = malloc(n);
+	unsigned zl = (unsigned)(n + n / 100 + 600);
+	char *z = malloc(zl);
+	struct bz2_decode_opts o = {.walk = {.lanes = 1}, .max_output_bytes = 150000};
+	struct bz2_error e;
+	struct sink_buf s;
+
+	CHECK(t && z, "out of memory");
+	textgen_fill(t, n, TEXTGEN_MARKOV, 5);
+	CHECK(BZ2_bzBuffToBuffCompress(z, &zl, (char *)t, (unsigned)n, 1, 0, 0) == BZ_OK, "compress");
+	memset(&s, 0, sizeof(s));
+	CHECK(bz2_decode((const uint8_t *)z, zl, &o, sink_append, &s, NULL, &e) == -EFBIG,
+	      "150000-byte cap over %zu bytes in 100 kB blocks did not stop", n);
+	CHECK(s.blocks == 1 && s.n <= 150000 && !memcmp(s.p, t, s.n), "%u blocks, %zu bytes before the stop", s.blocks,
+	      s.n);
+	free(s.p);
+	memset(&s, 0, sizeof(s));
+	o.max_output_bytes = n;
+	CHECK(bz2_decode((const uint8_t *)z, zl, &o, sink_append, &s, NULL, &e) == 0 && s.n == n && !memcmp(s.p, t, n),
+	      "a cap the output fits changed the decode");
+	free(s.p);
+	free(t);
+	free(z);
+#else
+	SKIP("libbz2 is not installed here: no stream to cap");
+#endif
+}

@@ -112,3 +112,34 @@ TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure)
 	}
 	CHECK(rc == 2 && strstr(err, "--sort"), "unknown figure: %d %s", rc, err);
 }
+
+/* app.bzip2's decoded MB/s are fleet columns and sort keys: the recorded
+ * run (best single thread 47.6, libbz2 21.2, workers' best 52.2 of 43.3
+ * and 52.2) comes first by bzip2_mbps, the results without it after. */
+TEST(fleet_shows_and_sorts_by_decoded_mb_per_s)
+{
+	char a[4096], b[4096], err[256] = "", *buf = NULL;
+	const char *row;
+	size_t len = 0;
+	struct options o;
+	FILE *f;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.paths[0] = fixture(a, sizeof(a), "tests/data/report_a.json");
+	o.paths[1] = fixture(b, sizeof(b), "tests/data/app_bzip2.json");
+	o.npaths = 2;
+	o.sort_by = "bzip2_mbps";
+	f = open_memstream(&buf, &len);
+	CHECK(f, "memstream");
+	rc = fleet_run(&o, f, false, err, sizeof(err));
+	fclose(f);
+	CHECK(rc == 0, "fleet_run: %d %s", rc, err);
+	CHECK(strstr(buf, "bz2 MB/s") && strstr(buf, "ref MB/s") && strstr(buf, "bz2N MB/s"), "no bzip2 columns:\n%s", buf);
+	row = strstr(buf, "\napp_bzip2.json ");
+	CHECK(row && row < strstr(buf, "\nreport_a.json "), "the bzip2 run is not first:\n%s", buf);
+	CHECK(row && strstr(row, "  47.6      21.2      52.2  "), "figures of the bzip2 run:\n%s", buf);
+	CHECK(strstr(strstr(buf, "\nreport_a.json "), "         -         -         -  "), "report_a shows bzip2 figures:\n%s",
+	      buf);
+	free(buf);
+}

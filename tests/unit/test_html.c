@@ -4,7 +4,8 @@
  * per-trial arrays: tests/data/report_a.json (report --quick),
  * report_b.json (report --quick --pages both --seed 2), window.json
  * (window --quick --fillers nop,int_add,store --max-n 256) and
- * mlp_small_set.json (mlp --quick --size 256M --max-lanes 24 --trials 3).
+ * mlp_small_set.json (mlp --quick --size 256M --max-lanes 24 --trials 3);
+ * app_bzip2.json is `app bzip2 --json` on the Ice Lake guest, whole.
  * Parsing is checked with real parsers (python3's xml.etree, html.parser,
  * csv via tests/check_report_files.py); without python3 those tests SKIP.
  */
@@ -461,4 +462,122 @@ TEST(latency_dist_plot_bins_every_region)
 	CHECK(plots_build(PLOTS_LATENCY_DIST, &p, root, label, 1) == -ENOENT, "a plot from no data");
 	svg_plot_free(&p);
 	jsonr_free(&doc);
+}
+
+/* app.bzip2 (tests/data/app_bzip2.json: `app bzip2 --json` on the Ice Lake
+ * guest, whole) gets its own tables, never the kernels' points table with
+ * every cell "-", and its plot: decoded MB/s against K, one series per
+ * layout and prefetch, libbz2 as a line. */
+TEST(html_renders_app_bzip2_tables_and_plot)
+{
+	static const char *const one[] = { "tests/data/app_bzip2.json" };
+	struct fixtures fx;
+	struct svg_plot p;
+	char dir[64], path[128], args[256], *buf = NULL;
+	size_t len = 0;
+	bool regs_off = false, libbz2_line = false;
+	FILE *f;
+	int rc;
+
+	CHECK(load(&fx, one, 1) == 0, "fixture");
+	CHECK(plots_build(PLOTS_APP_BZIP2, &p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
+	for (size_t s = 0; s < p.nseries; s++)
+		if (!strcmp(p.series[s].label, "registers, prefetch off")) {
+			/* K = 1, 2, 4, 8, 16, 32 with the reused buffer; the fresh one is its own series. */
+			regs_off = p.series[s].n == 6 && p.series[s].x[0] == 1 && fabs(p.series[s].y[0] - 25.47) < 0.01;
+		}
+	for (size_t i = 0; i < p.nmarks; i++)
+		libbz2_line |= p.marks[i].kind == SVG_MARK_HLINE && fabs(p.marks[i].y - 21.21) < 0.01;
+	CHECK(regs_off, "the registers/off series is not K = 1..32 from 25.47 MB/s");
+	CHECK(libbz2_line, "no libbz2 line at 21.21 MB/s");
+	CHECK(p.nseries == 5, "%zu series, want registers and state off, registers next and two, fresh output",
+	      p.nseries);
+	svg_plot_free(&p);
+	f = open_memstream(&buf, &len);
+	CHECK(f, "open_memstream");
+	rc = html_write(f, fx.root, fx.label, fx.n);
+	fclose(f);
+	unload(&fx);
+	CHECK(rc == 0, "html_write: %d", rc);
+	CHECK(strstr(buf, "id=\"plot-app_bzip2\""), "no bzip2 plot in the page");
+	CHECK(strstr(buf, "bzip2 variants, one thread"), "no variants table");
+	CHECK(strstr(buf, "<th>predicted 1/((1-f)+f/s)</th>") && strstr(buf, "<th>measured speedup</th>"),
+	      "predicted and measured speedups not side by side");
+	CHECK(strstr(buf, "<th>best / libbz2</th><td>2.25</td>"), "best / libbz2 missing");
+	CHECK(strstr(buf, "bzip2 workers") && strstr(buf, "bzip2 tools"), "workers or tools table missing");
+	/* K = 16 registers: s 5.16 against the chase's 12.77 at the 3.6 MB table. */
+	CHECK(strstr(buf, "<th>R = s/S_chase</th>") && strstr(buf, "<td class=\"n\">12.77</td><td class=\"n\">0.40</td>"),
+	      "S_chase and R not beside the variants");
+	CHECK(strstr(buf, "<th>table cache-resident</th><td>yes</td>"), "the residency verdict is missing");
+	if (!have_python()) {
+		free(buf);
+		SKIP("python3 is not installed");
+	}
+	test_scratch_make(dir, sizeof(dir), "html");
+	CHECK(dir[0], "mkdtemp");
+	snprintf(path, sizeof(path), "%s/b.html", dir);
+	f = fopen(path, "w");
+	CHECK(f, "fopen");
+	fputs(buf, f);
+	fclose(f);
+	free(buf);
+	snprintf(args, sizeof(args), "html '%s' 1", path);
+	rc = check_files(args);
+	test_scratch_remove(dir, "html");
+	CHECK(rc == 0, "the page or its plot does not parse");
+}
+
+/* A copy of the bzip2 fixture with its best single thread doubled: that
+ * row's ratio is 2.00, libbz2's 1.00; against a run without app bzip2 the
+ * rows are named as not measured, and a different input withholds them. */
+TEST(compare_reads_decoded_mb_per_s_of_app_bzip2)
+{
+	char src[4096], dir[64], twice[128], other[128], *text = NULL, *out = NULL, *p, err[256] = "";
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	repo_path(src, sizeof(src), "tests/data/app_bzip2.json");
+	f = fopen(src, "r");
+	CHECK(f, "fixture");
+	CHECK(getdelim(&text, &len, '\0', f) > 0, "read");
+	fclose(f);
+	test_scratch_make(dir, sizeof(dir), "cmpbz2");
+	CHECK(dir[0], "mkdtemp");
+	p = strstr(text, "\"best\": {");
+	p = p ? strstr(p, "\"mb_per_s\": 47.6291") : NULL;
+	CHECK(p, "the fixture's best figure moved");
+	memcpy(p, "\"mb_per_s\": 95.2582", 19);
+	snprintf(twice, sizeof(twice), "%s/twice.json", dir);
+	f = fopen(twice, "w");
+	fputs(text, f);
+	fclose(f);
+	p = strstr(text, "generated text (markov, seed 1)");
+	CHECK(p, "the fixture's input moved");
+	memcpy(p, "generated text (markov, seed 2)", 31);
+	snprintf(other, sizeof(other), "%s/other.json", dir);
+	f = fopen(other, "w");
+	fputs(text, f);
+	fclose(f);
+	free(text);
+
+	rc = compare_capture("tests/data/app_bzip2.json", twice, &out, err, sizeof(err));
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "bzip2 decoded, best single-thread K") && strstr(out, "47.63") && strstr(out, "95.26") &&
+	      strstr(out, " 2.00 "), "best single thread and its ratio:\n%s", out);
+	CHECK(strstr(out, "bzip2 decoded, libbz2 one thread") && strstr(out, "21.21"), "libbz2 row:\n%s", out);
+	CHECK(strstr(out, "bzip2 decoded, workers' best") && strstr(out, "52.25"), "workers row:\n%s", out);
+	free(out);
+	out = NULL;
+	rc = compare_capture("tests/data/report_a.json", "tests/data/app_bzip2.json", &out, err, sizeof(err));
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "bzip2 decoded, best single-thread K: not measured in A"), "missing in A not said:\n%s", out);
+	free(out);
+	out = NULL;
+	rc = compare_capture("tests/data/app_bzip2.json", other, &out, err, sizeof(err));
+	test_scratch_remove(dir, "cmpbz2");
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(out, "bzip2 decoded, best single-thread K: input differs") &&
+	      strstr(out, "bzip2 decoded, workers' best: input differs"), "another input compared:\n%s", out);
+	free(out);
 }

@@ -714,6 +714,10 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	for (size_t i = 0; i < len;) {
 		/* Streams: count the headers the decoder walked through. */
 		r->streams++;
+		/* The header's level bounds every block of the stream: the
+		 * table the walk follows holds that many 4-byte rows. */
+		if (i + 3 < len && in[i + 3] >= '1' && in[i + 3] <= '9' && 100000u * (size_t)(in[i + 3] - '0') > r->block_rows)
+			r->block_rows = 100000u * (size_t)(in[i + 3] - '0');
 		{
 			const uint8_t *nx = NULL;
 
@@ -726,6 +730,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			i = nx ? (size_t)(nx - in) : len;
 		}
 	}
+	r->table_bytes = 4 * r->block_rows;
 	if (p->path)
 		snprintf(r->input, sizeof(r->input), "%s: %zu bytes, %u blocks, %u stream%s, %zu bytes decoded", p->path, len,
 			 r->blocks, r->streams, r->streams == 1 ? "" : "s", r->decoded_bytes);

@@ -18,6 +18,7 @@
 
 #include "bzip2/bz2.h"
 #include "core/clock.h"
+#include "exp/app/app.h"
 
 #define APP_BZ2_VARIANTS_MAX 24
 #define APP_BZ2_WORKERS_MAX 16
@@ -63,6 +64,8 @@ struct app_bzip2_variant {
 	double measured_speedup;         /* K=1's whole / this whole */
 	unsigned fallbacks;              /* blocks walked with one lane (periodic) */
 	bool checked;                    /* output hash equal to libbz2's */
+	double chase_speedup;            /* the chase's t(1)/t(K) at this K, table footprint; NaN: none */
+	double walk_ratio;               /* R(K) = walk_speedup / chase_speedup */
 };
 
 struct app_bzip2_workers {
@@ -103,12 +106,41 @@ struct app_bzip2_result {
 	unsigned ntools;
 	struct app_bzip2_tool tools[APP_BZ2_TOOLS_MAX];
 	double seconds;
+	/* The chase beside the walk (exp/app/bzip2_chase.c). */
+	size_t block_rows;               /* 100,000 x the largest level digit of the streams' headers */
+	size_t table_bytes;              /* 4 x block_rows: the T-vector the walk follows */
+	struct app_chase chase;          /* ran: false when not measured */
+	bool chase_reused;               /* the bwt kernel's chase of the same footprint and pages */
+	bool resident;                   /* the table fits a cache, by resident_from */
+	const char *resident_from;       /* "latency curve", "reported caches" or "unknown" */
+	char resident_where[96];         /* which level, or past which, in words */
+};
+
+/* What says whether the table is cache-resident: the run's latency curve
+ * (NULL when latency did not run; read with r->chase's t(1)) and the
+ * OS-reported sizes (0: unknown). */
+struct latency_result;
+struct app_bzip2_cache_facts {
+	const struct latency_result *latency;
+	size_t l2_bytes, largest_cache_bytes;
 };
 
 /* 0 when every output matched libbz2's; -EPROTO with failure filled (both
  * hashes) when one did not; -EINVAL with err "FILE: block N at byte X:
  * why" for bad input; -ENOTSUP without libbz2; -EINTR; -ENOMEM. */
 int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen);
+
+/* After app_bzip2_run: the chase reference at r->table_bytes (ap's line,
+ * pages, max_k, seed, clock; reuse, when non-NULL and of the same footprint
+ * and pages, is copied instead of measured; ap->chase false: none), the
+ * residency verdict, and each variant's chase_speedup and walk_ratio.
+ * 0; -EPROTO with err when the chase's layout check failed; -EINTR; -ENOMEM. */
+int app_bzip2_chase(const struct app_params *ap, const struct app_chase *reuse, const struct app_bzip2_cache_facts *c,
+		    struct app_bzip2_result *r, char *err, size_t errlen);
+/* The pure parts, for tests: the verdict from c and r->chase, and the
+ * ratios from r->chase (NaN where the chase did not run or reach K). */
+void app_bzip2_residency(const struct app_bzip2_cache_facts *c, struct app_bzip2_result *r);
+void app_bzip2_chase_ratios(struct app_bzip2_result *r);
 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */
