@@ -265,35 +265,64 @@ int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, ui
 	return 0;
 }
 
+/* Appends bit to *bits (growing it), 0 or -1 when memory ran out. */
+static int push_bit(uint64_t **bits, size_t *n, size_t *cap, uint64_t bit)
+{
+	if (*n == *cap) {
+		uint64_t *m = realloc(*bits, 2 * *cap * sizeof(**bits));
+
+		if (!m)
+			return -1;
+		*bits = m;
+		*cap *= 2;
+	}
+	(*bits)[(*n)++] = bit;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count)
 {
 	size_t cap = 64, n = 0;
-	uint64_t *bits = malloc(cap * sizeof(*bits)), w = 0;
+	uint64_t *bits = malloc(cap * sizeof(*bits));
 
 	if (!bits)
 		return NULL;
-	/* A 56-bit window slides a byte at a time; the magic may start at any
-	 * of the 8 bit offsets of the window's first byte. */
-	for (size_t i = 0; i < len; i++) {
-		w = (w << 8 | in[i]) & 0xffffffffffffffull;
-		if (i < 6)
-			continue;
-		for (unsigned s = 0; s < 8; s++) {
+	/* The magic may start at any of 8 bit offsets s in a byte. Whatever s,
+	 * the third byte of the 7-byte window that holds it lies wholly inside
+	 * the magic, so its value is fixed for each s: memchr finds those few
+	 * places (about len/256 a shift) and only they are checked bit by bit.
+	 * A byte-by-byte slide over all 8 shifts cost 5 ns a byte, 14 ms of a
+	 * 2.8 MB file: the serial part that kept two workers under 1.8x. */
+	for (unsigned s = 0; s < 8 && len >= 7; s++) {
+		uint64_t placed = BLOCK_MAGIC << (8 - s);
+		uint8_t key = (uint8_t)(placed >> 32);
+
+		/* The window's third byte at in + first + 2, first <= len - 7. */
+		const uint8_t *end = in + len - 4;
+
+		for (const uint8_t *q = memchr(in + 2, key, (size_t)(end - (in + 2))); q;
+		     q = memchr(q + 1, key, (size_t)(end - (q + 1)))) {
+			size_t first = (size_t)(q - in) - 2;
+			uint64_t w = 0;
+
+			for (size_t j = 0; j < 7; j++)
+				w = w << 8 | in[first + j];
 			if (((w >> (8 - s)) & 0xffffffffffffull) != BLOCK_MAGIC)
 				continue;
-			if (n == cap) {
-				uint64_t *m = realloc(bits, 2 * cap * sizeof(*bits));
-
-				if (!m) {
-					free(bits);
-					return NULL;
-				}
-				bits = m;
-				cap *= 2;
+			if (push_bit(&bits, &n, &cap, (uint64_t)first * 8 + s)) {
+				free(bits);
+				return NULL;
 			}
-			bits[n++] = (uint64_t)(i - 6) * 8 + s;
 		}
 	}
+	qsort(bits, n, sizeof(*bits), cmp_u64);
 	*count = n;
 	return bits;
 }

@@ -500,3 +500,62 @@ TEST(bzip2_output_cap_stops_before_the_block_that_passes_it)
 	SKIP("libbz2 is not installed here: no stream to cap");
 #endif
 }
+
+/* The plain slide bz2_scan_blocks replaced: every byte, every shift. */
+static size_t scan_by_sliding(const uint8_t *in, size_t len, uint64_t *bits, size_t cap)
+{
+	uint64_t w = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		w = (w << 8 | in[i]) & 0xffffffffffffffull;
+		for (unsigned s = 0; i >= 6 && s < 8; s++)
+			if (((w >> (8 - s)) & 0xffffffffffffull) == 0x314159265359ull && n < cap)
+				bits[n++] = (uint64_t)(i - 6) * 8 + s;
+	}
+	return n;
+}
+
+/* Writes the 48-bit block magic into buf at bit offset bit (MSB first). */
+static void plant_magic(uint8_t *buf, uint64_t bit)
+{
+	for (unsigned k = 0; k < 48; k++) {
+		uint64_t at = bit + k;
+		uint8_t mask = (uint8_t)(0x80u >> (at % 8));
+
+		if ((0x314159265359ull >> (47 - k)) & 1)
+			buf[at / 8] |= mask;
+		else
+			buf[at / 8] &= (uint8_t)~mask;
+	}
+}
+
+TEST(bzip2_scan_finds_every_planted_magic_at_every_shift)
+{
+	enum { LEN = 1 << 16, CAP = 64 };
+	uint8_t *buf = malloc(LEN);
+	uint64_t want[CAP], *got;
+	size_t nwant, ngot = 0;
+	struct rng r;
+
+	CHECK(buf != NULL, "out of memory");
+	if (!buf)
+		return;
+	rng_seed(&r, 7);
+	for (size_t i = 0; i < LEN; i++)
+		buf[i] = (uint8_t)rng_next(&r);
+	/* Every shift, the first place and the last the 7-byte window reaches
+	 * (a block's magic is always followed by its CRC). */
+	plant_magic(buf, 0);
+	for (unsigned s = 0; s < 8; s++)
+		plant_magic(buf, 8 * (1000 + 977 * s) + s);
+	plant_magic(buf, (uint64_t)LEN * 8 - 56);
+	nwant = scan_by_sliding(buf, LEN, want, CAP);
+	got = bz2_scan_blocks(buf, LEN, &ngot);
+	CHECK(got != NULL, "scan failed");
+	CHECK(nwant >= 10, "planted 10 magics, the slide found %zu", nwant);
+	CHECK(got && ngot == nwant && !memcmp(got, want, nwant * sizeof(*want)),
+	      "scan found %zu places, the slide %zu", ngot, nwant);
+	free(got);
+	free(buf);
+}
