@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,6 +52,52 @@ int inputfile_open(const char *path, char *err, size_t errlen)
 	}
 	return fd;
 fail:
+	close(fd);
+	return rc;
+}
+
+int inputfile_read_all(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err,
+		       size_t errlen)
+{
+	struct stat st;
+	size_t got = 0;
+	int fd = inputfile_open(path, err, errlen), rc = 0;
+
+	*data = NULL;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &st)) {
+		rc = -errno;
+		goto out;
+	}
+	*len = (size_t)st.st_size;
+	if (!*len) {
+		rc = -ENODATA;
+		goto out;
+	}
+	if (*len > max_bytes) {
+		rc = -EFBIG;
+		goto out;
+	}
+	if (!(*data = malloc(*len))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	while (got < *len) {
+		ssize_t n = read(fd, *data + got, *len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != *len) {
+		rc = -EIO;
+		free(*data);
+		*data = NULL;
+	}
+out:
 	close(fd);
 	return rc;
 }

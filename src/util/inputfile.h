@@ -18,6 +18,15 @@
  * err holds one line: "PATH: reason". */
 int inputfile_open(const char *path, char *err, size_t errlen);
 
+/* Reads the whole regular file at path (opened by inputfile_open) into a
+ * malloc'd buffer, *data and *len. Returns 0, or inputfile_open's codes
+ * (err then holds its line), -ENODATA for an empty file, -EFBIG when it
+ * holds more than max_bytes (*len is its size), -ENOMEM, or -EIO when it
+ * could not be read whole (it changed size); *data is NULL on failure.
+ * The callers word every other failure for their option. */
+int inputfile_read_all(const char *path, size_t max_bytes, unsigned char **data, size_t *len, char *err,
+		       size_t errlen);
+
 /* Whether inputfile_open's failure is the argument's fault (a usage error)
  * rather than the system's. */
 int inputfile_usage_error(int rc);

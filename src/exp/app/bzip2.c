@@ -15,6 +15,7 @@
 #include "exp/app/bzip2.h"
 
 #include "bzip2/libbz2_ref.h"
+#include "util/inputfile.h"
 #include "util/sha256.h"
 #include "core/team.h"
 #include "exp/app/textgen.h"
@@ -28,47 +29,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define MB 1e6
 
+/* The whole .bz2 file, or one line saying why not. */
 static int read_file(const char *path, uint8_t **data, size_t *len, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	int rc = 0;
+	int rc = inputfile_read_all(path, SIZE_MAX, data, len, err, errlen);
 
-	*data = NULL;
-	if (!f || fstat(fileno(f), &st)) {
-		rc = -errno;
-		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size < 1) {
-		rc = -EINVAL;
-		snprintf(err, errlen, "%s: %s (expected a .bz2 file)", path, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
-		goto out;
-	}
-	*len = (size_t)st.st_size;
-	*data = malloc(*len);
-	if (!*data) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (fread(*data, 1, *len, f) != *len) {
-		rc = -EIO;
+	if (rc == -EISDIR || rc == -EINVAL || rc == -ENODATA)
+		snprintf(err, errlen, "%s: %s (expected a .bz2 file)", path, rc == -ENODATA ? "empty" : "not a regular file");
+	else if (rc == -EIO)
 		snprintf(err, errlen, "%s: short read", path);
-	}
-out:
-	if (f)
-		fclose(f);
-	if (rc) {
-		free(*data);
-		*data = NULL;
-	}
-	return rc;
+	else if (rc && rc != -ENOMEM)
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(-rc));
+	/* Empty or not a regular file: the argument's fault, one code for both. */
+	return rc == -EISDIR || rc == -ENODATA ? -EINVAL : rc;
 }
 
 static void bad_input(const char *name, const struct bz2_error *e, char *err, size_t errlen)

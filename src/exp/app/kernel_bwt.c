@@ -13,12 +13,12 @@
 #include "exp/app/bwt.h"
 #include "core/rng.h"
 #include "exp/app/sais.h"
+#include "util/inputfile.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define BZIP2_BLOCK_BYTES 900000
 /* The ring variant: segments (many more than the largest K, so lanes
@@ -65,42 +65,22 @@ size_t app_bwt_peak_bytes(size_t n)
 	return sort > walk ? sort : walk;
 }
 
+/* The whole --text file, or one line saying why not. */
 static int read_text(const char *path, uint8_t **text, size_t *n, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	int rc = 0;
+	int rc = inputfile_read_all(path, SAIS_MAX_BYTES, text, n, err, errlen);
 
-	if (!f || fstat(fileno(f), &st)) {
-		rc = -errno;
-		snprintf(err, errlen, "--text: cannot read '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size < 1) {
-		rc = -EINVAL;
+	if (rc == -EISDIR || rc == -EINVAL || rc == -ENODATA)
 		snprintf(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", path,
-			 S_ISREG(st.st_mode) ? "empty" : "not a regular file");
-		goto out;
-	}
-	if ((uint64_t)st.st_size > SAIS_MAX_BYTES) {
-		rc = -EFBIG;
-		snprintf(err, errlen, "--text: '%s' has %lld bytes (expected at most %zu)", path,
-			 (long long)st.st_size, SAIS_MAX_BYTES);
-		goto out;
-	}
-	*n = (size_t)st.st_size;
-	if (!(*text = malloc(*n))) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (fread(*text, 1, *n, f) != *n) {
-		rc = -EIO;
+			 rc == -ENODATA ? "empty" : "not a regular file");
+	else if (rc == -EFBIG)
+		snprintf(err, errlen, "--text: '%s' has %zu bytes (expected at most %zu)", path, *n, SAIS_MAX_BYTES);
+	else if (rc == -EIO)
 		snprintf(err, errlen, "--text: '%s' changed size or could not be read", path);
-	}
-out:
-	if (f)
-		fclose(f);
-	return rc;
+	else if (rc && rc != -ENOMEM)
+		snprintf(err, errlen, "--text: cannot read '%s': %s", path, strerror(-rc));
+	/* Empty or not a regular file: the argument's fault, one code for both. */
+	return rc == -EISDIR || rc == -ENODATA ? -EINVAL : rc;
 }
 
 static int cmp_size(const void *a, const void *b)
