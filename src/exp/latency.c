@@ -211,6 +211,13 @@ static int slot_build(struct sweep *s, struct slot *sl, char *base)
  * each touches another page-table entry, so it brings about as many
  * page-table lines back as the set has (on a guest whose 2 MiB pages are
  * backed by 4 KiB host pages, 8 B per 4 KiB of the set). */
+size_t latency_lead_in_loads(size_t size_bytes)
+{
+	size_t loads = size_bytes / 4096;
+
+	return loads < MIN_LEAD_IN_HOPS ? MIN_LEAD_IN_HOPS : loads > LEAD_IN_MAX_HOPS ? LEAD_IN_MAX_HOPS : loads;
+}
+
 static void slot_plan_warmth(struct sweep *s, struct slot *sl)
 {
 	struct latency_point *pt = sl->pt;
@@ -218,11 +225,8 @@ static void slot_plan_warmth(struct sweep *s, struct slot *sl)
 	sl->nodes = pt->size_bytes / s->r->line_bytes;
 	sl->warm_hops = pt->size_bytes <= s->r->warm_max_bytes ? sl->nodes : 0;
 	sl->lead_in_hops = 0;
-	if (!sl->warm_hops) {
-		sl->lead_in_hops = pt->size_bytes / 4096;
-		sl->lead_in_hops = sl->lead_in_hops < MIN_LEAD_IN_HOPS ? MIN_LEAD_IN_HOPS
-				   : sl->lead_in_hops > LEAD_IN_MAX_HOPS ? LEAD_IN_MAX_HOPS : sl->lead_in_hops;
-	}
+	if (!sl->warm_hops)
+		sl->lead_in_hops = latency_lead_in_loads(pt->size_bytes);
 	pt->warmed = sl->warm_hops && !s->p->no_warm_walk;
 	pt->lead_in_hops = s->p->no_lead_in ? 0 : sl->lead_in_hops;
 }

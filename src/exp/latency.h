@@ -237,6 +237,10 @@ struct latency_result {
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5
 
+/* Untimed loads of the lead-in before a set past warm_max_bytes is timed:
+ * one per 4 KiB of the set, 16K to 256K (the budget prices the same). */
+size_t latency_lead_in_loads(size_t size_bytes);
+
 /* Whether a chase timed over short regions agrees with the same chase over
  * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
 bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);

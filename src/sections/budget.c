@@ -11,8 +11,11 @@
  */
 #include "sections/budget.h"
 
+#include "core/team.h"
+#include "exp/bandwidth.h"
 #include "exp/c2c.h"
 #include "exp/latency.h"
+#include "exp/multicore.h"
 #include "exp/policy.h"
 #include "util/format.h"
 #include "util/jsonw.h"
@@ -27,9 +30,7 @@
 /* Aim a tenth under the budget: the estimate is good to about that. */
 #define BUDGET_AIM 0.9
 
-/* latency.c's lead-in bounds, priced here. */
-#define LAT_MIN_HOPS 16384.0
-#define LAT_LEAD_IN_MAX 262144.0
+/* Fitted factors, each explained where it is used. */
 #define LAT_FIT 1.35
 #define APP_BZIP2_SHORT_S 2.4
 
@@ -156,7 +157,7 @@ static double latency_untimed_loads(size_t s, size_t line, size_t warm_max, doub
 {
 	if (s <= warm_max)
 		return walks * (double)(s / line);
-	return fmin(fmax((double)s / 4096, LAT_MIN_HOPS), LAT_LEAD_IN_MAX);
+	return (double)latency_lead_in_loads(s);
 }
 
 /* latency's setup: both arenas first-touched, every size's random chain
@@ -242,20 +243,20 @@ static double price_mlp(const struct budget *b, size_t spacing, bool levels, siz
 	return t;
 }
 
-static unsigned thread_counts(unsigned cpus)
+/* How many thread counts a section sweeps on cpus CPUs: the sections' own
+ * rule (1, 2, 4 ... and all, at most max), so the price follows it. */
+static unsigned thread_counts(unsigned cpus, unsigned max)
 {
-	unsigned c = 0;
+	unsigned counts[BANDWIDTH_MAX_COUNTS > MULTICORE_MAX_COUNTS ? BANDWIDTH_MAX_COUNTS : MULTICORE_MAX_COUNTS];
 
-	for (unsigned t = 1; t < cpus; t *= 2)
-		c++;
-	return c + 1;
+	return team_thread_counts(cpus, counts, max);
 }
 
 static double price_bandwidth(const struct budget *b, size_t *peak)
 {
 	const struct cost_facts *f = &b->facts;
 	static const size_t spacings[4] = {8, 64, 128, 4096};
-	unsigned counts = thread_counts(f->cpus);
+	unsigned counts = thread_counts(f->cpus, BANDWIDTH_MAX_COUNTS);
 	/* 8 kernels (read, write, copy scalar and widest; non-temporal write
 	 * and copy), copy moving each byte twice: about 10 slices' worth per
 	 * trial at each thread count, at the team's rate; then 5 mixes. */
@@ -283,7 +284,7 @@ static double price_bandwidth(const struct budget *b, size_t *peak)
 static double price_multicore(const struct budget *b, size_t *peak)
 {
 	const struct cost_facts *f = &b->facts;
-	unsigned counts = thread_counts(f->cpus);
+	unsigned counts = thread_counts(f->cpus, MULTICORE_MAX_COUNTS);
 	/* every thread builds its own chain at once; then per thread count,
 	 * lanes x trials regions of 32768 accesses at about L/min(K, 10). */
 	double per_region = 0, t;
