@@ -7,12 +7,16 @@
  * time 5 regions of 4M loads instead of whole walks (their lines miss anyway).
  * Independent of mlpscope's code on purpose: it shares no chain, arena or
  * clock with what it checks. Build: cc -O2 -o build/warm_chase bench/warm_chase.c
- * Usage: build/warm_chase SIZE_BYTES... ; prints "size_bytes<TAB>ns_per_load".
+ * Usage: build/warm_chase [--each N] SIZE_BYTES... ; prints "size_bytes<TAB>ns_per_load".
+ * --each N times N walks instead of 5 and prints each after the minimum:
+ * where a cache is shared with other tenants (a guest's L3 share, an SMT
+ * sibling's L2) the walks show the set settling, or not, walk by walk.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
 
@@ -50,12 +54,21 @@ static void *walk(void *p, size_t loads)
 
 int main(int argc, char **argv)
 {
-	for (int a = 1; a < argc; a++) {
+	int walks = WALKS, first = 1, each = 0;
+
+	if (argc > 2 && !strcmp(argv[1], "--each")) {
+		walks = atoi(argv[2]);
+		each = 1;
+		first = 3;
+		if (walks < 1 || walks > 1000)
+			return 2;
+	}
+	for (int a = first; a < argc; a++) {
 		size_t bytes = strtoull(argv[a], NULL, 0) / LINE * LINE, n = bytes / LINE;
 		size_t map = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20) + (2u << 20);
 		char *raw, *base;
 		uint32_t *perm;
-		double best = 1e30;
+		double best = 1e30, ns_each[1000];
 
 		if (n < 2)
 			continue;
@@ -83,16 +96,20 @@ int main(int argc, char **argv)
 		size_t loads = bytes <= (64u << 20) ? n : BIG_REGION_LOADS;
 		void *p = walk(base, n < BIG_REGION_LOADS ? n : BIG_REGION_LOADS);
 
-		for (int w = 0; w < WALKS; w++) {
+		for (int w = 0; w < walks; w++) {
 			double t0 = now_ns(), ns;
 
 			p = walk(p, loads);
 			ns = (now_ns() - t0) / (double)loads;
+			ns_each[w] = ns;
 			if (ns < best)
 				best = ns;
 		}
 		sink = p;
-		printf("%zu\t%.3f\n", bytes, best);
+		printf("%zu\t%.3f", bytes, best);
+		for (int w = 0; each && w < walks; w++)
+			printf("%s%.1f", w ? " " : "\t", ns_each[w]);
+		printf("\n");
 		fflush(stdout);
 		munmap(raw, map);
 	}

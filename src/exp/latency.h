@@ -26,6 +26,11 @@
 #define LATENCY_CACHES_MAX 8
 #define LATENCY_TLB_MAX 4
 #define LATENCY_KNEES_MAX 16
+/* Re-timing a point above a fall: blocks of trials / passes regions each,
+ * at most this many regions and points (see latency.c). */
+#define LATENCY_RETIME_BLOCKS 2
+#define LATENCY_RETIME_TRIALS 16
+#define LATENCY_RETIME_POINTS_MAX 8
 
 struct latency_params {
 	size_t min_bytes;            /* smallest working set; 0: 4 KiB */
@@ -65,6 +70,8 @@ struct latency_params {
 	 * keeps both) can be seen to fire. */
 	bool no_lead_in;
 	bool no_warm_walk;
+	/* Tests only: leave a point above a fall as the sweep read it. */
+	bool no_retime;
 	/* Tests only: a timing model in place of the hardware. When set, no
 	 * memory is mapped and no chain is built; each timed region's ns per
 	 * load is what it returns, given the set, the region's loads and the
@@ -90,6 +97,12 @@ struct latency_point {
 	double prefetch_ratio;       /* chase_ns / stream_ns */
 	double chase_cycles_min, chase_cycles_max; /* from core_mhz_*; NAN when unknown */
 	double chase_trials_ns[LATENCY_TRIALS_MAX];  /* visit order */
+	/* A point that read slower than a larger set after it is timed again
+	 * (see latency.c, "re-timing"): sweep_chase_ns is the sweep's own
+	 * minimum, chase_ns the minimum over both; nretime 0: not re-timed. */
+	double sweep_chase_ns;
+	double retime_trials_ns[LATENCY_RETIME_TRIALS];
+	unsigned nretime;
 	double stream_trials_ns[LATENCY_TRIALS_MAX];
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
@@ -203,6 +216,9 @@ struct latency_result {
 	struct latency_fall falls[LATENCY_FALLS_MAX];
 	unsigned nfalls;             /* stored */
 	size_t nfalls_found;         /* may exceed nfalls */
+	size_t nfalls_sweep;         /* found before re-timing (the sweep's own curve) */
+	unsigned nretimed;           /* points re-timed because a larger set read faster */
+	unsigned retime_skipped;     /* points above a fall left as the sweep read them (cap or cost) */
 	double chase_ns_at_max;      /* huge pages */
 	double stream_ns_at_max;
 	double prefetch_ratio_at_max;/* chase / stream at max: the prefetcher, by subtraction */

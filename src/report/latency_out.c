@@ -67,6 +67,34 @@ static void write_dist_text(const struct latency_result *r, FILE *f)
 		fprintf(f, "  (with %zu regions per size p99 interpolates towards the maximum)\n", d[0].pct.n);
 }
 
+/* The points re-timed because a larger set after them read faster: both
+ * figures, and whether the second look read lower (a state the machine was
+ * in, e.g. the edge of a shared cache's share, which settles either way). */
+static void write_retimed_text(const struct latency_result *r, FILE *f)
+{
+	double tol = isfinite(r->noise_floor_pct) && r->noise_floor_pct > 0 ? r->noise_floor_pct / 100.0 : 0.0;
+
+	for (unsigned i = 0; i < r->ncurve; i++) {
+		const struct latency_point *p = &r->points[i];
+		double again;
+		char sz[32];
+
+		if (!p->nretime)
+			continue;
+		again = stats_min(p->retime_trials_ns, p->nretime);
+		report_format_bytes(sz, sizeof(sz), p->size_bytes);
+		fprintf(f, "  re-timed: %s read %.2f ns in the sweep, above a larger set; after a fresh warm start %.2f ns "
+			"(min of %u regions): %s\n", sz, p->sweep_chase_ns, again, p->nretime,
+			again < p->sweep_chase_ns * (1.0 - tol)
+				? "its state, not its size (what ran before decides, as at the edge of a shared "
+				  "cache's share); the curve keeps the minimum"
+				: "the same within the floor");
+	}
+	if (r->retime_skipped)
+		fprintf(f, "  %u point(s) above a fall not re-timed (at most %d, within 5%% of the sweep's time)\n",
+			r->retime_skipped, LATENCY_RETIME_POINTS_MAX);
+}
+
 void report_write_latency_text(const void *result, FILE *f)
 {
 	const struct latency_result *r = result;
@@ -203,8 +231,10 @@ void report_write_latency_text(const void *result, FILE *f)
 	if (isfinite(r->translation_ns_at_max))
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);
+	write_retimed_text(r, f);
 	if (r->nfalls_found == 0)
-		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows\n");
+		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows%s\n",
+			r->nfalls_sweep ? " (once re-timed)" : "");
 	for (unsigned i = 0; i < r->nfalls; i++) {
 		const struct latency_fall *x = &r->falls[i];
 		char s0[32], s1[32];
@@ -250,6 +280,8 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_uint(w, "trials", p->ntrials);
 	jsonw_double_array(w, "chase_trials_ns", p->chase_trials_ns, p->ntrials);
 	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
+	jsonw_double(w, "sweep_chase_ns", p->sweep_chase_ns);
+	jsonw_double_array(w, "retime_trials_ns", p->retime_trials_ns, p->nretime);
 	jsonw_object_end(w);
 }
 
@@ -352,6 +384,9 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 	}
 	jsonw_array_end(w);
 	jsonw_uint(w, "non_monotonic_found", r->nfalls_found);
+	jsonw_uint(w, "non_monotonic_found_in_sweep", r->nfalls_sweep);
+	jsonw_uint(w, "retimed_points", r->nretimed);
+	jsonw_uint(w, "retime_skipped", r->retime_skipped);
 	{
 		struct latency_dist d[LATENCY_DIST_MAX];
 		unsigned nd = latency_dist_select(r, d, LATENCY_DIST_MAX);
