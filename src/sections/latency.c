@@ -30,8 +30,10 @@ static const char latency_help[] =
 	"ends where its latency leaves the plateau (the tlb section's steps allowed for:\n"
 	"it runs first) and that end is set beside the OS-reported sizes (a short\n"
 	"plateau is named as a share of its cache); an OS cache with no plateau of its\n"
-	"own is named; knees at a TLB reach are labelled TLB knees. A curve that falls\n"
-	"where it must rise is flagged.\n";
+	"own is named; knees at a TLB reach are labelled TLB knees. Where the curve\n"
+	"falls where it must rise, the points above the fall are timed again after a\n"
+	"fresh warm start (near the edge of a shared cache a set can settle fast or\n"
+	"slow); a fall that remains is flagged.\n";
 
 /* The huge-page TLB steps, as working-set bytes, for latency's level ends
  * and knees: its chains live in 2 MiB pages. */
@@ -134,7 +136,8 @@ static int latency_section_run(struct section_run *s, void *result)
 		return rc;
 	if (l->nfalls_found)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
-			    "measurement fault, not smoothed", l->nfalls_found);
+			    "measurement fault, not smoothed (still there after re-timing %u point(s))", l->nfalls_found,
+			    l->nretimed);
 	for (unsigned i = 0; i < l->npoints; i++) {
 		const struct latency_point *p = &l->points[i];
 		char sz[32];
