@@ -516,7 +516,7 @@ int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_
 		goto out;
 	}
 	if (html_open) {
-		e = html_write(a.f, c->docs, labels, n);
+		e = html_write(a.f, registry_views(), c->docs, labels, n);
 		if (!e)
 			e = atomic_commit(&a);
 		else
@@ -562,7 +562,7 @@ int cmd_compare(const struct options *o, char *err, size_t errlen)
 			break;
 		roots[n] = docs[n].root;
 	}
-	if (!rc && (rc = svg_write_dir(o->svg_dir, roots, o->paths, n)))
+	if (!rc && (rc = svg_write_dir(o->svg_dir, registry_views(), roots, o->paths, n)))
 		snprintf(err, errlen, "--svg: writing into '%s' failed: %s", o->svg_dir, strerror(-rc));
 	while (n)
 		jsonr_free(&docs[--n]);

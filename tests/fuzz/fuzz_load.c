@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc)
 		return 0;
 	roots[0] = roots[1] = doc.root;
-	if (html_write(sink, roots, labels, 2) && ferror(sink))
+	if (html_write(sink, registry_views(), roots, labels, 2) && ferror(sink))
 		abort();
 	for (int k = 0; k < PLOTS_COUNT; k++) {
 		struct svg_plot p;

@@ -143,7 +143,7 @@ TEST(svg_write_dir_writes_every_plot_with_data)
 	CHECK(load(&fx, three, 3) == 0, "fixtures");
 	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
-	rc = svg_write_dir(dir, fx.root, fx.label, fx.n);
+	rc = svg_write_dir(dir, registry_views(), fx.root, fx.label, fx.n);
 	unload(&fx);
 	CHECK(rc == 0, "svg_write_dir: %s", strerror(-rc));
 	snprintf(args, sizeof(args), "svg");
@@ -162,7 +162,7 @@ TEST(svg_write_dir_writes_every_plot_with_data)
 
 	snprintf(window_path, sizeof(window_path), "%s/window.svg", dir);
 	CHECK(load(&fx, three, 2) == 0, "fixtures");
-	rc = svg_write_dir(dir, fx.root, fx.label, fx.n);
+	rc = svg_write_dir(dir, registry_views(), fx.root, fx.label, fx.n);
 	unload(&fx);
 	int stale = stat(window_path, &st) == 0;
 
@@ -213,9 +213,9 @@ TEST(html_parses_and_holds_nothing_external)
 	CHECK(load(&fx, three, 3) == 0, "fixtures");
 	f = open_memstream(&buf, &len);
 	CHECK(f, "open_memstream");
-	rc = html_write(f, fx.root, fx.label, fx.n);
+	rc = html_write(f, registry_views(), fx.root, fx.label, fx.n);
 	fclose(f);
-	CHECK(html_write(stdout, fx.root, fx.label, 0) == -EINVAL, "no documents");
+	CHECK(html_write(stdout, registry_views(), fx.root, fx.label, 0) == -EINVAL, "no documents");
 	unload(&fx);
 	CHECK(rc == 0, "html_write: %d", rc);
 	CHECK(strstr(buf, "Ks = 22.3 +/- 1.5"), "knee label of run A missing");
@@ -495,7 +495,7 @@ TEST(html_renders_app_bzip2_tables_and_plot)
 	svg_plot_free(&p);
 	f = open_memstream(&buf, &len);
 	CHECK(f, "open_memstream");
-	rc = html_write(f, fx.root, fx.label, fx.n);
+	rc = html_write(f, registry_views(), fx.root, fx.label, fx.n);
 	fclose(f);
 	unload(&fx);
 	CHECK(rc == 0, "html_write: %d", rc);

@@ -12,6 +12,7 @@
 #include "util/jsonw.h"
 #include "report/window_out.h"
 #include "report/html.h"
+#include "sections/registry.h"
 #include "report/summary.h"
 
 #include <math.h>
@@ -163,7 +164,7 @@ TEST(summary_html_links_to_anchors_the_page_has)
 	root[0] = doc.root;
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
-	CHECK(html_write(f, root, label, 1) == 0, "html_write");
+	CHECK(html_write(f, registry_views(), root, label, 1) == 0, "html_write");
 	fclose(f);
 	jsonr_free(&doc);
 	sum = strstr(buf, "<table class=\"summary\"");

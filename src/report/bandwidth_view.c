@@ -1,0 +1,101 @@
+/*
+ * The views of the three sections whose writers share bandwidth_out.c:
+ * bandwidth (sequential streams per kernel and thread count, the random-access
+ * efficiency model), multicore (K lanes on each of T threads) and loaded
+ * (one chaser's latency while other threads stream), as HTML tables.
+ */
+#include "report/bandwidth_out.h"
+
+#include "report/html_table.h"
+
+static const struct html_col bw_rows[] = {
+	{ "working set", "working_set_bytes", F_BYTES }, { "trials", "trials", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 }, { "read-for-ownership counted", "rfo_counted", F_BOOL },
+	{ "widest read, most threads / 1 thread (x)", "read_scaling", 2 },
+	{ "scaling note", "scaling_note", F_TEXT }, { "note", "rfo_note", F_TEXT },
+};
+
+static const struct html_col kernel_cols[] = {
+	{ "kernel", "kernel", F_TEXT }, { "op", "op", F_TEXT }, { "threads", "threads", F_TEXT },
+	{ "GB/s (decimal)", "gbps", 2 }, { "per thread GB/s", "per_thread_gbps", F_LIST },
+	{ "width (B)", "width_bytes", F_TEXT }, { "non-temporal", "nontemporal", F_BOOL },
+};
+
+static const struct html_col eff_cols[] = {
+	{ "spacing (B)", "spacing_bytes", F_TEXT }, { "footprint", "footprint_bytes", F_BYTES },
+	{ "useful (B)", "useful_bytes_per_access", F_TEXT }, { "small (ns)", "latency_small_ns", 1 },
+	{ "huge (ns)", "latency_huge_ns", 1 }, { "walk (lines, model)", "walk_lines_per_access_model", 2 },
+	{ "moved small (B, model)", "moved_bytes_small_model", 0 },
+	{ "moved huge (B, model)", "moved_bytes_huge_model", 0 },
+	{ "efficiency small (model)", "efficiency_small_model", 3 },
+	{ "efficiency huge (model)", "efficiency_huge_model", 3 },
+};
+
+static const struct html_col mc_rows[] = {
+	{ "per thread", "per_thread_bytes", F_BYTES }, { "pages requested", "pages_requested", F_TEXT },
+	{ "t1 single (ns)", "t1_single_ns", 1 }, { "definition", "concurrency_definition", F_TEXT },
+	{ "saturated at threads", "saturated_at_threads", F_TEXT },
+	{ "rate gain of the last threads (x)", "rate_gain_last_threads", 2 },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+};
+
+static const struct html_col mc_point_cols[] = {
+	{ "threads", "threads", F_TEXT }, { "lanes K", "lanes", F_TEXT },
+	{ "concurrency total", "concurrency_total", 2 }, { "accesses/ns", "accesses_per_ns", 4 },
+	{ "slowest thread (ns/access)", "slowest_thread_ns_per_access", 2 },
+};
+
+static const struct html_col mc_sat_cols[] = {
+	{ "threads", "threads", F_TEXT }, { "peak accesses/ns", "peak_accesses_per_ns", 4 },
+	{ "peak concurrency", "peak_concurrency_total", 2 }, { "at K", "peak_lanes", F_TEXT },
+	{ "plateau from K", "plateau_from_lanes", F_TEXT },
+};
+
+static const struct html_col loaded_rows[] = {
+	{ "generator threads", "generators", F_TEXT }, { "chase working set", "chase_bytes", F_BYTES },
+	{ "generators' working set", "gen_bytes", F_BYTES }, { "idle latency (ns)", "idle_latency_ns", 1 },
+	{ "latency doubles", "double_latency_reached", F_BOOL },
+	{ "bandwidth where it doubles (GB/s)", "bw_at_double_latency_gbps", 2 },
+	{ "highest latency / idle (x)", "max_latency_ratio", 2 },
+	{ "at bandwidth (GB/s)", "bw_at_max_ratio_gbps", 2 }, { "bandwidth definition", "bw_definition", F_TEXT },
+};
+
+static const struct html_col curve_cols[] = {
+	{ "delay (ns)", "delay", F_TEXT }, { "idle", "idle", F_BOOL }, { "offered (GB/s)", "offered_gbps", 2 },
+	{ "delivered (GB/s)", "bw_gbps", 2 }, { "latency (ns)", "latency_ns", 1 },
+};
+
+static void bandwidth_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	html_section_heading(f, c, "bandwidth", "Bandwidth: sequential streams, decimal GB/s");
+	HTML_KV(f, v, bw_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "kernels"), kernel_cols, "kernels (best of the trials)");
+	HTML_ROWS(f, jsonr_get(v, "efficiency"), eff_cols, "random-access efficiency (a model)");
+}
+
+static void multicore_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	html_section_heading(f, c, "multicore", "Multicore: K lanes on each of T threads");
+	HTML_KV(f, v, mc_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "saturation"), mc_sat_cols, "per thread count");
+	HTML_ROWS(f, jsonr_get(v, "points"), mc_point_cols, "points");
+}
+
+static void loaded_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	const struct jsonr_value *ot = jsonr_get(v, "other_traffic");
+	char cap[192];
+
+	html_section_heading(f, c, "loaded", "Loaded latency: one chaser while other threads stream");
+	HTML_KV(f, v, loaded_rows, NULL);
+	snprintf(cap, sizeof(cap), "%s traffic", jsonr_get_string(v, "traffic") ? jsonr_get_string(v, "traffic") : "read");
+	HTML_ROWS(f, jsonr_get(v, "curve"), curve_cols, cap);
+	for (const struct jsonr_value *o = ot && ot->type == JSONR_ARRAY ? ot->u.children.first : NULL; o; o = o->next) {
+		snprintf(cap, sizeof(cap), "%s traffic", jsonr_get_string(o, "traffic") ? jsonr_get_string(o, "traffic") : "other");
+		HTML_ROWS(f, jsonr_get(o, "curve"), curve_cols, cap);
+	}
+}
+
+const struct view view_bandwidth = { .section = "bandwidth", .html = bandwidth_html };
+const struct view view_multicore = { .section = "multicore", .html = multicore_html };
+const struct view view_loaded = { .section = "loaded", .html = loaded_html };

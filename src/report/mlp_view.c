@@ -1,0 +1,131 @@
+/*
+ * The mlp section's view: per arm (small or huge pages, both after --pages
+ * both) the run's settings, the fitted estimate, the sweep and its control,
+ * the envelope of the terms that bound it (docs/MODEL.md), the same sweep per
+ * cache level and per read size, as HTML tables.
+ */
+#include "report/mlp_out.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "analyse/envelope.h"
+#include "report/html_table.h"
+#include "report/plots.h"
+
+static const struct html_col mlp_rows[] = {
+	{ "pages requested", "pages.requested", F_TEXT }, { "working set", "working_set_bytes", F_BYTES },
+	{ "node spacing (B)", "spacing_bytes", F_TEXT },
+	{ "huge pages obtained (%)", "pages.huge_pct_obtained", 1 },
+	{ "layout check ok", "layout_check.ok", F_BOOL }, { "permutation seed", "permutation.seed", F_TEXT },
+	{ "permutation hash", "permutation.hash_fnv1a64", F_TEXT },
+	{ "accesses per timed region", "accesses_per_point", F_TEXT },
+	{ "trials per point", "trials_per_repeat", F_TEXT }, { "noise floor (%)", "noise_floor_pct", 2 },
+	{ "quantity", "quantity", F_TEXT },
+};
+
+static const struct html_col estimate_rows[] = {
+	{ "model", "fit_model", F_TEXT }, { "Ks: saturation lanes", "fit_saturation_lanes", 1 },
+	{ "Ks uncertainty (+/- lanes)", "fit_uncertainty", 1 }, { "L: model t(1) (ns)", "fit_latency_ns", 1 },
+	{ "plateau concurrency", "fit_plateau_concurrency", 1 },
+	{ "rms residual (log)", "fit_rms_log_residual", 3 }, { "peak concurrency observed", "peak_concurrency", 1 },
+	{ "at K", "peak_lanes", F_TEXT }, { "plateau from K", "plateau_from_lanes", F_TEXT },
+	{ "flat over the last 8 K", "flat_at_end", F_BOOL },
+	{ "rule: last K before a lane adds < 5%", "rule_5pct_lanes", F_TEXT },
+	{ "rule: last K before a lane adds < 1%", "rule_1pct_lanes", F_TEXT }, { "repeats", "repeats", F_TEXT },
+	{ "repeats agreeing", "repeats_agreeing", F_TEXT },
+	{ "Ks of each repeat", "repeat_saturation_lanes", F_LIST },
+};
+
+static const struct html_col sweep_cols[] = {
+	{ "lanes K", "lanes", F_TEXT }, { "time/access (ns)", "ns_per_access", 3 },
+	{ "speedup t1/tK (= Little's-law concurrency)", "speedup", 2 }, { "useful (GB/s)", "useful_gbps", 3 },
+	{ "lines* (GB/s)", "line_gbps", 3 }, { "lane walk", "lane_walk_bytes", F_BYTES },
+};
+
+static const struct html_col mlp_level_cols[] = {
+	{ "level", "level", F_TEXT }, { "working set", "working_set_bytes", F_BYTES },
+	{ "chosen as", "size_from", F_TEXT }, { "resident", "resident", F_BOOL }, { "t(1) ns", "t1_ns", 2 },
+	{ "Ks (lanes)", "ks", 2 }, { "plateau concurrency", "plateau_concurrency", 2 },
+	{ "peak concurrency", "peak_concurrency", 2 }, { "at K", "peak_lanes", 0 },
+};
+
+static const struct html_col read_size_cols[] = {
+	{ "case", "case", F_TEXT }, { "bytes read per node", "payload_bytes", 0 },
+	{ "spacing", "spacing_bytes", F_BYTES }, { "lines per node", "lines_per_node", 0 },
+	{ "layout ok", "layout_ok", F_BOOL }, { "t(1) ns", "t1_ns", 2 }, { "Ks (lanes)", "ks", 2 },
+	{ "plateau concurrency", "plateau_concurrency", 2 }, { "best ns/access", "best_ns_per_access", 3 },
+	{ "at K", "best_lanes", 0 }, { "useful GB/s", "useful_gbps", 2 }, { "line GB/s", "line_gbps", 2 },
+};
+
+/* The envelope (docs/MODEL.md) over one mlp arm: per K, the measured time
+ * per access beside the largest of the terms that each come from their own
+ * evidence (bandwidth from the bandwidth section, never this sweep), the
+ * binding term(s) and the margin to the next. `mlpscope model` prints every
+ * term with its source. Nothing when the arm lacks the inputs. */
+static void bound_table(FILE *f, const struct jsonr_value *doc, const struct jsonr_value *arm, const char *pages)
+{
+	struct env_inputs *in = calloc(1, sizeof(*in));
+	char err[160];
+
+	if (!in)
+		return;
+	if (envelope_inputs_from(doc, arm, pages, NULL, in, err, sizeof(err))) {
+		free(in);
+		return;
+	}
+	fprintf(f, "<table>\n<caption>envelope: t(K) &gt;= max(L/K, u/P, core, %.0f B/B, L m/Q, L u/ROB), each term "
+		"from its own evidence (L = t(1) = %.1f ns; B from the bandwidth section, never this sweep; "
+		"`mlpscope model --from` prints every term and its source); terms within the noise floor are "
+		"named together</caption>\n", in->line_bytes, in->t1.value);
+	fputs("<thead><tr><th>lanes</th><th>measured ns/access</th><th>envelope ns/access</th>"
+	      "<th>envelope/measured</th><th>binding</th><th>margin to next</th></tr></thead>\n<tbody>\n", f);
+	for (size_t i = 0; i < in->npoints; i++) {
+		struct env_point p;
+		char names[96] = "";
+		size_t used = 0;
+
+		envelope_at(in, i, &p);
+		for (int t = 0; t < ENV_NTERMS && used < sizeof(names); t++)
+			if (p.tied_mask & (1u << t))
+				used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s", used ? "+" : "",
+							 envelope_term_name((enum env_term)t));
+		fprintf(f, "<tr><td class=\"n\">%.0f</td><td class=\"n\">%.3f</td><td class=\"n\">%.3f</td>"
+			"<td class=\"n\">%.3f</td><td>", p.k, p.measured_ns, p.envelope_ns,
+			isfinite(p.explained) ? p.explained : 0.0);
+		html_escape(f, names);
+		if (isfinite(p.margin))
+			fprintf(f, "</td><td class=\"n\">%.0f%%</td></tr>\n", 100 * p.margin);
+		else
+			fputs("</td><td></td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	free(in);
+}
+
+static void mlp_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	const struct jsonr_value *arms[2];
+	const char *pages[2];
+	char cap[192];
+	size_t na = plots_mlp_arms(c->doc, arms, pages);
+
+	(void)v;
+	for (size_t a = 0; a < na; a++) {
+		snprintf(cap, sizeof(cap), "MLP: K lanes of dependent loads, %s pages", pages[a]);
+		html_section_heading(f, c, a ? NULL : "mlp", cap);
+		HTML_KV(f, arms[a], mlp_rows, NULL);
+		HTML_KV(f, jsonr_get(arms[a], "estimate"), estimate_rows, "estimate");
+		HTML_ROWS(f, jsonr_get(arms[a], "sweep"), sweep_cols,
+			  "sweep: time/access is the reciprocal of throughput; concurrency t(1)/t(K) by Little's law; lines* assume 64 B per access");
+		HTML_ROWS(f, jsonr_get(arms[a], "control_unrolled"), sweep_cols,
+			  "control: one chain hopped K times per iteration (same loop overhead, no overlap)");
+		bound_table(f, c->doc, arms[a], pages[a]);
+		HTML_ROWS(f, jsonr_get(arms[a], "levels"), mlp_level_cols,
+			  "levels: the same sweep at one working set per cache level, total footprint held");
+		HTML_ROWS(f, jsonr_get(arms[a], "read_size"), read_size_cols,
+			  "read size: bytes read per node and spacing varied, each case with its own layout check");
+	}
+}
+
+const struct view view_mlp = { .section = "mlp", .html = mlp_html };

@@ -1,0 +1,51 @@
+/*
+ * The window section's view: the out-of-order structures' capacities, each
+ * filler's step, and (folded) every filler's points, as HTML tables.
+ */
+#include "report/window_out.h"
+
+#include "report/html_table.h"
+
+static const struct html_col window_rows[] = {
+	{ "ISA", "isa", F_TEXT }, { "working set", "working_set_bytes", F_BYTES },
+	{ "layout ok", "layout_ok", F_BOOL }, { "iterations per region", "iters_per_region", F_TEXT },
+	{ "trials per phase", "trials_per_phase", F_TEXT }, { "noise floor (%)", "noise_floor_pct", 2 },
+	{ "warning", "warning", F_TEXT },
+};
+
+static const struct html_col wsummary_cols[] = {
+	{ "structure", "structure", F_TEXT }, { "capacity (entries)", "capacity", 1 }, { "from", "from", F_TEXT },
+	{ "partitioned", "partitioned", F_BOOL }, { "note", "note", F_TEXT },
+};
+
+static const struct html_col filler_cols[] = {
+	{ "filler", "filler", F_TEXT }, { "fills", "structure", F_TEXT }, { "fits N", "step_n_fits", F_TEXT },
+	{ "fails N", "step_n_fails", F_TEXT }, { "capacity (entries)", "capacity", 1 },
+	{ "low", "capacity_low", 1 }, { "high", "capacity_high", 1 }, { "ramp from N", "ramp_onset_n", F_TEXT },
+	{ "flat (ns/iter)", "flat_ns_per_iter", 1 }, { "jump (x)", "jump_ratio", 2 }, { "note", "note", F_TEXT },
+};
+
+static const struct html_col wpoint_cols[] = {
+	{ "N", "n", F_TEXT }, { "ns per iteration", "ns_per_iter", 2 },
+};
+
+static void window_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	const struct jsonr_value *fl = jsonr_get(v, "fillers");
+	char cap[192];
+
+	html_section_heading(f, c, "window", "Window: out-of-order structures behind a DRAM miss");
+	HTML_KV(f, v, window_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "summary"), wsummary_cols, "per structure");
+	HTML_ROWS(f, fl, filler_cols, "fillers");
+	for (const struct jsonr_value *fi = fl && fl->type == JSONR_ARRAY ? fl->u.children.first : NULL; fi; fi = fi->next) {
+		snprintf(cap, sizeof(cap), "%s: points", jsonr_get_string(fi, "filler") ? jsonr_get_string(fi, "filler") : "?");
+		fputs("<details><summary>", f);
+		html_escape(f, cap);
+		fputs("</summary>\n", f);
+		HTML_ROWS(f, jsonr_get(fi, "points"), wpoint_cols, NULL);
+		fputs("</details>\n", f);
+	}
+}
+
+const struct view view_window = { .section = "window", .html = window_html };
