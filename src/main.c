@@ -218,7 +218,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 		}
 	}
 	if (out->prom.f) {
-		if (!(rc = prom_write(out->prom.f, doc.root)))
+		if (!(rc = prom_write(out->prom.f, registry_views(), doc.root)))
 			rc = atomic_commit(&out->prom);
 		if (rc) {
 			fprintf(stderr, "mlpscope: --prom: writing '%s' failed: %s\n", o->prom_path, strerror(-rc));

@@ -6,7 +6,11 @@
  */
 #include "report/bandwidth_out.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "report/html_table.h"
+#include "report/summary.h"
 
 static const struct html_col bw_rows[] = {
 	{ "working set", "working_set_bytes", F_BYTES }, { "trials", "trials", F_TEXT },
@@ -96,6 +100,53 @@ static void loaded_html(FILE *f, const struct jsonr_value *v, const struct html_
 	}
 }
 
-const struct view view_bandwidth = { .section = "bandwidth", .html = bandwidth_html };
+static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *b)
+{
+	const struct jsonr_value *k = jsonr_get(b, "kernels"), *best1 = NULL, *bestn = NULL;
+	size_t i = 0, i1 = 0, in = 0;
+	double maxt = 0;
+	struct summary_figure *g;
+
+	(void)doc;
+	for (const struct jsonr_value *e = k && k->type == JSONR_ARRAY ? k->u.children.first : NULL; e; e = e->next) {
+		const char *op = jsonr_get_string(e, "op");
+
+		if (op && !strcmp(op, "read"))
+			maxt = fmax(maxt, summary_number(e, "threads"));
+	}
+	for (const struct jsonr_value *e = k && k->type == JSONR_ARRAY ? k->u.children.first : NULL; e;
+	     e = e->next, i++) {
+		const char *op = jsonr_get_string(e, "op");
+		double t = summary_number(e, "threads"), v = summary_number(e, "gbps");
+
+		if (!op || strcmp(op, "read") || !isfinite(v))
+			continue;
+		if (t == 1 && (!best1 || v > summary_number(best1, "gbps"))) {
+			best1 = e;
+			i1 = i;
+		}
+		if (t == maxt && maxt > 1 && (!bestn || v > summary_number(bestn, "gbps"))) {
+			bestn = e;
+			in = i;
+		}
+	}
+	if (best1 && (g = summary_add(s, "read bandwidth", "bandwidth", "read_gbps_1_thread",
+				      summary_number(best1, "gbps"), "GB/s", 1))) {
+		snprintf(g->what, sizeof(g->what), "1 thread");
+		snprintf(g->note, sizeof(g->note), "%s", jsonr_get_string(best1, "kernel") ? jsonr_get_string(best1, "kernel") : "?");
+		snprintf(g->from, sizeof(g->from), "bandwidth.kernels[%zu].gbps", i1);
+	}
+	if (bestn && (g = summary_add(s, "read bandwidth", "bandwidth", "read_gbps_all_threads",
+				      summary_number(bestn, "gbps"), "GB/s", 1))) {
+		snprintf(g->what, sizeof(g->what), "%.0f threads", maxt);
+		snprintf(g->note, sizeof(g->note), "%s", jsonr_get_string(bestn, "kernel") ? jsonr_get_string(bestn, "kernel") : "?");
+		snprintf(g->from, sizeof(g->from), "bandwidth.kernels[%zu].gbps", in);
+	}
+}
+
+const struct view view_bandwidth = {
+	.section = "bandwidth", .html = bandwidth_html,
+	.summary_line = "read bandwidth", .summary = add_bandwidth,
+};
 const struct view view_multicore = { .section = "multicore", .html = multicore_html };
 const struct view view_loaded = { .section = "loaded", .html = loaded_html };

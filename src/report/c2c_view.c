@@ -4,7 +4,11 @@
  */
 #include "report/c2c_out.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "report/html_table.h"
+#include "report/summary.h"
 
 static const struct html_col c2c_rows[] = {
 	{ "quantity", "quantity", F_TEXT }, { "placement", "placement", F_TEXT },
@@ -26,4 +30,23 @@ static void c2c_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	fputs("</figure>\n", f);
 }
 
-const struct view view_c2c = { .section = "c2c", .html = c2c_html };
+static void add_c2c(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *c)
+{
+	struct summary_figure *g;
+
+	(void)doc;
+	if ((g = summary_add(s, "core to core", "c2c", "c2c_median_ns", summary_number(c, "median_ns"), "ns", 1))) {
+		snprintf(g->what, sizeof(g->what), "median");
+		snprintf(g->note, sizeof(g->note), "round trip / 2 over %.0f CPU pairs", summary_number(c, "pairs"));
+		snprintf(g->from, sizeof(g->from), "c2c.median_ns");
+	}
+	if ((g = summary_add(s, "core to core", "c2c", "c2c_min_ns", summary_number(c, "min_ns"), "ns", 1))) {
+		snprintf(g->what, sizeof(g->what), "min");
+		snprintf(g->from, sizeof(g->from), "c2c.min_ns");
+	}
+}
+
+const struct view view_c2c = {
+	.section = "c2c", .html = c2c_html,
+	.summary_line = "core to core", .summary = add_c2c,
+};

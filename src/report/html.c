@@ -222,14 +222,15 @@ static const char css[] =
 	"table.summary a{color:#0b4f8a;text-decoration:none}\n";
 
 /* The headline table comes first: the figures people compare by. */
-static int write_summary(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs)
+static int write_summary(FILE *f, const struct view *const *views, const struct jsonr_value *const *docs,
+			 const char *const *labels, size_t ndocs)
 {
 	struct summary *sum = calloc(ndocs, sizeof(*sum));
 
 	if (!sum)
 		return -ENOMEM;
 	for (size_t i = 0; i < ndocs; i++)
-		summary_build(docs[i], &sum[i]);
+		summary_build(views, docs[i], &sum[i]);
 	fputs("<h2 id=\"summary-head\">Summary</h2>\n", f);
 	summary_write_html(f, sum, labels, ndocs);
 	free(sum);
@@ -272,7 +273,7 @@ int html_write(FILE *f, const struct view *const *views, const struct jsonr_valu
 		fputs("</a>", f);
 	}
 	fputs("</nav>\n", f);
-	if (write_summary(f, docs, labels, ndocs))
+	if (write_summary(f, views, docs, labels, ndocs))
 		return -ENOMEM;
 	fputs("<h2 id=\"plots\">Plots</h2>\n", f);
 	for (int k = 0; k < PLOTS_COUNT; k++) {

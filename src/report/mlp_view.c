@@ -10,7 +10,10 @@
 #include <stdlib.h>
 
 #include "analyse/envelope.h"
+#include <string.h>
+
 #include "report/html_table.h"
+#include "report/summary.h"
 #include "report/plots.h"
 
 static const struct html_col mlp_rows[] = {
@@ -128,4 +131,40 @@ static void mlp_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	}
 }
 
-const struct view view_mlp = { .section = "mlp", .html = mlp_html };
+static void add_mlp(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *m)
+{
+	const struct jsonr_value *arm = m;
+	const char *key = "mlp", *pages;
+	char from[64];
+	struct summary_figure *g;
+
+	(void)doc;
+	/* --pages both: the huge-page arm is the one without translation misses. */
+	if (!jsonr_member(m, "sweep")) {
+		if ((arm = jsonr_member(m, "huge")))
+			key = "mlp.huge";
+		else if ((arm = jsonr_member(m, "small")))
+			key = "mlp.small";
+		else
+			return;
+	}
+	pages = jsonr_get_string(arm, "pages.requested");
+	snprintf(from, sizeof(from), "%s.estimate.fit_saturation_lanes", key);
+	if ((g = summary_add(s, "MLP", "mlp", "mlp_saturation_lanes",
+			     summary_number(arm, "estimate.fit_saturation_lanes"), "lanes", 1))) {
+		snprintf(g->what, sizeof(g->what), "Ks");
+		g->uncertainty = summary_number(arm, "estimate.fit_uncertainty");
+		snprintf(g->note, sizeof(g->note), "%s pages", pages ? pages : "?");
+		snprintf(g->from, sizeof(g->from), "%s", from);
+	}
+	if ((g = summary_add(s, "MLP", "mlp", "mlp_plateau_concurrency",
+			     summary_number(arm, "estimate.fit_plateau_concurrency"), "", 1))) {
+		snprintf(g->what, sizeof(g->what), "plateau concurrency");
+		snprintf(g->from, sizeof(g->from), "%s.estimate.fit_plateau_concurrency", key);
+	}
+}
+
+const struct view view_mlp = {
+	.section = "mlp", .html = mlp_html,
+	.summary_line = "MLP", .summary = add_mlp,
+};

@@ -4,7 +4,11 @@
  */
 #include "report/noise_out.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "report/html_table.h"
+#include "report/summary.h"
 
 static const struct html_col noise_rows[] = {
 	{ "noise floor (%)", "floor_pct", 2 }, { "set by", "floor_from", F_TEXT },
@@ -26,4 +30,21 @@ static void noise_html(FILE *f, const struct jsonr_value *v, const struct html_c
 	HTML_ROWS(f, jsonr_get(v, "estimators"), estimator_cols, "spread = max/min - 1 of repeated estimates");
 }
 
-const struct view view_noise = { .section = "noise", .html = noise_html };
+static void add_noise(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *n)
+{
+	struct summary_figure *g;
+	const char *by = jsonr_get_string(n, "floor_from");
+
+	(void)doc;
+	if ((g = summary_add(s, "noise floor", "noise", "noise_floor_pct", summary_number(n, "floor_pct"), "%", 2))) {
+		snprintf(g->note, sizeof(g->note), "the tolerance of later sections; set by %s", by ? by : "?");
+		snprintf(g->from, sizeof(g->from), "noise.floor_pct");
+	}
+}
+
+/* The sections that contribute, each under its JSON key. */
+
+const struct view view_noise = {
+	.section = "noise", .html = noise_html,
+	.summary_line = "noise floor", .summary = add_noise,
+};

@@ -4,7 +4,11 @@
  */
 #include "report/tlb_out.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "report/html_table.h"
+#include "report/summary.h"
 
 static const struct html_col tlb_rows[] = {
 	{ "huge pages give huge-page reach", "huge_reach_effective", F_BOOL },
@@ -25,4 +29,42 @@ static void tlb_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	HTML_ROWS(f, jsonr_get(v, "levels"), tlb_level_cols, "steps (translation, by subtraction)");
 }
 
-const struct view view_tlb = { .section = "tlb", .html = tlb_html };
+static void add_tlb(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *t)
+{
+	const struct jsonr_value *lv = jsonr_get(t, "levels");
+	size_t i = 0;
+	bool eff;
+
+	(void)doc;
+	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e;
+	     e = e->next, i++) {
+		struct summary_figure *g;
+		bool huge = summary_number(e, "page_bytes") > 4096;
+		char name[48], reach[32];
+
+		snprintf(name, sizeof(name), "tlb_level%zu_entries", i + 1);
+		if (!(g = summary_add(s, huge ? "TLB, huge pages" : "TLB, 4 KiB pages", "tlb", name,
+				      summary_number(e, "entries"), "entries", 0)))
+			continue;
+		summary_format_bytes(reach, sizeof(reach), summary_number(e, "reach_bytes"));
+		if (isfinite(summary_number(e, "extra_ns")))
+			snprintf(g->note, sizeof(g->note), "%s, +%.1f ns past it", reach, summary_number(e, "extra_ns"));
+		else
+			snprintf(g->note, sizeof(g->note), "%s", reach);
+		snprintf(g->from, sizeof(g->from), "tlb.levels[%zu].entries", i);
+	}
+	if (jsonr_get_bool(t, "huge_reach_effective", &eff)) {
+		struct summary_figure *g = summary_add(s, "TLB, huge pages", "tlb", "tlb_huge_reach_effective", eff ? 1 : 0, "", 0);
+
+		if (g) {
+			g->yesno = true;
+			snprintf(g->what, sizeof(g->what), "huge-page reach:");
+			snprintf(g->from, sizeof(g->from), "tlb.huge_reach_effective");
+		}
+	}
+}
+
+const struct view view_tlb = {
+	.section = "tlb", .html = tlb_html,
+	.summary_line = "TLB", .summary = add_tlb,
+};

@@ -4,7 +4,11 @@
  */
 #include "report/window_out.h"
 
+#include <math.h>
+#include <string.h>
+
 #include "report/html_table.h"
+#include "report/summary.h"
 
 static const struct html_col window_rows[] = {
 	{ "ISA", "isa", F_TEXT }, { "working set", "working_set_bytes", F_BYTES },
@@ -48,4 +52,29 @@ static void window_html(FILE *f, const struct jsonr_value *v, const struct html_
 	}
 }
 
-const struct view view_window = { .section = "window", .html = window_html };
+
+/* window.summary is an object keyed by structure (window_out.c), each
+ * member with its words, whether it was measured and its capacity. */
+static void add_window(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *w)
+{
+	const struct jsonr_value *sum = jsonr_get(w, "summary");
+
+	(void)doc;
+	for (const struct jsonr_value *e = sum && sum->type == JSONR_OBJECT ? sum->u.children.first : NULL; e;
+	     e = e->next) {
+		const char *st = jsonr_get_string(e, "structure");
+		struct summary_figure *g;
+		char name[80];
+
+		snprintf(name, sizeof(name), "window_%.*s_entries", (int)e->key_len, e->key);
+		if (!(g = summary_add(s, "window", "window", name, summary_number(e, "capacity"), "", 1)))
+			continue;
+		snprintf(g->what, sizeof(g->what), "%s", st ? st : "?");
+		snprintf(g->from, sizeof(g->from), "window.summary.%.*s.capacity", (int)e->key_len, e->key);
+	}
+}
+
+const struct view view_window = {
+	.section = "window", .html = window_html,
+	.summary_line = "window", .summary = add_window,
+};

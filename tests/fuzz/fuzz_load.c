@@ -90,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		svg_plot_free(&p);
 	}
 	registry_write_csv(csv, doc.root);
-	if (prom_write(sink, doc.root) && ferror(sink))
+	if (prom_write(sink, registry_views(), doc.root) && ferror(sink))
 		abort();
 	jsonr_free(&doc);
 	return 0;

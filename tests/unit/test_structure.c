@@ -11,6 +11,7 @@
 #include "../harness.h"
 
 #include "report/html.h"
+#include "report/summary.h"
 #include "report/view.h"
 #include "sections/registry.h"
 #include "exp/result.h"
@@ -428,6 +429,17 @@ static char *read_output_md(void)
 }
 
 /* Why row r is incomplete, or NULL. */
+static bool summary_has_line(const char *line)
+{
+	const char *lines[64];
+	size_t n = summary_lines(lines, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (!strcmp(lines[i], line))
+			return true;
+	return false;
+}
+
 static const char *row_incomplete(const struct section *r, const char *output_md)
 {
 	static char why[200];
@@ -444,6 +456,9 @@ static const char *row_incomplete(const struct section *r, const char *output_md
 		return "a section without run, text writer, JSON writer or result size";
 	if (!r->view || !r->view->html || !r->view->section || strcmp(r->view->section, r->name))
 		return "a section without its view (report/NAME_view.c: its JSON key and an HTML hook)";
+	if (!r->view->summary != !r->view->summary_line ||
+	    (r->view->summary_line && !summary_has_line(r->view->summary_line)))
+		return "a view whose headline figures have no row of the summary (summary_lines())";
 	snprintf(why, sizeof(why), "\n## `%s`", r->name);
 	if (!output_md || !strstr(output_md, why)) {
 		snprintf(why, sizeof(why), "its JSON key has no \"## `%s`\" heading in docs/OUTPUT.md", r->name);
@@ -479,6 +494,13 @@ TEST(registry_rows_have_help_writers_and_documented_keys)
 		CHECK(row_incomplete(&broken, md), "a row without a view passed");
 		broken.view = registry_find("tlb")->view;
 		CHECK(row_incomplete(&broken, md), "a row with another section's view passed");
+		{
+			struct view v = *registry_find("noise")->view;
+
+			broken.view = &v;
+			v.summary_line = "no such row";
+			CHECK(row_incomplete(&broken, md), "a view with headline figures on no summary row passed");
+		}
 		broken = *registry_find("noise");
 		broken.name = "no_such_section";
 		CHECK(row_incomplete(&broken, md), "an undocumented row passed");
@@ -529,7 +551,8 @@ TEST(every_measuring_section_has_an_html_table)
 	CHECK((f = open_memstream(&html, &len)), "open_memstream");
 	if (!f)
 		return;
-	CHECK(html_write(f, registry_views(), (const struct jsonr_value *const[]){doc.root}, &label, 1) == 0, "html_write failed");
+	CHECK(html_write(f, registry_views(), (const struct jsonr_value *const[]){doc.root}, &label, 1) == 0,
+	      "html_write failed");
 	fclose(f);
 	for (size_t i = 0; i < registry_count; i++)
 		if (registry[i]->kind == SECTION_MEASURE)
