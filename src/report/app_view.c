@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/html_table.h"
+#include "report/plots_throughput.h"
 
 static const struct html_col app_rows[] = {
 	{ "footprint", "footprint_bytes", F_BYTES }, { "pages requested", "pages_requested", F_TEXT },
@@ -103,4 +104,6 @@ static void app_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	}
 }
 
-const struct view view_app = { .section = "app", .html = app_html };
+static const struct view_plot app_plots[] = { { "app_bzip2", 9, plots_app_bzip2 } };
+
+const struct view view_app = { .section = "app", .html = app_html, VIEW_PLOTS(app_plots) };

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "report/html_table.h"
+#include "report/plots_throughput.h"
+#include "report/plots.h"
 #include "report/summary.h"
 
 static const struct html_col bw_rows[] = {
@@ -144,9 +146,15 @@ static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, cons
 	}
 }
 
+static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, plots_bandwidth } };
+
 const struct view view_bandwidth = {
 	.section = "bandwidth", .html = bandwidth_html,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
+	VIEW_PLOTS(bandwidth_plots),
 };
-const struct view view_multicore = { .section = "multicore", .html = multicore_html };
-const struct view view_loaded = { .section = "loaded", .html = loaded_html };
+static const struct view_plot multicore_plots[] = { { "multicore", 7, plots_multicore } };
+static const struct view_plot loaded_plots[] = { { "loaded", 4, plots_loaded } };
+
+const struct view view_multicore = { .section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots) };
+const struct view view_loaded = { .section = "loaded", .html = loaded_html, VIEW_PLOTS(loaded_plots) };

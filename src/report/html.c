@@ -240,6 +240,9 @@ static int write_summary(FILE *f, const struct view *const *views, const struct 
 int html_write(FILE *f, const struct view *const *views, const struct jsonr_value *const *docs,
 	       const char *const *labels, size_t ndocs)
 {
+	const struct view_plot *plots[PLOTS_MAX];
+	size_t nplots;
+
 	if (!ndocs)
 		return -EINVAL;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -276,12 +279,13 @@ int html_write(FILE *f, const struct view *const *views, const struct jsonr_valu
 	if (write_summary(f, views, docs, labels, ndocs))
 		return -ENOMEM;
 	fputs("<h2 id=\"plots\">Plots</h2>\n", f);
-	for (int k = 0; k < PLOTS_COUNT; k++) {
+	nplots = plots_of_views(views, plots, PLOTS_MAX);
+	for (size_t k = 0; k < nplots; k++) {
 		struct svg_plot p;
-		int rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);
+		int rc = plots[k]->build(&p, docs, labels, ndocs);
 
 		if (rc == 0) {
-			fprintf(f, "<figure id=\"plot-%s\">\n", plots_name((enum plots_kind)k));
+			fprintf(f, "<figure id=\"plot-%s\">\n", plots[k]->name);
 			rc = svg_plot_write(&p, f, false);
 			fputs("</figure>\n", f);
 		}
@@ -298,22 +302,22 @@ int html_write(FILE *f, const struct view *const *views, const struct jsonr_valu
 int svg_write_dir(const char *dir, const struct view *const *views, const struct jsonr_value *const *docs,
 		  const char *const *labels, size_t ndocs)
 {
+	const struct view_plot *plots[PLOTS_MAX];
+	size_t nplots = plots_of_views(views, plots, PLOTS_MAX);
 	int rc = atomic_dir_begin(dir);
-
-	(void)views;
 
 	if (rc)
 		return rc;
-	for (int k = 0; k < PLOTS_COUNT && !rc; k++) {
+	for (size_t k = 0; k < nplots && !rc; k++) {
 		struct svg_plot p;
 		struct atomic_file a;
 		char path[PATH_MAX];
 
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots_name((enum plots_kind)k)) >= sizeof(path)) {
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s.svg", dir, plots[k]->name) >= sizeof(path)) {
 			rc = -ENAMETOOLONG;
 			break;
 		}
-		rc = plots_build((enum plots_kind)k, &p, docs, labels, ndocs);
+		rc = plots[k]->build(&p, docs, labels, ndocs);
 		if (rc) {
 			svg_plot_free(&p);
 			/* No such section in these runs: a plot left in DIR by an

@@ -23,9 +23,10 @@
 int html_write(FILE *f, const struct view *const *views, const struct jsonr_value *const *docs,
 	       const char *const *labels, size_t ndocs);
 
-/* Write the plots alone as dir/NAME.svg (latency, lanes_time,
- * lanes_concurrency, window, loaded: those whose sections exist), all of
- * them or none (atomic_dir_begin): a failed write leaves dir as it was.
+/* Write the views' plots alone as dir/NAME.svg (latency.svg,
+ * lanes_time.svg, ...: those whose sections exist; a stale NAME.svg of a
+ * plot with no data is removed), all of them or none (atomic_dir_begin): a
+ * failed write leaves dir as it was.
  * dir is created if missing (its parent must exist). 0 or -errno. */
 int svg_write_dir(const char *dir, const struct view *const *views, const struct jsonr_value *const *docs,
 		  const char *const *labels, size_t ndocs);

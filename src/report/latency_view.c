@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "report/html_table.h"
+#include "report/plots_dist.h"
+#include "report/plots.h"
 #include "report/summary.h"
 
 static const struct html_col latency_rows[] = {
@@ -265,7 +267,13 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 	}
 }
 
+static const struct view_plot latency_plots[] = {
+	{ "latency", 0, plots_latency },
+	{ "latency_dist", 8, plots_latency_dist },
+};
+
 const struct view view_latency = {
 	.section = "latency", .html = latency_html,
 	.summary_line = "cache latency", .summary = add_latency,
+	VIEW_PLOTS(latency_plots),
 };

@@ -164,7 +164,14 @@ static void add_mlp(struct summary *s, const struct jsonr_value *doc, const stru
 	}
 }
 
+static const struct view_plot mlp_plots[] = {
+	{ "lanes_time", 1, plots_lanes_time },
+	{ "lanes_concurrency", 2, plots_lanes_concurrency },
+	{ "lanes_levels", 5, plots_lanes_levels },
+};
+
 const struct view view_mlp = {
 	.section = "mlp", .html = mlp_html,
 	.summary_line = "MLP", .summary = add_mlp,
+	VIEW_PLOTS(mlp_plots),
 };

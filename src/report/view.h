@@ -45,4 +45,7 @@ struct view {
 	size_t nplots;
 };
 
+/* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */
+#define VIEW_PLOTS(a) .plots = (a), .nplots = sizeof(a) / sizeof((a)[0])
+
 #endif

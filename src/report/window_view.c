@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/html_table.h"
+#include "report/plots.h"
 #include "report/summary.h"
 
 static const struct html_col window_rows[] = {
@@ -74,7 +75,10 @@ static void add_window(struct summary *s, const struct jsonr_value *doc, const s
 	}
 }
 
+static const struct view_plot window_plots[] = { { "window", 3, plots_window } };
+
 const struct view view_window = {
 	.section = "window", .html = window_html,
 	.summary_line = "window", .summary = add_window,
+	VIEW_PLOTS(window_plots),
 };
