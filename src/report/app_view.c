@@ -6,8 +6,11 @@
  */
 #include "report/app_out.h"
 
+#include <math.h>
 #include <string.h>
 
+#include "analyse/bzip2_figures.h"
+#include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/plots_throughput.h"
 
@@ -104,6 +107,29 @@ static void app_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	}
 }
 
+/* Decoded MB/s means the same only over the same bytes: the input, its
+ * blocks and, for the workers, the worker counts measured. */
+static void compare_app_bzip2(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			      const struct jsonr_value *part)
+{
+	const struct jsonr_value *b = jsonr_get(part, "bzip2");
+	struct bzip2_figures f;
+
+	if (!bzip2_figures_read(doc, &f))
+		return;
+	compare_table_setting(c, i, "app bzip2", "input", true, jsonr_get(b, "input"));
+	compare_table_setting(c, i, "app bzip2", "decoded bytes", true, jsonr_get(b, "decoded_bytes"));
+	compare_table_setting(c, i, "app bzip2", "blocks", true, jsonr_get(b, "blocks"));
+	compare_table_row(c, i, "app bzip2", "bzip2 decoded, best single-thread K", "MB/s", f.best_mb_per_s, NAN);
+	compare_table_row(c, i, "app bzip2", "bzip2 decoded, libbz2 one thread", "MB/s", f.libbz2_mb_per_s, NAN);
+	compare_table_setting(c, i, "app bzip2 workers", "input", true, jsonr_get(b, "input"));
+	compare_table_setting_num(c, i, "app bzip2 workers", "workers (most)", true, f.workers_most);
+	compare_table_row(c, i, "app bzip2 workers", "bzip2 decoded, workers' best", "MB/s", f.workers_mb_per_s, NAN);
+}
+
 static const struct view_plot app_plots[] = { { "app_bzip2", 9, plots_app_bzip2 } };
 
-const struct view view_app = { .section = "app", .html = app_html, VIEW_PLOTS(app_plots) };
+const struct view view_app = {
+	.section = "app", .html = app_html, VIEW_PLOTS(app_plots),
+	.compare = compare_app_bzip2,
+};

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/plots_throughput.h"
 #include "report/plots.h"
@@ -146,15 +147,92 @@ static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, cons
 	}
 }
 
+static void compare_bandwidth(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			      const struct jsonr_value *part)
+{
+	const struct jsonr_value *b = part, *ks;
+	double tmax = 0, best1 = NAN, bestn = NAN;
+	char name[64];
+
+	(void)doc;
+	ks = jsonr_get(b, "kernels");
+	for (const struct jsonr_value *k = ks && ks->type == JSONR_ARRAY ? ks->u.children.first : NULL; k; k = k->next)
+		tmax = fmax(tmax, summary_number(k, "threads"));
+	for (const struct jsonr_value *k = ks && ks->type == JSONR_ARRAY ? ks->u.children.first : NULL; k; k = k->next) {
+		const char *op = jsonr_get_string(k, "op");
+		double t = summary_number(k, "threads"), g = summary_number(k, "gbps");
+
+		if (!op || strcmp(op, "read") || !isfinite(g))
+			continue;
+		if (t == 1)
+			best1 = isfinite(best1) ? fmax(best1, g) : g;
+		if (t == tmax)
+			bestn = isfinite(bestn) ? fmax(bestn, g) : g;
+	}
+	compare_table_setting(c, i, "bandwidth", "working set (bytes)", true, jsonr_get(b, "working_set_bytes"));
+	compare_table_setting(c, i, "bandwidth", "trials", true, jsonr_get(b, "trials"));
+	compare_table_setting_num(c, i, "bandwidth", "threads (most)", true, tmax);
+	compare_table_row(c, i, "bandwidth", "best read bandwidth, 1 thread", "GB/s", best1, NAN);
+	snprintf(name, sizeof(name), "best read bandwidth, all threads");
+	compare_table_row(c, i, "bandwidth", name, "GB/s", bestn, NAN);
+}
+
+static void compare_multicore(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			      const struct jsonr_value *part)
+{
+	const struct jsonr_value *m = part, *sat;
+	double tmax = 0, peak = NAN;
+
+	(void)doc;
+	sat = jsonr_get(m, "saturation");
+	for (const struct jsonr_value *s = sat && sat->type == JSONR_ARRAY ? sat->u.children.first : NULL; s; s = s->next)
+		if (summary_number(s, "threads") >= tmax) {
+			tmax = summary_number(s, "threads");
+			peak = summary_number(s, "peak_concurrency_total");
+		}
+	compare_table_setting(c, i, "multicore", "bytes per thread", true, jsonr_get(m, "per_thread_bytes"));
+	compare_table_setting(c, i, "multicore", "node spacing (bytes)", true, jsonr_get(m, "spacing_bytes"));
+	compare_table_setting(c, i, "multicore", "pages requested", true, jsonr_get(m, "pages_requested"));
+	compare_table_setting(c, i, "multicore", "trials", true, jsonr_get(m, "trials"));
+	compare_table_setting_num(c, i, "multicore", "threads (most)", true, tmax);
+	compare_table_row(c, i, "multicore", "peak concurrency, all threads", "", peak, NAN);
+}
+
+static void compare_loaded(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			   const struct jsonr_value *part)
+{
+	const struct jsonr_value *l = part;
+
+	(void)doc;
+	compare_table_setting(c, i, "loaded", "generator threads", true, jsonr_get(l, "generators"));
+	compare_table_setting(c, i, "loaded", "chase working set (bytes)", true, jsonr_get(l, "chase_bytes"));
+	compare_table_setting(c, i, "loaded", "generators' working set (bytes)", true, jsonr_get(l, "gen_bytes"));
+	compare_table_setting(c, i, "loaded", "trials", true, jsonr_get(l, "trials"));
+	compare_table_row(c, i, "loaded", "loaded: idle latency", "ns", summary_number(l, "idle_latency_ns"), NAN);
+	compare_table_row(c, i, "loaded", "loaded: highest latency / idle", "x",
+			  summary_number(l, "max_latency_ratio"), NAN);
+	compare_table_row(c, i, "loaded", "loaded: bandwidth where latency doubles", "GB/s",
+			  summary_number(l, "bw_at_double_latency_gbps"), NAN);
+}
+
 static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, plots_bandwidth } };
 
 const struct view view_bandwidth = {
 	.section = "bandwidth", .html = bandwidth_html,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
 	VIEW_PLOTS(bandwidth_plots),
+	.compare = compare_bandwidth,
 };
+
 static const struct view_plot multicore_plots[] = { { "multicore", 7, plots_multicore } };
 static const struct view_plot loaded_plots[] = { { "loaded", 4, plots_loaded } };
 
-const struct view view_multicore = { .section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots) };
-const struct view view_loaded = { .section = "loaded", .html = loaded_html, VIEW_PLOTS(loaded_plots) };
+const struct view view_multicore = {
+	.section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots),
+	.compare = compare_multicore,
+};
+
+const struct view view_loaded = {
+	.section = "loaded", .html = loaded_html, VIEW_PLOTS(loaded_plots),
+	.compare = compare_loaded,
+};

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/plots_dist.h"
 #include "report/plots.h"
@@ -267,6 +268,37 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 	}
 }
 
+static void compare_latency(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			    const struct jsonr_value *part)
+{
+	const struct jsonr_value *l = part, *lv;
+	size_t k = 0;
+
+	(void)doc;
+	compare_table_setting(c, i, "latency", "largest working set (bytes)", true, jsonr_get(l, "max_bytes"));
+	compare_table_setting(c, i, "latency", "node spacing (bytes)", true, jsonr_get(l, "line_bytes"));
+	compare_table_setting(c, i, "latency", "trials per point", true, jsonr_get(l, "trials"));
+	lv = jsonr_get(l, "levels_detected");
+	/* Levels pair by position only when every run found as many: otherwise
+	 * level 4 of one run may be level 5 of the other. */
+	compare_table_setting_num(c, i, "latency levels", "levels detected (pairing by position)", true,
+				  lv && lv->type == JSONR_ARRAY ? (double)lv->u.children.count : 0);
+	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e; e = e->next) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "latency, detected level %zu", ++k);
+		compare_table_row(c, i, "latency levels", name, "ns", summary_number(e, "latency_ns"), NAN);
+	}
+	compare_table_row(c, i, "latency", "latency at the largest working set", "ns",
+			  summary_number(l, "chase_ns_at_max"), NAN);
+	compare_table_row(c, i, "latency", "small pages at the largest set", "ns",
+			  summary_number(l, "small_chase_ns_at_max"), NAN);
+	compare_table_row(c, i, "latency", "translation cost at the largest set", "ns",
+			  summary_number(l, "translation_ns_at_max"), NAN);
+	compare_table_row(c, i, "latency", "prefetcher effect at the largest set", "x",
+			  summary_number(l, "prefetch_ratio_at_max"), NAN);
+}
+
 static const struct view_plot latency_plots[] = {
 	{ "latency", 0, plots_latency },
 	{ "latency_dist", 8, plots_latency_dist },
@@ -276,4 +308,5 @@ const struct view view_latency = {
 	.section = "latency", .html = latency_html,
 	.summary_line = "cache latency", .summary = add_latency,
 	VIEW_PLOTS(latency_plots),
+	.compare = compare_latency,
 };

@@ -12,6 +12,7 @@
 #include "analyse/envelope.h"
 #include <string.h>
 
+#include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/summary.h"
 #include "report/plots.h"
@@ -164,6 +165,51 @@ static void add_mlp(struct summary *s, const struct jsonr_value *doc, const stru
 	}
 }
 
+static void compare_mlp(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			const struct jsonr_value *part)
+{
+	const struct jsonr_value *arms[2];
+	const char *pages[2], *kinds[2] = { "-", "-" };
+	char joined[48];
+	size_t na = plots_mlp_arms(doc, arms, pages);
+	struct jsonr_value tmp;
+
+	(void)part;
+	for (size_t a = 0; a < na; a++) {
+		const struct jsonr_value *sw = jsonr_get(arms[a], "sweep");
+		char group[24], name[64];
+		double kmax = 0;
+
+		kinds[a] = pages[a];
+		snprintf(group, sizeof(group), "mlp (%s pages)", pages[a]);
+		compare_table_setting(c, i, group, "working set (bytes)", true, jsonr_get(arms[a], "working_set_bytes"));
+		compare_table_setting(c, i, group, "node spacing (bytes)", true, jsonr_get(arms[a], "spacing_bytes"));
+		compare_table_setting(c, i, group, "accesses per timed region", true, jsonr_get(arms[a], "accesses_per_point"));
+		compare_table_setting(c, i, group, "trials per point", true, jsonr_get(arms[a], "trials_per_repeat"));
+		compare_table_setting(c, i, group, "repeats", false, jsonr_get(arms[a], "estimate.repeats"));
+		for (const struct jsonr_value *p = sw && sw->type == JSONR_ARRAY ? sw->u.children.first : NULL; p; p = p->next)
+			kmax = fmax(kmax, summary_number(p, "lanes"));
+		/* The sweep extends until flat, so like runs may end at different K. */
+		compare_table_setting_num(c, i, group, "largest lanes swept (max lanes)", false, kmax);
+		snprintf(name, sizeof(name), "MLP estimate Ks");
+		compare_table_row(c, i, group, name, "lanes", summary_number(arms[a], "estimate.fit_saturation_lanes"),
+				  summary_number(arms[a], "estimate.fit_uncertainty"));
+		compare_table_row(c, i, group, "model latency L", "ns",
+				  summary_number(arms[a], "estimate.fit_latency_ns"), NAN);
+		compare_table_row(c, i, group, "peak concurrency observed", "",
+				  summary_number(arms[a], "estimate.peak_concurrency"), NAN);
+	}
+	if (!na)
+		return;
+	snprintf(joined, sizeof(joined), na == 2 ? "%s+%s" : "%s", kinds[0], kinds[1]);
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.type = JSONR_STRING;
+	tmp.u.string.bytes = joined;
+	tmp.u.string.len = strlen(joined);
+	/* Arms are matched by page kind, so a different set of kinds skips nothing. */
+	compare_table_setting(c, i, "mlp", "pages requested", false, &tmp);
+}
+
 static const struct view_plot mlp_plots[] = {
 	{ "lanes_time", 1, plots_lanes_time },
 	{ "lanes_concurrency", 2, plots_lanes_concurrency },
@@ -174,4 +220,5 @@ const struct view view_mlp = {
 	.section = "mlp", .html = mlp_html,
 	.summary_line = "MLP", .summary = add_mlp,
 	VIEW_PLOTS(mlp_plots),
+	.compare = compare_mlp,
 };

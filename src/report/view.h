@@ -1,11 +1,12 @@
 /*
  * A section's view: what the reader side knows of one section's part of a
- * result document (its HTML tables, its headline figures, its plots), kept
- * beside that section's writers in report/NAME_out.c or report/NAME_view.c.
- * The HTML page, the summary and the plots loop over a list of views handed
- * down by the caller (sections/registry.c builds it from registry[] in report
- * order), because report/ may not name the sections. Views read only the
- * result document, never a live result: a saved file draws as a live run.
+ * result document (its HTML tables, its headline figures, its plots, its
+ * rows in compare's table), kept beside that section's writers in
+ * report/NAME_view.c. The HTML page, the summary, the plots and compare
+ * loop over a list of views handed down by the caller (sections/registry.c
+ * builds it from registry[] in report order), because report/ may not name
+ * the sections. Views read only the result document, never a live result:
+ * a saved file draws as a live run.
  */
 #ifndef MLPSCOPE_REPORT_VIEW_H
 #define MLPSCOPE_REPORT_VIEW_H
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+struct compare_table;
 struct jsonr_value;
 struct summary;
 struct svg_plot;
@@ -43,6 +45,10 @@ struct view {
 	void (*summary)(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *part);
 	const struct view_plot *plots;
 	size_t nplots;
+	/* compare: its settings and rows for run run (report/compare_table.h);
+	 * called in report order, so its groups come in that order. */
+	void (*compare)(struct compare_table *t, size_t run, const struct jsonr_value *doc,
+			const struct jsonr_value *part);
 };
 
 /* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/plots.h"
 #include "report/summary.h"
@@ -75,10 +76,31 @@ static void add_window(struct summary *s, const struct jsonr_value *doc, const s
 	}
 }
 
+static void compare_window(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			   const struct jsonr_value *part)
+{
+	const struct jsonr_value *w = part, *fl;
+
+	(void)doc;
+	compare_table_setting(c, i, "window", "ISA", true, jsonr_get(w, "isa"));
+	compare_table_setting(c, i, "window", "working set (bytes)", true, jsonr_get(w, "working_set_bytes"));
+	compare_table_setting(c, i, "window", "iterations per region", true, jsonr_get(w, "iters_per_region"));
+	compare_table_setting(c, i, "window", "trials per phase", true, jsonr_get(w, "trials_per_phase"));
+	fl = jsonr_get(w, "fillers");
+	for (const struct jsonr_value *f = fl && fl->type == JSONR_ARRAY ? fl->u.children.first : NULL; f; f = f->next) {
+		const char *name = jsonr_get_string(f, "filler");
+		char rname[64];
+
+		snprintf(rname, sizeof(rname), "window capacity, %s", name ? name : "?");
+		compare_table_row(c, i, "window", rname, "entries", summary_number(f, "capacity"), NAN);
+	}
+}
+
 static const struct view_plot window_plots[] = { { "window", 3, plots_window } };
 
 const struct view view_window = {
 	.section = "window", .html = window_html,
 	.summary_line = "window", .summary = add_window,
 	VIEW_PLOTS(window_plots),
+	.compare = compare_window,
 };
