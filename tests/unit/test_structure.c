@@ -1,8 +1,9 @@
 /*
  * The tree's shape, checked as code: no include cycle among src/ files, no
  * include pointing up the folders' layers (layers[] below), every registry
- * row complete (help, writers, a documented JSON key, a view), and every
- * measuring section with its table in the HTML report. A
+ * row complete (help, writers, a documented JSON key, a view), every
+ * measuring section with its table in the HTML report, and every plot with
+ * one file name and one place on the page. A
  * module is a header together with the .c files that implement it: a .c of
  * the same stem, or a .c whose first quoted include is a header with no .c
  * of its own (text.c and json.c implement report/report.h). A cycle between
@@ -11,6 +12,7 @@
 #include "../harness.h"
 
 #include "report/html.h"
+#include "report/plots.h"
 #include "report/summary.h"
 #include "report/view.h"
 #include "sections/registry.h"
@@ -583,4 +585,39 @@ TEST(every_measuring_section_has_an_html_table)
 	}
 	free(html);
 	jsonr_free(&doc);
+}
+
+/* Why a page's plots (plots_of_views over views) are not each named once,
+ * with a builder and a place of its own; NULL when they are. */
+static const char *plots_ambiguous(const struct view *const *views)
+{
+	const struct view_plot *p[PLOTS_MAX + 1];
+	size_t n = plots_of_views(views, p, PLOTS_MAX + 1);
+
+	if (n > PLOTS_MAX)
+		return "more plots than a page holds (PLOTS_MAX)";
+	for (size_t i = 0; i < n; i++) {
+		if (!p[i]->name || !p[i]->build)
+			return "a plot without a name or builder";
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(p[i]->name, p[j]->name) || p[i]->page_order == p[j]->page_order)
+				return "two plots share a file name or a place on the page";
+	}
+	return NULL;
+}
+
+TEST(every_plot_has_one_name_and_one_place)
+{
+	const struct view *const *all = registry_views();
+	const struct view *twice[2 * REPORT_MAX_SECTIONS + 1] = {0};
+	const char *why = plots_ambiguous(all);
+	size_t n = 0;
+
+	CHECK(!why, "%s", why ? why : "");
+	/* The check itself: a view listed twice puts each of its plots twice. */
+	for (size_t i = 0; all[i]; i++)
+		twice[n++] = all[i];
+	for (size_t i = 0; all[i]; i++)
+		twice[n++] = all[i];
+	CHECK(plots_ambiguous(twice), "every plot listed twice passed");
 }
