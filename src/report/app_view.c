@@ -2,7 +2,8 @@
  * The app section's view: per kernel, its run and each variant's points
  * against the chase curve; for bzip2 (a whole decoder, not a kernel's
  * points) the decoder beside libbz2, its variants, the installed tools and
- * the block-parallel workers, as HTML tables.
+ * the block-parallel workers, as HTML tables; bzip2's plot and its decoded
+ * MB/s in compare (analyse/bzip2_figures.h).
  */
 #include "report/app_out.h"
 

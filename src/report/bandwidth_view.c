@@ -1,8 +1,9 @@
 /*
  * The views of the three sections whose writers share bandwidth_out.c:
  * bandwidth (sequential streams per kernel and thread count, the random-access
- * efficiency model), multicore (K lanes on each of T threads) and loaded
- * (one chaser's latency while other threads stream), as HTML tables.
+ * efficiency model; the headline's best read GB/s on one and on all threads),
+ * multicore (K lanes on each of T threads) and loaded (one chaser's latency
+ * while other threads stream): their HTML tables, plots and rows in compare.
  */
 #include "report/bandwidth_out.h"
 

@@ -1,6 +1,7 @@
 /*
  * The core-to-core section's view: the headline of the pairs and the
- * heatmap of every ordered pair (c2c_write_heatmap), in the HTML page.
+ * heatmap of every ordered pair (c2c_write_heatmap) in the HTML page, and
+ * the median and minimum in the summary.
  */
 #include "report/c2c_out.h"
 

@@ -1,7 +1,14 @@
 /*
- * The latency section's view: the curve's summary, the levels it found, the
- * points that fell below a smaller working set, and every point, as HTML
- * tables.
+ * The latency section's view: as HTML tables the curve's summary, the levels
+ * it found, the points below a smaller working set and every point; the
+ * headline's cache and memory latencies; the latency and latency_dist plots;
+ * its settings and rows in compare. Cache levels are the OS's (L1, L2, L3 as
+ * sysfs reports them), each matched to a plateau the curve found at that
+ * size (or, said so, one matched by rank whose end differs); where none
+ * matches, the chase at the geometric middle between the level below and
+ * this one is shown instead and says so, because a cache with no plateau of
+ * its own (shared, partitioned or contended) still has a latency a reader
+ * wants.
  */
 #include "report/latency_out.h"
 

@@ -1,8 +1,10 @@
 /*
  * The mlp section's view: per arm (small or huge pages, both after --pages
- * both) the run's settings, the fitted estimate, the sweep and its control,
- * the envelope of the terms that bound it (docs/MODEL.md), the same sweep per
- * cache level and per read size, as HTML tables.
+ * both) as HTML tables the run's settings, the fitted estimate, the sweep and
+ * its control, the envelope of the terms that bound it (docs/MODEL.md), the
+ * same sweep per cache level and per read size; the headline's Ks and
+ * plateau concurrency (the huge-page arm when there are two: it has no
+ * translation misses); the three lanes plots; its rows in compare, per arm.
  */
 #include "report/mlp_out.h"
 

@@ -1,6 +1,6 @@
 /*
  * The noise section's view: the instrument's noise floor and the spread of
- * each estimator behind it, as HTML tables.
+ * each estimator behind it, as HTML tables, and the floor in the headline.
  */
 #include "report/noise_out.h"
 

@@ -1,6 +1,7 @@
 /*
  * The TLB section's view: the translation steps found by one load per page,
- * beside what the CPU reports, as HTML tables.
+ * beside what the CPU reports, as HTML tables and as the headline's entries
+ * per level and page size.
  */
 #include "report/tlb_out.h"
 

@@ -1,6 +1,8 @@
 /*
- * The window section's view: the out-of-order structures' capacities, each
- * filler's step, and (folded) every filler's points, as HTML tables.
+ * The window section's view: as HTML tables the out-of-order structures'
+ * capacities, each filler's step and (folded) every filler's points; the
+ * headline's capacity per structure; the window plot; each filler's
+ * capacity in compare.
  */
 #include "report/window_out.h"
 
