@@ -131,6 +131,5 @@ static void compare_app_bzip2(struct compare_table *c, size_t i, const struct js
 static const struct view_plot app_plots[] = { { "app_bzip2", 9, plots_app_bzip2 } };
 
 const struct view view_app = {
-	.section = "app", .html = app_html, VIEW_PLOTS(app_plots),
-	.compare = compare_app_bzip2,
+	.section = "app", .html = app_html, VIEW_PLOTS(app_plots), .compare = compare_app_bzip2,
 };

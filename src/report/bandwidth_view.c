@@ -219,21 +219,17 @@ static void compare_loaded(struct compare_table *c, size_t i, const struct jsonr
 static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, plots_bandwidth } };
 
 const struct view view_bandwidth = {
-	.section = "bandwidth", .html = bandwidth_html,
+	.section = "bandwidth", .html = bandwidth_html, VIEW_PLOTS(bandwidth_plots), .compare = compare_bandwidth,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
-	VIEW_PLOTS(bandwidth_plots),
-	.compare = compare_bandwidth,
 };
 
 static const struct view_plot multicore_plots[] = { { "multicore", 7, plots_multicore } };
 static const struct view_plot loaded_plots[] = { { "loaded", 4, plots_loaded } };
 
 const struct view view_multicore = {
-	.section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots),
-	.compare = compare_multicore,
+	.section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots), .compare = compare_multicore,
 };
 
 const struct view view_loaded = {
-	.section = "loaded", .html = loaded_html, VIEW_PLOTS(loaded_plots),
-	.compare = compare_loaded,
+	.section = "loaded", .html = loaded_html, VIEW_PLOTS(loaded_plots), .compare = compare_loaded,
 };

@@ -307,13 +307,10 @@ static void compare_latency(struct compare_table *c, size_t i, const struct json
 }
 
 static const struct view_plot latency_plots[] = {
-	{ "latency", 0, plots_latency },
-	{ "latency_dist", 8, plots_latency_dist },
+	{ "latency", 0, plots_latency }, { "latency_dist", 8, plots_latency_dist },
 };
 
 const struct view view_latency = {
-	.section = "latency", .html = latency_html,
+	.section = "latency", .html = latency_html, VIEW_PLOTS(latency_plots), .compare = compare_latency,
 	.summary_line = "cache latency", .summary = add_latency,
-	VIEW_PLOTS(latency_plots),
-	.compare = compare_latency,
 };

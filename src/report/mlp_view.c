@@ -213,14 +213,11 @@ static void compare_mlp(struct compare_table *c, size_t i, const struct jsonr_va
 }
 
 static const struct view_plot mlp_plots[] = {
-	{ "lanes_time", 1, plots_lanes_time },
-	{ "lanes_concurrency", 2, plots_lanes_concurrency },
+	{ "lanes_time", 1, plots_lanes_time }, { "lanes_concurrency", 2, plots_lanes_concurrency },
 	{ "lanes_levels", 5, plots_lanes_levels },
 };
 
 const struct view view_mlp = {
-	.section = "mlp", .html = mlp_html,
+	.section = "mlp", .html = mlp_html, VIEW_PLOTS(mlp_plots), .compare = compare_mlp,
 	.summary_line = "MLP", .summary = add_mlp,
-	VIEW_PLOTS(mlp_plots),
-	.compare = compare_mlp,
 };

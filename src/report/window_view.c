@@ -101,8 +101,6 @@ static void compare_window(struct compare_table *c, size_t i, const struct jsonr
 static const struct view_plot window_plots[] = { { "window", 3, plots_window } };
 
 const struct view view_window = {
-	.section = "window", .html = window_html,
+	.section = "window", .html = window_html, VIEW_PLOTS(window_plots), .compare = compare_window,
 	.summary_line = "window", .summary = add_window,
-	VIEW_PLOTS(window_plots),
-	.compare = compare_window,
 };
