@@ -210,7 +210,7 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 	}
 	docs[0] = doc.root;
 	if (out->html.f) {
-		if (!(rc = html_write(out->html.f, docs, labels, 1)))
+		if (!(rc = html_write(out->html.f, registry_views(), docs, labels, 1)))
 			rc = atomic_commit(&out->html);
 		if (rc) {
 			fprintf(stderr, "mlpscope: --html: writing '%s' failed: %s\n", o->html_path, strerror(-rc));
@@ -218,14 +218,14 @@ static int write_drawn_outputs(const struct options *o, const struct report *r, 
 		}
 	}
 	if (out->prom.f) {
-		if (!(rc = prom_write(out->prom.f, doc.root)))
+		if (!(rc = prom_write(out->prom.f, registry_views(), doc.root)))
 			rc = atomic_commit(&out->prom);
 		if (rc) {
 			fprintf(stderr, "mlpscope: --prom: writing '%s' failed: %s\n", o->prom_path, strerror(-rc));
 			goto out;
 		}
 	}
-	if (o->svg_dir && (rc = svg_write_dir(o->svg_dir, docs, labels, 1))) {
+	if (o->svg_dir && (rc = svg_write_dir(o->svg_dir, registry_views(), docs, labels, 1))) {
 		fprintf(stderr, "mlpscope: --svg: writing into '%s' failed: %s\n", o->svg_dir, strerror(-rc));
 		goto out;
 	}

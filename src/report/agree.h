@@ -56,4 +56,8 @@ void agree_write_text(const void *result, FILE *f);
 /* Writes "agreement": {...}; nothing when a has no line. */
 void agree_write_json(const void *result, struct jsonw *w, const char *key);
 
+/* Its view (report/agreement_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_agreement;
+
 #endif

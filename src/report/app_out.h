@@ -26,4 +26,8 @@ int app_write_csv(const char *dir, const struct jsonr_value *doc);
  * "chase predicts S = x at K = k; bwt got y (R = y/x)". */
 void app_format_headline(const struct app_kernel_result *k, char *out, size_t len);
 
+/* Its view (report/app_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_app;
+
 #endif

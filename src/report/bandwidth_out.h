@@ -33,4 +33,10 @@ int bandwidth_write_csv(const char *dir, const struct jsonr_value *doc);
 int multicore_write_csv(const char *dir, const struct jsonr_value *doc);
 int loaded_write_csv(const char *dir, const struct jsonr_value *doc);
 
+/* Its sections' views (report/bandwidth_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_bandwidth;
+extern const struct view view_multicore;
+extern const struct view view_loaded;
+
 #endif

@@ -30,4 +30,8 @@ void c2c_write_json(const void *result, struct jsonw *w, const char *key);
  * c2c section. */
 int c2c_write_heatmap(FILE *f, const struct jsonr_value *doc, const char *id, bool standalone);
 
+/* Its view (report/c2c_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_c2c;
+
 #endif

@@ -12,18 +12,23 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "report/view.h"
 #include "util/jsonr.h"
 
 /* Write one HTML5 page: every plot with all ndocs runs on the same axes,
- * then per run the text report's content as tables. labels[i] names run i
- * (a file name, or the CPU model). 0, -EINVAL (no documents) or the
- * -errno of a failed write (atomic_stream_error). */
-int html_write(FILE *f, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs);
+ * then per run the text report's content as tables, one section per view
+ * in views (NULL-terminated, report order: registry_views()). labels[i]
+ * names run i (a file name, or the CPU model). 0, -EINVAL (no documents)
+ * or the -errno of a failed write (atomic_stream_error). */
+int html_write(FILE *f, const struct view *const *views, const struct jsonr_value *const *docs,
+	       const char *const *labels, size_t ndocs);
 
-/* Write the plots alone as dir/NAME.svg (latency, lanes_time,
- * lanes_concurrency, window, loaded: those whose sections exist), all of
- * them or none (atomic_dir_begin): a failed write leaves dir as it was.
+/* Write the views' plots alone as dir/NAME.svg (latency.svg,
+ * lanes_time.svg, ...: those whose sections exist; a stale NAME.svg of a
+ * plot with no data is removed), all of them or none (atomic_dir_begin): a
+ * failed write leaves dir as it was.
  * dir is created if missing (its parent must exist). 0 or -errno. */
-int svg_write_dir(const char *dir, const struct jsonr_value *const *docs, const char *const *labels, size_t ndocs);
+int svg_write_dir(const char *dir, const struct view *const *views, const struct jsonr_value *const *docs,
+		  const char *const *labels, size_t ndocs);
 
 #endif

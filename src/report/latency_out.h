@@ -20,4 +20,8 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 /* latency_points.csv and latency_levels.csv from a parsed result. 0 or -errno. */
 int latency_write_csv(const char *dir, const struct jsonr_value *doc);
 
+/* Its view (report/latency_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_latency;
+
 #endif

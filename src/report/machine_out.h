@@ -22,4 +22,8 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key);
 /* caches_reported.csv from a parsed result. 0 or -errno. */
 int machine_write_csv(const char *dir, const struct jsonr_value *doc);
 
+/* Its view (report/machine_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_machine;
+
 #endif

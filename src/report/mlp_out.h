@@ -20,4 +20,8 @@ void mlp_write_json(const void *result, struct jsonw *w, const char *key);
  * column) from a parsed result. 0 or -errno. */
 int mlp_write_csv(const char *dir, const struct jsonr_value *doc);
 
+/* Its view (report/mlp_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_mlp;
+
 #endif

@@ -20,4 +20,8 @@ void report_write_noise_json(const void *result, struct jsonw *w, const char *ke
 /* noise_estimators.csv from a parsed result. 0 or -errno. */
 int noise_write_csv(const char *dir, const struct jsonr_value *doc);
 
+/* Its view (report/noise_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_noise;
+
 #endif

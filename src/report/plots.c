@@ -8,23 +8,12 @@
 #include "report/plots.h"
 
 #include "kern/lanes.h"
-#include "report/plots_dist.h"
-#include "report/plots_throughput.h"
+#include "report/view.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static const char *const names[PLOTS_COUNT] = {
-	"latency", "lanes_time", "lanes_concurrency", "window", "loaded", "lanes_levels", "bandwidth", "multicore",
-	"latency_dist", "app_bzip2",
-};
-
-const char *plots_name(enum plots_kind k)
-{
-	return (unsigned)k < PLOTS_COUNT ? names[k] : "?";
-}
 
 size_t plots_mlp_arms(const struct jsonr_value *doc, const struct jsonr_value *arms[2], const char *pages[2])
 {
@@ -97,7 +86,7 @@ struct os_cache {
 	char type;
 };
 
-static int plot_latency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
 	struct os_cache seen[32];
 	size_t nseen = 0;
@@ -312,7 +301,7 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 
 /* ---- window steps ---- */
 
-static int plot_window(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+int plots_window(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
 	int drawn = 0;
 
@@ -378,7 +367,7 @@ static int add_loaded_curve(struct svg_plot *p, const struct jsonr_value *curve,
 	return s;
 }
 
-static int plot_loaded(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+int plots_loaded(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
 	int drawn = 0;
 
@@ -434,7 +423,7 @@ static int plot_loaded(struct svg_plot *p, const struct jsonr_value *const *docs
 
 /* ---- the lanes sweep per cache level ---- */
 
-static int plot_levels(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+int plots_lanes_levels(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
 	int drawn = 0;
 
@@ -482,22 +471,30 @@ static int plot_levels(struct svg_plot *p, const struct jsonr_value *const *docs
 	return drawn ? 0 : -ENOENT;
 }
 
-int plots_build(enum plots_kind k, struct svg_plot *p, const struct jsonr_value *const *docs,
-		const char *const *labels, size_t n)
+int plots_lanes_time(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
-	switch (k) {
-	case PLOTS_LATENCY: return plot_latency(p, docs, labels, n);
-	case PLOTS_LANES_TIME: return plot_lanes(p, false, docs, labels, n);
-	case PLOTS_LANES_CONCURRENCY: return plot_lanes(p, true, docs, labels, n);
-	case PLOTS_WINDOW: return plot_window(p, docs, labels, n);
-	case PLOTS_LOADED: return plot_loaded(p, docs, labels, n);
-	case PLOTS_LANES_LEVELS: return plot_levels(p, docs, labels, n);
-	case PLOTS_BANDWIDTH: return plots_bandwidth(p, docs, labels, n);
-	case PLOTS_MULTICORE: return plots_multicore(p, docs, labels, n);
-	case PLOTS_LATENCY_DIST: return plots_latency_dist(p, docs, labels, n);
-	case PLOTS_APP_BZIP2: return plots_app_bzip2(p, docs, labels, n);
-	default:
-		svg_plot_init(p, "none", "", "", SVG_LINEAR, "", SVG_LINEAR);
-		return -EINVAL;
-	}
+	return plot_lanes(p, false, docs, labels, n);
+}
+
+int plots_lanes_concurrency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
+			    size_t n)
+{
+	return plot_lanes(p, true, docs, labels, n);
+}
+
+size_t plots_of_views(const struct view *const *views, const struct view_plot **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t v = 0; views[v]; v++)
+		for (size_t i = 0; i < views[v]->nplots && n < max; i++) {
+			const struct view_plot *q = &views[v]->plots[i];
+			size_t at = n++;
+
+			/* Insertion by page_order; ties keep the views' order. */
+			for (; at > 0 && out[at - 1]->page_order > q->page_order; at--)
+				out[at] = out[at - 1];
+			out[at] = q;
+		}
+	return n;
 }

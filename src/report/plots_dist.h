@@ -2,7 +2,7 @@
  * The latency-distribution plot, kept apart from plots.c: a histogram of the
  * chase's per-region times at the sizes latency.percentiles names, and of
  * loaded's per-point region times, each over its own minimum so sizes of
- * 1 ns and 100 ns share one axis. Same contract as plots_build: p is
+ * 1 ns and 100 ns share one axis. Same contract as struct view_plot's build: p is
  * initialised here; 0 drawn, -ENOENT no section, -ENOMEM.
  */
 #ifndef MLPSCOPE_REPORT_PLOTS_DIST_H

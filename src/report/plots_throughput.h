@@ -3,7 +3,7 @@
  * against threads, one series per kernel) and multicore (total concurrency
  * against lanes K, one series per thread count T) and the bzip2 decoder
  * (decoded MB/s against K, one series per variant). Same contract as
- * plots_build: p is initialised here; 0 drawn, -ENOENT no section, -ENOMEM.
+ * struct view_plot's build (report/view.h): p is initialised here; 0 drawn, -ENOENT no section, -ENOMEM.
  */
 #ifndef MLPSCOPE_REPORT_PLOTS_THROUGHPUT_H
 #define MLPSCOPE_REPORT_PLOTS_THROUGHPUT_H

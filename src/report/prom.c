@@ -161,7 +161,7 @@ static double parse_utc(const char *s)
 	return end && !*end ? (double)timegm(&tm) : NAN;
 }
 
-int prom_write(FILE *f, const struct jsonr_value *doc)
+int prom_write(FILE *f, const struct view *const *views, const struct jsonr_value *doc)
 {
 	static struct summary s;
 	static struct sample samples[2 * SUMMARY_MAX_FIGURES];
@@ -174,7 +174,7 @@ int prom_write(FILE *f, const struct jsonr_value *doc)
 		cpu = jsonr_get_string(doc, "machine.cpu_model");
 	if (!cpu)
 		cpu = "unknown";
-	summary_build(doc, &s);
+	summary_build(views, doc, &s);
 	for (size_t i = 0; i < s.n; i++)
 		if (isfinite(s.fig[i].value))
 			n += (size_t)map_figure(&s.fig[i], &samples[n]);

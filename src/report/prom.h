@@ -11,9 +11,11 @@
 
 #include <stdio.h>
 
+#include "report/view.h"
 #include "util/jsonr.h"
 
-/* Write doc's headline figures to f. 0, or -EIO when a write failed. */
-int prom_write(FILE *f, const struct jsonr_value *doc);
+/* Write doc's headline figures (summary_build through views) to f. 0, or
+ * -EIO when a write failed. */
+int prom_write(FILE *f, const struct view *const *views, const struct jsonr_value *doc);
 
 #endif

@@ -17,6 +17,7 @@
 #include "util/jsonr.h"
 
 struct jsonw;
+struct view;
 
 #define SUMMARY_MAX_FIGURES 48
 #define SUMMARY_MAX_ABSENT 16
@@ -48,9 +49,24 @@ struct summary {
 	struct summary_absent absent[SUMMARY_MAX_ABSENT];
 };
 
-/* Fill s from a result document; figures a section did not produce are
- * left out, sections absent from doc are listed in s->absent. */
-void summary_build(const struct jsonr_value *doc, struct summary *s);
+/* Fill s from a result document through the views' summary hooks (views:
+ * NULL-terminated, registry_views()); figures a section did not produce
+ * are left out, sections absent from doc are listed in s->absent. */
+void summary_build(const struct view *const *views, const struct jsonr_value *doc, struct summary *s);
+
+/* For the views' hooks. */
+
+/* Append a figure on row line (one of summary_lines()) from section, named
+ * name (its unit in it); NULL, adding nothing, when value is not finite or
+ * s is full. The caller fills what, note and from. */
+struct summary_figure *summary_add(struct summary *s, const char *line, const char *section, const char *name,
+				   double value, const char *unit, int decimals);
+
+/* The number at path in v, NaN when absent or not a number. */
+double summary_number(const struct jsonr_value *v, const char *path);
+
+/* b bytes in binary units ("1.25 MiB"), "?" when not a size. */
+void summary_format_bytes(char *out, size_t len, double b);
 
 /* The rows in their fixed order, each once; for writers that lay the
  * summary out by row (text, HTML, compare's fleet table). */

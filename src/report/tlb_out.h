@@ -17,4 +17,8 @@ void report_write_tlb_text(const void *result, FILE *f);
 /* Writes "tlb": {...} into the object w is in. */
 void report_write_tlb_json(const void *result, struct jsonw *w, const char *key);
 
+/* Its view (report/tlb_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_tlb;
+
 #endif

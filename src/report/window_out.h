@@ -29,4 +29,8 @@ int window_dump_code(enum probe_filler f, unsigned n, FILE *out);
  * parsed result. 0 or -errno. */
 int window_write_csv(const char *dir, const struct jsonr_value *doc);
 
+/* Its view (report/window_view.c): the HTML tables, headline figures and plots. */
+struct view;
+extern const struct view view_window;
+
 #endif

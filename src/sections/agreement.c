@@ -36,4 +36,5 @@ const struct section section_agreement = {
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agree_result),
 	.run = agreement_section_run, .write_text = agree_write_text,
 	.write_json = agree_write_json,
+	.view = &view_agreement,
 };

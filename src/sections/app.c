@@ -384,4 +384,5 @@ const struct section section_app = {
 	.result_bytes = sizeof(struct app_result), .plan = app_section_plan, .run = app_section_run,
 	.write_text = app_section_text, .write_json = app_write_json, .write_csv = app_write_csv,
 	.free = app_section_free,
+	.view = &view_app,
 };

@@ -73,4 +73,5 @@ const struct section section_bandwidth = {
 	.write_text = bandwidth_write_text, .write_json = bandwidth_write_json,
 	.write_csv = bandwidth_write_csv, .placement = bandwidth_section_placement,
 	.free = bandwidth_section_free,
+	.view = &view_bandwidth,
 };

@@ -77,4 +77,5 @@ const struct section section_c2c = {
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct c2c_result),
 	.plan = c2c_section_plan, .run = c2c_section_run, .write_text = c2c_write_text,
 	.write_json = c2c_write_json, .free = c2c_section_free,
+	.view = &view_c2c,
 };

@@ -113,7 +113,7 @@ int report_build_summary(const struct report *r, struct summary *sum)
 	}
 	rc = jsonr_parse(buf, len, 0, &doc, err, sizeof(err));
 	if (!rc)
-		summary_build(doc.root, sum);
+		summary_build(registry_views(), doc.root, sum);
 	jsonr_free(&doc);
 	free(buf);
 	return rc;

@@ -19,6 +19,7 @@
 #include "util/atomic.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "sections/registry.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -384,7 +385,7 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 			rc = result_load_usage_error(e) ? 2 : 1;
 			break;
 		}
-		summary_build(f.h[i].doc.root, &f.h[i].sum);
+		summary_build(registry_views(), f.h[i].doc.root, &f.h[i].sum);
 		bzip2_figures_read(f.h[i].doc.root, &f.h[i].bz2);
 		{
 			int decimals;

@@ -170,4 +170,5 @@ const struct section section_latency = {
 	.plan = latency_section_plan, .run = latency_section_run,
 	.write_text = report_write_latency_text, .write_json = report_write_latency_json,
 	.write_csv = latency_write_csv,
+	.view = &view_latency,
 };

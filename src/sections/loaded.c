@@ -70,4 +70,5 @@ const struct section section_loaded = {
 	.plan = loaded_section_plan, .peak_bytes = loaded_section_peak, .run = loaded_section_run,
 	.write_text = loaded_write_text, .write_json = loaded_write_json,
 	.write_csv = loaded_write_csv, .placement = loaded_section_placement,
+	.view = &view_loaded,
 };

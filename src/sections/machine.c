@@ -40,4 +40,5 @@ const struct section section_machine = {
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct machine_info),
 	.run = machine_section_run, .write_text = machine_write_text,
 	.write_json = machine_write_json, .write_csv = machine_write_csv,
+	.view = &view_machine,
 };

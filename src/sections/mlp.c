@@ -174,4 +174,5 @@ const struct section section_mlp = {
 	.result_bytes = sizeof(struct mlp_arms), .run = mlp_section_run,
 	.write_text = mlp_write_text, .write_json = mlp_write_json, .write_csv = mlp_write_csv,
 	.free = mlp_section_free,
+	.view = &view_mlp,
 };

@@ -65,4 +65,5 @@ const struct section section_multicore = {
 	.write_text = multicore_write_text, .write_json = multicore_write_json,
 	.write_csv = multicore_write_csv, .placement = multicore_section_placement,
 	.free = multicore_section_free,
+	.view = &view_multicore,
 };

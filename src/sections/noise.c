@@ -41,4 +41,5 @@ const struct section section_noise = {
 	.result_bytes = sizeof(struct noise_result), .run = noise_section_run,
 	.write_text = report_write_noise_text, .write_json = report_write_noise_json,
 	.write_csv = noise_write_csv,
+	.view = &view_noise,
 };

@@ -153,6 +153,23 @@ int registry_plan(struct section_run *s, char *err, size_t errlen)
 	return 0;
 }
 
+const struct view *const *registry_views(void)
+{
+	/* Built on first use: a member of another const object is no constant
+	 * expression in C, so the list cannot be a static initialiser. */
+	static const struct view *views[REPORT_MAX_SECTIONS + 1];
+	static bool built;
+	size_t n = 0;
+
+	if (!built) {
+		for (size_t i = 0; i < registry_count && n < REPORT_MAX_SECTIONS; i++)
+			if (registry[i]->view)
+				views[n++] = registry[i]->view;
+		built = true;
+	}
+	return views;
+}
+
 void registry_free_results(struct report *r)
 {
 	for (size_t i = 0; i < registry_count && i < REPORT_MAX_SECTIONS; i++) {

@@ -24,6 +24,7 @@ struct plan;
 struct report;
 struct team_placement;
 struct topo;
+struct view;
 
 enum section_kind {
 	SECTION_REPORT,        /* `report`: every row with in_report, in table order */
@@ -113,6 +114,10 @@ struct section {
 	 * or not, so a stale table is removed. */
 	int (*write_csv)(const char *dir, const struct jsonr_value *doc);
 	void (*free)(void *result);
+	/* What the reader side draws from its part of a result document (HTML
+	 * tables, headline figures, plots): report/NAME_view.c. Every section
+	 * with a result has one. */
+	const struct view *view;
 
 	/* SECTION_FILE_COMMAND: the exit status (0, 1 runtime, 2 usage); err
 	 * gets one line when it is not 0. */
@@ -147,6 +152,10 @@ int registry_plan(struct section_run *s, char *err, size_t errlen);
  * missing) from a parsed result, and remove from dir a table this result
  * lacks: all of it or none (atomic_dir_begin). 0 or -errno. */
 int registry_write_csv(const char *dir, const struct jsonr_value *doc);
+
+/* The sections' views in report order, NULL-terminated: what html_write,
+ * svg_write_dir and summary_build loop over. */
+const struct view *const *registry_views(void);
 
 /* Free every section's result in r through its row, and the result. */
 void registry_free_results(struct report *r);

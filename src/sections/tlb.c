@@ -54,4 +54,5 @@ const struct section section_tlb = {
 	.help = tlb_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .run = tlb_section_run,
 	.write_text = report_write_tlb_text, .write_json = report_write_tlb_json,
+	.view = &view_tlb,
 };

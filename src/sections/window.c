@@ -108,4 +108,5 @@ const struct section section_window = {
 	.plan = window_section_plan, .instead = window_section_instead, .run = window_section_run,
 	.write_text = window_write_text, .write_json = window_write_json,
 	.write_csv = window_write_csv,
+	.view = &view_window,
 };

@@ -16,6 +16,7 @@
 #include "report/plots.h"
 #include "report/prom.h"
 #include "report/svg.h"
+#include "report/view.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -80,17 +81,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc)
 		return 0;
 	roots[0] = roots[1] = doc.root;
-	if (html_write(sink, roots, labels, 2) && ferror(sink))
+	if (html_write(sink, registry_views(), roots, labels, 2) && ferror(sink))
 		abort();
-	for (int k = 0; k < PLOTS_COUNT; k++) {
+	const struct view_plot *plots[PLOTS_MAX];
+	size_t nplots = plots_of_views(registry_views(), plots, PLOTS_MAX);
+
+	for (size_t k = 0; k < nplots; k++) {
 		struct svg_plot p;
 
-		if (!plots_build((enum plots_kind)k, &p, roots, labels, 2))
+		if (!plots[k]->build(&p, roots, labels, 2))
 			svg_plot_write(&p, sink, true);
 		svg_plot_free(&p);
 	}
 	registry_write_csv(csv, doc.root);
-	if (prom_write(sink, doc.root) && ferror(sink))
+	if (prom_write(sink, registry_views(), doc.root) && ferror(sink))
 		abort();
 	jsonr_free(&doc);
 	return 0;

@@ -19,6 +19,8 @@
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"
+#include "report/plots_dist.h"
+#include "report/plots_throughput.h"
 #include "report/svg.h"
 
 #include <errno.h>
@@ -143,7 +145,7 @@ TEST(svg_write_dir_writes_every_plot_with_data)
 	CHECK(load(&fx, three, 3) == 0, "fixtures");
 	test_scratch_make(dir, sizeof(dir), "html");
 	CHECK(dir[0], "mkdtemp");
-	rc = svg_write_dir(dir, fx.root, fx.label, fx.n);
+	rc = svg_write_dir(dir, registry_views(), fx.root, fx.label, fx.n);
 	unload(&fx);
 	CHECK(rc == 0, "svg_write_dir: %s", strerror(-rc));
 	snprintf(args, sizeof(args), "svg");
@@ -162,7 +164,7 @@ TEST(svg_write_dir_writes_every_plot_with_data)
 
 	snprintf(window_path, sizeof(window_path), "%s/window.svg", dir);
 	CHECK(load(&fx, three, 2) == 0, "fixtures");
-	rc = svg_write_dir(dir, fx.root, fx.label, fx.n);
+	rc = svg_write_dir(dir, registry_views(), fx.root, fx.label, fx.n);
 	unload(&fx);
 	int stale = stat(window_path, &st) == 0;
 
@@ -183,7 +185,7 @@ TEST(svg_plots_draw_the_fitted_model_and_knee)
 	CHECK(load(&fx, one, 1) == 0, "fixture");
 	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_latency_ns", &L), "L");
 	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_saturation_lanes", &Ks), "Ks");
-	CHECK(plots_build(PLOTS_LANES_TIME, &p, fx.root, fx.label, 1) == 0, "lanes plot");
+	CHECK(plots_lanes_time(&p, fx.root, fx.label, 1) == 0, "lanes plot");
 	for (size_t i = 0; i < p.nmarks; i++)
 		knee |= p.marks[i].kind == SVG_MARK_VLINE && fabs(p.marks[i].x0 - Ks) < 1e-9;
 	for (size_t i = 0; i < p.nseries; i++) {
@@ -195,7 +197,7 @@ TEST(svg_plots_draw_the_fitted_model_and_knee)
 		model = s->n > 10 && fabs(s->y[0] - L) < 1e-9 && fabs(s->y[s->n - 1] - L / Ks) < 1e-9;
 	}
 	svg_plot_free(&p);
-	CHECK(plots_build(PLOTS_WINDOW, &p, fx.root, fx.label, 1) == -ENOENT, "no window section: no plot");
+	CHECK(plots_window(&p, fx.root, fx.label, 1) == -ENOENT, "no window section: no plot");
 	svg_plot_free(&p);
 	unload(&fx);
 	CHECK(knee, "no marker line at Ks = %g", Ks);
@@ -213,9 +215,9 @@ TEST(html_parses_and_holds_nothing_external)
 	CHECK(load(&fx, three, 3) == 0, "fixtures");
 	f = open_memstream(&buf, &len);
 	CHECK(f, "open_memstream");
-	rc = html_write(f, fx.root, fx.label, fx.n);
+	rc = html_write(f, registry_views(), fx.root, fx.label, fx.n);
 	fclose(f);
-	CHECK(html_write(stdout, fx.root, fx.label, 0) == -EINVAL, "no documents");
+	CHECK(html_write(stdout, registry_views(), fx.root, fx.label, 0) == -EINVAL, "no documents");
 	unload(&fx);
 	CHECK(rc == 0, "html_write: %d", rc);
 	CHECK(strstr(buf, "Ks = 22.3 +/- 1.5"), "knee label of run A missing");
@@ -441,7 +443,7 @@ TEST(latency_dist_plot_bins_every_region)
 	root[0] = doc.root;
 	/* The keys as the writer emits them pass the reader of saved results. */
 	CHECK(vet_result(doc.root, "t.json", err, sizeof(err)) == 0, "vet: %s", err);
-	CHECK(plots_build(PLOTS_LATENCY_DIST, &p, root, label, 1) == 0, "no plot");
+	CHECK(plots_latency_dist(&p, root, label, 1) == 0, "no plot");
 	CHECK(p.nseries == 3, "%zu series, want 2 chase sizes and loaded", p.nseries);
 	for (size_t s = 0; s < p.nseries && s < 3; s++) {
 		double sum = 0;
@@ -459,7 +461,7 @@ TEST(latency_dist_plot_bins_every_region)
 	CHECK(jsonr_parse("{\"loaded\":{\"curve\":[{\"latency_ns\":90}]}}", 40, 0, &doc, err, sizeof(err)) == 0,
 	      "parse: %s", err);
 	root[0] = doc.root;
-	CHECK(plots_build(PLOTS_LATENCY_DIST, &p, root, label, 1) == -ENOENT, "a plot from no data");
+	CHECK(plots_latency_dist(&p, root, label, 1) == -ENOENT, "a plot from no data");
 	svg_plot_free(&p);
 	jsonr_free(&doc);
 }
@@ -480,7 +482,7 @@ TEST(html_renders_app_bzip2_tables_and_plot)
 	int rc;
 
 	CHECK(load(&fx, one, 1) == 0, "fixture");
-	CHECK(plots_build(PLOTS_APP_BZIP2, &p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
+	CHECK(plots_app_bzip2(&p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
 	for (size_t s = 0; s < p.nseries; s++)
 		if (!strcmp(p.series[s].label, "registers, prefetch off")) {
 			/* K = 1, 2, 4, 8, 16, 32 with the reused buffer; the fresh one is its own series. */
@@ -495,7 +497,7 @@ TEST(html_renders_app_bzip2_tables_and_plot)
 	svg_plot_free(&p);
 	f = open_memstream(&buf, &len);
 	CHECK(f, "open_memstream");
-	rc = html_write(f, fx.root, fx.label, fx.n);
+	rc = html_write(f, registry_views(), fx.root, fx.label, fx.n);
 	fclose(f);
 	unload(&fx);
 	CHECK(rc == 0, "html_write: %d", rc);

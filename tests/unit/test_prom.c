@@ -11,6 +11,7 @@
 #include "util/jsonr.h"
 #include "report/prom.h"
 #include "report/summary.h"
+#include "sections/registry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -121,7 +122,7 @@ static char *prom_of(const char *file, struct jsonr_doc *doc)
 		return NULL;
 	if (!(out = open_memstream(&text, &len)))
 		return NULL;
-	if (prom_write(out, doc->root)) {
+	if (prom_write(out, registry_views(), doc->root)) {
 		fclose(out);
 		free(text);
 		return NULL;
@@ -141,7 +142,7 @@ TEST(prom_reads_back_every_headline_figure)
 		char *text = prom_of(files[f], &doc);
 
 		CHECK(text, "%s: no Prometheus text", files[f]);
-		summary_build(doc.root, &s);
+		summary_build(registry_views(), doc.root, &s);
 		for (size_t i = 0; i < s.n; i++) {
 			const struct summary_figure *g = &s.fig[i];
 			char name[96], labels[160], want[256];
@@ -193,7 +194,7 @@ TEST(prom_escapes_label_values)
 
 	CHECK(jsonr_parse(json, sizeof(json) - 1, 0, &doc, err, sizeof(err)) == 0, "parse: %s", err);
 	CHECK((out = open_memstream(&text, &len)), "memstream");
-	CHECK(prom_write(out, doc.root) == 0, "write");
+	CHECK(prom_write(out, registry_views(), doc.root) == 0, "write");
 	fclose(out);
 	CHECK(strstr(text, "mlpscope_info{cpu_model=\"a\\\\b\\\"c\\nd\",version=\"1\\\"x\"} 1"), "escaping:\n%s", text);
 	CHECK(!strstr(text, "timestamp"), "a timestamp from nothing:\n%s", text);

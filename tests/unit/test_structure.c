@@ -1,8 +1,9 @@
 /*
  * The tree's shape, checked as code: no include cycle among src/ files, no
  * include pointing up the folders' layers (layers[] below), every registry
- * row complete (help, writers, a documented JSON key), and every measuring
- * section with its table in the HTML report. A
+ * row complete (help, writers, a documented JSON key, a view), every
+ * measuring section with its table in the HTML report, and every plot with
+ * one file name and one place on the page. A
  * module is a header together with the .c files that implement it: a .c of
  * the same stem, or a .c whose first quoted include is a header with no .c
  * of its own (text.c and json.c implement report/report.h). A cycle between
@@ -11,6 +12,9 @@
 #include "../harness.h"
 
 #include "report/html.h"
+#include "report/plots.h"
+#include "report/summary.h"
+#include "report/view.h"
 #include "sections/registry.h"
 #include "exp/result.h"
 
@@ -427,6 +431,17 @@ static char *read_output_md(void)
 }
 
 /* Why row r is incomplete, or NULL. */
+static bool summary_has_line(const char *line)
+{
+	const char *lines[64];
+	size_t n = summary_lines(lines, 64);
+
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (!strcmp(lines[i], line))
+			return true;
+	return false;
+}
+
 static const char *row_incomplete(const struct section *r, const char *output_md)
 {
 	static char why[200];
@@ -441,6 +456,11 @@ static const char *row_incomplete(const struct section *r, const char *output_md
 		return NULL;
 	if (!r->run || !r->write_text || !r->write_json || !r->result_bytes)
 		return "a section without run, text writer, JSON writer or result size";
+	if (!r->view || !r->view->html || !r->view->section || strcmp(r->view->section, r->name))
+		return "a section without its view (report/NAME_view.c: its JSON key and an HTML hook)";
+	if (!r->view->summary != !r->view->summary_line ||
+	    (r->view->summary_line && !summary_has_line(r->view->summary_line)))
+		return "a view whose headline figures have no row of the summary (summary_lines())";
 	snprintf(why, sizeof(why), "\n## `%s`", r->name);
 	if (!output_md || !strstr(output_md, why)) {
 		snprintf(why, sizeof(why), "its JSON key has no \"## `%s`\" heading in docs/OUTPUT.md", r->name);
@@ -471,6 +491,18 @@ TEST(registry_rows_have_help_writers_and_documented_keys)
 
 		broken.write_json = NULL;
 		CHECK(row_incomplete(&broken, md), "a row without a JSON writer passed");
+		broken = *registry_find("noise");
+		broken.view = NULL;
+		CHECK(row_incomplete(&broken, md), "a row without a view passed");
+		broken.view = registry_find("tlb")->view;
+		CHECK(row_incomplete(&broken, md), "a row with another section's view passed");
+		{
+			struct view v = *registry_find("noise")->view;
+
+			broken.view = &v;
+			v.summary_line = "no such row";
+			CHECK(row_incomplete(&broken, md), "a view with headline figures on no summary row passed");
+		}
 		broken = *registry_find("noise");
 		broken.name = "no_such_section";
 		CHECK(row_incomplete(&broken, md), "an undocumented row passed");
@@ -521,7 +553,8 @@ TEST(every_measuring_section_has_an_html_table)
 	CHECK((f = open_memstream(&html, &len)), "open_memstream");
 	if (!f)
 		return;
-	CHECK(html_write(f, (const struct jsonr_value *const[]){doc.root}, &label, 1) == 0, "html_write failed");
+	CHECK(html_write(f, registry_views(), (const struct jsonr_value *const[]){doc.root}, &label, 1) == 0,
+	      "html_write failed");
 	fclose(f);
 	for (size_t i = 0; i < registry_count; i++)
 		if (registry[i]->kind == SECTION_MEASURE)
@@ -529,8 +562,62 @@ TEST(every_measuring_section_has_an_html_table)
 			      registry[i]->name);
 	CHECK(strstr(html, "levels: the same sweep") && strstr(html, "read size: bytes read per node"),
 	      "mlp's levels or read-size table is missing");
-	/* The check itself: a section the page does not show fails it. */
+	/* The check itself: a section the page does not show fails it, and a
+	 * section left out of the views handed down is not shown. */
 	CHECK(!html_has_table(html, "no_such_section"), "a section with no view passed");
 	free(html);
+	html = NULL;
+	{
+		const struct view *const *all = registry_views();
+		const struct view *some[REPORT_MAX_SECTIONS + 1] = {0};
+		size_t n = 0;
+
+		for (size_t i = 0; all[i]; i++)
+			if (strcmp(all[i]->section, "window"))
+				some[n++] = all[i];
+		CHECK((f = open_memstream(&html, &len)), "open_memstream");
+		if (f) {
+			html_write(f, some, (const struct jsonr_value *const[]){doc.root}, &label, 1);
+			fclose(f);
+			CHECK(!html_has_table(html, "window") && html_has_table(html, "noise"),
+			      "a page drawn without window's view still shows it");
+		}
+	}
+	free(html);
 	jsonr_free(&doc);
+}
+
+/* Why a page's plots (plots_of_views over views) are not each named once,
+ * with a builder and a place of its own; NULL when they are. */
+static const char *plots_ambiguous(const struct view *const *views)
+{
+	const struct view_plot *p[PLOTS_MAX + 1];
+	size_t n = plots_of_views(views, p, PLOTS_MAX + 1);
+
+	if (n > PLOTS_MAX)
+		return "more plots than a page holds (PLOTS_MAX)";
+	for (size_t i = 0; i < n; i++) {
+		if (!p[i]->name || !p[i]->build)
+			return "a plot without a name or builder";
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(p[i]->name, p[j]->name) || p[i]->page_order == p[j]->page_order)
+				return "two plots share a file name or a place on the page";
+	}
+	return NULL;
+}
+
+TEST(every_plot_has_one_name_and_one_place)
+{
+	const struct view *const *all = registry_views();
+	const struct view *twice[2 * REPORT_MAX_SECTIONS + 1] = {0};
+	const char *why = plots_ambiguous(all);
+	size_t n = 0;
+
+	CHECK(!why, "%s", why ? why : "");
+	/* The check itself: a view listed twice puts each of its plots twice. */
+	for (size_t i = 0; all[i]; i++)
+		twice[n++] = all[i];
+	for (size_t i = 0; all[i]; i++)
+		twice[n++] = all[i];
+	CHECK(plots_ambiguous(twice), "every plot listed twice passed");
 }

@@ -12,6 +12,7 @@
 #include "util/jsonw.h"
 #include "report/window_out.h"
 #include "report/html.h"
+#include "sections/registry.h"
 #include "report/summary.h"
 
 #include <math.h>
@@ -45,7 +46,7 @@ TEST(summary_figures_come_from_the_keys_they_name)
 	size_t plain = 0;
 
 	CHECK(load_doc(&doc, "tests/data/report_a.json") == 0, "fixture");
-	summary_build(doc.root, &s);
+	summary_build(registry_views(), doc.root, &s);
 	/* Every figure whose key is a plain path reads back as its value. */
 	for (size_t i = 0; i < s.n; i++) {
 		double v;
@@ -131,7 +132,7 @@ TEST(summary_window_rows_and_not_run_sections)
 	CHECK(text, "writing the window JSON");
 	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
 	free(text);
-	summary_build(doc.root, &s);
+	summary_build(registry_views(), doc.root, &s);
 	CHECK((g = summary_find(&s, "window_reorder_buffer_entries")) && g->value == 317.5 &&
 	      !strcmp(g->from, "window.summary.reorder_buffer.capacity"), "window figure from window.summary");
 	CHECK(jsonr_get_number(doc.root, g->from, &v) && v == g->value, "%s does not read back", g->from);
@@ -163,7 +164,7 @@ TEST(summary_html_links_to_anchors_the_page_has)
 	root[0] = doc.root;
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
-	CHECK(html_write(f, root, label, 1) == 0, "html_write");
+	CHECK(html_write(f, registry_views(), root, label, 1) == 0, "html_write");
 	fclose(f);
 	jsonr_free(&doc);
 	sum = strstr(buf, "<table class=\"summary\"");
@@ -199,14 +200,14 @@ TEST(summary_level_matched_by_rank_is_used_only_past_the_level_below)
 
 	snprintf(text, sizeof(text), fmt, 2097152);
 	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
-	summary_build(doc.root, &s);
+	summary_build(registry_views(), doc.root, &s);
 	jsonr_free(&doc);
 	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 27.6 && strstr(g->note, "the OS says 32 MiB") &&
 	      !strcmp(g->from, "latency.levels_detected[0].latency_ns"), "by-rank plateau past L2 not used: %s",
 	      g ? g->note : "none");
 	snprintf(text, sizeof(text), fmt, 524288);
 	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
-	summary_build(doc.root, &s);
+	summary_build(registry_views(), doc.root, &s);
 	jsonr_free(&doc);
 	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 18.3 && strstr(g->note, "no plateau"),
 	      "a plateau starting inside L2 stood for L3: %s", g ? g->note : "none");
@@ -230,7 +231,7 @@ TEST(summary_memory_latency_carries_latency_s_steady_verdict)
 		const struct summary_figure *g;
 
 		CHECK(jsonr_parse(docs[k], strlen(docs[k]), 0, &doc, err, sizeof(err)) == 0, "%s", err);
-		summary_build(doc.root, &s);
+		summary_build(registry_views(), doc.root, &s);
 		g = summary_find(&s, "memory_latency_ns");
 		CHECK(g && g->value == 176.8, "memory latency missing");
 		if (k == 0)
@@ -259,7 +260,7 @@ TEST(summary_l3_without_a_plateau_never_reads_a_point_past_memory_s_start)
 	char err[128];
 
 	CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0, "%s", err);
-	summary_build(doc.root, &s);
+	summary_build(registry_views(), doc.root, &s);
 	jsonr_free(&doc);
 	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 36.2, "L3 line: %s %g",
 	      g ? g->note : "none", g ? g->value : NAN);

@@ -1,0 +1,135 @@
+/*
+ * The app section's view: per kernel, its run and each variant's points
+ * against the chase curve; for bzip2 (a whole decoder, not a kernel's
+ * points) the decoder beside libbz2, its variants, the installed tools and
+ * the block-parallel workers, as HTML tables; bzip2's plot and its decoded
+ * MB/s in compare (analyse/bzip2_figures.h).
+ */
+#include "report/app_out.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "analyse/bzip2_figures.h"
+#include "report/compare_table.h"
+#include "report/html_table.h"
+#include "report/plots_throughput.h"
+
+static const struct html_col app_rows[] = {
+	{ "footprint", "footprint_bytes", F_BYTES }, { "pages requested", "pages_requested", F_TEXT },
+	{ "huge pages obtained", "huge_bytes_obtained", F_BYTES }, { "may fit a cache", "may_fit_cache", F_BOOL },
+	{ "output check", "check.ok", F_BOOL }, { "runs checked", "check.runs_checked", 0 },
+	{ "chase latency ns", "chase.latency_ns", 2 }, { "headline", "headline.text", F_TEXT },
+	{ "setup s", "setup_seconds", 2 }, { "sweep s", "sweep_seconds", 2 },
+};
+
+static const struct html_col app_point_cols[] = {
+	{ "K", "k", 0 }, { "ns per item", "ns_per_item", 3 }, { "items/s", "items_per_second", 0 },
+	{ "ns per dependent load", "ns_per_dependent_load", 3 }, { "S_app = t(1)/t(K)", "speedup", 2 },
+	{ "S_chase", "chase_speedup", 2 }, { "R = S_app/S_chase", "ratio", 2 }, { "occupancy", "occupancy", 2 },
+};
+
+/* app.bzip2: a whole decoder, not a kernel's points; MB are 10^6 bytes of
+ * decoded output, seconds the warm decode unless named cold. */
+static const struct html_col bzip2_rows[] = {
+	{ "input", "input", F_TEXT }, { "file", "path", F_TEXT }, { "compressed", "compressed_bytes", F_BYTES },
+	{ "decoded", "decoded_bytes", F_BYTES }, { "blocks", "blocks", 0 }, { "streams", "streams", 0 },
+	{ "output check (every variant = libbz2)", "check_ok", F_BOOL },
+	{ "output SHA-256", "output_sha256", F_TEXT }, { "libbz2", "libbz2_version", F_TEXT },
+	{ "libbz2 one thread s", "libbz2_seconds", 4 }, { "libbz2 one thread MB/s", "libbz2_mb_per_s", 1 },
+	{ "best single thread K", "best.k", 0 }, { "best single thread MB/s", "best.mb_per_s", 1 },
+	{ "best / libbz2", "best.vs_libbz2", 2 }, { "best's largest stage", "best.largest_stage", F_TEXT },
+	{ "its fraction of the best's time", "best.largest_stage_fraction", 2 },
+	{ "table (4 B x block rows)", "table_bytes", F_BYTES }, { "table cache-resident", "resident", F_BOOL },
+	{ "resident, judged by", "resident_from", F_TEXT }, { "where", "resident_where", F_TEXT },
+	{ "chase at the table's footprint", "chase.ran", F_BOOL },
+	{ "chase t(1) ns per dependent load", "chase.latency_ns", 2 }, { "chase knee Ks", "chase.knee_k", 1 },
+	{ "chase pages", "chase.pages_requested", F_TEXT }, { "experiment s", "seconds", 1 },
+};
+
+static const struct html_col bzip2_variant_cols[] = {
+	{ "K", "k", 0 }, { "segments", "segments", 0 }, { "layout", "layout", F_TEXT },
+	{ "prefetch", "prefetch", F_TEXT }, { "output buffer", "output_buffer", F_TEXT },
+	{ "cold s", "cold_seconds", 4 }, { "warm s", "warm_seconds", 4 }, { "MB/s", "mb_per_s", 1 },
+	{ "decode s", "stage_seconds.decode", 4 }, { "table s", "stage_seconds.table", 4 },
+	{ "walk s (starts + traversal + assembly)", "walk_seconds", 4 }, { "rle s", "stage_seconds.rle", 4 },
+	{ "crc s", "stage_seconds.crc", 4 }, { "f (walk share of K=1)", "walk_fraction", 2 },
+	{ "s (walk speedup)", "walk_speedup", 2 }, { "predicted 1/((1-f)+f/s)", "predicted_speedup", 2 },
+	{ "measured speedup", "measured_speedup", 2 }, { "S_chase at K", "chase_speedup", 2 },
+	{ "R = s/S_chase", "walk_ratio", 2 }, { "one-lane blocks", "single_lane_fallbacks", 0 },
+};
+
+static const struct html_col bzip2_tool_cols[] = {
+	{ "tool (-dc, a process)", "name", F_TEXT }, { "version", "version", F_TEXT }, { "s", "seconds", 4 },
+	{ "MB/s", "mb_per_s", 1 }, { "our best single thread / tool", "ours_vs_tool", 2 },
+};
+
+static const struct html_col bzip2_worker_cols[] = {
+	{ "workers", "workers", 0 }, { "wall s", "wall_seconds", 4 }, { "MB/s", "mb_per_s", 1 },
+	{ "speedup over 1", "speedup", 2 }, { "CPU-s per GB", "cpu_seconds_per_gb", 2 },
+	{ "block MB/s min", "block_mb_per_s_min", 0 }, { "median", "block_mb_per_s_median", 0 },
+	{ "max", "block_mb_per_s_max", 0 }, { "peak RSS KiB", "peak_rss_kib", 0 },
+};
+
+static void bzip2_html(FILE *f, const struct jsonr_value *b)
+{
+	HTML_KV(f, b, bzip2_rows, "bzip2: our own decoder over a whole file, beside libbz2");
+	HTML_ROWS(f, jsonr_get(b, "variants"), bzip2_variant_cols,
+		  "bzip2 variants, one thread: f = K=1's walk / K=1's whole, s = K=1's walk / this walk, "
+		  "measured = K=1's whole / this whole; S_chase: the chase's t(1)/t(K) at the table's footprint");
+	HTML_ROWS(f, jsonr_get(b, "tools"), bzip2_tool_cols, "bzip2 tools installed here, the same file");
+	HTML_ROWS(f, jsonr_get(b, "workers"), bzip2_worker_cols,
+		  "bzip2 workers: block-parallel at the best variant, magic scan included");
+}
+
+static void app_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	char cap[192];
+
+	if (v->type != JSONR_OBJECT)
+		return;
+	html_section_heading(f, c, "app", "App: a real walk as K lanes against the chase curve");
+	for (const struct jsonr_value *k = v->u.children.first; k; k = k->next) {
+		const struct jsonr_value *vars = jsonr_get(k, "variants");
+
+		if (k->key_len == 5 && !memcmp(k->key, "bzip2", 5)) {
+			bzip2_html(f, k);
+			continue;
+		}
+		snprintf(cap, sizeof(cap), "%.*s", (int)k->key_len, k->key);
+		HTML_KV(f, k, app_rows, cap);
+		for (const struct jsonr_value *va = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; va;
+		     va = va->next) {
+			snprintf(cap, sizeof(cap), "%.*s %s: %s", (int)k->key_len, k->key,
+				 jsonr_get_string(va, "name") ? jsonr_get_string(va, "name") : "?",
+				 jsonr_get_string(va, "what") ? jsonr_get_string(va, "what") : "");
+			HTML_ROWS(f, jsonr_get(va, "points"), app_point_cols, cap);
+		}
+	}
+}
+
+/* Decoded MB/s means the same only over the same bytes: the input, its
+ * blocks and, for the workers, the worker counts measured. */
+static void compare_app_bzip2(struct compare_table *c, size_t i, const struct jsonr_value *doc,
+			      const struct jsonr_value *part)
+{
+	const struct jsonr_value *b = jsonr_get(part, "bzip2");
+	struct bzip2_figures f;
+
+	if (!bzip2_figures_read(doc, &f))
+		return;
+	compare_table_setting(c, i, "app bzip2", "input", true, jsonr_get(b, "input"));
+	compare_table_setting(c, i, "app bzip2", "decoded bytes", true, jsonr_get(b, "decoded_bytes"));
+	compare_table_setting(c, i, "app bzip2", "blocks", true, jsonr_get(b, "blocks"));
+	compare_table_row(c, i, "app bzip2", "bzip2 decoded, best single-thread K", "MB/s", f.best_mb_per_s, NAN);
+	compare_table_row(c, i, "app bzip2", "bzip2 decoded, libbz2 one thread", "MB/s", f.libbz2_mb_per_s, NAN);
+	compare_table_setting(c, i, "app bzip2 workers", "input", true, jsonr_get(b, "input"));
+	compare_table_setting_num(c, i, "app bzip2 workers", "workers (most)", true, f.workers_most);
+	compare_table_row(c, i, "app bzip2 workers", "bzip2 decoded, workers' best", "MB/s", f.workers_mb_per_s, NAN);
+}
+
+static const struct view_plot app_plots[] = { { "app_bzip2", 9, plots_app_bzip2 } };
+
+const struct view view_app = {
+	.section = "app", .html = app_html, VIEW_PLOTS(app_plots), .compare = compare_app_bzip2,
+};

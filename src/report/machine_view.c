@@ -1,0 +1,41 @@
+/*
+ * The machine section's view: what the OS and CPU claim (caches, pages,
+ * counters) and the timed core clock, as HTML tables. No headline figures
+ * and no plots: the summary's cache sizes come from here through the latency
+ * view, which matches its plateaus to them.
+ */
+#include "report/machine_out.h"
+
+#include "report/html_table.h"
+
+static const struct html_col machine_rows[] = {
+	{ "CPU", "cpu_model", F_TEXT }, { "vendor", "vendor", F_TEXT }, { "family", "family", F_TEXT },
+	{ "model", "model", F_TEXT }, { "stepping", "stepping", F_TEXT }, { "features", "features", F_LIST },
+	{ "online CPUs", "online_cpus", F_TEXT }, { "base page", "page_size_bytes", F_BYTES },
+	{ "THP enabled", "thp.enabled", F_TEXT }, { "THP defrag", "thp.defrag", F_TEXT },
+	{ "THP page", "thp.page_size_bytes", F_BYTES }, { "core clock min (MHz, timed)", "core_clock_mhz.min", 0 },
+	{ "core clock max (MHz, timed)", "core_clock_mhz.max", 0 },
+	{ "hardware counters", "pmu.hardware_counters", F_BOOL }, { "counters errno", "pmu.errno_name", F_TEXT },
+	{ "perf_event_paranoid", "pmu.paranoid", F_TEXT }, { "user-space RDPMC works", "pmu.rdpmc_works", F_BOOL },
+	{ "what this permits", "pmu_meaning", F_TEXT }, { "cache disagreements", "cache_disagreements", F_LIST },
+};
+
+static const struct html_col cache_cols[] = {
+	{ "level", "level", F_TEXT }, { "type", "type", F_TEXT }, { "size", "size_bytes", F_BYTES },
+	{ "line (B)", "line_bytes", F_TEXT }, { "ways", "ways", F_TEXT }, { "source", "source", F_TEXT },
+};
+
+static const struct html_col hugetlb_cols[] = {
+	{ "page size", "size_bytes", F_BYTES }, { "reserved", "pages_reserved", F_TEXT },
+	{ "free", "pages_free", F_TEXT },
+};
+
+static void machine_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	html_section_heading(f, c, "machine", "Machine: what it permits (OS and CPU claims; core clock timed)");
+	HTML_KV(f, v, machine_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "caches_reported"), cache_cols, "caches as reported");
+	HTML_ROWS(f, jsonr_get(v, "hugetlb"), hugetlb_cols, "hugetlb pools");
+}
+
+const struct view view_machine = { .section = "machine", .html = machine_html };

@@ -1,0 +1,50 @@
+/*
+ * The noise section's view: the instrument's noise floor and the spread of
+ * each estimator behind it, as HTML tables, and the floor in the headline.
+ */
+#include "report/noise_out.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/html_table.h"
+#include "report/summary.h"
+
+static const struct html_col noise_rows[] = {
+	{ "noise floor (%)", "floor_pct", 2 }, { "set by", "floor_from", F_TEXT },
+	{ "probe: min-of-3 spread (%)", "probe_minima_spread_pct", 2 },
+	{ "probe: single-run spread (%)", "probe_runs_spread_pct", 2 }, { "groups x runs", "groups", F_TEXT },
+	{ "runs per group", "runs_per_group", F_TEXT }, { "arm A (L1-resident)", "arm_a_bytes", F_BYTES },
+	{ "arm B (L2-resident)", "arm_b_bytes", F_BYTES },
+};
+
+static const struct html_col estimator_cols[] = {
+	{ "estimator", "name", F_TEXT }, { "unit", "unit", F_TEXT }, { "spread (%)", "spread_pct", 2 },
+	{ "values", "values", F_LIST },
+};
+
+static void noise_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	html_section_heading(f, c, "noise", "Noise: the instrument's noise floor");
+	HTML_KV(f, v, noise_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "estimators"), estimator_cols, "spread = max/min - 1 of repeated estimates");
+}
+
+static void add_noise(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *n)
+{
+	struct summary_figure *g;
+	const char *by = jsonr_get_string(n, "floor_from");
+
+	(void)doc;
+	if ((g = summary_add(s, "noise floor", "noise", "noise_floor_pct", summary_number(n, "floor_pct"), "%", 2))) {
+		snprintf(g->note, sizeof(g->note), "the tolerance of later sections; set by %s", by ? by : "?");
+		snprintf(g->from, sizeof(g->from), "noise.floor_pct");
+	}
+}
+
+/* The sections that contribute, each under its JSON key. */
+
+const struct view view_noise = {
+	.section = "noise", .html = noise_html,
+	.summary_line = "noise floor", .summary = add_noise,
+};

@@ -1,0 +1,71 @@
+/*
+ * The TLB section's view: the translation steps found by one load per page,
+ * beside what the CPU reports, as HTML tables and as the headline's entries
+ * per level and page size.
+ */
+#include "report/tlb_out.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/html_table.h"
+#include "report/summary.h"
+
+static const struct html_col tlb_rows[] = {
+	{ "huge pages give huge-page reach", "huge_reach_effective", F_BOOL },
+	{ "TLB sizes reported by the CPU", "reported_known", F_BOOL }, { "trials", "trials", F_TEXT },
+	{ "noise floor (%)", "noise_floor_pct", 2 },
+};
+
+static const struct html_col tlb_level_cols[] = {
+	{ "entries", "entries", F_TEXT }, { "reach", "reach_bytes", F_BYTES },
+	{ "arena page", "page_bytes", F_BYTES }, { "extra past it (ns/load)", "extra_ns", 1 },
+	{ "CPU reports (entries)", "reported_entries", F_TEXT }, { "agrees", "agrees_with_reported", F_BOOL },
+};
+
+static void tlb_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
+{
+	html_section_heading(f, c, "tlb", "TLB: one load per page, steps in ns per load");
+	HTML_KV(f, v, tlb_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "levels"), tlb_level_cols, "steps (translation, by subtraction)");
+}
+
+static void add_tlb(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *t)
+{
+	const struct jsonr_value *lv = jsonr_get(t, "levels");
+	size_t i = 0;
+	bool eff;
+
+	(void)doc;
+	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e;
+	     e = e->next, i++) {
+		struct summary_figure *g;
+		bool huge = summary_number(e, "page_bytes") > 4096;
+		char name[48], reach[32];
+
+		snprintf(name, sizeof(name), "tlb_level%zu_entries", i + 1);
+		if (!(g = summary_add(s, huge ? "TLB, huge pages" : "TLB, 4 KiB pages", "tlb", name,
+				      summary_number(e, "entries"), "entries", 0)))
+			continue;
+		summary_format_bytes(reach, sizeof(reach), summary_number(e, "reach_bytes"));
+		if (isfinite(summary_number(e, "extra_ns")))
+			snprintf(g->note, sizeof(g->note), "%s, +%.1f ns past it", reach, summary_number(e, "extra_ns"));
+		else
+			snprintf(g->note, sizeof(g->note), "%s", reach);
+		snprintf(g->from, sizeof(g->from), "tlb.levels[%zu].entries", i);
+	}
+	if (jsonr_get_bool(t, "huge_reach_effective", &eff)) {
+		struct summary_figure *g = summary_add(s, "TLB, huge pages", "tlb", "tlb_huge_reach_effective", eff ? 1 : 0, "", 0);
+
+		if (g) {
+			g->yesno = true;
+			snprintf(g->what, sizeof(g->what), "huge-page reach:");
+			snprintf(g->from, sizeof(g->from), "tlb.huge_reach_effective");
+		}
+	}
+}
+
+const struct view view_tlb = {
+	.section = "tlb", .html = tlb_html,
+	.summary_line = "TLB", .summary = add_tlb,
+};

@@ -1,0 +1,57 @@
+/*
+ * A section's view: what the reader side knows of one section's part of a
+ * result document (its HTML tables, its headline figures, its plots, its
+ * rows in compare's table), kept beside that section's writers in
+ * report/NAME_view.c. The HTML page, the summary, the plots and compare
+ * loop over a list of views handed down by the caller (sections/registry.c
+ * builds it from registry[] in report order), because report/ may not name
+ * the sections. Views read only the result document, never a live result:
+ * a saved file draws as a live run.
+ */
+#ifndef MLPSCOPE_REPORT_VIEW_H
+#define MLPSCOPE_REPORT_VIEW_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct compare_table;
+struct jsonr_value;
+struct summary;
+struct svg_plot;
+
+/* One run as the HTML page shows it. */
+struct html_ctx {
+	const struct jsonr_value *doc;  /* the whole document: some tables read other sections */
+	const char *label;              /* names the run beside every heading */
+	size_t run;                     /* from 0; anchors are "run1-SECTION" */
+};
+
+/* One plot: all runs on the same axes. build initialises p (svg_plot_free it
+ * in every case) and returns 0 when drawn, -ENOENT when no document has the
+ * data, -ENOMEM. */
+struct view_plot {
+	const char *name;  /* file stem and figure id: "latency" -> latency.svg, #plot-latency */
+	int page_order;    /* its place among every view's plots on the page, from 0 */
+	int (*build)(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
+};
+
+struct view {
+	const char *section;  /* the JSON key of the section's part of a result */
+	/* Its heading(s) and tables for one run; part is doc's member section. */
+	void (*html)(FILE *f, const struct jsonr_value *part, const struct html_ctx *c);
+	/* The summary row "not run" shows on when part is absent (one of
+	 * summary_lines()); NULL with no headline figures. */
+	const char *summary_line;
+	void (*summary)(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *part);
+	const struct view_plot *plots;
+	size_t nplots;
+	/* compare: its settings and rows for run run (report/compare_table.h);
+	 * called in report order, so its groups come in that order. */
+	void (*compare)(struct compare_table *t, size_t run, const struct jsonr_value *doc,
+			const struct jsonr_value *part);
+};
+
+/* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */
+#define VIEW_PLOTS(a) .plots = (a), .nplots = sizeof(a) / sizeof((a)[0])
+
+#endif
