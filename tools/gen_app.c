@@ -35,7 +35,7 @@ static void emit_bwt(unsigned k, int bits)
 static void emit_eytzinger(unsigned k)
 {
 	printf("static void eyt_k%u(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,\n"
-	       "\t\t     uint32_t *result)\n{\n\tunsigned depth = eyt_depth(n);\n\tsize_t q0 = 0;\n\n"
+	       "\t\t     uint32_t *result)\n{\n\tunsigned depth = app_eytzinger_depth(n);\n\tsize_t q0 = 0;\n\n"
 	       "\t(void)k;\n\tfor (; q0 + %u <= nq; q0 += %u) {\n", k, k, k);
 	for (unsigned i = 0; i < k; i++)
 		printf("\t\tuint64_t x%u = queries[q0 + %u];\n\t\tsize_t p%u = 1;\n", i, i, i);
@@ -44,7 +44,7 @@ static void emit_eytzinger(unsigned k)
 		printf("\t\t\tp%u = p%u <= n ? 2 * p%u + (e[p%u <= n ? p%u : 0] < x%u) : p%u;\n", i, i, i, i, i, i, i);
 	printf("\t\t}\n");
 	for (unsigned i = 0; i < k; i++)
-		printf("\t\tresult[q0 + %u] = eyt_answer(p%u);\n", i, i);
+		printf("\t\tresult[q0 + %u] = app_eytzinger_answer(p%u);\n", i, i);
 	printf("\t}\n\tif (q0 < nq)\n\t\tapp_search_eytzinger(e, n, queries + q0, nq - q0, %u, result + q0);\n}\n\n", k);
 }
 
@@ -68,10 +68,6 @@ int main(void)
 		emit_bwt(set[i], 32);
 		emit_bwt(set[i], 64);
 	}
-	printf("static unsigned eyt_depth(size_t n)\n{\n\tunsigned d = 0;\n\n"
-	       "\twhile (((size_t)1 << d) <= n)\n\t\td++;\n\treturn d;\n}\n\n"
-	       "static uint32_t eyt_answer(size_t i)\n{\n"
-	       "\treturn (uint32_t)(i >> (__builtin_ctzll(~(unsigned long long)i) + 1));\n}\n\n");
 	for (unsigned i = 0; i < NSET; i++)
 		emit_eytzinger(set[i]);
 	printf("app_search_fn app_search_eytzinger_regs(unsigned k)\n{\n\tswitch (k) {\n");

@@ -13,393 +13,119 @@
 
 #include <immintrin.h>
 
+/*
+ * Each kernel is written once, as one macro over the primitives each ISA
+ * defines below under its prefix P: P_VEC (the register type), P_LOAD(p),
+ * P_STORE(p, v), P_STREAM(p, v) (non-temporal), P_ADD(a, b) (64-bit
+ * lanes), P_ZERO(), P_SET1(x), P_STOREU(p, v), and P_TRIP(X), which expands
+ * X(P, i, offset) for the i-th register of a 256-byte trip. The trips stay
+ * unrolled as written: every load and store is a statement of its own, so
+ * each ISA's loop compiles to the instructions it did when spelled out.
+ */
+#define ACC_ADD(P, i, off) acc[(i) & 3] = P##_ADD(acc[(i) & 3], P##_LOAD(s + (off)));
+#define SPLAT_STORE(P, i, off) P##_STORE(d + (off), v);
+#define SPLAT_STREAM(P, i, off) P##_STREAM(d + (off), v);
+#define LOAD_REG(P, i, off) P##_VEC v##i = P##_LOAD(s + (off));
+#define STORE_REG(P, i, off) P##_STORE(d + (off), v##i);
+#define STREAM_REG(P, i, off) P##_STREAM(d + (off), v##i);
+
+#define READ_KERNEL(fn, isa, P)                                                                          \
+__attribute__((target(isa))) static uint64_t fn(void *dst, const void *src, size_t bytes, uint64_t seed) \
+{                                                                                                       \
+	const char *s = src, *end = s + bytes;                                                          \
+	P##_VEC acc[4] = {P##_ZERO(), P##_ZERO(), P##_ZERO(), P##_ZERO()};                              \
+	uint64_t lanes[sizeof(P##_VEC) / 8], sum = seed;                                                \
+                                                                                                        \
+	(void)dst;                                                                                      \
+	/* Four accumulators so the adds never limit the loads. */                                      \
+	for (; s < end; s += 256) {                                                                     \
+		P##_TRIP(ACC_ADD)                                                                       \
+	}                                                                                               \
+	acc[0] = P##_ADD(P##_ADD(acc[0], acc[1]), P##_ADD(acc[2], acc[3]));                             \
+	P##_STOREU(lanes, acc[0]);                                                                      \
+	for (unsigned i = 0; i < sizeof(P##_VEC) / 8; i++)                                              \
+		sum += lanes[i];                                                                        \
+	return sum;                                                                                     \
+}
+
+/* put: SPLAT_STORE or SPLAT_STREAM; drain: what must follow the last
+ * store (the SFENCE after non-temporal ones), or nothing. */
+#define WRITE_KERNEL(fn, isa, P, put, drain)                                                             \
+__attribute__((target(isa))) static uint64_t fn(void *dst, const void *src, size_t bytes, uint64_t seed) \
+{                                                                                                       \
+	char *d = dst, *end = d + bytes;                                                                \
+	P##_VEC v = P##_SET1((long long)seed);                                                          \
+                                                                                                        \
+	(void)src;                                                                                      \
+	for (; d < end; d += 256) {                                                                     \
+		P##_TRIP(put)                                                                           \
+	}                                                                                               \
+	drain                                                                                           \
+	return 0;                                                                                       \
+}
+
+/* Every register of the trip is loaded before the first store; put:
+ * STORE_REG or STREAM_REG. */
+#define COPY_KERNEL(fn, isa, P, put, drain)                                                              \
+__attribute__((target(isa))) static uint64_t fn(void *dst, const void *src, size_t bytes, uint64_t seed) \
+{                                                                                                       \
+	char *d = dst;                                                                                  \
+	const char *s = src, *end = s + bytes;                                                          \
+                                                                                                        \
+	(void)seed;                                                                                     \
+	for (; s < end; s += 256, d += 256) {                                                           \
+		P##_TRIP(LOAD_REG)                                                                      \
+		P##_TRIP(put)                                                                           \
+	}                                                                                               \
+	drain                                                                                           \
+	return 0;                                                                                       \
+}
+
+#define STREAM_KERNELS(name, isa, P)                                                   \
+	READ_KERNEL(stream_read_##name, isa, P)                                        \
+	WRITE_KERNEL(stream_write_##name, isa, P, SPLAT_STORE, )                       \
+	WRITE_KERNEL(stream_ntwrite_##name, isa, P, SPLAT_STREAM, _mm_sfence();)       \
+	COPY_KERNEL(stream_copy_##name, isa, P, STORE_REG, )                           \
+	COPY_KERNEL(stream_ntcopy_##name, isa, P, STREAM_REG, _mm_sfence();)
+
 /* sse2: 16-byte registers, 16 per 256-byte trip. */
-__attribute__((target("sse2"))) static uint64_t stream_read_sse2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	const char *s = src, *end = s + bytes;
-	__m128i acc[4] = {_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()};
-	uint64_t lanes[2], sum = seed;
-
-	(void)dst;
-	/* Four accumulators so the adds never limit the loads. */
-	for (; s < end; s += 256) {
-		acc[0] = _mm_add_epi64(acc[0], _mm_load_si128((const __m128i *)(s + 0)));
-		acc[1] = _mm_add_epi64(acc[1], _mm_load_si128((const __m128i *)(s + 16)));
-		acc[2] = _mm_add_epi64(acc[2], _mm_load_si128((const __m128i *)(s + 32)));
-		acc[3] = _mm_add_epi64(acc[3], _mm_load_si128((const __m128i *)(s + 48)));
-		acc[0] = _mm_add_epi64(acc[0], _mm_load_si128((const __m128i *)(s + 64)));
-		acc[1] = _mm_add_epi64(acc[1], _mm_load_si128((const __m128i *)(s + 80)));
-		acc[2] = _mm_add_epi64(acc[2], _mm_load_si128((const __m128i *)(s + 96)));
-		acc[3] = _mm_add_epi64(acc[3], _mm_load_si128((const __m128i *)(s + 112)));
-		acc[0] = _mm_add_epi64(acc[0], _mm_load_si128((const __m128i *)(s + 128)));
-		acc[1] = _mm_add_epi64(acc[1], _mm_load_si128((const __m128i *)(s + 144)));
-		acc[2] = _mm_add_epi64(acc[2], _mm_load_si128((const __m128i *)(s + 160)));
-		acc[3] = _mm_add_epi64(acc[3], _mm_load_si128((const __m128i *)(s + 176)));
-		acc[0] = _mm_add_epi64(acc[0], _mm_load_si128((const __m128i *)(s + 192)));
-		acc[1] = _mm_add_epi64(acc[1], _mm_load_si128((const __m128i *)(s + 208)));
-		acc[2] = _mm_add_epi64(acc[2], _mm_load_si128((const __m128i *)(s + 224)));
-		acc[3] = _mm_add_epi64(acc[3], _mm_load_si128((const __m128i *)(s + 240)));
-	}
-	acc[0] = _mm_add_epi64(_mm_add_epi64(acc[0], acc[1]), _mm_add_epi64(acc[2], acc[3]));
-	_mm_storeu_si128((__m128i *)lanes, acc[0]);
-	for (unsigned i = 0; i < 2; i++)
-		sum += lanes[i];
-	return sum;
-}
-
-__attribute__((target("sse2"))) static uint64_t stream_write_sse2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst, *end = d + bytes;
-	__m128i v = _mm_set1_epi64x((long long)seed);
-
-	(void)src;
-	for (; d < end; d += 256) {
-		_mm_store_si128((__m128i *)(d + 0), v);
-		_mm_store_si128((__m128i *)(d + 16), v);
-		_mm_store_si128((__m128i *)(d + 32), v);
-		_mm_store_si128((__m128i *)(d + 48), v);
-		_mm_store_si128((__m128i *)(d + 64), v);
-		_mm_store_si128((__m128i *)(d + 80), v);
-		_mm_store_si128((__m128i *)(d + 96), v);
-		_mm_store_si128((__m128i *)(d + 112), v);
-		_mm_store_si128((__m128i *)(d + 128), v);
-		_mm_store_si128((__m128i *)(d + 144), v);
-		_mm_store_si128((__m128i *)(d + 160), v);
-		_mm_store_si128((__m128i *)(d + 176), v);
-		_mm_store_si128((__m128i *)(d + 192), v);
-		_mm_store_si128((__m128i *)(d + 208), v);
-		_mm_store_si128((__m128i *)(d + 224), v);
-		_mm_store_si128((__m128i *)(d + 240), v);
-	}
-	return 0;
-}
-
-__attribute__((target("sse2"))) static uint64_t stream_ntwrite_sse2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst, *end = d + bytes;
-	__m128i v = _mm_set1_epi64x((long long)seed);
-
-	(void)src;
-	for (; d < end; d += 256) {
-		_mm_stream_si128((__m128i *)(d + 0), v);
-		_mm_stream_si128((__m128i *)(d + 16), v);
-		_mm_stream_si128((__m128i *)(d + 32), v);
-		_mm_stream_si128((__m128i *)(d + 48), v);
-		_mm_stream_si128((__m128i *)(d + 64), v);
-		_mm_stream_si128((__m128i *)(d + 80), v);
-		_mm_stream_si128((__m128i *)(d + 96), v);
-		_mm_stream_si128((__m128i *)(d + 112), v);
-		_mm_stream_si128((__m128i *)(d + 128), v);
-		_mm_stream_si128((__m128i *)(d + 144), v);
-		_mm_stream_si128((__m128i *)(d + 160), v);
-		_mm_stream_si128((__m128i *)(d + 176), v);
-		_mm_stream_si128((__m128i *)(d + 192), v);
-		_mm_stream_si128((__m128i *)(d + 208), v);
-		_mm_stream_si128((__m128i *)(d + 224), v);
-		_mm_stream_si128((__m128i *)(d + 240), v);
-	}
-	_mm_sfence();
-	return 0;
-}
-
-__attribute__((target("sse2"))) static uint64_t stream_copy_sse2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst;
-	const char *s = src, *end = s + bytes;
-
-	(void)seed;
-	for (; s < end; s += 256, d += 256) {
-		__m128i v0 = _mm_load_si128((const __m128i *)(s + 0));
-		__m128i v1 = _mm_load_si128((const __m128i *)(s + 16));
-		__m128i v2 = _mm_load_si128((const __m128i *)(s + 32));
-		__m128i v3 = _mm_load_si128((const __m128i *)(s + 48));
-		__m128i v4 = _mm_load_si128((const __m128i *)(s + 64));
-		__m128i v5 = _mm_load_si128((const __m128i *)(s + 80));
-		__m128i v6 = _mm_load_si128((const __m128i *)(s + 96));
-		__m128i v7 = _mm_load_si128((const __m128i *)(s + 112));
-		__m128i v8 = _mm_load_si128((const __m128i *)(s + 128));
-		__m128i v9 = _mm_load_si128((const __m128i *)(s + 144));
-		__m128i v10 = _mm_load_si128((const __m128i *)(s + 160));
-		__m128i v11 = _mm_load_si128((const __m128i *)(s + 176));
-		__m128i v12 = _mm_load_si128((const __m128i *)(s + 192));
-		__m128i v13 = _mm_load_si128((const __m128i *)(s + 208));
-		__m128i v14 = _mm_load_si128((const __m128i *)(s + 224));
-		__m128i v15 = _mm_load_si128((const __m128i *)(s + 240));
-		_mm_store_si128((__m128i *)(d + 0), v0);
-		_mm_store_si128((__m128i *)(d + 16), v1);
-		_mm_store_si128((__m128i *)(d + 32), v2);
-		_mm_store_si128((__m128i *)(d + 48), v3);
-		_mm_store_si128((__m128i *)(d + 64), v4);
-		_mm_store_si128((__m128i *)(d + 80), v5);
-		_mm_store_si128((__m128i *)(d + 96), v6);
-		_mm_store_si128((__m128i *)(d + 112), v7);
-		_mm_store_si128((__m128i *)(d + 128), v8);
-		_mm_store_si128((__m128i *)(d + 144), v9);
-		_mm_store_si128((__m128i *)(d + 160), v10);
-		_mm_store_si128((__m128i *)(d + 176), v11);
-		_mm_store_si128((__m128i *)(d + 192), v12);
-		_mm_store_si128((__m128i *)(d + 208), v13);
-		_mm_store_si128((__m128i *)(d + 224), v14);
-		_mm_store_si128((__m128i *)(d + 240), v15);
-	}
-	return 0;
-}
-
-__attribute__((target("sse2"))) static uint64_t stream_ntcopy_sse2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst;
-	const char *s = src, *end = s + bytes;
-
-	(void)seed;
-	for (; s < end; s += 256, d += 256) {
-		__m128i v0 = _mm_load_si128((const __m128i *)(s + 0));
-		__m128i v1 = _mm_load_si128((const __m128i *)(s + 16));
-		__m128i v2 = _mm_load_si128((const __m128i *)(s + 32));
-		__m128i v3 = _mm_load_si128((const __m128i *)(s + 48));
-		__m128i v4 = _mm_load_si128((const __m128i *)(s + 64));
-		__m128i v5 = _mm_load_si128((const __m128i *)(s + 80));
-		__m128i v6 = _mm_load_si128((const __m128i *)(s + 96));
-		__m128i v7 = _mm_load_si128((const __m128i *)(s + 112));
-		__m128i v8 = _mm_load_si128((const __m128i *)(s + 128));
-		__m128i v9 = _mm_load_si128((const __m128i *)(s + 144));
-		__m128i v10 = _mm_load_si128((const __m128i *)(s + 160));
-		__m128i v11 = _mm_load_si128((const __m128i *)(s + 176));
-		__m128i v12 = _mm_load_si128((const __m128i *)(s + 192));
-		__m128i v13 = _mm_load_si128((const __m128i *)(s + 208));
-		__m128i v14 = _mm_load_si128((const __m128i *)(s + 224));
-		__m128i v15 = _mm_load_si128((const __m128i *)(s + 240));
-		_mm_stream_si128((__m128i *)(d + 0), v0);
-		_mm_stream_si128((__m128i *)(d + 16), v1);
-		_mm_stream_si128((__m128i *)(d + 32), v2);
-		_mm_stream_si128((__m128i *)(d + 48), v3);
-		_mm_stream_si128((__m128i *)(d + 64), v4);
-		_mm_stream_si128((__m128i *)(d + 80), v5);
-		_mm_stream_si128((__m128i *)(d + 96), v6);
-		_mm_stream_si128((__m128i *)(d + 112), v7);
-		_mm_stream_si128((__m128i *)(d + 128), v8);
-		_mm_stream_si128((__m128i *)(d + 144), v9);
-		_mm_stream_si128((__m128i *)(d + 160), v10);
-		_mm_stream_si128((__m128i *)(d + 176), v11);
-		_mm_stream_si128((__m128i *)(d + 192), v12);
-		_mm_stream_si128((__m128i *)(d + 208), v13);
-		_mm_stream_si128((__m128i *)(d + 224), v14);
-		_mm_stream_si128((__m128i *)(d + 240), v15);
-	}
-	_mm_sfence();
-	return 0;
-}
+#define SSE2_VEC __m128i
+#define SSE2_LOAD(p) _mm_load_si128((const __m128i *)(p))
+#define SSE2_STORE(p, v) _mm_store_si128((__m128i *)(p), v)
+#define SSE2_STREAM(p, v) _mm_stream_si128((__m128i *)(p), v)
+#define SSE2_ADD(a, b) _mm_add_epi64(a, b)
+#define SSE2_ZERO() _mm_setzero_si128()
+#define SSE2_SET1(x) _mm_set1_epi64x(x)
+#define SSE2_STOREU(p, v) _mm_storeu_si128((__m128i *)(p), v)
+#define SSE2_TRIP(X) X(SSE2, 0, 0) X(SSE2, 1, 16) X(SSE2, 2, 32) X(SSE2, 3, 48) X(SSE2, 4, 64) X(SSE2, 5, 80) \
+	X(SSE2, 6, 96) X(SSE2, 7, 112) X(SSE2, 8, 128) X(SSE2, 9, 144) X(SSE2, 10, 160) X(SSE2, 11, 176)      \
+	X(SSE2, 12, 192) X(SSE2, 13, 208) X(SSE2, 14, 224) X(SSE2, 15, 240)
+STREAM_KERNELS(sse2, "sse2", SSE2)
 
 /* avx2: 32-byte registers, 8 per 256-byte trip. */
-__attribute__((target("avx2"))) static uint64_t stream_read_avx2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	const char *s = src, *end = s + bytes;
-	__m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
-	uint64_t lanes[4], sum = seed;
-
-	(void)dst;
-	/* Four accumulators so the adds never limit the loads. */
-	for (; s < end; s += 256) {
-		acc[0] = _mm256_add_epi64(acc[0], _mm256_load_si256((const __m256i *)(s + 0)));
-		acc[1] = _mm256_add_epi64(acc[1], _mm256_load_si256((const __m256i *)(s + 32)));
-		acc[2] = _mm256_add_epi64(acc[2], _mm256_load_si256((const __m256i *)(s + 64)));
-		acc[3] = _mm256_add_epi64(acc[3], _mm256_load_si256((const __m256i *)(s + 96)));
-		acc[0] = _mm256_add_epi64(acc[0], _mm256_load_si256((const __m256i *)(s + 128)));
-		acc[1] = _mm256_add_epi64(acc[1], _mm256_load_si256((const __m256i *)(s + 160)));
-		acc[2] = _mm256_add_epi64(acc[2], _mm256_load_si256((const __m256i *)(s + 192)));
-		acc[3] = _mm256_add_epi64(acc[3], _mm256_load_si256((const __m256i *)(s + 224)));
-	}
-	acc[0] = _mm256_add_epi64(_mm256_add_epi64(acc[0], acc[1]), _mm256_add_epi64(acc[2], acc[3]));
-	_mm256_storeu_si256((__m256i *)lanes, acc[0]);
-	for (unsigned i = 0; i < 4; i++)
-		sum += lanes[i];
-	return sum;
-}
-
-__attribute__((target("avx2"))) static uint64_t stream_write_avx2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst, *end = d + bytes;
-	__m256i v = _mm256_set1_epi64x((long long)seed);
-
-	(void)src;
-	for (; d < end; d += 256) {
-		_mm256_store_si256((__m256i *)(d + 0), v);
-		_mm256_store_si256((__m256i *)(d + 32), v);
-		_mm256_store_si256((__m256i *)(d + 64), v);
-		_mm256_store_si256((__m256i *)(d + 96), v);
-		_mm256_store_si256((__m256i *)(d + 128), v);
-		_mm256_store_si256((__m256i *)(d + 160), v);
-		_mm256_store_si256((__m256i *)(d + 192), v);
-		_mm256_store_si256((__m256i *)(d + 224), v);
-	}
-	return 0;
-}
-
-__attribute__((target("avx2"))) static uint64_t stream_ntwrite_avx2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst, *end = d + bytes;
-	__m256i v = _mm256_set1_epi64x((long long)seed);
-
-	(void)src;
-	for (; d < end; d += 256) {
-		_mm256_stream_si256((__m256i *)(d + 0), v);
-		_mm256_stream_si256((__m256i *)(d + 32), v);
-		_mm256_stream_si256((__m256i *)(d + 64), v);
-		_mm256_stream_si256((__m256i *)(d + 96), v);
-		_mm256_stream_si256((__m256i *)(d + 128), v);
-		_mm256_stream_si256((__m256i *)(d + 160), v);
-		_mm256_stream_si256((__m256i *)(d + 192), v);
-		_mm256_stream_si256((__m256i *)(d + 224), v);
-	}
-	_mm_sfence();
-	return 0;
-}
-
-__attribute__((target("avx2"))) static uint64_t stream_copy_avx2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst;
-	const char *s = src, *end = s + bytes;
-
-	(void)seed;
-	for (; s < end; s += 256, d += 256) {
-		__m256i v0 = _mm256_load_si256((const __m256i *)(s + 0));
-		__m256i v1 = _mm256_load_si256((const __m256i *)(s + 32));
-		__m256i v2 = _mm256_load_si256((const __m256i *)(s + 64));
-		__m256i v3 = _mm256_load_si256((const __m256i *)(s + 96));
-		__m256i v4 = _mm256_load_si256((const __m256i *)(s + 128));
-		__m256i v5 = _mm256_load_si256((const __m256i *)(s + 160));
-		__m256i v6 = _mm256_load_si256((const __m256i *)(s + 192));
-		__m256i v7 = _mm256_load_si256((const __m256i *)(s + 224));
-		_mm256_store_si256((__m256i *)(d + 0), v0);
-		_mm256_store_si256((__m256i *)(d + 32), v1);
-		_mm256_store_si256((__m256i *)(d + 64), v2);
-		_mm256_store_si256((__m256i *)(d + 96), v3);
-		_mm256_store_si256((__m256i *)(d + 128), v4);
-		_mm256_store_si256((__m256i *)(d + 160), v5);
-		_mm256_store_si256((__m256i *)(d + 192), v6);
-		_mm256_store_si256((__m256i *)(d + 224), v7);
-	}
-	return 0;
-}
-
-__attribute__((target("avx2"))) static uint64_t stream_ntcopy_avx2(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst;
-	const char *s = src, *end = s + bytes;
-
-	(void)seed;
-	for (; s < end; s += 256, d += 256) {
-		__m256i v0 = _mm256_load_si256((const __m256i *)(s + 0));
-		__m256i v1 = _mm256_load_si256((const __m256i *)(s + 32));
-		__m256i v2 = _mm256_load_si256((const __m256i *)(s + 64));
-		__m256i v3 = _mm256_load_si256((const __m256i *)(s + 96));
-		__m256i v4 = _mm256_load_si256((const __m256i *)(s + 128));
-		__m256i v5 = _mm256_load_si256((const __m256i *)(s + 160));
-		__m256i v6 = _mm256_load_si256((const __m256i *)(s + 192));
-		__m256i v7 = _mm256_load_si256((const __m256i *)(s + 224));
-		_mm256_stream_si256((__m256i *)(d + 0), v0);
-		_mm256_stream_si256((__m256i *)(d + 32), v1);
-		_mm256_stream_si256((__m256i *)(d + 64), v2);
-		_mm256_stream_si256((__m256i *)(d + 96), v3);
-		_mm256_stream_si256((__m256i *)(d + 128), v4);
-		_mm256_stream_si256((__m256i *)(d + 160), v5);
-		_mm256_stream_si256((__m256i *)(d + 192), v6);
-		_mm256_stream_si256((__m256i *)(d + 224), v7);
-	}
-	_mm_sfence();
-	return 0;
-}
+#define AVX2_VEC __m256i
+#define AVX2_LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define AVX2_STORE(p, v) _mm256_store_si256((__m256i *)(p), v)
+#define AVX2_STREAM(p, v) _mm256_stream_si256((__m256i *)(p), v)
+#define AVX2_ADD(a, b) _mm256_add_epi64(a, b)
+#define AVX2_ZERO() _mm256_setzero_si256()
+#define AVX2_SET1(x) _mm256_set1_epi64x(x)
+#define AVX2_STOREU(p, v) _mm256_storeu_si256((__m256i *)(p), v)
+#define AVX2_TRIP(X) X(AVX2, 0, 0) X(AVX2, 1, 32) X(AVX2, 2, 64) X(AVX2, 3, 96) X(AVX2, 4, 128) \
+	X(AVX2, 5, 160) X(AVX2, 6, 192) X(AVX2, 7, 224)
+STREAM_KERNELS(avx2, "avx2", AVX2)
 
 /* avx512: 64-byte registers, 4 per 256-byte trip. */
-__attribute__((target("avx512f"))) static uint64_t stream_read_avx512(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	const char *s = src, *end = s + bytes;
-	__m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-	uint64_t lanes[8], sum = seed;
-
-	(void)dst;
-	/* Four accumulators so the adds never limit the loads. */
-	for (; s < end; s += 256) {
-		acc[0] = _mm512_add_epi64(acc[0], _mm512_load_si512((const void *)(s + 0)));
-		acc[1] = _mm512_add_epi64(acc[1], _mm512_load_si512((const void *)(s + 64)));
-		acc[2] = _mm512_add_epi64(acc[2], _mm512_load_si512((const void *)(s + 128)));
-		acc[3] = _mm512_add_epi64(acc[3], _mm512_load_si512((const void *)(s + 192)));
-	}
-	acc[0] = _mm512_add_epi64(_mm512_add_epi64(acc[0], acc[1]), _mm512_add_epi64(acc[2], acc[3]));
-	_mm512_storeu_si512((void *)lanes, acc[0]);
-	for (unsigned i = 0; i < 8; i++)
-		sum += lanes[i];
-	return sum;
-}
-
-__attribute__((target("avx512f"))) static uint64_t stream_write_avx512(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst, *end = d + bytes;
-	__m512i v = _mm512_set1_epi64((long long)seed);
-
-	(void)src;
-	for (; d < end; d += 256) {
-		_mm512_store_si512((void *)(d + 0), v);
-		_mm512_store_si512((void *)(d + 64), v);
-		_mm512_store_si512((void *)(d + 128), v);
-		_mm512_store_si512((void *)(d + 192), v);
-	}
-	return 0;
-}
-
-__attribute__((target("avx512f"))) static uint64_t stream_ntwrite_avx512(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst, *end = d + bytes;
-	__m512i v = _mm512_set1_epi64((long long)seed);
-
-	(void)src;
-	for (; d < end; d += 256) {
-		_mm512_stream_si512((void *)(d + 0), v);
-		_mm512_stream_si512((void *)(d + 64), v);
-		_mm512_stream_si512((void *)(d + 128), v);
-		_mm512_stream_si512((void *)(d + 192), v);
-	}
-	_mm_sfence();
-	return 0;
-}
-
-__attribute__((target("avx512f"))) static uint64_t stream_copy_avx512(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst;
-	const char *s = src, *end = s + bytes;
-
-	(void)seed;
-	for (; s < end; s += 256, d += 256) {
-		__m512i v0 = _mm512_load_si512((const void *)(s + 0));
-		__m512i v1 = _mm512_load_si512((const void *)(s + 64));
-		__m512i v2 = _mm512_load_si512((const void *)(s + 128));
-		__m512i v3 = _mm512_load_si512((const void *)(s + 192));
-		_mm512_store_si512((void *)(d + 0), v0);
-		_mm512_store_si512((void *)(d + 64), v1);
-		_mm512_store_si512((void *)(d + 128), v2);
-		_mm512_store_si512((void *)(d + 192), v3);
-	}
-	return 0;
-}
-
-__attribute__((target("avx512f"))) static uint64_t stream_ntcopy_avx512(void *dst, const void *src, size_t bytes, uint64_t seed)
-{
-	char *d = dst;
-	const char *s = src, *end = s + bytes;
-
-	(void)seed;
-	for (; s < end; s += 256, d += 256) {
-		__m512i v0 = _mm512_load_si512((const void *)(s + 0));
-		__m512i v1 = _mm512_load_si512((const void *)(s + 64));
-		__m512i v2 = _mm512_load_si512((const void *)(s + 128));
-		__m512i v3 = _mm512_load_si512((const void *)(s + 192));
-		_mm512_stream_si512((void *)(d + 0), v0);
-		_mm512_stream_si512((void *)(d + 64), v1);
-		_mm512_stream_si512((void *)(d + 128), v2);
-		_mm512_stream_si512((void *)(d + 192), v3);
-	}
-	_mm_sfence();
-	return 0;
-}
+#define AVX512_VEC __m512i
+#define AVX512_LOAD(p) _mm512_load_si512((const void *)(p))
+#define AVX512_STORE(p, v) _mm512_store_si512((void *)(p), v)
+#define AVX512_STREAM(p, v) _mm512_stream_si512((void *)(p), v)
+#define AVX512_ADD(a, b) _mm512_add_epi64(a, b)
+#define AVX512_ZERO() _mm512_setzero_si512()
+#define AVX512_SET1(x) _mm512_set1_epi64(x)
+#define AVX512_STOREU(p, v) _mm512_storeu_si512((void *)(p), v)
+#define AVX512_TRIP(X) X(AVX512, 0, 0) X(AVX512, 1, 64) X(AVX512, 2, 128) X(AVX512, 3, 192)
+STREAM_KERNELS(avx512, "avx512f", AVX512)
 
 static int has_sse2(void)
 {

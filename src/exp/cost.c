@@ -25,6 +25,27 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field cost_facts_fields[] = {
+	JSONW_FIELD(TEXT, "machine", struct cost_facts, machine),
+	JSONW_FIELD(UINT, "l1_bytes", struct cost_facts, l1_bytes),
+	JSONW_FIELD(UINT, "l2_bytes", struct cost_facts, l2_bytes),
+	JSONW_FIELD(UINT, "llc_bytes", struct cost_facts, llc_bytes),
+	JSONW_FIELD(UINT, "line_bytes", struct cost_facts, line_bytes),
+	JSONW_FIELD(UINT, "cpus", struct cost_facts, cpus),
+	JSONW_FIELD(UINT, "mem_total_bytes", struct cost_facts, mem_total_bytes),
+	JSONW_FIELD(UINT, "mem_available_bytes", struct cost_facts, mem_available_bytes),
+};
+
+static const struct jsonw_field cost_rates_fields[] = {
+	JSONW_FIELD(DOUBLE, "touch_gbps", struct cost_facts, rates.touch_gbps),
+	JSONW_FIELD(DOUBLE, "build_ns_per_node", struct cost_facts, rates.build_ns_per_node),
+	JSONW_FIELD(DOUBLE, "dram_ns", struct cost_facts, rates.dram_ns),
+	JSONW_FIELD(DOUBLE, "stream_gbps", struct cost_facts, rates.stream_gbps),
+	JSONW_FIELD(DOUBLE, "seconds", struct cost_facts, rates.seconds),
+	JSONW_FIELD(TEXT, "from", struct cost_facts, rates.from),
+};
+
 #define MIB ((size_t)1 << 20)
 
 void cost_facts_from_topo(const struct topo *t, struct cost_facts *f)
@@ -206,22 +227,8 @@ int cost_facts_from_json(const struct jsonr_value *root, struct cost_facts *f, c
 void cost_facts_write_json(const struct cost_facts *f, struct jsonw *w, const char *key)
 {
 	jsonw_object_begin(w, key);
-	jsonw_string(w, "machine", f->machine);
-	jsonw_uint(w, "l1_bytes", f->l1_bytes);
-	jsonw_uint(w, "l2_bytes", f->l2_bytes);
-	jsonw_uint(w, "llc_bytes", f->llc_bytes);
-	jsonw_uint(w, "line_bytes", f->line_bytes);
-	jsonw_uint(w, "cpus", f->cpus);
-	jsonw_uint(w, "mem_total_bytes", f->mem_total_bytes);
-	jsonw_uint(w, "mem_available_bytes", f->mem_available_bytes);
-	jsonw_object_begin(w, "rates");
-	jsonw_double(w, "touch_gbps", f->rates.touch_gbps);
-	jsonw_double(w, "build_ns_per_node", f->rates.build_ns_per_node);
-	jsonw_double(w, "dram_ns", f->rates.dram_ns);
-	jsonw_double(w, "stream_gbps", f->rates.stream_gbps);
-	jsonw_double(w, "seconds", f->rates.seconds);
-	jsonw_string(w, "from", f->rates.from);
-	jsonw_object_end(w);
+	JSONW_FIELDS(w, f, cost_facts_fields);
+	JSONW_FIELDS_OBJECT(w, "rates", f, cost_rates_fields);
 	jsonw_object_end(w);
 }
 

@@ -1509,24 +1509,10 @@ static void bwt64_k32(const void *table, uint8_t *out, uint64_t *pos, const size
 	pos[31] = p31;
 }
 
-static unsigned eyt_depth(size_t n)
-{
-	unsigned d = 0;
-
-	while (((size_t)1 << d) <= n)
-		d++;
-	return d;
-}
-
-static uint32_t eyt_answer(size_t i)
-{
-	return (uint32_t)(i >> (__builtin_ctzll(~(unsigned long long)i) + 1));
-}
-
 static void eyt_k1(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1537,7 +1523,7 @@ static void eyt_k1(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 		for (unsigned d = 0; d < depth; d++) {
 			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
 		}
-		result[q0 + 0] = eyt_answer(p0);
+		result[q0 + 0] = app_eytzinger_answer(p0);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 1, result + q0);
@@ -1546,7 +1532,7 @@ static void eyt_k1(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 static void eyt_k2(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1560,8 +1546,8 @@ static void eyt_k2(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 			p0 = p0 <= n ? 2 * p0 + (e[p0 <= n ? p0 : 0] < x0) : p0;
 			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 2, result + q0);
@@ -1570,7 +1556,7 @@ static void eyt_k2(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 static void eyt_k3(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1587,9 +1573,9 @@ static void eyt_k3(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 			p1 = p1 <= n ? 2 * p1 + (e[p1 <= n ? p1 : 0] < x1) : p1;
 			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 3, result + q0);
@@ -1598,7 +1584,7 @@ static void eyt_k3(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 static void eyt_k4(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1618,10 +1604,10 @@ static void eyt_k4(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 			p2 = p2 <= n ? 2 * p2 + (e[p2 <= n ? p2 : 0] < x2) : p2;
 			p3 = p3 <= n ? 2 * p3 + (e[p3 <= n ? p3 : 0] < x3) : p3;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 4, result + q0);
@@ -1630,7 +1616,7 @@ static void eyt_k4(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 static void eyt_k6(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1656,12 +1642,12 @@ static void eyt_k6(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 			p4 = p4 <= n ? 2 * p4 + (e[p4 <= n ? p4 : 0] < x4) : p4;
 			p5 = p5 <= n ? 2 * p5 + (e[p5 <= n ? p5 : 0] < x5) : p5;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
-		result[q0 + 4] = eyt_answer(p4);
-		result[q0 + 5] = eyt_answer(p5);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
+		result[q0 + 4] = app_eytzinger_answer(p4);
+		result[q0 + 5] = app_eytzinger_answer(p5);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 6, result + q0);
@@ -1670,7 +1656,7 @@ static void eyt_k6(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 static void eyt_k8(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1702,14 +1688,14 @@ static void eyt_k8(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 			p6 = p6 <= n ? 2 * p6 + (e[p6 <= n ? p6 : 0] < x6) : p6;
 			p7 = p7 <= n ? 2 * p7 + (e[p7 <= n ? p7 : 0] < x7) : p7;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
-		result[q0 + 4] = eyt_answer(p4);
-		result[q0 + 5] = eyt_answer(p5);
-		result[q0 + 6] = eyt_answer(p6);
-		result[q0 + 7] = eyt_answer(p7);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
+		result[q0 + 4] = app_eytzinger_answer(p4);
+		result[q0 + 5] = app_eytzinger_answer(p5);
+		result[q0 + 6] = app_eytzinger_answer(p6);
+		result[q0 + 7] = app_eytzinger_answer(p7);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 8, result + q0);
@@ -1718,7 +1704,7 @@ static void eyt_k8(const uint64_t *e, size_t n, const uint64_t *queries, size_t 
 static void eyt_k12(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1762,18 +1748,18 @@ static void eyt_k12(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 			p10 = p10 <= n ? 2 * p10 + (e[p10 <= n ? p10 : 0] < x10) : p10;
 			p11 = p11 <= n ? 2 * p11 + (e[p11 <= n ? p11 : 0] < x11) : p11;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
-		result[q0 + 4] = eyt_answer(p4);
-		result[q0 + 5] = eyt_answer(p5);
-		result[q0 + 6] = eyt_answer(p6);
-		result[q0 + 7] = eyt_answer(p7);
-		result[q0 + 8] = eyt_answer(p8);
-		result[q0 + 9] = eyt_answer(p9);
-		result[q0 + 10] = eyt_answer(p10);
-		result[q0 + 11] = eyt_answer(p11);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
+		result[q0 + 4] = app_eytzinger_answer(p4);
+		result[q0 + 5] = app_eytzinger_answer(p5);
+		result[q0 + 6] = app_eytzinger_answer(p6);
+		result[q0 + 7] = app_eytzinger_answer(p7);
+		result[q0 + 8] = app_eytzinger_answer(p8);
+		result[q0 + 9] = app_eytzinger_answer(p9);
+		result[q0 + 10] = app_eytzinger_answer(p10);
+		result[q0 + 11] = app_eytzinger_answer(p11);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 12, result + q0);
@@ -1782,7 +1768,7 @@ static void eyt_k12(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 static void eyt_k16(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1838,22 +1824,22 @@ static void eyt_k16(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 			p14 = p14 <= n ? 2 * p14 + (e[p14 <= n ? p14 : 0] < x14) : p14;
 			p15 = p15 <= n ? 2 * p15 + (e[p15 <= n ? p15 : 0] < x15) : p15;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
-		result[q0 + 4] = eyt_answer(p4);
-		result[q0 + 5] = eyt_answer(p5);
-		result[q0 + 6] = eyt_answer(p6);
-		result[q0 + 7] = eyt_answer(p7);
-		result[q0 + 8] = eyt_answer(p8);
-		result[q0 + 9] = eyt_answer(p9);
-		result[q0 + 10] = eyt_answer(p10);
-		result[q0 + 11] = eyt_answer(p11);
-		result[q0 + 12] = eyt_answer(p12);
-		result[q0 + 13] = eyt_answer(p13);
-		result[q0 + 14] = eyt_answer(p14);
-		result[q0 + 15] = eyt_answer(p15);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
+		result[q0 + 4] = app_eytzinger_answer(p4);
+		result[q0 + 5] = app_eytzinger_answer(p5);
+		result[q0 + 6] = app_eytzinger_answer(p6);
+		result[q0 + 7] = app_eytzinger_answer(p7);
+		result[q0 + 8] = app_eytzinger_answer(p8);
+		result[q0 + 9] = app_eytzinger_answer(p9);
+		result[q0 + 10] = app_eytzinger_answer(p10);
+		result[q0 + 11] = app_eytzinger_answer(p11);
+		result[q0 + 12] = app_eytzinger_answer(p12);
+		result[q0 + 13] = app_eytzinger_answer(p13);
+		result[q0 + 14] = app_eytzinger_answer(p14);
+		result[q0 + 15] = app_eytzinger_answer(p15);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 16, result + q0);
@@ -1862,7 +1848,7 @@ static void eyt_k16(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 static void eyt_k24(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -1942,30 +1928,30 @@ static void eyt_k24(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 			p22 = p22 <= n ? 2 * p22 + (e[p22 <= n ? p22 : 0] < x22) : p22;
 			p23 = p23 <= n ? 2 * p23 + (e[p23 <= n ? p23 : 0] < x23) : p23;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
-		result[q0 + 4] = eyt_answer(p4);
-		result[q0 + 5] = eyt_answer(p5);
-		result[q0 + 6] = eyt_answer(p6);
-		result[q0 + 7] = eyt_answer(p7);
-		result[q0 + 8] = eyt_answer(p8);
-		result[q0 + 9] = eyt_answer(p9);
-		result[q0 + 10] = eyt_answer(p10);
-		result[q0 + 11] = eyt_answer(p11);
-		result[q0 + 12] = eyt_answer(p12);
-		result[q0 + 13] = eyt_answer(p13);
-		result[q0 + 14] = eyt_answer(p14);
-		result[q0 + 15] = eyt_answer(p15);
-		result[q0 + 16] = eyt_answer(p16);
-		result[q0 + 17] = eyt_answer(p17);
-		result[q0 + 18] = eyt_answer(p18);
-		result[q0 + 19] = eyt_answer(p19);
-		result[q0 + 20] = eyt_answer(p20);
-		result[q0 + 21] = eyt_answer(p21);
-		result[q0 + 22] = eyt_answer(p22);
-		result[q0 + 23] = eyt_answer(p23);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
+		result[q0 + 4] = app_eytzinger_answer(p4);
+		result[q0 + 5] = app_eytzinger_answer(p5);
+		result[q0 + 6] = app_eytzinger_answer(p6);
+		result[q0 + 7] = app_eytzinger_answer(p7);
+		result[q0 + 8] = app_eytzinger_answer(p8);
+		result[q0 + 9] = app_eytzinger_answer(p9);
+		result[q0 + 10] = app_eytzinger_answer(p10);
+		result[q0 + 11] = app_eytzinger_answer(p11);
+		result[q0 + 12] = app_eytzinger_answer(p12);
+		result[q0 + 13] = app_eytzinger_answer(p13);
+		result[q0 + 14] = app_eytzinger_answer(p14);
+		result[q0 + 15] = app_eytzinger_answer(p15);
+		result[q0 + 16] = app_eytzinger_answer(p16);
+		result[q0 + 17] = app_eytzinger_answer(p17);
+		result[q0 + 18] = app_eytzinger_answer(p18);
+		result[q0 + 19] = app_eytzinger_answer(p19);
+		result[q0 + 20] = app_eytzinger_answer(p20);
+		result[q0 + 21] = app_eytzinger_answer(p21);
+		result[q0 + 22] = app_eytzinger_answer(p22);
+		result[q0 + 23] = app_eytzinger_answer(p23);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 24, result + q0);
@@ -1974,7 +1960,7 @@ static void eyt_k24(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 static void eyt_k32(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 		     uint32_t *result)
 {
-	unsigned depth = eyt_depth(n);
+	unsigned depth = app_eytzinger_depth(n);
 	size_t q0 = 0;
 
 	(void)k;
@@ -2078,38 +2064,38 @@ static void eyt_k32(const uint64_t *e, size_t n, const uint64_t *queries, size_t
 			p30 = p30 <= n ? 2 * p30 + (e[p30 <= n ? p30 : 0] < x30) : p30;
 			p31 = p31 <= n ? 2 * p31 + (e[p31 <= n ? p31 : 0] < x31) : p31;
 		}
-		result[q0 + 0] = eyt_answer(p0);
-		result[q0 + 1] = eyt_answer(p1);
-		result[q0 + 2] = eyt_answer(p2);
-		result[q0 + 3] = eyt_answer(p3);
-		result[q0 + 4] = eyt_answer(p4);
-		result[q0 + 5] = eyt_answer(p5);
-		result[q0 + 6] = eyt_answer(p6);
-		result[q0 + 7] = eyt_answer(p7);
-		result[q0 + 8] = eyt_answer(p8);
-		result[q0 + 9] = eyt_answer(p9);
-		result[q0 + 10] = eyt_answer(p10);
-		result[q0 + 11] = eyt_answer(p11);
-		result[q0 + 12] = eyt_answer(p12);
-		result[q0 + 13] = eyt_answer(p13);
-		result[q0 + 14] = eyt_answer(p14);
-		result[q0 + 15] = eyt_answer(p15);
-		result[q0 + 16] = eyt_answer(p16);
-		result[q0 + 17] = eyt_answer(p17);
-		result[q0 + 18] = eyt_answer(p18);
-		result[q0 + 19] = eyt_answer(p19);
-		result[q0 + 20] = eyt_answer(p20);
-		result[q0 + 21] = eyt_answer(p21);
-		result[q0 + 22] = eyt_answer(p22);
-		result[q0 + 23] = eyt_answer(p23);
-		result[q0 + 24] = eyt_answer(p24);
-		result[q0 + 25] = eyt_answer(p25);
-		result[q0 + 26] = eyt_answer(p26);
-		result[q0 + 27] = eyt_answer(p27);
-		result[q0 + 28] = eyt_answer(p28);
-		result[q0 + 29] = eyt_answer(p29);
-		result[q0 + 30] = eyt_answer(p30);
-		result[q0 + 31] = eyt_answer(p31);
+		result[q0 + 0] = app_eytzinger_answer(p0);
+		result[q0 + 1] = app_eytzinger_answer(p1);
+		result[q0 + 2] = app_eytzinger_answer(p2);
+		result[q0 + 3] = app_eytzinger_answer(p3);
+		result[q0 + 4] = app_eytzinger_answer(p4);
+		result[q0 + 5] = app_eytzinger_answer(p5);
+		result[q0 + 6] = app_eytzinger_answer(p6);
+		result[q0 + 7] = app_eytzinger_answer(p7);
+		result[q0 + 8] = app_eytzinger_answer(p8);
+		result[q0 + 9] = app_eytzinger_answer(p9);
+		result[q0 + 10] = app_eytzinger_answer(p10);
+		result[q0 + 11] = app_eytzinger_answer(p11);
+		result[q0 + 12] = app_eytzinger_answer(p12);
+		result[q0 + 13] = app_eytzinger_answer(p13);
+		result[q0 + 14] = app_eytzinger_answer(p14);
+		result[q0 + 15] = app_eytzinger_answer(p15);
+		result[q0 + 16] = app_eytzinger_answer(p16);
+		result[q0 + 17] = app_eytzinger_answer(p17);
+		result[q0 + 18] = app_eytzinger_answer(p18);
+		result[q0 + 19] = app_eytzinger_answer(p19);
+		result[q0 + 20] = app_eytzinger_answer(p20);
+		result[q0 + 21] = app_eytzinger_answer(p21);
+		result[q0 + 22] = app_eytzinger_answer(p22);
+		result[q0 + 23] = app_eytzinger_answer(p23);
+		result[q0 + 24] = app_eytzinger_answer(p24);
+		result[q0 + 25] = app_eytzinger_answer(p25);
+		result[q0 + 26] = app_eytzinger_answer(p26);
+		result[q0 + 27] = app_eytzinger_answer(p27);
+		result[q0 + 28] = app_eytzinger_answer(p28);
+		result[q0 + 29] = app_eytzinger_answer(p29);
+		result[q0 + 30] = app_eytzinger_answer(p30);
+		result[q0 + 31] = app_eytzinger_answer(p31);
 	}
 	if (q0 < nq)
 		app_search_eytzinger(e, n, queries + q0, nq - q0, 32, result + q0);

@@ -160,4 +160,23 @@ app_search_fn app_search_eytzinger_regs(unsigned k);
 void app_search_eytzinger_prefetch(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
 				   uint32_t *result);
 
+/* Levels an Eytzinger search over e[1..n] descends: every path takes this
+ * many steps, so K lanes stay in lockstep. Shared by the runtime-K loops
+ * and the generated kernels. */
+static inline unsigned app_eytzinger_depth(size_t n)
+{
+	unsigned d = 0;
+
+	while (((size_t)1 << d) <= n)
+		d++;
+	return d;
+}
+
+/* The answer's Eytzinger index from the final position: drop the trailing
+ * right turns (ones) and the left turn above them. */
+static inline uint32_t app_eytzinger_answer(size_t i)
+{
+	return (uint32_t)(i >> (__builtin_ctzll(~(unsigned long long)i) + 1));
+}
+
 #endif

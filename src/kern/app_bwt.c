@@ -7,49 +7,33 @@
  */
 #include "kern/app.h"
 
-void app_bwt_walk_state32(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
-			  unsigned k, size_t steps)
-{
-	const uint32_t *tt = table;
-	uint32_t p[APP_K_MAX];
-	uint8_t *o[APP_K_MAX];
-
-	for (unsigned i = 0; i < k; i++) {
-		p[i] = (uint32_t)pos[i];
-		o[i] = out + seg_begin[i];
+/* The runtime-K walk over table words of type word, written once for both
+ * widths; the state array holds rows in that type, as the table does. */
+#define BWT_STATE_WALK(fn, word)                                                                         \
+	void fn(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin, unsigned k,        \
+		size_t steps)                                                                               \
+	{                                                                                                   \
+		const word *tt = table;                                                                     \
+		word p[APP_K_MAX];                                                                          \
+		uint8_t *o[APP_K_MAX];                                                                      \
+                                                                                                            \
+		for (unsigned i = 0; i < k; i++) {                                                          \
+			p[i] = (word)pos[i];                                                                \
+			o[i] = out + seg_begin[i];                                                          \
+		}                                                                                           \
+		for (size_t s = 0; s < steps; s++)                                                          \
+			for (unsigned i = 0; i < k; i++) {                                                  \
+				word t = tt[p[i]];                                                          \
+                                                                                                            \
+				o[i][s] = (uint8_t)t;                                                       \
+				p[i] = t >> 8;                                                              \
+			}                                                                                   \
+		for (unsigned i = 0; i < k; i++)                                                            \
+			pos[i] = p[i];                                                                      \
 	}
-	for (size_t s = 0; s < steps; s++)
-		for (unsigned i = 0; i < k; i++) {
-			uint32_t t = tt[p[i]];
 
-			o[i][s] = (uint8_t)t;
-			p[i] = t >> 8;
-		}
-	for (unsigned i = 0; i < k; i++)
-		pos[i] = p[i];
-}
-
-void app_bwt_walk_state64(const void *table, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
-			  unsigned k, size_t steps)
-{
-	const uint64_t *tt = table;
-	uint64_t p[APP_K_MAX];
-	uint8_t *o[APP_K_MAX];
-
-	for (unsigned i = 0; i < k; i++) {
-		p[i] = pos[i];
-		o[i] = out + seg_begin[i];
-	}
-	for (size_t s = 0; s < steps; s++)
-		for (unsigned i = 0; i < k; i++) {
-			uint64_t t = tt[p[i]];
-
-			o[i][s] = (uint8_t)t;
-			p[i] = t >> 8;
-		}
-	for (unsigned i = 0; i < k; i++)
-		pos[i] = p[i];
-}
+BWT_STATE_WALK(app_bwt_walk_state32, uint32_t)
+BWT_STATE_WALK(app_bwt_walk_state64, uint64_t)
 
 void app_bwt_walk_tail(const void *table, int wide, uint8_t *out, uint64_t *pos, const size_t *seg_begin,
 		       unsigned k, size_t done)

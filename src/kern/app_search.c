@@ -8,8 +8,13 @@
  */
 #include "kern/app.h"
 
-void app_search_sorted(const uint64_t *a, size_t n, const uint64_t *queries, size_t nq, unsigned k,
-		       uint32_t *result)
+#include <stdbool.h>
+
+/* One body per search for both forms: every caller passes prefetch as a
+ * constant and the body is forced inline, so each public function is its
+ * own loop and the plain one carries neither the prefetches nor a test. */
+static inline __attribute__((always_inline)) void sorted_lanes(const uint64_t *a, size_t n, const uint64_t *queries,
+								size_t nq, unsigned k, uint32_t *result, bool prefetch)
 {
 	const uint64_t *base[APP_K_MAX];
 
@@ -22,32 +27,13 @@ void app_search_sorted(const uint64_t *a, size_t n, const uint64_t *queries, siz
 		while (len > 1) {
 			size_t half = len / 2;
 
-			for (unsigned i = 0; i < g; i++)
-				base[i] = base[i][half] < queries[q0 + i] ? base[i] + half : base[i];
-			len -= half;
-		}
-		for (unsigned i = 0; i < g; i++)
-			result[q0 + i] = (uint32_t)(base[i] - a) + (*base[i] < queries[q0 + i]);
-	}
-}
-
-void app_search_sorted_prefetch(const uint64_t *a, size_t n, const uint64_t *queries, size_t nq, unsigned k,
-				uint32_t *result)
-{
-	const uint64_t *base[APP_K_MAX];
-
-	for (size_t q0 = 0; q0 < nq; q0 += k) {
-		unsigned g = nq - q0 < k ? (unsigned)(nq - q0) : k;
-		size_t len = n;
-
-		for (unsigned i = 0; i < g; i++)
-			base[i] = a;
-		while (len > 1) {
-			size_t half = len / 2, next = (len - half) / 2;
-
 			for (unsigned i = 0; i < g; i++) {
-				__builtin_prefetch(base[i] + next);
-				__builtin_prefetch(base[i] + half + next);
+				if (prefetch) {
+					size_t next = (len - half) / 2;
+
+					__builtin_prefetch(base[i] + next);
+					__builtin_prefetch(base[i] + half + next);
+				}
 				base[i] = base[i][half] < queries[q0 + i] ? base[i] + half : base[i];
 			}
 			len -= half;
@@ -57,49 +43,12 @@ void app_search_sorted_prefetch(const uint64_t *a, size_t n, const uint64_t *que
 	}
 }
 
-static unsigned depth_of(size_t n)
-{
-	unsigned d = 0;
-
-	while (((size_t)1 << d) <= n)
-		d++;
-	return d;
-}
-
-/* The answer's Eytzinger index from the final position: drop the trailing
- * right turns (ones) and the left turn above them. */
-static uint32_t eytzinger_answer(size_t i)
-{
-	return (uint32_t)(i >> (__builtin_ctzll(~(unsigned long long)i) + 1));
-}
-
-void app_search_eytzinger(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
-			  uint32_t *result)
+static inline __attribute__((always_inline)) void eytzinger_lanes(const uint64_t *e, size_t n,
+								   const uint64_t *queries, size_t nq, unsigned k,
+								   uint32_t *result, bool prefetch)
 {
 	size_t pos[APP_K_MAX];
-	unsigned depth = depth_of(n);
-
-	for (size_t q0 = 0; q0 < nq; q0 += k) {
-		unsigned g = nq - q0 < k ? (unsigned)(nq - q0) : k;
-
-		for (unsigned i = 0; i < g; i++)
-			pos[i] = 1;
-		for (unsigned d = 0; d < depth; d++)
-			for (unsigned i = 0; i < g; i++) {
-				size_t p = pos[i], at = p <= n ? p : 0;
-
-				pos[i] = p <= n ? 2 * p + (e[at] < queries[q0 + i]) : p;
-			}
-		for (unsigned i = 0; i < g; i++)
-			result[q0 + i] = eytzinger_answer(pos[i]);
-	}
-}
-
-void app_search_eytzinger_prefetch(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
-				   uint32_t *result)
-{
-	size_t pos[APP_K_MAX];
-	unsigned depth = depth_of(n);
+	unsigned depth = app_eytzinger_depth(n);
 
 	for (size_t q0 = 0; q0 < nq; q0 += k) {
 		unsigned g = nq - q0 < k ? (unsigned)(nq - q0) : k;
@@ -112,11 +61,37 @@ void app_search_eytzinger_prefetch(const uint64_t *e, size_t n, const uint64_t *
 
 				/* Past the end the address is never dereferenced:
 				 * a prefetch does not fault. */
-				__builtin_prefetch((const void *)((uintptr_t)e + 128 * p));
-				__builtin_prefetch((const void *)((uintptr_t)e + 128 * p + 64));
+				if (prefetch) {
+					__builtin_prefetch((const void *)((uintptr_t)e + 128 * p));
+					__builtin_prefetch((const void *)((uintptr_t)e + 128 * p + 64));
+				}
 				pos[i] = p <= n ? 2 * p + (e[at] < queries[q0 + i]) : p;
 			}
 		for (unsigned i = 0; i < g; i++)
-			result[q0 + i] = eytzinger_answer(pos[i]);
+			result[q0 + i] = app_eytzinger_answer(pos[i]);
 	}
+}
+
+void app_search_sorted(const uint64_t *a, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+		       uint32_t *result)
+{
+	sorted_lanes(a, n, queries, nq, k, result, false);
+}
+
+void app_search_sorted_prefetch(const uint64_t *a, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+				uint32_t *result)
+{
+	sorted_lanes(a, n, queries, nq, k, result, true);
+}
+
+void app_search_eytzinger(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+			  uint32_t *result)
+{
+	eytzinger_lanes(e, n, queries, nq, k, result, false);
+}
+
+void app_search_eytzinger_prefetch(const uint64_t *e, size_t n, const uint64_t *queries, size_t nq, unsigned k,
+				   uint32_t *result)
+{
+	eytzinger_lanes(e, n, queries, nq, k, result, true);
 }

@@ -19,6 +19,16 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field agree_figure_fields[] = {
+	JSONW_FIELD(STRING, "section", struct agree_figure, section),
+	JSONW_FIELD(DOUBLE, "ns_per_load", struct agree_figure, ns),
+	JSONW_FIELD(UINT, "set_bytes", struct agree_figure, set_bytes),
+	JSONW_FIELD(DOUBLE, "huge_fraction_obtained", struct agree_figure, huge_fraction),
+	JSONW_FIELD(DOUBLE, "diff_pct", struct agree_figure, diff_pct),
+	JSONW_FIELD(BOOL, "differs", struct agree_figure, differs),
+};
+
 static const struct latency_point *latency_near(const struct latency_result *l, size_t set, bool huge)
 {
 	const struct latency_point *best = NULL;
@@ -224,12 +234,7 @@ void agree_write_json(const void *result, struct jsonw *w, const char *key)
 			const struct agree_figure *g = &ln->fig[j];
 
 			jsonw_object_begin(w, NULL);
-			jsonw_string(w, "section", g->section);
-			jsonw_double(w, "ns_per_load", g->ns);
-			jsonw_uint(w, "set_bytes", g->set_bytes);
-			jsonw_double(w, "huge_fraction_obtained", g->huge_fraction);
-			jsonw_double(w, "diff_pct", g->diff_pct);
-			jsonw_bool(w, "differs", g->differs);
+			JSONW_FIELDS(w, g, agree_figure_fields);
 			jsonw_string_or_null(w, "reason", g->reason[0], g->reason);
 			jsonw_object_end(w);
 		}

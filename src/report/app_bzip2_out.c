@@ -11,6 +11,58 @@
 
 #include "report/app_chase_out.h"
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field app_bzip2_stages_fields[] = {
+	JSONW_FIELD(DOUBLE, "decode", struct app_bzip2_stages, decode),
+	JSONW_FIELD(DOUBLE, "table", struct app_bzip2_stages, table),
+	JSONW_FIELD(DOUBLE, "starts", struct app_bzip2_stages, starts),
+	JSONW_FIELD(DOUBLE, "traversal", struct app_bzip2_stages, traversal),
+	JSONW_FIELD(DOUBLE, "assembly", struct app_bzip2_stages, assembly),
+	JSONW_FIELD(DOUBLE, "rle", struct app_bzip2_stages, rle),
+	JSONW_FIELD(DOUBLE, "crc", struct app_bzip2_stages, crc),
+};
+
+static const struct jsonw_field app_bzip2_result_fields[] = {
+	JSONW_FIELD(BOOL, "generated", struct app_bzip2_result, generated),
+	JSONW_FIELD(UINT, "compressed_bytes", struct app_bzip2_result, compressed_bytes),
+	JSONW_FIELD(UINT, "decoded_bytes", struct app_bzip2_result, decoded_bytes),
+	JSONW_FIELD(UINT, "blocks", struct app_bzip2_result, blocks),
+	JSONW_FIELD(UINT, "streams", struct app_bzip2_result, streams),
+	JSONW_FIELD(TEXT, "libbz2_version", struct app_bzip2_result, libbz2_version),
+	JSONW_FIELD(TEXT, "output_sha256", struct app_bzip2_result, hash),
+};
+
+static const struct jsonw_field app_bzip2_variant_fields[] = {
+	JSONW_FIELD(DOUBLE, "walk_seconds", struct app_bzip2_variant, walk_seconds),
+	JSONW_FIELD(DOUBLE, "walk_fraction", struct app_bzip2_variant, walk_fraction),
+	JSONW_FIELD(DOUBLE, "walk_speedup", struct app_bzip2_variant, walk_speedup),
+	JSONW_FIELD(DOUBLE, "predicted_speedup", struct app_bzip2_variant, predicted_speedup),
+	JSONW_FIELD(DOUBLE, "measured_speedup", struct app_bzip2_variant, measured_speedup),
+	JSONW_FIELD(UINT, "single_lane_fallbacks", struct app_bzip2_variant, fallbacks),
+	JSONW_FIELD(DOUBLE, "chase_speedup", struct app_bzip2_variant, chase_speedup),
+	JSONW_FIELD(DOUBLE, "walk_ratio", struct app_bzip2_variant, walk_ratio),
+};
+
+static const struct jsonw_field app_bzip2_workers_fields[] = {
+	JSONW_FIELD(UINT, "workers", struct app_bzip2_workers, n),
+	JSONW_FIELD(DOUBLE, "wall_seconds", struct app_bzip2_workers, wall_seconds),
+	JSONW_FIELD(DOUBLE, "mb_per_s", struct app_bzip2_workers, mb_per_s),
+	JSONW_FIELD(DOUBLE, "speedup", struct app_bzip2_workers, speedup),
+	JSONW_FIELD(DOUBLE, "cpu_seconds_per_gb", struct app_bzip2_workers, cpu_seconds_per_gb),
+	JSONW_FIELD(DOUBLE, "block_mb_per_s_min", struct app_bzip2_workers, block_mb_per_s_min),
+	JSONW_FIELD(DOUBLE, "block_mb_per_s_median", struct app_bzip2_workers, block_mb_per_s_median),
+	JSONW_FIELD(DOUBLE, "block_mb_per_s_max", struct app_bzip2_workers, block_mb_per_s_max),
+	JSONW_FIELD(INT, "peak_rss_kib", struct app_bzip2_workers, peak_rss_kib),
+};
+
+static const struct jsonw_field app_bzip2_tool_fields[] = {
+	JSONW_FIELD(TEXT, "name", struct app_bzip2_tool, name),
+	JSONW_FIELD(TEXT, "version", struct app_bzip2_tool, version),
+	JSONW_FIELD(DOUBLE, "seconds", struct app_bzip2_tool, seconds),
+	JSONW_FIELD(DOUBLE, "mb_per_s", struct app_bzip2_tool, mb_per_s),
+	JSONW_FIELD(DOUBLE, "ours_vs_tool", struct app_bzip2_tool, ratio),
+};
+
 static const char *layout_name(enum bz2_layout l)
 {
 	return l == BZ2_LAYOUT_REGISTERS ? "registers" : "state";
@@ -119,15 +171,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 
 static void write_stages_json(struct jsonw *w, const struct app_bzip2_stages *s)
 {
-	jsonw_object_begin(w, "stage_seconds");
-	jsonw_double(w, "decode", s->decode);
-	jsonw_double(w, "table", s->table);
-	jsonw_double(w, "starts", s->starts);
-	jsonw_double(w, "traversal", s->traversal);
-	jsonw_double(w, "assembly", s->assembly);
-	jsonw_double(w, "rle", s->rle);
-	jsonw_double(w, "crc", s->crc);
-	jsonw_object_end(w);
+	JSONW_FIELDS_OBJECT(w, "stage_seconds", s, app_bzip2_stages_fields);
 }
 
 void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, const char *key)
@@ -138,13 +182,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_string(w, "input", r->input);
 	if (r->path[0])
 		jsonw_string(w, "path", r->path);
-	jsonw_bool(w, "generated", r->generated);
-	jsonw_uint(w, "compressed_bytes", r->compressed_bytes);
-	jsonw_uint(w, "decoded_bytes", r->decoded_bytes);
-	jsonw_uint(w, "blocks", r->blocks);
-	jsonw_uint(w, "streams", r->streams);
-	jsonw_string(w, "libbz2_version", r->libbz2_version);
-	jsonw_string(w, "output_sha256", r->hash);
+	JSONW_FIELDS(w, r, app_bzip2_result_fields);
 	jsonw_bool(w, "check_ok", true);
 	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
@@ -162,14 +200,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 		jsonw_double(w, "warm_seconds", v->warm_seconds);
 		jsonw_double(w, "mb_per_s", v->mb_per_s);
 		write_stages_json(w, &v->stages);
-		jsonw_double(w, "walk_seconds", v->walk_seconds);
-		jsonw_double(w, "walk_fraction", v->walk_fraction);
-		jsonw_double(w, "walk_speedup", v->walk_speedup);
-		jsonw_double(w, "predicted_speedup", v->predicted_speedup);
-		jsonw_double(w, "measured_speedup", v->measured_speedup);
-		jsonw_uint(w, "single_lane_fallbacks", v->fallbacks);
-		jsonw_double(w, "chase_speedup", v->chase_speedup);
-		jsonw_double(w, "walk_ratio", v->walk_ratio);
+		JSONW_FIELDS(w, v, app_bzip2_variant_fields);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -181,34 +212,8 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_string(w, "largest_stage", r->bound_stage);
 	jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
 	jsonw_object_end(w);
-	jsonw_array_begin(w, "workers");
-	for (unsigned i = 0; i < r->nworkers; i++) {
-		const struct app_bzip2_workers *x = &r->workers[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "workers", x->n);
-		jsonw_double(w, "wall_seconds", x->wall_seconds);
-		jsonw_double(w, "mb_per_s", x->mb_per_s);
-		jsonw_double(w, "speedup", x->speedup);
-		jsonw_double(w, "cpu_seconds_per_gb", x->cpu_seconds_per_gb);
-		jsonw_double(w, "block_mb_per_s_min", x->block_mb_per_s_min);
-		jsonw_double(w, "block_mb_per_s_median", x->block_mb_per_s_median);
-		jsonw_double(w, "block_mb_per_s_max", x->block_mb_per_s_max);
-		jsonw_int(w, "peak_rss_kib", x->peak_rss_kib);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "tools");
-	for (unsigned i = 0; i < r->ntools; i++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "name", r->tools[i].name);
-		jsonw_string(w, "version", r->tools[i].version);
-		jsonw_double(w, "seconds", r->tools[i].seconds);
-		jsonw_double(w, "mb_per_s", r->tools[i].mb_per_s);
-		jsonw_double(w, "ours_vs_tool", r->tools[i].ratio);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
+	JSONW_OBJECT_ARRAY(w, "tools", r->tools, r->ntools, app_bzip2_tool_fields);
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);

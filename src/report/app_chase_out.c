@@ -5,6 +5,18 @@
  */
 #include "report/app_chase_out.h"
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field app_chase_fields[] = {
+	JSONW_FIELD(STRING, "pages_requested", struct app_chase, pages_requested),
+	JSONW_FIELD(UINT, "total_bytes", struct app_chase, total_bytes),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct app_chase, huge_bytes_obtained),
+	JSONW_FIELD(BOOL, "layout_ok", struct app_chase, layout_ok),
+	JSONW_FIELD(HEX64, "perm_hash", struct app_chase, perm_hash),
+	JSONW_FIELD(DOUBLE, "latency_ns", struct app_chase, latency_ns),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct app_chase, noise_floor_pct),
+	JSONW_FIELD(DOUBLE, "knee_k", struct app_chase, knee_k),
+};
+
 void app_write_chase_json(struct jsonw *w, const struct app_chase *c)
 {
 	jsonw_object_begin(w, "chase");
@@ -12,14 +24,7 @@ void app_write_chase_json(struct jsonw *w, const struct app_chase *c)
 	if (c->ran) {
 		jsonw_uint(w, "working_set_bytes", c->working_set_bytes);
 		jsonw_string(w, "warmth", APP_CHASE_WARMTH);
-		jsonw_string(w, "pages_requested", c->pages_requested);
-		jsonw_uint(w, "total_bytes", c->total_bytes);
-		jsonw_uint(w, "huge_bytes_obtained", c->huge_bytes_obtained);
-		jsonw_bool(w, "layout_ok", c->layout_ok);
-		jsonw_hex64(w, "perm_hash", c->perm_hash);
-		jsonw_double(w, "latency_ns", c->latency_ns);
-		jsonw_double(w, "noise_floor_pct", c->noise_floor_pct);
-		jsonw_double(w, "knee_k", c->knee_k);
+		JSONW_FIELDS(w, c, app_chase_fields);
 		jsonw_array_begin(w, "points");
 		for (unsigned i = 0; i < c->npoints; i++) {
 			jsonw_object_begin(w, NULL);

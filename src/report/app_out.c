@@ -16,6 +16,40 @@
 #include <inttypes.h>
 #include <math.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field app_point_fields[] = {
+	JSONW_FIELD(UINT, "k", struct app_point, k),
+	JSONW_FIELD(DOUBLE, "ns_per_item", struct app_point, ns_per_item),
+	JSONW_FIELD(DOUBLE, "items_per_second", struct app_point, items_per_second),
+	JSONW_FIELD(DOUBLE, "dependent_loads_per_item", struct app_point, dependent_loads_per_item),
+	JSONW_FIELD(DOUBLE, "loads_per_item", struct app_point, loads_per_item),
+	JSONW_FIELD(DOUBLE, "ns_per_dependent_load", struct app_point, ns_per_dependent_load),
+	JSONW_FIELD(DOUBLE, "speedup", struct app_point, speedup),
+	JSONW_FIELD(DOUBLE, "chase_speedup", struct app_point, chase_speedup),
+	JSONW_FIELD(DOUBLE, "ratio", struct app_point, ratio),
+	JSONW_FIELD(DOUBLE, "occupancy_inferred", struct app_point, occupancy),
+	JSONW_FIELD(DOUBLE, "chase_concurrency_littles_law", struct app_point, chase_occupancy),
+};
+
+static const struct jsonw_field app_kernel_setup_fields[] = {
+	JSONW_FIELD(UINT, "footprint_bytes", struct app_kernel_result, footprint_bytes),
+	JSONW_FIELD(STRING, "pages_requested", struct app_kernel_result, pages_requested),
+	JSONW_FIELD(UINT, "total_bytes", struct app_kernel_result, total_bytes),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct app_kernel_result, huge_bytes_obtained),
+	JSONW_FIELD(BOOL, "may_fit_cache", struct app_kernel_result, may_fit_cache),
+	JSONW_FIELD(STRING, "warmth", struct app_kernel_result, warmth),
+	JSONW_FIELD(UINT, "trials", struct app_kernel_result, trials),
+	JSONW_FIELD(DOUBLE, "setup_seconds", struct app_kernel_result, setup_seconds),
+};
+
+static const struct jsonw_field app_headline_fields[] = {
+	JSONW_FIELD(UINT, "k", struct app_kernel_result, headline_k),
+	JSONW_FIELD(STRING, "variant", struct app_kernel_result, headline_variant),
+	JSONW_FIELD(DOUBLE, "speedup", struct app_kernel_result, headline_speedup),
+	JSONW_FIELD(DOUBLE, "chase_speedup", struct app_kernel_result, headline_chase_speedup),
+	JSONW_FIELD(DOUBLE, "ratio", struct app_kernel_result, headline_ratio),
+};
+
 void app_format_headline(const struct app_kernel_result *k, char *out, size_t len)
 {
 	if (k->ceiling && k->chase.ran)
@@ -102,17 +136,7 @@ void app_write_text(const void *result, FILE *f)
 static void write_point(struct jsonw *w, const struct app_point *p)
 {
 	jsonw_object_begin(w, NULL);
-	jsonw_uint(w, "k", p->k);
-	jsonw_double(w, "ns_per_item", p->ns_per_item);
-	jsonw_double(w, "items_per_second", p->items_per_second);
-	jsonw_double(w, "dependent_loads_per_item", p->dependent_loads_per_item);
-	jsonw_double(w, "loads_per_item", p->loads_per_item);
-	jsonw_double(w, "ns_per_dependent_load", p->ns_per_dependent_load);
-	jsonw_double(w, "speedup", p->speedup);
-	jsonw_double(w, "chase_speedup", p->chase_speedup);
-	jsonw_double(w, "ratio", p->ratio);
-	jsonw_double(w, "occupancy_inferred", p->occupancy);
-	jsonw_double(w, "chase_concurrency_littles_law", p->chase_occupancy);
+	JSONW_FIELDS(w, p, app_point_fields);
 	/* deprecated for one schema version: occupancy_inferred, chase_concurrency_littles_law */
 	jsonw_double(w, "occupancy", p->occupancy);
 	jsonw_double(w, "chase_occupancy", p->chase_occupancy);
@@ -133,14 +157,7 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 			jsonw_double(w, k->params[i].key, k->params[i].number);
 	}
 	jsonw_object_end(w);
-	jsonw_uint(w, "footprint_bytes", k->footprint_bytes);
-	jsonw_string(w, "pages_requested", k->pages_requested);
-	jsonw_uint(w, "total_bytes", k->total_bytes);
-	jsonw_uint(w, "huge_bytes_obtained", k->huge_bytes_obtained);
-	jsonw_bool(w, "may_fit_cache", k->may_fit_cache);
-	jsonw_string(w, "warmth", k->warmth);
-	jsonw_uint(w, "trials", k->trials);
-	jsonw_double(w, "setup_seconds", k->setup_seconds);
+	JSONW_FIELDS(w, k, app_kernel_setup_fields);
 	jsonw_array_begin(w, "stages");
 	for (unsigned i = 0; i < k->nstages; i++) {
 		jsonw_object_begin(w, NULL);
@@ -175,11 +192,7 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	jsonw_object_end(w);
 	app_write_chase_json(w, &k->chase);
 	jsonw_object_begin(w, "headline");
-	jsonw_uint(w, "k", k->headline_k);
-	jsonw_string(w, "variant", k->headline_variant);
-	jsonw_double(w, "speedup", k->headline_speedup);
-	jsonw_double(w, "chase_speedup", k->headline_chase_speedup);
-	jsonw_double(w, "ratio", k->headline_ratio);
+	JSONW_FIELDS(w, k, app_headline_fields);
 	app_format_headline(k, head, sizeof(head));
 	jsonw_string(w, "text", head);
 	jsonw_object_end(w);

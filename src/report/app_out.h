@@ -9,18 +9,13 @@
 #include <stdio.h>
 
 #include "exp/app/app.h"
+#include "report/writers.h"
 #include "util/jsonw.h"
 
-void app_write_text(const void *result, FILE *f);
-
-/* Writes "<key>": { "<kernel>": {...}, ... } into the enclosing object. */
-void app_write_json(const void *result, struct jsonw *w, const char *key);
-
-/* One tidy table per kernel, dir/app_<kernel>_points.csv: a row per
- * (variant, K). A kernel absent from doc has its stale table removed.
- * 0 or -errno. */
-struct jsonr_value;
-int app_write_csv(const char *dir, const struct jsonr_value *doc);
+/* The text, "<key>": { "<kernel>": {...}, ... }, and one tidy table per
+ * kernel, dir/app_<kernel>_points.csv: a row per (variant, K); a kernel
+ * absent from doc has its stale table removed. */
+REPORT_SECTION_WRITERS(app_write_text, app_write_json, app_write_csv);
 
 /* The headline of one kernel, without a newline:
  * "chase predicts S = x at K = k; bwt got y (R = y/x)". */

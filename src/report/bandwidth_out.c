@@ -12,6 +12,94 @@
 
 #include <math.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field bandwidth_point_fields[] = {
+	JSONW_FIELD(UINT, "bytes_moved", struct bandwidth_point, bytes_moved),
+	JSONW_FIELD(UINT, "bytes_measured", struct bandwidth_point, bytes_measured),
+	JSONW_FIELD(DOUBLE, "overlap_pct", struct bandwidth_point, overlap_pct),
+	JSONW_FIELD(DOUBLE, "start_skew_ns", struct bandwidth_point, start_skew_ns),
+	JSONW_FIELD(UINT, "preempted_trials", struct bandwidth_point, preempted_trials),
+};
+
+static const struct jsonw_field bandwidth_result_fields[] = {
+	JSONW_FIELD(UINT, "working_set_bytes", struct bandwidth_result, working_set_bytes),
+	JSONW_FIELD(UINT, "window_bytes", struct bandwidth_result, window_bytes),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct bandwidth_result, huge_bytes_obtained),
+	JSONW_FIELD(UINT, "line_bytes", struct bandwidth_result, line_bytes),
+	JSONW_FIELD(UINT, "trials", struct bandwidth_result, trials),
+};
+
+static const struct jsonw_field bandwidth_efficiency_fields[] = {
+	JSONW_FIELD(UINT, "spacing_bytes", struct bandwidth_efficiency, spacing_bytes),
+	JSONW_FIELD(UINT, "footprint_bytes", struct bandwidth_efficiency, footprint_bytes),
+	JSONW_FIELD(UINT, "nodes", struct bandwidth_efficiency, nodes),
+	JSONW_FIELD(DOUBLE, "footprint_over_llc", struct bandwidth_efficiency, footprint_over_llc),
+	JSONW_FIELD(BOOL, "fits_llc", struct bandwidth_efficiency, fits_llc),
+	JSONW_FIELD(UINT, "hops_per_region", struct bandwidth_efficiency, hops),
+	JSONW_FIELD(DOUBLE, "useful_bytes_per_access", struct bandwidth_efficiency, useful_bytes_per_access),
+	JSONW_FIELD(DOUBLE, "lines_per_access_model", struct bandwidth_efficiency, lines_per_access),
+	JSONW_FIELD(DOUBLE, "latency_small_ns", struct bandwidth_efficiency, latency_small_ns),
+	JSONW_FIELD(DOUBLE, "latency_huge_ns", struct bandwidth_efficiency, latency_huge_ns),
+	JSONW_FIELD(DOUBLE, "walk_lines_per_access_model", struct bandwidth_efficiency, walk_lines_per_access),
+	JSONW_FIELD(DOUBLE, "moved_bytes_small_model", struct bandwidth_efficiency, moved_bytes_small),
+	JSONW_FIELD(DOUBLE, "moved_bytes_huge_model", struct bandwidth_efficiency, moved_bytes_huge),
+	JSONW_FIELD(DOUBLE, "efficiency_small_model", struct bandwidth_efficiency, efficiency_small),
+	JSONW_FIELD(DOUBLE, "efficiency_huge_model", struct bandwidth_efficiency, efficiency_huge),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct bandwidth_efficiency, huge_bytes_obtained),
+	JSONW_FIELD(BOOL, "layout_ok", struct bandwidth_efficiency, layout_ok),
+};
+
+static const struct jsonw_field multicore_result_fields[] = {
+	JSONW_FIELD(UINT, "per_thread_bytes", struct multicore_result, per_thread_bytes),
+	JSONW_FIELD(UINT, "spacing_bytes", struct multicore_result, spacing_bytes),
+	JSONW_FIELD(STRING, "pages_requested", struct multicore_result, pages_requested),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct multicore_result, huge_bytes_obtained),
+	JSONW_FIELD(UINT, "total_bytes", struct multicore_result, total_bytes),
+	JSONW_FIELD(BOOL, "layout_ok", struct multicore_result, layout_ok),
+	JSONW_FIELD(UINT, "accesses_per_region", struct multicore_result, accesses),
+	JSONW_FIELD(UINT, "trials", struct multicore_result, trials),
+	JSONW_FIELD(DOUBLE, "t1_single_ns", struct multicore_result, t1_single_ns),
+	JSONW_FIELD(STRING, "concurrency_definition", struct multicore_result, concurrency_definition),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct multicore_result, noise_floor_pct),
+};
+
+static const struct jsonw_field multicore_point_fields[] = {
+	JSONW_FIELD(UINT, "threads", struct multicore_point, threads),
+	JSONW_FIELD(UINT, "lanes", struct multicore_point, lanes),
+	JSONW_FIELD(DOUBLE, "concurrency_total", struct multicore_point, concurrency_total),
+	JSONW_FIELD(DOUBLE, "accesses_per_ns", struct multicore_point, accesses_per_ns),
+	JSONW_FIELD(DOUBLE, "slowest_thread_ns_per_access", struct multicore_point, slowest_thread_ns),
+};
+
+static const struct jsonw_field multicore_saturation_fields[] = {
+	JSONW_FIELD(UINT, "threads", struct multicore_saturation, threads),
+	JSONW_FIELD(DOUBLE, "peak_accesses_per_ns", struct multicore_saturation, peak_accesses_per_ns),
+	JSONW_FIELD(DOUBLE, "peak_concurrency_total", struct multicore_saturation, peak_concurrency_total),
+	JSONW_FIELD(UINT, "peak_lanes", struct multicore_saturation, peak_lanes),
+	JSONW_FIELD(UINT, "plateau_from_lanes", struct multicore_saturation, plateau_from_lanes),
+};
+
+static const struct jsonw_field loaded_result_fields[] = {
+	JSONW_FIELD(UINT, "generators", struct loaded_result, generators),
+	JSONW_FIELD(UINT, "chase_bytes", struct loaded_result, chase_bytes),
+	JSONW_FIELD(UINT, "gen_bytes", struct loaded_result, gen_bytes),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct loaded_result, huge_bytes_obtained),
+	JSONW_FIELD(BOOL, "layout_ok", struct loaded_result, layout_ok),
+	JSONW_FIELD(UINT, "trials", struct loaded_result, trials),
+	JSONW_FIELD(UINT, "hops_per_region", struct loaded_result, hops),
+	JSONW_FIELD(DOUBLE, "spin_ns_per_iter", struct loaded_result, spin_ns_per_iter),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct loaded_result, noise_floor_pct),
+	JSONW_FIELD(STRING, "bw_definition", struct loaded_result, bw_definition),
+	JSONW_FIELD(DOUBLE, "idle_latency_ns", struct loaded_result, idle_latency_ns),
+};
+
+static const struct jsonw_field loaded_point_fields[] = {
+	JSONW_FIELD(BOOL, "idle", struct loaded_point, idle),
+	JSONW_FIELD(DOUBLE, "offered_gbps", struct loaded_point, offered_gbps),
+	JSONW_FIELD(DOUBLE, "bw_gbps", struct loaded_point, bw_gbps),
+	JSONW_FIELD(DOUBLE, "latency_ns", struct loaded_point, latency_ns),
+};
+
 /* "4.2% (whose)", or why there is no floor: one min-of-3 group (--quick)
  * has no spread. */
 static const char *floor_text(double pct, char *buf, size_t len)
@@ -118,31 +206,23 @@ void bandwidth_write_text(const void *result, FILE *f)
 				"it: this row understates memory traffic\n", e->spacing_bytes, e->footprint_over_llc);
 	}
 }
+
 /* What every timed point records of its own timing, kernels and mixes
  * alike: the bytes, how well the threads overlapped, the trials behind it. */
 static void write_point_timing(struct jsonw *w, const struct bandwidth_point *pt)
 {
-	jsonw_uint(w, "bytes_moved", pt->bytes_moved);
-	jsonw_uint(w, "bytes_measured", pt->bytes_measured);
-	jsonw_double(w, "overlap_pct", pt->overlap_pct);
-	jsonw_double(w, "start_skew_ns", pt->start_skew_ns);
-	jsonw_uint(w, "preempted_trials", pt->preempted_trials);
+	JSONW_FIELDS(w, pt, bandwidth_point_fields);
 	jsonw_bool(w, "best_trial_preempted", pt->trial_preempted[pt->best_trial]);
 	jsonw_double_array(w, "per_thread_gbps", pt->per_thread_gbps, pt->threads);
 	jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
 }
-
 
 void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct bandwidth_result *r = result;
 
 	jsonw_object_begin(w, key);
-	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
-	jsonw_uint(w, "window_bytes", r->window_bytes);
-	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
-	jsonw_uint(w, "line_bytes", r->line_bytes);
-	jsonw_uint(w, "trials", r->trials);
+	JSONW_FIELDS(w, r, bandwidth_result_fields);
 	jsonw_string(w, "estimator", "min time of trials (max GB/s); total = all bytes / (last end - first start); "
 				     "every thread stops once the first has streamed its whole slice");
 	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
@@ -202,23 +282,7 @@ void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 		const struct bandwidth_efficiency *e = &r->eff[s];
 
 		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "spacing_bytes", e->spacing_bytes);
-		jsonw_uint(w, "footprint_bytes", e->footprint_bytes);
-		jsonw_uint(w, "nodes", e->nodes);
-		jsonw_double(w, "footprint_over_llc", e->footprint_over_llc);
-		jsonw_bool(w, "fits_llc", e->fits_llc);
-		jsonw_uint(w, "hops_per_region", e->hops);
-		jsonw_double(w, "useful_bytes_per_access", e->useful_bytes_per_access);
-		jsonw_double(w, "lines_per_access_model", e->lines_per_access);
-		jsonw_double(w, "latency_small_ns", e->latency_small_ns);
-		jsonw_double(w, "latency_huge_ns", e->latency_huge_ns);
-		jsonw_double(w, "walk_lines_per_access_model", e->walk_lines_per_access);
-		jsonw_double(w, "moved_bytes_small_model", e->moved_bytes_small);
-		jsonw_double(w, "moved_bytes_huge_model", e->moved_bytes_huge);
-		jsonw_double(w, "efficiency_small_model", e->efficiency_small);
-		jsonw_double(w, "efficiency_huge_model", e->efficiency_huge);
-		jsonw_uint(w, "huge_bytes_obtained", e->huge_bytes_obtained);
-		jsonw_bool(w, "layout_ok", e->layout_ok);
+		JSONW_FIELDS(w, e, bandwidth_efficiency_fields);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -267,41 +331,9 @@ void multicore_write_json(const void *result, struct jsonw *w, const char *key)
 	const struct multicore_result *r = result;
 
 	jsonw_object_begin(w, key);
-	jsonw_uint(w, "per_thread_bytes", r->per_thread_bytes);
-	jsonw_uint(w, "spacing_bytes", r->spacing_bytes);
-	jsonw_string(w, "pages_requested", r->pages_requested);
-	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
-	jsonw_uint(w, "total_bytes", r->total_bytes);
-	jsonw_bool(w, "layout_ok", r->layout_ok);
-	jsonw_uint(w, "accesses_per_region", r->accesses);
-	jsonw_uint(w, "trials", r->trials);
-	jsonw_double(w, "t1_single_ns", r->t1_single_ns);
-	jsonw_string(w, "concurrency_definition", r->concurrency_definition);
-	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
-	jsonw_array_begin(w, "points");
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct multicore_point *pt = &r->points[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "threads", pt->threads);
-		jsonw_uint(w, "lanes", pt->lanes);
-		jsonw_double(w, "concurrency_total", pt->concurrency_total);
-		jsonw_double(w, "accesses_per_ns", pt->accesses_per_ns);
-		jsonw_double(w, "slowest_thread_ns_per_access", pt->slowest_thread_ns);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "saturation");
-	for (unsigned c = 0; c < r->ncounts; c++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "threads", r->sat[c].threads);
-		jsonw_double(w, "peak_accesses_per_ns", r->sat[c].peak_accesses_per_ns);
-		jsonw_double(w, "peak_concurrency_total", r->sat[c].peak_concurrency_total);
-		jsonw_uint(w, "peak_lanes", r->sat[c].peak_lanes);
-		jsonw_uint(w, "plateau_from_lanes", r->sat[c].plateau_from_lanes);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_FIELDS(w, r, multicore_result_fields);
+	JSONW_OBJECT_ARRAY(w, "points", r->points, r->npoints, multicore_point_fields);
+	JSONW_OBJECT_ARRAY(w, "saturation", r->sat, r->ncounts, multicore_saturation_fields);
 	jsonw_uint_or_null(w, "saturated_at_threads", r->saturated_at_threads, r->saturated_at_threads);
 	jsonw_double(w, "rate_gain_last_threads", r->rate_gain_last);
 	write_placement_json(w, &r->placement);
@@ -354,17 +386,7 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 	const struct loaded_result *r = result;
 
 	jsonw_object_begin(w, key);
-	jsonw_uint(w, "generators", r->generators);
-	jsonw_uint(w, "chase_bytes", r->chase_bytes);
-	jsonw_uint(w, "gen_bytes", r->gen_bytes);
-	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
-	jsonw_bool(w, "layout_ok", r->layout_ok);
-	jsonw_uint(w, "trials", r->trials);
-	jsonw_uint(w, "hops_per_region", r->hops);
-	jsonw_double(w, "spin_ns_per_iter", r->spin_ns_per_iter);
-	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
-	jsonw_string(w, "bw_definition", r->bw_definition);
-	jsonw_double(w, "idle_latency_ns", r->idle_latency_ns);
+	JSONW_FIELDS(w, r, loaded_result_fields);
 	/* The read curve at top level (the keys), every curve below. */
 	for (unsigned k = 0; k < r->ncurves; k++) {
 		const struct loaded_curve *c = &r->curves[k];
@@ -383,10 +405,7 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 
 			jsonw_object_begin(w, NULL);
 			jsonw_double_or_null(w, "delay", !pt->idle, pt->delay_ns);
-			jsonw_bool(w, "idle", pt->idle);
-			jsonw_double(w, "offered_gbps", pt->offered_gbps);
-			jsonw_double(w, "bw_gbps", pt->bw_gbps);
-			jsonw_double(w, "latency_ns", pt->latency_ns);
+			JSONW_FIELDS(w, pt, loaded_point_fields);
 			{
 				struct stats_pcts q;
 

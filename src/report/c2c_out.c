@@ -16,6 +16,16 @@
 #include <errno.h>
 #include <math.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field c2c_result_fields[] = {
+	JSONW_FIELD(DOUBLE, "min_ns", struct c2c_result, min_ns_all),
+	JSONW_FIELD(DOUBLE, "median_ns", struct c2c_result, median_ns_all),
+	JSONW_FIELD(UINT, "pairs", struct c2c_result, pairs),
+	JSONW_FIELD(UINT, "pairs_timed_out", struct c2c_result, pairs_timed_out),
+	JSONW_FIELD(DOUBLE, "pair_budget_ms", struct c2c_result, pair_budget_ms),
+	JSONW_FIELD(UINT, "round_trips_per_sample", struct c2c_result, round_trips),
+};
+
 static void text_matrix(FILE *f, const struct c2c_result *r, const double *m, const char *what)
 {
 	fprintf(f, "  %s (ns): row = the line's owner, column = its partner\n  %8s", what, "");
@@ -87,12 +97,7 @@ void c2c_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_array_end(w);
 	}
 	jsonw_array_end(w);
-	jsonw_double(w, "min_ns", r->min_ns_all);
-	jsonw_double(w, "median_ns", r->median_ns_all);
-	jsonw_uint(w, "pairs", r->pairs);
-	jsonw_uint(w, "pairs_timed_out", r->pairs_timed_out);
-	jsonw_double(w, "pair_budget_ms", r->pair_budget_ms);
-	jsonw_uint(w, "round_trips_per_sample", r->round_trips);
+	JSONW_FIELDS(w, r, c2c_result_fields);
 	jsonw_int(w, "samples_max", C2C_MAX_SAMPLES);
 	jsonw_double(w, "estimated_seconds", r->estimated_s);
 	jsonw_double(w, "seconds", r->seconds);

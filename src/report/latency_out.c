@@ -13,6 +13,77 @@
 #include <inttypes.h>
 #include <math.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field latency_point_fields[] = {
+	JSONW_FIELD(DOUBLE, "huge_fraction_obtained", struct latency_point, huge_fraction),
+	JSONW_FIELD(DOUBLE, "chase_ns", struct latency_point, chase_ns),
+	JSONW_FIELD(DOUBLE, "stream_ns", struct latency_point, stream_ns),
+	JSONW_FIELD(DOUBLE, "prefetch_ratio", struct latency_point, prefetch_ratio),
+	JSONW_FIELD(DOUBLE, "chase_cycles_min", struct latency_point, chase_cycles_min),
+	JSONW_FIELD(DOUBLE, "chase_cycles_max", struct latency_point, chase_cycles_max),
+	JSONW_FIELD(BOOL, "layout_ok", struct latency_point, layout_ok),
+	JSONW_FIELD(UINT, "chase_distinct_lines_walked", struct latency_point, chase_layout.distinct_lines_walked),
+	JSONW_FIELD(UINT, "stream_distinct_lines_walked", struct latency_point, stream_layout.distinct_lines_walked),
+	JSONW_FIELD(UINT, "expected_lines", struct latency_point, chase_layout.expected_lines),
+	JSONW_FIELD(HEX64, "perm_hash", struct latency_point, perm_hash),
+	JSONW_FIELD(UINT, "chase_loads_per_region", struct latency_point, chase_hops),
+	JSONW_FIELD(UINT, "stream_loads_per_region", struct latency_point, stream_hops),
+	JSONW_FIELD(BOOL, "warmed", struct latency_point, warmed),
+	JSONW_FIELD(UINT, "settle_loads", struct latency_point, settle_loads),
+	JSONW_FIELD(UINT, "lead_in_loads", struct latency_point, lead_in_hops),
+};
+
+static const struct jsonw_field latency_level_fields[] = {
+	JSONW_FIELD(DOUBLE, "latency_ns", struct latency_level, latency_ns),
+	JSONW_FIELD(UINT, "points", struct latency_level, npoints),
+	JSONW_FIELD(BOOL, "reaches_max", struct latency_level, reaches_max),
+	JSONW_FIELD(UINT, "reported_bytes", struct latency_level, reported_bytes),
+};
+
+static const struct jsonw_field latency_knee_fields[] = {
+	JSONW_FIELD(UINT, "from_bytes", struct latency_knee, from_bytes),
+	JSONW_FIELD(UINT, "to_bytes", struct latency_knee, to_bytes),
+	JSONW_FIELD(DOUBLE, "from_ns", struct latency_knee, from_ns),
+	JSONW_FIELD(DOUBLE, "to_ns", struct latency_knee, to_ns),
+};
+
+static const struct jsonw_field latency_reference_fields[] = {
+	JSONW_FIELD(UINT, "level", struct latency_reference, level),
+	JSONW_FIELD(UINT, "size_bytes", struct latency_reference, size_bytes),
+	JSONW_FIELD(DOUBLE, "curve_ns", struct latency_reference, curve_ns),
+	JSONW_FIELD(DOUBLE, "warm_ns", struct latency_reference, warm_ns),
+	JSONW_FIELD(UINT, "loads_per_walk", struct latency_reference, loads),
+	JSONW_FIELD(DOUBLE, "diff_pct", struct latency_reference, diff_pct),
+	JSONW_FIELD(BOOL, "agrees", struct latency_reference, agrees),
+};
+
+static const struct jsonw_field latency_at_max_fields[] = {
+	JSONW_FIELD(UINT, "warm_references_disagree", struct latency_result, refs_disagree),
+	JSONW_FIELD(DOUBLE, "prefetch_ratio_at_max", struct latency_result, prefetch_ratio_at_max),
+	JSONW_FIELD(DOUBLE, "chase_ns_at_max", struct latency_result, chase_ns_at_max),
+	JSONW_FIELD(DOUBLE, "stream_ns_at_max", struct latency_result, stream_ns_at_max),
+	JSONW_FIELD(DOUBLE, "small_chase_ns_at_max", struct latency_result, small_chase_ns_at_max),
+	JSONW_FIELD(DOUBLE, "translation_ns_at_max", struct latency_result, translation_ns_at_max),
+};
+
+static const struct jsonw_field latency_run_fields[] = {
+	JSONW_FIELD(UINT, "max_bytes", struct latency_result, max_bytes),
+	JSONW_FIELD(UINT, "line_bytes", struct latency_result, line_bytes),
+	JSONW_FIELD(UINT, "trials", struct latency_result, trials),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct latency_result, noise_floor_pct),
+	JSONW_FIELD(DOUBLE, "level_tolerance_pct", struct latency_result, tolerance_pct),
+	JSONW_FIELD(UINT, "region_loads", struct latency_result, region_hops),
+	JSONW_FIELD(UINT, "passes", struct latency_result, passes),
+	JSONW_FIELD(UINT, "warm_walks", struct latency_result, warm_walks),
+	JSONW_FIELD(UINT, "warm_max_bytes", struct latency_result, warm_max_bytes),
+	JSONW_FIELD(UINT, "reference_walks", struct latency_result, reference_walks),
+	JSONW_FIELD(UINT, "arena_huge_bytes", struct latency_result, arena_huge_bytes),
+	JSONW_FIELD(UINT, "arena_huge_obtained_bytes", struct latency_result, arena_huge_obtained_bytes),
+	JSONW_FIELD(UINT, "arena_small_bytes", struct latency_result, arena_small_bytes),
+	JSONW_FIELD(UINT, "arena_small_obtained_huge_bytes", struct latency_result, arena_small_obtained_bytes),
+	JSONW_FIELD(INT, "collapse_errno", struct latency_result, collapse_errno),
+};
+
 static double pct(size_t part, size_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -252,22 +323,7 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_object_begin(w, NULL);
 	jsonw_uint(w, "size_bytes", p->size_bytes);
 	jsonw_string(w, "pages", arena_request_name(p->pages));
-	jsonw_double(w, "huge_fraction_obtained", p->huge_fraction);
-	jsonw_double(w, "chase_ns", p->chase_ns);
-	jsonw_double(w, "stream_ns", p->stream_ns);
-	jsonw_double(w, "prefetch_ratio", p->prefetch_ratio);
-	jsonw_double(w, "chase_cycles_min", p->chase_cycles_min);
-	jsonw_double(w, "chase_cycles_max", p->chase_cycles_max);
-	jsonw_bool(w, "layout_ok", p->layout_ok);
-	jsonw_uint(w, "chase_distinct_lines_walked", p->chase_layout.distinct_lines_walked);
-	jsonw_uint(w, "stream_distinct_lines_walked", p->stream_layout.distinct_lines_walked);
-	jsonw_uint(w, "expected_lines", p->chase_layout.expected_lines);
-	jsonw_hex64(w, "perm_hash", p->perm_hash);
-	jsonw_uint(w, "chase_loads_per_region", p->chase_hops);
-	jsonw_uint(w, "stream_loads_per_region", p->stream_hops);
-	jsonw_bool(w, "warmed", p->warmed);
-	jsonw_uint(w, "settle_loads", p->settle_loads);
-	jsonw_uint(w, "lead_in_loads", p->lead_in_hops);
+	JSONW_FIELDS(w, p, latency_point_fields);
 	if (p->steady_checked) {
 		jsonw_double(w, "steady_long_ns", p->steady_long_ns);
 		jsonw_double(w, "steady_diff_pct", p->steady_diff_pct);
@@ -303,10 +359,7 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 		jsonw_uint(w, "size_bytes", l->size_bytes);
 		jsonw_uint(w, "first_bytes", l->first_bytes);
 		jsonw_uint_or_null(w, "capacity_bytes", l->capacity_bytes, l->capacity_bytes);
-		jsonw_double(w, "latency_ns", l->latency_ns);
-		jsonw_uint(w, "points", l->npoints);
-		jsonw_bool(w, "reaches_max", l->reaches_max);
-		jsonw_uint(w, "reported_bytes", l->reported_bytes);
+		JSONW_FIELDS(w, l, latency_level_fields);
 		jsonw_uint_or_null(w, "cache_level", l->cache_level, l->cache_level);
 		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
 		jsonw_bool(w, "tlb_step", l->tlb);
@@ -332,10 +385,7 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 		const struct latency_knee *k = &r->knees[i];
 
 		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "from_bytes", k->from_bytes);
-		jsonw_uint(w, "to_bytes", k->to_bytes);
-		jsonw_double(w, "from_ns", k->from_ns);
-		jsonw_double(w, "to_ns", k->to_ns);
+		JSONW_FIELDS(w, k, latency_knee_fields);
 		jsonw_string(w, "kind", k->tlb ? "tlb" : k->tlb_reach_bytes ? "tlb+cache" : "cache");
 		if (k->tlb_reach_bytes) {
 			jsonw_uint(w, "tlb_reach_bytes", k->tlb_reach_bytes);
@@ -349,27 +399,8 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 	jsonw_array_end(w);
 	jsonw_uint(w, "steady_checked", r->steady_checked);
 	jsonw_uint(w, "steady_failed", r->steady_failed);
-	jsonw_array_begin(w, "warm_references");
-	for (unsigned i = 0; i < r->nrefs; i++) {
-		const struct latency_reference *x = &r->refs[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "level", x->level);
-		jsonw_uint(w, "size_bytes", x->size_bytes);
-		jsonw_double(w, "curve_ns", x->curve_ns);
-		jsonw_double(w, "warm_ns", x->warm_ns);
-		jsonw_uint(w, "loads_per_walk", x->loads);
-		jsonw_double(w, "diff_pct", x->diff_pct);
-		jsonw_bool(w, "agrees", x->agrees);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_uint(w, "warm_references_disagree", r->refs_disagree);
-	jsonw_double(w, "prefetch_ratio_at_max", r->prefetch_ratio_at_max);
-	jsonw_double(w, "chase_ns_at_max", r->chase_ns_at_max);
-	jsonw_double(w, "stream_ns_at_max", r->stream_ns_at_max);
-	jsonw_double(w, "small_chase_ns_at_max", r->small_chase_ns_at_max);
-	jsonw_double(w, "translation_ns_at_max", r->translation_ns_at_max);
+	JSONW_OBJECT_ARRAY(w, "warm_references", r->refs, r->nrefs, latency_reference_fields);
+	JSONW_FIELDS(w, r, latency_at_max_fields);
 	jsonw_array_begin(w, "non_monotonic");
 	for (unsigned i = 0; i < r->nfalls; i++) {
 		const struct latency_fall *x = &r->falls[i];
@@ -411,21 +442,7 @@ void report_write_latency_json(const void *result, struct jsonw *w, const char *
 		}
 		jsonw_array_end(w);
 	}
-	jsonw_uint(w, "max_bytes", r->max_bytes);
-	jsonw_uint(w, "line_bytes", r->line_bytes);
-	jsonw_uint(w, "trials", r->trials);
-	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
-	jsonw_double(w, "level_tolerance_pct", r->tolerance_pct);
-	jsonw_uint(w, "region_loads", r->region_hops);
-	jsonw_uint(w, "passes", r->passes);
-	jsonw_uint(w, "warm_walks", r->warm_walks);
-	jsonw_uint(w, "warm_max_bytes", r->warm_max_bytes);
-	jsonw_uint(w, "reference_walks", r->reference_walks);
-	jsonw_uint(w, "arena_huge_bytes", r->arena_huge_bytes);
-	jsonw_uint(w, "arena_huge_obtained_bytes", r->arena_huge_obtained_bytes);
-	jsonw_uint(w, "arena_small_bytes", r->arena_small_bytes);
-	jsonw_uint(w, "arena_small_obtained_huge_bytes", r->arena_small_obtained_bytes);
-	jsonw_int(w, "collapse_errno", r->collapse_errno);
+	JSONW_FIELDS(w, r, latency_run_fields);
 	jsonw_double(w, "core_mhz_min", r->core_mhz_min > 0 ? r->core_mhz_min : NAN);
 	jsonw_double(w, "core_mhz_max", r->core_mhz_max > 0 ? r->core_mhz_max : NAN);
 	jsonw_uint(w, "seed", r->seed);

@@ -13,6 +13,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field machine_cpu_fields[] = {
+	JSONW_FIELD(TEXT, "vendor", struct machine_info, cpu.vendor),
+	JSONW_FIELD(UINT, "family", struct machine_info, cpu.family),
+	JSONW_FIELD(UINT, "model", struct machine_info, cpu.model),
+	JSONW_FIELD(UINT, "stepping", struct machine_info, cpu.stepping),
+};
+
 #define LABEL "  %-15s"
 
 static void write_caches_text(const struct machine_info *m, FILE *f)
@@ -164,10 +172,7 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_object_begin(w, key);
 	jsonw_string(w, "cpu_model", m->topo.cpu_model);
 	if (m->cpu_id_known) {
-		jsonw_string(w, "vendor", m->cpu.vendor);
-		jsonw_uint(w, "family", m->cpu.family);
-		jsonw_uint(w, "model", m->cpu.model);
-		jsonw_uint(w, "stepping", m->cpu.stepping);
+		JSONW_FIELDS(w, m, machine_cpu_fields);
 		jsonw_array_begin(w, "features");
 		for (int i = 0; i < m->cpu.nfeatures; i++)
 			jsonw_string(w, NULL, m->cpu.features[i]);

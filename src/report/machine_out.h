@@ -6,21 +6,13 @@
 #ifndef MLPSCOPE_REPORT_MACHINE_OUT_H
 #define MLPSCOPE_REPORT_MACHINE_OUT_H
 
-#include <stdio.h>
-
 #include "exp/machine.h"
+#include "report/writers.h"
 #include "util/jsonw.h"
 
-struct jsonr_value;
-
-/* The human section, starting with a "machine:" line. */
-void machine_write_text(const void *result, FILE *f);
-
-/* The object under key "machine", written into whatever object w is in. */
-void machine_write_json(const void *result, struct jsonw *w, const char *key);
-
-/* caches_reported.csv from a parsed result. 0 or -errno. */
-int machine_write_csv(const char *dir, const struct jsonr_value *doc);
+/* The human section (starting with a "machine:" line), the "machine"
+ * object, and caches_reported.csv. */
+REPORT_SECTION_WRITERS(machine_write_text, machine_write_json, machine_write_csv);
 
 /* Its view (report/machine_view.c): the HTML tables, headline figures and plots. */
 struct view;

@@ -12,6 +12,68 @@
 
 #include <inttypes.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field mlp_estimate_fields[] = {
+	JSONW_FIELD(DOUBLE, "fit_latency_ns", struct mlp_estimate, fit_latency_ns),
+	JSONW_FIELD(DOUBLE, "fit_saturation_lanes", struct mlp_estimate, fit_saturation_lanes),
+	JSONW_FIELD(DOUBLE, "fit_plateau_concurrency", struct mlp_estimate, fit_plateau_concurrency),
+	JSONW_FIELD(DOUBLE, "fit_uncertainty", struct mlp_estimate, fit_uncertainty),
+	JSONW_FIELD(DOUBLE, "fit_rms_log_residual", struct mlp_estimate, fit_rms_log_residual),
+	JSONW_FIELD(DOUBLE, "peak_concurrency", struct mlp_estimate, peak_concurrency),
+	JSONW_FIELD(UINT, "peak_lanes", struct mlp_estimate, peak_lanes),
+	JSONW_FIELD(UINT, "plateau_from_lanes", struct mlp_estimate, plateau_from_lanes),
+	JSONW_FIELD(BOOL, "flat_at_end", struct mlp_estimate, flat_at_end),
+	JSONW_FIELD(UINT, "repeats", struct mlp_estimate, repeats),
+	JSONW_FIELD(UINT, "repeats_agreeing", struct mlp_estimate, repeats_agreeing),
+};
+
+static const struct jsonw_field mlp_level_setup_fields[] = {
+	JSONW_FIELD(BOOL, "measured", struct mlp_level, measured),
+	JSONW_FIELD(BOOL, "from_main_sweep", struct mlp_level, from_main_sweep),
+	JSONW_FIELD(BOOL, "resident", struct mlp_level, resident),
+	JSONW_FIELD(BOOL, "layout_ok", struct mlp_level, layout_ok),
+	JSONW_FIELD(DOUBLE, "t1_ns", struct mlp_level, t1_ns),
+};
+
+static const struct jsonw_field mlp_level_fit_fields[] = {
+	JSONW_FIELD(DOUBLE, "ks", struct mlp_level, ks),
+	JSONW_FIELD(DOUBLE, "ks_uncertainty", struct mlp_level, ks_uncertainty),
+	JSONW_FIELD(DOUBLE, "plateau_concurrency", struct mlp_level, plateau_concurrency),
+	JSONW_FIELD(DOUBLE, "peak_concurrency", struct mlp_level, peak_concurrency),
+	JSONW_FIELD(UINT, "peak_lanes", struct mlp_level, peak_lanes),
+	JSONW_FIELD(UINT, "plateau_from_lanes", struct mlp_level, plateau_from_lanes),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct mlp_level, noise_floor_pct),
+};
+
+static const struct jsonw_field mlp_payload_case_fields[] = {
+	JSONW_FIELD(STRING, "case", struct mlp_payload_case, what),
+	JSONW_FIELD(UINT, "payload_bytes", struct mlp_payload_case, payload_bytes),
+	JSONW_FIELD(UINT, "spacing_bytes", struct mlp_payload_case, spacing_bytes),
+	JSONW_FIELD(UINT, "shift_bytes", struct mlp_payload_case, shift_bytes),
+	JSONW_FIELD(UINT, "lines_per_node", struct mlp_payload_case, lines_per_node),
+	JSONW_FIELD(BOOL, "layout_ok", struct mlp_payload_case, layout.ok),
+	JSONW_FIELD(UINT, "distinct_lines_walked", struct mlp_payload_case, layout.distinct_lines_walked),
+	JSONW_FIELD(UINT, "expected_lines", struct mlp_payload_case, layout.expected_lines),
+	JSONW_FIELD(DOUBLE, "t1_ns", struct mlp_payload_case, t1_ns),
+	JSONW_FIELD(DOUBLE, "ks", struct mlp_payload_case, ks),
+	JSONW_FIELD(DOUBLE, "ks_uncertainty", struct mlp_payload_case, ks_uncertainty),
+	JSONW_FIELD(DOUBLE, "plateau_concurrency", struct mlp_payload_case, plateau_concurrency),
+	JSONW_FIELD(DOUBLE, "best_ns_per_access", struct mlp_payload_case, best_ns),
+	JSONW_FIELD(UINT, "best_lanes", struct mlp_payload_case, best_lanes),
+	JSONW_FIELD(DOUBLE, "useful_gbps", struct mlp_payload_case, useful_gbps),
+	JSONW_FIELD(DOUBLE, "line_gbps", struct mlp_payload_case, line_gbps),
+};
+
+static const struct jsonw_field layout_check_fields[] = {
+	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
+	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
+	JSONW_FIELD(UINT, "steps_walked", struct layout_check, steps_walked),
+	JSONW_FIELD(UINT, "distinct_nodes_walked", struct layout_check, distinct_nodes_walked),
+	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
+	JSONW_FIELD(BOOL, "closed", struct layout_check, closed),
+	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
+};
+
 static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 {
 	const struct layout_check *l = &m->layout;
@@ -145,17 +207,7 @@ static void write_estimate(struct jsonw *w, const struct mlp_estimate *e)
 	jsonw_uint(w, "rule_5pct_lanes", e->rule_5pct_lanes);
 	jsonw_uint(w, "rule_1pct_lanes", e->rule_1pct_lanes);
 	jsonw_string(w, "fit_model", "t(K) = max(L/K, L/Ks), least squares on log t");
-	jsonw_double(w, "fit_latency_ns", e->fit_latency_ns);
-	jsonw_double(w, "fit_saturation_lanes", e->fit_saturation_lanes);
-	jsonw_double(w, "fit_plateau_concurrency", e->fit_plateau_concurrency);
-	jsonw_double(w, "fit_uncertainty", e->fit_uncertainty);
-	jsonw_double(w, "fit_rms_log_residual", e->fit_rms_log_residual);
-	jsonw_double(w, "peak_concurrency", e->peak_concurrency);
-	jsonw_uint(w, "peak_lanes", e->peak_lanes);
-	jsonw_uint(w, "plateau_from_lanes", e->plateau_from_lanes);
-	jsonw_bool(w, "flat_at_end", e->flat_at_end);
-	jsonw_uint(w, "repeats", e->repeats);
-	jsonw_uint(w, "repeats_agreeing", e->repeats_agreeing);
+	JSONW_FIELDS(w, e, mlp_estimate_fields);
 	jsonw_double_array(w, "repeat_saturation_lanes", e->repeat_saturation_lanes, e->repeats);
 	jsonw_object_end(w);
 }
@@ -171,19 +223,9 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 		jsonw_uint(w, "working_set_bytes", lv->working_set_bytes);
 		jsonw_string(w, "size_from", lv->size_from);
 		jsonw_string(w, "footprint_held", "total");
-		jsonw_bool(w, "measured", lv->measured);
-		jsonw_bool(w, "from_main_sweep", lv->from_main_sweep);
-		jsonw_bool(w, "resident", lv->resident);
-		jsonw_bool(w, "layout_ok", lv->layout_ok);
-		jsonw_double(w, "t1_ns", lv->t1_ns);
+		JSONW_FIELDS(w, lv, mlp_level_setup_fields);
 		jsonw_bool(w, "saturated", mlp_level_saturated(lv));
-		jsonw_double(w, "ks", lv->ks);
-		jsonw_double(w, "ks_uncertainty", lv->ks_uncertainty);
-		jsonw_double(w, "plateau_concurrency", lv->plateau_concurrency);
-		jsonw_double(w, "peak_concurrency", lv->peak_concurrency);
-		jsonw_uint(w, "peak_lanes", lv->peak_lanes);
-		jsonw_uint(w, "plateau_from_lanes", lv->plateau_from_lanes);
-		jsonw_double(w, "noise_floor_pct", lv->noise_floor_pct);
+		JSONW_FIELDS(w, lv, mlp_level_fit_fields);
 		jsonw_double_array(w, "ns_per_access", lv->ns_per_access, lv->npoints);
 		jsonw_double_array(w, "concurrency_littles_law", lv->concurrency, lv->npoints);
 		jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);  /* deprecated */
@@ -239,22 +281,7 @@ static void write_read_size(struct jsonw *w, const struct mlp_payload *p)
 		for (unsigned j = 0; j < c->nk; j++)
 			lanes[j] = c->lanes[j];
 		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "case", c->what);
-		jsonw_uint(w, "payload_bytes", c->payload_bytes);
-		jsonw_uint(w, "spacing_bytes", c->spacing_bytes);
-		jsonw_uint(w, "shift_bytes", c->shift_bytes);
-		jsonw_uint(w, "lines_per_node", c->lines_per_node);
-		jsonw_bool(w, "layout_ok", c->layout.ok);
-		jsonw_uint(w, "distinct_lines_walked", c->layout.distinct_lines_walked);
-		jsonw_uint(w, "expected_lines", c->layout.expected_lines);
-		jsonw_double(w, "t1_ns", c->t1_ns);
-		jsonw_double(w, "ks", c->ks);
-		jsonw_double(w, "ks_uncertainty", c->ks_uncertainty);
-		jsonw_double(w, "plateau_concurrency", c->plateau_concurrency);
-		jsonw_double(w, "best_ns_per_access", c->best_ns);
-		jsonw_uint(w, "best_lanes", c->best_lanes);
-		jsonw_double(w, "useful_gbps", c->useful_gbps);
-		jsonw_double(w, "line_gbps", c->line_gbps);
+		JSONW_FIELDS(w, c, mlp_payload_case_fields);
 		jsonw_double_array(w, "lanes", lanes, c->nk);
 		jsonw_double_array(w, "ns_per_access", c->ns_per_access, c->nk);
 		jsonw_object_end(w);
@@ -308,15 +335,7 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 		     m->total_bytes ? 100.0 * (double)m->huge_bytes_obtained / (double)m->total_bytes : 0.0);
 	jsonw_int(w, "collapse_errno", m->collapse_errno);
 	jsonw_object_end(w);
-	jsonw_object_begin(w, "layout_check");
-	jsonw_uint(w, "nodes", l->nodes);
-	jsonw_uint(w, "expected_lines", l->expected_lines);
-	jsonw_uint(w, "steps_walked", l->steps_walked);
-	jsonw_uint(w, "distinct_nodes_walked", l->distinct_nodes_walked);
-	jsonw_uint(w, "distinct_lines_walked", l->distinct_lines_walked);
-	jsonw_bool(w, "closed", l->closed);
-	jsonw_bool(w, "ok", l->ok);
-	jsonw_object_end(w);
+	JSONW_FIELDS_OBJECT(w, "layout_check", l, layout_check_fields);
 	jsonw_object_begin(w, "permutation");
 	jsonw_string(w, "algorithm", "sattolo/xoshiro256**");
 	jsonw_uint(w, "seed", m->perm_seed);

@@ -5,20 +5,13 @@
 #ifndef MLPSCOPE_REPORT_MLP_OUT_H
 #define MLPSCOPE_REPORT_MLP_OUT_H
 
-#include <stdio.h>
-
 #include "exp/mlp.h"
+#include "report/writers.h"
 #include "util/jsonw.h"
 
-struct jsonr_value;
-
-void mlp_write_text(const void *result, FILE *f);
-
-void mlp_write_json(const void *result, struct jsonw *w, const char *key);
-
-/* mlp_sweep.csv, mlp_control.csv and mlp_estimate.csv (each with a pages
- * column) from a parsed result. 0 or -errno. */
-int mlp_write_csv(const char *dir, const struct jsonr_value *doc);
+/* The text, the "mlp" object, and mlp_sweep.csv, mlp_control.csv and
+ * mlp_estimate.csv (each with a pages column). */
+REPORT_SECTION_WRITERS(mlp_write_text, mlp_write_json, mlp_write_csv);
 
 /* Its view (report/mlp_view.c): the HTML tables, headline figures and plots. */
 struct view;

@@ -265,10 +265,78 @@ void model_write_text(FILE *out, const struct env_inputs *in)
 	write_plateau(out, in);
 }
 
-void model_write_json(struct jsonw *w, const char *from_path, const struct env_inputs *in, size_t n)
+/* One point of one arm, as an entry (or entries) of a per-point array of
+ * the model object. */
+typedef void (*point_json_fn)(struct jsonw *w, const struct env_inputs *arm, const struct env_point *p);
+
+/* The array under key: what write puts there for every point of every
+ * arm, in order. */
+static void write_point_array(struct jsonw *w, const char *key, const struct env_inputs *in, size_t n,
+			      point_json_fn write)
+{
+	jsonw_array_begin(w, key);
+	for (size_t s = 0; s < n; s++)
+		for (size_t i = 0; i < in[s].npoints; i++) {
+			struct env_point p;
+
+			envelope_at(&in[s], i, &p);
+			write(w, &in[s], &p);
+		}
+	jsonw_array_end(w);
+}
+
+static void write_terms_json(struct jsonw *w, const struct env_inputs *arm, const struct env_point *p)
 {
 	char src[2 * ENV_SOURCE_LEN];
 
+	for (int t = 0; t < ENV_NTERMS; t++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "section", arm->section);
+		jsonw_double(w, "k", p->k);
+		jsonw_string(w, "name", envelope_term_name((enum env_term)t));
+		jsonw_double_or_null(w, "ns", known(p->ns[t]), p->ns[t]);
+		envelope_term_source(arm, (enum env_term)t, src, sizeof(src));
+		jsonw_string(w, "source", src);
+		jsonw_object_end(w);
+	}
+}
+
+static void write_binding_json(struct jsonw *w, const struct env_inputs *arm, const struct env_point *p)
+{
+	char names[96];
+
+	binding_names(p, names, sizeof(names));
+	jsonw_object_begin(w, NULL);
+	jsonw_string(w, "section", arm->section);
+	jsonw_double(w, "k", p->k);
+	jsonw_string_or_null(w, "term", p->binding >= 0, envelope_term_name((enum env_term)p->binding));
+	jsonw_string(w, "tied", names);
+	jsonw_string_or_null(w, "next", p->next >= 0, envelope_term_name((enum env_term)p->next));
+	jsonw_double(w, "margin", p->margin);
+	jsonw_double(w, "measured_ns", p->measured_ns);
+	jsonw_double(w, "envelope_ns", p->envelope_ns);
+	jsonw_double(w, "envelope_over_measured", p->explained);
+	jsonw_object_end(w);
+}
+
+/* Only the points the loaded section's curve reaches. */
+static void write_loaded_json(struct jsonw *w, const struct env_inputs *arm, const struct env_point *p)
+{
+	if (!known(p->loaded_latency_ns))
+		return;
+	jsonw_object_begin(w, NULL);
+	jsonw_string(w, "section", arm->section);
+	jsonw_double(w, "k", p->k);
+	jsonw_double(w, "latency_ns", p->loaded_latency_ns);
+	jsonw_double(w, "littles_concurrency", p->loaded_latency_ns / p->measured_ns);
+	jsonw_double(w, "t1_concurrency", arm->measured_ns[0] / p->measured_ns);
+	jsonw_string(w, "source", "t(1) x loaded.curve latency / loaded.idle_latency_ns at this K's line "
+		     "rate, interpolated: the shared memory system's latency at this traffic");
+	jsonw_object_end(w);
+}
+
+void model_write_json(struct jsonw *w, const char *from_path, const struct env_inputs *in, size_t n)
+{
 	jsonw_object_begin(w, "model");
 	jsonw_string(w, "from", from_path);
 	jsonw_string(w, "envelope", "t(K) >= max(L/K, u/P, core, line/B1, line/Bmax, L m/Q_lq, L u/ROB), ns per access");
@@ -294,64 +362,9 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
-	jsonw_array_begin(w, "terms");
-	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < in[s].npoints; i++) {
-			struct env_point p;
-
-			envelope_at(&in[s], i, &p);
-			for (int t = 0; t < ENV_NTERMS; t++) {
-				jsonw_object_begin(w, NULL);
-				jsonw_string(w, "section", in[s].section);
-				jsonw_double(w, "k", p.k);
-				jsonw_string(w, "name", envelope_term_name((enum env_term)t));
-				jsonw_double_or_null(w, "ns", known(p.ns[t]), p.ns[t]);
-				envelope_term_source(&in[s], (enum env_term)t, src, sizeof(src));
-				jsonw_string(w, "source", src);
-				jsonw_object_end(w);
-			}
-		}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "binding");
-	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < in[s].npoints; i++) {
-			struct env_point p;
-			char names[96];
-
-			envelope_at(&in[s], i, &p);
-			binding_names(&p, names, sizeof(names));
-			jsonw_object_begin(w, NULL);
-			jsonw_string(w, "section", in[s].section);
-			jsonw_double(w, "k", p.k);
-			jsonw_string_or_null(w, "term", p.binding >= 0, envelope_term_name((enum env_term)p.binding));
-			jsonw_string(w, "tied", names);
-			jsonw_string_or_null(w, "next", p.next >= 0, envelope_term_name((enum env_term)p.next));
-			jsonw_double(w, "margin", p.margin);
-			jsonw_double(w, "measured_ns", p.measured_ns);
-			jsonw_double(w, "envelope_ns", p.envelope_ns);
-			jsonw_double(w, "envelope_over_measured", p.explained);
-			jsonw_object_end(w);
-		}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "loaded_latency");
-	for (size_t s = 0; s < n; s++)
-		for (size_t i = 0; i < in[s].npoints; i++) {
-			struct env_point p;
-
-			envelope_at(&in[s], i, &p);
-			if (!known(p.loaded_latency_ns))
-				continue;
-			jsonw_object_begin(w, NULL);
-			jsonw_string(w, "section", in[s].section);
-			jsonw_double(w, "k", p.k);
-			jsonw_double(w, "latency_ns", p.loaded_latency_ns);
-			jsonw_double(w, "littles_concurrency", p.loaded_latency_ns / p.measured_ns);
-			jsonw_double(w, "t1_concurrency", in[s].measured_ns[0] / p.measured_ns);
-			jsonw_string(w, "source", "t(1) x loaded.curve latency / loaded.idle_latency_ns at this K's line "
-				     "rate, interpolated: the shared memory system's latency at this traffic");
-			jsonw_object_end(w);
-		}
-	jsonw_array_end(w);
+	write_point_array(w, "terms", in, n, write_terms_json);
+	write_point_array(w, "binding", in, n, write_binding_json);
+	write_point_array(w, "loaded_latency", in, n, write_loaded_json);
 	jsonw_array_begin(w, "plateau");
 	for (size_t s = 0; s < n; s++) {
 		size_t ip = model_plateau_index(&in[s]);

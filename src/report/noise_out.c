@@ -10,6 +10,18 @@
 #include "util/format.h"
 #include "core/stats.h"
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field noise_result_fields[] = {
+	JSONW_FIELD(UINT, "arm_a_bytes", struct noise_result, arm_a_bytes),
+	JSONW_FIELD(UINT, "arm_b_bytes", struct noise_result, arm_b_bytes),
+	JSONW_FIELD(UINT, "arm_a_loads_per_region", struct noise_result, arm_a_hops),
+	JSONW_FIELD(UINT, "arm_b_loads_per_region", struct noise_result, arm_b_hops),
+	JSONW_FIELD(DOUBLE, "region_target_ns", struct noise_result, region_ns),
+	JSONW_FIELD(BOOL, "layout_ok", struct noise_result, layout_ok),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct noise_result, huge_bytes_obtained),
+	JSONW_FIELD(DOUBLE, "seconds", struct noise_result, seconds),
+};
+
 void report_write_noise_text(const void *result, FILE *f)
 {
 	const struct noise_result *r = result;
@@ -74,14 +86,7 @@ void report_write_noise_json(const void *result, struct jsonw *w, const char *ke
 	jsonw_double_array(w, "arm_b_runs_ns", r->arm_b_runs_ns, runs);
 	jsonw_uint(w, "groups", r->groups);
 	jsonw_uint(w, "runs_per_group", NOISE_GROUP_RUNS);
-	jsonw_uint(w, "arm_a_bytes", r->arm_a_bytes);
-	jsonw_uint(w, "arm_b_bytes", r->arm_b_bytes);
-	jsonw_uint(w, "arm_a_loads_per_region", r->arm_a_hops);
-	jsonw_uint(w, "arm_b_loads_per_region", r->arm_b_hops);
-	jsonw_double(w, "region_target_ns", r->region_ns);
-	jsonw_bool(w, "layout_ok", r->layout_ok);
-	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
-	jsonw_double(w, "seconds", r->seconds);
+	JSONW_FIELDS(w, r, noise_result_fields);
 	jsonw_object_end(w);
 }
 

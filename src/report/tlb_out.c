@@ -11,6 +11,53 @@
 
 #include <math.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field tlb_level_fields[] = {
+	JSONW_FIELD(UINT, "entries", struct tlb_level, entries),
+	JSONW_FIELD(UINT, "reach_bytes", struct tlb_level, reach_bytes),
+	JSONW_FIELD(UINT, "page_bytes", struct tlb_level, page_bytes),
+	JSONW_FIELD(DOUBLE, "extra_ns", struct tlb_level, extra_ns),
+};
+
+static const struct jsonw_field tlb_point_fields[] = {
+	JSONW_FIELD(UINT, "pages", struct tlb_point, pages),
+	JSONW_FIELD(UINT, "page_bytes", struct tlb_point, page_bytes),
+	JSONW_FIELD(DOUBLE, "ns_per_load", struct tlb_point, ns_per_load),
+	JSONW_FIELD(DOUBLE, "control_ns", struct tlb_point, control_ns),
+	JSONW_FIELD(DOUBLE, "extra_ns", struct tlb_point, extra_ns),
+	JSONW_FIELD(UINT, "loads_per_region", struct tlb_point, loads_per_region),
+};
+
+static const struct jsonw_field tlb_series_fields[] = {
+	JSONW_FIELD(UINT, "page_bytes", struct tlb_series, page_bytes),
+	JSONW_FIELD(DOUBLE, "walk_ns", struct tlb_series, walk_ns),
+	JSONW_FIELD(DOUBLE, "max_extra_ns", struct tlb_series, max_extra_ns),
+	JSONW_FIELD(BOOL, "walk_on_plateau", struct tlb_series, walk_on_plateau),
+	JSONW_FIELD(UINT, "arena_bytes", struct tlb_series, arena_bytes),
+	JSONW_FIELD(UINT, "arena_huge_obtained_bytes", struct tlb_series, huge_obtained_bytes),
+};
+
+static const struct jsonw_field cpu_tlb_fields[] = {
+	JSONW_FIELD(UINT, "level", struct cpu_tlb, level),
+	JSONW_FIELD(STRING, "type", struct cpu_tlb, type),
+	JSONW_FIELD(UINT, "page_bytes", struct cpu_tlb, page_bytes),
+	JSONW_FIELD(UINT, "entries", struct cpu_tlb, entries),
+	JSONW_FIELD(UINT, "ways", struct cpu_tlb, ways),
+	JSONW_FIELD(STRING, "source", struct cpu_tlb, source),
+};
+
+static const struct jsonw_field tlb_result_fields[] = {
+	JSONW_FIELD(UINT, "stride_bytes", struct tlb_result, stride_bytes),
+	JSONW_FIELD(UINT, "control_arena_bytes", struct tlb_result, control_arena_bytes),
+	JSONW_FIELD(UINT, "control_arena_huge_obtained_bytes", struct tlb_result, control_huge_obtained_bytes),
+	JSONW_FIELD(UINT, "trials", struct tlb_result, trials),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct tlb_result, noise_floor_pct),
+	JSONW_FIELD(DOUBLE, "step_tolerance_pct", struct tlb_result, tolerance_pct),
+	JSONW_FIELD(DOUBLE, "region_target_ns", struct tlb_result, region_ns),
+	JSONW_FIELD(UINT, "seed", struct tlb_result, seed),
+	JSONW_FIELD(DOUBLE, "seconds", struct tlb_result, seconds),
+};
+
 static const char *series_name(const struct tlb_series *s)
 {
 	return s->page_bytes == TLB_STRIDE_BYTES ? "small" : "huge";
@@ -117,10 +164,7 @@ void report_write_tlb_text(const void *result, FILE *f)
 static void write_level(struct jsonw *w, const struct tlb_level *l)
 {
 	jsonw_object_begin(w, NULL);
-	jsonw_uint(w, "entries", l->entries);
-	jsonw_uint(w, "reach_bytes", l->reach_bytes);
-	jsonw_uint(w, "page_bytes", l->page_bytes);
-	jsonw_double(w, "extra_ns", l->extra_ns);
+	JSONW_FIELDS(w, l, tlb_level_fields);
 	if (l->reported_entries) {
 		jsonw_uint(w, "reported_entries", l->reported_entries);
 		jsonw_bool(w, "agrees_with_reported", l->agrees_with_reported);
@@ -142,12 +186,7 @@ void report_write_tlb_json(const void *result, struct jsonw *w, const char *key)
 			const struct tlb_point *p = &r->series[s].points[i];
 
 			jsonw_object_begin(w, NULL);
-			jsonw_uint(w, "pages", p->pages);
-			jsonw_uint(w, "page_bytes", p->page_bytes);
-			jsonw_double(w, "ns_per_load", p->ns_per_load);
-			jsonw_double(w, "control_ns", p->control_ns);
-			jsonw_double(w, "extra_ns", p->extra_ns);
-			jsonw_uint(w, "loads_per_region", p->loads_per_region);
+			JSONW_FIELDS(w, p, tlb_point_fields);
 			jsonw_double_array(w, "trials_ns", p->trials_ns, p->ntrials);
 			jsonw_object_end(w);
 		}
@@ -157,42 +196,10 @@ void report_write_tlb_json(const void *result, struct jsonw *w, const char *key)
 		for (unsigned k = 0; k < r->series[s].nlevels; k++)
 			write_level(w, &r->series[s].levels[k]);
 	jsonw_array_end(w);
-	jsonw_array_begin(w, "walk");
-	for (unsigned s = 0; s < r->nseries; s++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "page_bytes", r->series[s].page_bytes);
-		jsonw_double(w, "walk_ns", r->series[s].walk_ns);
-		jsonw_double(w, "max_extra_ns", r->series[s].max_extra_ns);
-		jsonw_bool(w, "walk_on_plateau", r->series[s].walk_on_plateau);
-		jsonw_uint(w, "arena_bytes", r->series[s].arena_bytes);
-		jsonw_uint(w, "arena_huge_obtained_bytes", r->series[s].huge_obtained_bytes);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "walk", r->series, r->nseries, tlb_series_fields);
 	jsonw_bool_or_null(w, "huge_reach_effective", r->huge_reach_known, r->huge_reach_effective);
-	jsonw_array_begin(w, "reported");
-	for (int i = 0; i < r->nreported; i++) {
-		const struct cpu_tlb *c = &r->reported[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "level", c->level);
-		jsonw_string(w, "type", c->type);
-		jsonw_uint(w, "page_bytes", c->page_bytes);
-		jsonw_uint(w, "entries", c->entries);
-		jsonw_uint(w, "ways", c->ways);
-		jsonw_string(w, "source", c->source);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "reported", r->reported, r->nreported, cpu_tlb_fields);
 	jsonw_bool(w, "reported_known", r->reported_rc >= 0);
-	jsonw_uint(w, "stride_bytes", r->stride_bytes);
-	jsonw_uint(w, "control_arena_bytes", r->control_arena_bytes);
-	jsonw_uint(w, "control_arena_huge_obtained_bytes", r->control_huge_obtained_bytes);
-	jsonw_uint(w, "trials", r->trials);
-	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
-	jsonw_double(w, "step_tolerance_pct", r->tolerance_pct);
-	jsonw_double(w, "region_target_ns", r->region_ns);
-	jsonw_uint(w, "seed", r->seed);
-	jsonw_double(w, "seconds", r->seconds);
+	JSONW_FIELDS(w, r, tlb_result_fields);
 	jsonw_object_end(w);
 }

@@ -12,6 +12,37 @@
 #include <math.h>
 #include <string.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field charz_summary_fields[] = {
+	JSONW_FIELD(UINT, "high_water", struct charz_summary, high_water),
+	JSONW_FIELD(UINT, "outstanding_at_end", struct charz_summary, outstanding_at_end),
+	JSONW_FIELD(UINT, "requests", struct charz_summary, requests),
+	JSONW_FIELD(UINT, "reads", struct charz_summary, reads),
+	JSONW_FIELD(UINT, "writes", struct charz_summary, writes),
+	JSONW_FIELD(UINT, "completions", struct charz_summary, completions),
+	JSONW_FIELD(UINT, "dropped", struct charz_summary, dropped),
+	JSONW_FIELD(UINT, "unmatched", struct charz_summary, unmatched),
+	JSONW_FIELD(UINT, "stride_classified", struct charz_summary, stride_classified),
+	JSONW_FIELD(UINT, "stride_regular", struct charz_summary, stride_regular),
+};
+
+static const struct jsonw_field trace_count_fields[] = {
+	JSONW_FIELD(UINT, "lines", struct trace_result, lines),
+	JSONW_FIELD(UINT, "valgrind_lines", struct trace_result, valgrind_lines),
+	JSONW_FIELD(UINT, "instructions", struct trace_result, instr),
+	JSONW_FIELD(UINT, "loads", struct trace_result, loads),
+	JSONW_FIELD(UINT, "stores", struct trace_result, stores),
+	JSONW_FIELD(UINT, "modifies", struct trace_result, modifies),
+	JSONW_FIELD(UINT, "malformed", struct trace_result, malformed),
+};
+
+static const struct jsonw_field trace_line_fields[] = {
+	JSONW_FIELD(UINT, "line_touches", struct trace_result, touches),
+	JSONW_FIELD(UINT, "distinct_lines", struct trace_result, distinct_lines),
+	JSONW_FIELD(UINT, "bytes_touched", struct trace_result, bytes_touched),
+	JSONW_FIELD(UINT, "cold_touches", struct trace_result, cold),
+};
+
 static const struct {
 	unsigned bit;
 	const char *name;
@@ -226,16 +257,7 @@ static void write_requests_json(struct jsonw *w, const struct trace_result *r)
 	jsonw_bool(w, "has_data", q->has_data);
 	jsonw_double(w, "window_ticks", q->window);
 	jsonw_double_or_null(w, "mean_outstanding", q->has_data, q->mean_outstanding);
-	jsonw_uint(w, "high_water", q->high_water);
-	jsonw_uint(w, "outstanding_at_end", q->outstanding_at_end);
-	jsonw_uint(w, "requests", q->requests);
-	jsonw_uint(w, "reads", q->reads);
-	jsonw_uint(w, "writes", q->writes);
-	jsonw_uint(w, "completions", q->completions);
-	jsonw_uint(w, "dropped", q->dropped);
-	jsonw_uint(w, "unmatched", q->unmatched);
-	jsonw_uint(w, "stride_classified", q->stride_classified);
-	jsonw_uint(w, "stride_regular", q->stride_regular);
+	JSONW_FIELDS(w, q, charz_summary_fields);
 	jsonw_double_or_null(w, "stride_regular_fraction", q->stride_classified, q->stride_regular_fraction);
 	jsonw_uint(w, "delivered_bytes", q->delivered_bytes);
 	jsonw_bool(w, "used_reported", q->used_reported);
@@ -258,13 +280,7 @@ void trace_write_json(struct jsonw *w, const char *path, const struct trace_resu
 {
 	jsonw_object_begin(w, "trace");
 	jsonw_string(w, "path", path);
-	jsonw_uint(w, "lines", r->lines);
-	jsonw_uint(w, "valgrind_lines", r->valgrind_lines);
-	jsonw_uint(w, "instructions", r->instr);
-	jsonw_uint(w, "loads", r->loads);
-	jsonw_uint(w, "stores", r->stores);
-	jsonw_uint(w, "modifies", r->modifies);
-	jsonw_uint(w, "malformed", r->malformed);
+	JSONW_FIELDS(w, r, trace_count_fields);
 	jsonw_array_begin(w, "malformed_first");
 	for (uint64_t i = 0; i < r->malformed && i < TRACE_BAD_REPORTED; i++) {
 		jsonw_object_begin(w, NULL);
@@ -275,10 +291,7 @@ void trace_write_json(struct jsonw *w, const char *path, const struct trace_resu
 	jsonw_array_end(w);
 	jsonw_bool(w, "ends_without_newline", r->ends_without_newline);
 	jsonw_uint(w, "line_bytes", TRACE_LINE_BYTES);
-	jsonw_uint(w, "line_touches", r->touches);
-	jsonw_uint(w, "distinct_lines", r->distinct_lines);
-	jsonw_uint(w, "bytes_touched", r->bytes_touched);
-	jsonw_uint(w, "cold_touches", r->cold);
+	JSONW_FIELDS(w, r, trace_line_fields);
 	jsonw_array_begin(w, "reuse_distance_hist");
 	for (unsigned b = 0; b < TRACE_HIST_BUCKETS; b++) {
 		if (!r->reuse_hist[b])

@@ -13,6 +13,52 @@
 
 #include <errno.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field repeat_fields[] = {
+	JSONW_FIELD(BOOL, "agrees", struct window_filler_result, repeat.agrees),
+	JSONW_FIELD(DOUBLE, "fits_side_ns_per_iter", struct window_filler_result, repeat.fits_ns),
+	JSONW_FIELD(DOUBLE, "fails_side_ns_per_iter", struct window_filler_result, repeat.fails_ns),
+	JSONW_FIELD(BOOL, "resweep", struct window_filler_result, repeat.resweep),
+};
+
+static const struct jsonw_field repeat_step_fields[] = {
+	JSONW_FIELD(UINT, "step_n_fits", struct window_filler_result, repeat.step_n_fits),
+	JSONW_FIELD(UINT, "step_n_fails", struct window_filler_result, repeat.step_n_fails),
+	JSONW_FIELD(DOUBLE, "capacity", struct window_filler_result, repeat.capacity),
+	JSONW_FIELD(DOUBLE, "jump_ratio", struct window_filler_result, repeat.jump_ratio),
+};
+
+static const struct jsonw_field window_result_fields[] = {
+	JSONW_FIELD(STRING, "isa", struct window_result, isa),
+	JSONW_FIELD(UINT, "working_set_bytes", struct window_result, working_set_bytes),
+	JSONW_FIELD(UINT, "total_bytes", struct window_result, total_bytes),
+	JSONW_FIELD(UINT, "huge_bytes_obtained", struct window_result, huge_bytes_obtained),
+	JSONW_FIELD(BOOL, "layout_ok", struct window_result, layout.ok),
+	JSONW_FIELD(UINT, "perm_seed", struct window_result, perm_seed),
+	JSONW_FIELD(UINT, "perm_hash", struct window_result, perm_hash),
+	JSONW_FIELD(UINT, "iters_per_region", struct window_result, iters),
+	JSONW_FIELD(UINT, "trials_per_phase", struct window_result, trials),
+	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct window_result, noise_floor_pct),
+	JSONW_FIELD(DOUBLE, "setup_seconds", struct window_result, setup_seconds),
+	JSONW_FIELD(DOUBLE, "sweep_seconds", struct window_result, sweep_seconds),
+};
+
+static const struct jsonw_field filler_step_fields[] = {
+	JSONW_FIELD(UINT, "step_n_fits", struct window_filler_result, step_n_fits),
+	JSONW_FIELD(UINT, "step_n_fails", struct window_filler_result, step_n_fails),
+	JSONW_FIELD(DOUBLE, "capacity", struct window_filler_result, capacity),
+	JSONW_FIELD(DOUBLE, "capacity_low", struct window_filler_result, capacity_low),
+	JSONW_FIELD(DOUBLE, "capacity_high", struct window_filler_result, capacity_high),
+};
+
+static const struct jsonw_field filler_fit_fields[] = {
+	JSONW_FIELD(DOUBLE, "flat_ns_per_iter", struct window_filler_result, fit.flat_ns),
+	JSONW_FIELD(DOUBLE, "jump_ratio", struct window_filler_result, fit.jump_ratio),
+	JSONW_FIELD(DOUBLE, "rms_rel_residual", struct window_filler_result, fit.rms_rel_residual),
+	JSONW_FIELD(DOUBLE, "seconds", struct window_filler_result, seconds),
+	JSONW_FIELD(TEXT, "note", struct window_filler_result, note),
+};
+
 void window_write_text(const void *result, FILE *f)
 {
 	const struct window_result *r = result;
@@ -58,15 +104,9 @@ static void write_repeat(struct jsonw *w, const struct window_filler_result *fr)
 		return;
 	}
 	jsonw_object_begin(w, "repeat");
-	jsonw_bool(w, "agrees", fr->repeat.agrees);
-	jsonw_double(w, "fits_side_ns_per_iter", fr->repeat.fits_ns);
-	jsonw_double(w, "fails_side_ns_per_iter", fr->repeat.fails_ns);
-	jsonw_bool(w, "resweep", fr->repeat.resweep);
+	JSONW_FIELDS(w, fr, repeat_fields);
 	if (fr->repeat.resweep && fr->repeat.step_found) {
-		jsonw_uint(w, "step_n_fits", fr->repeat.step_n_fits);
-		jsonw_uint(w, "step_n_fails", fr->repeat.step_n_fails);
-		jsonw_double(w, "capacity", fr->repeat.capacity);
-		jsonw_double(w, "jump_ratio", fr->repeat.jump_ratio);
+		JSONW_FIELDS(w, fr, repeat_step_fields);
 	} else {
 		jsonw_null(w, "step_n_fits");
 		jsonw_null(w, "step_n_fails");
@@ -120,18 +160,7 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 	const struct window_result *r = result;
 
 	jsonw_object_begin(w, key);
-	jsonw_string(w, "isa", r->isa);
-	jsonw_uint(w, "working_set_bytes", r->working_set_bytes);
-	jsonw_uint(w, "total_bytes", r->total_bytes);
-	jsonw_uint(w, "huge_bytes_obtained", r->huge_bytes_obtained);
-	jsonw_bool(w, "layout_ok", r->layout.ok);
-	jsonw_uint(w, "perm_seed", r->perm_seed);
-	jsonw_uint(w, "perm_hash", r->perm_hash);
-	jsonw_uint(w, "iters_per_region", r->iters);
-	jsonw_uint(w, "trials_per_phase", r->trials);
-	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
-	jsonw_double(w, "setup_seconds", r->setup_seconds);
-	jsonw_double(w, "sweep_seconds", r->sweep_seconds);
+	JSONW_FIELDS(w, r, window_result_fields);
 	if (r->note[0])
 		jsonw_string(w, "warning", r->note);
 	jsonw_array_begin(w, "fillers");
@@ -151,22 +180,14 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 		}
 		jsonw_array_end(w);
 		if (fr->step_found) {
-			jsonw_uint(w, "step_n_fits", fr->step_n_fits);
-			jsonw_uint(w, "step_n_fails", fr->step_n_fails);
-			jsonw_double(w, "capacity", fr->capacity);
-			jsonw_double(w, "capacity_low", fr->capacity_low);
-			jsonw_double(w, "capacity_high", fr->capacity_high);
+			JSONW_FIELDS(w, fr, filler_step_fields);
 		} else {
 			jsonw_null(w, "step_n_fits");
 			jsonw_null(w, "step_n_fails");
 			jsonw_null(w, "capacity");
 		}
 		jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
-		jsonw_double(w, "flat_ns_per_iter", fr->fit.flat_ns);
-		jsonw_double(w, "jump_ratio", fr->fit.jump_ratio);
-		jsonw_double(w, "rms_rel_residual", fr->fit.rms_rel_residual);
-		jsonw_double(w, "seconds", fr->seconds);
-		jsonw_string(w, "note", fr->note);
+		JSONW_FIELDS(w, fr, filler_fit_fields);
 		jsonw_array_begin(w, "transition_n");
 		for (unsigned j = 0; j < fr->ntransition; j++)
 			jsonw_uint(w, NULL, fr->transition_n[j]);

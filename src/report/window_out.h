@@ -10,24 +10,18 @@
 #include <stdio.h>
 
 #include "exp/window.h"
+#include "report/writers.h"
 #include "util/jsonw.h"
 
-struct jsonr_value;
-
-void window_write_text(const void *result, FILE *f);
-
-/* Writes "window": { ... } into the enclosing object. */
-void window_write_json(const void *result, struct jsonw *w, const char *key);
+/* The text, the "window" object, and window_fillers.csv and
+ * window_points.csv (with a filler column). */
+REPORT_SECTION_WRITERS(window_write_text, window_write_json, window_write_csv);
 
 /* Write the host's probe for filler f with n fillers per miss, as raw
  * machine code (disassemble with objdump -D -b binary -m i386:x86-64 or
  * -m aarch64). Returns 0, -ENOTSUP where the host has no encoder, -EIO
  * on a short write, or a jit_code error. */
 int window_dump_code(enum probe_filler f, unsigned n, FILE *out);
-
-/* window_fillers.csv and window_points.csv (with a filler column) from a
- * parsed result. 0 or -errno. */
-int window_write_csv(const char *dir, const struct jsonr_value *doc);
 
 /* Its view (report/window_view.c): the HTML tables, headline figures and plots. */
 struct view;

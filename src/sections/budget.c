@@ -26,6 +26,47 @@
 #include <string.h>
 #include <sys/resource.h>
 
+/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field budget_time_fields[] = {
+	JSONW_FIELD(STRING, "command", struct budget, command),
+	JSONW_FIELD(BOOL, "quick", struct budget, quick),
+	JSONW_FIELD(DOUBLE, "budget_s", struct budget, budget_s),
+	JSONW_FIELD(DOUBLE, "planned_s", struct budget, planned_s),
+	JSONW_FIELD(DOUBLE, "actual_s", struct budget, actual_s),
+};
+
+static const struct jsonw_field budget_section_fields[] = {
+	JSONW_FIELD(STRING, "name", struct budget_section, name),
+	JSONW_FIELD(BOOL, "refused", struct budget_section, refused),
+	JSONW_FIELD(DOUBLE, "planned_s", struct budget_section, planned_s),
+	JSONW_FIELD(DOUBLE, "actual_s", struct budget_section, actual_s),
+	JSONW_FIELD(UINT, "planned_peak_bytes", struct budget_section, peak_bytes),
+};
+
+static const struct jsonw_field budget_size_fields[] = {
+	JSONW_FIELD(UINT, "memory_set_bytes", struct budget, memory_set_bytes),
+	JSONW_FIELD(UINT, "latency_max_bytes", struct budget, latency_max_bytes),
+	JSONW_FIELD(UINT, "latency_trials", struct budget, latency_trials),
+	JSONW_FIELD(UINT, "latency_points_per_octave", struct budget, latency_points_per_octave),
+	JSONW_FIELD(UINT, "latency_warm_max_bytes", struct budget, latency_warm_max_bytes),
+	JSONW_FIELD(UINT, "mlp_bytes", struct budget, mlp_bytes),
+	JSONW_FIELD(UINT, "mlp_trials", struct budget, mlp_trials),
+	JSONW_FIELD(UINT, "mlp_repeats", struct budget, mlp_repeats),
+	JSONW_FIELD(UINT, "bandwidth_bytes", struct budget, bandwidth_bytes),
+	JSONW_FIELD(UINT, "bandwidth_trials", struct budget, bandwidth_trials),
+	JSONW_FIELD(UINT, "bandwidth_efficiency_max_nodes", struct budget, bandwidth_eff_max_nodes),
+	JSONW_FIELD(UINT, "multicore_bytes_per_thread", struct budget, multicore_bytes),
+	JSONW_FIELD(UINT, "multicore_trials", struct budget, multicore_trials),
+	JSONW_FIELD(UINT, "loaded_chase_bytes", struct budget, loaded_chase_bytes),
+	JSONW_FIELD(UINT, "loaded_gen_bytes", struct budget, loaded_gen_bytes),
+	JSONW_FIELD(UINT, "loaded_trials", struct budget, loaded_trials),
+	JSONW_FIELD(UINT, "window_bytes", struct budget, window_bytes),
+	JSONW_FIELD(UINT, "window_trials", struct budget, window_trials),
+	JSONW_FIELD(UINT, "app_bytes", struct budget, app_bytes),
+	JSONW_FIELD(UINT, "app_trials", struct budget, app_trials),
+	JSONW_FIELD(UINT, "app_walk_rows", struct budget, app_walk_rows),
+};
+
 #define MIB ((size_t)1 << 20)
 /* Aim a tenth under the budget: the estimate is good to about that. */
 #define BUDGET_AIM 0.9
@@ -681,11 +722,7 @@ void budget_write_text(const struct budget *b, FILE *f)
 void budget_write_json(const struct budget *b, struct jsonw *w, const char *key)
 {
 	jsonw_object_begin(w, key);
-	jsonw_string(w, "command", b->command);
-	jsonw_bool(w, "quick", b->quick);
-	jsonw_double(w, "budget_s", b->budget_s);
-	jsonw_double(w, "planned_s", b->planned_s);
-	jsonw_double(w, "actual_s", b->actual_s);
+	JSONW_FIELDS(w, b, budget_time_fields);
 	jsonw_array_begin(w, "sections");
 	for (unsigned i = 0; i < b->nsec; i++) {
 		const struct budget_section *s = &b->sec[i];
@@ -693,11 +730,7 @@ void budget_write_json(const struct budget *b, struct jsonw *w, const char *key)
 		if (!s->runs)
 			continue;
 		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "name", s->name);
-		jsonw_bool(w, "refused", s->refused);
-		jsonw_double(w, "planned_s", s->planned_s);
-		jsonw_double(w, "actual_s", s->actual_s);
-		jsonw_uint(w, "planned_peak_bytes", s->peak_bytes);
+		JSONW_FIELDS(w, s, budget_section_fields);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -705,29 +738,7 @@ void budget_write_json(const struct budget *b, struct jsonw *w, const char *key)
 	for (unsigned i = 0; i < b->nnotes; i++)
 		jsonw_string(w, NULL, b->notes[i]);
 	jsonw_array_end(w);
-	jsonw_object_begin(w, "sizes");
-	jsonw_uint(w, "memory_set_bytes", b->memory_set_bytes);
-	jsonw_uint(w, "latency_max_bytes", b->latency_max_bytes);
-	jsonw_uint(w, "latency_trials", b->latency_trials);
-	jsonw_uint(w, "latency_points_per_octave", b->latency_points_per_octave);
-	jsonw_uint(w, "latency_warm_max_bytes", b->latency_warm_max_bytes);
-	jsonw_uint(w, "mlp_bytes", b->mlp_bytes);
-	jsonw_uint(w, "mlp_trials", b->mlp_trials);
-	jsonw_uint(w, "mlp_repeats", b->mlp_repeats);
-	jsonw_uint(w, "bandwidth_bytes", b->bandwidth_bytes);
-	jsonw_uint(w, "bandwidth_trials", b->bandwidth_trials);
-	jsonw_uint(w, "bandwidth_efficiency_max_nodes", b->bandwidth_eff_max_nodes);
-	jsonw_uint(w, "multicore_bytes_per_thread", b->multicore_bytes);
-	jsonw_uint(w, "multicore_trials", b->multicore_trials);
-	jsonw_uint(w, "loaded_chase_bytes", b->loaded_chase_bytes);
-	jsonw_uint(w, "loaded_gen_bytes", b->loaded_gen_bytes);
-	jsonw_uint(w, "loaded_trials", b->loaded_trials);
-	jsonw_uint(w, "window_bytes", b->window_bytes);
-	jsonw_uint(w, "window_trials", b->window_trials);
-	jsonw_uint(w, "app_bytes", b->app_bytes);
-	jsonw_uint(w, "app_trials", b->app_trials);
-	jsonw_uint(w, "app_walk_rows", b->app_walk_rows);
-	jsonw_object_end(w);
+	JSONW_FIELDS_OBJECT(w, "sizes", b, budget_size_fields);
 	jsonw_uint(w, "rss_cap_bytes", b->rss_cap_bytes);
 	jsonw_uint(w, "planned_peak_bytes", b->planned_peak_bytes);
 	jsonw_uint(w, "peak_rss_bytes", b->peak_rss_bytes);

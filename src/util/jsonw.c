@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 void jsonw_init(struct jsonw *w, FILE *f)
 {
@@ -155,4 +156,70 @@ void jsonw_null(struct jsonw *w, const char *key)
 void jsonw_finish(struct jsonw *w)
 {
 	fputc('\n', w->f);
+}
+
+/* The integer of the given width at p, sign-extended when it is signed.
+ * Read by memcpy: a table's member may sit at any alignment its struct
+ * gave it. */
+static uint64_t read_integer(const unsigned char *p, size_t bytes, bool is_signed)
+{
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+		int8_t i8;
+		int16_t i16;
+		int32_t i32;
+	} v;
+
+	memcpy(&v, p, bytes < sizeof(v) ? bytes : sizeof(v));
+	switch (bytes) {
+	case 1:
+		return is_signed ? (uint64_t)(int64_t)v.i8 : v.u8;
+	case 2:
+		return is_signed ? (uint64_t)(int64_t)v.i16 : v.u16;
+	case 4:
+		return is_signed ? (uint64_t)(int64_t)v.i32 : v.u32;
+	default:
+		return v.u64;
+	}
+}
+
+void jsonw_fields(struct jsonw *w, const void *base, const struct jsonw_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct jsonw_field *f = &fields[i];
+		const unsigned char *p = (const unsigned char *)base + f->offset;
+		const char *s;
+		double d;
+		bool b;
+
+		switch (f->kind) {
+		case JSONW_UINT: jsonw_uint(w, f->key, read_integer(p, f->bytes, false)); break;
+		case JSONW_INT: jsonw_int(w, f->key, (int64_t)read_integer(p, f->bytes, true)); break;
+		case JSONW_HEX64: jsonw_hex64(w, f->key, read_integer(p, f->bytes, false)); break;
+		case JSONW_DOUBLE: memcpy(&d, p, sizeof(d)); jsonw_double(w, f->key, d); break;
+		case JSONW_BOOL: memcpy(&b, p, sizeof(b)); jsonw_bool(w, f->key, b); break;
+		case JSONW_STRING: memcpy(&s, p, sizeof(s)); jsonw_string(w, f->key, s); break;
+		case JSONW_TEXT: jsonw_string(w, f->key, (const char *)p); break;
+		}
+	}
+}
+
+void jsonw_fields_object(struct jsonw *w, const char *key, const void *base, const struct jsonw_field *fields,
+			 size_t n)
+{
+	jsonw_object_begin(w, key);
+	jsonw_fields(w, base, fields, n);
+	jsonw_object_end(w);
+}
+
+void jsonw_object_array(struct jsonw *w, const char *key, const void *base, size_t count, size_t stride,
+			const struct jsonw_field *fields, size_t n)
+{
+	jsonw_array_begin(w, key);
+	for (size_t i = 0; i < count; i++)
+		jsonw_fields_object(w, NULL, (const unsigned char *)base + i * stride, fields, n);
+	jsonw_array_end(w);
 }

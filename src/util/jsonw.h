@@ -46,4 +46,73 @@ void jsonw_bool_or_null(struct jsonw *w, const char *key, bool known, bool value
 /* Ends the document with a newline. */
 void jsonw_finish(struct jsonw *w);
 
+/*
+ * Writers that list a struct's scalar members in order use a table: one row
+ * per key, naming which of the calls above writes it and the member, so the
+ * order of keys reads as data and one loop writes them. JSONW_FIELD refuses
+ * to compile when the member's type is not the one that call takes (a bool
+ * written as a uint, a char array as a string pointer), so a row cannot
+ * quietly write other bytes than the call it replaces.
+ */
+enum jsonw_kind {
+	JSONW_UINT,    /* jsonw_uint: an unsigned integer of any width */
+	JSONW_INT,     /* jsonw_int: a signed integer of any width */
+	JSONW_DOUBLE,  /* jsonw_double: a double */
+	JSONW_BOOL,    /* jsonw_bool: a bool */
+	JSONW_STRING,  /* jsonw_string: a char pointer (NULL as "") */
+	JSONW_TEXT,    /* jsonw_string: a char array holding the string */
+	JSONW_HEX64,   /* jsonw_hex64: a 64-bit unsigned integer */
+};
+
+struct jsonw_field {
+	const char *key;
+	enum jsonw_kind kind;
+	size_t bytes;   /* the member's size: which integer width to read */
+	size_t offset;  /* offsetof the member in the struct the table is for */
+};
+
+/* The kind a member of this type is written as (arrays decay to pointers);
+ * -1 for a type no kind takes. */
+#define JSONW_KIND_OF(x) _Generic((x), \
+	bool: JSONW_BOOL, double: JSONW_DOUBLE, \
+	unsigned char: JSONW_UINT, unsigned short: JSONW_UINT, unsigned int: JSONW_UINT, \
+	unsigned long: JSONW_UINT, unsigned long long: JSONW_UINT, \
+	signed char: JSONW_INT, short: JSONW_INT, int: JSONW_INT, long: JSONW_INT, long long: JSONW_INT, \
+	char *: JSONW_STRING, const char *: JSONW_STRING, default: -1)
+#define JSONW_IS_POINTER(x) (__builtin_types_compatible_p(__typeof__(x), char *) || \
+			     __builtin_types_compatible_p(__typeof__(x), const char *))
+#define JSONW_TAKES(kind, x)                                                                \
+	((kind) == JSONW_TEXT ? JSONW_KIND_OF(x) == JSONW_STRING && !JSONW_IS_POINTER(x) :     \
+	 (kind) == JSONW_STRING ? JSONW_KIND_OF(x) == JSONW_STRING && JSONW_IS_POINTER(x) :    \
+	 (kind) == JSONW_HEX64 ? JSONW_KIND_OF(x) == JSONW_UINT && sizeof(x) == 8 :             \
+	 JSONW_KIND_OF(x) == (int)(kind))
+
+/* A row: JSONW_FIELD(DOUBLE, "latency_ns", struct latency_point, latency_ns).
+ * member may be a path into nested structs (layout.expected_lines). */
+#define JSONW_FIELD(kind, key, type, member)                                              \
+	{ (key), JSONW_##kind, sizeof(((type *)0)->member),                                   \
+	  offsetof(type, member) + 0 * sizeof(char[JSONW_TAKES(JSONW_##kind, ((type *)0)->member) ? 1 : -1]) }
+
+#define JSONW_NFIELDS(table) (sizeof(table) / sizeof((table)[0]))
+
+/* Each of the n rows of fields, read from the struct at base, in order. */
+void jsonw_fields(struct jsonw *w, const void *base, const struct jsonw_field *fields, size_t n);
+
+/* The object under key (NULL inside an array) holding the rows of fields. */
+void jsonw_fields_object(struct jsonw *w, const char *key, const void *base, const struct jsonw_field *fields,
+			 size_t n);
+
+/* An array under key of count objects, the i-th written by fields from the
+ * struct at base + i * stride. */
+void jsonw_object_array(struct jsonw *w, const char *key, const void *base, size_t count, size_t stride,
+			const struct jsonw_field *fields, size_t n);
+
+/* The common calls: a whole table, as fields, an object or an array of
+ * objects (from an array of structs, count of them). */
+#define JSONW_FIELDS(w, base, table) jsonw_fields((w), (base), (table), JSONW_NFIELDS(table))
+#define JSONW_FIELDS_OBJECT(w, key, base, table) \
+	jsonw_fields_object((w), (key), (base), (table), JSONW_NFIELDS(table))
+#define JSONW_OBJECT_ARRAY(w, key, array, count, table) \
+	jsonw_object_array((w), (key), (array), (count), sizeof((array)[0]), (table), JSONW_NFIELDS(table))
+
 #endif
