@@ -224,7 +224,9 @@ static double price_latency_setup(const struct budget *b, const size_t *sizes, u
  * past warm_max a lead-in, then the same settling) and its share of the trials' regions of region_hops
  * loads; each chase's steady check (a warm start, steady_visits regions 4x
  * longer); a warm reference per level (a warm start and reference_walks
- * laps, or 4x regions past warm_max). */
+ * laps, or 4x regions past warm_max). Re-timing the points above a fall
+ * is left out: it runs only when the curve falls, within 5% of the sweep's
+ * time (latency.c), inside the 25% this estimate aims at. */
 static double price_latency_blocks(const struct budget *b, const size_t *sizes, unsigned n)
 {
 	const struct cost_facts *f = &b->facts;
