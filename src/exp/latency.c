@@ -467,45 +467,53 @@ static int reference_round(struct sweep *s)
 
 /* The points a fall stands below, to be timed again: from the earlier
  * maximum it fell from up to the point before it, each still above the
- * fallen point by more than the floor. Returns how many were picked (at
- * most cap); *left counts the ones past cap. */
+ * fallen point by more than the floor. The ones standing above the most
+ * falls come first (one point caught slow can stand above every larger
+ * set); returns how many were picked (at most cap), *left counts the rest. */
 static unsigned retime_pick(const struct latency_result *r, unsigned *pick, unsigned cap, unsigned *left)
 {
 	double tol = (isfinite(r->noise_floor_pct) && r->noise_floor_pct > 0 ? r->noise_floor_pct : 0.0) / 100.0;
-	bool chosen[LATENCY_POINTS_MAX] = {false};
-	unsigned n = 0;
+	unsigned above[LATENCY_POINTS_MAX] = {0}, n = 0;
 
-	*left = 0;
 	for (unsigned f = 0; f < r->nfalls; f++) {
 		const struct latency_fall *x = &r->falls[f];
 
-		for (size_t j = x->ref_index; j < x->index; j++) {
-			if (chosen[j] || r->points[j].chase_ns <= x->latency_ns * (1.0 + tol))
-				continue;
-			chosen[j] = true;
-			if (n < cap)
-				pick[n++] = (unsigned)j;
-			else
-				(*left)++;
-		}
+		for (size_t j = x->ref_index; j < x->index; j++)
+			above[j] += r->points[j].chase_ns > x->latency_ns * (1.0 + tol);
 	}
-	return n;
+	*left = 0;
+	for (;;) {
+		unsigned best = 0;
+
+		for (unsigned j = 1; j < r->ncurve; j++)
+			if (above[j] > above[best])
+				best = j;
+		if (!above[best])
+			return n;
+		above[best] = 0;
+		if (n < cap)
+			pick[n++] = best;
+		else
+			(*left)++;
+	}
 }
 
-/* What one re-timing block of a slot costs, in ns: its warm start at the
- * most, and its regions, at the latency the sweep read. */
+/* What one re-timing block of a slot costs, in ns, at the latency the
+ * sweep read: its warm walks or lead-in, the settling (about 3 regions, as
+ * the budget prices it, never over its cap) and its regions. */
 static double retime_block_ns(const struct sweep *s, const struct slot *sl, unsigned regions)
 {
 	size_t settle_cap = 4 * sl->nodes < 16 * s->hops ? 4 * sl->nodes : 16 * s->hops;
+	size_t settle = 3 * s->hops < settle_cap ? 3 * s->hops : settle_cap;
 	size_t start = sl->warm_hops ? s->r->warm_walks * sl->warm_hops : sl->lead_in_hops;
 
-	return (double)(start + settle_cap + regions * s->hops) * sl->pt->chase_ns;
+	return (double)(start + settle + regions * s->hops) * sl->pt->chase_ns;
 }
 
 /* Re-timing (see the top of this file): each picked point gets
  * LATENCY_RETIME_BLOCKS more blocks, a warm start and trials / passes
  * regions each, the blocks interleaved over the points as the passes are.
- * Points go in curve order while their cost fits budget_ns; the rest are
+ * Points go in the order picked while their cost fits budget_ns; the rest are
  * counted in retime_skipped and keep the sweep's figure. */
 static int retime_round(struct sweep *s, double budget_ns)
 {
