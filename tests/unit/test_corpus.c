@@ -261,11 +261,15 @@ static int latency_load(const struct jsonr_value *root)
 			pt->chase_trials_ns[0] = num_or(j, "chase_ns", NAN);
 			pt->stream_trials_ns[0] = num_or(j, "stream_ns", NAN);
 		}
+		/* A re-timed point keeps its second look: its figure is the minimum over both. */
+		pt->nretime = numbers(j, "retime_trials_ns", pt->retime_trials_ns, LATENCY_RETIME_TRIALS);
+		lat.nretimed += pt->nretime > 0;
 		pt->steady_checked = jsonr_get_number(j, "steady_long_ns", &pt->steady_long_ns);
 		jsonr_get_bool(j, "layout_ok", &ok);
 		pt->chase_layout.ok = pt->stream_layout.ok = ok;
 	}
 	lat.npoints = (unsigned)n;
+	lat.nfalls_sweep = (size_t)num_or(L, "non_monotonic_found_in_sweep", 0);
 	lat.noise_floor_pct = num_or(L, "noise_floor_pct", NAN);
 	lat.arena_huge_bytes = (size_t)num_or(L, "arena_huge_bytes", 0);
 	lat.arena_huge_obtained_bytes = (size_t)num_or(L, "arena_huge_obtained_bytes", 0);
@@ -440,6 +444,32 @@ TEST(corpus_latency_writer_emits_the_schema_keys)
 	rc = (int)jsonr_get_count(back.root, "latency.levels_detected");
 	jsonr_free(&back);
 	CHECK(rc == (int)lat.nlevels, "%d levels written, %u replayed", rc, lat.nlevels);
+}
+
+/* A recorded `mlpscope latency` run (latency_retimed.json, this guest,
+ * 14:27 UTC 2026-12-01, floor 9.3%) whose sweep fell at 7 points below one
+ * point caught slow, 53.8 MiB at 125.0 ns, re-timed at 101.5 ns. Replayed,
+ * the re-timed figure leaves no fall; without the second look the 7 come
+ * back. The re-timing's analysis on a real curve, through the seam. */
+TEST(corpus_latency_retimed_point_clears_the_falls_it_stood_above)
+{
+	static struct corpus_cpu c;
+	struct jsonr_doc doc;
+	char err[512];
+	int rc;
+
+	CHECK(corpus_cpu_load(CORPUS_ROOT "/intel-xeon-f6-m106", &c, err, sizeof(err)) == 0, "%s", err);
+	CHECK(corpus_open(&c, "latency_retimed.json", &doc, err, sizeof(err)) == 0, "%s", err);
+	rc = latency_load(doc.root);
+	jsonr_free(&doc);
+	CHECK(rc == 0, "latency section unreadable (%d)", rc);
+	CHECK(lat.nretimed == 1 && lat.nfalls_sweep == 7 && lat.nfalls_found == 0,
+	      "%u re-timed, %zu falls in the sweep, %zu after", lat.nretimed, lat.nfalls_sweep, lat.nfalls_found);
+	for (unsigned i = 0; i < lat.npoints; i++)
+		lat.points[i].nretime = 0;
+	lat.nretimed = 0;
+	latency_analyse(&lat, &lat_params);
+	CHECK(lat.nfalls_found == 7, "%zu falls without the second look, the sweep had 7", lat.nfalls_found);
 }
 
 /* ---- tlb ---- */
