@@ -130,6 +130,26 @@ static void compare_app_bzip2(struct compare_table *c, size_t i, const struct js
 
 static const struct view_plot app_plots[] = { { "app_bzip2", 9, plots_app_bzip2 } };
 
+/* The fleet's bzip2 columns are no summary figures (app has no headline
+ * row): read as compare reads them. */
+static double fleet_bzip2(const struct jsonr_value *doc, const char *figure)
+{
+	struct bzip2_figures f;
+
+	bzip2_figures_read(doc, &f);
+	if (!strcmp(figure, "bzip2_mbps"))
+		return f.best_mb_per_s;
+	return !strcmp(figure, "libbz2_mbps") ? f.libbz2_mb_per_s : f.workers_mb_per_s;
+}
+
+/* Last in the fleet table: a result has them only after `app bzip2`. */
+static const struct view_fleet_column app_fleet[] = {
+	{ "bzip2_mbps", "bz2 MB/s", 11, true, fleet_bzip2 }, { "libbz2_mbps", "ref MB/s", 12, true, fleet_bzip2 },
+	{ "bzip2_workers_mbps", "bz2N MB/s", 13, true, fleet_bzip2 },
+};
+static const struct view_fleet_setting app_fleet_settings[] = { { "app.bzip2.input", 8 } };
+
 const struct view view_app = {
 	.section = "app", .html = app_html, VIEW_PLOTS(app_plots), .compare = compare_app_bzip2,
+	VIEW_FLEET(app_fleet), VIEW_FLEET_SETTINGS(app_fleet_settings),
 };

@@ -218,16 +218,25 @@ static void compare_loaded(struct compare_table *c, size_t i, const struct jsonr
 
 static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, plots_bandwidth } };
 
+static const struct view_fleet_column bandwidth_fleet[] = {
+	{ "read_gbps_1_thread", "rd1 GB/s", 6, true, NULL }, { "read_gbps_all_threads", "rdN GB/s", 7, true, NULL },
+};
+static const struct view_fleet_setting bandwidth_fleet_settings[] = { { "bandwidth.working_set_bytes", 5 } };
+
 const struct view view_bandwidth = {
 	.section = "bandwidth", .html = bandwidth_html, VIEW_PLOTS(bandwidth_plots), .compare = compare_bandwidth,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
+	VIEW_FLEET(bandwidth_fleet), VIEW_FLEET_SETTINGS(bandwidth_fleet_settings),
 };
 
 static const struct view_plot multicore_plots[] = { { "multicore", 7, plots_multicore } };
 static const struct view_plot loaded_plots[] = { { "loaded", 4, plots_loaded } };
 
+static const struct view_fleet_setting multicore_fleet_settings[] = { { "multicore.per_thread_bytes", 6 } };
+
 const struct view view_multicore = {
 	.section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots), .compare = compare_multicore,
+	VIEW_FLEET_SETTINGS(multicore_fleet_settings),
 };
 
 const struct view view_loaded = {

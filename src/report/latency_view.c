@@ -310,7 +310,15 @@ static const struct view_plot latency_plots[] = {
 	{ "latency", 0, plots_latency }, { "latency_dist", 8, plots_latency_dist },
 };
 
+static const struct view_fleet_column latency_fleet[] = {
+	{ "l1_latency_ns", "L1 ns", 0, false, NULL }, { "l2_latency_ns", "L2 ns", 1, false, NULL },
+	{ "l3_latency_ns", "L3 ns", 2, false, NULL }, { "memory_latency_ns", "mem ns", 3, false, NULL },
+	{ "translation_ns", "xlat ns", 4, false, NULL },
+};
+static const struct view_fleet_setting latency_fleet_settings[] = { { "latency.max_bytes", 2 } };
+
 const struct view view_latency = {
 	.section = "latency", .html = latency_html, VIEW_PLOTS(latency_plots), .compare = compare_latency,
 	.summary_line = "cache latency", .summary = add_latency,
+	VIEW_FLEET(latency_fleet), VIEW_FLEET_SETTINGS(latency_fleet_settings),
 };

@@ -217,7 +217,12 @@ static const struct view_plot mlp_plots[] = {
 	{ "lanes_levels", 5, plots_lanes_levels },
 };
 
+static const struct view_fleet_column mlp_fleet[] = { { "mlp_saturation_lanes", "Ks", 5, true, NULL } };
+static const struct view_fleet_setting mlp_fleet_settings[] = {
+	{ "mlp.working_set_bytes", 3 }, { "mlp.spacing_bytes", 4 },
+};
+
 const struct view view_mlp = {
 	.section = "mlp", .html = mlp_html, VIEW_PLOTS(mlp_plots), .compare = compare_mlp,
-	.summary_line = "MLP", .summary = add_mlp,
+	.summary_line = "MLP", .summary = add_mlp, VIEW_FLEET(mlp_fleet), VIEW_FLEET_SETTINGS(mlp_fleet_settings),
 };
