@@ -8,6 +8,7 @@
 #include "report/plots.h"
 
 #include "kern/lanes.h"
+#include "report/summary.h"
 #include "report/view.h"
 
 #include <errno.h>
@@ -41,8 +42,7 @@ size_t plots_mlp_arms(const struct jsonr_value *doc, const struct jsonr_value *a
 	return n;
 }
 
-/* "what" alone for one run; "run: what" when runs share the axes. */
-static void label_of(char *out, size_t len, const char *run, size_t nruns, const char *what)
+void plots_label(char *out, size_t len, const char *run, size_t nruns, const char *what)
 {
 	if (nruns > 1)
 		snprintf(out, len, "%s: %s", run, what);
@@ -50,23 +50,31 @@ static void label_of(char *out, size_t len, const char *run, size_t nruns, const
 		snprintf(out, len, "%s", what);
 }
 
-static double num_or_nan(const struct jsonr_value *v, const char *path)
+int plots_series_for(struct svg_plot *p, const char *lab)
 {
-	double d;
+	for (size_t i = 0; i < p->nseries; i++)
+		if (!strcmp(p->series[i].label, lab))
+			return (int)i;
+	return svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
+}
 
-	return jsonr_get_number(v, path, &d) ? d : NAN;
+int plots_done(const struct svg_plot *p, int drawn)
+{
+	if (p->error)
+		return p->error;
+	return drawn ? 0 : -ENOENT;
 }
 
 /* A cache level as an int, 0 when absent or not 1..8: converting a NaN or
  * out-of-range double to int is undefined behaviour, so it is never done. */
 static int level_of(const struct jsonr_value *c)
 {
-	double l = num_or_nan(c, "level");
+	double l = summary_number(c, "level");
 
 	return l >= 1 && l <= 8 ? (int)l : 0;
 }
 
-static void fmt_bytes(char *out, size_t len, double b)
+void plots_format_bytes(char *out, size_t len, double b)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
 	size_t u = 0;
@@ -131,10 +139,10 @@ int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, con
 			}
 			lines = count > 1;
 			snprintf(what, sizeof(what), "random chase, %s pages", kinds[i]);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			sc = svg_plot_series(p, lab, SVG_POINTS | (lines ? SVG_LINES : 0), SVG_AUTO, SVG_AUTO);
 			snprintf(what, sizeof(what), "+64 B stream, %s pages", kinds[i]);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			ss = svg_plot_series(p, lab, SVG_POINTS | (lines ? SVG_LINES : 0), SVG_AUTO, SVG_AUTO);
 			if (sc < 0 || ss < 0)
 				return -ENOMEM;
@@ -142,12 +150,12 @@ int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, con
 				chase_color = p->series[sc].color;
 			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
 				const char *k = jsonr_get_string(pt, "pages");
-				double x = num_or_nan(pt, "size_bytes");
+				double x = summary_number(pt, "size_bytes");
 
 				if (!k || strcmp(k, kinds[i]))
 					continue;
-				svg_plot_point(p, sc, x, num_or_nan(pt, "chase_ns"), NAN);
-				svg_plot_point(p, ss, x, num_or_nan(pt, "stream_ns"), NAN);
+				svg_plot_point(p, sc, x, summary_number(pt, "chase_ns"), NAN);
+				svg_plot_point(p, ss, x, summary_number(pt, "stream_ns"), NAN);
 			}
 		}
 		/* Detected levels: a bar over the sizes each plateau spans. */
@@ -155,16 +163,16 @@ int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, con
 		for (const struct jsonr_value *l = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; l; l = l->next) {
 			char what[96], lab[128];
 
-			snprintf(what, sizeof(what), "level %.0f: %.3g ns", num_or_nan(l, "level"), num_or_nan(l, "latency_ns"));
-			label_of(lab, sizeof(lab), labels[d], n, what);
-			svg_plot_hseg(p, num_or_nan(l, "first_bytes"), num_or_nan(l, "size_bytes"),
-				      num_or_nan(l, "latency_ns"), n > 1 ? "" : lab, chase_color);
+			snprintf(what, sizeof(what), "level %.0f: %.3g ns", summary_number(l, "level"), summary_number(l, "latency_ns"));
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			svg_plot_hseg(p, summary_number(l, "first_bytes"), summary_number(l, "size_bytes"),
+				      summary_number(l, "latency_ns"), n > 1 ? "" : lab, chase_color);
 		}
 		/* The OS's claims, once per distinct size across runs. */
 		const struct jsonr_value *cr = jsonr_get(docs[d], "machine.caches_reported");
 		for (const struct jsonr_value *c = cr && cr->type == JSONR_ARRAY ? cr->u.children.first : NULL; c; c = c->next) {
 			const char *type = jsonr_get_string(c, "type");
-			double size = num_or_nan(c, "size_bytes");
+			double size = summary_number(c, "size_bytes");
 			int level = level_of(c);
 			char t = type ? type[0] : '?', sz[32], lab[128];
 			size_t i;
@@ -176,7 +184,7 @@ int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, con
 			if (i < nseen || nseen == sizeof(seen) / sizeof(seen[0]))
 				continue;
 			seen[nseen++] = (struct os_cache){ size, level, t };
-			fmt_bytes(sz, sizeof(sz), size);
+			plots_format_bytes(sz, sizeof(sz), size);
 			if (level)
 				snprintf(lab, sizeof(lab), "L%d%s %s (OS)", level, t == 'D' ? "d" : "", sz);
 			else
@@ -184,9 +192,7 @@ int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, con
 			svg_plot_vline(p, size, lab, SVG_GREY, true);
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 /* ---- the lanes sweep ---- */
@@ -217,10 +223,10 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 
 		for (size_t a = 0; a < na; a++) {
 			const struct jsonr_value *sw = jsonr_get(arms[a], "sweep");
-			double floor_pct = num_or_nan(arms[a], "noise_floor_pct");
-			double L = num_or_nan(arms[a], "estimate.fit_latency_ns");
-			double Ks = num_or_nan(arms[a], "estimate.fit_saturation_lanes");
-			double dKs = num_or_nan(arms[a], "estimate.fit_uncertainty");
+			double floor_pct = summary_number(arms[a], "noise_floor_pct");
+			double L = summary_number(arms[a], "estimate.fit_latency_ns");
+			double Ks = summary_number(arms[a], "estimate.fit_saturation_lanes");
+			double dKs = summary_number(arms[a], "estimate.fit_uncertainty");
 			double t1 = NAN, klast = 1;
 			char what[128], lab[160];
 			int s, m;
@@ -229,14 +235,14 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 				continue;
 			drawn = 1;
 			snprintf(what, sizeof(what), "measured, %s pages", pages[a]);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			s = svg_plot_series(p, lab, SVG_POINTS, SVG_AUTO, SVG_AUTO);
 			if (s < 0)
 				return -ENOMEM;
 			for (const struct jsonr_value *pt = sw->u.children.first; pt; pt = pt->next) {
-				double k = num_or_nan(pt, "lanes"), t = num_or_nan(pt, "ns_per_access");
+				double k = summary_number(pt, "lanes"), t = summary_number(pt, "ns_per_access");
 				double v = !concurrency ? t : jsonr_member(pt, "concurrency_littles_law") ?
-					num_or_nan(pt, "concurrency_littles_law") : num_or_nan(pt, "concurrency");
+					summary_number(pt, "concurrency_littles_law") : summary_number(pt, "concurrency");
 
 				if (k == 1)
 					t1 = t;
@@ -249,19 +255,19 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 
 				if (cu && cu->type == JSONR_ARRAY && cu->u.children.count) {
 					snprintf(what, sizeof(what), "control: one chain unrolled K times, %s pages", pages[a]);
-					label_of(lab, sizeof(lab), labels[d], n, what);
+					plots_label(lab, sizeof(lab), labels[d], n, what);
 					int c = svg_plot_series(p, lab, SVG_POINTS, p->series[s].color, 4);
 
 					if (c < 0)
 						return -ENOMEM;
 					for (const struct jsonr_value *pt = cu->u.children.first; pt; pt = pt->next)
-						svg_plot_point(p, c, num_or_nan(pt, "lanes"), num_or_nan(pt, "ns_per_access"), NAN);
+						svg_plot_point(p, c, summary_number(pt, "lanes"), summary_number(pt, "ns_per_access"), NAN);
 				}
 			}
 			if (!(L > 0 && Ks > 0))
 				continue;
 			snprintf(what, sizeof(what), "model: L = %.1f ns, Ks = %.1f, %s pages", L, Ks, pages[a]);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			m = svg_plot_series(p, lab, SVG_LINES | SVG_DASHED, p->series[s].color, 0);
 			if (m < 0)
 				return -ENOMEM;
@@ -281,7 +287,7 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 				snprintf(what, sizeof(what), "Ks = %.1f +/- %.1f (%s)", Ks, dKs, pages[a]);
 			else
 				snprintf(what, sizeof(what), "Ks = %.1f (%s)", Ks, pages[a]);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			svg_plot_vline(p, Ks, lab, p->series[s].color, true);
 		}
 	}
@@ -294,9 +300,7 @@ static int plot_lanes(struct svg_plot *p, bool concurrency, const struct jsonr_v
 		svg_plot_point(p, id, 1, 1, NAN);
 		svg_plot_point(p, id, kmax, kmax, NAN);
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 /* ---- window steps ---- */
@@ -316,33 +320,31 @@ int plots_window(struct svg_plot *p, const struct jsonr_value *const *docs, cons
 		for (const struct jsonr_value *f = fl && fl->type == JSONR_ARRAY ? fl->u.children.first : NULL; f; f = f->next) {
 			const struct jsonr_value *pts = jsonr_get(f, "points");
 			const char *name = jsonr_get_string(f, "filler");
-			double fits = num_or_nan(f, "step_n_fits"), fails = num_or_nan(f, "step_n_fails");
-			double cap = num_or_nan(f, "capacity");
+			double fits = summary_number(f, "step_n_fits"), fails = summary_number(f, "step_n_fails");
+			double cap = summary_number(f, "capacity");
 			char what[128], lab[160];
 			int s;
 
 			if (!pts || pts->type != JSONR_ARRAY)
 				continue;
 			drawn = 1;
-			label_of(lab, sizeof(lab), labels[d], n, name ? name : "?");
+			plots_label(lab, sizeof(lab), labels[d], n, name ? name : "?");
 			s = svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
 			if (s < 0)
 				return -ENOMEM;
 			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next)
-				svg_plot_point(p, s, num_or_nan(pt, "n"), num_or_nan(pt, "ns_per_iter"), NAN);
+				svg_plot_point(p, s, summary_number(pt, "n"), summary_number(pt, "ns_per_iter"), NAN);
 			if (!isfinite(fits) || !isfinite(fails))
 				continue;
 			if (isfinite(cap))
 				snprintf(what, sizeof(what), "%s step %.0f|%.0f: %.0f entries", name ? name : "?", fits, fails, cap);
 			else
 				snprintf(what, sizeof(what), "%s step %.0f|%.0f", name ? name : "?", fits, fails);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			svg_plot_vline(p, (fits + fails) / 2, lab, p->series[s].color, true);
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 /* ---- loaded latency ---- */
@@ -362,7 +364,7 @@ static int add_loaded_curve(struct svg_plot *p, const struct jsonr_value *curve,
 		/* The idle point has no bandwidth; it is drawn as the idle line. */
 		if (jsonr_get_bool(pt, "idle", &idle) && idle)
 			continue;
-		svg_plot_point(p, s, num_or_nan(pt, "bw_gbps"), num_or_nan(pt, "latency_ns"), NAN);
+		svg_plot_point(p, s, summary_number(pt, "bw_gbps"), summary_number(pt, "latency_ns"), NAN);
 	}
 	return s;
 }
@@ -389,7 +391,7 @@ int plots_loaded(struct svg_plot *p, const struct jsonr_value *const *docs, cons
 		drawn = 1;
 		traffic = jsonr_get_string(ld, "traffic");
 		snprintf(what, sizeof(what), "%s traffic", traffic ? traffic : "read");
-		label_of(lab, sizeof(lab), labels[d], n, what);
+		plots_label(lab, sizeof(lab), labels[d], n, what);
 		s = add_loaded_curve(p, jsonr_get(ld, "curve"), lab);
 		if (s == -ENOMEM)
 			return s;
@@ -400,25 +402,23 @@ int plots_loaded(struct svg_plot *p, const struct jsonr_value *const *docs, cons
 		     o; o = ot->type == JSONR_ARRAY ? o->next : NULL) {
 			traffic = jsonr_get_string(o, "traffic");
 			snprintf(what, sizeof(what), "%s traffic", traffic ? traffic : "other");
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			if (add_loaded_curve(p, jsonr_get(o, "curve"), lab) == -ENOMEM)
 				return -ENOMEM;
 		}
-		idle = num_or_nan(ld, "idle_latency_ns");
+		idle = summary_number(ld, "idle_latency_ns");
 		snprintf(what, sizeof(what), "idle %.1f ns", idle);
-		label_of(lab, sizeof(lab), labels[d], n, what);
+		plots_label(lab, sizeof(lab), labels[d], n, what);
 		if (isfinite(idle))
 			svg_plot_hline(p, idle, lab, s < 0 ? SVG_GREY : p->series[s].color, true);
-		bw2 = num_or_nan(ld, "bw_at_double_latency_gbps");
+		bw2 = summary_number(ld, "bw_at_double_latency_gbps");
 		if (isfinite(bw2)) {
 			snprintf(what, sizeof(what), "latency doubles at %.1f GB/s", bw2);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			svg_plot_vline(p, bw2, lab, s < 0 ? SVG_GREY : p->series[s].color, true);
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 /* ---- the lanes sweep per cache level ---- */
@@ -444,16 +444,16 @@ int plots_lanes_levels(struct svg_plot *p, const struct jsonr_value *const *docs
 			const struct jsonr_value *c = jsonr_member(l, "concurrency_littles_law") ?
 				jsonr_get(l, "concurrency_littles_law") : jsonr_get(l, "concurrency");
 			const char *name = jsonr_get_string(l, "level");
-			double ws = num_or_nan(l, "working_set_bytes"), ks = num_or_nan(l, "ks"), k = 1;
+			double ws = summary_number(l, "working_set_bytes"), ks = summary_number(l, "ks"), k = 1;
 			char what[128], lab[160], b[32];
 			int s;
 
 			if (!c || c->type != JSONR_ARRAY)
 				continue;
 			drawn = 1;
-			fmt_bytes(b, sizeof(b), ws);
+			plots_format_bytes(b, sizeof(b), ws);
 			snprintf(what, sizeof(what), "%s (%s)", name ? name : "?", b);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			if ((s = svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO)) < 0)
 				return -ENOMEM;
 			for (const struct jsonr_value *v = c->u.children.first; v; v = v->next, k++)
@@ -461,14 +461,12 @@ int plots_lanes_levels(struct svg_plot *p, const struct jsonr_value *const *docs
 					svg_plot_point(p, s, k, v->u.number, NAN);
 			if (isfinite(ks)) {
 				snprintf(what, sizeof(what), "Ks = %.1f (%s)", ks, name ? name : "?");
-				label_of(lab, sizeof(lab), labels[d], n, what);
+				plots_label(lab, sizeof(lab), labels[d], n, what);
 				svg_plot_vline(p, ks, lab, p->series[s].color, true);
 			}
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 int plots_lanes_time(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
@@ -497,4 +495,13 @@ size_t plots_of_views(const struct view *const *views, const struct view_plot **
 			out[at] = q;
 		}
 	return n;
+}
+
+const struct view_plot *plots_find(const struct view *const *views, const char *name)
+{
+	for (size_t v = 0; views[v]; v++)
+		for (size_t i = 0; i < views[v]->nplots; i++)
+			if (!strcmp(views[v]->plots[i].name, name))
+				return &views[v]->plots[i];
+	return NULL;
 }

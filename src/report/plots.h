@@ -23,8 +23,27 @@ struct view_plot;
  * how many. */
 size_t plots_of_views(const struct view *const *views, const struct view_plot **out, size_t max);
 
+/* The plot named name among views' plots, or NULL. */
+const struct view_plot *plots_find(const struct view *const *views, const char *name);
+
 /* The most plots a page holds. */
 #define PLOTS_MAX 32
+
+/* For the builders. */
+
+/* A series' label: "what" alone for one run, "run: what" when nruns runs
+ * share the axes. */
+void plots_label(char *out, size_t len, const char *run, size_t nruns, const char *what);
+
+/* b bytes as "1.25 MiB" (four significant figures, binary units). */
+void plots_format_bytes(char *out, size_t len, double b);
+
+/* The series in p labelled lab, or a new one (points and lines, colours
+ * and markers in turn); negative when p is full. */
+int plots_series_for(struct svg_plot *p, const char *lab);
+
+/* A builder's return: p's error, else 0 when drawn, -ENOENT when not. */
+int plots_done(const struct svg_plot *p, int drawn);
 
 /* The builders the views name (struct view_plot's contract: p initialised
  * here, svg_plot_free it in every case; 0 drawn, -ENOENT when no document

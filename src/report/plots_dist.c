@@ -7,17 +7,13 @@
  */
 #include "report/plots_dist.h"
 
+#include "report/plots.h"
+#include "report/summary.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static double num(const struct jsonr_value *v, const char *path)
-{
-	double d;
-
-	return v && jsonr_get_number(v, path, &d) ? d : NAN;
-}
 
 /* The smallest finite positive value of an array, NAN when none. */
 static double arr_min(const struct jsonr_value *a)
@@ -77,7 +73,7 @@ static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, co
 		     e = e->next) {
 			unsigned counts[PLOTS_DIST_BINS] = {0};
 			const struct jsonr_value *a = jsonr_get(e, "region_ns");
-			double base = arr_min(a), sz = num(e, "size_bytes"), lv = num(e, "level"), r;
+			double base = arr_min(a), sz = summary_number(e, "size_bytes"), lv = summary_number(e, "level"), r;
 			char what[96], lab[160];
 			int s;
 
@@ -90,10 +86,7 @@ static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, co
 				snprintf(what, sizeof(what), "chase %.0f KiB (level %.0f)", sz / 1024, lv);
 			else
 				snprintf(what, sizeof(what), "chase %.0f KiB (largest)", sz / 1024);
-			if (n > 1)
-				snprintf(lab, sizeof(lab), "%s: %s", labels[d], what);
-			else
-				snprintf(lab, sizeof(lab), "%s", what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			if ((s = svg_plot_series(p, lab, SVG_LINES, SVG_AUTO, SVG_AUTO)) < 0)
 				return NAN;
 			for (unsigned b = 0; b < PLOTS_DIST_BINS; b++) {
@@ -116,8 +109,7 @@ static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, co
 			/* Results saved before the region times were kept have none. */
 			if (w <= 0 || !total(counts))
 				continue;
-			snprintf(lab, sizeof(lab), "%s%sloaded (every point, each over its own minimum)", n > 1 ? labels[d] : "",
-				 n > 1 ? ": " : "");
+			plots_label(lab, sizeof(lab), labels[d], n, "loaded (every point, each over its own minimum)");
 			if ((s = svg_plot_series(p, lab, SVG_LINES | SVG_DASHED, SVG_AUTO, SVG_AUTO)) < 0)
 				return NAN;
 			for (unsigned b = 0; b < PLOTS_DIST_BINS; b++) {
@@ -146,7 +138,5 @@ int plots_latency_dist(struct svg_plot *p, const struct jsonr_value *const *docs
 	/* At least a 1% bin, so a quiet run's single spike has width. */
 	w = fmax((hi - 1) / PLOTS_DIST_BINS * 1.0001, 0.01 / PLOTS_DIST_BINS);
 	walk(p, docs, labels, n, w, &drawn);
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }

@@ -13,34 +13,13 @@
  */
 #include "report/plots_throughput.h"
 
+#include "report/plots.h"
+#include "report/summary.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static double num(const struct jsonr_value *v, const char *path)
-{
-	double d;
-
-	return v && jsonr_get_number(v, path, &d) ? d : NAN;
-}
-
-static void label_of(char *out, size_t len, const char *run, size_t nruns, const char *what)
-{
-	if (nruns > 1)
-		snprintf(out, len, "%s: %s", run, what);
-	else
-		snprintf(out, len, "%s", what);
-}
-
-/* The series in p labelled lab, or a new one. */
-static int series_for(struct svg_plot *p, const char *lab)
-{
-	for (size_t i = 0; i < p->nseries; i++)
-		if (!strcmp(p->series[i].label, lab))
-			return (int)i;
-	return svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
-}
 
 int plots_bandwidth(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
@@ -58,16 +37,14 @@ int plots_bandwidth(struct svg_plot *p, const struct jsonr_value *const *docs, c
 			char lab[160];
 			int s;
 
-			label_of(lab, sizeof(lab), labels[d], n, name ? name : "?");
-			if ((s = series_for(p, lab)) < 0)
+			plots_label(lab, sizeof(lab), labels[d], n, name ? name : "?");
+			if ((s = plots_series_for(p, lab)) < 0)
 				return -ENOMEM;
-			svg_plot_point(p, s, num(e, "threads"), num(e, "gbps"), NAN);
+			svg_plot_point(p, s, summary_number(e, "threads"), summary_number(e, "gbps"), NAN);
 			drawn = 1;
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 int plots_multicore(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
@@ -83,22 +60,20 @@ int plots_multicore(struct svg_plot *p, const struct jsonr_value *const *docs, c
 
 		for (const struct jsonr_value *e = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; e; e = e->next) {
 			char what[32], lab[160];
-			double t = num(e, "threads");
+			double t = summary_number(e, "threads");
 			int s;
 
 			if (!isfinite(t))
 				continue;
 			snprintf(what, sizeof(what), "T = %.0f", t);
-			label_of(lab, sizeof(lab), labels[d], n, what);
-			if ((s = series_for(p, lab)) < 0)
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			if ((s = plots_series_for(p, lab)) < 0)
 				return -ENOMEM;
-			svg_plot_point(p, s, num(e, "lanes"), num(e, "concurrency_total"), NAN);
+			svg_plot_point(p, s, summary_number(e, "lanes"), summary_number(e, "concurrency_total"), NAN);
 			drawn = 1;
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
 
 int plots_app_bzip2(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
@@ -112,7 +87,7 @@ int plots_app_bzip2(struct svg_plot *p, const struct jsonr_value *const *docs, c
 	p->y.include_zero = true;
 	for (size_t d = 0; d < n; d++) {
 		const struct jsonr_value *b = jsonr_get(docs[d], "app.bzip2"), *vars = jsonr_get(b, "variants");
-		double ref = num(b, "libbz2_mb_per_s");
+		double ref = summary_number(b, "libbz2_mb_per_s");
 		char what[96], lab[160];
 
 		for (const struct jsonr_value *e = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; e;
@@ -123,20 +98,18 @@ int plots_app_bzip2(struct svg_plot *p, const struct jsonr_value *const *docs, c
 
 			snprintf(what, sizeof(what), "%s, prefetch %s%s", layout ? layout : "?", pf ? pf : "?",
 				 out && !strcmp(out, "fresh") ? ", fresh output" : "");
-			label_of(lab, sizeof(lab), labels[d], n, what);
-			if ((s = series_for(p, lab)) < 0)
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			if ((s = plots_series_for(p, lab)) < 0)
 				return -ENOMEM;
-			svg_plot_point(p, s, num(e, "k"), num(e, "mb_per_s"), NAN);
+			svg_plot_point(p, s, summary_number(e, "k"), summary_number(e, "mb_per_s"), NAN);
 			drawn = 1;
 		}
 		if (isfinite(ref)) {
 			snprintf(what, sizeof(what), "libbz2 %s, %.0f MB/s",
 				 jsonr_get_string(b, "libbz2_version") ? jsonr_get_string(b, "libbz2_version") : "?", ref);
-			label_of(lab, sizeof(lab), labels[d], n, what);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
 			svg_plot_hline(p, ref, lab, SVG_GREY, true);
 		}
 	}
-	if (p->error)
-		return p->error;
-	return drawn ? 0 : -ENOENT;
+	return plots_done(p, drawn);
 }
