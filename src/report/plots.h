@@ -58,8 +58,6 @@ int plots_lanes_concurrency(struct svg_plot *p, const struct jsonr_value *const 
 /* t(1)/t(K) against lanes, one series per cache level (mlp --levels). */
 int plots_lanes_levels(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
 		       size_t n);
-/* Latency against delivered bandwidth. */
-int plots_loaded(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
 
 /* The lanes experiment's arms in a document: mlp itself, or mlp.small and
  * mlp.huge after --pages both. Returns how many (0..2); pages[i] is the arm's

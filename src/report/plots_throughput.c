@@ -21,61 +21,6 @@
 #include <stdio.h>
 #include <string.h>
 
-int plots_bandwidth(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
-{
-	int drawn = 0;
-
-	svg_plot_init(p, "bandwidth", "Bandwidth: sequential streams against threads", "threads (one per CPU)",
-		      SVG_LOG2, "bandwidth (decimal GB/s, bytes the kernel names)", SVG_LINEAR);
-	snprintf(p->note, sizeof(p->note), "a store's read-for-ownership traffic is not counted; best of the trials");
-	p->y.include_zero = true;
-	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *k = jsonr_get(docs[d], "bandwidth.kernels");
-
-		for (const struct jsonr_value *e = k && k->type == JSONR_ARRAY ? k->u.children.first : NULL; e; e = e->next) {
-			const char *name = jsonr_get_string(e, "kernel");
-			char lab[160];
-			int s;
-
-			plots_label(lab, sizeof(lab), labels[d], n, name ? name : "?");
-			if ((s = plots_series_for(p, lab)) < 0)
-				return -ENOMEM;
-			svg_plot_point(p, s, summary_number(e, "threads"), summary_number(e, "gbps"), NAN);
-			drawn = 1;
-		}
-	}
-	return plots_done(p, drawn);
-}
-
-int plots_multicore(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
-{
-	int drawn = 0;
-
-	svg_plot_init(p, "multicore", "Multicore: total concurrency against lanes per thread", "lanes K per thread",
-		      SVG_LOG2, "total concurrency (accesses in flight, all threads)", SVG_LINEAR);
-	snprintf(p->note, sizeof(p->note), "one curve per thread count T; curves that meet: a limit the threads share");
-	p->y.include_zero = true;
-	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *pts = jsonr_get(docs[d], "multicore.points");
-
-		for (const struct jsonr_value *e = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; e; e = e->next) {
-			char what[32], lab[160];
-			double t = summary_number(e, "threads");
-			int s;
-
-			if (!isfinite(t))
-				continue;
-			snprintf(what, sizeof(what), "T = %.0f", t);
-			plots_label(lab, sizeof(lab), labels[d], n, what);
-			if ((s = plots_series_for(p, lab)) < 0)
-				return -ENOMEM;
-			svg_plot_point(p, s, summary_number(e, "lanes"), summary_number(e, "concurrency_total"), NAN);
-			drawn = 1;
-		}
-	}
-	return plots_done(p, drawn);
-}
-
 int plots_app_bzip2(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
 	int drawn = 0;

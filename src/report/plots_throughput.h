@@ -13,8 +13,6 @@
 #include "util/jsonr.h"
 #include "report/svg.h"
 
-int plots_bandwidth(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
-int plots_multicore(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
 int plots_app_bzip2(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
 
 #endif
