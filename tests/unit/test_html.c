@@ -20,7 +20,6 @@
 #include "report/html.h"
 #include "report/plots.h"
 #include "report/plots_dist.h"
-#include "report/plots_throughput.h"
 #include "report/svg.h"
 
 #include <errno.h>
@@ -494,7 +493,7 @@ TEST(html_renders_app_bzip2_tables_and_plot)
 	int rc;
 
 	CHECK(load(&fx, one, 1) == 0, "fixture");
-	CHECK(plots_app_bzip2(&p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
+	CHECK(draw("app_bzip2", &p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
 	for (size_t s = 0; s < p.nseries; s++)
 		if (!strcmp(p.series[s].label, "registers, prefetch off")) {
 			/* K = 1, 2, 4, 8, 16, 32 with the reused buffer; the fresh one is its own series. */
