@@ -50,18 +50,5 @@ int plots_done(const struct svg_plot *p, int drawn);
  * has the data, -ENOMEM). */
 /* Latency against working set, OS cache sizes and detected levels marked. */
 int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
-/* Time per access against lanes, model and knee. */
-int plots_lanes_time(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
-/* t(1)/t(K) against lanes, model and knee. */
-int plots_lanes_concurrency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
-			    size_t n);
-/* t(1)/t(K) against lanes, one series per cache level (mlp --levels). */
-int plots_lanes_levels(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
-		       size_t n);
-
-/* The lanes experiment's arms in a document: mlp itself, or mlp.small and
- * mlp.huge after --pages both. Returns how many (0..2); pages[i] is the arm's
- * pages.requested ("small", "huge", or "?" when absent). */
-size_t plots_mlp_arms(const struct jsonr_value *doc, const struct jsonr_value *arms[2], const char *pages[2]);
 
 #endif

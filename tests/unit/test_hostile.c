@@ -16,6 +16,8 @@
 #include "kern/lanes.h"
 #include "util/atomic.h"
 #include "report/plots.h"
+#include "report/view.h"
+#include "sections/registry.h"
 #include "report/svg.h"
 
 #include <errno.h>
@@ -130,8 +132,11 @@ static int draw_lanes(const void *text)
 		return 3;
 	for (int k = 0; k < 2; k++) {
 		const struct jsonr_value *root = doc.root;
+		const struct view_plot *v = plots_find(registry_views(), k ? "lanes_concurrency" : "lanes_time");
 
-		if ((k ? plots_lanes_concurrency : plots_lanes_time)(&p, &root, &label, 1))
+		if (!v)
+			return 5;
+		if (v->build(&p, &root, &label, 1))
 			bad = 4;
 		for (size_t i = 0; i < p.nseries; i++)
 			bad |= p.series[i].n > 4 * LANES_MAX + 2 ? 2 : 0;

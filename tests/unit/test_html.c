@@ -196,7 +196,7 @@ TEST(svg_plots_draw_the_fitted_model_and_knee)
 	CHECK(load(&fx, one, 1) == 0, "fixture");
 	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_latency_ns", &L), "L");
 	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_saturation_lanes", &Ks), "Ks");
-	CHECK(plots_lanes_time(&p, fx.root, fx.label, 1) == 0, "lanes plot");
+	CHECK(draw("lanes_time", &p, fx.root, fx.label, 1) == 0, "lanes plot");
 	for (size_t i = 0; i < p.nmarks; i++)
 		knee |= p.marks[i].kind == SVG_MARK_VLINE && fabs(p.marks[i].x0 - Ks) < 1e-9;
 	for (size_t i = 0; i < p.nseries; i++) {
