@@ -3,16 +3,15 @@
  * same axes, one series per run and curve). They read only documented keys
  * (docs/OUTPUT.md), so a live run and `compare` of saved files draw the same
  * way. They do not write files and do not judge whether runs are comparable:
- * that is compare's job. Which plots a page holds is the views' (each
- * section's view lists its own, report/view.h); here are the builders and
- * the loop that gathers them.
+ * that is compare's job. Each plot is its section's: the view lists it and
+ * draws it (report/NAME_view.c, struct view_plot's contract). Here are the
+ * loop that gathers a page's plots and the helpers the builders share.
  */
 #ifndef MLPSCOPE_REPORT_PLOTS_H
 #define MLPSCOPE_REPORT_PLOTS_H
 
 #include <stddef.h>
 
-#include "util/jsonr.h"
 #include "report/svg.h"
 
 struct view;
@@ -44,11 +43,5 @@ int plots_series_for(struct svg_plot *p, const char *lab);
 
 /* A builder's return: p's error, else 0 when drawn, -ENOENT when not. */
 int plots_done(const struct svg_plot *p, int drawn);
-
-/* The builders the views name (struct view_plot's contract: p initialised
- * here, svg_plot_free it in every case; 0 drawn, -ENOENT when no document
- * has the data, -ENOMEM). */
-/* Latency against working set, OS cache sizes and detected levels marked. */
-int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
 
 #endif

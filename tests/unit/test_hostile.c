@@ -170,7 +170,7 @@ TEST(hostile_cache_level_is_never_cast_out_of_range)
 
 	CHECK(jsonr_parse(text, sizeof(text) - 1, 0, &doc, err, sizeof(err)) == 0, "parse: %s", err);
 	root = doc.root;
-	CHECK(plots_latency(&p, &root, &label, 1) == 0, "latency plot");
+	CHECK(plots_find(registry_views(), "latency")->build(&p, &root, &label, 1) == 0, "latency plot");
 	for (size_t i = 0; i < p.nmarks; i++) {
 		marks++;
 		/* (int)1e10 on x86-64 is INT_MIN: "L-2147483648d" */

@@ -19,7 +19,6 @@
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"
-#include "report/plots_dist.h"
 #include "report/svg.h"
 
 #include <errno.h>
@@ -454,7 +453,7 @@ TEST(latency_dist_plot_bins_every_region)
 	root[0] = doc.root;
 	/* The keys as the writer emits them pass the reader of saved results. */
 	CHECK(vet_result(doc.root, "t.json", err, sizeof(err)) == 0, "vet: %s", err);
-	CHECK(plots_latency_dist(&p, root, label, 1) == 0, "no plot");
+	CHECK(draw("latency_dist", &p, root, label, 1) == 0, "no plot");
 	CHECK(p.nseries == 3, "%zu series, want 2 chase sizes and loaded", p.nseries);
 	for (size_t s = 0; s < p.nseries && s < 3; s++) {
 		double sum = 0;
@@ -472,7 +471,7 @@ TEST(latency_dist_plot_bins_every_region)
 	CHECK(jsonr_parse("{\"loaded\":{\"curve\":[{\"latency_ns\":90}]}}", 40, 0, &doc, err, sizeof(err)) == 0,
 	      "parse: %s", err);
 	root[0] = doc.root;
-	CHECK(plots_latency_dist(&p, root, label, 1) == -ENOENT, "a plot from no data");
+	CHECK(draw("latency_dist", &p, root, label, 1) == -ENOENT, "a plot from no data");
 	svg_plot_free(&p);
 	jsonr_free(&doc);
 }
