@@ -3,8 +3,9 @@
  * include pointing up the folders' layers (layers[] below), every registry
  * row complete (help, writers, a documented JSON key, a view), every
  * measuring section with its table in the HTML report, every plot with
- * one file name and one place on the page, and every fleet column with a
- * place and a figure some recorded result has. A
+ * one file name and one place on the page, every fleet column with a
+ * place and a figure some recorded result has, and no shared report/ file
+ * naming a section's keys (they are its view's). A
  * module is a header together with the .c files that implement it: a .c of
  * the same stem, or a .c whose first quoted include is a header with no .c
  * of its own (text.c and json.c implement report/report.h). A cycle between
@@ -414,15 +415,15 @@ TEST(include_check_finds_a_planted_upward_include)
 	rmdir(dir);
 }
 
-/* docs/OUTPUT.md, whole, or NULL. */
-static char *read_output_md(void)
+/* A repository file (rel from its root), whole, or NULL. */
+static char *read_repo_text(const char *rel)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	char *buf = NULL;
 	long len;
 
-	repo_file(path, sizeof(path), "docs/OUTPUT.md");
+	repo_file(path, sizeof(path), rel);
 	if (!(f = fopen(path, "r")))
 		return NULL;
 	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
@@ -475,7 +476,7 @@ static const char *row_incomplete(const struct section *r, const char *output_md
 
 TEST(registry_rows_have_help_writers_and_documented_keys)
 {
-	char *md = read_output_md();
+	char *md = read_repo_text("docs/OUTPUT.md");
 	size_t sections = 0;
 
 	CHECK(md, "docs/OUTPUT.md unreadable");
@@ -715,4 +716,91 @@ TEST(every_fleet_column_has_a_place_and_a_figure)
 	CHECK(why && strstr(why, "no recorded result"), "a column no result has passed: %s", why ? why : "");
 	for (size_t d = 0; d < 2; d++)
 		jsonr_free(&doc[d]);
+}
+
+/* A key path into a section ("mlp.sweep") that a report/ file names, in
+ * code: comments are examples. Only the section's own files (NAME_*.c,
+ * NAME_*.h for a section NAME) read its keys; shared files (plots, html,
+ * summary, svg...) loop over views. One exception, with its reason: prom
+ * labels a result by CPU with machine's model where provenance has none. */
+static const struct {
+	const char *file, *key;
+} key_allowed[] = { {"prom.c", "\"machine.cpu_model\""} };
+
+static bool section_owns(const char *file)
+{
+	for (size_t i = 0; i < registry_count; i++) {
+		size_t len = strlen(registry[i]->name);
+
+		if (!strncmp(file, registry[i]->name, len) && file[len] == '_')
+			return true;
+	}
+	return false;
+}
+
+/* Whether text names a section key path outside comments (allowed ones
+ * aside); the first as file: "key" in out. */
+static bool names_section_key(const char *file, const char *text, char *out, size_t len)
+{
+	bool comment = false;
+
+	for (const char *p = text; *p; p++) {
+		if (comment) {
+			comment = strncmp(p, "*/", 2) != 0;
+			continue;
+		}
+		if ((comment = !strncmp(p, "/*", 2)) || *p != '"')
+			continue;
+		for (size_t i = 0; i < registry_count; i++) {
+			size_t n = strlen(registry[i]->name);
+			bool allowed = false;
+
+			if (strncmp(p + 1, registry[i]->name, n) || p[1 + n] != '.')
+				continue;
+			for (size_t a = 0; a < sizeof(key_allowed) / sizeof(key_allowed[0]); a++)
+				allowed |= !strcmp(file, key_allowed[a].file) &&
+					   !strncmp(p, key_allowed[a].key, strlen(key_allowed[a].key));
+			if (!allowed) {
+				const char *end = strchr(p + 1, '"');
+
+				snprintf(out, len, "%s: %.*s", file, end ? (int)(end - p + 1) : 40, p);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+TEST(only_a_sections_own_report_files_name_its_keys)
+{
+	char dir[PATH_MAX], why[128];
+	struct dirent *e;
+	DIR *d;
+	size_t checked = 0;
+
+	repo_file(dir, sizeof(dir), "src/report");
+	CHECK((d = opendir(dir)), "%s: %s", dir, strerror(errno));
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char rel[300], *text;
+		size_t len = strlen(e->d_name);
+
+		if (len < 3 || e->d_name[len - 2] != '.' || (e->d_name[len - 1] != 'c' && e->d_name[len - 1] != 'h') ||
+		    section_owns(e->d_name))
+			continue;
+		snprintf(rel, sizeof(rel), "src/report/%s", e->d_name);
+		if (!(text = read_repo_text(rel)))
+			continue;
+		checked++;
+		CHECK(!names_section_key(e->d_name, text, why, sizeof(why)), "a shared report file names a section's key: %s",
+		      why);
+		free(text);
+	}
+	closedir(d);
+	CHECK(checked >= 5, "only %zu shared report files read", checked);
+	/* The check itself: a planted key in a shared file, a key in a comment. */
+	CHECK(names_section_key("plots.c", "x = jsonr_get(d, \"mlp.sweep\");", why, sizeof(why)), "a planted key passed");
+	CHECK(!names_section_key("plots.c", "/* \"mlp.sweep\" */ x = 1;", why, sizeof(why)), "a key in a comment fired");
+	CHECK(section_owns("mlp_view.c") && !section_owns("plots.c"), "the owner of a file");
 }
