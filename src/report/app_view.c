@@ -130,46 +130,47 @@ static void compare_app_bzip2(struct compare_table *c, size_t i, const struct js
 	compare_table_row(c, i, "app bzip2 workers", "bzip2 decoded, workers' best", "MB/s", f.workers_mb_per_s, NAN);
 }
 
+/* "registers, prefetch next": a bzip2 variant's layout and prefetch policy,
+ * a fresh output buffer apart. */
+static bool variant_name(char *out, size_t len, const struct jsonr_value *e)
+{
+	const char *layout = jsonr_get_string(e, "layout"), *pf = jsonr_get_string(e, "prefetch");
+	const char *buf = jsonr_get_string(e, "output_buffer");
+
+	snprintf(out, len, "%s, prefetch %s%s", layout ? layout : "?", pf ? pf : "?",
+		 buf && !strcmp(buf, "fresh") ? ", fresh output" : "");
+	return true;
+}
+
 /* Decoded MB/s against K, one series per variant (layout x prefetch, the
  * fresh output buffer apart), libbz2's one thread dashed: what the lanes
  * buy the whole decoder, read off against the reference. */
 static int app_bzip2_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
-	int drawn = 0;
+	static const struct plots_points variants = { "app.bzip2.variants", "k", "mb_per_s", variant_name };
+	bool drawn;
 
 	svg_plot_init(p, "app_bzip2", "bzip2 decoder: decoded MB/s against lanes, one thread", "lanes K (inverse-BWT walk)",
 		      SVG_LOG2, "decoded MB/s (10^6 bytes of output per second, warm)", SVG_LINEAR);
 	snprintf(p->note, sizeof(p->note), "one series per layout and prefetch policy; dashed: libbz2 on one thread, "
 		 "same bytes");
 	p->y.include_zero = true;
+	drawn = plots_points_by_label(p, docs, labels, n, &variants);
 	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *b = jsonr_get(docs[d], "app.bzip2"), *vars = jsonr_get(b, "variants");
+		const struct jsonr_value *b = jsonr_get(docs[d], "app.bzip2");
+		const char *version = jsonr_get_string(b, "libbz2_version");
 		double ref = summary_number(b, "libbz2_mb_per_s");
 		char what[96], lab[160];
 
-		for (const struct jsonr_value *e = vars && vars->type == JSONR_ARRAY ? vars->u.children.first : NULL; e;
-		     e = e->next) {
-			const char *layout = jsonr_get_string(e, "layout"), *pf = jsonr_get_string(e, "prefetch");
-			const char *out = jsonr_get_string(e, "output_buffer");
-			int s;
-
-			snprintf(what, sizeof(what), "%s, prefetch %s%s", layout ? layout : "?", pf ? pf : "?",
-				 out && !strcmp(out, "fresh") ? ", fresh output" : "");
-			plots_label(lab, sizeof(lab), labels[d], n, what);
-			if ((s = plots_series_for(p, lab)) < 0)
-				return -ENOMEM;
-			svg_plot_point(p, s, summary_number(e, "k"), summary_number(e, "mb_per_s"), NAN);
-			drawn = 1;
-		}
-		if (isfinite(ref)) {
-			snprintf(what, sizeof(what), "libbz2 %s, %.0f MB/s",
-				 jsonr_get_string(b, "libbz2_version") ? jsonr_get_string(b, "libbz2_version") : "?", ref);
-			plots_label(lab, sizeof(lab), labels[d], n, what);
-			svg_plot_hline(p, ref, lab, SVG_GREY, true);
-		}
+		if (!isfinite(ref))
+			continue;
+		snprintf(what, sizeof(what), "libbz2 %s, %.0f MB/s", version ? version : "?", ref);
+		plots_label(lab, sizeof(lab), labels[d], n, what);
+		svg_plot_hline(p, ref, lab, SVG_GREY, true);
 	}
 	return plots_done(p, drawn);
 }
+
 static const struct view_plot app_plots[] = { { "app_bzip2", 9, app_bzip2_plot } };
 
 /* The fleet's bzip2 columns are no summary figures (app has no headline

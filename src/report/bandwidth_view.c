@@ -216,33 +216,26 @@ static void compare_loaded(struct compare_table *c, size_t i, const struct jsonr
 			  summary_number(l, "bw_at_double_latency_gbps"), NAN);
 }
 
-/* Decimal GB/s against threads, one series per kernel (read, write, copy,
- * non-temporal; scalar and vector): scaling and where the memory system
- * saturates read off the slope. */
+/* A kernel's name (read, write, copy, non-temporal; scalar and vector). */
+static bool kernel_name(char *out, size_t len, const struct jsonr_value *e)
+{
+	const char *name = jsonr_get_string(e, "kernel");
+
+	snprintf(out, len, "%s", name ? name : "?");
+	return true;
+}
+
+/* Decimal GB/s against threads, one series per kernel: scaling and where
+ * the memory system saturates read off the slope. */
 static int bandwidth_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
-	int drawn = 0;
+	static const struct plots_points kernels = { "bandwidth.kernels", "threads", "gbps", kernel_name };
 
 	svg_plot_init(p, "bandwidth", "Bandwidth: sequential streams against threads", "threads (one per CPU)",
 		      SVG_LOG2, "bandwidth (decimal GB/s, bytes the kernel names)", SVG_LINEAR);
 	snprintf(p->note, sizeof(p->note), "a store's read-for-ownership traffic is not counted; best of the trials");
 	p->y.include_zero = true;
-	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *k = jsonr_get(docs[d], "bandwidth.kernels");
-
-		for (const struct jsonr_value *e = k && k->type == JSONR_ARRAY ? k->u.children.first : NULL; e; e = e->next) {
-			const char *name = jsonr_get_string(e, "kernel");
-			char lab[160];
-			int s;
-
-			plots_label(lab, sizeof(lab), labels[d], n, name ? name : "?");
-			if ((s = plots_series_for(p, lab)) < 0)
-				return -ENOMEM;
-			svg_plot_point(p, s, summary_number(e, "threads"), summary_number(e, "gbps"), NAN);
-			drawn = 1;
-		}
-	}
-	return plots_done(p, drawn);
+	return plots_done(p, plots_points_by_label(p, docs, labels, n, &kernels));
 }
 
 /* One loaded curve as a series labelled lab, its idle point left out: the
@@ -321,36 +314,27 @@ static int loaded_plot(struct svg_plot *p, const struct jsonr_value *const *docs
 	return plots_done(p, drawn);
 }
 
+/* "T = 4": a multicore point's thread count; none, no point. */
+static bool thread_count(char *out, size_t len, const struct jsonr_value *e)
+{
+	double t = summary_number(e, "threads");
+
+	snprintf(out, len, "T = %.0f", t);
+	return isfinite(t);
+}
+
 /* Total concurrency (all threads' accesses in flight, by Little's law)
  * against lanes K, one series per thread count T: a limit the threads
  * share shows as curves that meet. */
 static int multicore_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
 {
-	int drawn = 0;
+	static const struct plots_points points = { "multicore.points", "lanes", "concurrency_total", thread_count };
 
 	svg_plot_init(p, "multicore", "Multicore: total concurrency against lanes per thread", "lanes K per thread",
 		      SVG_LOG2, "total concurrency (accesses in flight, all threads)", SVG_LINEAR);
 	snprintf(p->note, sizeof(p->note), "one curve per thread count T; curves that meet: a limit the threads share");
 	p->y.include_zero = true;
-	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *pts = jsonr_get(docs[d], "multicore.points");
-
-		for (const struct jsonr_value *e = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; e; e = e->next) {
-			char what[32], lab[160];
-			double t = summary_number(e, "threads");
-			int s;
-
-			if (!isfinite(t))
-				continue;
-			snprintf(what, sizeof(what), "T = %.0f", t);
-			plots_label(lab, sizeof(lab), labels[d], n, what);
-			if ((s = plots_series_for(p, lab)) < 0)
-				return -ENOMEM;
-			svg_plot_point(p, s, summary_number(e, "lanes"), summary_number(e, "concurrency_total"), NAN);
-			drawn = 1;
-		}
-	}
-	return plots_done(p, drawn);
+	return plots_done(p, plots_points_by_label(p, docs, labels, n, &points));
 }
 
 static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, bandwidth_plot } };

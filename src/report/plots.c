@@ -6,9 +6,11 @@
  */
 #include "report/plots.h"
 
+#include "report/summary.h"
 #include "report/view.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +47,30 @@ void plots_format_bytes(char *out, size_t len, double b)
 		u++;
 	}
 	snprintf(out, len, "%.4g %s", b, units[u]);
+}
+
+bool plots_points_by_label(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
+			   size_t n, const struct plots_points *how)
+{
+	bool drawn = false;
+
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *a = jsonr_get(docs[d], how->key);
+
+		for (const struct jsonr_value *e = a && a->type == JSONR_ARRAY ? a->u.children.first : NULL; e; e = e->next) {
+			char what[128], lab[160];
+			int s;
+
+			if (!how->what(what, sizeof(what), e))
+				continue;
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			if ((s = plots_series_for(p, lab)) < 0)
+				return drawn;
+			svg_plot_point(p, s, summary_number(e, how->x), summary_number(e, how->y), NAN);
+			drawn = true;
+		}
+	}
+	return drawn;
 }
 
 size_t plots_of_views(const struct view *const *views, const struct view_plot **out, size_t max)

@@ -10,10 +10,12 @@
 #ifndef MLPSCOPE_REPORT_PLOTS_H
 #define MLPSCOPE_REPORT_PLOTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "report/svg.h"
 
+struct jsonr_value;
 struct view;
 struct view_plot;
 
@@ -43,5 +45,18 @@ int plots_series_for(struct svg_plot *p, const char *lab);
 
 /* A builder's return: p's error, else 0 when drawn, -ENOENT when not. */
 int plots_done(const struct svg_plot *p, int drawn);
+
+/* Points grouped into series by a label each element gives: for every run,
+ * each element of the array at key is the point (x, y) on the series
+ * what() names (what returns false to leave the element out). */
+struct plots_points {
+	const char *key, *x, *y;
+	bool (*what)(char *out, size_t len, const struct jsonr_value *e);
+};
+
+/* Draw how's points for every run into p (series by plots_series_for, run
+ * labels by plots_label); whether any was drawn. Stops at p's first error. */
+bool plots_points_by_label(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
+			   size_t n, const struct plots_points *how);
 
 #endif
