@@ -7,13 +7,15 @@
  */
 #include "report/app_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "analyse/bzip2_figures.h"
 #include "report/compare_table.h"
 #include "report/html_table.h"
-#include "report/plots_throughput.h"
+#include "report/plots.h"
+#include "report/summary.h"
 
 static const struct html_col app_rows[] = {
 	{ "footprint", "footprint_bytes", F_BYTES }, { "pages requested", "pages_requested", F_TEXT },
@@ -128,8 +130,69 @@ static void compare_app_bzip2(struct compare_table *c, size_t i, const struct js
 	compare_table_row(c, i, "app bzip2 workers", "bzip2 decoded, workers' best", "MB/s", f.workers_mb_per_s, NAN);
 }
 
-static const struct view_plot app_plots[] = { { "app_bzip2", 9, plots_app_bzip2 } };
+/* "registers, prefetch next": a bzip2 variant's layout and prefetch policy,
+ * a fresh output buffer apart. */
+static bool variant_name(char *out, size_t len, const struct jsonr_value *e)
+{
+	const char *layout = jsonr_get_string(e, "layout"), *pf = jsonr_get_string(e, "prefetch");
+	const char *buf = jsonr_get_string(e, "output_buffer");
+
+	snprintf(out, len, "%s, prefetch %s%s", layout ? layout : "?", pf ? pf : "?",
+		 buf && !strcmp(buf, "fresh") ? ", fresh output" : "");
+	return true;
+}
+
+/* Decoded MB/s against K, one series per variant (layout x prefetch, the
+ * fresh output buffer apart), libbz2's one thread dashed: what the lanes
+ * buy the whole decoder, read off against the reference. */
+static int app_bzip2_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	static const struct plots_points variants = { "app.bzip2.variants", "k", "mb_per_s", variant_name };
+	bool drawn;
+
+	svg_plot_init(p, "app_bzip2", "bzip2 decoder: decoded MB/s against lanes, one thread", "lanes K (inverse-BWT walk)",
+		      SVG_LOG2, "decoded MB/s (10^6 bytes of output per second, warm)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "one series per layout and prefetch policy; dashed: libbz2 on one thread, "
+		 "same bytes");
+	p->y.include_zero = true;
+	drawn = plots_points_by_label(p, docs, labels, n, &variants);
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *b = jsonr_get(docs[d], "app.bzip2");
+		const char *version = jsonr_get_string(b, "libbz2_version");
+		double ref = summary_number(b, "libbz2_mb_per_s");
+		char what[96], lab[160];
+
+		if (!isfinite(ref))
+			continue;
+		snprintf(what, sizeof(what), "libbz2 %s, %.0f MB/s", version ? version : "?", ref);
+		plots_label(lab, sizeof(lab), labels[d], n, what);
+		svg_plot_hline(p, ref, lab, SVG_GREY, true);
+	}
+	return plots_done(p, drawn);
+}
+
+static const struct view_plot app_plots[] = { { "app_bzip2", 9, app_bzip2_plot } };
+
+/* The fleet's bzip2 columns are no summary figures (app has no headline
+ * row): read as compare reads them. */
+static double fleet_bzip2(const struct jsonr_value *doc, const char *figure)
+{
+	struct bzip2_figures f;
+
+	bzip2_figures_read(doc, &f);
+	if (!strcmp(figure, "bzip2_mbps"))
+		return f.best_mb_per_s;
+	return !strcmp(figure, "libbz2_mbps") ? f.libbz2_mb_per_s : f.workers_mb_per_s;
+}
+
+/* Last in the fleet table: a result has them only after `app bzip2`. */
+static const struct view_fleet_column app_fleet[] = {
+	{ "bzip2_mbps", "bz2 MB/s", 11, true, fleet_bzip2 }, { "libbz2_mbps", "ref MB/s", 12, true, fleet_bzip2 },
+	{ "bzip2_workers_mbps", "bz2N MB/s", 13, true, fleet_bzip2 },
+};
+static const struct view_fleet_setting app_fleet_settings[] = { { "app.bzip2.input", 8 } };
 
 const struct view view_app = {
 	.section = "app", .html = app_html, VIEW_PLOTS(app_plots), .compare = compare_app_bzip2,
+	VIEW_FLEET(app_fleet), VIEW_FLEET_SETTINGS(app_fleet_settings),
 };

@@ -7,12 +7,12 @@
  */
 #include "report/bandwidth_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "report/compare_table.h"
 #include "report/html_table.h"
-#include "report/plots_throughput.h"
 #include "report/plots.h"
 #include "report/summary.h"
 
@@ -216,18 +216,148 @@ static void compare_loaded(struct compare_table *c, size_t i, const struct jsonr
 			  summary_number(l, "bw_at_double_latency_gbps"), NAN);
 }
 
-static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, plots_bandwidth } };
+/* A kernel's name (read, write, copy, non-temporal; scalar and vector). */
+static bool kernel_name(char *out, size_t len, const struct jsonr_value *e)
+{
+	const char *name = jsonr_get_string(e, "kernel");
+
+	snprintf(out, len, "%s", name ? name : "?");
+	return true;
+}
+
+/* Decimal GB/s against threads, one series per kernel: scaling and where
+ * the memory system saturates read off the slope. */
+static int bandwidth_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	static const struct plots_points kernels = { "bandwidth.kernels", "threads", "gbps", kernel_name };
+
+	svg_plot_init(p, "bandwidth", "Bandwidth: sequential streams against threads", "threads (one per CPU)",
+		      SVG_LOG2, "bandwidth (decimal GB/s, bytes the kernel names)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "a store's read-for-ownership traffic is not counted; best of the trials");
+	p->y.include_zero = true;
+	return plots_done(p, plots_points_by_label(p, docs, labels, n, &kernels));
+}
+
+/* One loaded curve as a series labelled lab, its idle point left out: the
+ * series, -ENOENT with no curve, -ENOMEM. */
+static int add_loaded_curve(struct svg_plot *p, const struct jsonr_value *curve, const char *lab)
+{
+	int s;
+
+	if (!curve || curve->type != JSONR_ARRAY)
+		return -ENOENT;
+	s = svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
+	if (s < 0)
+		return s;
+	for (const struct jsonr_value *pt = curve->u.children.first; pt; pt = pt->next) {
+		bool idle = false;
+
+		/* The idle point has no bandwidth; it is drawn as the idle line. */
+		if (jsonr_get_bool(pt, "idle", &idle) && idle)
+			continue;
+		svg_plot_point(p, s, summary_number(pt, "bw_gbps"), summary_number(pt, "latency_ns"), NAN);
+	}
+	return s;
+}
+
+/* The chase's latency against the generators' delivered bandwidth, idle
+ * latency and where it doubles marked. */
+static int loaded_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	int drawn = 0;
+
+	svg_plot_init(p, "loaded", "Loaded latency: chase latency against delivered bandwidth",
+		      "delivered bandwidth of the load generators (GB/s, decimal)", SVG_LINEAR,
+		      "latency of the chase (ns per dependent load)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "one chaser while the other threads stream lines; dashed: idle latency");
+	p->x.include_zero = true;
+	p->y.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *ld = jsonr_get(docs[d], "loaded"), *ot;
+		const char *traffic;
+		char what[128], lab[160];
+		double idle, bw2;
+		int s;
+
+		if (!ld || ld->type != JSONR_OBJECT)
+			continue;
+		drawn = 1;
+		traffic = jsonr_get_string(ld, "traffic");
+		snprintf(what, sizeof(what), "%s traffic", traffic ? traffic : "read");
+		plots_label(lab, sizeof(lab), labels[d], n, what);
+		s = add_loaded_curve(p, jsonr_get(ld, "curve"), lab);
+		if (s == -ENOMEM)
+			return s;
+		/* other_traffic is an array of curves; accept one bare object too. */
+		ot = jsonr_get(ld, "other_traffic");
+		for (const struct jsonr_value *o = !ot ? NULL : ot->type == JSONR_ARRAY ? ot->u.children.first :
+						     ot->type == JSONR_OBJECT ? ot : NULL;
+		     o; o = ot->type == JSONR_ARRAY ? o->next : NULL) {
+			traffic = jsonr_get_string(o, "traffic");
+			snprintf(what, sizeof(what), "%s traffic", traffic ? traffic : "other");
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			if (add_loaded_curve(p, jsonr_get(o, "curve"), lab) == -ENOMEM)
+				return -ENOMEM;
+		}
+		idle = summary_number(ld, "idle_latency_ns");
+		snprintf(what, sizeof(what), "idle %.1f ns", idle);
+		plots_label(lab, sizeof(lab), labels[d], n, what);
+		if (isfinite(idle))
+			svg_plot_hline(p, idle, lab, s < 0 ? SVG_GREY : p->series[s].color, true);
+		bw2 = summary_number(ld, "bw_at_double_latency_gbps");
+		if (isfinite(bw2)) {
+			snprintf(what, sizeof(what), "latency doubles at %.1f GB/s", bw2);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			svg_plot_vline(p, bw2, lab, s < 0 ? SVG_GREY : p->series[s].color, true);
+		}
+	}
+	return plots_done(p, drawn);
+}
+
+/* "T = 4": a multicore point's thread count; none, no point. */
+static bool thread_count(char *out, size_t len, const struct jsonr_value *e)
+{
+	double t = summary_number(e, "threads");
+
+	snprintf(out, len, "T = %.0f", t);
+	return isfinite(t);
+}
+
+/* Total concurrency (all threads' accesses in flight, by Little's law)
+ * against lanes K, one series per thread count T: a limit the threads
+ * share shows as curves that meet. */
+static int multicore_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	static const struct plots_points points = { "multicore.points", "lanes", "concurrency_total", thread_count };
+
+	svg_plot_init(p, "multicore", "Multicore: total concurrency against lanes per thread", "lanes K per thread",
+		      SVG_LOG2, "total concurrency (accesses in flight, all threads)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "one curve per thread count T; curves that meet: a limit the threads share");
+	p->y.include_zero = true;
+	return plots_done(p, plots_points_by_label(p, docs, labels, n, &points));
+}
+
+static const struct view_plot bandwidth_plots[] = { { "bandwidth", 6, bandwidth_plot } };
+
+static const struct view_fleet_column bandwidth_fleet[] = {
+	{ "read_gbps_1_thread", "rd1 GB/s", 6, true, NULL }, { "read_gbps_all_threads", "rdN GB/s", 7, true, NULL },
+};
+static const struct view_fleet_setting bandwidth_fleet_settings[] = { { "bandwidth.working_set_bytes", 5 } };
 
 const struct view view_bandwidth = {
 	.section = "bandwidth", .html = bandwidth_html, VIEW_PLOTS(bandwidth_plots), .compare = compare_bandwidth,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
+	VIEW_FLEET(bandwidth_fleet), VIEW_FLEET_SETTINGS(bandwidth_fleet_settings),
 };
 
-static const struct view_plot multicore_plots[] = { { "multicore", 7, plots_multicore } };
-static const struct view_plot loaded_plots[] = { { "loaded", 4, plots_loaded } };
+static const struct view_plot multicore_plots[] = { { "multicore", 7, multicore_plot } };
+static const struct view_plot loaded_plots[] = { { "loaded", 4, loaded_plot } };
+
+static const struct view_fleet_setting multicore_fleet_settings[] = { { "multicore.per_thread_bytes", 6 } };
 
 const struct view view_multicore = {
 	.section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots), .compare = compare_multicore,
+	VIEW_FLEET_SETTINGS(multicore_fleet_settings),
 };
 
 const struct view view_loaded = {

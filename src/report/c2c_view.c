@@ -47,7 +47,9 @@ static void add_c2c(struct summary *s, const struct jsonr_value *doc, const stru
 	}
 }
 
+static const struct view_fleet_column c2c_fleet[] = { { "c2c_median_ns", "c2c ns", 8, false, NULL } };
+
 const struct view view_c2c = {
 	.section = "c2c", .html = c2c_html,
-	.summary_line = "core to core", .summary = add_c2c,
+	.summary_line = "core to core", .summary = add_c2c, VIEW_FLEET(c2c_fleet),
 };

@@ -12,12 +12,12 @@
  */
 #include "report/latency_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "report/compare_table.h"
 #include "report/html_table.h"
-#include "report/plots_dist.h"
 #include "report/plots.h"
 #include "report/summary.h"
 
@@ -306,11 +306,274 @@ static void compare_latency(struct compare_table *c, size_t i, const struct json
 			  summary_number(l, "prefetch_ratio_at_max"), NAN);
 }
 
-static const struct view_plot latency_plots[] = {
-	{ "latency", 0, plots_latency }, { "latency_dist", 8, plots_latency_dist },
+/* A cache level as an int, 0 when absent or not 1..8: converting a NaN or
+ * out-of-range double to int is undefined behaviour, so it is never done. */
+static int level_of(const struct jsonr_value *c)
+{
+	double l = summary_number(c, "level");
+
+	return l >= 1 && l <= 8 ? (int)l : 0;
+}
+
+struct os_cache {
+	double size_bytes;
+	int level;
+	char type;
 };
+
+/* Latency against working set: per page kind the chase and the +64 B
+ * stream, a bar over each detected level, the OS's cache sizes dashed. */
+static int latency_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	struct os_cache seen[32];
+	size_t nseen = 0;
+	int drawn = 0;
+
+	svg_plot_init(p, "latency", "Latency against working set",
+		      "working set (bytes, binary units; log scale)", SVG_LOG2,
+		      "latency (ns per dependent load; log scale)", SVG_LOG10);
+	p->x.ticks = SVG_TICKS_BYTES;
+	snprintf(p->note, sizeof(p->note), "random chase: a latency; +64 B stream: prefetchable; bars: detected levels; grey dashed: cache sizes the OS reports");
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *pts = jsonr_get(docs[d], "latency.points");
+		const char *kinds[4];
+		size_t nkinds = 0;
+		int chase_color = -1;
+
+		if (!pts || pts->type != JSONR_ARRAY)
+			continue;
+		drawn = 1;
+		/* One chase and one stream curve per page kind, in file order. */
+		for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
+			const char *k = jsonr_get_string(pt, "pages");
+			size_t i;
+
+			if (!k)
+				k = "?";
+			for (i = 0; i < nkinds && strcmp(kinds[i], k); i++)
+				;
+			if (i == nkinds && nkinds < 4)
+				kinds[nkinds++] = k;
+		}
+		for (size_t i = 0; i < nkinds; i++) {
+			char what[96], lab[128];
+			int sc, ss;
+			bool lines;
+			size_t count = 0;
+
+			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
+				const char *k = jsonr_get_string(pt, "pages");
+
+				count += k && !strcmp(k, kinds[i]);
+			}
+			lines = count > 1;
+			snprintf(what, sizeof(what), "random chase, %s pages", kinds[i]);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			sc = svg_plot_series(p, lab, SVG_POINTS | (lines ? SVG_LINES : 0), SVG_AUTO, SVG_AUTO);
+			snprintf(what, sizeof(what), "+64 B stream, %s pages", kinds[i]);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			ss = svg_plot_series(p, lab, SVG_POINTS | (lines ? SVG_LINES : 0), SVG_AUTO, SVG_AUTO);
+			if (sc < 0 || ss < 0)
+				return -ENOMEM;
+			if (i == 0)
+				chase_color = p->series[sc].color;
+			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
+				const char *k = jsonr_get_string(pt, "pages");
+				double x = summary_number(pt, "size_bytes");
+
+				if (!k || strcmp(k, kinds[i]))
+					continue;
+				svg_plot_point(p, sc, x, summary_number(pt, "chase_ns"), NAN);
+				svg_plot_point(p, ss, x, summary_number(pt, "stream_ns"), NAN);
+			}
+		}
+		/* Detected levels: a bar over the sizes each plateau spans. */
+		const struct jsonr_value *lv = jsonr_get(docs[d], "latency.levels_detected");
+		for (const struct jsonr_value *l = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; l; l = l->next) {
+			char what[96], lab[128];
+
+			snprintf(what, sizeof(what), "level %.0f: %.3g ns", summary_number(l, "level"), summary_number(l, "latency_ns"));
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			svg_plot_hseg(p, summary_number(l, "first_bytes"), summary_number(l, "size_bytes"),
+				      summary_number(l, "latency_ns"), n > 1 ? "" : lab, chase_color);
+		}
+		/* The OS's claims, once per distinct size across runs. */
+		const struct jsonr_value *cr = jsonr_get(docs[d], "machine.caches_reported");
+		for (const struct jsonr_value *c = cr && cr->type == JSONR_ARRAY ? cr->u.children.first : NULL; c; c = c->next) {
+			const char *type = jsonr_get_string(c, "type");
+			double size = summary_number(c, "size_bytes");
+			int level = level_of(c);
+			char t = type ? type[0] : '?', sz[32], lab[128];
+			size_t i;
+
+			if (t == 'I' || !(size > 0))  /* instruction caches hold no data */
+				continue;
+			for (i = 0; i < nseen && !(seen[i].size_bytes == size && seen[i].level == level); i++)
+				;
+			if (i < nseen || nseen == sizeof(seen) / sizeof(seen[0]))
+				continue;
+			seen[nseen++] = (struct os_cache){ size, level, t };
+			plots_format_bytes(sz, sizeof(sz), size);
+			if (level)
+				snprintf(lab, sizeof(lab), "L%d%s %s (OS)", level, t == 'D' ? "d" : "", sz);
+			else
+				snprintf(lab, sizeof(lab), "L?%s %s (OS)", t == 'D' ? "d" : "", sz);
+			svg_plot_vline(p, size, lab, SVG_GREY, true);
+		}
+	}
+	return plots_done(p, drawn);
+}
+
+/* Bins of the latency_dist histogram: regions over their minimum, from 1
+ * (the minimum) up to the largest ratio seen, in DIST_BINS equal steps. */
+#define DIST_BINS 16
+
+/* The smallest finite positive value of an array, NAN when none. */
+static double arr_min(const struct jsonr_value *a)
+{
+	double m = NAN;
+
+	for (const struct jsonr_value *v = a && a->type == JSONR_ARRAY ? a->u.children.first : NULL; v; v = v->next)
+		if (v->type == JSONR_NUMBER && isfinite(v->u.number) && v->u.number > 0 && !(v->u.number >= m))
+			m = v->u.number;
+	return m;
+}
+
+static unsigned total(const unsigned *counts)
+{
+	unsigned t = 0;
+
+	for (unsigned b = 0; b < DIST_BINS; b++)
+		t += counts[b];
+	return t;
+}
+
+/* Add a's values over base to counts[] (bins of width w from 1); returns
+ * the largest ratio, or when w is 0 only finds it. */
+static double bin_array(const struct jsonr_value *a, double base, double w, unsigned *counts)
+{
+	double hi = 1;
+
+	for (const struct jsonr_value *v = a && a->type == JSONR_ARRAY ? a->u.children.first : NULL; v; v = v->next) {
+		double r;
+		size_t b;
+
+		if (v->type != JSONR_NUMBER || !isfinite(v->u.number) || !(base > 0))
+			continue;
+		r = v->u.number / base;
+		hi = r > hi ? r : hi;
+		if (w <= 0)
+			continue;
+		b = r <= 1 ? 0 : (size_t)((r - 1) / w);
+		counts[b < DIST_BINS ? b : DIST_BINS - 1]++;
+	}
+	return hi;
+}
+
+/* One pass over every series' arrays: w 0 finds the largest ratio, else
+ * draws. The loaded curve's points pool into one series per run, each
+ * point over its own minimum. */
+static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n,
+		   double w, int *drawn)
+{
+	double hi = 1;
+
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *pc = jsonr_get(docs[d], "latency.percentiles");
+		const struct jsonr_value *lc = jsonr_get(docs[d], "loaded.curve");
+
+		for (const struct jsonr_value *e = pc && pc->type == JSONR_ARRAY ? pc->u.children.first : NULL; e;
+		     e = e->next) {
+			unsigned counts[DIST_BINS] = {0};
+			const struct jsonr_value *a = jsonr_get(e, "region_ns");
+			double base = arr_min(a), sz = summary_number(e, "size_bytes"), lv = summary_number(e, "level"), r;
+			char what[96], lab[160];
+			int s;
+
+			r = bin_array(a, base, w, counts);
+			hi = r > hi ? r : hi;
+			/* A series with no regions would pin the y axis at 0..0. */
+			if (w <= 0 || !isfinite(base) || !total(counts))
+				continue;
+			if (lv >= 1)
+				snprintf(what, sizeof(what), "chase %.0f KiB (level %.0f)", sz / 1024, lv);
+			else
+				snprintf(what, sizeof(what), "chase %.0f KiB (largest)", sz / 1024);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			if ((s = svg_plot_series(p, lab, SVG_LINES, SVG_AUTO, SVG_AUTO)) < 0)
+				return NAN;
+			for (unsigned b = 0; b < DIST_BINS; b++) {
+				svg_plot_point(p, s, 1 + b * w, counts[b], NAN);
+				svg_plot_point(p, s, 1 + (b + 1) * w, counts[b], NAN);
+			}
+			*drawn = 1;
+		}
+		if (lc && lc->type == JSONR_ARRAY) {
+			unsigned counts[DIST_BINS] = {0};
+			char lab[160];
+			int s;
+
+			for (const struct jsonr_value *e = lc->u.children.first; e; e = e->next) {
+				const struct jsonr_value *a = jsonr_get(e, "latency_region_ns");
+				double r = bin_array(a, arr_min(a), w, counts);
+
+				hi = r > hi ? r : hi;
+			}
+			/* Results saved before the region times were kept have none. */
+			if (w <= 0 || !total(counts))
+				continue;
+			plots_label(lab, sizeof(lab), labels[d], n, "loaded (every point, each over its own minimum)");
+			if ((s = svg_plot_series(p, lab, SVG_LINES | SVG_DASHED, SVG_AUTO, SVG_AUTO)) < 0)
+				return NAN;
+			for (unsigned b = 0; b < DIST_BINS; b++) {
+				svg_plot_point(p, s, 1 + b * w, counts[b], NAN);
+				svg_plot_point(p, s, 1 + (b + 1) * w, counts[b], NAN);
+			}
+			*drawn = 1;
+		}
+	}
+	return hi;
+}
+
+/* A histogram of per-region times over their minimum, drawn as steps (a
+ * flat top across each bin): a quiet machine puts nearly every region in
+ * the first bin or two; interference (another task, a frequency change)
+ * shows as a tail to the right, which the minimum the tables report hides
+ * on purpose. The chase at the sizes latency.percentiles names, and
+ * loaded's per-point region times, each over its own minimum so sizes of
+ * 1 ns and 100 ns share one axis. */
+static int latency_dist_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
+			     size_t n)
+{
+	int drawn = 0;
+	double hi, w;
+
+	svg_plot_init(p, "latency_dist", "Latency distribution: per-region times over their minimum",
+		      "region time / minimum (1 = the minimum the tables report)", SVG_LINEAR,
+		      "regions per bin", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "a tail to the right: regions slowed by interference; chase at chosen sizes, "
+		 "loaded dashed");
+	p->y.include_zero = true;
+	hi = walk(p, docs, labels, n, 0, &drawn);
+	/* At least a 1% bin, so a quiet run's single spike has width. */
+	w = fmax((hi - 1) / DIST_BINS * 1.0001, 0.01 / DIST_BINS);
+	walk(p, docs, labels, n, w, &drawn);
+	return plots_done(p, drawn);
+}
+
+static const struct view_plot latency_plots[] = {
+	{ "latency", 0, latency_plot }, { "latency_dist", 8, latency_dist_plot },
+};
+
+static const struct view_fleet_column latency_fleet[] = {
+	{ "l1_latency_ns", "L1 ns", 0, false, NULL }, { "l2_latency_ns", "L2 ns", 1, false, NULL },
+	{ "l3_latency_ns", "L3 ns", 2, false, NULL }, { "memory_latency_ns", "mem ns", 3, false, NULL },
+	{ "translation_ns", "xlat ns", 4, false, NULL },
+};
+static const struct view_fleet_setting latency_fleet_settings[] = { { "latency.max_bytes", 2 } };
 
 const struct view view_latency = {
 	.section = "latency", .html = latency_html, VIEW_PLOTS(latency_plots), .compare = compare_latency,
 	.summary_line = "cache latency", .summary = add_latency,
+	VIEW_FLEET(latency_fleet), VIEW_FLEET_SETTINGS(latency_fleet_settings),
 };

@@ -423,7 +423,7 @@ int mlp_write_csv(const char *dir, const struct jsonr_value *doc)
 	const char *pages[2];
 	struct csv_group g[2] = { { NULL, NULL } };
 	struct jsonr_value row[2], arr[2];
-	size_t na = plots_mlp_arms(doc, arms, pages);
+	size_t na = mlp_arms_of(doc, arms, pages);
 	int rc;
 
 	for (size_t i = 0; i < na; i++)

@@ -17,4 +17,9 @@ REPORT_SECTION_WRITERS(mlp_write_text, mlp_write_json, mlp_write_csv);
 struct view;
 extern const struct view view_mlp;
 
+/* The lanes experiment's arms in a document: mlp itself, or mlp.small and
+ * mlp.huge after --pages both. Returns how many (0..2); pages[i] is the arm's
+ * pages.requested ("small", "huge", or "?" when absent). In mlp_view.c. */
+size_t mlp_arms_of(const struct jsonr_value *doc, const struct jsonr_value *arms[2], const char *pages[2]);
+
 #endif

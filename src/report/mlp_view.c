@@ -8,16 +8,43 @@
  */
 #include "report/mlp_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-
-#include "analyse/envelope.h"
 #include <string.h>
 
+#include "analyse/envelope.h"
+#include "kern/lanes.h"
 #include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/summary.h"
 #include "report/plots.h"
+
+size_t mlp_arms_of(const struct jsonr_value *doc, const struct jsonr_value *arms[2], const char *pages[2])
+{
+	const struct jsonr_value *mlp = jsonr_get(doc, "mlp");
+	static const char *const kinds[2] = { "small", "huge" };
+	size_t n = 0;
+
+	if (!mlp || mlp->type != JSONR_OBJECT)
+		return 0;
+	if (jsonr_member(mlp, "sweep")) {
+		arms[0] = mlp;
+		pages[0] = jsonr_get_string(mlp, "pages.requested");
+		if (!pages[0])
+			pages[0] = "?";
+		return 1;
+	}
+	for (size_t i = 0; i < 2; i++) {
+		const struct jsonr_value *a = jsonr_member(mlp, kinds[i]);
+
+		if (a && jsonr_member(a, "sweep")) {
+			arms[n] = a;
+			pages[n++] = kinds[i];
+		}
+	}
+	return n;
+}
 
 static const struct html_col mlp_rows[] = {
 	{ "pages requested", "pages.requested", F_TEXT }, { "working set", "working_set_bytes", F_BYTES },
@@ -114,7 +141,7 @@ static void mlp_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	const struct jsonr_value *arms[2];
 	const char *pages[2];
 	char cap[192];
-	size_t na = plots_mlp_arms(c->doc, arms, pages);
+	size_t na = mlp_arms_of(c->doc, arms, pages);
 
 	(void)v;
 	for (size_t a = 0; a < na; a++) {
@@ -173,7 +200,7 @@ static void compare_mlp(struct compare_table *c, size_t i, const struct jsonr_va
 	const struct jsonr_value *arms[2];
 	const char *pages[2], *kinds[2] = { "-", "-" };
 	char joined[48];
-	size_t na = plots_mlp_arms(doc, arms, pages);
+	size_t na = mlp_arms_of(doc, arms, pages);
 	struct jsonr_value tmp;
 
 	(void)part;
@@ -212,12 +239,187 @@ static void compare_mlp(struct compare_table *c, size_t i, const struct jsonr_va
 	compare_table_setting(c, i, "mlp", "pages requested", false, &tmp);
 }
 
+/* Time per access (or t(1)/t(K)) against lanes, per arm: the points, the
+ * control's, and the fitted model t(K) = max(L/K, L/Ks) redrawn from the L
+ * and Ks in the document, never refitted here, so the curve shows exactly
+ * the fit the text report states; the knee marked. Error bars are the
+ * run's own noise floor (the spread of min-of-3 estimates), not a
+ * confidence interval. */
+static int lanes_plot(struct svg_plot *p, bool concurrency, const struct jsonr_value *const *docs,
+		      const char *const *labels, size_t n)
+{
+	double kmax = 0;
+	int drawn = 0;
+
+	if (concurrency) {
+		svg_plot_init(p, "lanes_concurrency", "Concurrency against lanes",
+			      "lanes K (independent chains of dependent loads)", SVG_LINEAR,
+			      "concurrency t(1)/t(K) (accesses in flight)", SVG_LINEAR);
+		snprintf(p->note, sizeof(p->note), "points: measured; dashed: fitted model t(1) min(K, Ks) / L; bars: +/- the run's noise floor");
+		p->y.include_zero = true;
+	} else {
+		svg_plot_init(p, "lanes_time", "Time per access against lanes",
+			      "lanes K (independent chains of dependent loads)", SVG_LINEAR,
+			      "time per access (ns, reciprocal throughput; log scale)", SVG_LOG10);
+		snprintf(p->note, sizeof(p->note), "points: measured; dashed: fitted model t(K) = max(L/K, L/Ks); bars: +/- the run's noise floor");
+	}
+	p->x.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *arms[2];
+		const char *pages[2];
+		size_t na = mlp_arms_of(docs[d], arms, pages);
+
+		for (size_t a = 0; a < na; a++) {
+			const struct jsonr_value *sw = jsonr_get(arms[a], "sweep");
+			double floor_pct = summary_number(arms[a], "noise_floor_pct");
+			double L = summary_number(arms[a], "estimate.fit_latency_ns");
+			double Ks = summary_number(arms[a], "estimate.fit_saturation_lanes");
+			double dKs = summary_number(arms[a], "estimate.fit_uncertainty");
+			double t1 = NAN, klast = 1;
+			char what[128], lab[160];
+			int s, m;
+
+			if (!sw || sw->type != JSONR_ARRAY)
+				continue;
+			drawn = 1;
+			snprintf(what, sizeof(what), "measured, %s pages", pages[a]);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			s = svg_plot_series(p, lab, SVG_POINTS, SVG_AUTO, SVG_AUTO);
+			if (s < 0)
+				return -ENOMEM;
+			for (const struct jsonr_value *pt = sw->u.children.first; pt; pt = pt->next) {
+				double k = summary_number(pt, "lanes"), t = summary_number(pt, "ns_per_access");
+				double v = !concurrency ? t : jsonr_member(pt, "concurrency_littles_law") ?
+					summary_number(pt, "concurrency_littles_law") : summary_number(pt, "concurrency");
+
+				if (k == 1)
+					t1 = t;
+				klast = fmax(klast, k);
+				svg_plot_point(p, s, k, v, isfinite(floor_pct) ? v * floor_pct / 100 : NAN);
+			}
+			kmax = fmax(kmax, klast);
+			if (!concurrency) {
+				const struct jsonr_value *cu = jsonr_get(arms[a], "control_unrolled");
+
+				if (cu && cu->type == JSONR_ARRAY && cu->u.children.count) {
+					snprintf(what, sizeof(what), "control: one chain unrolled K times, %s pages", pages[a]);
+					plots_label(lab, sizeof(lab), labels[d], n, what);
+					int c = svg_plot_series(p, lab, SVG_POINTS, p->series[s].color, 4);
+
+					if (c < 0)
+						return -ENOMEM;
+					for (const struct jsonr_value *pt = cu->u.children.first; pt; pt = pt->next)
+						svg_plot_point(p, c, summary_number(pt, "lanes"), summary_number(pt, "ns_per_access"), NAN);
+				}
+			}
+			if (!(L > 0 && Ks > 0))
+				continue;
+			snprintf(what, sizeof(what), "model: L = %.1f ns, Ks = %.1f, %s pages", L, Ks, pages[a]);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			m = svg_plot_series(p, lab, SVG_LINES | SVG_DASHED, p->series[s].color, 0);
+			if (m < 0)
+				return -ENOMEM;
+			/* Fine steps so the corner at Ks is drawn where it is. The
+			 * count is fixed before the loop, and at most a quarter step
+			 * per lane the kernels can run, whatever the file says. */
+			size_t nsteps = (size_t)(4 * (fmin(klast, LANES_MAX) - 1)) + 1;
+
+			for (size_t st = 0; st < nsteps; st++) {
+				double k = 1 + 0.25 * (double)st, tk = fmax(L / k, L / Ks);
+
+				svg_plot_point(p, m, k, concurrency ? t1 / tk : tk, NAN);
+				if (k < Ks && k + 0.25 > Ks)
+					svg_plot_point(p, m, Ks, concurrency ? t1 * Ks / L : L / Ks, NAN);
+			}
+			if (isfinite(dKs))
+				snprintf(what, sizeof(what), "Ks = %.1f +/- %.1f (%s)", Ks, dKs, pages[a]);
+			else
+				snprintf(what, sizeof(what), "Ks = %.1f (%s)", Ks, pages[a]);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			svg_plot_vline(p, Ks, lab, p->series[s].color, true);
+		}
+	}
+	if (concurrency && kmax > 0) {
+		/* The ideal: every lane's miss in flight at once. */
+		int id = svg_plot_series(p, "ideal: concurrency = K", SVG_LINES | SVG_DASHED, SVG_GREY, 0);
+
+		if (id < 0)
+			return -ENOMEM;
+		svg_plot_point(p, id, 1, 1, NAN);
+		svg_plot_point(p, id, kmax, kmax, NAN);
+	}
+	return plots_done(p, drawn);
+}
+
+static int lanes_time_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	return lanes_plot(p, false, docs, labels, n);
+}
+
+static int lanes_concurrency_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
+				  size_t n)
+{
+	return lanes_plot(p, true, docs, labels, n);
+}
+
+/* t(1)/t(K) against lanes, one series per cache level (mlp --levels). */
+static int lanes_levels_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	int drawn = 0;
+
+	svg_plot_init(p, "lanes_levels", "Concurrency against lanes at each cache level",
+		      "lanes K (independent chains of dependent loads)", SVG_LINEAR,
+		      "concurrency t(1)/t(K) at that level", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "one series per working set (total footprint held); dashed: Ks per level");
+	p->x.include_zero = true;
+	p->y.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *arms[2], *lv;
+		const char *pages[2];
+
+		if (!mlp_arms_of(docs[d], arms, pages) || !(lv = jsonr_get(arms[0], "levels")) ||
+		    lv->type != JSONR_ARRAY)
+			continue;
+		for (const struct jsonr_value *l = lv->u.children.first; l; l = l->next) {
+			const struct jsonr_value *c = jsonr_member(l, "concurrency_littles_law") ?
+				jsonr_get(l, "concurrency_littles_law") : jsonr_get(l, "concurrency");
+			const char *name = jsonr_get_string(l, "level");
+			double ws = summary_number(l, "working_set_bytes"), ks = summary_number(l, "ks"), k = 1;
+			char what[128], lab[160], b[32];
+			int s;
+
+			if (!c || c->type != JSONR_ARRAY)
+				continue;
+			drawn = 1;
+			plots_format_bytes(b, sizeof(b), ws);
+			snprintf(what, sizeof(what), "%s (%s)", name ? name : "?", b);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			if ((s = svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO)) < 0)
+				return -ENOMEM;
+			for (const struct jsonr_value *v = c->u.children.first; v; v = v->next, k++)
+				if (v->type == JSONR_NUMBER)
+					svg_plot_point(p, s, k, v->u.number, NAN);
+			if (isfinite(ks)) {
+				snprintf(what, sizeof(what), "Ks = %.1f (%s)", ks, name ? name : "?");
+				plots_label(lab, sizeof(lab), labels[d], n, what);
+				svg_plot_vline(p, ks, lab, p->series[s].color, true);
+			}
+		}
+	}
+	return plots_done(p, drawn);
+}
+
 static const struct view_plot mlp_plots[] = {
-	{ "lanes_time", 1, plots_lanes_time }, { "lanes_concurrency", 2, plots_lanes_concurrency },
-	{ "lanes_levels", 5, plots_lanes_levels },
+	{ "lanes_time", 1, lanes_time_plot }, { "lanes_concurrency", 2, lanes_concurrency_plot },
+	{ "lanes_levels", 5, lanes_levels_plot },
+};
+
+static const struct view_fleet_column mlp_fleet[] = { { "mlp_saturation_lanes", "Ks", 5, true, NULL } };
+static const struct view_fleet_setting mlp_fleet_settings[] = {
+	{ "mlp.working_set_bytes", 3 }, { "mlp.spacing_bytes", 4 },
 };
 
 const struct view view_mlp = {
 	.section = "mlp", .html = mlp_html, VIEW_PLOTS(mlp_plots), .compare = compare_mlp,
-	.summary_line = "MLP", .summary = add_mlp,
+	.summary_line = "MLP", .summary = add_mlp, VIEW_FLEET(mlp_fleet), VIEW_FLEET_SETTINGS(mlp_fleet_settings),
 };

@@ -44,7 +44,10 @@ static void add_noise(struct summary *s, const struct jsonr_value *doc, const st
 
 /* The sections that contribute, each under its JSON key. */
 
+/* Late in the fleet table, beside the warnings: how far to trust the rest. */
+static const struct view_fleet_column noise_fleet[] = { { "noise_floor_pct", "floor %", 9, false, NULL } };
+
 const struct view view_noise = {
 	.section = "noise", .html = noise_html,
-	.summary_line = "noise floor", .summary = add_noise,
+	.summary_line = "noise floor", .summary = add_noise, VIEW_FLEET(noise_fleet),
 };

@@ -3,18 +3,19 @@
  * same axes, one series per run and curve). They read only documented keys
  * (docs/OUTPUT.md), so a live run and `compare` of saved files draw the same
  * way. They do not write files and do not judge whether runs are comparable:
- * that is compare's job. Which plots a page holds is the views' (each
- * section's view lists its own, report/view.h); here are the builders and
- * the loop that gathers them.
+ * that is compare's job. Each plot is its section's: the view lists it and
+ * draws it (report/NAME_view.c, struct view_plot's contract). Here are the
+ * loop that gathers a page's plots and the helpers the builders share.
  */
 #ifndef MLPSCOPE_REPORT_PLOTS_H
 #define MLPSCOPE_REPORT_PLOTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
-#include "util/jsonr.h"
 #include "report/svg.h"
 
+struct jsonr_value;
 struct view;
 struct view_plot;
 
@@ -23,30 +24,39 @@ struct view_plot;
  * how many. */
 size_t plots_of_views(const struct view *const *views, const struct view_plot **out, size_t max);
 
+/* The plot named name among views' plots, or NULL. */
+const struct view_plot *plots_find(const struct view *const *views, const char *name);
+
 /* The most plots a page holds. */
 #define PLOTS_MAX 32
 
-/* The builders the views name (struct view_plot's contract: p initialised
- * here, svg_plot_free it in every case; 0 drawn, -ENOENT when no document
- * has the data, -ENOMEM). */
-/* Latency against working set, OS cache sizes and detected levels marked. */
-int plots_latency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
-/* Time per access against lanes, model and knee. */
-int plots_lanes_time(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
-/* t(1)/t(K) against lanes, model and knee. */
-int plots_lanes_concurrency(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
-			    size_t n);
-/* t(1)/t(K) against lanes, one series per cache level (mlp --levels). */
-int plots_lanes_levels(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
-		       size_t n);
-/* ns per iteration against filler count. */
-int plots_window(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
-/* Latency against delivered bandwidth. */
-int plots_loaded(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
+/* For the builders. */
 
-/* The lanes experiment's arms in a document: mlp itself, or mlp.small and
- * mlp.huge after --pages both. Returns how many (0..2); pages[i] is the arm's
- * pages.requested ("small", "huge", or "?" when absent). */
-size_t plots_mlp_arms(const struct jsonr_value *doc, const struct jsonr_value *arms[2], const char *pages[2]);
+/* A series' label: "what" alone for one run, "run: what" when nruns runs
+ * share the axes. */
+void plots_label(char *out, size_t len, const char *run, size_t nruns, const char *what);
+
+/* b bytes as "1.25 MiB" (four significant figures, binary units). */
+void plots_format_bytes(char *out, size_t len, double b);
+
+/* The series in p labelled lab, or a new one (points and lines, colours
+ * and markers in turn); negative when p is full. */
+int plots_series_for(struct svg_plot *p, const char *lab);
+
+/* A builder's return: p's error, else 0 when drawn, -ENOENT when not. */
+int plots_done(const struct svg_plot *p, int drawn);
+
+/* Points grouped into series by a label each element gives: for every run,
+ * each element of the array at key is the point (x, y) on the series
+ * what() names (what returns false to leave the element out). */
+struct plots_points {
+	const char *key, *x, *y;
+	bool (*what)(char *out, size_t len, const struct jsonr_value *e);
+};
+
+/* Draw how's points for every run into p (series by plots_series_for, run
+ * labels by plots_label); whether any was drawn. Stops at p's first error. */
+bool plots_points_by_label(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels,
+			   size_t n, const struct plots_points *how);
 
 #endif

@@ -157,31 +157,34 @@ void summary_write_text(const struct summary *s, FILE *f)
 		fprintf(f, "  %-16s not run (mlpscope %s)\n", s->absent[i].line, s->absent[i].section);
 }
 
+/* One figure's object; what, uncertainty and note only where it has them. */
+static void write_figure(struct jsonw *w, const struct summary_figure *g)
+{
+	jsonw_object_begin(w, NULL);
+	jsonw_string(w, "name", g->name);
+	jsonw_string(w, "line", g->line);
+	if (g->what[0])
+		jsonw_string(w, "what", g->what);
+	if (g->yesno)
+		jsonw_bool(w, "value", g->value != 0);
+	else
+		jsonw_double(w, "value", g->value);
+	if (isfinite(g->uncertainty))
+		jsonw_double(w, "uncertainty", g->uncertainty);
+	jsonw_string(w, "unit", g->unit);
+	if (g->note[0])
+		jsonw_string(w, "note", g->note);
+	jsonw_string(w, "section", g->section);
+	jsonw_string(w, "from", g->from);
+	jsonw_object_end(w);
+}
+
 void summary_write_json(const struct summary *s, struct jsonw *w)
 {
 	jsonw_object_begin(w, "summary");
 	jsonw_array_begin(w, "figures");
-	for (size_t i = 0; i < s->n; i++) {
-		const struct summary_figure *g = &s->fig[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "name", g->name);
-		jsonw_string(w, "line", g->line);
-		if (g->what[0])
-			jsonw_string(w, "what", g->what);
-		if (g->yesno)
-			jsonw_bool(w, "value", g->value != 0);
-		else
-			jsonw_double(w, "value", g->value);
-		if (isfinite(g->uncertainty))
-			jsonw_double(w, "uncertainty", g->uncertainty);
-		jsonw_string(w, "unit", g->unit);
-		if (g->note[0])
-			jsonw_string(w, "note", g->note);
-		jsonw_string(w, "section", g->section);
-		jsonw_string(w, "from", g->from);
-		jsonw_object_end(w);
-	}
+	for (size_t i = 0; i < s->n; i++)
+		write_figure(w, &s->fig[i]);
 	jsonw_array_end(w);
 	jsonw_array_begin(w, "not_run");
 	for (size_t i = 0; i < s->nabsent; i++)

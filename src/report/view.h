@@ -1,16 +1,18 @@
 /*
  * A section's view: what the reader side knows of one section's part of a
  * result document (its HTML tables, its headline figures, its plots, its
- * rows in compare's table), kept beside that section's writers in
- * report/NAME_view.c. The HTML page, the summary, the plots and compare
- * loop over a list of views handed down by the caller (sections/registry.c
- * builds it from registry[] in report order), because report/ may not name
- * the sections. Views read only the result document, never a live result:
- * a saved file draws as a live run.
+ * rows in compare's table, its columns in the fleet table and the settings
+ * they depend on), kept beside that section's writers in
+ * report/NAME_view.c. The HTML page, the summary, the plots, compare and
+ * its fleet table loop over a list of views handed down by the caller
+ * (sections/registry.c builds it from registry[] in report order), because
+ * report/ may not name the sections. Views read only the result document,
+ * never a live result: a saved file draws as a live run.
  */
 #ifndef MLPSCOPE_REPORT_VIEW_H
 #define MLPSCOPE_REPORT_VIEW_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -35,6 +37,25 @@ struct view_plot {
 	int (*build)(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n);
 };
 
+/* One column of compare's fleet table (sections/fleet.c): a headline figure
+ * per run, which --sort also ranks by. */
+struct view_fleet_column {
+	const char *figure;     /* --sort's name: a summary figure's, or value()'s */
+	const char *head;       /* the column's head, 9 characters at most */
+	int order;              /* its place among every view's columns, from 0 */
+	bool higher_is_better;  /* sorted best first: descending when set */
+	/* NULL: the summary figure named figure, at its decimals. Else the
+	 * figure read from the document, NaN when absent, at one decimal. */
+	double (*value)(const struct jsonr_value *doc, const char *figure);
+};
+
+/* A setting that decides what the view's fleet figures mean: its key in the
+ * document, listed when the runs differ in it. */
+struct view_fleet_setting {
+	const char *key;
+	int order;  /* its place among every view's settings, from 0 */
+};
+
 struct view {
 	const char *section;  /* the JSON key of the section's part of a result */
 	/* Its heading(s) and tables for one run; part is doc's member section. */
@@ -49,9 +70,17 @@ struct view {
 	 * called in report order, so its groups come in that order. */
 	void (*compare)(struct compare_table *t, size_t run, const struct jsonr_value *doc,
 			const struct jsonr_value *part);
+	/* compare's fleet table: its columns, and the settings they depend on. */
+	const struct view_fleet_column *fleet;
+	size_t nfleet;
+	const struct view_fleet_setting *fleet_settings;
+	size_t nfleet_settings;
 };
 
 /* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */
 #define VIEW_PLOTS(a) .plots = (a), .nplots = sizeof(a) / sizeof((a)[0])
+/* .fleet and .fleet_settings likewise. */
+#define VIEW_FLEET(a) .fleet = (a), .nfleet = sizeof(a) / sizeof((a)[0])
+#define VIEW_FLEET_SETTINGS(a) .fleet_settings = (a), .nfleet_settings = sizeof(a) / sizeof((a)[0])
 
 #endif

@@ -6,6 +6,7 @@
  */
 #include "report/window_out.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -98,7 +99,49 @@ static void compare_window(struct compare_table *c, size_t i, const struct jsonr
 	}
 }
 
-static const struct view_plot window_plots[] = { { "window", 3, plots_window } };
+static int window_plot(struct svg_plot *p, const struct jsonr_value *const *docs, const char *const *labels, size_t n)
+{
+	int drawn = 0;
+
+	svg_plot_init(p, "window", "Out-of-order window: time per iteration against filler count",
+		      "fillers N per loop iteration (instructions between two misses)", SVG_LINEAR,
+		      "time per iteration (ns; two DRAM misses each)", SVG_LINEAR);
+	snprintf(p->note, sizeof(p->note), "a step up: the two misses no longer fit in one window; dashed: the fitted step (fits N | fails N)");
+	p->x.include_zero = true;
+	for (size_t d = 0; d < n; d++) {
+		const struct jsonr_value *fl = jsonr_get(docs[d], "window.fillers");
+
+		for (const struct jsonr_value *f = fl && fl->type == JSONR_ARRAY ? fl->u.children.first : NULL; f; f = f->next) {
+			const struct jsonr_value *pts = jsonr_get(f, "points");
+			const char *name = jsonr_get_string(f, "filler");
+			double fits = summary_number(f, "step_n_fits"), fails = summary_number(f, "step_n_fails");
+			double cap = summary_number(f, "capacity");
+			char what[128], lab[160];
+			int s;
+
+			if (!pts || pts->type != JSONR_ARRAY)
+				continue;
+			drawn = 1;
+			plots_label(lab, sizeof(lab), labels[d], n, name ? name : "?");
+			s = svg_plot_series(p, lab, SVG_POINTS | SVG_LINES, SVG_AUTO, SVG_AUTO);
+			if (s < 0)
+				return -ENOMEM;
+			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next)
+				svg_plot_point(p, s, summary_number(pt, "n"), summary_number(pt, "ns_per_iter"), NAN);
+			if (!isfinite(fits) || !isfinite(fails))
+				continue;
+			if (isfinite(cap))
+				snprintf(what, sizeof(what), "%s step %.0f|%.0f: %.0f entries", name ? name : "?", fits, fails, cap);
+			else
+				snprintf(what, sizeof(what), "%s step %.0f|%.0f", name ? name : "?", fits, fails);
+			plots_label(lab, sizeof(lab), labels[d], n, what);
+			svg_plot_vline(p, (fits + fails) / 2, lab, p->series[s].color, true);
+		}
+	}
+	return plots_done(p, drawn);
+}
+
+static const struct view_plot window_plots[] = { { "window", 3, window_plot } };
 
 const struct view view_window = {
 	.section = "window", .html = window_html, VIEW_PLOTS(window_plots), .compare = compare_window,

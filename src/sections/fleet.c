@@ -1,24 +1,25 @@
 /*
  * compare's fleet table. Every result is loaded and vetted first (so a bad
  * file is found before any output), its headline summary built, and one
- * row per result printed with a fixed set of columns, sorted best first by
+ * row per result printed with the views' columns, sorted best first by
  * the --sort figure (default: memory latency): ascending for times and the
  * floor, descending for bandwidth and lanes. Settings that change what a
  * figure means (working sets, thread counts, version, --quick's shorter
  * sets) are listed with how many results hold each value, as compare does
  * for two runs; the figures are shown regardless, and the list says why
  * two rows may not be like for like. Hosts are named by file (results do
- * not record a host name) and CPU model. Beside the summary's figures, the
- * decoded MB/s of app.bzip2 (analyse/bzip2_figures.h), where a result has it.
+ * not record a host name) and CPU model. The columns and settings are the
+ * sections' views' (report/view.h), in the order they give; only the
+ * document's own (the warnings, the version, the CPUs online) are here.
  */
 #include "sections/fleet.h"
 
-#include "analyse/bzip2_figures.h"
 #include "analyse/load.h"
 #include "util/jsonr.h"
 #include "util/atomic.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "report/view.h"
 #include "sections/registry.h"
 
 #include <dirent.h>
@@ -28,48 +29,55 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct column {
-	const char *name;  /* summary figure */
-	const char *head;
-	bool higher_is_better;
-} columns[] = {
-	{ "l1_latency_ns", "L1 ns", false },
-	{ "l2_latency_ns", "L2 ns", false },
-	{ "l3_latency_ns", "L3 ns", false },
-	{ "memory_latency_ns", "mem ns", false },
-	{ "translation_ns", "xlat ns", false },
-	{ "mlp_saturation_lanes", "Ks", true },
-	{ "read_gbps_1_thread", "rd1 GB/s", true },
-	{ "read_gbps_all_threads", "rdN GB/s", true },
-	{ "c2c_median_ns", "c2c ns", false },
-	{ "noise_floor_pct", "floor %", false },
-	{ "warnings_count", "warn", false },
-	{ "bzip2_mbps", "bz2 MB/s", true },
-	{ "libbz2_mbps", "ref MB/s", true },
-	{ "bzip2_workers_mbps", "bz2N MB/s", true },
-};
-
-#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
-
-/* Settings that decide what a figure means, by key. */
-static const char *const setting_keys[] = {
-	"version", "schema_version", "latency.max_bytes", "mlp.working_set_bytes", "mlp.spacing_bytes",
-	"bandwidth.working_set_bytes", "multicore.per_thread_bytes", "provenance.online_cpus", "app.bzip2.input",
+/* The document's own, placed among the views' by order; the CPUs online
+ * bound the all-threads figures. */
+static const struct view_fleet_column document_columns[] = { { "warnings_count", "warn", 10, false, NULL } };
+static const struct view_fleet_setting document_settings[] = {
+	{ "version", 0 }, { "schema_version", 1 }, { "provenance.online_cpus", 7 },
 };
 
 struct host {
 	char path[4096];
 	const char *label;
 	struct jsonr_doc doc;
-	struct summary sum;
-	struct bzip2_figures bz2;
+	double value[FLEET_MAX_COLUMNS];  /* per column, NaN when absent */
+	int decimals[FLEET_MAX_COLUMNS];
 	double key;  /* the sort figure, NaN when absent */
 };
 
 struct fleet {
 	struct host *h;
 	size_t n, cap;
+	struct fleet_layout l;
 };
+
+/* Append item to out[0..n) at its place by ->order (columns and settings
+ * alike); ties keep the order of arrival. */
+#define PLACE(out, n, item)                                              \
+	do {                                                             \
+		size_t at_ = (n)++;                                      \
+		for (; at_ > 0 && (out)[at_ - 1]->order > (item)->order; at_--) \
+			(out)[at_] = (out)[at_ - 1];                     \
+		(out)[at_] = (item);                                     \
+	} while (0)
+
+void fleet_layout(const struct view *const *views, struct fleet_layout *l)
+{
+	const size_t ncol = sizeof(document_columns) / sizeof(document_columns[0]);
+	const size_t nset = sizeof(document_settings) / sizeof(document_settings[0]);
+
+	l->ncol = l->nsetting = 0;
+	for (size_t i = 0; i < ncol; i++)
+		PLACE(l->col, l->ncol, &document_columns[i]);
+	for (size_t i = 0; i < nset; i++)
+		PLACE(l->setting, l->nsetting, &document_settings[i]);
+	for (size_t v = 0; views[v]; v++) {
+		for (size_t i = 0; i < views[v]->nfleet && l->ncol < FLEET_MAX_COLUMNS; i++)
+			PLACE(l->col, l->ncol, &views[v]->fleet[i]);
+		for (size_t i = 0; i < views[v]->nfleet_settings && l->nsetting < FLEET_MAX_COLUMNS; i++)
+			PLACE(l->setting, l->nsetting, &views[v]->fleet_settings[i]);
+	}
+}
 
 bool fleet_wanted(const struct options *o)
 {
@@ -167,15 +175,16 @@ static int add_dir(struct fleet *f, const char *dir, char *err, size_t errlen)
 	return rc;
 }
 
-static const struct column *column_of(const char *name)
+/* The column named name in f, or -1. */
+static int column_of(const struct fleet *f, const char *name)
 {
-	for (size_t i = 0; i < NCOLUMNS; i++)
-		if (!strcmp(columns[i].name, name))
-			return &columns[i];
-	return NULL;
+	for (size_t i = 0; i < f->l.ncol; i++)
+		if (!strcmp(f->l.col[i]->figure, name))
+			return (int)i;
+	return -1;
 }
 
-static const struct column *sort_column;
+static const struct view_fleet_column *sort_column;
 
 /* Best first; hosts without the figure last, in file order. */
 static int by_key(const void *pa, const void *pb)
@@ -209,13 +218,15 @@ static void print_settings(const struct fleet *f, FILE *out)
 	bool any = false;
 
 	fputs("settings that differ (figures under them are not like for like):\n", out);
-	for (size_t k = 0; k < sizeof(setting_keys) / sizeof(setting_keys[0]); k++) {
+	for (size_t k = 0; k < f->l.nsetting; k++) {
+		const char *key = f->l.setting[k]->key;
+
 		char first[64] = "", v[64];
 		bool differs = false;
 
 		/* Only results that hold the section take part, as in compare. */
 		for (size_t i = 0; i < f->n && !differs; i++) {
-			setting_text(v, sizeof(v), f->h[i].doc.root, setting_keys[k]);
+			setting_text(v, sizeof(v), f->h[i].doc.root, key);
 			if (!strcmp(v, "(absent)"))
 				continue;
 			if (!first[0])
@@ -225,16 +236,16 @@ static void print_settings(const struct fleet *f, FILE *out)
 		if (!differs)
 			continue;
 		any = true;
-		fprintf(out, "  %s:", setting_keys[k]);
+		fprintf(out, "  %s:", key);
 		for (size_t i = 0; i < f->n; i++) {
 			size_t count = 0;
 			bool seen = false;
 
-			setting_text(v, sizeof(v), f->h[i].doc.root, setting_keys[k]);
+			setting_text(v, sizeof(v), f->h[i].doc.root, key);
 			for (size_t j = 0; j < f->n; j++) {
 				char w[64];
 
-				setting_text(w, sizeof(w), f->h[j].doc.root, setting_keys[k]);
+				setting_text(w, sizeof(w), f->h[j].doc.root, key);
 				if (!strcmp(v, w)) {
 					seen |= j < i;
 					count++;
@@ -249,34 +260,27 @@ static void print_settings(const struct fleet *f, FILE *out)
 		fputs("  none\n", out);
 }
 
-/* A column's figure: the summary's, or app.bzip2's decoded MB/s; NaN
- * when the result lacks it. */
-static double figure(const struct host *h, const char *name, int *decimals)
+/* Each column's figure for h, from its summary s (or the view's value());
+ * NaN when the result lacks it. */
+static void read_figures(const struct fleet *f, struct host *h, const struct summary *s)
 {
-	const struct summary_figure *g = summary_find(&h->sum, name);
+	for (size_t c = 0; c < f->l.ncol; c++) {
+		const struct summary_figure *g = summary_find(s, f->l.col[c]->figure);
 
-	*decimals = 1;
-	if (!strcmp(name, "bzip2_mbps"))
-		return h->bz2.best_mb_per_s;
-	if (!strcmp(name, "libbz2_mbps"))
-		return h->bz2.libbz2_mb_per_s;
-	if (!strcmp(name, "bzip2_workers_mbps"))
-		return h->bz2.workers_mb_per_s;
-	if (!g)
-		return NAN;
-	*decimals = g->decimals;
-	return g->value;
+		h->decimals[c] = f->l.col[c]->value || !g ? 1 : g->decimals;
+		if (f->l.col[c]->value)
+			h->value[c] = f->l.col[c]->value(h->doc.root, f->l.col[c]->figure);
+		else
+			h->value[c] = g ? g->value : NAN;
+	}
 }
 
-static void cell(char *out, size_t len, const struct host *h, const char *name)
+static void cell(char *out, size_t len, const struct host *h, size_t c)
 {
-	int decimals;
-	double v = figure(h, name, &decimals);
-
-	if (isnan(v))
+	if (isnan(h->value[c]))
 		snprintf(out, len, "-");
 	else
-		snprintf(out, len, "%.*f", decimals, v);
+		snprintf(out, len, "%.*f", h->decimals[c], h->value[c]);
 }
 
 static void print_table(const struct fleet *f, FILE *out)
@@ -287,19 +291,19 @@ static void print_table(const struct fleet *f, FILE *out)
 		if ((int)strlen(f->h[i].label) > lw)
 			lw = (int)strlen(f->h[i].label) > 40 ? 40 : (int)strlen(f->h[i].label);
 	fprintf(out, "\nfleet: %zu results, one row each, sorted by %s (%s first); - not measured\n", f->n,
-		sort_column->name, sort_column->higher_is_better ? "highest" : "lowest");
+		sort_column->figure, sort_column->higher_is_better ? "highest" : "lowest");
 	fprintf(out, "%-*s", lw, "result");
-	for (size_t c = 0; c < NCOLUMNS; c++)
-		fprintf(out, " %9s", columns[c].head);
+	for (size_t c = 0; c < f->l.ncol; c++)
+		fprintf(out, " %9s", f->l.col[c]->head);
 	fputs("  cpu\n", out);
 	for (size_t i = 0; i < f->n; i++) {
 		const char *cpu = jsonr_get_string(f->h[i].doc.root, "provenance.cpu_model");
 
 		fprintf(out, "%-*.*s", lw, lw, f->h[i].label);
-		for (size_t c = 0; c < NCOLUMNS; c++) {
+		for (size_t c = 0; c < f->l.ncol; c++) {
 			char v[32];
 
-			cell(v, sizeof(v), &f->h[i], columns[c].name);
+			cell(v, sizeof(v), &f->h[i], c);
 			fprintf(out, " %9s", v);
 		}
 		fprintf(out, "  %s\n", cpu ? cpu : "?");
@@ -320,10 +324,10 @@ static int write_html(const struct fleet *f, const char *path, char *err, size_t
 	      "th,td{border:1px solid #ccc;padding:.15em .5em}td.n{text-align:right}thead th{background:#eef3f8}"
 	      "</style>\n</head>\n<body>\n<h1>mlpscope fleet</h1>\n", a.f);
 	fprintf(a.f, "<p>%zu results, sorted by %s (%s first); - not measured</p>\n<table id=\"fleet\">\n<thead><tr><th>result</th>",
-		f->n, sort_column->name, sort_column->higher_is_better ? "highest" : "lowest");
-	for (size_t c = 0; c < NCOLUMNS; c++) {
+		f->n, sort_column->figure, sort_column->higher_is_better ? "highest" : "lowest");
+	for (size_t c = 0; c < f->l.ncol; c++) {
 		fputs("<th>", a.f);
-		svg_escape(a.f, columns[c].head);
+		svg_escape(a.f, f->l.col[c]->head);
 		fputs("</th>", a.f);
 	}
 	fputs("<th>CPU</th></tr></thead>\n<tbody>\n", a.f);
@@ -333,10 +337,10 @@ static int write_html(const struct fleet *f, const char *path, char *err, size_t
 		fputs("<tr><td>", a.f);
 		svg_escape(a.f, f->h[i].label);
 		fputs("</td>", a.f);
-		for (size_t c = 0; c < NCOLUMNS; c++) {
+		for (size_t c = 0; c < f->l.ncol; c++) {
 			char v[32];
 
-			cell(v, sizeof(v), &f->h[i], columns[c].name);
+			cell(v, sizeof(v), &f->h[i], c);
 			fprintf(a.f, "<td class=\"n\">%s</td>", v);
 		}
 		fputs("<td>", a.f);
@@ -354,15 +358,17 @@ static int write_html(const struct fleet *f, const char *path, char *err, size_t
 int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, size_t errlen)
 {
 	struct fleet f = {0};
+	struct summary sum;
 	const char *sort = o->sort_by ? o->sort_by : "memory_latency_ns";
-	int rc = 0;
+	int rc = 0, sort_index;
 
-	if (!(sort_column = column_of(sort))) {
+	fleet_layout(registry_views(), &f.l);
+	if ((sort_index = column_of(&f, sort)) < 0) {
 		char list[512];
 		size_t used = 0;
 
-		for (size_t c = 0; c < NCOLUMNS && used < sizeof(list); c++)
-			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", c ? ", " : "", columns[c].name);
+		for (size_t c = 0; c < f.l.ncol && used < sizeof(list); c++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", c ? ", " : "", f.l.col[c]->figure);
 		/* A long wrong name and the whole list may not fit one error line:
 		 * then the list is in `help compare`, never cut mid-name. */
 		if ((size_t)snprintf(err, errlen, "--sort: '%s' is not a fleet figure (expected one of %s)", sort, list) >= errlen)
@@ -370,6 +376,7 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 				 "compare` lists)", sort);
 		return 2;
 	}
+	sort_column = f.l.col[sort_index];
 	for (unsigned i = 0; i < o->npaths && !rc; i++) {
 		struct stat st;
 
@@ -385,13 +392,9 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 			rc = result_load_usage_error(e) ? 2 : 1;
 			break;
 		}
-		summary_build(registry_views(), f.h[i].doc.root, &f.h[i].sum);
-		bzip2_figures_read(f.h[i].doc.root, &f.h[i].bz2);
-		{
-			int decimals;
-
-			f.h[i].key = figure(&f.h[i], sort_column->name, &decimals);
-		}
+		summary_build(registry_views(), f.h[i].doc.root, &sum);
+		read_figures(&f, &f.h[i], &sum);
+		f.h[i].key = f.h[i].value[sort_index];
 		f.h[i].label = strrchr(f.h[i].path, '/') ? strrchr(f.h[i].path, '/') + 1 : f.h[i].path;
 	}
 	if (!rc && f.n) {

@@ -16,6 +16,8 @@
 #include "kern/lanes.h"
 #include "util/atomic.h"
 #include "report/plots.h"
+#include "report/view.h"
+#include "sections/registry.h"
 #include "report/svg.h"
 
 #include <errno.h>
@@ -130,8 +132,11 @@ static int draw_lanes(const void *text)
 		return 3;
 	for (int k = 0; k < 2; k++) {
 		const struct jsonr_value *root = doc.root;
+		const struct view_plot *v = plots_find(registry_views(), k ? "lanes_concurrency" : "lanes_time");
 
-		if ((k ? plots_lanes_concurrency : plots_lanes_time)(&p, &root, &label, 1))
+		if (!v)
+			return 5;
+		if (v->build(&p, &root, &label, 1))
 			bad = 4;
 		for (size_t i = 0; i < p.nseries; i++)
 			bad |= p.series[i].n > 4 * LANES_MAX + 2 ? 2 : 0;
@@ -165,7 +170,7 @@ TEST(hostile_cache_level_is_never_cast_out_of_range)
 
 	CHECK(jsonr_parse(text, sizeof(text) - 1, 0, &doc, err, sizeof(err)) == 0, "parse: %s", err);
 	root = doc.root;
-	CHECK(plots_latency(&p, &root, &label, 1) == 0, "latency plot");
+	CHECK(plots_find(registry_views(), "latency")->build(&p, &root, &label, 1) == 0, "latency plot");
 	for (size_t i = 0; i < p.nmarks; i++) {
 		marks++;
 		/* (int)1e10 on x86-64 is INT_MIN: "L-2147483648d" */

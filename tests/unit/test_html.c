@@ -19,8 +19,6 @@
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"
-#include "report/plots_dist.h"
-#include "report/plots_throughput.h"
 #include "report/svg.h"
 
 #include <errno.h>
@@ -79,6 +77,18 @@ static void unload(struct fixtures *fx)
 {
 	for (size_t i = 0; i < fx->n; i++)
 		jsonr_free(&fx->doc[i]);
+}
+
+/* Draw the plot named name as the page does: through its view. */
+static int draw(const char *name, struct svg_plot *p, const struct jsonr_value *const *docs,
+		const char *const *labels, size_t n)
+{
+	const struct view_plot *v = plots_find(registry_views(), name);
+
+	if (v)
+		return v->build(p, docs, labels, n);
+	svg_plot_init(p, name, "no such plot", "", SVG_LINEAR, "", SVG_LINEAR);
+	return -EINVAL;
 }
 
 static const char *const three[] = { "tests/data/report_a.json", "tests/data/report_b.json", "tests/data/window.json" };
@@ -185,7 +195,7 @@ TEST(svg_plots_draw_the_fitted_model_and_knee)
 	CHECK(load(&fx, one, 1) == 0, "fixture");
 	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_latency_ns", &L), "L");
 	CHECK(jsonr_get_number(fx.root[0], "mlp.estimate.fit_saturation_lanes", &Ks), "Ks");
-	CHECK(plots_lanes_time(&p, fx.root, fx.label, 1) == 0, "lanes plot");
+	CHECK(draw("lanes_time", &p, fx.root, fx.label, 1) == 0, "lanes plot");
 	for (size_t i = 0; i < p.nmarks; i++)
 		knee |= p.marks[i].kind == SVG_MARK_VLINE && fabs(p.marks[i].x0 - Ks) < 1e-9;
 	for (size_t i = 0; i < p.nseries; i++) {
@@ -197,7 +207,7 @@ TEST(svg_plots_draw_the_fitted_model_and_knee)
 		model = s->n > 10 && fabs(s->y[0] - L) < 1e-9 && fabs(s->y[s->n - 1] - L / Ks) < 1e-9;
 	}
 	svg_plot_free(&p);
-	CHECK(plots_window(&p, fx.root, fx.label, 1) == -ENOENT, "no window section: no plot");
+	CHECK(draw("window", &p, fx.root, fx.label, 1) == -ENOENT, "no window section: no plot");
 	svg_plot_free(&p);
 	unload(&fx);
 	CHECK(knee, "no marker line at Ks = %g", Ks);
@@ -443,7 +453,7 @@ TEST(latency_dist_plot_bins_every_region)
 	root[0] = doc.root;
 	/* The keys as the writer emits them pass the reader of saved results. */
 	CHECK(vet_result(doc.root, "t.json", err, sizeof(err)) == 0, "vet: %s", err);
-	CHECK(plots_latency_dist(&p, root, label, 1) == 0, "no plot");
+	CHECK(draw("latency_dist", &p, root, label, 1) == 0, "no plot");
 	CHECK(p.nseries == 3, "%zu series, want 2 chase sizes and loaded", p.nseries);
 	for (size_t s = 0; s < p.nseries && s < 3; s++) {
 		double sum = 0;
@@ -461,7 +471,7 @@ TEST(latency_dist_plot_bins_every_region)
 	CHECK(jsonr_parse("{\"loaded\":{\"curve\":[{\"latency_ns\":90}]}}", 40, 0, &doc, err, sizeof(err)) == 0,
 	      "parse: %s", err);
 	root[0] = doc.root;
-	CHECK(plots_latency_dist(&p, root, label, 1) == -ENOENT, "a plot from no data");
+	CHECK(draw("latency_dist", &p, root, label, 1) == -ENOENT, "a plot from no data");
 	svg_plot_free(&p);
 	jsonr_free(&doc);
 }
@@ -482,7 +492,7 @@ TEST(html_renders_app_bzip2_tables_and_plot)
 	int rc;
 
 	CHECK(load(&fx, one, 1) == 0, "fixture");
-	CHECK(plots_app_bzip2(&p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
+	CHECK(draw("app_bzip2", &p, fx.root, fx.label, 1) == 0, "no bzip2 plot");
 	for (size_t s = 0; s < p.nseries; s++)
 		if (!strcmp(p.series[s].label, "registers, prefetch off")) {
 			/* K = 1, 2, 4, 8, 16, 32 with the reused buffer; the fresh one is its own series. */

@@ -2,8 +2,10 @@
  * The tree's shape, checked as code: no include cycle among src/ files, no
  * include pointing up the folders' layers (layers[] below), every registry
  * row complete (help, writers, a documented JSON key, a view), every
- * measuring section with its table in the HTML report, and every plot with
- * one file name and one place on the page. A
+ * measuring section with its table in the HTML report, every plot with
+ * one file name and one place on the page, every fleet column with a
+ * place and a figure some recorded result has, and no shared report/ file
+ * naming a section's keys (they are its view's). A
  * module is a header together with the .c files that implement it: a .c of
  * the same stem, or a .c whose first quoted include is a header with no .c
  * of its own (text.c and json.c implement report/report.h). A cycle between
@@ -11,16 +13,19 @@
  */
 #include "../harness.h"
 
+#include "analyse/load.h"
 #include "report/html.h"
 #include "report/plots.h"
 #include "report/summary.h"
 #include "report/view.h"
+#include "sections/fleet.h"
 #include "sections/registry.h"
 #include "exp/result.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,15 +415,15 @@ TEST(include_check_finds_a_planted_upward_include)
 	rmdir(dir);
 }
 
-/* docs/OUTPUT.md, whole, or NULL. */
-static char *read_output_md(void)
+/* A repository file (rel from its root), whole, or NULL. */
+static char *read_repo_text(const char *rel)
 {
 	char path[PATH_MAX];
 	FILE *f;
 	char *buf = NULL;
 	long len;
 
-	repo_file(path, sizeof(path), "docs/OUTPUT.md");
+	repo_file(path, sizeof(path), rel);
 	if (!(f = fopen(path, "r")))
 		return NULL;
 	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
@@ -471,7 +476,7 @@ static const char *row_incomplete(const struct section *r, const char *output_md
 
 TEST(registry_rows_have_help_writers_and_documented_keys)
 {
-	char *md = read_output_md();
+	char *md = read_repo_text("docs/OUTPUT.md");
 	size_t sections = 0;
 
 	CHECK(md, "docs/OUTPUT.md unreadable");
@@ -620,4 +625,182 @@ TEST(every_plot_has_one_name_and_one_place)
 	for (size_t i = 0; all[i]; i++)
 		twice[n++] = all[i];
 	CHECK(plots_ambiguous(twice), "every plot listed twice passed");
+}
+
+/* Why the fleet table's columns and settings (fleet_layout over views) are
+ * not each placed once, named in `help compare` (columns), and found in one
+ * of docs (a summary figure, a value() or a settings key some recorded
+ * result has); NULL when they are. */
+static const char *fleet_unfounded(const struct view *const *views, const struct jsonr_value *const *docs, size_t ndocs)
+{
+	static struct fleet_layout l;
+	static struct summary sum[4];
+	const char *help = registry_find("compare")->help;
+
+	fleet_layout(views, &l);
+	if (l.ncol >= FLEET_MAX_COLUMNS || l.nsetting >= FLEET_MAX_COLUMNS)
+		return "more columns or settings than the table holds (FLEET_MAX_COLUMNS)";
+	for (size_t d = 0; d < ndocs; d++)
+		summary_build(views, docs[d], &sum[d]);
+	for (size_t i = 0; i < l.ncol; i++) {
+		const struct view_fleet_column *c = l.col[i];
+		bool found = false;
+
+		if (!c->figure || !c->head || strlen(c->head) > 9 || !strstr(help, c->figure))
+			return "a column without a figure `help compare` names, or a head of more than 9 characters";
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(c->figure, l.col[j]->figure) || c->order == l.col[j]->order)
+				return "two columns share a figure or a place";
+		for (size_t d = 0; d < ndocs && !found; d++)
+			found = c->value ? isfinite(c->value(docs[d], c->figure)) : summary_find(&sum[d], c->figure) != NULL;
+		if (!found)
+			return "a column whose figure no recorded result has";
+	}
+	for (size_t i = 0; i < l.nsetting; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(l.setting[i]->key, l.setting[j]->key) || l.setting[i]->order == l.setting[j]->order)
+				return "two settings share a key or a place";
+		for (size_t d = 0; d < ndocs && !found; d++)
+			found = jsonr_get(docs[d], l.setting[i]->key) != NULL;
+		if (!found)
+			return "a setting no recorded result has";
+	}
+	return NULL;
+}
+
+TEST(every_fleet_column_has_a_place_and_a_figure)
+{
+	const char *const files[] = {"tests/data/cpus/intel-xeon-f6-m207/report.json", "tests/data/app_bzip2.json"};
+	struct jsonr_doc doc[2];
+	const struct jsonr_value *roots[2];
+	const struct view *const *all = registry_views();
+	const struct view *twice[2 * REPORT_MAX_SECTIONS + 1] = {0}, *planted[REPORT_MAX_SECTIONS + 2] = {0};
+	struct view bogus = *registry_find("noise")->view;
+	/* Named in the help (a name cut short), but no summary figure. */
+	static const struct view_fleet_column nowhere[] = { { "bzip2_workers", "bz2N", 99, false, NULL } };
+	char path[PATH_MAX], err[256];
+	const char *why;
+	size_t n = 0;
+
+	for (size_t d = 0; d < 2; d++) {
+		repo_file(path, sizeof(path), files[d]);
+		if (result_load(path, &doc[d], err, sizeof(err))) {
+			CHECK(false, "%s: %s", files[d], err);
+			for (size_t e = 0; e < d; e++)
+				jsonr_free(&doc[e]);
+			return;
+		}
+		roots[d] = doc[d].root;
+	}
+	why = fleet_unfounded(all, roots, 2);
+	CHECK(!why, "%s", why ? why : "");
+	/* The check itself: a view listed twice puts its columns twice, and a
+	 * column naming a figure no view produces is found out. */
+	for (size_t i = 0; all[i]; i++)
+		twice[n++] = all[i];
+	for (size_t i = 0; all[i]; i++)
+		twice[n++] = all[i];
+	CHECK(fleet_unfounded(twice, roots, 2), "every column listed twice passed");
+	bogus.section = "bogus";
+	bogus.summary = NULL;
+	bogus.summary_line = NULL;
+	bogus.fleet = nowhere;
+	bogus.nfleet = 1;
+	bogus.nfleet_settings = 0;
+	for (n = 0; all[n]; n++)
+		planted[n] = all[n];
+	planted[n] = &bogus;
+	why = fleet_unfounded(planted, roots, 2);
+	CHECK(why && strstr(why, "no recorded result"), "a column no result has passed: %s", why ? why : "");
+	for (size_t d = 0; d < 2; d++)
+		jsonr_free(&doc[d]);
+}
+
+/* A key path into a section ("mlp.sweep") that a report/ file names, in
+ * code: comments are examples. Only the section's own files (NAME_*.c,
+ * NAME_*.h for a section NAME) read its keys; shared files (plots, html,
+ * summary, svg...) loop over views. One exception, with its reason: prom
+ * labels a result by CPU with machine's model where provenance has none. */
+static const struct {
+	const char *file, *key;
+} key_allowed[] = { {"prom.c", "\"machine.cpu_model\""} };
+
+static bool section_owns(const char *file)
+{
+	for (size_t i = 0; i < registry_count; i++) {
+		size_t len = strlen(registry[i]->name);
+
+		if (!strncmp(file, registry[i]->name, len) && file[len] == '_')
+			return true;
+	}
+	return false;
+}
+
+/* Whether text names a section key path outside comments (allowed ones
+ * aside); the first as file: "key" in out. */
+static bool names_section_key(const char *file, const char *text, char *out, size_t len)
+{
+	bool comment = false;
+
+	for (const char *p = text; *p; p++) {
+		if (comment) {
+			comment = strncmp(p, "*/", 2) != 0;
+			continue;
+		}
+		if ((comment = !strncmp(p, "/*", 2)) || *p != '"')
+			continue;
+		for (size_t i = 0; i < registry_count; i++) {
+			size_t n = strlen(registry[i]->name);
+			bool allowed = false;
+
+			if (strncmp(p + 1, registry[i]->name, n) || p[1 + n] != '.')
+				continue;
+			for (size_t a = 0; a < sizeof(key_allowed) / sizeof(key_allowed[0]); a++)
+				allowed |= !strcmp(file, key_allowed[a].file) &&
+					   !strncmp(p, key_allowed[a].key, strlen(key_allowed[a].key));
+			if (!allowed) {
+				const char *end = strchr(p + 1, '"');
+
+				snprintf(out, len, "%s: %.*s", file, end ? (int)(end - p + 1) : 40, p);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+TEST(only_a_sections_own_report_files_name_its_keys)
+{
+	char dir[PATH_MAX], why[128];
+	struct dirent *e;
+	DIR *d;
+	size_t checked = 0;
+
+	repo_file(dir, sizeof(dir), "src/report");
+	CHECK((d = opendir(dir)), "%s: %s", dir, strerror(errno));
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char rel[300], *text;
+		size_t len = strlen(e->d_name);
+
+		if (len < 3 || e->d_name[len - 2] != '.' || (e->d_name[len - 1] != 'c' && e->d_name[len - 1] != 'h') ||
+		    section_owns(e->d_name))
+			continue;
+		snprintf(rel, sizeof(rel), "src/report/%s", e->d_name);
+		if (!(text = read_repo_text(rel)))
+			continue;
+		checked++;
+		CHECK(!names_section_key(e->d_name, text, why, sizeof(why)), "a shared report file names a section's key: %s",
+		      why);
+		free(text);
+	}
+	closedir(d);
+	CHECK(checked >= 5, "only %zu shared report files read", checked);
+	/* The check itself: a planted key in a shared file, a key in a comment. */
+	CHECK(names_section_key("plots.c", "x = jsonr_get(d, \"mlp.sweep\");", why, sizeof(why)), "a planted key passed");
+	CHECK(!names_section_key("plots.c", "/* \"mlp.sweep\" */ x = 1;", why, sizeof(why)), "a key in a comment fired");
+	CHECK(section_owns("mlp_view.c") && !section_owns("plots.c"), "the owner of a file");
 }
