@@ -30,7 +30,7 @@ static const char latency_help[] =
 	"ends where its latency leaves the plateau (the tlb section's steps allowed for:\n"
 	"it runs first) and that end is set beside the OS-reported sizes (a short\n"
 	"plateau is named as a share of its cache); an OS cache with no plateau of its\n"
-	"own is named; knees at a TLB reach are labelled TLB knees. Where the curve\n"
+	"own is named; knees at a TLB reach are labelled TLB knees. When the curve\n"
 	"falls where it must rise, the points above the fall are timed again after a\n"
 	"fresh warm start (near the edge of a shared cache a set can settle fast or\n"
 	"slow); a fall that remains is flagged.\n";
