@@ -28,7 +28,7 @@ struct agree_figure {
 	double huge_fraction;        /* page backing obtained */
 	double diff_pct;             /* 100 * (ns / latency's - 1); 0 for latency itself */
 	bool differs;                /* |diff_pct| beyond the tolerance */
-	char reason[200];            /* why, when it differs; "" otherwise */
+	char reason[200];            /* why, when it differs (or why a slower warm chase is not a difference); "" otherwise */
 };
 
 struct agree_line {

@@ -292,7 +292,7 @@ void report_write_latency_text(const void *result, FILE *f)
 			fprintf(f, "    level %u at %-10s curve %8.2f ns, back to back %8.2f ns (%+.1f%%): %s\n", x->level, sz,
 				x->curve_ns, x->warm_ns, x->diff_pct,
 				!x->agrees ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
-				: x->diff_pct < -r->tolerance_pct ? "agree (the reference read slower: noise at its moment)"
+				: x->diff_pct < -r->tolerance_pct ? "agree (the reference read slower: the machine's state at its moment)"
 				: "agree");
 		}
 	}

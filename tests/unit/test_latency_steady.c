@@ -221,19 +221,21 @@ TEST(agreement_gains_the_warm_reference_rows)
 {
 	static struct latency_result lat;
 	static struct agree_result a;
-	static const size_t sizes[] = {16u << 10, 4u << 20, 1u << 30};
-	static const double curve[] = {1.5, 113.0, 160.0}, warm[] = {1.5, 34.0, 158.0};
-	unsigned differs = 0;
+	/* 4 MiB: the curve not warm (differs); 2 MiB: the reference caught in a
+	 * slow state (explained, one-sided: no difference). */
+	static const size_t sizes[] = {16u << 10, 2u << 20, 4u << 20, 1u << 30};
+	static const double curve[] = {1.5, 24.5, 113.0, 160.0}, warm[] = {1.5, 70.0, 34.0, 158.0};
+	unsigned differs = 0, explained = 0;
 
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		lat.points[i] = (struct latency_point){.size_bytes = sizes[i], .pages = PAGES_HUGE, .chase_ns = curve[i],
 						      .huge_fraction = 1.0, .steady_ok = true};
 		lat.refs[i] = (struct latency_reference){.level = i + 1, .point = i, .size_bytes = sizes[i],
 						     .curve_ns = curve[i], .warm_ns = warm[i]};
 	}
-	lat.npoints = lat.ncurve = lat.nrefs = 3;
+	lat.npoints = lat.ncurve = lat.nrefs = 4;
 	agree_compute(&lat, NULL, 0, NULL, 10.0, &a);
-	CHECK(a.nlines == 3, "%u agreement lines for 3 references", a.nlines);
+	CHECK(a.nlines == 4, "%u agreement lines for 4 references", a.nlines);
 	for (unsigned i = 0; i < a.nlines; i++) {
 		const struct agree_figure *g = &a.lines[i].fig[a.lines[i].nfig - 1];
 
@@ -242,9 +244,13 @@ TEST(agreement_gains_the_warm_reference_rows)
 			differs++;
 			CHECK(a.lines[i].set_bytes == (4u << 20), "%zu B differs", a.lines[i].set_bytes);
 			CHECK(strstr(g->reason, "113.00") && strstr(g->reason, "34.00"), "reason: %s", g->reason);
+		} else if (g->reason[0]) {
+			explained++;
+			CHECK(a.lines[i].set_bytes == (2u << 20) && strstr(g->reason, "read slower"), "%zu B: %s",
+			      a.lines[i].set_bytes, g->reason);
 		}
 	}
-	CHECK(differs == 1, "%u lines differ", differs);
+	CHECK(differs == 1 && explained == 1, "%u lines differ, %u explained", differs, explained);
 }
 
 /* mlp.levels: each cache row in the middle of the plateau the curve
