@@ -391,6 +391,17 @@ bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct)
 	return isfinite(curve_ns) && isfinite(warm_ns) && warm_ns > 0 && curve_ns / warm_ns - 1.0 <= tol;
 }
 
+bool latency_on_a_rise(const struct latency_result *r, size_t size_bytes)
+{
+	if (!r->nlevels || size_bytes < r->levels[0].first_bytes)
+		return false;
+	for (unsigned k = 0; k < r->nlevels; k++)
+		if (size_bytes >= r->levels[k].first_bytes &&
+		    (size_bytes <= r->levels[k].size_bytes || r->levels[k].reaches_max))
+			return false;
+	return true;
+}
+
 /* Sizes in blocks: each slot's trials of a pass run back to back after its
  * warm start, so nothing another size did is left between the warm walk
  * and the timed regions. Pass 0 ascends, pass 1 descends (and so on): a

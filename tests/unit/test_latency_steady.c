@@ -367,3 +367,24 @@ TEST(latency_retime_keeps_a_fall_that_persists)
 	CHECK(r.nfalls_found >= 1 && r.nfalls_found == r.nfalls_sweep, "falls: %zu in the sweep, %zu after",
 	      r.nfalls_sweep, r.nfalls_found);
 }
+
+/* A NOT STEADY point on the rise between two levels is named as such: the
+ * sizes in no level's range, and only those. */
+TEST(latency_on_a_rise_is_between_levels_only)
+{
+	static struct latency_result r;
+
+	r.nlevels = 3;
+	r.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4u << 10, .size_bytes = 48u << 10};
+	r.levels[1] = (struct latency_level){.level = 2, .first_bytes = 64u << 10, .size_bytes = 1280u << 10};
+	r.levels[2] = (struct latency_level){.level = 3, .first_bytes = 8u << 20, .size_bytes = 8u << 20,
+					     .reaches_max = true};
+	CHECK(!latency_on_a_rise(&r, 2u << 10), "below the first level");
+	CHECK(!latency_on_a_rise(&r, 32u << 10) && !latency_on_a_rise(&r, 48u << 10), "inside the L1");
+	CHECK(latency_on_a_rise(&r, 56u << 10), "56 KiB is between the L1 and the L2");
+	CHECK(!latency_on_a_rise(&r, 1u << 20), "inside the L2");
+	CHECK(latency_on_a_rise(&r, 4u << 20), "4 MiB is on the rise to memory");
+	CHECK(!latency_on_a_rise(&r, 1u << 30), "memory runs to the largest size");
+	r.nlevels = 0;
+	CHECK(!latency_on_a_rise(&r, 56u << 10), "no levels, no rise");
+}
