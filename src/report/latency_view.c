@@ -30,6 +30,8 @@ static const struct html_col latency_rows[] = {
 	{ "small-page chase at max (ns)", "small_chase_ns_at_max", 2 },
 	{ "translation cost at max (ns per load, by subtraction)", "translation_ns_at_max", 2 },
 	{ "non-monotonic points", "non_monotonic_found", F_TEXT },
+	{ "non-monotonic points in the sweep, before re-timing", "non_monotonic_found_in_sweep", F_TEXT },
+	{ "points re-timed", "retimed_points", F_TEXT },
 };
 
 static const struct html_col latency_point_cols[] = {
@@ -37,7 +39,7 @@ static const struct html_col latency_point_cols[] = {
 	{ "chase (ns/load)", "chase_ns", 3 }, { "stream +64 B (ns/load)", "stream_ns", 3 },
 	{ "prefetcher (x)", "prefetch_ratio", 2 }, { "chase cycles min", "chase_cycles_min", 1 },
 	{ "chase cycles max", "chase_cycles_max", 1 }, { "layout ok", "layout_ok", F_BOOL },
-	{ "trials", "trials", F_TEXT },
+	{ "trials", "trials", F_TEXT }, { "sweep's chase (ns, before re-timing)", "sweep_chase_ns", 3 },
 };
 
 static const struct html_col level_cols[] = {
