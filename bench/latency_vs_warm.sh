@@ -6,7 +6,8 @@
 # and the wall time of the latency section. Run it alone, under the
 # measurement lock: two measurements at once measure each other.
 # Usage: bench/latency_vs_warm.sh [extra mlpscope latency options...]
-# KEEP=DIR keeps the latency text and JSON there (latency.txt, latency.json).
+# KEEP=DIR keeps the latency text and JSON there (latency.txt, latency.json) and the
+# warm chase (warm.tsv).
 set -eu
 bin=${MLPSCOPE:-build/mlpscope}
 dir=$(mktemp -d)
@@ -42,4 +43,5 @@ if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP"
 	cp "$dir/lat.txt" "$KEEP/latency.txt"
 	cp "$dir/lat.json" "$KEEP/latency.json"
+	cp "$dir/warm.tsv" "$KEEP/warm.tsv"
 fi
