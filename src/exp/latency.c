@@ -391,9 +391,11 @@ bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct)
 	return isfinite(curve_ns) && isfinite(warm_ns) && warm_ns > 0 && curve_ns / warm_ns - 1.0 <= tol;
 }
 
-bool latency_on_a_rise(const struct latency_result *r, size_t size_bytes)
+bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p)
 {
-	if (!r->nlevels || size_bytes < r->levels[0].first_bytes)
+	size_t size_bytes = p->size_bytes;
+
+	if (p->pages != PAGES_HUGE || !r->nlevels || size_bytes < r->levels[0].first_bytes)
 		return false;
 	for (unsigned k = 0; k < r->nlevels; k++)
 		if (size_bytes >= r->levels[k].first_bytes &&
@@ -530,6 +532,7 @@ static int retime_round(struct sweep *s, double budget_ns)
 {
 	struct latency_result *r = s->r;
 	unsigned pick[LATENCY_RETIME_POINTS_MAX], n, kept = 0, left;
+	struct slot *slots[LATENCY_RETIME_POINTS_MAX];
 	unsigned per = r->trials / r->passes;
 	double cost = 0;
 
@@ -545,11 +548,11 @@ static int retime_round(struct sweep *s, double budget_ns)
 			continue;
 		}
 		cost += c;
-		pick[kept++] = pick[k];
+		slots[kept++] = sl;
 	}
 	for (unsigned b = 0; b < LATENCY_RETIME_BLOCKS; b++)
 		for (unsigned k = 0; k < kept; k++) {
-			struct slot *sl = chase_slot(s, pick[k]);
+			struct slot *sl = slots[k];
 
 			if (s->p->stop && *s->p->stop)
 				return -EINTR;

@@ -266,11 +266,12 @@ bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
  * moment, since no chase reads faster than warm). Pure. */
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
-/* Whether a working set lies on the rise between two of r's levels (in no
- * level's first..end range): there a set only partly fits a cache, and where
- * that cache is shared with others its steady state moves with them, so a
- * NOT STEADY flag there may be the machine's, not the warm-up's. Pure. */
-bool latency_on_a_rise(const struct latency_result *r, size_t size_bytes);
+/* Whether point p of the huge-page curve lies on the rise between two of
+ * r's levels (in no level's first..end range; small-page points never do):
+ * there a set only partly fits a cache, and where that cache is shared with
+ * others its steady state moves with them, so a NOT STEADY flag there may be
+ * the machine's, not the warm-up's. Pure. */
+bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p);
 
 /* Plan, map, build and verify every chain (layout check at every size), then
  * sweep the sizes in blocks, check each, and time each level's warm

@@ -279,8 +279,7 @@ void report_write_latency_text(const void *result, FILE *f)
 			fprintf(f, "    NOT STEADY: %s %s pages: %.2f ns over %zu-load regions, %.2f ns over 4x after a "
 				"warm start (%+.1f%%)%s\n", sz, arena_request_name(p->pages), p->chase_ns, p->chase_hops,
 				p->steady_long_ns, p->steady_diff_pct,
-				p->pages == PAGES_HUGE && latency_on_a_rise(r, p->size_bytes)
-					? "; on the rise between two levels, where a shared cache's state can move" : "");
+				latency_on_a_rise(r, p) ? "; on the rise between two levels, where a shared cache's state can move" : "");
 		}
 	}
 	if (r->nrefs) {

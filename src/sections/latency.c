@@ -147,8 +147,7 @@ static int latency_section_run(struct section_run *s, void *result)
 		report_format_bytes(sz, sizeof(sz), p->size_bytes);
 		result_warn(r, "latency: %s (%s pages) is not steady: %.2f ns, %.2f ns after a warm start over regions "
 			    "4x longer%s", sz, arena_request_name(p->pages), p->chase_ns, p->steady_long_ns,
-			    p->pages == PAGES_HUGE && latency_on_a_rise(l, p->size_bytes)
-				? " (on the rise between two levels, where a shared cache's state can move)" : "");
+			    latency_on_a_rise(l, p) ? " (on the rise between two levels, where a shared cache's state can move)" : "");
 	}
 	for (unsigned i = 0; i < l->nrefs; i++) {
 		char sz[32];

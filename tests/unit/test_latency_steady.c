@@ -368,6 +368,14 @@ TEST(latency_retime_keeps_a_fall_that_persists)
 	      r.nfalls_sweep, r.nfalls_found);
 }
 
+/* A huge-page curve point of size bytes, for latency_on_a_rise. */
+static bool on_a_rise(const struct latency_result *r, size_t bytes)
+{
+	struct latency_point p = {.size_bytes = bytes, .pages = PAGES_HUGE};
+
+	return latency_on_a_rise(r, &p);
+}
+
 /* A NOT STEADY point on the rise between two levels is named as such: the
  * sizes in no level's range, and only those. */
 TEST(latency_on_a_rise_is_between_levels_only)
@@ -379,12 +387,12 @@ TEST(latency_on_a_rise_is_between_levels_only)
 	r.levels[1] = (struct latency_level){.level = 2, .first_bytes = 64u << 10, .size_bytes = 1280u << 10};
 	r.levels[2] = (struct latency_level){.level = 3, .first_bytes = 8u << 20, .size_bytes = 8u << 20,
 					     .reaches_max = true};
-	CHECK(!latency_on_a_rise(&r, 2u << 10), "below the first level");
-	CHECK(!latency_on_a_rise(&r, 32u << 10) && !latency_on_a_rise(&r, 48u << 10), "inside the L1");
-	CHECK(latency_on_a_rise(&r, 56u << 10), "56 KiB is between the L1 and the L2");
-	CHECK(!latency_on_a_rise(&r, 1u << 20), "inside the L2");
-	CHECK(latency_on_a_rise(&r, 4u << 20), "4 MiB is on the rise to memory");
-	CHECK(!latency_on_a_rise(&r, 1u << 30), "memory runs to the largest size");
+	CHECK(!on_a_rise(&r, 2u << 10), "below the first level");
+	CHECK(!on_a_rise(&r, 32u << 10) && !on_a_rise(&r, 48u << 10), "inside the L1");
+	CHECK(on_a_rise(&r, 56u << 10), "56 KiB is between the L1 and the L2");
+	CHECK(!on_a_rise(&r, 1u << 20), "inside the L2");
+	CHECK(on_a_rise(&r, 4u << 20), "4 MiB is on the rise to memory");
+	CHECK(!on_a_rise(&r, 1u << 30), "memory runs to the largest size");
 	r.nlevels = 0;
-	CHECK(!latency_on_a_rise(&r, 56u << 10), "no levels, no rise");
+	CHECK(!on_a_rise(&r, 56u << 10), "no levels, no rise");
 }
