@@ -33,6 +33,9 @@ struct fleet_layout {
 	size_t ncol;
 	const struct view_fleet_setting *setting[FLEET_MAX_COLUMNS];
 	size_t nsetting;
+	/* per column: the figure its outlier tolerance is a share of (a
+	 * view's fleet_scales), NULL: its own median */
+	const char *scale[FLEET_MAX_COLUMNS];
 };
 
 /* Fill l from views (NULL-terminated, registry_views()). */
