@@ -49,8 +49,15 @@ case $addr in 127.*) ;; *) skip "$(hostname) resolves to '${addr:-nothing}', not
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mlpscope-slurm-XXXXXX")
 pids=()
+job=
 cleanup() {
 	local p
+	# A job still running would outlive slurmd (slurmstepd is its own
+	# process): cancelled first, and given a few seconds to end.
+	if [ -n "$job" ] && ! job_done; then
+		scancel "$job" 2>/dev/null
+		wait_for 50 job_done
+	fi
 	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
 	for _ in $(seq 1 50); do
 		local alive=0
@@ -167,7 +174,7 @@ job_done() {
 	scontrol show job -o "$job" >"$work/job.txt" 2>&1 || return 1
 	! grep -qE 'JobState=(PENDING|CONFIGURING|RUNNING|COMPLETING) ' "$work/job.txt"
 }
-wait_for 1800 job_done || fail "job $job not done after 180 s: $(grep -oE '(JobState|Reason)=[^ ]*' "$work/job.txt" | tr '\n' ' ')"
+wait_for 600 job_done || fail "job $job not done after 60 s: $(grep -oE '(JobState|Reason)=[^ ]*' "$work/job.txt" | tr '\n' ' ')"
 state=$(grep -oE 'JobState=[A-Z_]+' "$work/job.txt")
 exit_code=$(grep -oE ' ExitCode=[0-9]+:[0-9]+' "$work/job.txt")
 echo "slurm: job $job $state$exit_code after $(echo "$(date +%s.%N) - $submitted" | bc) s; its output:"
