@@ -16,7 +16,8 @@
  * version, the CPUs online) are here.
  */
 #include "sections/fleet.h"
-#include "sections/fleet_table.h"
+
+#include "sections/fleet_html.h"
 
 #include "analyse/load.h"
 #include "analyse/outliers.h"
@@ -33,51 +34,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* The document's own, placed among the views' by order; the CPUs online
- * bound the all-threads figures. */
-static const struct view_fleet_column document_columns[] = { { "warnings_count", "warn", 10, false, NULL } };
-static const struct view_fleet_setting document_settings[] = {
-	{ "version", 0 }, { "schema_version", 1 }, { "provenance.online_cpus", 7 },
-};
-
-/* The tolerance itself: the floor is not judged by the floor. */
-#define FLOOR_FIGURE "noise_floor_pct"
-
-/* Append item to out[0..n) at its place by ->order (columns and settings
- * alike); ties keep the order of arrival. */
-#define PLACE(out, n, item)                                              \
-	do {                                                             \
-		size_t at_ = (n)++;                                      \
-		for (; at_ > 0 && (out)[at_ - 1]->order > (item)->order; at_--) \
-			(out)[at_] = (out)[at_ - 1];                     \
-		(out)[at_] = (item);                                     \
-	} while (0)
-
-void fleet_layout(const struct view *const *views, struct fleet_layout *l)
-{
-	const size_t ncol = sizeof(document_columns) / sizeof(document_columns[0]);
-	const size_t nset = sizeof(document_settings) / sizeof(document_settings[0]);
-
-	l->ncol = l->nsetting = 0;
-	for (size_t i = 0; i < ncol; i++)
-		PLACE(l->col, l->ncol, &document_columns[i]);
-	for (size_t i = 0; i < nset; i++)
-		PLACE(l->setting, l->nsetting, &document_settings[i]);
-	for (size_t v = 0; views[v]; v++) {
-		for (size_t i = 0; i < views[v]->nfleet && l->ncol < FLEET_MAX_COLUMNS; i++)
-			PLACE(l->col, l->ncol, &views[v]->fleet[i]);
-		for (size_t i = 0; i < views[v]->nfleet_settings && l->nsetting < FLEET_MAX_COLUMNS; i++)
-			PLACE(l->setting, l->nsetting, &views[v]->fleet_settings[i]);
-	}
-	for (size_t c = 0; c < l->ncol; c++) {
-		l->scale[c] = NULL;
-		for (size_t v = 0; views[v]; v++)
-			for (size_t i = 0; i < views[v]->nfleet_scales; i++)
-				if (!strcmp(views[v]->fleet_scales[i].figure, l->col[c]->figure))
-					l->scale[c] = views[v]->fleet_scales[i].of;
-	}
-}
 
 bool fleet_wanted(const struct options *o)
 {
@@ -303,7 +259,7 @@ static int print_settings(const struct fleet *f, FILE *out)
 static void read_host(const struct fleet *f, struct fleet_host *h, const struct jsonr_value *doc,
 		      const struct summary *s)
 {
-	const struct summary_figure *floor = summary_find(s, FLOOR_FIGURE);
+	const struct summary_figure *floor = summary_find(s, FLEET_FLOOR_FIGURE);
 	const char *cpu = jsonr_get_string(doc, "provenance.cpu_model");
 
 	for (size_t c = 0; c < f->l.ncol; c++) {
@@ -322,28 +278,6 @@ static void read_host(const struct fleet *f, struct fleet_host *h, const struct 
 		setting_text(h->setting[k], sizeof(h->setting[k]), doc, f->l.setting[k]->key);
 	snprintf(h->cpu, sizeof(h->cpu), "%s", cpu ? cpu : "?");
 	h->floor_pct = floor ? floor->value : NAN;
-}
-
-void fleet_cell(char *out, size_t len, const struct fleet_host *h, size_t c, bool marks)
-{
-	if (isnan(h->value[c]))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, "%.*f%s", h->decimals[c], h->value[c], marks && h->mark[c] ? "*" : "");
-}
-
-void fleet_group_name(char *out, size_t len, size_t g)
-{
-	char rev[16];
-	size_t n = 0;
-
-	do {
-		rev[n++] = (char)('A' + g % 26);
-		g = g / 26;
-	} while (g-- > 0 && n < sizeof(rev));
-	for (size_t i = 0; i < n && i + 1 < len; i++)
-		out[i] = rev[n - 1 - i];
-	out[n < len ? n : len - 1] = 0;
 }
 
 static int same_group_key(const struct fleet_host *a, const struct fleet_host *b, size_t nsetting)
@@ -401,16 +335,6 @@ static int make_groups(struct fleet *f)
 	return 0;
 }
 
-/* Which columns are judged: every headline figure but the floor (the
- * tolerance itself) and the document's own count of warnings. */
-static bool column_judged(const struct view_fleet_column *c)
-{
-	for (size_t i = 0; i < sizeof(document_columns) / sizeof(document_columns[0]); i++)
-		if (c == &document_columns[i])
-			return false;
-	return strcmp(c->figure, FLOOR_FIGURE) != 0;
-}
-
 /* Marks every judged column's outliers (analyse/outliers.c). 0 or -ENOMEM. */
 static int judge(struct fleet *f)
 {
@@ -436,7 +360,7 @@ static int judge(struct fleet *f)
 
 		for (size_t g = 0; g < f->ngroups; g++)
 			f->median[g * FLEET_MAX_COLUMNS + c] = NAN;
-		f->judged[c] = column_judged(f->l.col[c]);
+		f->judged[c] = fleet_column_judged(f->l.col[c]);
 		if (!f->judged[c])
 			continue;
 		for (size_t i = 0; i < n; i++) {
@@ -489,24 +413,6 @@ static void print_table(const struct fleet *f, FILE *out)
 			fprintf(out, " %9s", v);
 		}
 		fprintf(out, "  %s\n", f->h[i].cpu);
-	}
-}
-
-void fleet_marks(char *out, size_t len, const struct fleet *f, const struct fleet_host *h)
-{
-	size_t used = 0;
-
-	out[0] = 0;
-	for (size_t c = 0; c < f->l.ncol && used < len; c++) {
-		double med = f->median[h->group * FLEET_MAX_COLUMNS + c];
-		int d = h->decimals[c], n;
-
-		if (!h->mark[c])
-			continue;
-		n = snprintf(out + used, len - used, "%s%s %.*f, median %.*f (%+.1f%%, tolerance %.*f)", used ? "; " : "",
-			     f->l.col[c]->head, d, h->value[c], d, med,
-			     med != 0 ? 100.0 * (h->value[c] - med) / fabs(med) : 0.0, d + 1, h->tolerance[c]);
-		used += n > 0 ? (size_t)n : 0;
 	}
 }
 

@@ -6,6 +6,7 @@
  * colour of their own, each judged group's median and its typical
  * tolerance as lines. Written whole or not at all.
  */
+#include "sections/fleet_html.h"
 #include "sections/fleet_table.h"
 
 #include "analyse/outliers.h"

@@ -1,17 +1,48 @@
 /*
- * The fleet table as compare builds it (sections/fleet.c) and its HTML page
- * draws it (sections/fleet_html.c): per result, what the table shows and
- * the outlier judgement, read once from its document, which is then freed
- * (a thousand parsed results would hold most of a gigabyte).
+ * The fleet table: its layout (the views' columns and settings and the
+ * document's own), and its rows as compare builds them (sections/fleet.c)
+ * and its page draws them (sections/fleet_html.c): per result, what the
+ * table shows and the outlier judgement, read once from its document, which
+ * is then freed (a thousand parsed results would hold most of a gigabyte).
  */
 #ifndef MLPSCOPE_SECTIONS_FLEET_TABLE_H
 #define MLPSCOPE_SECTIONS_FLEET_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
-#include "sections/fleet.h"
+struct view;
+struct view_fleet_column;
+struct view_fleet_setting;
+
+/* Most results one fleet table reads (a directory may hold more: error). */
+#define FLEET_MAX_RESULTS 1024
+/* Most columns (and most settings) the table holds. */
+#define FLEET_MAX_COLUMNS 32
+
+/* The table's columns and the settings listed above it when the results
+ * differ in them: every view's and the document's own (the warnings; the
+ * version, schema_version and provenance.online_cpus), each list by its
+ * order (ties in the views' order). */
+struct fleet_layout {
+	const struct view_fleet_column *col[FLEET_MAX_COLUMNS];
+	size_t ncol;
+	const struct view_fleet_setting *setting[FLEET_MAX_COLUMNS];
+	size_t nsetting;
+	/* per column: the figure its outlier tolerance is a share of (a
+	 * view's fleet_scales), NULL: its own median */
+	const char *scale[FLEET_MAX_COLUMNS];
+};
+
+/* Fill l from views (NULL-terminated, registry_views()). */
+void fleet_layout(const struct view *const *views, struct fleet_layout *l);
+
+/* Whether outliers are sought in column c: every headline figure but the
+ * floor (the tolerance itself) and the document's own count of warnings. */
+bool fleet_column_judged(const struct view_fleet_column *c);
+
+/* The summary figure each run's tolerance is read from. */
+#define FLEET_FLOOR_FIGURE "noise_floor_pct"
 
 #define FLEET_TEXT 64
 
@@ -55,10 +86,5 @@ void fleet_marks(char *out, size_t len, const struct fleet *f, const struct flee
 
 /* Group g's letters as the text and the page name it: A..Z, then AA... */
 void fleet_group_name(char *out, size_t len, size_t g);
-
-/* The page: the table with the outliers marked, each outlier's figures, and
- * one plot per judged column, its values against their rank with each
- * group's median and typical tolerance. 0 or 1 with err set. */
-int fleet_html_write(const struct fleet *f, const char *path, char *err, size_t errlen);
 
 #endif
