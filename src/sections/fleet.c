@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -197,7 +198,7 @@ static int by_first(const void *pa, const void *pb)
 }
 
 /* The distinct values of setting k among f's hosts, by first appearance,
- * into d (f->n entries); their number, or -1 when out of memory. Sorting
+ * into d (f->n entries, idx for the sort); their number. Sorting
  * the hosts by value keeps a thousand results with a thousand values from
  * comparing every pair. */
 static long distinct_values(const struct fleet *f, size_t k, struct distinct *d, size_t *idx)
@@ -416,11 +417,15 @@ static void print_table(const struct fleet *f, FILE *out)
 	}
 }
 
+/* Groups named on the "groups:" line, at most. */
+#define GROUPS_LISTED 26
+
 /* The outliers, each with the figures that made it one, and what was not
  * judged and why. */
 static void print_outliers(const struct fleet *f, FILE *out)
 {
-	size_t small = 0, no_floor = 0;
+	size_t small = 0, no_floor = 0, no_floors = 0;
+	bool *floored = calloc(f->ngroups + 1, sizeof(*floored));
 
 	fprintf(out, "\noutliers: %zu of %zu results, marked * above. A figure is one when it lies further from\n"
 		     "its group's median (a group: one CPU model, the same settings, %d results or more) than its\n"
@@ -433,20 +438,31 @@ static void print_outliers(const struct fleet *f, FILE *out)
 			fprintf(out, "%s is a difference: its floor is a share of %s\n", f->l.col[c]->head, f->l.scale[c]);
 	if (f->ngroups > 1) {
 		fputs("groups:", out);
-		for (size_t g = 0; g < f->ngroups; g++) {
+		/* a heterogeneous fleet's list is cut: each outlier names its own */
+		for (size_t g = 0; g < f->ngroups && g < GROUPS_LISTED; g++) {
 			char name[16];
 
 			fleet_group_name(name, sizeof(name), g);
 			fprintf(out, "%s %s %s (%zu)", g ? "," : "", name, f->h[f->group_first[g]].cpu, f->group_size[g]);
 		}
+		if (f->ngroups > GROUPS_LISTED)
+			fprintf(out, " and %zu more", f->ngroups - GROUPS_LISTED);
 		fputc('\n', out);
 	}
+	for (size_t i = 0; i < f->n && floored; i++)
+		floored[f->h[i].group] |= !isnan(f->h[i].floor_pct);
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fleet_host *h = &f->h[i];
+		bool judged = f->group_size[h->group] >= OUTLIERS_MIN_GROUP;
 		char marks[1024];
 
-		small += f->group_size[h->group] < OUTLIERS_MIN_GROUP;
-		no_floor += isnan(h->floor_pct) && f->group_size[h->group] >= OUTLIERS_MIN_GROUP;
+		small += !judged;
+		/* without a floor of its own a run takes its group's; a group
+		 * with none has no tolerance at all */
+		if (judged && isnan(h->floor_pct) && floored) {
+			no_floor += floored[h->group];
+			no_floors += !floored[h->group];
+		}
 		if (!h->outlier)
 			continue;
 		fprintf(out, "  %s", h->label);
@@ -462,9 +478,13 @@ static void print_outliers(const struct fleet *f, FILE *out)
 	if (small)
 		fprintf(out, "not judged: %zu result%s in groups of fewer than %d\n", small, small == 1 ? "" : "s",
 			OUTLIERS_MIN_GROUP);
+	if (no_floors)
+		fprintf(out, "not judged: %zu result%s in groups without a noise floor (no noise section)\n", no_floors,
+			no_floors == 1 ? "" : "s");
 	if (no_floor)
 		fprintf(out, "judged by the group's floor: %zu result%s without a noise floor of their own\n", no_floor,
 			no_floor == 1 ? "" : "s");
+	free(floored);
 }
 
 static void fleet_free(struct fleet *f)
@@ -535,7 +555,9 @@ static int load_hosts(struct fleet *f, char *err, size_t errlen)
 	struct loader l[FLEET_LOADERS];
 	pthread_t tid[FLEET_LOADERS];
 	bool started[FLEET_LOADERS] = { false };
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t allowed;
+	/* the CPUs this process may use (taskset, a cgroup), not all online */
+	long cpus = sched_getaffinity(0, sizeof(allowed), &allowed) ? sysconf(_SC_NPROCESSORS_ONLN) : CPU_COUNT(&allowed);
 	size_t nl = cpus > 1 ? (size_t)cpus : 1, bad = 0;
 
 	if (nl > FLEET_LOADERS)
