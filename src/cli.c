@@ -56,7 +56,8 @@ static const struct opt opts[] = {
 	 "also write the plots alone, one SVG file each, into DIR (all of them or none)"},
 	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR (all of them or none)"},
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
-	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU (default: every allowed CPU)"},
+	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU; app bzip2: at most N\n"
+	 "                       block-parallel workers, 16 at most (default: every allowed CPU)"},
 	{"json", "FILE", OPT_STRING, F(json_path), 0, 0,
 	 "also write the result as JSON to FILE (whole or not at all; - for stdout)"},
 	{"prom", "FILE", OPT_STRING, F(prom_path), 0, 0,
