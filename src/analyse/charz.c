@@ -75,7 +75,7 @@ static void tick_apply(struct charz *c)
 	c->tick_completions = 0;
 	v.after = c->outstanding;
 	v.high_water_after = c->high_water;
-	v.flags_after = c->flags;
+	v.completion_idle_after = c->flags & CHARZ_FLAG_COMPLETION_IDLE;
 	charz_props_tick(&c->mon, &v);
 }
 
@@ -210,7 +210,7 @@ int charz_summarise(const struct charz *c, double t_end, struct charz_summary *s
 
 		v.after = last;
 		v.high_water_after = s->high_water;
-		v.flags_after = s->flags;
+		v.completion_idle_after = s->flags & CHARZ_FLAG_COMPLETION_IDLE;
 		charz_props_tick(&s->mon, &v);
 		charz_props_sticky(&s->mon, c->used_reported, c->used_reported, c->flags, s->flags);
 	}

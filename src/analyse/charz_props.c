@@ -7,8 +7,6 @@
  */
 #include "analyse/charz_props.h"
 
-#include "analyse/charz.h"
-
 static const struct {
 	const char *label, *key, *text;
 } props[CHARZ_NPROPS] = {
@@ -88,7 +86,7 @@ void charz_props_tick(struct charz_monitor *m, const struct charz_tick_view *t)
 	if (d && !a && t->before > 0)
 		judge(m, CHARZ_P4_COMPLETION_DECREMENTS, t->after == want && t->after < t->before);
 	if (t->completions > t->before + t->arrivals)
-		judge(m, CHARZ_P5_UNDERFLOW_RECORDED, t->flags_after & CHARZ_FLAG_COMPLETION_IDLE);
+		judge(m, CHARZ_P5_UNDERFLOW_RECORDED, t->completion_idle_after);
 	judge(m, CHARZ_P6_HIGH_WATER_BOUNDS, t->high_water_after >= t->after &&
 	      t->high_water_after >= t->high_water_before);
 	/* A relative slack for the rounding of a sum of products; a time-average

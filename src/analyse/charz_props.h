@@ -67,7 +67,7 @@ struct charz_tick_view {
 	uint64_t capacity;
 	uint64_t before, arrivals, completions, after;
 	uint64_t high_water_before, high_water_after;
-	unsigned flags_after;
+	bool completion_idle_after;     /* the completion-while-idle flag is set after it */
 	double area, elapsed;           /* after integrating up to the tick's end */
 };
 

@@ -386,7 +386,7 @@ TEST(charz_property_checks_fire_on_broken_transitions)
 		{CHARZ_P4_COMPLETION_DECREMENTS, {.capacity = 8, .before = 2, .completions = 1, .after = 1,
 						  .high_water_after = 2},
 		 {.capacity = 8, .before = 2, .completions = 1, .after = 2, .high_water_after = 2}},
-		{CHARZ_P5_UNDERFLOW_RECORDED, {.capacity = 8, .completions = 1, .flags_after = CHARZ_FLAG_COMPLETION_IDLE},
+		{CHARZ_P5_UNDERFLOW_RECORDED, {.capacity = 8, .completions = 1, .completion_idle_after = true},
 		 {.capacity = 8, .completions = 1}},
 		{CHARZ_P6_HIGH_WATER_BOUNDS, {.capacity = 8, .before = 1, .arrivals = 1, .after = 2, .high_water_before = 3,
 					      .high_water_after = 3},
