@@ -11,23 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = calloc(1, (size_t)len + 1)) && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Whether the sentence around each occurrence of word in text mentions
  * what (sentences end at ". " or a blank line). */
 static bool sentence_with_mentions(const char *text, const char *word, const char *what)
@@ -61,7 +44,7 @@ static bool validation_has_aarch64_hardware(const char *validation)
 
 TEST(docs_call_aarch64_first_class_only_with_hardware_in_validation)
 {
-	char *readme = read_text("README.md"), *validation = read_text("docs/VALIDATION.md");
+	char *readme = test_read_text("README.md"), *validation = test_read_text("docs/VALIDATION.md");
 
 	CHECK(readme && validation, "README.md or docs/VALIDATION.md unreadable (run from the repository root)");
 	CHECK(!sentence_with_mentions(readme, "first-class", "AArch64") || validation_has_aarch64_hardware(validation),
@@ -77,7 +60,7 @@ TEST(docs_call_aarch64_first_class_only_with_hardware_in_validation)
  * that list what the full report runs say so. */
 TEST(docs_say_the_full_report_decodes_bzip2_in_its_short_form)
 {
-	char *output = read_text("docs/OUTPUT.md"), *method = read_text("docs/METHODOLOGY.md");
+	char *output = test_read_text("docs/OUTPUT.md"), *method = test_read_text("docs/METHODOLOGY.md");
 	const char *row, *row_end, *para, *para_end;
 
 	CHECK(output && method, "docs unreadable (run from the repository root)");

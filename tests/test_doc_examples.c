@@ -299,22 +299,6 @@ static int run_file(struct runner *rn, const char *path)
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
-	char buf[8192];
-	size_t n;
-	int rc = a && b ? 0 : -1;
-
-	while (!rc && (n = fread(buf, 1, sizeof(buf), a)) > 0)
-		rc = fwrite(buf, 1, n, b) == n ? 0 : -1;
-	if (a)
-		fclose(a);
-	if (b && fclose(b))
-		rc = -1;
-	return rc;
-}
-
 TEST(doc_examples_that_measure_nothing_run)
 {
 	/* This test runs the mlpscope binary (build/mlpscope): its prerequisite is declared here. */
@@ -329,9 +313,9 @@ TEST(doc_examples_that_measure_nothing_run)
 	snprintf(path, sizeof(path), "%s/results", rn.scratch);
 	CHECK(mkdir(path, 0700) == 0, "mkdir %s", path);
 	snprintf(path, sizeof(path), "%s/results/a.json", rn.scratch);
-	CHECK(copy_file("tests/data/report_a.json", path) == 0, "copy to %s", path);
+	CHECK(test_copy_file("tests/data/report_a.json", path) == 0, "copy to %s", path);
 	snprintf(path, sizeof(path), "%s/results/b.json", rn.scratch);
-	CHECK(copy_file("tests/data/report_b.json", path) == 0, "copy to %s", path);
+	CHECK(test_copy_file("tests/data/report_b.json", path) == 0, "copy to %s", path);
 	CHECK(run_file(&rn, "README.md") == 0, "README.md not found (run from the repository root)");
 	CHECK((d = opendir("docs")), "docs/ not found");
 	while ((e = readdir(d))) {
