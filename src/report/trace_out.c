@@ -92,7 +92,8 @@ static void write_requests_text(FILE *out, const struct trace_result *r)
 	if (q->flags & CHARZ_FLAG_OVERFLOW)
 		fprintf(out, "    at L this request rate needs more than Q = %llu outstanding: the model does not stall, "
 			"so %llu requests were past the capacity (dropped) and their completions found nothing "
-			"(unmatched); the mean above is what Q held, not what the rate needs\n", (unsigned long long)r->queue_cap, (unsigned long long)q->dropped);
+			"(unmatched); the mean above is what Q held, not what the rate needs\n", (unsigned long long)r->queue_cap,
+			(unsigned long long)q->dropped);
 	charz_write_checks_text(out, "    ", q, flag_why, prop_why, r);
 }
 

@@ -108,8 +108,10 @@ TEST(qmodel_json_and_chase_vs_stream_show_what_the_memory_saw)
 	CHECK(qmodel_cmd_run(&a, out, err, sizeof(err)) == 0, "run: %s", err);
 	fclose(out);
 	/* the same 4096 reads: the chase irregular, the stream regular, 15x apart */
-	CHECK(strstr(text, "pointer chase      4096       0        1.00      1         0       4094       819200  latency") &&
-	      strstr(text, "stream             4096       0       14.95     15      4094          0        54800  concurrency"),
+	CHECK(strstr(text, "pointer chase      4096       0        1.00      1         0       4094       819200  "
+			   "latency") &&
+	      strstr(text, "stream             4096       0       14.95     15      4094          0        54800  "
+			   "concurrency"),
 	      "scenario B table: %s", text);
 	free(text);
 	CHECK(jsonr_parse_file(jout, 0, &doc, err, sizeof(err)) == 0, "%s", err);
