@@ -175,7 +175,7 @@ A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_m
 	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json \
 	envelope_each envelope_names envelope_loaded envelope_model envelope_kernel envelope_levels envelope_payload corpus_ \
 	latency_levels_name latency_reference agreement_gains mlp_levels_place latency_steady_blocks latency_on_a_rise budget_ prom_reads prom_escapes \
-	latency_retime every_fleet_column only_a_sections_own every_measuring_section
+	latency_retime every_fleet_column only_a_sections_own every_measuring_section window_text window_ramp
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
