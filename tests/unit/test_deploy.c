@@ -8,44 +8,26 @@
  * without slurm-wlm, munge or root.
  */
 #include "../harness.h"
+#include "../spawn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-/* Runs cmd from the repository root; the last outlen-1 bytes of its stdout
- * and stderr in out, its exit status returned (-1 when it did not exit). */
+/* Runs cmd with sh from the repository root: its exit status, and the
+ * last outlen - 1 bytes of its stdout and stderr (the verdict and the logs
+ * come last) in out. */
 static int run_tail(const char *cmd, char *out, size_t outlen)
 {
-	char full[8192], buf[4096];
-	size_t used = 0, got;
-	FILE *p;
-	int st;
+	char shell[] = "/bin/sh", dash_c[] = "-c", *argv[] = { shell, dash_c, (char *)cmd, NULL };
+	struct test_run r;
 
-	snprintf(full, sizeof(full), "%s 2>&1", cmd);
 	out[0] = 0;
-	if (!(p = popen(full, "r")))
+	if (test_run(argv, true, &r))
 		return -1;
-	while ((got = fread(buf, 1, sizeof(buf), p)) > 0) {
-		/* keep the end: the verdict and the logs come last */
-		if (got >= outlen) {
-			memcpy(out, buf + got - (outlen - 1), outlen - 1);
-			used = outlen - 1;
-		} else {
-			if (used + got >= outlen) {
-				size_t drop = used + got - (outlen - 1);
-
-				memmove(out, out + drop, used - drop);
-				used -= drop;
-			}
-			memcpy(out + used, buf, got);
-			used += got;
-		}
-		out[used] = 0;
-	}
-	st = pclose(p);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	snprintf(out, outlen, "%s", r.out + (r.len >= outlen ? r.len - (outlen - 1) : 0));
+	free(r.out);
+	return r.status;
 }
 
 TEST(deploy_slurm_runs_the_batch_script_on_a_real_cluster)

@@ -151,23 +151,6 @@ TEST(fleet_shows_and_sorts_by_decoded_mb_per_s)
 	free(buf);
 }
 
-/* The whole file, NUL-terminated (free it), or NULL. */
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n + 1))) {
-		*len = fread(buf, 1, (size_t)n, f);
-		buf[*len] = 0;
-	}
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /* A generated fleet (tests/fleet/gen_results.py) in a scratch folder: N
  * copies of a recorded result, each within a quarter of its floor of the
  * others, with plants. 0 when written; why holds the reason otherwise. */
@@ -327,7 +310,6 @@ TEST(fleet_sort_holds_for_every_figure)
 TEST(fleet_page_marks_outliers_and_draws_each_figure)
 {
 	char dir[64], why[512], err[512] = "", html[128], cmd[4096 + 256], script[4096], *buf = NULL, *page;
-	size_t len;
 	int rc;
 
 	if (gen_fleet(dir, sizeof(dir), "9 --plant 4:mem:1.6", why, sizeof(why)))
@@ -336,7 +318,7 @@ TEST(fleet_page_marks_outliers_and_draws_each_figure)
 	rc = run_fleet(dir, NULL, html, &buf, err, sizeof(err));
 	free(buf);
 	CHECK(rc == 0, "fleet_run: %d %s", rc, err);
-	page = read_text(html, &len);
+	page = test_read_text(html);
 	CHECK(page, "no page at %s", html);
 	CHECK(strstr(page, "<td class=\"n out\" title=\"median "), "no shaded cell");
 	CHECK(strstr(page, "<li>node0004.json: mem ns "), "the outlier is not listed");
