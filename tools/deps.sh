@@ -37,6 +37,9 @@ test  libclang-rt-14-dev          libFuzzer and clang-14's sanitizer runtimes (c
 test  groff-base                  groff -ww -man: the suite checks the generated man page for warnings
 test  man-db                      man -l: the install test reads the installed man page
 test  prometheus                  promtool check metrics: the suite lints the --prom output
+test  python3-yaml                the suite parses deploy/kubernetes/'s manifests and checks what the README promises of them
+test  slurm-wlm                   slurmctld, slurmd and sbatch: tests/fleet/slurm.sh runs deploy/slurm/'s batch script on a one-host cluster
+test  munge                       munged: the authentication that cluster's daemons and sbatch need
 EOF
 }
 

@@ -573,9 +573,11 @@ static const struct view_fleet_column latency_fleet[] = {
 	{ "translation_ns", "xlat ns", 4, false, NULL },
 };
 static const struct view_fleet_setting latency_fleet_settings[] = { { "latency.max_bytes", 2 } };
+/* small minus huge pages: the floor is a share of what was subtracted from */
+static const struct view_fleet_scale latency_fleet_scales[] = { { "translation_ns", "memory_latency_small_pages_ns" } };
 
 const struct view view_latency = {
 	.section = "latency", .html = latency_html, VIEW_PLOTS(latency_plots), .compare = compare_latency,
 	.summary_line = "cache latency", .summary = add_latency,
-	VIEW_FLEET(latency_fleet), VIEW_FLEET_SETTINGS(latency_fleet_settings),
+	VIEW_FLEET(latency_fleet), VIEW_FLEET_SETTINGS(latency_fleet_settings), VIEW_FLEET_SCALES(latency_fleet_scales),
 };

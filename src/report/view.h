@@ -49,6 +49,13 @@ struct view_fleet_column {
 	double (*value)(const struct jsonr_value *doc, const char *figure);
 };
 
+/* A fleet column that is a difference of two measurements, and the summary
+ * figure its outlier tolerance (the noise floor, a share) is taken of: the
+ * difference's own size says nothing of the noise in what was subtracted. */
+struct view_fleet_scale {
+	const char *figure, *of;
+};
+
 /* A setting that decides what the view's fleet figures mean: its key in the
  * document, listed when the runs differ in it. */
 struct view_fleet_setting {
@@ -75,6 +82,8 @@ struct view {
 	size_t nfleet;
 	const struct view_fleet_setting *fleet_settings;
 	size_t nfleet_settings;
+	const struct view_fleet_scale *fleet_scales;
+	size_t nfleet_scales;
 };
 
 /* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */
@@ -82,5 +91,6 @@ struct view {
 /* .fleet and .fleet_settings likewise. */
 #define VIEW_FLEET(a) .fleet = (a), .nfleet = sizeof(a) / sizeof((a)[0])
 #define VIEW_FLEET_SETTINGS(a) .fleet_settings = (a), .nfleet_settings = sizeof(a) / sizeof((a)[0])
+#define VIEW_FLEET_SCALES(a) .fleet_scales = (a), .nfleet_scales = sizeof(a) / sizeof((a)[0])
 
 #endif

@@ -1,83 +1,40 @@
 /*
  * compare's fleet table. Every result is loaded and vetted first (so a bad
- * file is found before any output), its headline summary built, and one
- * row per result printed with the views' columns, sorted best first by
- * the --sort figure (default: memory latency): ascending for times and the
- * floor, descending for bandwidth and lanes. Settings that change what a
- * figure means (working sets, thread counts, version, --quick's shorter
- * sets) are listed with how many results hold each value, as compare does
- * for two runs; the figures are shown regardless, and the list says why
- * two rows may not be like for like. Hosts are named by file (results do
- * not record a host name) and CPU model. The columns and settings are the
- * sections' views' (report/view.h), in the order they give; only the
- * document's own (the warnings, the version, the CPUs online) are here.
+ * file is found before any output), its headline summary built, what the
+ * table needs kept and the document freed, and one row per result printed
+ * with the views' columns, sorted best first by the --sort figure
+ * (default: memory latency): ascending for times and the floor, descending
+ * for bandwidth and lanes. Settings that change what a figure means
+ * (working sets, thread counts, version, --quick's shorter sets) are listed
+ * with how many results hold each value, as compare does for two runs; the
+ * figures are shown regardless, and the list says why two rows may not be
+ * like for like. Outliers are sought among like results only (one CPU
+ * model, the same settings: a group) by analyse/outliers.c, and marked.
+ * Hosts are named by file (results do not record a host name) and CPU
+ * model. The columns and settings are the sections' views' (report/view.h),
+ * in the order they give; only the document's own (the warnings, the
+ * version, the CPUs online) are here.
  */
 #include "sections/fleet.h"
 
+#include "sections/fleet_html.h"
+
 #include "analyse/load.h"
+#include "analyse/outliers.h"
 #include "util/jsonr.h"
-#include "util/atomic.h"
 #include "report/summary.h"
-#include "report/svg.h"
 #include "report/view.h"
 #include "sections/registry.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* The document's own, placed among the views' by order; the CPUs online
- * bound the all-threads figures. */
-static const struct view_fleet_column document_columns[] = { { "warnings_count", "warn", 10, false, NULL } };
-static const struct view_fleet_setting document_settings[] = {
-	{ "version", 0 }, { "schema_version", 1 }, { "provenance.online_cpus", 7 },
-};
-
-struct host {
-	char path[4096];
-	const char *label;
-	struct jsonr_doc doc;
-	double value[FLEET_MAX_COLUMNS];  /* per column, NaN when absent */
-	int decimals[FLEET_MAX_COLUMNS];
-	double key;  /* the sort figure, NaN when absent */
-};
-
-struct fleet {
-	struct host *h;
-	size_t n, cap;
-	struct fleet_layout l;
-};
-
-/* Append item to out[0..n) at its place by ->order (columns and settings
- * alike); ties keep the order of arrival. */
-#define PLACE(out, n, item)                                              \
-	do {                                                             \
-		size_t at_ = (n)++;                                      \
-		for (; at_ > 0 && (out)[at_ - 1]->order > (item)->order; at_--) \
-			(out)[at_] = (out)[at_ - 1];                     \
-		(out)[at_] = (item);                                     \
-	} while (0)
-
-void fleet_layout(const struct view *const *views, struct fleet_layout *l)
-{
-	const size_t ncol = sizeof(document_columns) / sizeof(document_columns[0]);
-	const size_t nset = sizeof(document_settings) / sizeof(document_settings[0]);
-
-	l->ncol = l->nsetting = 0;
-	for (size_t i = 0; i < ncol; i++)
-		PLACE(l->col, l->ncol, &document_columns[i]);
-	for (size_t i = 0; i < nset; i++)
-		PLACE(l->setting, l->nsetting, &document_settings[i]);
-	for (size_t v = 0; views[v]; v++) {
-		for (size_t i = 0; i < views[v]->nfleet && l->ncol < FLEET_MAX_COLUMNS; i++)
-			PLACE(l->col, l->ncol, &views[v]->fleet[i]);
-		for (size_t i = 0; i < views[v]->nfleet_settings && l->nsetting < FLEET_MAX_COLUMNS; i++)
-			PLACE(l->setting, l->nsetting, &views[v]->fleet_settings[i]);
-	}
-}
+#include <unistd.h>
 
 bool fleet_wanted(const struct options *o)
 {
@@ -106,7 +63,7 @@ static int add_path(struct fleet *f, const char *path, char *err, size_t errlen)
 	}
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 16;
-		struct host *h = realloc(f->h, cap * sizeof(*h));
+		struct fleet_host *h = realloc(f->h, cap * sizeof(*h));
 
 		if (!h) {
 			snprintf(err, errlen, "compare: out of memory");
@@ -117,6 +74,7 @@ static int add_path(struct fleet *f, const char *path, char *err, size_t errlen)
 	}
 	memset(&f->h[f->n], 0, sizeof(f->h[f->n]));
 	snprintf(f->h[f->n].path, sizeof(f->h[f->n].path), "%s", path);
+	f->h[f->n].index = f->n;
 	f->n++;
 	return 0;
 }
@@ -185,17 +143,21 @@ static int column_of(const struct fleet *f, const char *name)
 }
 
 static const struct view_fleet_column *sort_column;
+static int sort_index;
 
-/* Best first; hosts without the figure last, in file order. */
+/* Best first; hosts without the figure last; equal ones in file order. */
 static int by_key(const void *pa, const void *pb)
 {
-	const struct host *a = pa, *b = pb;
+	const struct fleet_host *a = pa, *b = pb;
+	double x = a->value[sort_index], y = b->value[sort_index];
 
-	if (isnan(a->key) || isnan(b->key))
-		return isnan(a->key) - isnan(b->key);
-	if (a->key == b->key)
-		return 0;
-	return (a->key < b->key) == !sort_column->higher_is_better ? -1 : 1;
+	if (isnan(x) || isnan(y)) {
+		if (isnan(x) != isnan(y))
+			return isnan(x) - isnan(y);
+	} else if (x != y) {
+		return (x < y) == !sort_column->higher_is_better ? -1 : 1;
+	}
+	return (a->index > b->index) - (a->index < b->index);
 }
 
 static void setting_text(char *out, size_t len, const struct jsonr_value *doc, const char *key)
@@ -212,75 +174,222 @@ static void setting_text(char *out, size_t len, const struct jsonr_value *doc, c
 		snprintf(out, len, "%s", jsonr_type_name(v->type));
 }
 
-/* "latency.max_bytes: 268435456 (2 results), 1073741824 (1)" per key that differs. */
-static void print_settings(const struct fleet *f, FILE *out)
+/* One setting's distinct values: the first host holding each, and how many. */
+struct distinct {
+	size_t first, count;
+};
+
+static const struct fleet *sorting_fleet;
+static size_t sorting_setting;
+
+static int by_setting_text(const void *pa, const void *pb)
 {
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(sorting_fleet->h[a].setting[sorting_setting], sorting_fleet->h[b].setting[sorting_setting]);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static int by_first(const void *pa, const void *pb)
+{
+	const struct distinct *a = pa, *b = pb;
+
+	return (a->first > b->first) - (a->first < b->first);
+}
+
+/* The distinct values of setting k among f's hosts, by first appearance,
+ * into d (f->n entries, idx for the sort); their number. Sorting
+ * the hosts by value keeps a thousand results with a thousand values from
+ * comparing every pair. */
+static long distinct_values(const struct fleet *f, size_t k, struct distinct *d, size_t *idx)
+{
+	size_t nd = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		idx[i] = i;
+	sorting_fleet = f;
+	sorting_setting = k;
+	qsort(idx, f->n, sizeof(*idx), by_setting_text);
+	for (size_t i = 0; i < f->n; i++) {
+		if (!i || strcmp(f->h[idx[i]].setting[k], f->h[idx[i - 1]].setting[k]))
+			d[nd++] = (struct distinct){ idx[i], 0 };
+		d[nd - 1].count++;
+	}
+	qsort(d, nd, sizeof(*d), by_first);
+	return (long)nd;
+}
+
+/* "latency.max_bytes: 268435456 (2), 1073741824 (1)" per key that differs
+ * among the results that hold it (as in compare); 0 or -ENOMEM. */
+static int print_settings(const struct fleet *f, FILE *out)
+{
+	struct distinct *d = malloc((f->n + 1) * sizeof(*d));
+	size_t *idx = malloc((f->n + 1) * sizeof(*idx));
 	bool any = false;
 
+	if (!d || !idx) {
+		free(d);
+		free(idx);
+		return -ENOMEM;
+	}
 	fputs("settings that differ (figures under them are not like for like):\n", out);
 	for (size_t k = 0; k < f->l.nsetting; k++) {
-		const char *key = f->l.setting[k]->key;
+		long nd = distinct_values(f, k, d, idx), held = 0;
 
-		char first[64] = "", v[64];
-		bool differs = false;
-
-		/* Only results that hold the section take part, as in compare. */
-		for (size_t i = 0; i < f->n && !differs; i++) {
-			setting_text(v, sizeof(v), f->h[i].doc.root, key);
-			if (!strcmp(v, "(absent)"))
-				continue;
-			if (!first[0])
-				snprintf(first, sizeof(first), "%s", v);
-			differs = strcmp(v, first) != 0;
-		}
-		if (!differs)
+		for (long j = 0; j < nd; j++)
+			held += strcmp(f->h[d[j].first].setting[k], "(absent)") != 0;
+		if (held < 2)
 			continue;
 		any = true;
-		fprintf(out, "  %s:", key);
-		for (size_t i = 0; i < f->n; i++) {
-			size_t count = 0;
-			bool seen = false;
-
-			setting_text(v, sizeof(v), f->h[i].doc.root, key);
-			for (size_t j = 0; j < f->n; j++) {
-				char w[64];
-
-				setting_text(w, sizeof(w), f->h[j].doc.root, key);
-				if (!strcmp(v, w)) {
-					seen |= j < i;
-					count++;
-				}
-			}
-			if (!seen && strcmp(v, "(absent)"))
-				fprintf(out, " %s (%zu)", v, count);
-		}
+		fprintf(out, "  %s:", f->l.setting[k]->key);
+		for (long j = 0; j < nd; j++)
+			if (strcmp(f->h[d[j].first].setting[k], "(absent)"))
+				fprintf(out, " %s (%zu)", f->h[d[j].first].setting[k], d[j].count);
 		fputc('\n', out);
 	}
 	if (!any)
 		fputs("  none\n", out);
+	free(d);
+	free(idx);
+	return 0;
 }
 
-/* Each column's figure for h, from its summary s (or the view's value());
- * NaN when the result lacks it. */
-static void read_figures(const struct fleet *f, struct host *h, const struct summary *s)
+/* What the table and the judgement need from h's document (its summary s):
+ * each column's figure, its stated +- and its scale figure, the CPU, the
+ * settings and the floor. */
+static void read_host(const struct fleet *f, struct fleet_host *h, const struct jsonr_value *doc,
+		      const struct summary *s)
 {
+	const struct summary_figure *floor = summary_find(s, FLEET_FLOOR_FIGURE);
+	const char *cpu = jsonr_get_string(doc, "provenance.cpu_model");
+
 	for (size_t c = 0; c < f->l.ncol; c++) {
-		const struct summary_figure *g = summary_find(s, f->l.col[c]->figure);
+		const struct view_fleet_column *col = f->l.col[c];
+		const struct summary_figure *g = summary_find(s, col->figure);
+		const struct summary_figure *sc = f->l.scale[c] ? summary_find(s, f->l.scale[c]) : NULL;
 
-		h->decimals[c] = f->l.col[c]->value || !g ? 1 : g->decimals;
-		if (f->l.col[c]->value)
-			h->value[c] = f->l.col[c]->value(h->doc.root, f->l.col[c]->figure);
-		else
-			h->value[c] = g ? g->value : NAN;
+		h->decimals[c] = col->value || !g ? 1 : g->decimals;
+		h->value[c] = col->value ? col->value(doc, col->figure) : g ? g->value : NAN;
+		h->uncertainty[c] = !col->value && g ? g->uncertainty : NAN;
+		h->scale[c] = sc ? sc->value : NAN;
+		h->mark[c] = 0;
+		h->tolerance[c] = NAN;
 	}
+	for (size_t k = 0; k < f->l.nsetting; k++)
+		setting_text(h->setting[k], sizeof(h->setting[k]), doc, f->l.setting[k]->key);
+	snprintf(h->cpu, sizeof(h->cpu), "%s", cpu ? cpu : "?");
+	h->floor_pct = floor ? floor->value : NAN;
 }
 
-static void cell(char *out, size_t len, const struct host *h, size_t c)
+static int same_group_key(const struct fleet_host *a, const struct fleet_host *b, size_t nsetting)
 {
-	if (isnan(h->value[c]))
-		snprintf(out, len, "-");
-	else
-		snprintf(out, len, "%.*f", h->decimals[c], h->value[c]);
+	int c = strcmp(a->cpu, b->cpu);
+
+	for (size_t k = 0; !c && k < nsetting; k++)
+		c = strcmp(a->setting[k], b->setting[k]);
+	return c;
+}
+
+static int by_group_key(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = same_group_key(&sorting_fleet->h[a], &sorting_fleet->h[b], sorting_fleet->l.nsetting);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Groups of like results (one CPU model, every setting the same), numbered
+ * in table order: the first row's group is 0 (A). 0 or -ENOMEM. */
+static int make_groups(struct fleet *f)
+{
+	size_t *idx = malloc((f->n + 1) * sizeof(*idx)), *rep = malloc((f->n + 1) * sizeof(*rep));
+
+	f->group_size = calloc(f->n + 1, sizeof(*f->group_size));
+	f->group_first = malloc((f->n + 1) * sizeof(*f->group_first));
+	if (!idx || !rep || !f->group_size || !f->group_first) {
+		free(idx);
+		free(rep);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < f->n; i++)
+		idx[i] = i;
+	sorting_fleet = f;
+	qsort(idx, f->n, sizeof(*idx), by_group_key);
+	/* each run of equal keys is one group, its row in table order first */
+	for (size_t i = 0, run = 0; i < f->n; i++) {
+		if (i && same_group_key(&f->h[idx[i]], &f->h[idx[i - 1]], f->l.nsetting))
+			run = i;
+		rep[idx[i]] = idx[run];
+	}
+	f->ngroups = 0;
+	for (size_t i = 0; i < f->n; i++) {
+		if (rep[i] == i) {
+			f->group_first[f->ngroups] = i;
+			f->h[i].group = f->ngroups++;
+		} else {
+			f->h[i].group = f->h[rep[i]].group;
+		}
+		f->group_size[f->h[i].group]++;
+	}
+	free(idx);
+	free(rep);
+	return 0;
+}
+
+/* Marks every judged column's outliers (analyse/outliers.c). 0 or -ENOMEM. */
+static int judge(struct fleet *f)
+{
+	size_t n = f->n;
+	size_t *group = malloc((n + 1) * sizeof(*group));
+	double *floor = malloc((n + 1) * sizeof(*floor)), *v = malloc(4 * (n + 1) * sizeof(*v));
+	double *median = malloc((f->ngroups + 1) * sizeof(*median));
+	signed char *mark = malloc(n + 1);
+	int rc = -ENOMEM;
+
+	f->median = malloc((f->ngroups + 1) * FLEET_MAX_COLUMNS * sizeof(*f->median));
+	if (!group || !floor || !v || !median || !mark || !f->median)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		group[i] = f->h[i].group;
+		floor[i] = f->h[i].floor_pct;
+	}
+	for (size_t c = 0; c < f->l.ncol; c++) {
+		struct outliers_fleet fl = { n, f->ngroups, group, floor };
+		struct outliers_figure fig = { v, v + n + 1, f->l.scale[c] ? v + 2 * (n + 1) : NULL };
+		double *tol = v + 3 * (n + 1);
+		int marked = 0;
+
+		for (size_t g = 0; g < f->ngroups; g++)
+			f->median[g * FLEET_MAX_COLUMNS + c] = NAN;
+		f->judged[c] = fleet_column_judged(f->l.col[c]);
+		if (!f->judged[c])
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			v[i] = f->h[i].value[c];
+			v[n + 1 + i] = f->h[i].uncertainty[c];
+			v[2 * (n + 1) + i] = f->h[i].scale[c];
+		}
+		if ((marked = outliers_judge(&fl, &fig, median, tol, mark)) < 0)
+			goto out;
+		for (size_t g = 0; g < f->ngroups; g++)
+			f->median[g * FLEET_MAX_COLUMNS + c] = median[g];
+		for (size_t i = 0; i < n; i++) {
+			f->h[i].mark[c] = mark[i];
+			f->h[i].tolerance[c] = tol[i];
+			f->h[i].outlier |= mark[i] != 0;
+		}
+	}
+	f->noutliers = 0;
+	for (size_t i = 0; i < n; i++)
+		f->noutliers += f->h[i].outlier;
+	rc = 0;
+out:
+	free(group);
+	free(floor);
+	free(v);
+	free(median);
+	free(mark);
+	return rc;
 }
 
 static void print_table(const struct fleet *f, FILE *out)
@@ -290,77 +399,197 @@ static void print_table(const struct fleet *f, FILE *out)
 	for (size_t i = 0; i < f->n; i++)
 		if ((int)strlen(f->h[i].label) > lw)
 			lw = (int)strlen(f->h[i].label) > 40 ? 40 : (int)strlen(f->h[i].label);
-	fprintf(out, "\nfleet: %zu results, one row each, sorted by %s (%s first); - not measured\n", f->n,
-		sort_column->figure, sort_column->higher_is_better ? "highest" : "lowest");
+	fprintf(out, "\nfleet: %zu results, one row each, sorted by %s (%s first); - not measured, * an outlier\n", f->n,
+		f->sort->figure, f->sort->higher_is_better ? "highest" : "lowest");
 	fprintf(out, "%-*s", lw, "result");
 	for (size_t c = 0; c < f->l.ncol; c++)
 		fprintf(out, " %9s", f->l.col[c]->head);
 	fputs("  cpu\n", out);
 	for (size_t i = 0; i < f->n; i++) {
-		const char *cpu = jsonr_get_string(f->h[i].doc.root, "provenance.cpu_model");
-
 		fprintf(out, "%-*.*s", lw, lw, f->h[i].label);
 		for (size_t c = 0; c < f->l.ncol; c++) {
-			char v[32];
+			char v[48];
 
-			cell(v, sizeof(v), &f->h[i], c);
+			fleet_cell(v, sizeof(v), &f->h[i], c, true);
 			fprintf(out, " %9s", v);
 		}
-		fprintf(out, "  %s\n", cpu ? cpu : "?");
+		fprintf(out, "  %s\n", f->h[i].cpu);
 	}
 }
 
-static int write_html(const struct fleet *f, const char *path, char *err, size_t errlen)
+/* Groups named on the "groups:" line, at most. */
+#define GROUPS_LISTED 26
+
+/* The outliers, each with the figures that made it one, and what was not
+ * judged and why. */
+static void print_outliers(const struct fleet *f, FILE *out)
 {
-	struct atomic_file a;
-	int rc = atomic_open(&a, path);
+	size_t small = 0, no_floor = 0, no_floors = 0;
+	bool *floored = calloc(f->ngroups + 1, sizeof(*floored));
 
-	if (rc) {
-		snprintf(err, errlen, "--html: cannot write '%s': %s", path, atomic_strerror(rc));
-		return 1;
-	}
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mlpscope fleet</title>\n"
-	      "<style>body{font-family:sans-serif;margin:1.5em}table{border-collapse:collapse;font-size:.9em}"
-	      "th,td{border:1px solid #ccc;padding:.15em .5em}td.n{text-align:right}thead th{background:#eef3f8}"
-	      "</style>\n</head>\n<body>\n<h1>mlpscope fleet</h1>\n", a.f);
-	fprintf(a.f, "<p>%zu results, sorted by %s (%s first); - not measured</p>\n<table id=\"fleet\">\n<thead><tr><th>result</th>",
-		f->n, sort_column->figure, sort_column->higher_is_better ? "highest" : "lowest");
-	for (size_t c = 0; c < f->l.ncol; c++) {
-		fputs("<th>", a.f);
-		svg_escape(a.f, f->l.col[c]->head);
-		fputs("</th>", a.f);
-	}
-	fputs("<th>CPU</th></tr></thead>\n<tbody>\n", a.f);
-	for (size_t i = 0; i < f->n; i++) {
-		const char *cpu = jsonr_get_string(f->h[i].doc.root, "provenance.cpu_model");
+	fprintf(out, "\noutliers: %zu of %zu results, marked * above. A figure is one when it lies further from\n"
+		     "its group's median (a group: one CPU model, the same settings, %d results or more) than its\n"
+		     "tolerance: the larger of the run's noise floor and the group's median floor, as a share of\n"
+		     "that median, or the figure's own +- where that is larger. The floor and the warnings are\n"
+		     "context, not judged.\n",
+		f->noutliers, f->n, OUTLIERS_MIN_GROUP);
+	for (size_t c = 0; c < f->l.ncol; c++)
+		if (f->judged[c] && f->l.scale[c])
+			fprintf(out, "%s is a difference: its floor is a share of %s\n", f->l.col[c]->head, f->l.scale[c]);
+	if (f->ngroups > 1) {
+		fputs("groups:", out);
+		/* a heterogeneous fleet's list is cut: each outlier names its own */
+		for (size_t g = 0; g < f->ngroups && g < GROUPS_LISTED; g++) {
+			char name[16];
 
-		fputs("<tr><td>", a.f);
-		svg_escape(a.f, f->h[i].label);
-		fputs("</td>", a.f);
-		for (size_t c = 0; c < f->l.ncol; c++) {
-			char v[32];
-
-			cell(v, sizeof(v), &f->h[i], c);
-			fprintf(a.f, "<td class=\"n\">%s</td>", v);
+			fleet_group_name(name, sizeof(name), g);
+			fprintf(out, "%s %s %s (%zu)", g ? "," : "", name, f->h[f->group_first[g]].cpu, f->group_size[g]);
 		}
-		fputs("<td>", a.f);
-		svg_escape(a.f, cpu ? cpu : "?");
-		fputs("</td></tr>\n", a.f);
+		if (f->ngroups > GROUPS_LISTED)
+			fprintf(out, " and %zu more", f->ngroups - GROUPS_LISTED);
+		fputc('\n', out);
 	}
-	fputs("</tbody>\n</table>\n</body>\n</html>\n", a.f);
-	if ((rc = atomic_commit(&a))) {
-		snprintf(err, errlen, "--html: writing '%s' failed: %s", path, atomic_strerror(rc));
-		return 1;
+	for (size_t i = 0; i < f->n && floored; i++)
+		floored[f->h[i].group] |= !isnan(f->h[i].floor_pct);
+	for (size_t i = 0; i < f->n; i++) {
+		const struct fleet_host *h = &f->h[i];
+		bool judged = f->group_size[h->group] >= OUTLIERS_MIN_GROUP;
+		char marks[1024];
+
+		small += !judged;
+		/* without a floor of its own a run takes its group's; a group
+		 * with none has no tolerance at all */
+		if (judged && isnan(h->floor_pct) && floored) {
+			no_floor += floored[h->group];
+			no_floors += !floored[h->group];
+		}
+		if (!h->outlier)
+			continue;
+		fprintf(out, "  %s", h->label);
+		if (f->ngroups > 1) {
+			char name[16];
+
+			fleet_group_name(name, sizeof(name), h->group);
+			fprintf(out, " (%s)", name);
+		}
+		fleet_marks(marks, sizeof(marks), f, h);
+		fprintf(out, ": %s\n", marks);
 	}
-	return 0;
+	if (small)
+		fprintf(out, "not judged: %zu result%s in groups of fewer than %d\n", small, small == 1 ? "" : "s",
+			OUTLIERS_MIN_GROUP);
+	if (no_floors)
+		fprintf(out, "not judged: %zu result%s in groups without a noise floor (no noise section)\n", no_floors,
+			no_floors == 1 ? "" : "s");
+	if (no_floor)
+		fprintf(out, "judged by the group's floor: %zu result%s without a noise floor of their own\n", no_floor,
+			no_floor == 1 ? "" : "s");
+	free(floored);
+}
+
+static void fleet_free(struct fleet *f)
+{
+	free(f->h);
+	free(f->group_size);
+	free(f->group_first);
+	free(f->median);
+}
+
+/* One loader's share of the hosts: every step-th from first, in file
+ * order, stopping at its first bad file. */
+struct loader {
+	struct fleet *f;
+	size_t first, step;
+	size_t failed;  /* the bad file's index, f->n when none */
+	int rc;
+	char err[512];
+};
+
+/* Load, vet and read each host of l's share, freeing each document once
+ * read. The previous one is freed only after the next is parsed: freed
+ * first, its memory sat at the top of the heap, went back to the kernel
+ * and was faulted in again, file after file (a third of the time of a
+ * thousand). */
+static void *load_share(void *arg)
+{
+	struct loader *l = arg;
+	struct summary *sum = malloc(sizeof(*sum));
+	struct jsonr_doc doc[2] = { { 0 }, { 0 } };
+	size_t k = 0;
+
+	l->failed = l->f->n;
+	if (!sum) {
+		l->failed = l->first;
+		l->rc = 1;
+		snprintf(l->err, sizeof(l->err), "compare: out of memory");
+		return NULL;
+	}
+	for (size_t i = l->first; i < l->f->n; i += l->step, k++) {
+		struct jsonr_doc *d = &doc[k % 2];
+		int e = result_load(l->f->h[i].path, d, l->err, sizeof(l->err));
+
+		jsonr_free(&doc[(k + 1) % 2]);
+		if (e) {
+			l->failed = i;
+			l->rc = result_load_usage_error(e) ? 2 : 1;
+			break;
+		}
+		summary_build(registry_views(), d->root, sum);
+		read_host(l->f, &l->f->h[i], d->root, sum);
+	}
+	jsonr_free(&doc[0]);
+	jsonr_free(&doc[1]);
+	free(sum);
+	return NULL;
+}
+
+/* Most threads that load results at once: parsing is all CPU, each file
+ * its own, so the load splits by file across the CPUs online. */
+#define FLEET_LOADERS 8
+
+/* Every host loaded (a thousand results: 250 MB of JSON), on one thread
+ * per CPU; the error is the first bad file's in file order, as one thread
+ * would find it. */
+static int load_hosts(struct fleet *f, char *err, size_t errlen)
+{
+	struct loader l[FLEET_LOADERS];
+	pthread_t tid[FLEET_LOADERS];
+	bool started[FLEET_LOADERS] = { false };
+	cpu_set_t allowed;
+	/* the CPUs this process may use (taskset, a cgroup), not all online */
+	long cpus = sched_getaffinity(0, sizeof(allowed), &allowed) ? sysconf(_SC_NPROCESSORS_ONLN) : CPU_COUNT(&allowed);
+	size_t nl = cpus > 1 ? (size_t)cpus : 1, bad = 0;
+
+	if (nl > FLEET_LOADERS)
+		nl = FLEET_LOADERS;
+	if (nl > f->n / 4 + 1)
+		nl = f->n / 4 + 1;
+	for (size_t t = 0; t < nl; t++) {
+		l[t] = (struct loader){ .f = f, .first = t, .step = nl };
+		/* the first share is this thread's; a thread that cannot start
+		 * leaves its share to be loaded here */
+		started[t] = t > 0 && !pthread_create(&tid[t], NULL, load_share, &l[t]);
+	}
+	load_share(&l[0]);
+	for (size_t t = 1; t < nl; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		else
+			load_share(&l[t]);
+	}
+	for (size_t t = 1; t < nl; t++)
+		if (l[t].failed < l[bad].failed)
+			bad = t;
+	if (l[bad].failed < f->n)
+		snprintf(err, errlen, "%s", l[bad].err);
+	return l[bad].failed < f->n ? l[bad].rc : 0;
 }
 
 int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, size_t errlen)
 {
 	struct fleet f = {0};
-	struct summary sum;
 	const char *sort = o->sort_by ? o->sort_by : "memory_latency_ns";
-	int rc = 0, sort_index;
+	int rc = 0;
 
 	fleet_layout(registry_views(), &f.l);
 	if ((sort_index = column_of(&f, sort)) < 0) {
@@ -376,7 +605,7 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 				 "compare` lists)", sort);
 		return 2;
 	}
-	sort_column = f.l.col[sort_index];
+	f.sort = sort_column = f.l.col[sort_index];
 	for (unsigned i = 0; i < o->npaths && !rc; i++) {
 		struct stat st;
 
@@ -385,34 +614,28 @@ int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, siz
 		else
 			rc = add_path(&f, o->paths[i], err, errlen);
 	}
-	for (size_t i = 0; i < f.n && !rc; i++) {
-		int e = result_load(f.h[i].path, &f.h[i].doc, err, errlen);
-
-		if (e) {
-			rc = result_load_usage_error(e) ? 2 : 1;
-			break;
-		}
-		summary_build(registry_views(), f.h[i].doc.root, &sum);
-		read_figures(&f, &f.h[i], &sum);
-		f.h[i].key = f.h[i].value[sort_index];
-		f.h[i].label = strrchr(f.h[i].path, '/') ? strrchr(f.h[i].path, '/') + 1 : f.h[i].path;
-	}
+	if (!rc)
+		rc = load_hosts(&f, err, errlen);
 	if (!rc && f.n) {
 		qsort(f.h, f.n, sizeof(*f.h), by_key);
-		/* qsort moved the hosts: labels point into each host's own path. */
+		/* labels point into each host's own path: set once it has moved */
 		for (size_t i = 0; i < f.n; i++)
 			f.h[i].label = strrchr(f.h[i].path, '/') ? strrchr(f.h[i].path, '/') + 1 : f.h[i].path;
-		print_settings(&f, out);
+		if (make_groups(&f) || judge(&f) || print_settings(&f, out)) {
+			snprintf(err, errlen, "compare: out of memory");
+			rc = 1;
+			goto out;
+		}
 		print_table(&f, out);
+		print_outliers(&f, out);
 		if (fflush(out) || ferror(out)) {
 			snprintf(err, errlen, "compare: writing the table: %s", strerror(errno));
 			rc = 1;
 		} else if (with_html && o->html_path) {
-			rc = write_html(&f, o->html_path, err, errlen);
+			rc = fleet_html_write(&f, o->html_path, err, errlen);
 		}
 	}
-	for (size_t i = 0; i < f.n; i++)
-		jsonr_free(&f.h[i].doc);
-	free(f.h);
+out:
+	fleet_free(&f);
 	return rc;
 }

@@ -13,30 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sections/fleet_table.h"
 #include "sections/options.h"
-
-struct view;
-struct view_fleet_column;
-struct view_fleet_setting;
-
-/* Most results one fleet table reads (a directory may hold more: error). */
-#define FLEET_MAX_RESULTS 1024
-/* Most columns (and most settings) the table holds. */
-#define FLEET_MAX_COLUMNS 32
-
-/* The table's columns and the settings listed above it when the results
- * differ in them: every view's and the document's own (the warnings; the
- * version, schema_version and provenance.online_cpus), each list by its
- * order (ties in the views' order). */
-struct fleet_layout {
-	const struct view_fleet_column *col[FLEET_MAX_COLUMNS];
-	size_t ncol;
-	const struct view_fleet_setting *setting[FLEET_MAX_COLUMNS];
-	size_t nsetting;
-};
-
-/* Fill l from views (NULL-terminated, registry_views()). */
-void fleet_layout(const struct view *const *views, struct fleet_layout *l);
 
 /* Whether compare's request is for the fleet table alone: an operand that
  * is a directory, or --sort. */

@@ -16,11 +16,12 @@
 #define BUILD_PACKAGES "gcc\nlibc6-dev\nmake\nbinutils\npython3\nlibbz2-dev\n"
 #define TEST_PACKAGES                                                                     \
 	"gcc-aarch64-linux-gnu\nlibc6-dev-arm64-cross\nbinutils-aarch64-linux-gnu\nqemu-user\n" \
-	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\ngroff-base\nman-db\nprometheus\n"
+	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\ngroff-base\nman-db\nprometheus\npython3-yaml\n" \
+	"slurm-wlm\nmunge\n"
 #define ALL_PACKAGES                                                                      \
 	"gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross "       \
 	"binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db "   \
-	"prometheus"
+	"prometheus python3-yaml slurm-wlm munge"
 
 /* Runs a shell command from the repository root; its stdout and stderr in
  * out, its exit status returned (-1 when it did not exit). */
@@ -65,7 +66,8 @@ TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler)
 {
 	char out[2048];
 	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu "
-			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db prometheus' "
+			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db prometheus python3-yaml "
+			  "slurm-wlm munge' "
 			  "tools/deps.sh --test --plan";
 
 	CHECK(run(cmd, out, sizeof(out)) == 0, "%s", out);

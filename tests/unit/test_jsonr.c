@@ -227,3 +227,58 @@ TEST(jsonr_reads_files_and_names_them_in_errors)
 	CHECK(jsonr_parse_file(path, 0, &doc, err, sizeof(err)) == -ENOENT, "missing file");
 	CHECK(strstr(err, path), "names the file: '%s'", err);
 }
+
+/* Numbers are converted without strtod where one multiply or divide is
+ * exact (util/jsonr.c): every conversion must still equal strtod's bit for
+ * bit, on the forms results hold and on the edges of that path (2^53, 10^22,
+ * signed zeros, digits past what a double holds, exponents far out). */
+TEST(jsonr_numbers_equal_strtod_bit_for_bit)
+{
+	static const char *const edges[] = {
+		"0", "-0", "-0.0", "0e5", "-0E-7", "1", "-1", "9007199254740992", "9007199254740993",
+		"9007199254740991.5", "1e22", "1e23", "9e22", "1e-22", "1e-23", "4.35e-22", "123456789012345678901234",
+		"0.1", "0.2", "0.3", "2.5e-3", "157.3", "268435456", "1.7976931348623157e308", "2.2250738585072014e-308",
+		"4.9e-324", "5e-324", "1e-400", "1.00000000000000000000000001", "0.000000000000000000000000000001",
+		"3.141592653589793", "2.718281828459045e+00", "1e0", "12345.678e-3", "99999999999999999",
+	};
+	char text[96], err[128];
+	uint64_t x = 0x9e3779b97f4a7c15u;
+
+	for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]) + 200000; i++) {
+		struct jsonr_doc doc;
+		double want, got;
+
+		if (i < sizeof(edges) / sizeof(edges[0])) {
+			snprintf(text, sizeof(text), "%s", edges[i]);
+		} else {
+			/* Random decimals: up to 17 significant digits, a point
+			 * anywhere, sometimes an exponent. */
+			char digits[24];
+			int nd, point, ex;
+
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			nd = 1 + (int)(x % 17);
+			for (int d = 0; d < nd; d++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				digits[d] = (char)('0' + x % 10);
+			}
+			digits[0] = nd > 1 && digits[0] == '0' ? '7' : digits[0];
+			digits[nd] = 0;
+			point = (int)((x >> 20) % (unsigned)(nd + 1));
+			ex = (int)((x >> 30) % 61) - 30;
+			snprintf(text, sizeof(text), "%s%.*s%s%s", (x >> 40) & 1 ? "-" : "", point ? point : nd, digits,
+				 point && point < nd ? "." : "", point && point < nd ? digits + point : "");
+			if ((x >> 41) & 1)
+				snprintf(text + strlen(text), sizeof(text) - strlen(text), "e%d", ex);
+		}
+		want = strtod(text, NULL);
+		CHECK(jsonr_parse(text, strlen(text), 0, &doc, err, sizeof(err)) == 0 ||
+			      (!isfinite(want) && strstr(err, "out of range")),
+		      "'%s' refused: %s", text, err);
+		if (!isfinite(want))
+			continue;
+		got = doc.root->u.number;
+		jsonr_free(&doc);
+		CHECK(memcmp(&got, &want, sizeof(got)) == 0, "'%s' read as %.17g, strtod says %.17g", text, got, want);
+	}
+}
