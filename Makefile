@@ -48,6 +48,7 @@ GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 MAN     := $(BUILD)/mlpscope.1
 GENMAN  := $(BUILD)/gen_man
+HOST_ANSWERS := $(BUILD)/host_answers
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
 # page and the documents; make uninstall removes exactly those files and
@@ -62,7 +63,7 @@ INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(not
 
 .PHONY: all run test validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
 	fuzz fuzz-build fuzz-smoke test-sanitize
-all: $(BIN) $(MAN)
+all: $(BIN) $(MAN) $(HOST_ANSWERS)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -77,6 +78,11 @@ $(GENMAN): $(BUILD)/obj/tools/gen_man.o $(LIB_OBJ)
 
 $(MAN): $(GENMAN)
 	$(GENMAN) > $@.tmp && mv $@.tmp $@
+
+# tools/record_host.sh records this machine as a recorded host (the files
+# mlpscope reads, and host.txt, which this program writes).
+$(HOST_ANSWERS): $(BUILD)/obj/tools/host_answers.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c $(BUILDINFO)
 	@mkdir -p $(dir $@)
@@ -94,7 +100,7 @@ FORCE:
 # The directories install had to create (mkdir -pv names each one) are
 # listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes
 # them again, and only them.
-install: $(BIN) $(MAN)
+install: $(BIN) $(MAN) $(HOST_ANSWERS)
 	@made=$$(LC_ALL=C mkdir -pv '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' '$(DESTDIR)$(DOCDIR)' | \
 	  sed -n "s/^mkdir: created directory '\(.*\)'$$/\1/p" | tac) && \
 	  printf '%s\n' "$$made" > '$(DESTDIR)$(DOCDIR)/installed-dirs'

@@ -6,7 +6,7 @@
  */
 #include "../harness.h"
 
-#include "arch/cpu.h"
+#include "core/cpu_id.h"
 #include "core/clock.h"
 #include "exp/machine.h"
 #include "core/pmu.h"
