@@ -6,7 +6,6 @@
  */
 #include "core/cpu_id.h"
 
-#include "core/cpu_id_isa.h"
 #include "core/host.h"
 
 #include <errno.h>

@@ -62,4 +62,13 @@ struct cpu_tlb {
  * no such enumeration (AArch64 and others: unknown). */
 int cpu_read_tlbs(struct cpu_tlb *out, int max);
 
+/* The per-ISA decoders the four functions above dispatch to by the host's
+ * ISA (cpu_id_x86.c, cpu_id_arm.c): portable C over the seam's answers,
+ * each with the contract of its counterpart above. */
+int cpu_id_x86_identify(struct cpu_id *id);
+int cpu_id_x86_caches(struct cache_desc *out, int max);
+int cpu_id_x86_tlbs(struct cpu_tlb *out, int max);
+int cpu_id_arm_identify(struct cpu_id *id);
+int cpu_id_arm_caches(struct cache_desc *out, int max);
+
 #endif

@@ -5,7 +5,7 @@
  * the smallest I and D line sizes, never sizes or associativity. Portable
  * C: any build reads a recorded AArch64 host.
  */
-#include "core/cpu_id_isa.h"
+#include "core/cpu_id.h"
 
 #include "core/host.h"
 

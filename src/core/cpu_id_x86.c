@@ -7,7 +7,7 @@
  * vector state AVX needs, and the TLB leaves. Portable C: it decodes
  * numbers, so any build can read a recorded x86-64 host.
  */
-#include "core/cpu_id_isa.h"
+#include "core/cpu_id.h"
 
 #include "core/host.h"
 

@@ -516,7 +516,7 @@ int host_rdpmc_probe(struct host_rdpmc *out)
 {
 	reads++;
 	if (!use_recorded)
-		return host_live_rdpmc_probe(out);
+		return host_live_rdpmc_probe(&out->tested, &out->child_signal, &out->child_status, &out->with_mmap);
 	*out = rec.rdpmc;
 	out->with_mmap = rec.perf_errno == 0 && out->tested;
 	return out->child_status == -1 ? -ENODATA : 0;

@@ -39,7 +39,7 @@ static int list_mask(const cpu_set_t *set, int *cpus, int max)
 {
 	int n = 0;
 
-	for (int cpu = 0; cpu < CPU_SETSIZE && cpu < HOST_CPUS_MAX; cpu++)
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
 		if (CPU_ISSET(cpu, set)) {
 			if (n < max)
 				cpus[n] = cpu;
@@ -193,13 +193,13 @@ static void rdpmc_child(int report_fd)
 	_exit(0);
 }
 
-int host_live_rdpmc_probe(struct host_rdpmc *out)
+int host_live_rdpmc_probe(int *tested, int *child_signal, int *child_status, int *with_mmap)
 {
 	int pipefd[2], status, rc = 0;
 	char mmapped = '0';
 	pid_t pid;
 
-	memset(out, 0, sizeof(*out));
+	*tested = *child_signal = *child_status = *with_mmap = 0;
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
 	/* Flush so the child cannot inherit and later duplicate buffered
@@ -224,13 +224,13 @@ int host_live_rdpmc_probe(struct host_rdpmc *out)
 		if (errno != EINTR)
 			return -errno;
 	}
-	out->with_mmap = mmapped == '1';
+	*with_mmap = mmapped == '1';
 	if (WIFSIGNALED(status)) {
-		out->tested = 1;
-		out->child_signal = WTERMSIG(status);
+		*tested = 1;
+		*child_signal = WTERMSIG(status);
 	} else if (WIFEXITED(status)) {
-		out->child_status = WEXITSTATUS(status);
-		out->tested = out->child_status != CHILD_NO_INSN;
+		*child_status = WEXITSTATUS(status);
+		*tested = *child_status != CHILD_NO_INSN;
 	}
 	return 0;
 }

@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/host.h"
-
+/* CPU numbers listed: those below HOST_CPUS_MAX (host.h) and glibc's cpu_set_t. */
 int host_live_online_cpus(void);
 int host_live_allowed_cpus(int *cpus, int max);
 int host_live_current_cpus(int *cpus, int max);
@@ -22,6 +21,7 @@ int host_live_xcr0(uint64_t *value);
 int host_live_hwcap(unsigned long *value);
 int host_live_ctr_el0(uint64_t *value);
 int host_live_perf_cycles_errno(void);
-int host_live_rdpmc_probe(struct host_rdpmc *out);
+/* The RDPMC child's outcome, as struct host_rdpmc's fields (host.h). */
+int host_live_rdpmc_probe(int *tested, int *child_signal, int *child_status, int *with_mmap);
 
 #endif

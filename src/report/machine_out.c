@@ -10,6 +10,7 @@
 
 #include "util/format.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,13 +78,17 @@ static void write_pmu_text(const struct machine_info *m, FILE *f)
 
 	if (p->hardware_counters)
 		fprintf(f, LABEL "hardware counters: yes", "pmu");
+	else if (p->hw_errno == ENODATA)
+		fprintf(f, LABEL "hardware counters: not recorded", "pmu");
 	else
 		fprintf(f, LABEL "hardware counters: no (%s, %s)", "pmu",
 			m->pmu_errno_name ? m->pmu_errno_name : "?", strerror(p->hw_errno));
 	if (p->paranoid_known)
 		fprintf(f, "; perf_event_paranoid %d", p->paranoid);
 	fputc('\n', f);
-	if (m->pmu_rc)
+	if (m->pmu_rc == -ENODATA)
+		fprintf(f, LABEL "not recorded\n", "rdpmc");
+	else if (m->pmu_rc)
 		fprintf(f, LABEL "not probed (%s)\n", "rdpmc", strerror(-m->pmu_rc));
 	else if (!p->rdpmc_tested)
 		fprintf(f, LABEL "no user-space counter read on this ISA\n", "rdpmc");
@@ -105,8 +110,9 @@ void machine_write_text(const void *result, FILE *f)
 		fprintf(f, LABEL "%s (not this machine: a replay)\n", "facts from", m->facts_from);
 	fprintf(f, LABEL "%s\n", "cpu", m->topo.cpu_model);
 	if (m->cpu_id_known) {
-		fprintf(f, LABEL "%s family %u model %u stepping %u\n", "identity", m->cpu.vendor, m->cpu.family,
-			m->cpu.model, m->cpu.stepping);
+		fprintf(f, LABEL "%s family %u model %u stepping %u\n", "identity",
+			m->cpu.vendor[0] ? m->cpu.vendor : "(no vendor string)", m->cpu.family, m->cpu.model,
+			m->cpu.stepping);
 		fprintf(f, LABEL, "features");
 		for (int i = 0; i < m->cpu.nfeatures; i++)
 			fprintf(f, "%s%s", i ? " " : "", m->cpu.features[i]);
@@ -131,7 +137,8 @@ void machine_write_text(const void *result, FILE *f)
 			fprintf(f, "%s%.0f", i ? " " : "", m->core_clock.samples_mhz[i]);
 		fputc('\n', f);
 	} else {
-		fprintf(f, LABEL "not estimated (%s)\n", "core clock", strerror(-m->core_clock_rc));
+		fprintf(f, LABEL "not estimated (%s)\n", "core clock",
+			m->core_clock_rc == -ENODATA ? "the recorded host holds no samples" : strerror(-m->core_clock_rc));
 	}
 	write_pmu_text(m, f);
 }
