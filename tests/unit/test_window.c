@@ -11,6 +11,8 @@
  */
 #include "../harness.h"
 
+#include "core/host.h"
+
 #include "core/arena.h"
 #include "core/chain.h"
 #include "core/clock.h"
@@ -212,7 +214,7 @@ TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump)
  * our buffer exists. */
 static bool any_wx_mapping(void)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
+	FILE *f = host_self_fopen("maps");
 	char line[512], perms[5];
 	bool wx = false;
 
@@ -361,7 +363,7 @@ static int write_aarch64_elf(const char *path, enum probe_filler f, unsigned n, 
 	return rc ? rc : write_file(path, img, sizeof(img));
 }
 
-TEST(jit_aarch64_probe_runs_correctly_under_qemu)
+TEST(jit_aarch64_probe_runs_correctly_under_qemu, NEEDS_PROGRAMS)
 {
 	char path[] = "/tmp/mlpscope-a64-XXXXXX", cmd[256], why[512];
 	int fd;
