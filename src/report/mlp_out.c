@@ -222,6 +222,7 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 		jsonw_string(w, "level", lv->name);
 		jsonw_uint(w, "working_set_bytes", lv->working_set_bytes);
 		jsonw_string(w, "size_from", lv->size_from);
+		jsonw_string_or_null(w, "size_source", lv->size_source, lv->size_source);
 		jsonw_string(w, "footprint_held", "total");
 		JSONW_FIELDS(w, lv, mlp_level_setup_fields);
 		jsonw_bool(w, "saturated", mlp_level_saturated(lv));

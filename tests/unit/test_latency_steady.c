@@ -288,6 +288,39 @@ TEST(mlp_levels_place_cache_rows_inside_the_curve_s_plateaus)
 	      lv[1].working_set_bytes);
 }
 
+/* An OS that reports no cache (the Zen 5 guest): each cache the curve
+ * shows stands for the cache of its rank, a TLB step counting for none, and
+ * the rows say so; the memory row is the set. */
+TEST(mlp_levels_come_from_the_curve_where_the_os_reports_no_cache)
+{
+	static struct latency_result lat;
+	struct mlp_level lv[MLP_LEVELS];
+	struct topo t;
+	unsigned n;
+
+	memset(&t, 0, sizeof(t));
+	lat.nlevels = 5;
+	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 46336, .latency_ns = 1.1};
+	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 55104, .size_bytes = 256 << 10,
+					       .latency_ns = 4.0};
+	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 288 << 10, .size_bytes = 1 << 20,
+					       .latency_ns = 5.9, .tlb = true};
+	lat.levels[3] = (struct latency_level){.level = 4, .first_bytes = 1246976, .size_bytes = 9975808,
+					       .latency_ns = 15.2};
+	lat.levels[4] = (struct latency_level){.level = 5, .first_bytes = 19951616, .size_bytes = 256 << 20,
+					       .latency_ns = 149, .reaches_max = true};
+	n = mlp_levels_plan_curve(&t, &lat, 256 << 20, lv);
+	CHECK(n == 3, "%u rows from a curve with three caches and no OS caches", n);
+	CHECK(!strcmp(lv[0].name, "L2") && lv[0].working_set_bytes == 120128 && !strcmp(lv[0].size_source, "latency curve"),
+	      "L2 row %s at %zu B from %s", lv[0].name, lv[0].working_set_bytes, lv[0].size_source);
+	CHECK(strstr(lv[0].size_from, "L2 plateau") && strstr(lv[0].size_from, "by rank"), "%s", lv[0].size_from);
+	CHECK(!strcmp(lv[1].name, "last cache") && lv[1].working_set_bytes == 3526976 &&
+		      strstr(lv[1].size_from, "L3 plateau"), "last-cache row %zu B: %s", lv[1].working_set_bytes,
+	      lv[1].size_from);
+	CHECK(lv[2].from_main_sweep && !strcmp(lv[2].size_source, "memory set"), "memory row from %s", lv[2].size_source);
+	CHECK(mlp_levels_plan_curve(&t, NULL, 256 << 20, lv) == 1, "without the curve the OS's silence gives one row");
+}
+
 /* A last cache that fills a lap at a time: the block settles (regions until
  * one is no faster) before its trials, so the figure is the warm one within
  * what the settling rule leaves, not the first lap's. */
