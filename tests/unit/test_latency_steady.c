@@ -11,6 +11,8 @@
  */
 #include "../harness.h"
 
+#include "exp/cache_sizes.h"
+
 #include "core/clock.h"
 #include "exp/latency.h"
 #include "exp/mlp_levels.h"
@@ -319,6 +321,42 @@ TEST(mlp_levels_come_from_the_curve_where_the_os_reports_no_cache)
 	      lv[1].size_from);
 	CHECK(lv[2].from_main_sweep && !strcmp(lv[2].size_source, "memory set"), "memory row from %s", lv[2].size_source);
 	CHECK(mlp_levels_plan_curve(&t, NULL, 256 << 20, lv) == 1, "without the curve the OS's silence gives one row");
+}
+
+/* The sizes app and the memory-set check go by: the OS's claim unless the
+ * curve disproves it or the OS states none; a cache the curve shows no
+ * plateau for keeps the OS's claim (unseen is not disproved). */
+TEST(cache_sizes_take_the_curve_where_the_os_is_silent_or_disproved)
+{
+	static struct latency_result lat;
+	struct cache_sizes c;
+	struct topo t;
+
+	memset(&t, 0, sizeof(t));
+	lat.nlevels = 3;
+	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 46336};
+	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 55104, .size_bytes = 1 << 20};
+	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 1 << 21, .size_bytes = 10 << 20};
+	cache_sizes_of(&t, &lat, &c);
+	CHECK(c.l2.bytes == 1 << 20 && !strcmp(c.l2.from, CACHE_FROM_CURVE) && c.largest.bytes == 10 << 20 &&
+		      !strcmp(c.largest.from, CACHE_FROM_CURVE), "no OS caches: L2 %zu (%s), largest %zu (%s)", c.l2.bytes,
+	      c.l2.from, c.largest.bytes, c.largest.from);
+	cache_sizes_of(&t, NULL, &c);
+	CHECK(!c.largest.bytes && !strcmp(c.largest.from, CACHE_FROM_NONE), "no OS, no curve: %zu", c.largest.bytes);
+	t.ncaches = 2;
+	t.caches[0] = (struct cache_desc){.level = 2, .type = "Unified", .size_bytes = 2 << 20};
+	t.caches[1] = (struct cache_desc){.level = 3, .type = "Unified", .size_bytes = (size_t)260 << 20};
+	lat.levels[1].cache_level = 2;
+	lat.levels[2].cache_level = 3;
+	lat.levels[2].disagrees = true;
+	cache_sizes_of(&t, &lat, &c);
+	CHECK(c.l2.bytes == 2 << 20 && !strcmp(c.l2.from, CACHE_FROM_OS), "agreeing L2 from %s", c.l2.from);
+	CHECK(c.largest.bytes == 10 << 20 && !strcmp(c.largest.from, CACHE_FROM_CURVE), "disproved L3: %zu from %s",
+	      c.largest.bytes, c.largest.from);
+	lat.nlevels = 2;
+	cache_sizes_of(&t, &lat, &c);
+	CHECK(c.largest.bytes == (size_t)260 << 20 && !strcmp(c.largest.from, CACHE_FROM_OS),
+	      "an L3 without a plateau lost its claim: %zu from %s", c.largest.bytes, c.largest.from);
 }
 
 /* A last cache that fills a lap at a time: the block settles (regions until
