@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-	return host_read_line(path, buf, len);
-}
-
 /* sysfs sizes look like "32K", "1024K", "32768K" or "64M". */
 static size_t parse_sysfs_size(const char *s)
 {
@@ -72,18 +67,18 @@ static void read_caches(struct topo *t, int cpu)
 		struct cache_desc *c = &t->caches[t->ncaches];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
-		if (read_line(path, buf, sizeof(buf)))
+		if (host_read_line(path, buf, sizeof(buf)))
 			break;
 		c->level = atoi(buf);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, idx);
-		if (read_line(path, c->type, sizeof(c->type)))
+		if (host_read_line(path, c->type, sizeof(c->type)))
 			snprintf(c->type, sizeof(c->type), "Unknown");
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, idx);
-		c->size_bytes = read_line(path, buf, sizeof(buf)) ? 0 : parse_sysfs_size(buf);
+		c->size_bytes = host_read_line(path, buf, sizeof(buf)) ? 0 : parse_sysfs_size(buf);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", cpu, idx);
-		c->line_bytes = read_line(path, buf, sizeof(buf)) ? 0 : (size_t)atol(buf);
+		c->line_bytes = host_read_line(path, buf, sizeof(buf)) ? 0 : (size_t)atol(buf);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/ways_of_associativity", cpu, idx);
-		c->ways = read_line(path, buf, sizeof(buf)) ? 0 : atoi(buf);
+		c->ways = host_read_line(path, buf, sizeof(buf)) ? 0 : atoi(buf);
 		if (c->level == 1 && strcmp(c->type, "Instruction") && c->line_bytes)
 			t->line_bytes = c->line_bytes;
 		t->ncaches++;
@@ -108,8 +103,7 @@ size_t topo_meminfo_bytes(const char *field)
 
 static void format_affinity(char *out, size_t len)
 {
-	static int cpus[HOST_CPUS_MAX];
-	int n = host_current_cpus(cpus, HOST_CPUS_MAX);
+	int cpus[HOST_CPUS_MAX], n = host_current_cpus(cpus, HOST_CPUS_MAX);
 	size_t used = 0;
 
 	out[0] = 0;
@@ -159,8 +153,7 @@ int topo_default_cpu(void)
 
 int topo_cpu_allowed(int cpu)
 {
-	static int cpus[HOST_CPUS_MAX];
-	int n = host_current_cpus(cpus, HOST_CPUS_MAX);
+	int cpus[HOST_CPUS_MAX], n = host_current_cpus(cpus, HOST_CPUS_MAX);
 
 	for (int i = 0; i < n && i < HOST_CPUS_MAX; i++)
 		if (cpus[i] == cpu)
