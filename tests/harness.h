@@ -74,6 +74,12 @@ int test_count_entries(const char *dir);
 /* Writes text to path (created or truncated): 0, or -1 on any failure. */
 int test_write_text(const char *path, const char *text);
 
+/* The whole of a text file, NUL-terminated (free it), or NULL. */
+char *test_read_text(const char *path);
+
+/* Copies file from to file to (created or truncated): 0, or -1. */
+int test_copy_file(const char *from, const char *to);
+
 /* Makes a fresh folder /tmp/mlpscope-TAG-XXXXXX and writes its path into
  * dir (dir[0] == 0 when mkdtemp fails). */
 void test_scratch_make(char *dir, size_t len, const char *tag);

@@ -138,6 +138,39 @@ int test_write_text(const char *path, const char *text)
 	return fclose(f);
 }
 
+char *test_read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
+	    (buf = calloc(1, (size_t)len + 1)) && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+int test_copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *i = fopen(from, "rb"), *o = fopen(to, "wb");
+	size_t n;
+	int rc = i && o ? 0 : -1;
+
+	while (!rc && (n = fread(buf, 1, sizeof(buf), i)) > 0)
+		rc = fwrite(buf, 1, n, o) == n ? 0 : -1;
+	if (i)
+		fclose(i);
+	if (o && fclose(o))
+		rc = -1;
+	return rc;
+}
+
 void test_scratch_make(char *dir, size_t len, const char *tag)
 {
 	snprintf(dir, len, "/tmp/mlpscope-%s-XXXXXX", tag);

@@ -4,62 +4,15 @@
  * refusals come before measurement (well under the seconds a run takes).
  */
 #include "harness.h"
+#include "spawn.h"
 
-#include <spawn.h>
+#include "util/jsonr.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-extern char **environ;
 
 #define MAX_ARGS 16
-
-struct outcome {
-	int status;
-	char output[4096];
-	double seconds;
-};
-
-/* Run bin with args; capture stdout+stderr together. */
-static int run_binary(char *const argv[], struct outcome *out)
-{
-	int fds[2], st;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	size_t used = 0;
-	ssize_t n;
-	struct timespec a, b;
-
-	if (pipe(fds))
-		return -1;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-	posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-	posix_spawn_file_actions_addclose(&fa, fds[0]);
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ)) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -1;
-	}
-	posix_spawn_file_actions_destroy(&fa);
-	close(fds[1]);
-	while ((n = read(fds[0], out->output + used, sizeof(out->output) - 1 - used)) > 0)
-		used += (size_t)n;
-	out->output[used] = 0;
-	/* Keep only the first 4 KiB, but read the rest: a child whose pipe
-	 * closed early dies of SIGPIPE (--help outgrew the buffer once). */
-	for (char sink[4096]; read(fds[0], sink, sizeof(sink)) > 0;)
-		;
-	close(fds[0]);
-	waitpid(pid, &st, 0);
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	out->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-	out->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	return 0;
-}
 
 static char *trim(char *s)
 {
@@ -94,12 +47,12 @@ TEST(cli_cases_exit_codes_and_messages, NEEDS_BINARY)
 
 	CHECK(realpath(TEST_HOST_DEFAULT, host), "no %s", TEST_HOST_DEFAULT);
 	setenv("MLPSCOPE_HOST", host, 1);
-	snprintf(bin, sizeof(bin), "%s/mlpscope", test_bin_dir());
+	test_binary(bin, sizeof(bin));
 	f = fopen("tests/cli_cases.txt", "r");
 	CHECK(f, "tests/cli_cases.txt not found (run from the repository root)");
 	while (fgets(line, sizeof(line), f)) {
 		char *exit_s, *want, *args, *argv[MAX_ARGS + 2], *save = NULL;
-		struct outcome o;
+		struct test_run o;
 		int argc = 0, expect;
 
 		if (line[0] == '#' || line[0] == '\n')
@@ -121,19 +74,64 @@ TEST(cli_cases_exit_codes_and_messages, NEEDS_BINARY)
 		     tok = strtok_r(NULL, " ", &save))
 			argv[argc++] = tok;
 		argv[argc] = NULL;
-		if (run_binary(argv, &o)) {
+		if (test_run(argv, true, &o)) {
+			free(o.out);
 			fclose(f);
 			CHECK(0, "cannot run %s", bin);
 		}
 		cases++;
-		if (o.status != expect || !strstr(o.output, want) ||
-		    (expect == 2 && count_lines(o.output) != 1) || (expect == 2 && o.seconds > 3.0)) {
+		if (o.status != expect || !strstr(o.out, want) ||
+		    (expect == 2 && count_lines(o.out) != 1) || (expect == 2 && o.seconds > 3.0)) {
+			char shown[400];
+
 			fclose(f);
+			snprintf(shown, sizeof(shown), "%s", o.out);
+			free(o.out);
 			CHECK(0, "case '%s': exit %d (want %d) after %.1f s, output: %s", want, o.status, expect,
-			      o.seconds, o.output);
+			      o.seconds, shown);
 		}
+		free(o.out);
 	}
 	fclose(f);
 	CHECK(cases >= 20, "only %d cases read", cases);
 	snprintf(tctx->message, sizeof(tctx->message), "%d cases", cases);
+}
+
+/* `--json -` is stdout, in place of the text: what comes out must be one
+ * JSON document and nothing else, for every command that takes it. */
+TEST(json_dash_prints_one_json_document_alone, NEEDS_BINARY)
+{
+	static const char *const cases[][6] = {
+		{"trace", "tests/data/lackey_chase.trace", "--json", "-", NULL},
+		{"trace", "tests/data/lackey_stream.trace", "--queue", "4", "--json", "-"},
+		{"qmodel", "--json", "-", NULL},
+		{"qmodel", "--chase-vs-stream", "--queue", "15", "--json", "-"},
+		{"model", "--from", "tests/data/report_a.json", "--json", "-", NULL},
+	};
+	char bin[4200];
+
+	test_binary(bin, sizeof(bin));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *argv[8] = {bin}, err[256];
+		struct test_run o;
+		struct jsonr_doc doc;
+		int rc;
+
+		for (int k = 0; k < 6 && cases[i][k]; k++)
+			argv[k + 1] = (char *)cases[i][k];
+		CHECK(test_run(argv, false, &o) == 0, "cannot run %s", bin);
+		rc = o.status == 0 ? jsonr_parse(o.out, o.len, 0, &doc, err, sizeof(err)) : -1;
+		if (rc) {
+			char shown[200];
+
+			snprintf(shown, sizeof(shown), "%s", o.out);
+			free(o.out);
+			CHECK(0, "%s %s: exit %d, not one JSON document (%s): %s", cases[i][0], cases[i][1], o.status,
+			      rc == -1 ? "no output" : err, shown);
+		}
+		free(o.out);
+		CHECK(jsonr_get_string(doc.root, "tool") && jsonr_get(doc.root, cases[i][0]), "%s: no '%s' object",
+		      cases[i][0], cases[i][0]);
+		jsonr_free(&doc);
+	}
 }

@@ -48,8 +48,20 @@ static uint64_t tick_result(const struct charz *c, unsigned *flags, uint64_t *dr
 	return up;
 }
 
+/* The view of the current tick the property checks take; after, the
+ * high-water mark and the flags are filled by the caller. */
+static struct charz_tick_view tick_view(const struct charz *c)
+{
+	return (struct charz_tick_view){
+		.capacity = c->capacity, .before = c->outstanding, .arrivals = c->tick_arrivals,
+		.completions = c->tick_completions, .high_water_before = c->high_water,
+		.area = c->area, .elapsed = c->now - c->t_begin,
+	};
+}
+
 static void tick_apply(struct charz *c)
 {
+	struct charz_tick_view v = tick_view(c);
 	unsigned f;
 	uint64_t dropped, unmatched;
 
@@ -61,6 +73,10 @@ static void tick_apply(struct charz *c)
 		c->high_water = c->outstanding;
 	c->tick_arrivals = 0;
 	c->tick_completions = 0;
+	v.after = c->outstanding;
+	v.high_water_after = c->high_water;
+	v.completion_idle_after = c->flags & CHARZ_FLAG_COMPLETION_IDLE;
+	charz_props_tick(&c->mon, &v);
 }
 
 /* Move to time t: close the current tick and integrate the count it left
@@ -82,8 +98,15 @@ static void charz_advance(struct charz *c, double t)
 void charz_arrive(struct charz *c, double t, uint64_t addr, uint64_t bytes, bool is_write)
 {
 	uint64_t line = addr / c->line_bytes;
+	unsigned flags_before = c->flags;
+	struct charz_arrival_view v = {.is_write = is_write};
 
 	charz_advance(c, t);
+	v.requests_before = c->requests;
+	v.reads_before = c->reads;
+	v.writes_before = c->writes;
+	v.regular_before = c->stride_regular;
+	v.classified_now = c->requests >= 2;
 	c->tick_arrivals++;
 	c->requests++;
 	if (is_write)
@@ -105,23 +128,39 @@ void charz_arrive(struct charz *c, double t, uint64_t addr, uint64_t bytes, bool
 		c->prev_delta = delta;
 	}
 	c->prev_line = line;
+	v.requests_after = c->requests;
+	v.reads_after = c->reads;
+	v.writes_after = c->writes;
+	v.classified_after = c->stride_classified;
+	v.regular_after = c->stride_regular;
+	charz_props_arrival(&c->mon, &v);
+	charz_props_sticky(&c->mon, c->used_reported, c->used_reported, flags_before, c->flags);
 }
 
 void charz_complete(struct charz *c, double t)
 {
+	unsigned flags_before = c->flags;
+
 	charz_advance(c, t);
 	c->tick_completions++;
 	c->completions++;
+	charz_props_completion(&c->mon);
+	charz_props_sticky(&c->mon, c->used_reported, c->used_reported, flags_before, c->flags);
 }
 
 void charz_report_used(struct charz *c, uint64_t bytes)
 {
+	unsigned flags_before = c->flags;
+	bool reported_before = c->used_reported;
+
 	c->used_reported = true;
 	c->used_bytes += bytes;
 	if (c->used_bytes > c->delivered_bytes) {
 		c->flags |= CHARZ_FLAG_USED_EXCEEDS;
 		c->used_bytes = c->delivered_bytes;
 	}
+	charz_props_used(&c->mon, c->used_reported, c->used_bytes, c->delivered_bytes);
+	charz_props_sticky(&c->mon, reported_before, c->used_reported, flags_before, c->flags);
 }
 
 uint64_t charz_outstanding(const struct charz *c)
@@ -164,5 +203,16 @@ int charz_summarise(const struct charz *c, double t_end, struct charz_summary *s
 	s->used_fraction = c->used_reported && c->delivered_bytes ?
 		(double)c->used_bytes / (double)c->delivered_bytes : NAN;
 	s->flags = c->flags | f;
+	s->mon = c->mon;
+	/* The tick still open is part of the window: its checks count too. */
+	if (c->tick_arrivals || c->tick_completions) {
+		struct charz_tick_view v = tick_view(c);
+
+		v.after = last;
+		v.high_water_after = s->high_water;
+		v.completion_idle_after = s->flags & CHARZ_FLAG_COMPLETION_IDLE;
+		charz_props_tick(&s->mon, &v);
+		charz_props_sticky(&s->mon, c->used_reported, c->used_reported, c->flags, s->flags);
+	}
 	return 0;
 }

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyse/charz_props.h"
+
 /* Sticky flags: once set, set for the rest of the window. */
 #define CHARZ_FLAG_OVERFLOW        0x1u /* a tick ended with more than capacity outstanding */
 #define CHARZ_FLAG_COMPLETION_IDLE 0x2u /* a tick completed more than was outstanding */
@@ -46,6 +48,7 @@ struct charz {
 	uint64_t used_bytes;
 	bool used_reported;
 	unsigned flags;
+	struct charz_monitor mon;   /* its properties and covers so far */
 };
 
 struct charz_summary {
@@ -63,6 +66,7 @@ struct charz_summary {
 	uint64_t used_bytes;        /* meaningful only when used_reported */
 	double used_fraction;       /* used / delivered; NaN unless both known */
 	unsigned flags;
+	struct charz_monitor mon;   /* properties (armed, failed) and covers, the last tick included */
 };
 
 /* Start a window at t_begin. capacity and line_bytes must be > 0.

@@ -205,3 +205,34 @@ int qmodel_compare_chase_stream(const struct qmodel_memory *m, uint64_t reads, s
 	c->slowdown = c->stream.makespan > 0 ? c->chase.makespan / c->stream.makespan : NAN;
 	return 0;
 }
+
+const char *qmodel_flag_unarmable(unsigned flag)
+{
+	switch (flag) {
+	case CHARZ_FLAG_OVERFLOW:
+		return "the model accepts no more than its Q slots (or one per source) at once";
+	case CHARZ_FLAG_COMPLETION_IDLE:
+		return "the model completes only requests it accepted";
+	case CHARZ_FLAG_TIME_BACKWARDS:
+		return "the model's clock only moves forward";
+	case CHARZ_FLAG_USED_EXCEEDS:
+		return "the model reports no bytes used";
+	default:
+		return NULL;
+	}
+}
+
+const char *qmodel_prop_unarmable(enum charz_prop p)
+{
+	switch (p) {
+	case CHARZ_P5_UNDERFLOW_RECORDED:
+		return qmodel_flag_unarmable(CHARZ_FLAG_COMPLETION_IDLE);
+	case CHARZ_P11_USED_LE_DELIVERED:
+	case CHARZ_P12_USED_STICKY:
+		return qmodel_flag_unarmable(CHARZ_FLAG_USED_EXCEEDS);
+	case CHARZ_P13_FLAGS_STICKY:
+		return "no flag can be raised (see the flags)";
+	default:
+		return NULL;
+	}
+}

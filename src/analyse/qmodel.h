@@ -82,4 +82,10 @@ struct qmodel_comparison {
 };
 int qmodel_compare_chase_stream(const struct qmodel_memory *m, uint64_t reads, struct qmodel_comparison *c);
 
+/* Why the characteriser's flag (CHARZ_FLAG_*) or property cannot fire on a
+ * model run, or NULL: the model accepts at most its slots, completes only
+ * what it accepted, in time order, and reports no bytes used. */
+const char *qmodel_flag_unarmable(unsigned flag);
+const char *qmodel_prop_unarmable(enum charz_prop p);
+
 #endif

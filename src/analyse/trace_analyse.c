@@ -365,8 +365,10 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		r->cache_bytes[i] = caches[i];
 		a.cache_lines[i] = caches[i] / TRACE_LINE_BYTES;
 	}
-	/* capacity: the model caps nothing; every request is held */
-	rc = charz_init(&a.cz, UINT64_MAX, TRACE_LINE_BYTES, 0);
+	/* capacity: without a queue the model caps nothing and every request
+	 * is held; with one, what passes it is the characteriser's overflow */
+	r->queue_cap = p ? p->queue_cap : 0;
+	rc = charz_init(&a.cz, r->queue_cap ? r->queue_cap : UINT64_MAX, TRACE_LINE_BYTES, 0);
 	if (rc)
 		return rc;
 	a.fen_cap = FEN_INITIAL;
@@ -421,4 +423,36 @@ out:
 	free(a.tab);
 	free(a.pending);
 	return rc;
+}
+
+const char *trace_flag_unarmable(const struct trace_result *r, unsigned flag)
+{
+	switch (flag) {
+	case CHARZ_FLAG_OVERFLOW:
+		return r->queue_cap ? NULL : "the capacity is unlimited (--queue Q sets one)";
+	case CHARZ_FLAG_COMPLETION_IDLE:
+		return r->queue_cap ? NULL : "every completion is of a request the characteriser holds (with --queue Q, "
+					     "a request dropped past Q still completes)";
+	case CHARZ_FLAG_TIME_BACKWARDS:
+		return "the model emits its events in time order";
+	case CHARZ_FLAG_USED_EXCEEDS:
+		return "a request's used bytes lie in its own line, which it delivered";
+	default:
+		return NULL;
+	}
+}
+
+const char *trace_prop_unarmable(const struct trace_result *r, enum charz_prop p)
+{
+	switch (p) {
+	case CHARZ_P1_BOUNDED:
+	case CHARZ_P7_AVERAGE_FEASIBLE:
+		return r->queue_cap ? NULL : "true by construction: the capacity is unlimited (--queue Q sets one)";
+	case CHARZ_P5_UNDERFLOW_RECORDED:
+		return trace_flag_unarmable(r, CHARZ_FLAG_COMPLETION_IDLE);
+	case CHARZ_P13_FLAGS_STICKY:
+		return r->queue_cap ? NULL : "no flag can be raised without --queue Q (see the flags)";
+	default:
+		return NULL;
+	}
 }

@@ -35,6 +35,7 @@ struct trace_params {
 	size_t ncaches;               /* 1..TRACE_MAX_CACHES when cache_bytes is set */
 	double latency_ticks;         /* each request outstanding this long; 0: the default */
 	const char *latency_source;   /* where it came from, in words; NULL: the default */
+	uint64_t queue_cap;           /* the characteriser's capacity Q; 0: unlimited */
 };
 
 struct trace_bad_line {
@@ -65,9 +66,19 @@ struct trace_result {
 	 * accesses touched. */
 	double latency_ticks;         /* the model's L */
 	char latency_source[160];     /* where L came from, in words */
+	uint64_t queue_cap;           /* Q the characteriser held requests against; 0: unlimited */
 	uint64_t ticks;               /* instruction records: the model's clock */
 	struct charz_summary requests;
 };
+
+/* Why the characteriser's flag (CHARZ_FLAG_*) or property cannot fire under
+ * the request model r ran with, or NULL where it can. The model emits its
+ * events in time order and completes only what it issued, and "used" is a
+ * part of the request's own line, so most of the characteriser's alarms
+ * have nothing to catch here; a capacity (queue_cap) arms overflow and the
+ * completion of a request dropped past it. */
+const char *trace_flag_unarmable(const struct trace_result *r, unsigned flag);
+const char *trace_prop_unarmable(const struct trace_result *r, enum charz_prop p);
 
 /* Analyse a lackey trace from f. 0; -EINVAL for bad params; -ENOMEM; -EIO
  * for a read error (err says which). Malformed lines are in r, not errors. */

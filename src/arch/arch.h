@@ -13,6 +13,16 @@
  * the call may complete after it, none after may start before it. */
 uint64_t arch_timer_read(void);
 
+/* The same counter read without its fences (RDTSC alone; CNTVCT without
+ * ISB), so the validate check can show that the fences matter: a region
+ * timed with it reads shorter, because the read runs ahead of the loads it
+ * should follow. Never for timing. Where there is no fence to drop (the
+ * portable clock), the fenced read itself, and arch_timer_fence_name NULL. */
+uint64_t arch_timer_read_unfenced(void);
+
+/* The fence arch_timer_read adds ("lfence", "isb"), or NULL. */
+const char *arch_timer_fence_name(void);
+
 /* Human-readable counter name recorded in provenance, e.g. "tsc+lfence". */
 const char *arch_timer_source(void);
 

@@ -17,6 +17,16 @@ uint64_t arch_timer_read(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t arch_timer_read_unfenced(void)
+{
+	return arch_timer_read();
+}
+
+const char *arch_timer_fence_name(void)
+{
+	return NULL;
+}
+
 const char *arch_timer_source(void)
 {
 	return "clock_monotonic_raw";

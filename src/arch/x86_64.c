@@ -21,6 +21,21 @@ uint64_t arch_timer_read(void)
 	return ((uint64_t)hi << 32) | lo;
 }
 
+uint64_t arch_timer_read_unfenced(void)
+{
+	uint32_t lo, hi;
+
+	/* "memory" keeps the compiler's order; the CPU may still run RDTSC
+	 * before earlier loads complete, which is what this read is for. */
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+const char *arch_timer_fence_name(void)
+{
+	return "lfence";
+}
+
 const char *arch_timer_source(void)
 {
 	return "tsc+lfence";

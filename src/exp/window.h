@@ -1,10 +1,11 @@
 /*
  * The window experiment: how many instructions, registers, loads and stores
  * the core keeps in flight behind a cache miss, from the window probe
- * (jit/probe.h) swept over N for each filler kind. Each limit shows twice: a
- * linear ramp from about Q/2 (the next iteration's first miss must fit
- * behind 2N fillers) and the step at Q; both are reported. Never prints,
- * never parses options; -ENOTSUP where the ISA has no encoder.
+ * (jit/probe.h) swept over N for each filler kind. The step is at the limit
+ * Q; a ramp before it is fitted and reported too, and checked against the
+ * Q/2 that two groups of fillers overflowing Q would give (window_ramp.h:
+ * the recorded runs show it for few fillers). Never prints, never parses
+ * options; -ENOTSUP where the ISA has no encoder.
  */
 #ifndef MLPSCOPE_EXP_WINDOW_H
 #define MLPSCOPE_EXP_WINDOW_H

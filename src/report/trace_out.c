@@ -6,6 +6,7 @@
  */
 #include "report/trace_out.h"
 
+#include "report/charz_out.h"
 #include "util/format.h"
 #include "util/jsonw.h"
 
@@ -43,18 +44,6 @@ static const struct jsonw_field trace_line_fields[] = {
 	JSONW_FIELD(UINT, "cold_touches", struct trace_result, cold),
 };
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} charz_flags[] = {
-	{CHARZ_FLAG_OVERFLOW, "overflow"},
-	{CHARZ_FLAG_COMPLETION_IDLE, "completion_idle"},
-	{CHARZ_FLAG_TIME_BACKWARDS, "time_backwards"},
-	{CHARZ_FLAG_USED_EXCEEDS, "used_exceeds"},
-};
-
-#define NFLAGS (sizeof(charz_flags) / sizeof(charz_flags[0]))
-
 static const char timing_model[] =
 	"a model, not a measurement: one tick per instruction record; one request per change of line, "
 	"issued at its tick and outstanding L ticks; the program's dependences are ignored";
@@ -64,19 +53,26 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : NAN;
 }
 
-/* Every figure and flag of the characteriser, under the timing model. */
+static const char *flag_why(const void *ctx, unsigned flag)
+{
+	return trace_flag_unarmable(ctx, flag);
+}
+
+static const char *prop_why(const void *ctx, enum charz_prop p)
+{
+	return trace_prop_unarmable(ctx, p);
+}
+
+/* Every figure, flag and property of the characteriser, under the timing
+ * model. */
 static void write_requests_text(FILE *out, const struct trace_result *r)
 {
 	const struct charz_summary *q = &r->requests;
-	size_t used = 0;
-	char flags[96] = "";
+	char cap[48];
 
-	for (size_t i = 0; i < NFLAGS; i++)
-		if (q->flags & charz_flags[i].bit)
-			used += (size_t)snprintf(flags + used, sizeof(flags) - used, "%s%s", used ? ", " : "",
-						 charz_flags[i].name);
-	fprintf(out, "  line requests (%s; L = %g ticks: %s):\n", timing_model, r->latency_ticks,
-		r->latency_source);
+	snprintf(cap, sizeof(cap), r->queue_cap ? "Q = %llu (--queue)" : "unlimited", (unsigned long long)r->queue_cap);
+	fprintf(out, "  line requests (%s; L = %g ticks: %s; capacity %s):\n", timing_model, r->latency_ticks,
+		r->latency_source, cap);
 	fprintf(out, "    %llu requests (%llu reads, %llu writes), %llu completed, %llu dropped, %llu unmatched, "
 		"%llu outstanding at the end\n", (unsigned long long)q->requests, (unsigned long long)q->reads,
 		(unsigned long long)q->writes, (unsigned long long)q->completions, (unsigned long long)q->dropped,
@@ -93,8 +89,12 @@ static void write_requests_text(FILE *out, const struct trace_result *r)
 		fprintf(out, " (%.1f%%: the bytes each request's run of accesses touched)\n", 100 * q->used_fraction);
 	else
 		fprintf(out, " (never reported)\n");
-	fprintf(out, "    flags: %s\n", used ? flags : "none (no overflow, no completion while idle, time never "
-		"went backwards, used never exceeded delivered)");
+	if (q->flags & CHARZ_FLAG_OVERFLOW)
+		fprintf(out, "    at L this request rate needs more than Q = %llu outstanding: the model does not stall, "
+			"so %llu requests were past the capacity (dropped) and their completions found nothing "
+			"(unmatched); the mean above is what Q held, not what the rate needs\n", (unsigned long long)r->queue_cap,
+			(unsigned long long)q->dropped);
+	charz_write_checks_text(out, "    ", q, flag_why, prop_why, r);
 }
 
 void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
@@ -167,11 +167,20 @@ void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
 struct trace_price {
 	double misses;
 	double dependent_ns, lq_ns, bw_core_ns, bw_memory_ns;
+	double concurrency_ns;    /* M x L / C: a prediction, never part of the bound */
 	double bound_ns;          /* NAN when no independent term is known */
 	char binding[64];
 };
 
-static void price(const struct env_inputs *in, double misses, struct trace_price *p)
+/* C for M x L / C: the request model's mean outstanding, 0 without data
+ * (seed 003's predicted_cycles: no concurrency is "no data", not an
+ * infinite speedup). */
+static double model_concurrency(const struct trace_result *r)
+{
+	return r->requests.has_data && r->requests.mean_outstanding > 0 ? r->requests.mean_outstanding : 0;
+}
+
+static void price(const struct env_inputs *in, const struct trace_result *r, double misses, struct trace_price *p)
 {
 	static const enum env_term terms[] = {ENV_LOAD_QUEUE, ENV_BW_CORE, ENV_BW_MEMORY};
 	double per[3], best = 0;
@@ -183,6 +192,7 @@ static void price(const struct env_inputs *in, double misses, struct trace_price
 	per[1] = in->read_core.value > 0 ? in->line_bytes / in->read_core.value : 0;
 	per[2] = in->read_memory.value > 0 ? in->line_bytes / in->read_memory.value : 0;
 	p->dependent_ns = misses * in->t1.value;
+	p->concurrency_ns = model_concurrency(r) > 0 ? p->dependent_ns / model_concurrency(r) : 0;
 	p->lq_ns = misses * per[0];
 	p->bw_core_ns = misses * per[1];
 	p->bw_memory_ns = misses * per[2];
@@ -217,15 +227,21 @@ void trace_write_bounds(FILE *out, const char *json_path, const struct trace_res
 		envelope_term_source(in, terms[t], src, sizeof(src));
 		fprintf(out, "    %s: %s\n", envelope_term_name(terms[t]), src);
 	}
-	fprintf(out, "    %-10s %12s %16s %16s %16s %16s %16s  %s\n", "size", "misses", "all_dependent_ns",
-		"M*L/Q_lq_ns", "M*line/B1_ns", "M*line/Bmax_ns", "lower_bound_ns", "binding");
+	if (model_concurrency(r) > 0)
+		fprintf(out, "    C = %.2f, the request model's mean outstanding: M*L/C is the time at the concurrency this "
+			"trace's request rate needs, a prediction beside the bound, never part of it\n", model_concurrency(r));
+	else
+		fprintf(out, "    C: no data (the request model's window is empty): M*L/C unknown\n");
+	fprintf(out, "    %-10s %12s %16s %16s %16s %16s %16s %16s  %s\n", "size", "misses", "all_dependent_ns",
+		"M*L/C_ns", "M*L/Q_lq_ns", "M*line/B1_ns", "M*line/Bmax_ns", "lower_bound_ns", "binding");
 	for (size_t i = 0; i < r->ncaches; i++) {
 		struct trace_price p;
 
-		price(in, (double)(r->touches - r->cache_hits[i]), &p);
+		price(in, r, (double)(r->touches - r->cache_hits[i]), &p);
 		report_format_bytes(name, sizeof(name), (size_t)r->cache_bytes[i]);
 		fprintf(out, "    %-10s %12.0f", name, p.misses);
 		cell(out, p.dependent_ns);
+		cell(out, p.concurrency_ns);
 		cell(out, p.lq_ns);
 		cell(out, p.bw_core_ns);
 		cell(out, p.bw_memory_ns);
@@ -252,6 +268,7 @@ static void write_requests_json(struct jsonw *w, const struct trace_result *r)
 	jsonw_string(w, "latency_source", r->latency_source);
 	jsonw_string(w, "tick", "one instruction record");
 	jsonw_uint(w, "ticks", r->ticks);
+	jsonw_uint_or_null(w, "queue_cap", r->queue_cap, r->queue_cap);
 	jsonw_object_end(w);
 	jsonw_object_begin(w, "requests");
 	jsonw_bool(w, "has_data", q->has_data);
@@ -268,10 +285,7 @@ static void write_requests_json(struct jsonw *w, const struct trace_result *r)
 		jsonw_null(w, "used_bytes");
 		jsonw_null(w, "used_fraction");
 	}
-	jsonw_object_begin(w, "flags");
-	for (size_t i = 0; i < NFLAGS; i++)
-		jsonw_bool(w, charz_flags[i].name, q->flags & charz_flags[i].bit);
-	jsonw_object_end(w);
+	charz_write_checks_json(w, q, flag_why, prop_why, r);
 	jsonw_object_end(w);
 }
 
@@ -312,8 +326,9 @@ void trace_write_json(struct jsonw *w, const char *path, const struct trace_resu
 		jsonw_uint(w, "hits", r->cache_hits[i]);
 		jsonw_uint(w, "misses", r->touches - r->cache_hits[i]);
 		if (in) {
-			price(in, (double)(r->touches - r->cache_hits[i]), &p);
+			price(in, r, (double)(r->touches - r->cache_hits[i]), &p);
 			json_num_or_null(w, "all_dependent_ns", p.dependent_ns);
+			json_num_or_null(w, "concurrency_ns", p.concurrency_ns);
 			json_num_or_null(w, "load_queue_ns", p.lq_ns);
 			json_num_or_null(w, "bandwidth_core_ns", p.bw_core_ns);
 			json_num_or_null(w, "bandwidth_memory_ns", p.bw_memory_ns);
@@ -328,6 +343,7 @@ void trace_write_json(struct jsonw *w, const char *path, const struct trace_resu
 		jsonw_string(w, "path", json_path);
 		jsonw_string(w, "section", in->section);
 		jsonw_string(w, "latency_source", in->t1.source);
+		jsonw_double_or_null(w, "concurrency", model_concurrency(r) > 0, model_concurrency(r));
 		jsonw_object_end(w);
 	}
 	jsonw_object_end(w);

@@ -22,7 +22,8 @@ void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
 /* The misses of each cache size priced under the terms `model` uses, each
  * from its own evidence in the result at json_path (in): L = t(1), the
  * window section's load queue, the bandwidth section's reads on one thread
- * and on all. Never the lanes sweep's own plateau or line rate. */
+ * and on all. Never the lanes sweep's own plateau or line rate. Beside them,
+ * not in the bound, M x L / C at the request model's mean outstanding C. */
 void trace_write_bounds(FILE *out, const char *json_path, const struct trace_result *r,
 			const struct env_inputs *in);
 

@@ -8,6 +8,9 @@
 #include "sections/registry.h"
 
 #include "analyse/qmodel.h"
+#include "report/qmodel_out.h"
+#include "util/atomic.h"
+#include "util/jsonw.h"
 #include "util/usage.h"
 
 #include <errno.h>
@@ -69,6 +72,8 @@ int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *e
 	a->requests = o->qmodel_requests ? o->qmodel_requests : TEXTBOOK_REQUESTS;
 	a->queue_cap = o->qmodel_queue;
 	a->request_bytes = 64;
+	a->chase_vs_stream = o->qmodel_versus;
+	a->json_out = o->json_path;
 	a->lanes[0] = 1;
 	a->lanes[1] = 8;
 	a->lanes[2] = 16;
@@ -86,73 +91,89 @@ int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *e
 	return 0;
 }
 
-static void bound_text(const struct qmodel_bound *b, char *buf, size_t len)
-{
-	char names[64];
-	size_t used = 0;
+_Static_assert(QMODEL_CMD_MAX_LANES + 1 <= QMODEL_OUT_MAX_ROWS, "a row per chain count and the stream");
 
-	for (int t = 0; t < QMODEL_NTERMS && used < len; t++)
-		used += (size_t)snprintf(buf + used, len - used, b->term[t] > 0 ? "%s%s/%s %.1f" : "%s%s/%s -",
-					 t ? ", " : "", t == QMODEL_TERM_BANDWIDTH ? "bytes" : "L",
-					 t == QMODEL_TERM_LATENCY ? "K" : t == QMODEL_TERM_CONCURRENCY ? "Q" : "B",
-					 b->term[t]);
-	qmodel_bound_names(b, names, sizeof(names));
-	if (used < len)
-		snprintf(buf + used, len - used, " -> %.1f (%s)", b->bound, names);
+/* Every row (each K, then the stream) and, when asked, the comparison. */
+static int qmodel_simulate(const struct qmodel_cmd_args *a, struct qmodel_table *t)
+{
+	struct qmodel_workload stream = {.feed = QMODEL_FEED_STREAM, .requests = a->requests};
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->m = (struct qmodel_memory){
+		.latency = a->latency, .queue_cap = a->queue_cap, .bytes_per_tick = a->bytes_per_tick,
+		.request_bytes = a->request_bytes,
+	};
+	t->requests = a->requests;
+	for (size_t i = 0; i < a->nlanes; i++) {
+		struct qmodel_workload chains = {.feed = QMODEL_FEED_CHAINS, .chains = a->lanes[i], .requests = a->requests};
+		struct qmodel_row *r = &t->rows[t->nrows++];
+
+		if ((rc = qmodel_run(&t->m, &chains, &r->r)))
+			return rc;
+		r->chains = a->lanes[i];
+		qmodel_bound_at(&t->m, (double)a->lanes[i], 0, &r->b);
+	}
+	if ((rc = qmodel_run(&t->m, &stream, &t->rows[t->nrows].r)))
+		return rc;
+	qmodel_bound_at(&t->m, 0, 0, &t->rows[t->nrows++].b);
+	t->versus = a->chase_vs_stream;
+	return t->versus ? qmodel_compare_chase_stream(&t->m, a->requests, &t->cmp) : 0;
 }
 
-static void row(FILE *out, const char *what, const struct qmodel_result *r, const struct qmodel_bound *b)
+static int write_json(struct atomic_file *f, const char *path, const struct qmodel_table *t, char *err,
+		      size_t errlen)
 {
-	char bound[200];
+	struct jsonw w;
+	int rc;
 
-	bound_text(b, bound, sizeof(bound));
-	fprintf(out, "  %-14s %12.0f %12.1f %11.2f %6llu   %s\n", what, r->makespan, r->per_request,
-		r->seen.mean_outstanding, (unsigned long long)r->seen.high_water, bound);
+	jsonw_init(&w, f->f);
+	jsonw_object_begin(&w, NULL);
+	jsonw_string(&w, "tool", "mlpscope");
+	jsonw_int(&w, "schema_version", 1);
+	qmodel_write_json(&w, t);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	if ((rc = atomic_commit(f))) {
+		snprintf(err, errlen, "--json: writing '%s' failed: %s", path, atomic_strerror(rc));
+		return 1;
+	}
+	return 0;
 }
 
 int qmodel_cmd_run(const struct qmodel_cmd_args *a, FILE *out, char *err, size_t errlen)
 {
-	struct qmodel_memory m = {
-		.latency = a->latency,
-		.queue_cap = a->queue_cap,
-		.bytes_per_tick = a->bytes_per_tick,
-		.request_bytes = a->request_bytes,
-	};
-	struct qmodel_workload stream = {.feed = QMODEL_FEED_STREAM, .requests = a->requests};
-	struct qmodel_result r;
-	struct qmodel_bound b;
-	char q[32], bw[32], what[32];
+	struct qmodel_table *t = malloc(sizeof(*t));
+	struct atomic_file json = {0};
 	int rc;
 
-	snprintf(q, sizeof(q), a->queue_cap > 0 ? "%.0f" : "unlimited", a->queue_cap);
-	snprintf(bw, sizeof(bw), a->bytes_per_tick > 0 ? "%g bytes/tick" : "unlimited", a->bytes_per_tick);
-	fprintf(out, "queue model: %llu requests of %llu bytes, each outstanding L = %g ticks; at most Q = %s "
-		"outstanding; data path B = %s\n", (unsigned long long)a->requests,
-		(unsigned long long)a->request_bytes, a->latency, q, bw);
-	fprintf(out, "  (a tick is the caller's unit: cycles for the textbook case, ns for a measured run)\n");
-	fprintf(out, "  %-14s %12s %12s %11s %6s   %s\n", "feed", "makespan", "per request", "mean outst",
-		"peak", "bound per request: max(L/K, L/Q, bytes/B)");
-	for (size_t i = 0; i < a->nlanes; i++) {
-		struct qmodel_workload chains = {.feed = QMODEL_FEED_CHAINS, .chains = a->lanes[i], .requests = a->requests};
-
-		if ((rc = qmodel_run(&m, &chains, &r)))
-			goto fail;
-		qmodel_bound_at(&m, (double)a->lanes[i], 0, &b);
-		snprintf(what, sizeof(what), "K = %llu", (unsigned long long)a->lanes[i]);
-		row(out, what, &r, &b);
-	}
-	if ((rc = qmodel_run(&m, &stream, &r)))
-		goto fail;
-	qmodel_bound_at(&m, 0, 0, &b);
-	row(out, "stream", &r, &b);
-	if (fflush(out) || ferror(out)) {
-		snprintf(err, errlen, "writing the queue model: %s", strerror(errno));
+	if (!t) {
+		snprintf(err, errlen, "qmodel: out of memory");
 		return 1;
 	}
-	return 0;
-fail:
-	snprintf(err, errlen, "qmodel: %s", strerror(-rc));
-	return 1;
+	/* the output opens before the work, a bad path a usage error */
+	if (a->json_out && (rc = atomic_open(&json, a->json_out))) {
+		snprintf(err, errlen, "--json: cannot write '%s': %s (expected a writable file path)", a->json_out,
+			 atomic_strerror(rc));
+		free(t);
+		return 2;
+	}
+	if ((rc = qmodel_simulate(a, t))) {
+		snprintf(err, errlen, "qmodel: %s", strerror(-rc));
+		rc = 1;
+		goto out;
+	}
+	qmodel_write_text(out, t);
+	if (fflush(out) || ferror(out)) {
+		snprintf(err, errlen, "writing the queue model: %s", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	rc = a->json_out ? write_json(&json, a->json_out, t, err, errlen) : 0;
+out:
+	atomic_abort(&json);
+	free(t);
+	return rc;
 }
 
 int cmd_qmodel(const struct options *o, char *err, size_t errlen)
@@ -160,25 +181,32 @@ int cmd_qmodel(const struct options *o, char *err, size_t errlen)
 	struct qmodel_cmd_args a;
 	int rc = qmodel_cmd_parse(o, &a, err, errlen);
 
-	return rc ? rc : qmodel_cmd_run(&a, stdout, err, errlen);
+	/* --json -: the JSON is stdout, the text goes nowhere. */
+	return rc ? rc : qmodel_cmd_run(&a, atomic_is_stdout(a.json_out) ? atomic_discard_stream() : stdout, err, errlen);
 }
 
 static const char qmodel_help[] =
 	"mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q]\n"
-	"[--bytes-per-tick B]: simulates requests that each stay outstanding L ticks,\n"
-	"at most Q at once, through a data path of B bytes per tick, fed by K dependent\n"
-	"chains (each issues its next request when the last completes) and by a stream\n"
-	"of independent ones. Prints the makespan, the time per request, the mean and\n"
-	"peak outstanding the memory saw, and the bound max(L/K, L/Q, bytes/B) with\n"
-	"its binding term. A tick is the caller's unit. With no option it answers the\n"
-	"textbook case: 64 misses at L = 200 cycles take 12,800 cycles at K = 1, 1,600\n"
-	"at K = 8 and 800 at K = 16. No measurement is made; see docs/MODEL.md.\n";
+	"[--bytes-per-tick B] [--chase-vs-stream] [--json FILE]: simulates requests that\n"
+	"each stay outstanding L ticks, at most Q at once, through a data path of B bytes\n"
+	"per tick, fed by K dependent chains (each issues its next request when the last\n"
+	"completes) and by a stream of independent ones. Prints the makespan, the time\n"
+	"per request, the mean and peak outstanding the memory saw, and the bound\n"
+	"max(L/K, L/Q, bytes/B) with its binding term. A tick is the caller's unit.\n"
+	"With no option it answers the textbook case: 64 misses at L = 200 cycles take\n"
+	"12,800 cycles at K = 1, 1,600 at K = 8 and 800 at K = 16. --chase-vs-stream\n"
+	"adds the same reads as one dependent chain and as a stream, with reads,\n"
+	"writes, regular and irregular strides side by side. --json writes every row\n"
+	"with the characteriser's figures, flags (and why none can fire in the model),\n"
+	"properties and covers; --json - writes it alone to stdout. No measurement is\n"
+	"made; see docs/MODEL.md.\n";
 
 const struct section section_qmodel = {
 	.name = "qmodel",
-	.options = "latency chains requests queue bytes-per-tick",
+	.options = "latency chains requests queue bytes-per-tick chase-vs-stream",
 	.summary = "the queue model: K dependent chains against latency, a queue cap and a data path",
-	.help = qmodel_help, .kind = SECTION_FILE_COMMAND,
-	.usage = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q] [--bytes-per-tick B]",
+	.help = qmodel_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
+	.usage = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q] [--bytes-per-tick B] "
+		 "[--chase-vs-stream] [--json FILE]",
 	.command = cmd_qmodel,
 };

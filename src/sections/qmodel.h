@@ -8,6 +8,7 @@
 #ifndef MLPSCOPE_SECTIONS_QMODEL_H
 #define MLPSCOPE_SECTIONS_QMODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,6 +25,8 @@ struct qmodel_cmd_args {
 	double queue_cap;            /* 0: unlimited */
 	double bytes_per_tick;       /* 0: unlimited */
 	uint64_t request_bytes;
+	bool chase_vs_stream;        /* also the same reads as one chain and as a stream */
+	const char *json_out;        /* --json FILE ("-": stdout); NULL: none */
 };
 
 /* A latency in ticks: a finite number > 0, the whole string. 0 or -EINVAL. */
@@ -33,9 +36,11 @@ int qmodel_parse_ticks(const char *s, double *out);
  * with err naming the option and the accepted form. */
 int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *err, size_t errlen);
 
-/* Simulate K chains for each K, and a stream of independent requests, and
- * print makespan, time per request, mean outstanding and the bound. 0, or
- * 1 with err (a write failed). */
+/* Simulate K chains for each K, and a stream of independent requests (and
+ * the chase-vs-stream comparison when asked), print makespan, time per
+ * request, mean outstanding and the bound to out, and the JSON to
+ * a->json_out when set. 0; 1 with err (a write failed); 2 for an
+ * unwritable --json path (found before the work). */
 int qmodel_cmd_run(const struct qmodel_cmd_args *a, FILE *out, char *err, size_t errlen);
 
 /* The registry's entry. */

@@ -98,7 +98,7 @@ static int write_json(const struct trace_request *rq, struct atomic_file *a, con
 
 int trace_cmd_run_request(const struct trace_request *rq, FILE *out, char *err, size_t errlen)
 {
-	struct trace_params p = {.cache_bytes = rq->cache_bytes, .ncaches = rq->ncaches};
+	struct trace_params p = {.cache_bytes = rq->cache_bytes, .ncaches = rq->ncaches, .queue_cap = rq->queue_cap};
 	struct trace_result *r = calloc(1, sizeof(*r));
 	struct env_inputs *in = calloc(1, sizeof(*in));
 	struct jsonr_doc doc = {0};
@@ -208,7 +208,7 @@ int cmd_trace(const struct options *o, char *err, size_t errlen)
 	size_t n = 0;
 	struct trace_request rq = {
 		.trace_path = o->paths[0], .from_path = o->from_path, .json_out = o->json_path,
-		.latency_text = o->qmodel_latency,
+		.latency_text = o->qmodel_latency, .queue_cap = o->qmodel_queue,
 	};
 
 	/* The hit rates a trace would see in the caches this machine reports. */
@@ -218,12 +218,13 @@ int cmd_trace(const struct options *o, char *err, size_t errlen)
 			caches[n++] = t.caches[i].size_bytes;
 	rq.cache_bytes = n ? caches : NULL;
 	rq.ncaches = n;
-	return trace_cmd_run_request(&rq, stdout, err, errlen);
+	/* --json -: the JSON is stdout, the text goes nowhere. */
+	return trace_cmd_run_request(&rq, atomic_is_stdout(o->json_path) ? atomic_discard_stream() : stdout, err, errlen);
 }
 
 static const char trace_help[] =
-	"mlpscope trace FILE [--from run.json] [--latency TICKS] [--json FILE]: reads\n"
-	"a trace written by\n"
+	"mlpscope trace FILE [--from run.json] [--latency TICKS] [--queue Q] [--json FILE]:\n"
+	"reads a trace written by\n"
 	"  valgrind --tool=lackey --trace-mem=yes --log-file=FILE prog\n"
 	"and reports its footprint, line-level reuse distances (and so the hit rate an\n"
 	"LRU cache of each size this machine reports would give), stride regularity,\n"
@@ -232,17 +233,25 @@ static const char trace_help[] =
 	"instruction record, each request outstanding L ticks (--latency; else the\n"
 	"--from result's t(1) in core cycles; else 200), dependences ignored; it\n"
 	"reports mean and peak outstanding, bytes delivered and used, and the\n"
-	"characteriser's flags. With --from, a lower bound on the time of its misses\n"
-	"from terms measured apart from the lanes sweep: t(1), window's load queue,\n"
-	"the bandwidth section's reads. Malformed lines are counted and the first few\n"
-	"reported with their line numbers; never fatal. See docs/MODEL.md.\n";
+	"characteriser's four flags and 13 properties (P1..P13), each property with\n"
+	"how often its antecedent held. The model emits events in time order and\n"
+	"completes only what it issued, so time_backwards and used_exceeds cannot fire\n"
+	"here, and without a capacity neither can overflow or completion_idle: each\n"
+	"says so. --queue Q gives the characteriser a capacity of Q; the model never\n"
+	"stalls, so a request rate needing more than Q in flight at L raises overflow\n"
+	"(and its dropped requests' completions, completion_idle). With --from, the\n"
+	"time of its misses M: all dependent M x L, M x L / C at the model's mean\n"
+	"outstanding C (a prediction), and a lower bound from terms measured apart\n"
+	"from the lanes sweep: window's load queue, the bandwidth section's reads.\n"
+	"--json - writes the JSON alone to stdout. Malformed lines are counted and the\n"
+	"first few reported with their line numbers; never fatal. See docs/MODEL.md.\n";
 
 const struct section section_trace = {
 	.name = "trace",
-	.options = "latency",
+	.options = "latency queue",
 	.summary = "characterise a program's memory trace (valgrind lackey format)",
 	.help = trace_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
 	.operands = SECTION_ARGS_ONE, .operand_name = "trace file",
-	.usage = "mlpscope trace FILE [--from run.json] [--latency TICKS] [--json FILE]",
+	.usage = "mlpscope trace FILE [--from run.json] [--latency TICKS] [--queue Q] [--json FILE]",
 	.command = cmd_trace,
 };

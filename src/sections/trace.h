@@ -1,5 +1,5 @@
 /*
- * `mlpscope trace FILE [--from run.json] [--latency TICKS] [--json FILE]`:
+ * `mlpscope trace FILE [--from run.json] [--latency TICKS] [--queue Q] [--json FILE]`:
  * analyse a lackey trace (analyse/trace_analyse.c) and print it, with, given a
  * measured result, a lower bound on the time of its misses from terms each
  * measured apart from the lanes sweep. Reads files, measures nothing,
@@ -26,6 +26,7 @@ struct trace_request {
 	const char *from_path;       /* --from: a measured result for the bounds and L */
 	const char *json_out;        /* --json: every figure, whole or not at all */
 	const char *latency_text;    /* --latency: the request model's L in ticks */
+	uint64_t queue_cap;          /* --queue: the characteriser's capacity; 0: unlimited */
 	const uint64_t *cache_bytes; /* NULL: the defaults */
 	size_t ncaches;
 };

@@ -27,7 +27,11 @@ static const char window_help[] =
 	"step at twice N means the limit counts stores or loads, not instructions). Each\n"
 	"step is repeated at the end (a structure at half its size says a sibling thread\n"
 	"was active); a summary per structure names the filler its figure comes from and\n"
-	"any filler that disagrees.\n"
+	"any filler that disagrees. Each ramp is checked against Q/2, where two\n"
+	"iterations' fillers together first exceed a limit Q, and the report says for\n"
+	"which fillers it holds (on the recorded runs, few). Caveats: the structure\n"
+	"names are inferences from what a limit counts, and every filler hits L1, so a\n"
+	"step counts entries held by hits only (misses may hold other resources).\n"
 	"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n";
 

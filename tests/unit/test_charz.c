@@ -238,6 +238,7 @@ TEST(charz_random_streams_hold_invariants_and_match_reference)
 {
 	static struct ev e[MAX_EV];
 	unsigned agreed = 0, anomalies = 0, no_data = 0;
+	uint64_t armed[CHARZ_NPROPS] = {0}, covered[CHARZ_NCOVERS] = {0};
 
 	for (int stream = 0; stream < 10000; stream++) {
 		uint64_t cap = 1 + rnd_below(12);
@@ -304,6 +305,13 @@ TEST(charz_random_streams_hold_invariants_and_match_reference)
 		}
 		CHECK(charz_summarise(&c, t_end, &s) == 0, "stream %d: summary", stream);
 		reference_compute(e, n, cap, t_end, &ref);
+		/* the module's own property monitor agrees that nothing broke */
+		CHECK(!charz_props_failed_mask(&s.mon), "stream %d: properties failed %#x", stream,
+		      charz_props_failed_mask(&s.mon));
+		for (int p = 0; p < CHARZ_NPROPS; p++)
+			armed[p] += s.mon.prop[p].armed;
+		for (int k = 0; k < CHARZ_NCOVERS; k++)
+			covered[k] += s.mon.cover[k];
 
 		/* invariants */
 		CHECK(s.high_water <= cap, "stream %d: hwm", stream);
@@ -348,7 +356,87 @@ TEST(charz_random_streams_hold_invariants_and_match_reference)
 		}
 		agreed++;
 	}
-	/* the generator must exercise both sides, or the test proves little */
+	/* the generator must exercise both sides, or the test proves little:
+	 * every property armed and every cover hit somewhere */
 	CHECK(agreed > 3000 && anomalies > 300 && no_data > 100, "agreed %u anomalies %u no-data %u", agreed,
 	      anomalies, no_data);
+	for (int p = 0; p < CHARZ_NPROPS; p++)
+		CHECK(armed[p] > 0, "%s never armed", charz_prop_label((enum charz_prop)p));
+	for (int k = 0; k < CHARZ_NCOVERS; k++)
+		CHECK(covered[k] > 0, "cover %s never hit", charz_cover_key((enum charz_cover)k));
+}
+
+/* The monitor itself: each check fires on a transition that breaks its
+ * property (a monitor that cannot fail would prove nothing), and stays
+ * quiet on the same transition done right. */
+TEST(charz_property_checks_fire_on_broken_transitions)
+{
+	static const struct {
+		enum charz_prop p;
+		struct charz_tick_view ok, bad;
+	} ticks[] = {
+		{CHARZ_P1_BOUNDED, {.capacity = 4, .before = 3, .arrivals = 2, .after = 4, .high_water_after = 4},
+		 {.capacity = 4, .before = 3, .arrivals = 2, .after = 5, .high_water_after = 5}},
+		{CHARZ_P2_SAME_TICK_NEUTRAL, {.capacity = 4, .before = 4, .arrivals = 1, .completions = 1, .after = 4,
+					      .high_water_after = 4},
+		 /* the naive if/else-if: the arrival won, the completion was lost */
+		 {.capacity = 4, .before = 3, .arrivals = 1, .completions = 1, .after = 4, .high_water_after = 4}},
+		{CHARZ_P3_ARRIVAL_INCREMENTS, {.capacity = 8, .before = 2, .arrivals = 3, .after = 5, .high_water_after = 5},
+		 {.capacity = 8, .before = 2, .arrivals = 3, .after = 3, .high_water_after = 5}},
+		{CHARZ_P4_COMPLETION_DECREMENTS, {.capacity = 8, .before = 2, .completions = 1, .after = 1,
+						  .high_water_after = 2},
+		 {.capacity = 8, .before = 2, .completions = 1, .after = 2, .high_water_after = 2}},
+		{CHARZ_P5_UNDERFLOW_RECORDED, {.capacity = 8, .completions = 1, .completion_idle_after = true},
+		 {.capacity = 8, .completions = 1}},
+		{CHARZ_P6_HIGH_WATER_BOUNDS, {.capacity = 8, .before = 1, .arrivals = 1, .after = 2, .high_water_before = 3,
+					      .high_water_after = 3},
+		 {.capacity = 8, .before = 1, .arrivals = 1, .after = 2, .high_water_before = 3, .high_water_after = 2}},
+		{CHARZ_P7_AVERAGE_FEASIBLE, {.capacity = 2, .area = 20, .elapsed = 10},
+		 {.capacity = 2, .area = 20.001, .elapsed = 10}},
+	};
+	struct charz_arrival_view once = {.requests_before = 4, .reads_before = 3, .writes_before = 1,
+					  .requests_after = 5, .reads_after = 4, .writes_after = 1, .classified_after = 3};
+	struct charz_arrival_view twice = once;
+
+	for (size_t i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++) {
+		struct charz_monitor m = {0};
+
+		charz_props_tick(&m, &ticks[i].ok);
+		CHECK(m.prop[ticks[i].p].armed == 1 && !charz_props_failed_mask(&m), "%s: armed %llu, failed %#x on a "
+		      "good tick", charz_prop_label(ticks[i].p), (unsigned long long)m.prop[ticks[i].p].armed,
+		      charz_props_failed_mask(&m));
+		memset(&m, 0, sizeof(m));
+		charz_props_tick(&m, &ticks[i].bad);
+		CHECK(m.prop[ticks[i].p].failed == 1, "%s did not fire on a broken tick (failed %#x)",
+		      charz_prop_label(ticks[i].p), charz_props_failed_mask(&m));
+	}
+	{
+		struct charz_monitor m = {0};
+
+		charz_props_arrival(&m, &once);
+		CHECK(!charz_props_failed_mask(&m) && m.prop[CHARZ_P8B_COUNTED_ONCE].armed == 1, "a good arrival");
+		twice.writes_after = 2;   /* counted as a read and as a write */
+		charz_props_arrival(&m, &twice);
+		CHECK(charz_props_failed_mask(&m) == (1u << CHARZ_P8_DIRECTION_PARTITION | 1u << CHARZ_P8B_COUNTED_ONCE),
+		      "double count: failed %#x", charz_props_failed_mask(&m));
+		memset(&m, 0, sizeof(m));
+		twice = once;
+		twice.reads_after = 3;    /* counted nowhere */
+		twice.writes_after = 1;
+		charz_props_arrival(&m, &twice);
+		CHECK(m.prop[CHARZ_P8B_COUNTED_ONCE].failed == 1, "uncounted arrival: failed %#x",
+		      charz_props_failed_mask(&m));
+		memset(&m, 0, sizeof(m));
+		twice = (struct charz_arrival_view){.requests_after = 2, .reads_after = 2, .classified_after = 1,
+						    .requests_before = 1, .reads_before = 1};
+		charz_props_arrival(&m, &twice);
+		CHECK(charz_props_failed_mask(&m) == (1u << CHARZ_P9_NO_STRIDE_BEFORE_TWO | 1u << CHARZ_P10_STRIDES_LE_REQUESTS),
+		      "a stride on the second request: failed %#x", charz_props_failed_mask(&m));
+		memset(&m, 0, sizeof(m));
+		charz_props_used(&m, true, 65, 64);
+		charz_props_sticky(&m, true, false, CHARZ_FLAG_OVERFLOW, 0);
+		CHECK(charz_props_failed_mask(&m) == (1u << CHARZ_P11_USED_LE_DELIVERED | 1u << CHARZ_P12_USED_STICKY |
+						      1u << CHARZ_P13_FLAGS_STICKY),
+		      "used past delivered, dropped flags: failed %#x", charz_props_failed_mask(&m));
+	}
 }

@@ -34,6 +34,8 @@ static const struct {
 	{"team_run(", false, NEEDS_HOST, "runs threads on this machine's CPUs"},
 	{"pmu_group_open(", false, NEEDS_HOST, "opens perf events"},
 	{"topo_pin(", false, NEEDS_HOST, "pins to this machine's CPUs"},
+	{"test_binary(", false, NEEDS_BINARY, "runs build/mlpscope"},
+	{"test_run(", false, NEEDS_BINARY | NEEDS_PROGRAMS, "runs a program"},
 	{"/mlpscope\"", true, NEEDS_BINARY, "runs build/mlpscope"},
 	{"/mlpscope ", true, NEEDS_BINARY, "runs build/mlpscope"},
 	{"popen(", false, NEEDS_BINARY | NEEDS_PROGRAMS, "runs a program"},

@@ -19,6 +19,7 @@
 #include "exp/mlp_levels.h"
 #include "exp/tlb.h"
 #include "exp/window.h"
+#include "exp/window_ramp.h"
 #include "util/jsonw.h"
 #include "report/latency_out.h"
 
@@ -974,6 +975,23 @@ static struct window_result winr;
 static const char *const win_answer_keys[PROBE_STRUCT_COUNT] = {"window.rob", "window.int_prf", "window.fp_prf",
 								 "window.sq", "window.lq"};
 
+/* A filler's points and its ramp onset, as the run recorded them. */
+static void window_points_load(const struct jsonr_value *jf, struct window_filler_result *fr)
+{
+	const struct jsonr_value *pts = jsonr_get(jf, "points");
+	size_t np = jsonr_get_count(jf, "points");
+	double onset;
+
+	fr->npoints = 0;
+	for (size_t i = 0; i < np && i < WINDOW_MAX_POINTS; i++) {
+		fr->points[i].n = (unsigned)num_or(jsonr_index(pts, (unsigned)i), "n", 0);
+		fr->points[i].ns_per_iter = num_or(jsonr_index(pts, (unsigned)i), "ns_per_iter", NAN);
+		fr->npoints++;
+	}
+	fr->ramp_found = jsonr_get_number(jf, "ramp_onset_n", &onset);
+	fr->ramp_onset_n = fr->ramp_found ? (unsigned)onset : 0;
+}
+
 static int window_summary_load(const struct jsonr_value *root)
 {
 	const struct jsonr_value *fl = jsonr_get(root, "window.fillers");
@@ -999,6 +1017,7 @@ static int window_summary_load(const struct jsonr_value *root)
 		fr->whole_capacity_low = num_or(jf, "whole_capacity_low", num_or(jf, "capacity_low", fr->whole_capacity));
 		fr->whole_capacity_high = num_or(jf, "whole_capacity_high", num_or(jf, "capacity_high", fr->whole_capacity));
 		jsonr_get_bool(jf, "partitioned", &fr->partitioned);
+		window_points_load(jf, fr);
 	}
 	winr.nfillers = (unsigned)nf;
 	winr.noise_floor_pct = num_or(root, "window.noise_floor_pct", NAN);
@@ -1022,4 +1041,47 @@ TEST(corpus_window_structures_rob_prf_sq_lq)
 		}
 	}
 	REPLAY_END("window structures");
+}
+
+/* Seed 004's ramp from Q/2, checked per filler on the recorded runs and
+ * per structure on the filler its figure comes from: the answers say where
+ * it holds and where it does not (Emerald Rapids' load_fp ramps from N=32
+ * with its step at 187). */
+TEST(corpus_window_ramps_against_their_steps)
+{
+	REPLAY_BEGIN("window.ramps_stepped", "window.json", window_summary_load)
+	{
+		unsigned stepped = 0, at_half = 0, earlier = 0;
+
+		CHECK(lrc == 0, "%s: window unreadable (%d)", cpus[ci].name, lrc);
+		for (unsigned f = 0; f < winr.nfillers; f++) {
+			struct window_ramp_check c;
+
+			window_ramp_check(&winr.fillers[f], &c);
+			stepped += c.verdict != WINDOW_RAMP_NO_STEP;
+			at_half += c.verdict == WINDOW_RAMP_AT_HALF;
+			earlier += c.verdict == WINDOW_RAMP_EARLIER;
+		}
+		CHECK(stepped == answer(&cpus[ci], "window.ramps_stepped") &&
+		      at_half == answer(&cpus[ci], "window.ramps_at_half") &&
+		      earlier == answer(&cpus[ci], "window.ramps_earlier"),
+		      "%s: %u stepped, %u at Q/2, %u earlier; answers %g %g %g", cpus[ci].name, stepped, at_half, earlier,
+		      answer(&cpus[ci], "window.ramps_stepped"), answer(&cpus[ci], "window.ramps_at_half"),
+		      answer(&cpus[ci], "window.ramps_earlier"));
+		for (unsigned i = 0; i < winr.nsummary; i++) {
+			const struct window_summary *sm = &winr.summary[i];
+			struct window_ramp_check c;
+			double want;
+
+			if (!sm->measured)
+				continue;
+			window_ramp_check(&winr.fillers[sm->from], &c);
+			want = answer(&cpus[ci], "%s.ramp_at_half", win_answer_keys[sm->structure]);
+			CHECK((c.verdict == WINDOW_RAMP_AT_HALF) == (want == 1) && (want == 0 || want == 1),
+			      "%s: %s from %s: ramp %s (%.2f-%.2f of the step), answer %g", cpus[ci].name,
+			      probe_structure_name(sm->structure), winr.fillers[sm->from].name,
+			      window_ramp_verdict_key(c.verdict), c.ratio_low, c.ratio_high, want);
+		}
+	}
+	REPLAY_END("window ramps");
 }

@@ -101,22 +101,6 @@ static int run_in(const char *dir, const char *stdout_to, rlim_t fsize_limit, co
 	return 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	FILE *i = fopen(from, "rb"), *o = fopen(to, "wb");
-	size_t n;
-	int rc = i && o ? 0 : -1;
-
-	while (!rc && (n = fread(buf, 1, sizeof(buf), i)) > 0)
-		rc = fwrite(buf, 1, n, o) == n ? 0 : -1;
-	if (i)
-		fclose(i);
-	if (o && fclose(o))
-		rc = -1;
-	return rc;
-}
-
 static bool same_bytes(const char *a, const char *b)
 {
 	static char x[1 << 20], y[1 << 20];
@@ -145,7 +129,7 @@ static int make_inputs(char *dir, size_t len)
 	};
 	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, copies[i][1]);
-		if (copy_file(copies[i][0], p))
+		if (test_copy_file(copies[i][0], p))
 			return -1;
 	}
 	return 0;
@@ -178,11 +162,11 @@ TEST(outputs_refused_when_they_name_an_input, NEEDS_BINARY)
 	snprintf(q, sizeof(q), "%s/hard.json", dir);
 	CHECK(link(p, q) == 0, "link");
 	snprintf(q, sizeof(q), "%s/res/latency.svg", dir);
-	CHECK(copy_file(p, q) == 0, "copy");
+	CHECK(test_copy_file(p, q) == 0, "copy");
 	snprintf(keep, sizeof(keep), "%s/res/keep.json", dir);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, cases[i].victim);
-		CHECK(copy_file(p, keep) == 0, "copy");
+		CHECK(test_copy_file(p, keep) == 0, "copy");
 		CHECK(run_in(dir, NULL, 0, cases[i].args, &r) == 0, "cannot run the binary");
 		CHECK(r.status == 2 && strstr(r.err, cases[i].names) && (strstr(r.err, "input") || strstr(r.err, "both")) &&
 		      strchr(r.err, '\n') == r.err + strlen(r.err) - 1,

@@ -9,6 +9,7 @@
 #include "sections/model.h"
 #include "sections/qmodel.h"
 #include "analyse/qmodel.h"
+#include "util/jsonr.h"
 
 #include <errno.h>
 #include <math.h>
@@ -77,6 +78,68 @@ TEST(qmodel_command_answers_the_textbook_case_by_default)
 	o.qmodel_latency = NULL;
 	o.qmodel_chains = "8,";
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--chains: '8,'"), "8,: %s", err);
+}
+
+/* qmodel as a tool: --json with every row's characteriser (flags, why none
+ * can fire in the model, properties armed, covers), and --chase-vs-stream,
+ * seed 003's scenario B, in text and JSON. */
+TEST(qmodel_json_and_chase_vs_stream_show_what_the_memory_saw)
+{
+	char jout[] = "/tmp/mlpscope-qmodel-XXXXXX", err[256], *text = NULL;
+	int fd = mkstemp(jout);
+	struct options o;
+	struct qmodel_cmd_args a;
+	struct jsonr_doc doc;
+	const struct jsonr_value *rows, *k8;
+	size_t len = 0;
+	FILE *out;
+	double v;
+	bool b;
+
+	CHECK(fd >= 0, "mkstemp");
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	o.qmodel_queue = 15;
+	o.qmodel_requests = 4096;
+	o.qmodel_versus = true;
+	o.json_path = jout;
+	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 0, "parse: %s", err);
+	CHECK((out = open_memstream(&text, &len)), "memstream");
+	CHECK(qmodel_cmd_run(&a, out, err, sizeof(err)) == 0, "run: %s", err);
+	fclose(out);
+	/* the same 4096 reads: the chase irregular, the stream regular, 15x apart */
+	CHECK(strstr(text, "pointer chase      4096       0        1.00      1         0       4094       819200  "
+			   "latency") &&
+	      strstr(text, "stream             4096       0       14.95     15      4094          0        54800  "
+			   "concurrency"),
+	      "scenario B table: %s", text);
+	free(text);
+	CHECK(jsonr_parse_file(jout, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	unlink(jout);
+	rows = jsonr_get(doc.root, "qmodel.rows");
+	CHECK(rows && jsonr_get_count(doc.root, "qmodel.rows") == 4, "3 chain counts and the stream");
+	k8 = jsonr_index(rows, 1);
+	CHECK(jsonr_get_number(k8, "chains", &v) && v == 8 && jsonr_get_number(k8, "makespan_ticks", &v) && v == 102400,
+	      "K = 8 makespan %g", v);
+	/* a chain issues its next request in the tick its last completes: the
+	 * eight complete together every L, so 4096 / 8 - 1 ticks arm P2 */
+	CHECK(jsonr_get_number(jsonr_index(jsonr_get(k8, "seen.properties"), CHARZ_P2_SAME_TICK_NEUTRAL), "armed", &v) &&
+	      v == 511, "P2 armed %g", v);
+	CHECK(jsonr_get_number(k8, "seen.covers.same_tick", &v) && v == 511, "cover same_tick %g", v);
+	CHECK(jsonr_get_bool(jsonr_index(jsonr_get(k8, "seen.flag_checks"), 0), "armable", &b) && !b &&
+	      jsonr_get_string(jsonr_index(jsonr_get(k8, "seen.flag_checks"), 0), "why"), "overflow: why unarmable");
+	CHECK(jsonr_get_number(doc.root, "qmodel.chase_vs_stream.slowdown", &v) && fabs(v - 819200.0 / 54800) < 1e-5,
+	      "slowdown %g", v);
+	CHECK(jsonr_get_number(doc.root, "qmodel.chase_vs_stream.chase.seen.stride_irregular", &v) && v == 4094 &&
+	      jsonr_get_number(doc.root, "qmodel.chase_vs_stream.stream.seen.stride_regular", &v) && v == 4094 &&
+	      jsonr_get_number(doc.root, "qmodel.chase_vs_stream.stream.seen.writes", &v) && v == 0, "strides, writes");
+	jsonr_free(&doc);
+	/* an unwritable --json is a usage error before the work */
+	o.json_path = "/nonexistent/dir/q.json";
+	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 0, "parse");
+	CHECK((out = fopen("/dev/null", "w")), "null");
+	CHECK(qmodel_cmd_run(&a, out, err, sizeof(err)) == 2 && strstr(err, "--json: cannot write"), "bad path: %s", err);
+	fclose(out);
 }
 
 TEST(qmodel_chase_vs_stream_names_the_binding_resource)

@@ -419,20 +419,9 @@ TEST(include_check_finds_a_planted_upward_include)
 static char *read_repo_text(const char *rel)
 {
 	char path[PATH_MAX];
-	FILE *f;
-	char *buf = NULL;
-	long len;
 
 	repo_file(path, sizeof(path), rel);
-	if (!(f = fopen(path, "r")))
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = calloc(1, (size_t)len + 1)) && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	return test_read_text(path);
 }
 
 /* Why row r is incomplete, or NULL. */

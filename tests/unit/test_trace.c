@@ -45,6 +45,23 @@ static int analyse_path(const char *path, const struct trace_params *p, struct t
 	return rc;
 }
 
+/* The trace as text and JSON through the command, with --queue Q (0: none)
+ * and --from json_from (NULL: none); the caller frees *text. */
+static int run_trace(const char *fixture, uint64_t queue, const char *json_from, const char *json_out, char **text,
+		     char *err, size_t errlen)
+{
+	char tpath[4096];
+	size_t len = 0;
+	FILE *out = open_memstream(text, &len);
+	struct trace_request rq = {.trace_path = tpath, .json_out = json_out, .queue_cap = queue, .from_path = json_from};
+	int rc;
+
+	data_path(tpath, sizeof(tpath), fixture);
+	rc = trace_cmd_run_request(&rq, out, err, errlen);
+	fclose(out);
+	return rc;
+}
+
 static double hit_rate(const struct trace_result *r, size_t i)
 {
 	return (double)r->cache_hits[i] / (double)r->touches;
@@ -283,11 +300,34 @@ TEST(trace_with_from_prices_the_misses_under_each_bound)
 	rc = trace_cmd_run(tpath, jpath, out, err, sizeof(err));
 	fclose(out);
 	CHECK(rc == 0, "rc %d: %s", rc, err);
-	/* 625 cold misses; L = 100 ns: all dependent 62500 ns; L/Q_lq = 2.5 ns
-	 * -> 1562; 64 B / 6.4 B/ns = 10 ns -> 6250 (one core binds); 64 / 12.8
-	 * -> 3125. L in the request model: 100 ns x 2 GHz = 200 cycles. */
-	CHECK(strstr(text, "32 KiB              625            62500             1562             6250"
-			   "             3125             6250  bandwidth_core"), "bound row: %s", text);
+	/* 625 cold misses; L = 100 ns: all dependent 62500 ns; at the request
+	 * model's C = 625 x 200 / 2073 (L = 100 ns x 2 GHz = 200 cycles, the
+	 * last request at tick 1873), M L / C = 100 x 2073 / 200 = 1036.5 ns;
+	 * L/Q_lq = 2.5 ns -> 1562; 64 B / 6.4 B/ns = 10 ns -> 6250 (one core
+	 * binds); 64 / 12.8 -> 3125. (1036.5 sits on a rounding edge: the
+	 * JSON below checks it exactly.) */
+	CHECK(strstr(text, "32 KiB              625            62500             103") &&
+	      strstr(text, "             1562             6250             3125             6250  bandwidth_core"),
+	      "bound row: %s", text);
+	CHECK(strstr(text, "C = 60.30, the request model's mean outstanding"), "C named: %s", text);
+	free(text);
+	/* the JSON carries the prediction beside M x L, and the C it used */
+	{
+		char jout[] = "/tmp/mlpscope-trace-pred-XXXXXX";
+		struct jsonr_doc doc;
+		double v, c;
+
+		CHECK((fd = mkstemp(jout)) >= 0, "mkstemp");
+		close(fd);
+		CHECK(run_trace("lackey_chase.trace", 0, jpath, jout, &text, err, sizeof(err)) == 0, "%s", err);
+		CHECK(jsonr_parse_file(jout, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+		unlink(jout);
+		CHECK(jsonr_get_number(doc.root, "trace.bounds_from.concurrency", &c) &&
+		      fabs(c - 625.0 * 200 / 2073) < 1e-4, "C %g", c);
+		CHECK(jsonr_get_number(jsonr_index(jsonr_get(doc.root, "trace.caches"), 0), "concurrency_ns", &v) &&
+		      fabs(v - 100.0 * 2073 / 200) < 1e-3, "M L / C %g", v);
+		jsonr_free(&doc);
+	}
 	CHECK(strstr(text, "L = 200 ticks"), "L from t(1) and the core clock: %s", text);
 	free(text);
 	/* without the bandwidth and window sections nothing bounds it: the
@@ -300,8 +340,9 @@ TEST(trace_with_from_prices_the_misses_under_each_bound)
 	rc = trace_cmd_run(tpath, jpath, out, err, sizeof(err));
 	fclose(out);
 	CHECK(rc == 0, "rc %d: %s", rc, err);
-	CHECK(strstr(text, "32 KiB              625            62500                -                -"
-			   "                -                -  unknown"), "circular bound: %s", text);
+	CHECK(strstr(text, "32 KiB              625            62500             103") &&
+	      strstr(text, "                -                -                -                -  unknown"),
+	      "circular bound: %s", text);
 	CHECK(strstr(text, "L = 200 ticks"), "no core clock: the default L: %s", text);
 	free(text);
 	out = fopen("/dev/null", "w");
@@ -489,4 +530,72 @@ TEST(trace_valgrind_lackey_on_chase_and_stream_programs, NEEDS_PROGRAMS)
 	      hit_rate(&stream, 1));
 	CHECK(useful_per_line(&chase) < 24 && useful_per_line(&stream) > 56, "useful bytes per line %g %g",
 	      useful_per_line(&chase), useful_per_line(&stream));
+}
+
+/* Seed 003's thirteen properties (P8 in two checks) are shown with their
+ * armed counts in text and JSON, and each flag that cannot fire under the
+ * request model says so; --queue gives the characteriser a capacity, which
+ * arms overflow and, through the dropped requests' completions, P5. */
+TEST(trace_shows_every_property_and_says_which_flags_cannot_fire)
+{
+	static const char *const ids[] = {"P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P8b",
+					  "P9", "P10", "P11", "P12", "P13"};
+	char jout[] = "/tmp/mlpscope-trace-props-XXXXXX", err[256], line[64], *text = NULL;
+	int fd = mkstemp(jout);
+	struct jsonr_doc doc;
+	const struct jsonr_value *props, *fc;
+	double v;
+	bool b;
+
+	CHECK(fd >= 0, "mkstemp");
+	close(fd);
+	CHECK(run_trace("lackey_chase.trace", 0, NULL, jout, &text, err, sizeof(err)) == 0, "%s", err);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		snprintf(line, sizeof(line), "\n      %-4s ", ids[i]);
+		CHECK(strstr(text, line), "no line for %s in: %s", ids[i], text);
+	}
+	/* the chase fixture arms P3, P4 (increment, decrement), P7 and P8b */
+	CHECK(strstr(text, "P3   held             625") && strstr(text, "P4   held             625") &&
+	      strstr(text, "P8b  held             625"), "armed counts: %s", text);
+	CHECK(strstr(text, "overflow         not raised; cannot fire here: the capacity is unlimited") &&
+	      strstr(text, "time_backwards   not raised; cannot fire here") &&
+	      strstr(text, "used_exceeds     not raised; cannot fire here") &&
+	      strstr(text, "completion_idle  not raised; cannot fire here"), "flags: %s", text);
+	CHECK(!strstr(text, "flags: none"), "the old claim: %s", text);
+	free(text);
+	CHECK(jsonr_parse_file(jout, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	props = jsonr_get(doc.root, "trace.requests.properties");
+	CHECK(props && jsonr_get_count(doc.root, "trace.requests.properties") == sizeof(ids) / sizeof(ids[0]),
+	      "properties array");
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		const struct jsonr_value *p = jsonr_index(props, i);
+		const char *id = jsonr_get_string(p, "id"), *verdict = jsonr_get_string(p, "verdict");
+
+		CHECK(id && !strcmp(id, ids[i]) && verdict && jsonr_get_number(p, "armed", &v) &&
+		      jsonr_get_number(p, "failed", &v) && v == 0, "property %zu: %s %s", i, id ? id : "?",
+		      verdict ? verdict : "?");
+	}
+	CHECK(jsonr_get_number(jsonr_index(props, CHARZ_P2_SAME_TICK_NEUTRAL), "armed", &v), "P2 armed");
+	CHECK(jsonr_get_number(jsonr_index(props, CHARZ_P7_AVERAGE_FEASIBLE), "armed", &v) && v > 0, "P7 armed %g", v);
+	fc = jsonr_get(doc.root, "trace.requests.flag_checks");
+	CHECK(fc && jsonr_get_bool(jsonr_index(fc, 0), "armable", &b) && !b &&
+	      jsonr_get_string(jsonr_index(fc, 0), "why"), "overflow unarmable without --queue");
+	CHECK(jsonr_get_number(doc.root, "trace.requests.covers.arrival", &v) && v == 625, "covers.arrival %g", v);
+	jsonr_free(&doc);
+
+	/* --queue 32: the chase's rate needs about 60 in flight at L = 200 */
+	CHECK(run_trace("lackey_chase.trace", 32, NULL, jout, &text, err, sizeof(err)) == 0, "%s", err);
+	CHECK(strstr(text, "overflow         RAISED\n") && strstr(text, "completion_idle  RAISED\n") &&
+	      strstr(text, "35 requests were past the capacity"), "--queue 32: %s", text);
+	free(text);
+	CHECK(jsonr_parse_file(jout, 0, &doc, err, sizeof(err)) == 0, "%s", err);
+	fc = jsonr_get(doc.root, "trace.requests.flag_checks");
+	props = jsonr_get(doc.root, "trace.requests.properties");
+	CHECK(jsonr_get_bool(jsonr_index(fc, 0), "armable", &b) && b && jsonr_get_bool(jsonr_index(fc, 0), "raised", &b) &&
+	      b, "overflow armed and raised");
+	CHECK(jsonr_get_number(jsonr_index(props, CHARZ_P5_UNDERFLOW_RECORDED), "armed", &v) && v == 35, "P5 armed %g", v);
+	CHECK(jsonr_get_number(jsonr_index(props, CHARZ_P13_FLAGS_STICKY), "armed", &v) && v > 0, "P13 armed %g", v);
+	CHECK(jsonr_get_number(doc.root, "trace.timing_model.queue_cap", &v) && v == 32, "queue_cap %g", v);
+	jsonr_free(&doc);
+	unlink(jout);
 }

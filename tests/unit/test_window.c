@@ -17,6 +17,7 @@
 #include "core/chain.h"
 #include "core/clock.h"
 #include "exp/window.h"
+#include "exp/window_ramp.h"
 #include "jit/enc.h"
 #include "jit/jit.h"
 #include "jit/probe.h"
@@ -816,4 +817,88 @@ TEST(window_repeat_at_twice_n_names_the_repeat_as_whole)
 	CHECK(fr->partitioned && strstr(fr->note, "the whole structure is the repeat run's"), "note: %s", fr->note);
 	CHECK(fr->whole_capacity > 1.7 * fr->capacity && sm && fabs(sm->capacity - fr->whole_capacity) < 1e-9,
 	      "whole %.1f first %.1f summary %.1f", fr->whole_capacity, fr->capacity, sm ? sm->capacity : -1);
+}
+
+/* ---- the ramp against the step, and the caveats, in window's own text ---- */
+
+/* A store queue of 64 entries whose ramp starts at ramp_at entries. */
+static double synth_store_ramp(void *ctx, enum probe_filler f, unsigned n, bool repeat)
+{
+	const double *ramp_at = ctx;
+	const struct probe_filler_info *info = probe_filler_info(f);
+	double e = (double)n / info->fillers_per_entry + info->chase_entries, q = 64;
+
+	(void)repeat;
+	if (e <= *ramp_at)
+		return 100.0;
+	if (e <= q)
+		return 100.0 + 15.0 * (e - *ramp_at) / (q - *ramp_at);
+	return 180.0 + 0.02 * (e - q);
+}
+
+TEST(window_text_checks_each_ramp_against_half_its_step_and_states_the_caveats)
+{
+	static struct window_result r;
+	static const double ramps[] = {32, 8};
+	static const char *const want[] = {"about Q/2", "EARLIER than Q/2"};
+	static const enum window_ramp_verdict verdict[] = {WINDOW_RAMP_AT_HALF, WINDOW_RAMP_EARLIER};
+
+	for (unsigned k = 0; k < 2; k++) {
+		static struct clock_info ci;
+		static volatile sig_atomic_t stop;
+		struct window_params p;
+		struct window_ramp_check c;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out;
+		int rc;
+
+		window_params_default(&p, 0, &ci, &stop);
+		p.filler_mask = 1u << PROBE_FILLER_STORE;
+		p.trials = 3;
+		p.synthetic_ns = synth_store_ramp;
+		p.synthetic_ctx = (void *)&ramps[k];
+		rc = window_run(&p, &r);
+		CHECK(rc == 0, "run: %s", strerror(-rc));
+		CHECK(r.fillers[0].step_found && r.fillers[0].ramp_found, "ramp %d step %d", r.fillers[0].ramp_found,
+		      r.fillers[0].step_found);
+		window_ramp_check(&r.fillers[0], &c);
+		CHECK(c.verdict == verdict[k], "ramp at %g entries: %s (%u..%u of %u)", ramps[k],
+		      window_ramp_verdict_key(c.verdict), c.onset_n, c.next_n, c.step_n);
+		CHECK((out = open_memstream(&text, &len)), "memstream");
+		window_write_text(&r, out);
+		fclose(out);
+		CHECK(strstr(text, "store queue") && strstr(text, want[k]) && strstr(text, "the Q/2 ramp seen for"),
+		      "ramp line for a ramp at %g: %s", ramps[k], text);
+		CHECK(strstr(text, "caveats:") && strstr(text, "names are inferences") &&
+		      strstr(text, "entries held by hits only"), "caveats: %s", text);
+		free(text);
+	}
+}
+
+TEST(window_ramp_check_takes_the_onset_bracket_not_the_point)
+{
+	static struct window_filler_result fr;
+	static const unsigned n[] = {0, 16, 32, 48, 64, 80, 96, 112, 128};
+	struct window_ramp_check c;
+
+	memset(&fr, 0, sizeof(fr));
+	for (unsigned i = 0; i < 9; i++)
+		fr.points[fr.npoints++].n = n[i];
+	fr.step_found = true;
+	fr.step_n_fits = 100;
+	CHECK((window_ramp_check(&fr, &c), c.verdict == WINDOW_RAMP_NONE), "no ramp: %s",
+	      window_ramp_verdict_key(c.verdict));
+	fr.ramp_found = true;
+	fr.ramp_onset_n = 32;   /* the rise starts in [32, 48): 0.32-0.48 meets the band */
+	CHECK((window_ramp_check(&fr, &c), c.verdict == WINDOW_RAMP_AT_HALF && c.next_n == 48),
+	      "bracket 32..48: %s", window_ramp_verdict_key(c.verdict));
+	fr.ramp_onset_n = 16;   /* [16, 32): wholly below 0.4 */
+	CHECK((window_ramp_check(&fr, &c), c.verdict == WINDOW_RAMP_EARLIER && c.ratio_high == 0.32),
+	      "bracket 16..32: %s", window_ramp_verdict_key(c.verdict));
+	fr.ramp_onset_n = 64;   /* [64, 80): wholly above 0.6 */
+	CHECK((window_ramp_check(&fr, &c), c.verdict == WINDOW_RAMP_LATER), "bracket 64..80: %s",
+	      window_ramp_verdict_key(c.verdict));
+	fr.step_found = false;
+	CHECK((window_ramp_check(&fr, &c), c.verdict == WINDOW_RAMP_NO_STEP && isnan(c.ratio_low)), "no step");
 }
