@@ -110,6 +110,23 @@ static bool unit_header(const char *line, struct unit *u)
 	return true;
 }
 
+/* The "{" line that opens the body of a header at line: the next line, or
+ * after the header's continuation lines (a parameter list over several
+ * lines, each indented); NULL when there is none. */
+static char *body_open(char *line)
+{
+	char *next = strchr(line, '\n');
+
+	for (int k = 0; next && k < 4; k++) {
+		if (next[1] == '{')
+			return next + 1;
+		if (next[1] != '\t' && next[1] != ' ')
+			return NULL;
+		next = strchr(next + 1, '\n');
+	}
+	return NULL;
+}
+
 /* Split src into its top-level units: a header line at column 0, its body
  * up to the next line that is "}" alone. Returns how many. */
 static int split_units(char *src, struct unit *units, int cap)
@@ -118,14 +135,17 @@ static int split_units(char *src, struct unit *units, int cap)
 	char *line = src;
 
 	while (line && *line && n < cap) {
-		char *next = strchr(line, '\n'), *end;
+		char *next = strchr(line, '\n'), *open, *end;
 		struct unit u;
+		bool header;
 
 		if (next)
 			*next = 0;
-		if (unit_header(line, &u) && next && next[1] == '{') {
-			end = strstr(next + 1, "\n}\n");
+		header = unit_header(line, &u);
+		if (next)
 			*next = '\n';
+		if (header && (open = body_open(line))) {
+			end = strstr(open, "\n}\n");
 			u.body = line;
 			if (end)
 				end[1] = 0;
@@ -133,8 +153,6 @@ static int split_units(char *src, struct unit *units, int cap)
 			line = end ? end + 3 : NULL;
 			continue;
 		}
-		if (next)
-			*next = '\n';
 		line = next ? next + 1 : NULL;
 	}
 	return n;
@@ -311,6 +329,9 @@ TEST(contract_check_finds_a_planted_violation)
 		"static void calibrate(void)\n{\n\tclock_init(&c);\n}\n\nstatic void setup(void)\n{\n\tcalibrate();\n}\n\n"
 		"TEST(times_this_machine)\n{\n\tsetup();\n}\n",
 		"TEST(opens_proc)\n{\n\tFILE *f = fopen(\"/proc/meminfo\", \"r\");\n}\n",
+		"static void check_tool(struct test_ctx *tctx, const char *tool,\n\t\t       const char *arch)\n{\n"
+		"\tif (test_toolchain(tool, why, sizeof(why)))\n\t\treturn;\n}\n\nTEST(uses_a_tool)\n{\n\tcheck_tool(tctx, "
+		"\"objdump\", \"x\");\n}\n",
 	};
 	static const char *const good =
 		"TEST(reads_sysfs, NEEDS_HOST)\n{\n\tFILE *f = fopen(\"/sys/kernel/mm/x\", \"r\");\n}\n\n"

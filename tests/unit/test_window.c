@@ -201,12 +201,12 @@ static void check_gold(struct test_ctx *tctx, const struct enc_ops *ops, const c
 	CHECK(rc == 0, "disassembly differs from %s: %s", gold_name, diff);
 }
 
-TEST(jit_gold_x86_64_encodings_round_trip_through_objdump)
+TEST(jit_gold_x86_64_encodings_round_trip_through_objdump, NEEDS_PROGRAMS)
 {
 	check_gold(tctx, &enc_x86_64_ops, "objdump", "i386:x86-64", "jit_x86_64.txt");
 }
 
-TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump)
+TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump, NEEDS_PROGRAMS)
 {
 	check_gold(tctx, &enc_aarch64_ops, "aarch64-linux-gnu-objdump", "aarch64", "jit_aarch64.txt");
 }
