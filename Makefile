@@ -48,6 +48,7 @@ GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
 MAN     := $(BUILD)/mlpscope.1
 GENMAN  := $(BUILD)/gen_man
+HOST_ANSWERS := $(BUILD)/host_answers
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the man
 # page and the documents; make uninstall removes exactly those files and
@@ -60,9 +61,9 @@ DOCDIR  := $(PREFIX)/share/doc/mlpscope
 DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
 INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
-.PHONY: all run test validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
+.PHONY: all run test test-hosts validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
 	fuzz fuzz-build fuzz-smoke test-sanitize
-all: $(BIN) $(MAN)
+all: $(BIN) $(MAN) $(HOST_ANSWERS)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -77,6 +78,11 @@ $(GENMAN): $(BUILD)/obj/tools/gen_man.o $(LIB_OBJ)
 
 $(MAN): $(GENMAN)
 	$(GENMAN) > $@.tmp && mv $@.tmp $@
+
+# tools/record_host.sh records this machine as a recorded host (the files
+# mlpscope reads, and host.txt, which this program writes).
+$(HOST_ANSWERS): $(BUILD)/obj/tools/host_answers.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c $(BUILDINFO)
 	@mkdir -p $(dir $@)
@@ -94,7 +100,7 @@ FORCE:
 # The directories install had to create (mkdir -pv names each one) are
 # listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes
 # them again, and only them.
-install: $(BIN) $(MAN)
+install: $(BIN) $(MAN) $(HOST_ANSWERS)
 	@made=$$(LC_ALL=C mkdir -pv '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' '$(DESTDIR)$(DOCDIR)' | \
 	  sed -n "s/^mkdir: created directory '\(.*\)'$$/\1/p" | tac) && \
 	  printf '%s\n' "$$made" > '$(DESTDIR)$(DOCDIR)/installed-dirs'
@@ -143,6 +149,16 @@ run: $(BIN)
 test: $(BIN) $(MAN) $(TESTBIN) check-gen
 	$(TESTBIN)
 
+# The whole suite once per recorded host (tests/data/cpus/*/host and the
+# hand-made tests/data/hosts/*/host) in place of the default one, child
+# binaries included: a few minutes, so not part of check, which reruns on
+# each host only the tests that read a host fact (tests/main.c).
+test-hosts: $(BIN) $(MAN) $(TESTBIN)
+	@rc=0; for h in tests/data/cpus/*/host tests/data/hosts/*/host; do \
+	  log=$(BUILD)/test-hosts-$$(basename $$(dirname $$h)).txt; \
+	  $(TESTBIN) --host $$h > $$log 2>&1 || rc=1; echo "$$h: $$(tail -1 $$log) ($$log)"; \
+	done; exit $$rc
+
 # The hardware checks: short real runs asserting shapes (a 1 GiB chase
 # slower than 16 KiB, 8 lanes beat 1, the self-checks fire on a real broken
 # run ...), each naming the property of the CPU it assumes and SKIPping
@@ -162,26 +178,20 @@ test-browser: $(BIN)
 	tests/browser/render.sh $(BUILD)/browser/report.html $(BUILD)/browser/report.png
 
 # AArch64 from any host: the whole tree built with the cross compiler under
-# -Werror, then, under qemu-user, the tests that need no real timing, no
-# child binary and no host tool (the JIT probe runs its AArch64 code there).
+# -Werror, then, under qemu-user, every test whose prerequisites emulation
+# gives (tests/harness.h): the logic tests, not those that need this
+# machine, a child binary, a host program or native speed (the JIT probe runs
+# its AArch64 code there). Then the binary's machine section on a recorded
+# AArch64 host, which exercises the AArch64 decoders and reads nothing of
+# this machine.
 A64_CC ?= aarch64-linux-gnu-gcc
-A64_TESTS := charz sizes_ bad_sizes options_parse help_lists jsonr latency_non_monotonic latency_levels latency_knee latency_steady_check \
-	tlb_steps tlb_noise tlb_huge tlb_json agree_ sattolo cycle_length rng_ layout_check chain_positions qmodel sha256 json_writer atomic_file stats_ \
-	outputs_symlink outputs_stale outputs_concurrent outputs_csv \
-	group_minima paired fit_ rules_ estimator_spread trace_ jit_buffer jit_wx jit_probe window_fit \
-	window_json window_dump window_rob window_structure window_repeat window_cross machine_compare \
-	machine_thp_bracketed machine_json_writes pmu_rdpmc include_ registry_rows kernels_visit kernel_check \
-	summary_ c2c_heat c2c_time man_page_lists bzip2_ \
-	app_sais app_bwt_check app_bwt_every app_bwt_text app_bwt_ring app_bwt_wide app_hash app_search app_gather app_json \
-	envelope_each envelope_names envelope_loaded envelope_model envelope_kernel envelope_levels envelope_payload corpus_ \
-	latency_levels_name latency_reference agreement_gains mlp_levels_place latency_steady_blocks latency_on_a_rise budget_ prom_reads prom_escapes \
-	latency_retime every_fleet_column only_a_sections_own every_measuring_section window_text window_ramp
+A64_HOST := tests/data/hosts/arm-neoverse-n1-f8-m3340/host
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
-	qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests $(A64_TESTS) -valgrind -qemu
-	@echo "qemu-aarch64 $(BUILD)/aarch64/mlpscope machine (its RDPMC probe child dies of SIGILL, as it should)"
-	@qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
+	qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests --missing host,binary,programs,native
+	@echo "MLPSCOPE_HOST=$(A64_HOST) qemu-aarch64 $(BUILD)/aarch64/mlpscope machine"
+	@MLPSCOPE_HOST=$(A64_HOST) qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
 
 # Everything CI runs: the browser and AArch64 checks, each only after
 # tests/toolchain.sh has proved its tools work end to end (a half-installed

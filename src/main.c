@@ -20,6 +20,7 @@
 #include "report/prom.h"
 #include "sections/document.h"
 #include "report/svg.h"
+#include "core/host.h"
 #include "core/topo.h"
 
 #include <errno.h>
@@ -258,6 +259,25 @@ static int write_outputs(const struct options *o, const struct report *r, struct
 	return write_drawn_outputs(o, r, out) ? 1 : 0;
 }
 
+/* MLPSCOPE_HOST=DIR: every machine fact from the recorded host in DIR
+ * (core/host.h) instead of this machine, a testing aid (the measurements
+ * still time this machine), said in the report's warnings. */
+static int use_recorded_host(struct report *r)
+{
+	const char *dir = getenv("MLPSCOPE_HOST");
+	char err[CLI_ERR_LEN];
+
+	if (!dir || !*dir)
+		return 0;
+	if (host_use_recorded(dir, err, sizeof(err))) {
+		fprintf(stderr, "mlpscope: MLPSCOPE_HOST: %s\n", err);
+		return 2;
+	}
+	result_warn(r, "machine facts replayed from the recorded host %s (MLPSCOPE_HOST), not read from this "
+		    "machine: the measurements are this machine's", dir);
+	return 0;
+}
+
 /* The budget: rates measured, every section's sizes fitted, and the
  * estimate said before the long work starts. */
 static void plan_the_budget(struct section_run *s)
@@ -288,6 +308,8 @@ static int measure_and_report(const struct options *o)
 	int rc;
 
 	r.version = provenance_version();
+	if (use_recorded_host(&r))
+		return 2;
 	topo_read(&r.topo);
 	if (plan_make(o, &r.topo, &plan, &r, err, sizeof(err)) || registry_plan(&s, err, sizeof(err))) {
 		fprintf(stderr, "mlpscope: %s\n", err);

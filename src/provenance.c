@@ -7,6 +7,7 @@
 
 #include "arch/arch.h"
 #include "buildinfo.h"
+#include "core/host.h"
 #include "util/sha256.h"
 
 #include <stdio.h>
@@ -22,11 +23,13 @@ const char *provenance_version(void)
 void provenance_collect(struct provenance *p, uint64_t seed)
 {
 	struct utsname u;
+	char exe[64];
 	time_t now = time(NULL);
 	struct tm tm;
 
 	memset(p, 0, sizeof(*p));
-	if (sha256_file_hex("/proc/self/exe", p->binary_sha256))
+	host_self_path("exe", exe, sizeof(exe));
+	if (sha256_file_hex(exe, p->binary_sha256))
 		snprintf(p->binary_sha256, sizeof(p->binary_sha256), "unavailable");
 #if defined(__clang__)
 	snprintf(p->compiler, sizeof(p->compiler), "clang %s", __clang_version__);

@@ -1,33 +1,52 @@
 /*
- * Test runner. `mlpscope-tests [--validate] [SUBSTRING...] [-SUBSTRING...]`
+ * Test runner.
+ *   mlpscope-tests [--validate] [--host DIR] [--missing NAME,...] [--list]
+ *                  [SUBSTRING...] [-SUBSTRING...]
  * runs the tests whose name contains any SUBSTRING (all by default) and none
  * of the -SUBSTRINGs, in registration order: the logic tests (TEST), or with
- * --validate the hardware checks (VALIDATE) instead.
+ * --validate the hardware checks (VALIDATE) instead. A TEST reads the
+ * recorded host TEST_HOST_DEFAULT (--host DIR: that one instead); a test
+ * that read any host fact runs again on every other recorded host under
+ * TEST_HOST_ROOTS, so the suite's verdict holds on each (a test that read
+ * none gives the same verdict whatever the host). --missing host,binary,...
+ * treats those prerequisites as missing (the qemu run); --list prints each
+ * test with its prerequisites.
  */
 #include "harness.h"
 
+#include "core/clock.h"
+#include "core/host.h"
+
 #include <dirent.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAX_TESTS 512
+#define MAX_HOSTS 32
 
 static struct {
 	const char *name;
 	test_fn fn;
 	int hardware;
+	unsigned needs;
+	bool read_host;          /* asked the seam for a fact in its first run */
 } tests[MAX_TESTS];
 static int ntests;
 static char bin_dir[4096];
+static const char *current_host;   /* NULL: this machine */
 
-void test_register(const char *name, test_fn fn, int hardware)
+static const char *const need_names[NEEDS_COUNT] = {"host", "binary", "programs", "libbz2", "native"};
+
+void test_register(const char *name, test_fn fn, int hardware, unsigned needs)
 {
 	if (ntests < MAX_TESTS)
-		tests[ntests++] = (typeof(tests[0])){name, fn, hardware};
+		tests[ntests++] = (typeof(tests[0])){name, fn, hardware, needs, false};
 }
 
 void test_fail(struct test_ctx *t, const char *file, int line, const char *cond, const char *fmt, ...)
@@ -80,6 +99,19 @@ int test_toolchain(const char *check, char *why, size_t whylen)
 const char *test_bin_dir(void)
 {
 	return bin_dir;
+}
+
+const char *test_host_dir(void)
+{
+	return current_host;
+}
+
+const struct clock_info *test_stub_clock(void)
+{
+	static const struct clock_info stub = {.source = "test stub", .invariant = 1, .ticks_per_ns = 1.0,
+					       .resolution_ticks = 1};
+
+	return &stub;
 }
 
 int test_count_entries(const char *dir)
@@ -160,6 +192,12 @@ void test_scratch_remove(const char *dir, const char *tag)
 	}
 }
 
+/* Options taking a value, skipped where test names are matched. */
+static bool takes_value(const char *arg)
+{
+	return !strcmp(arg, "--host") || !strcmp(arg, "--missing");
+}
+
 /* With no arguments every test runs; otherwise those whose name contains
  * any argument, less those containing an argument written -SUBSTRING. */
 static bool selected(const char *name, int argc, char **argv)
@@ -167,7 +205,11 @@ static bool selected(const char *name, int argc, char **argv)
 	bool any_include = false, included = false;
 
 	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--validate"))
+		if (takes_value(argv[a])) {
+			a++;
+			continue;
+		}
+		if (!strncmp(argv[a], "--", 2))
 			continue;
 		if (argv[a][0] == '-') {
 			if (strstr(name, argv[a] + 1))
@@ -180,40 +222,227 @@ static bool selected(const char *name, int argc, char **argv)
 	return !any_include || included;
 }
 
+/* Which prerequisites are missing here, and why (empty: present). */
+static char missing_why[NEEDS_COUNT][160];
+
+static void find_missing(const char *missing_list, const char *substituted)
+{
+	char bin[4200];
+
+	snprintf(bin, sizeof(bin), "%s/mlpscope", bin_dir);
+	if (substituted)
+		snprintf(missing_why[0], sizeof(missing_why[0]), "the host is replaced by %s (--host)", substituted);
+	if (access(bin, X_OK))
+		snprintf(missing_why[1], sizeof(missing_why[1]), "no %.100s (make builds it)", bin);
+#ifndef HAVE_LIBBZ2
+	snprintf(missing_why[3], sizeof(missing_why[3]), "built without libbz2 (tools/deps.sh installs libbz2-dev)");
+#endif
+	for (unsigned k = 0; missing_list && k < NEEDS_COUNT; k++) {
+		const char *p = missing_list;
+		size_t len = strlen(need_names[k]);
+
+		while ((p = strstr(p, need_names[k]))) {
+			if ((p == missing_list || p[-1] == ',') && (p[len] == ',' || !p[len]))
+				snprintf(missing_why[k], sizeof(missing_why[k]), "--missing %s", missing_list);
+			p += len;
+		}
+	}
+}
+
+/* The first prerequisite of needs missing here, -1 when none is. */
+static int first_missing(unsigned needs)
+{
+	for (int k = 0; k < NEEDS_COUNT; k++)
+		if ((needs & (1u << k)) && missing_why[k][0])
+			return k;
+	return -1;
+}
+
+static void format_needs(unsigned needs, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = 0;
+	for (int k = 0; k < NEEDS_COUNT; k++)
+		if (needs & (1u << k))
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "," : "", need_names[k]);
+	if (!used)
+		snprintf(out, len, "logic");
+}
+
+/* Point the seam and a child binary's MLPSCOPE_HOST at dir (NULL: this
+ * machine). 0, or -1 with the reason printed. */
+static int use_host(const char *dir)
+{
+	char err[512], abs[PATH_MAX];
+
+	current_host = dir;
+	if (!dir) {
+		host_use_live();
+		unsetenv("MLPSCOPE_HOST");
+		return 0;
+	}
+	/* absolute: a test may run the binary from another folder */
+	if (!realpath(dir, abs))
+		snprintf(abs, sizeof(abs), "%s", dir);
+	if (host_use_recorded(abs, err, sizeof(err))) {
+		printf("FAIL recorded host %s\n     %s\n", dir, err);
+		return -1;
+	}
+	setenv("MLPSCOPE_HOST", abs, 1);
+	return 0;
+}
+
+struct tally {
+	int passed, failed, skipped;
+};
+
+/* Run test i on the host the seam points at; quiet: print only a failure
+ * (tagged with the host). */
+static void run_one(int i, const char *recorded, bool quiet, struct tally *t)
+{
+	struct test_ctx c = {0};
+	struct timespec a, b;
+	unsigned long reads;
+	int miss = first_missing(tests[i].needs);
+
+	if (miss >= 0) {
+		if (!quiet)
+			printf("SKIP %s: needs %s: %s\n", tests[i].name, need_names[miss], missing_why[miss]);
+		t->skipped += !quiet;
+		return;
+	}
+	if (use_host(tests[i].needs & NEEDS_HOST ? NULL : recorded)) {
+		t->failed++;
+		return;
+	}
+	reads = host_reads();
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	tests[i].fn(&c);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	if (!(tests[i].needs & NEEDS_HOST) && host_reads() != reads)
+		tests[i].read_host = true;
+	double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+
+	if (c.failed) {
+		printf("FAIL %s%s%s (%.1f s)\n     %s\n", tests[i].name, quiet ? " on " : "", quiet ? recorded : "", s,
+		       c.message);
+		t->failed++;
+	} else if (c.skipped) {
+		if (!quiet)
+			printf("SKIP %s: %s\n", tests[i].name, c.message);
+		t->skipped += !quiet;
+	} else {
+		if (!quiet)
+			printf("PASS %s (%.1f s)%s%s\n", tests[i].name, s, c.message[0] ? ": " : "", c.message);
+		t->passed++;
+	}
+}
+
+static int compare_str(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* ROOT/<entry>/host for every entry of each root that has one, sorted. */
+static int list_hosts(char (*out)[320], int cap)
+{
+	static const char *const roots[] = TEST_HOST_ROOTS;
+	int n = 0;
+
+	for (size_t r = 0; r < sizeof(roots) / sizeof(roots[0]); r++) {
+		DIR *d = opendir(roots[r]);
+		struct dirent *e;
+
+		while (d && (e = readdir(d)) && n < cap) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(out[n], sizeof(out[n]), "%s/%.64s/host", roots[r], e->d_name);
+			n += !access(out[n], R_OK);
+		}
+		if (d)
+			closedir(d);
+	}
+	qsort(out, (size_t)n, sizeof(out[0]), compare_str);
+	return n;
+}
+
+/* Every test that read a host fact, once more on each other recorded host:
+ * one line per host, a line per failure. */
+static void run_on_every_host(const char *first, struct tally *t)
+{
+	static char hosts[MAX_HOSTS][320];
+	int nhosts = list_hosts(hosts, MAX_HOSTS), nread = 0;
+
+	for (int i = 0; i < ntests; i++)
+		nread += tests[i].read_host;
+	if (!nread)
+		return;
+	printf("the tests that read the host, again on every recorded host:");
+	for (int i = 0; i < ntests; i++)
+		if (tests[i].read_host)
+			printf(" %s", tests[i].name);
+	printf("\n");
+
+	for (int h = 0; h < nhosts; h++) {
+		struct tally ht = {0};
+		struct timespec a, b;
+		int n = 0;
+
+		if (!strcmp(hosts[h], first))
+			continue;
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		for (int i = 0; i < ntests; i++)
+			if (tests[i].read_host) {
+				run_one(i, hosts[h], true, &ht);
+				n++;
+			}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		printf("%s on %s: the %d tests that read the host (%.1f s)\n", ht.failed ? "FAIL" : "PASS", hosts[h], n,
+		       (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+		t->passed += ht.passed;
+		t->failed += ht.failed;
+	}
+}
+
 int main(int argc, char **argv)
 {
-	int passed = 0, failed = 0, skipped = 0;
-	int hardware = 0;
+	struct tally t = {0};
+	int hardware = 0, list = 0;
+	const char *host = NULL, *missing = NULL;
 	char self[4096];
 
-	for (int a = 1; a < argc; a++)
+	for (int a = 1; a < argc; a++) {
 		hardware |= !strcmp(argv[a], "--validate");
+		list |= !strcmp(argv[a], "--list");
+		if (takes_value(argv[a]) && a + 1 >= argc) {
+			fprintf(stderr, "mlpscope-tests: %s needs a value\n", argv[a]);
+			return 2;
+		}
+		if (!strcmp(argv[a], "--host"))
+			host = argv[++a];
+		else if (!strcmp(argv[a], "--missing"))
+			missing = argv[++a];
+	}
 
 	snprintf(self, sizeof(self), "%s", argv[0]);
 	snprintf(bin_dir, sizeof(bin_dir), "%s", dirname(self));
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	for (int i = 0; i < ntests; i++) {
-		struct test_ctx t = {0};
-		struct timespec a, b;
+	find_missing(missing, host);
+	for (int i = 0; list && i < ntests; i++) {
+		char needs[64];
 
-		if (tests[i].hardware != hardware || !selected(tests[i].name, argc, argv))
-			continue;
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		tests[i].fn(&t);
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		double s = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-
-		if (t.failed) {
-			printf("FAIL %s (%.1f s)\n     %s\n", tests[i].name, s, t.message);
-			failed++;
-		} else if (t.skipped) {
-			printf("SKIP %s: %s\n", tests[i].name, t.message);
-			skipped++;
-		} else {
-			printf("PASS %s (%.1f s)%s%s\n", tests[i].name, s, t.message[0] ? ": " : "", t.message);
-			passed++;
-		}
+		format_needs(tests[i].needs, needs, sizeof(needs));
+		if (tests[i].hardware == hardware && selected(tests[i].name, argc, argv))
+			printf("%s %s\n", tests[i].name, needs);
 	}
-	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
-	return failed ? 1 : 0;
+	if (list)
+		return 0;
+	for (int i = 0; i < ntests; i++)
+		if (tests[i].hardware == hardware && selected(tests[i].name, argc, argv))
+			run_one(i, host ? host : TEST_HOST_DEFAULT, false, &t);
+	if (!hardware && !host)
+		run_on_every_host(TEST_HOST_DEFAULT, &t);
+	printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
+	return t.failed ? 1 : 0;
 }

@@ -299,7 +299,7 @@ static int run_file(struct runner *rn, const char *path)
 	return 0;
 }
 
-TEST(doc_examples_that_measure_nothing_run)
+TEST(doc_examples_that_measure_nothing_run, NEEDS_BINARY)
 {
 	/* This test runs the mlpscope binary (build/mlpscope): its prerequisite is declared here. */
 	static struct runner rn;

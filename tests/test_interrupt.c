@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-TEST(interrupt_exits_130_and_writes_nothing)
+TEST(interrupt_exits_130_and_writes_nothing, NEEDS_BINARY | NEEDS_HOST)
 {
 	char dir[] = "/tmp/mlpscope-int-XXXXXX", json[256], bin[4200];
 	struct timespec pause = {1, 500000000};

@@ -1,65 +1,28 @@
 /*
- * What the CPU says about itself through instructions: vendor and
- * family/model/stepping, the few ISA features that matter to a memory tool,
- * its cache descriptors, a user-space counter read and a dependent-add chain
- * for estimating the core clock. Claims, not measurements: a hypervisor
- * chooses what CPUID shows a guest. One of cpu_x86_64.c, cpu_aarch64.c or
- * cpu_generic.c provides these symbols; the other two compile to nothing.
+ * The few instructions that ask the CPU about itself or count with it:
+ * CPUID and XGETBV (x86-64), CTR_EL0 (AArch64), a user-space counter read
+ * and a dependent-add chain for estimating the core clock. Only the
+ * instructions: what their answers mean is decoded in core/cpu_id_*.c,
+ * which read them through the host seam (core/host.h) so a recorded host
+ * can answer instead. One of cpu_x86_64.c, cpu_aarch64.c or cpu_generic.c
+ * provides these symbols; the other two compile to nothing.
  */
 #ifndef MLPSCOPE_ARCH_CPU_H
 #define MLPSCOPE_ARCH_CPU_H
 
 #include <stdint.h>
 
-#include "core/topo.h"
+/* CPUID leaf/subleaf into r (EAX, EBX, ECX, EDX): 0, or -ENOTSUP where the
+ * ISA has no CPUID. */
+int cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4]);
 
-#define CPU_MAX_FEATURES 16
+/* XGETBV(0): the register states the OS saves. Faults unless CPUID leaf 1
+ * ECX bit 27 (OSXSAVE) is set: the caller checks. 0, or -ENOTSUP. */
+int cpu_xgetbv(uint64_t *xcr0);
 
-struct cpu_id {
-	char vendor[16];        /* "GenuineIntel", "AuthenticAMD", "arm:0x41"; "" unknown */
-	unsigned int family;    /* x86: base + extended family; arm: MIDR architecture */
-	unsigned int model;     /* x86: extended model folded in; arm: MIDR part number */
-	unsigned int stepping;  /* x86: stepping; arm: variant << 4 | revision */
-	/* Names of the features present, from a fixed list (string literals):
-	 * x86 "sse2 avx avx2 avx512f invariant_tsc rdtscp hypervisor",
-	 * aarch64 "asimd sve". */
-	const char *features[CPU_MAX_FEATURES];
-	int nfeatures;
-};
-
-/* Fill id from the ISA's identification. Returns 0, or -ENOTSUP where the
- * ISA has no way to ask (id is then zeroed). */
-int cpu_identify(struct cpu_id *id);
-
-/* Cache descriptors as the CPU enumerates them (x86: CPUID leaf 4 on Intel,
- * 0x8000001D on AMD/Hygon; aarch64: CTR_EL0, which gives only the smallest
- * L1 line sizes, so size_bytes and ways are 0 there). Writes at most max
- * entries, returns how many, or -ENOTSUP. */
-int cpu_read_caches(struct cache_desc *out, int max);
-
-/* Name of the source cpu_read_caches reads, for provenance: "cpuid",
- * "ctr_el0" or "none". */
-const char *cpu_caches_source(void);
-
-/* A data (or unified) TLB as the CPU describes it: one entry per page size
- * it holds, so a TLB shared by 4 KiB and 2 MiB pages appears twice. */
-struct cpu_tlb {
-	unsigned level;          /* 1 = first level */
-	const char *type;        /* "data", "unified", "load", "store" (string literals) */
-	size_t page_bytes;       /* 4096, 2097152 (2 MiB and 4 MiB entries), 1073741824 */
-	unsigned entries;
-	unsigned ways;           /* 0: fully associative or not said */
-	const char *source;      /* "cpuid 0x80000005", "cpuid 0x18", "cpuid 2", ... */
-};
-
-#define CPU_TLB_MAX 16
-
-/* Data and unified TLBs as CPUID reports them: AMD/Hygon leaves 0x80000005,
- * 0x80000006 and 0x80000019; Intel leaf 0x18 where present, else the TLB
- * descriptors of leaf 2 this file knows. Writes at most max, returns how
- * many (0 when the CPU says nothing usable), or -ENOTSUP where the ISA has
- * no such enumeration (AArch64 and others: unknown). */
-int cpu_read_tlbs(struct cpu_tlb *out, int max);
+/* CTR_EL0 (Linux lets EL0 read it, emulating it where errata require): 0,
+ * or -ENOTSUP where the ISA has none. */
+int cpu_ctr_el0(uint64_t *value);
 
 /* Execute the user-space counter read once (x86: RDPMC with ECX = index;
  * aarch64: MRS PMCCNTR_EL0, index ignored) and store the value. Returns 0,

@@ -11,28 +11,23 @@
 #include <errno.h>
 #include <string.h>
 
-int cpu_identify(struct cpu_id *id)
+int cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
-	memset(id, 0, sizeof(*id));
+	(void)leaf;
+	(void)sub;
+	memset(r, 0, 4 * sizeof(r[0]));
 	return -ENOTSUP;
 }
 
-int cpu_read_caches(struct cache_desc *out, int max)
+int cpu_xgetbv(uint64_t *xcr0)
 {
-	(void)out;
-	(void)max;
+	*xcr0 = 0;
 	return -ENOTSUP;
 }
 
-const char *cpu_caches_source(void)
+int cpu_ctr_el0(uint64_t *value)
 {
-	return "none";
-}
-
-int cpu_read_tlbs(struct cpu_tlb *out, int max)
-{
-	(void)out;
-	(void)max;
+	*value = 0;
 	return -ENOTSUP;
 }
 

@@ -8,6 +8,8 @@
  */
 #include "core/arena.h"
 
+#include "core/host.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,7 +86,7 @@ static size_t overlap(size_t a0, size_t a1, size_t b0, size_t b1)
  * at most for its overlapping bytes. */
 int arena_backing_obtained(const struct arena *a, size_t *huge_bytes)
 {
-	FILE *f = fopen("/proc/self/smaps", "r");
+	FILE *f = host_self_fopen("smaps");
 	char line[512];
 	size_t lo = (size_t)a->base, hi = lo + a->bytes, vma_overlap = 0, total = 0;
 

@@ -1,27 +1,21 @@
 /*
- * The PMU probe and the perf_event group layer. Facts relied on: perf counts
- * a thread's events only while the group is scheduled on a PMU, and says so
- * through time_enabled / time_running (running < enabled means the group
- * was multiplexed and its raw counts are partial); RDPMC from user space
- * faults unless the kernel granted it, which on x86 with rdpmc=1 (the
- * default) happens only while a perf event is mmapped by the process.
+ * The PMU probe and the perf_event group layer. The probe's facts (the
+ * paranoid level, whether a cycles counter opens, what a user-space read
+ * did) come through the host seam, so a recorded host answers them. Facts
+ * relied on by the groups: perf counts a thread's events only while the
+ * group is scheduled on a PMU, and says so through time_enabled /
+ * time_running (running < enabled means the group was multiplexed and its
+ * raw counts are partial).
  */
 #include "core/pmu.h"
 
-#include "arch/cpu.h"
-#include "core/topo.h"
+#include "core/host.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/perf_event.h>
-#include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 const struct pmu_event_spec pmu_event_task_clock = {"task_clock_ns", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK};
@@ -54,107 +48,25 @@ static int event_open(const struct pmu_event_spec *e, int group_fd)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* Child exit codes: 0 the read worked, CHILD_NO_INSN the ISA has no
- * user-space read. Anything else is a fault, seen as a signal. */
-#define CHILD_NO_INSN 3
-
-/* Runs in the forked child; never returns. Only syscalls and the counter
- * read: the parent may be multi-threaded, so no locks or stdio here. */
-static void rdpmc_child(int report_fd)
-{
-	struct rlimit no_core = {0, 0};
-	uint32_t index = 0;
-	uint64_t value;
-	char mmapped = '0';
-	int fd;
-
-	/* A faulting probe must not leave a core file or reach a sanitizer's
-	 * handler, which would turn the signal into an exit status. */
-	setrlimit(RLIMIT_CORE, &no_core);
-	signal(SIGSEGV, SIG_DFL);
-	signal(SIGILL, SIG_DFL);
-	signal(SIGBUS, SIG_DFL);
-	fd = event_open(&pmu_event_cycles, -1);
-	if (fd >= 0) {
-		long page = sysconf(_SC_PAGESIZE);
-		struct perf_event_mmap_page *pc = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
-
-		/* Mmapping the event is what grants RDPMC under rdpmc=1, and its
-		 * page names the hardware counter the event sits in. */
-		if (pc != MAP_FAILED) {
-			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-			mmapped = '1';
-			if (pc->cap_user_rdpmc && pc->index)
-				index = pc->index - 1;
-		}
-	}
-	if (write(report_fd, &mmapped, 1) != 1)
-		_exit(4);
-	if (cpu_read_pmc(index, &value) == -ENOTSUP)
-		_exit(CHILD_NO_INSN);
-	__asm__ volatile("" : : "r"(value));
-	_exit(0);
-}
-
-static int probe_rdpmc(struct pmu_probe *p)
-{
-	int pipefd[2], status, rc = 0;
-	char mmapped = '0';
-	pid_t pid;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return -errno;
-	/* Flush so the child cannot inherit and later duplicate buffered
-	 * output (it leaves with _exit, but be sure). */
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return rc;
-	}
-	if (pid == 0) {
-		close(pipefd[0]);
-		rdpmc_child(pipefd[1]);
-	}
-	close(pipefd[1]);
-	if (read(pipefd[0], &mmapped, 1) != 1)
-		mmapped = '0';
-	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
-			return -errno;
-	}
-	p->rdpmc_with_mmap = mmapped == '1';
-	if (WIFSIGNALED(status)) {
-		p->rdpmc_tested = 1;
-		p->rdpmc_child_signal = WTERMSIG(status);
-	} else if (WIFEXITED(status)) {
-		p->rdpmc_child_status = WEXITSTATUS(status);
-		p->rdpmc_tested = p->rdpmc_child_status != CHILD_NO_INSN;
-		p->rdpmc_works = p->rdpmc_child_status == 0;
-	}
-	return 0;
-}
-
 int pmu_probe(struct pmu_probe *p)
 {
+	struct host_rdpmc rd;
 	long paranoid;
-	int fd;
+	int rc;
 
 	memset(p, 0, sizeof(*p));
-	p->paranoid_known = topo_read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0;
+	p->paranoid_known = host_read_long("/proc/sys/kernel/perf_event_paranoid", &paranoid) == 0;
 	if (p->paranoid_known)
 		p->paranoid = (int)paranoid;
-	fd = event_open(&pmu_event_cycles, -1);
-	if (fd >= 0) {
-		p->hardware_counters = 1;
-		close(fd);
-	} else {
-		p->hw_errno = -fd;
-	}
-	return probe_rdpmc(p);
+	p->hw_errno = host_perf_cycles_errno();
+	p->hardware_counters = p->hw_errno == 0;
+	rc = host_rdpmc_probe(&rd);
+	p->rdpmc_tested = rd.tested;
+	p->rdpmc_child_signal = rd.child_signal;
+	p->rdpmc_child_status = rd.child_status;
+	p->rdpmc_with_mmap = rd.with_mmap;
+	p->rdpmc_works = rd.tested && !rd.child_signal && rd.child_status == 0;
+	return rc;
 }
 
 int pmu_group_open(struct pmu_group *g, const struct pmu_event_spec *events, int n)

@@ -22,10 +22,10 @@ struct pmu_probe {
 	int rdpmc_works;         /* 1 when the child read a counter and exited cleanly */
 };
 
-/* Probe the three facts above. The RDPMC read runs in a forked child with
- * core dumps off, so a fault kills only the child. Returns 0, or -errno when
- * the child could not be forked or waited for (the other fields are still
- * filled). */
+/* Probe the three facts above through the host seam (core/host.h): on this
+ * machine the RDPMC read runs in a forked child with core dumps off, so a
+ * fault kills only the child. Returns 0, or -errno when the child could not
+ * be forked or waited for (the other fields are still filled). */
 int pmu_probe(struct pmu_probe *p);
 
 /* Event kinds the layer opens: perf_event_attr type and config. */

@@ -9,35 +9,19 @@
  */
 #include "core/team.h"
 
+#include "core/host.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
-static cpu_set_t startup_mask;
-static int startup_mask_errno = EAGAIN;
-
-/* Before main: main.c pins the main thread to one CPU before experiments
- * run, and a thread's mask is what later sched_getaffinity calls return. */
-__attribute__((constructor)) static void capture_startup_mask(void)
-{
-	startup_mask_errno = sched_getaffinity(0, sizeof(startup_mask), &startup_mask) ? errno : 0;
-}
-
 int team_allowed_cpus(int *cpus, int max)
 {
-	int n = 0;
-
-	if (startup_mask_errno)
-		return -startup_mask_errno;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &startup_mask)) {
-			if (n < max)
-				cpus[n] = cpu;
-			n++;
-		}
-	return n;
+	/* The mask at start-up (main.c pins the main thread before the
+	 * experiments run), through the host seam. */
+	return host_allowed_cpus(cpus, max);
 }
 
 int team_resolve_threads(unsigned requested, unsigned *nthreads, char *err, size_t errlen)

@@ -1,33 +1,18 @@
 /*
  * CPUs, pinning, model strings, cache sizes and memory figures as the OS
- * reports them, and the reader of one number in a procfs or sysfs file.
+ * reports them, every one read through the host seam (core/host.h).
  * Pinning matters for a latency tool: a migration mid-run lands the chase on
  * a core whose private caches and TLBs are cold, and the scheduler moves
  * threads more readily on a 2-CPU VM than one expects.
  */
 #include "core/topo.h"
 
+#include "core/host.h"
+
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
 
 /* sysfs sizes look like "32K", "1024K", "32768K" or "64M". */
 static size_t parse_sysfs_size(const char *s)
@@ -44,7 +29,7 @@ static size_t parse_sysfs_size(const char *s)
 
 static void read_cpu_model(struct topo *t)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	FILE *f = host_fopen("/proc/cpuinfo");
 	char line[512];
 
 	snprintf(t->cpu_model, sizeof(t->cpu_model), "unknown");
@@ -82,39 +67,27 @@ static void read_caches(struct topo *t, int cpu)
 		struct cache_desc *c = &t->caches[t->ncaches];
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/level", cpu, idx);
-		if (read_line(path, buf, sizeof(buf)))
+		if (host_read_line(path, buf, sizeof(buf)))
 			break;
 		c->level = atoi(buf);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/type", cpu, idx);
-		if (read_line(path, c->type, sizeof(c->type)))
+		if (host_read_line(path, c->type, sizeof(c->type)))
 			snprintf(c->type, sizeof(c->type), "Unknown");
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/size", cpu, idx);
-		c->size_bytes = read_line(path, buf, sizeof(buf)) ? 0 : parse_sysfs_size(buf);
+		c->size_bytes = host_read_line(path, buf, sizeof(buf)) ? 0 : parse_sysfs_size(buf);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/coherency_line_size", cpu, idx);
-		c->line_bytes = read_line(path, buf, sizeof(buf)) ? 0 : (size_t)atol(buf);
+		c->line_bytes = host_read_line(path, buf, sizeof(buf)) ? 0 : (size_t)atol(buf);
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cache/index%d/ways_of_associativity", cpu, idx);
-		c->ways = read_line(path, buf, sizeof(buf)) ? 0 : atoi(buf);
+		c->ways = host_read_line(path, buf, sizeof(buf)) ? 0 : atoi(buf);
 		if (c->level == 1 && strcmp(c->type, "Instruction") && c->line_bytes)
 			t->line_bytes = c->line_bytes;
 		t->ncaches++;
 	}
 }
 
-int topo_read_long(const char *path, long *value)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%ld", value) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
-}
-
 size_t topo_meminfo_bytes(const char *field)
 {
-	FILE *f = fopen("/proc/meminfo", "r");
+	FILE *f = host_fopen("/proc/meminfo");
 	size_t len = strlen(field);
 	char line[256];
 	unsigned long long kb = 0;
@@ -130,15 +103,12 @@ size_t topo_meminfo_bytes(const char *field)
 
 static void format_affinity(char *out, size_t len)
 {
-	cpu_set_t set;
+	int cpus[HOST_CPUS_MAX], n = host_current_cpus(cpus, HOST_CPUS_MAX);
 	size_t used = 0;
 
 	out[0] = 0;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return;
-	for (int cpu = 0; cpu < CPU_SETSIZE && used + 8 < len; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			used += (size_t)snprintf(out + used, len - used, "%s%d", used ? "," : "", cpu);
+	for (int i = 0; i < n && i < HOST_CPUS_MAX && used + 8 < len; i++)
+		used += (size_t)snprintf(out + used, len - used, "%s%d", used ? "," : "", cpus[i]);
 }
 
 void topo_read(struct topo *t)
@@ -146,7 +116,7 @@ void topo_read(struct topo *t)
 	memset(t, 0, sizeof(*t));
 	t->cpu = -1;
 	read_cpu_model(t);
-	t->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	t->online_cpus = host_online_cpus();
 	read_caches(t, topo_default_cpu() < 0 ? 0 : topo_default_cpu());
 	t->mem_available_bytes = topo_meminfo_bytes("MemAvailable");
 	format_affinity(t->affinity, sizeof(t->affinity));
@@ -176,33 +146,27 @@ size_t topo_cache_bytes_at(const struct topo *t, int level)
 
 int topo_default_cpu(void)
 {
-	cpu_set_t set;
+	int cpu;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -1;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set))
-			return cpu;
-	return -1;
+	return host_current_cpus(&cpu, 1) > 0 ? cpu : -1;
 }
 
 int topo_cpu_allowed(int cpu)
 {
-	cpu_set_t set;
+	int cpus[HOST_CPUS_MAX], n = host_current_cpus(cpus, HOST_CPUS_MAX);
 
-	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof(set), &set))
-		return 0;
-	return CPU_ISSET(cpu, &set) != 0;
+	for (int i = 0; i < n && i < HOST_CPUS_MAX; i++)
+		if (cpus[i] == cpu)
+			return 1;
+	return 0;
 }
 
 int topo_pin(struct topo *t, int cpu)
 {
-	cpu_set_t set;
+	int rc = host_pin(cpu);
 
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return -errno;
+	if (rc)
+		return rc;
 	t->cpu = cpu;
 	format_affinity(t->affinity, sizeof(t->affinity));
 	return 0;

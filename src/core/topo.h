@@ -1,6 +1,6 @@
 /*
  * What the OS says about the machine: CPU model, caches (sysfs), free
- * memory, affinity and pinning. Reported sizes are claims, not measurements:
+ * memory, affinity and pinning, read through the host seam (core/host.h). Reported sizes are claims, not measurements:
  * a guest may be shown a whole socket's L3 while one core reaches its slice.
  */
 #ifndef MLPSCOPE_CORE_TOPO_H
@@ -42,11 +42,6 @@ size_t topo_cache_bytes_at(const struct topo *t, int level);
 /* A /proc/meminfo figure ("MemTotal", "MemAvailable") in bytes; 0 when the
  * file or the line cannot be read. */
 size_t topo_meminfo_bytes(const char *field);
-
-/* The one decimal number a procfs or sysfs file holds (perf_event_paranoid,
- * hugetlb page counts). 0, -errno when it cannot be opened, -EINVAL when it
- * holds no number. */
-int topo_read_long(const char *path, long *value);
 
 /* First CPU in the current affinity mask, -1 on error. */
 int topo_default_cpu(void);

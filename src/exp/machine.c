@@ -8,14 +8,14 @@
  */
 #include "exp/machine.h"
 
-#include <dirent.h>
+#include "arch/cpu.h"
+#include "core/host.h"
+
 #include <errno.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
 #define HUGETLB_DIR "/sys/kernel/mm/hugepages"
@@ -32,17 +32,12 @@ static void format_size(char *out, size_t len, size_t bytes)
 
 int machine_read_bracketed(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "r");
 	char line[256], *open, *close_br;
+	int rc = host_read_line(path, line, sizeof(line));
 
 	out[0] = 0;
-	if (!f)
-		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
+	if (rc)
+		return rc;
 	open = strchr(line, '[');
 	close_br = open ? strchr(open, ']') : NULL;
 	if (!open || !close_br || close_br == open + 1)
@@ -150,49 +145,38 @@ static int compare_hugepage(const void *a, const void *b)
 
 static void gather_pages(struct machine_info *m)
 {
-	DIR *d;
-	struct dirent *e;
+	char names[16][HOST_NAME_LEN];
+	int n;
 	long v;
 
-	m->base_page_bytes = (size_t)sysconf(_SC_PAGESIZE);
-	if (topo_read_long(THP_DIR "/hpage_pmd_size", &v) == 0 && v > 0)
+	m->base_page_bytes = host_page_bytes();
+	if (host_read_long(THP_DIR "/hpage_pmd_size", &v) == 0 && v > 0)
 		m->thp_pmd_bytes = (size_t)v;
 	machine_read_bracketed(THP_DIR "/enabled", m->thp_enabled, sizeof(m->thp_enabled));
 	machine_read_bracketed(THP_DIR "/defrag", m->thp_defrag, sizeof(m->thp_defrag));
-	d = opendir(HUGETLB_DIR);
-	if (!d)
-		return;
-	while ((e = readdir(d)) && m->nhugepage_sizes < MACHINE_MAX_HUGEPAGE_SIZES) {
+	n = host_list_dir(HUGETLB_DIR, names, 16);
+	for (int i = 0; i < n && m->nhugepage_sizes < MACHINE_MAX_HUGEPAGE_SIZES; i++) {
 		struct machine_hugepage *h = &m->hugepages[m->nhugepage_sizes];
 		unsigned long kb;
 		char path[512];
 
-		if (sscanf(e->d_name, "hugepages-%lukB", &kb) != 1)
+		if (sscanf(names[i], "hugepages-%lukB", &kb) != 1)
 			continue;
 		h->size_bytes = (size_t)kb << 10;
-		snprintf(path, sizeof(path), HUGETLB_DIR "/%s/nr_hugepages", e->d_name);
-		h->nr_pages = topo_read_long(path, &v) ? -1 : v;
-		snprintf(path, sizeof(path), HUGETLB_DIR "/%s/free_hugepages", e->d_name);
-		h->free_pages = topo_read_long(path, &v) ? -1 : v;
+		snprintf(path, sizeof(path), HUGETLB_DIR "/%.*s/nr_hugepages", HOST_NAME_LEN, names[i]);
+		h->nr_pages = host_read_long(path, &v) ? -1 : v;
+		snprintf(path, sizeof(path), HUGETLB_DIR "/%.*s/free_hugepages", HOST_NAME_LEN, names[i]);
+		h->free_pages = host_read_long(path, &v) ? -1 : v;
 		m->nhugepage_sizes++;
 	}
-	closedir(d);
 	qsort(m->hugepages, (size_t)m->nhugepage_sizes, sizeof(m->hugepages[0]), compare_hugepage);
 }
 
 static int single_allowed_cpu(void)
 {
-	cpu_set_t set;
-	int cpu = -1;
+	int cpu;
 
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return -1;
-	if (CPU_COUNT(&set) != 1)
-		return -1;
-	for (int i = 0; i < CPU_SETSIZE; i++)
-		if (CPU_ISSET(i, &set))
-			cpu = i;
-	return cpu;
+	return host_current_cpus(&cpu, 1) == 1 ? cpu : -1;
 }
 
 /* Sink for the chain's sum: a result nobody reads could let a compiler drop
@@ -244,6 +228,28 @@ int machine_estimate_core_clock(const struct clock_info *clock, int nsamples, do
 	return 0;
 }
 
+/* Timed here, or the samples a recorded host holds (a replay times
+ * nothing: -ENODATA when it holds none). */
+static int core_clock(const struct clock_info *clock, struct machine_core_clock *out)
+{
+	double mhz[MACHINE_CLOCK_SAMPLES];
+	int n = host_recorded_core_clock(mhz, MACHINE_CLOCK_SAMPLES);
+
+	if (n == -ENODEV)
+		return machine_estimate_core_clock(clock, MACHINE_CLOCK_SAMPLES, MACHINE_CLOCK_SAMPLE_MS, out);
+	memset(out, 0, sizeof(*out));
+	if (n <= 0)
+		return -ENODATA;
+	for (int i = 0; i < n; i++) {
+		out->samples_mhz[i] = mhz[i];
+		out->min_mhz = i == 0 || mhz[i] < out->min_mhz ? mhz[i] : out->min_mhz;
+		out->max_mhz = i == 0 || mhz[i] > out->max_mhz ? mhz[i] : out->max_mhz;
+	}
+	out->nsamples = n;
+	out->sample_ms = MACHINE_CLOCK_SAMPLE_MS;
+	return 0;
+}
+
 static const char *errno_name(int err)
 {
 	switch (err) {
@@ -256,6 +262,7 @@ static const char *errno_name(int err)
 	case EINVAL: return "EINVAL";
 	case ENOSYS: return "ENOSYS";
 	case EBUSY: return "EBUSY";
+	case ENODATA: return "ENODATA";
 	default: return "E?";
 	}
 }
@@ -278,7 +285,9 @@ void machine_describe_pmu(struct machine_info *m)
 	char rdpmc[160];
 	size_t used;
 
-	if (!p->rdpmc_tested)
+	if (m->pmu_rc == -ENODATA)
+		snprintf(rdpmc, sizeof(rdpmc), "whether user-space RDPMC works is not recorded");
+	else if (!p->rdpmc_tested)
 		snprintf(rdpmc, sizeof(rdpmc), "this ISA has no user-space counter read");
 	else if (p->rdpmc_works)
 		snprintf(rdpmc, sizeof(rdpmc), "user-space RDPMC works%s",
@@ -297,6 +306,10 @@ void machine_describe_pmu(struct machine_info *m)
 					"Hardware counters are available to this process (a cycles counter opened), "
 					"but no section counts with them: every figure here is bounded by timing "
 					"alone, not confirmed by counters; ");
+	else if (p->hw_errno == ENODATA)
+		used = (size_t)snprintf(m->pmu_meaning, sizeof(m->pmu_meaning),
+					"Whether hardware counters exist is not recorded for this host: every figure "
+					"here is bounded by timing alone, not confirmed by counters; ");
 	else
 		used = (size_t)snprintf(m->pmu_meaning, sizeof(m->pmu_meaning),
 					"No hardware counters (perf_event_open for cycles failed with %s): cache "
@@ -312,6 +325,10 @@ int machine_probe(struct machine_info *m, const struct clock_info *clock)
 	memset(m, 0, sizeof(*m));
 	if (!clock || !(clock->ticks_per_ns > 0))
 		return -EINVAL;
+	if (host_recorded_dir())
+		snprintf(m->facts_from, sizeof(m->facts_from), "recorded host %s", host_recorded_dir());
+	else
+		snprintf(m->facts_from, sizeof(m->facts_from), "this machine");
 	topo_read(&m->topo);
 	m->pinned_cpu = single_allowed_cpu();
 	m->topo.cpu = m->pinned_cpu;
@@ -324,8 +341,7 @@ int machine_probe(struct machine_info *m, const struct clock_info *clock)
 	m->ticks_per_ns = clock->ticks_per_ns;
 	m->timer_resolution_ns = clock_ticks_to_ns(clock, clock->resolution_ticks);
 
-	m->core_clock_rc =
-		machine_estimate_core_clock(clock, MACHINE_CLOCK_SAMPLES, MACHINE_CLOCK_SAMPLE_MS, &m->core_clock);
+	m->core_clock_rc = core_clock(clock, &m->core_clock);
 
 	m->pmu_rc = pmu_probe(&m->pmu);
 	m->pmu_errno_name = errno_name(m->pmu.hw_errno);

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "arch/cpu.h"
+#include "core/cpu_id.h"
 #include "core/clock.h"
 #include "core/pmu.h"
 #include "core/topo.h"
@@ -43,6 +43,7 @@ struct machine_core_clock {
 };
 
 struct machine_info {
+	char facts_from[160];    /* "this machine", or "recorded host DIR" (core/host.h) */
 	struct topo topo;        /* cpu_model, online_cpus, affinity, sysfs caches */
 	int pinned_cpu;          /* the only CPU in the affinity mask, -1 when several */
 	struct cpu_id cpu;

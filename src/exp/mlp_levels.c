@@ -3,36 +3,22 @@
  * row sits in the middle of the plateau its steady curve shows for that
  * cache: a guest may be shown a whole socket's L3 and keep only a share of
  * it (4-14 MiB of 260 MiB on one Intel guest), and a row at half the OS's
- * size would then time memory. Without the curve: half of the OS's size,
+ * size would then time memory; a guest that reports no cache at all (the
+ * Zen 5 guest) still gets a row per cache the curve shows, each standing
+ * for the cache of its rank (exp/cache_sizes.h). Without the curve: half of the OS's size,
  * not all of it (the chain must stay resident beside the stack, the code and
  * the other cores' lines, and a random cycle over exactly the capacity
  * misses often in a set-associative cache), named as the OS's claim.
  */
 #include "exp/mlp_levels.h"
 
-#include <math.h>
-
 #include "core/topo.h"
+#include "exp/cache_sizes.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <string.h>
-
-/* The curve's plateau for cache level `cache` (the highest past the L2 when
- * `last`), NULL when the curve shows none. */
-static const struct latency_level *curve_level(const struct latency_result *lat, unsigned cache, bool last)
-{
-	const struct latency_level *best = NULL;
-
-	for (unsigned i = 0; lat && i < lat->nlevels; i++) {
-		const struct latency_level *l = &lat->levels[i];
-
-		if (l->tlb || l->reaches_max || !l->cache_level)
-			continue;
-		if (last ? l->cache_level > 2 && (!best || l->cache_level > best->cache_level) : l->cache_level == cache)
-			best = l;
-	}
-	return best;
-}
 
 /* The geometric middle of a plateau, in whole lines. */
 static size_t plateau_middle(const struct latency_level *l)
@@ -40,15 +26,23 @@ static size_t plateau_middle(const struct latency_level *l)
 	return (size_t)sqrt((double)l->first_bytes * (double)l->size_bytes) / 64 * 64;
 }
 
-static bool from_curve(struct mlp_level *lv, const struct latency_level *l, size_t past_bytes)
+/* The row for cache level `cache` (the last cache above the L2 when
+ * last) from the curve, where it shows one below the memory set. */
+static bool from_curve(struct mlp_level *lv, const struct latency_result *lat, unsigned cache, bool last,
+		       size_t past_bytes)
 {
+	bool by_rank;
+	const struct latency_level *l = cache_sizes_curve_level(lat, cache, last, &by_rank);
 	size_t mid = l ? plateau_middle(l) : 0;
+	unsigned rank;
 
 	if (!mid || mid >= past_bytes)
 		return false;
+	rank = cache_sizes_curve_rank(lat, (unsigned)(l - lat->levels), &by_rank);
 	lv->working_set_bytes = mid;
-	snprintf(lv->size_from, sizeof(lv->size_from), "middle of the latency curve's L%u plateau (%zu-%zu KiB)",
-		 l->cache_level, l->first_bytes >> 10, l->size_bytes >> 10);
+	lv->size_source = CACHE_FROM_CURVE;
+	snprintf(lv->size_from, sizeof(lv->size_from), "middle of the latency curve's L%u plateau (%zu-%zu KiB)%s", rank,
+		 l->first_bytes >> 10, l->size_bytes >> 10, by_rank ? ", by rank: the OS names no such cache" : "");
 	return true;
 }
 
@@ -61,28 +55,30 @@ unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result
 			       struct mlp_level *lv)
 {
 	size_t l2 = topo_cache_bytes_at(t, 2), llc = topo_largest_cache_bytes(t);
-	const struct latency_level *c2 = curve_level(lat, 2, false), *clast = curve_level(lat, 0, true);
 	unsigned n = 0;
 
 	memset(lv, 0, MLP_LEVELS * sizeof(*lv));
-	if (from_curve(&lv[n], c2, past_bytes)) {
+	if (from_curve(&lv[n], lat, 2, false, past_bytes)) {
 		lv[n++].name = "L2";
 	} else if (l2 >= 64 * 1024 && l2 / 2 < past_bytes) {
 		lv[n].name = "L2";
+		lv[n].size_source = CACHE_FROM_OS;
 		lv[n].working_set_bytes = l2 / 2;
 		snprintf(lv[n].size_from, sizeof(lv[n].size_from), "half the L2 the OS reports (%zu KiB)", l2 >> 10);
 		n++;
 	}
-	if (from_curve(&lv[n], clast, past_bytes)) {
+	if (from_curve(&lv[n], lat, 0, true, past_bytes)) {
 		lv[n++].name = "last cache";
 	} else if (llc > l2 && llc / 2 < past_bytes) {
 		lv[n].name = "last cache";
+		lv[n].size_source = CACHE_FROM_OS;
 		lv[n].working_set_bytes = llc / 2;
 		snprintf(lv[n].size_from, sizeof(lv[n].size_from), "half the largest cache the OS reports (%zu KiB)",
 			 llc >> 10);
 		n++;
 	}
 	lv[n].name = "past the last cache";
+	lv[n].size_source = "memory set";
 	lv[n].working_set_bytes = past_bytes;
 	snprintf(lv[n].size_from, sizeof(lv[n].size_from), "the mlp section's working set");
 	lv[n].from_main_sweep = true;

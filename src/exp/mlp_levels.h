@@ -21,7 +21,8 @@ struct topo;
 struct mlp_level {
 	const char *name;             /* "L2", "last cache", "past the last cache" */
 	size_t working_set_bytes;
-	char size_from[96];           /* words: how the size was chosen */
+	char size_from[128];          /* words: how the size was chosen */
+	const char *size_source;      /* "latency curve", "OS-reported", "memory set" */
 	bool measured;
 	bool from_main_sweep;         /* the section's own sweep, not run again */
 	bool resident;                /* a cache level whose t(1) is under a quarter of the
@@ -48,8 +49,9 @@ bool mlp_level_saturated(const struct mlp_level *lv);
 unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_level *lv);
 
 /* The same, each cache row at the geometric middle of the plateau the
- * latency curve lat matched to that cache (the L2; the last cache past it),
- * where lat has one; lat NULL: mlp_levels_plan. */
+ * latency curve lat shows for that cache (the L2; the last cache past it),
+ * matched to the OS's cache or, where the OS names none, by its rank
+ * (exp/cache_sizes.h), where lat has one; lat NULL: mlp_levels_plan. */
 unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result *lat, size_t past_bytes,
 			       struct mlp_level *lv);
 

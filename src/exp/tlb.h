@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arch/cpu.h"
+#include "core/cpu_id.h"
 #include "core/arena.h"
 #include "core/clock.h"
 

@@ -8,15 +8,16 @@
  */
 #include "jit/jit.h"
 
+#include "core/host.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 int jit_code_map(struct jit_code *c, size_t cap_bytes)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t page = host_self_page_bytes();
 	void *p;
 
 	memset(c, 0, sizeof(*c));
@@ -100,7 +101,7 @@ void jit_code_unmap(struct jit_code *c)
 
 int jit_mapping_perms(const void *addr, char perms[5])
 {
-	FILE *f = fopen("/proc/self/maps", "r");
+	FILE *f = host_self_fopen("maps");
 	uintptr_t a = (uintptr_t)addr;
 	char line[512];
 	int rc = -ENOENT;

@@ -37,6 +37,7 @@ static const struct jsonw_field app_kernel_setup_fields[] = {
 	JSONW_FIELD(UINT, "total_bytes", struct app_kernel_result, total_bytes),
 	JSONW_FIELD(UINT, "huge_bytes_obtained", struct app_kernel_result, huge_bytes_obtained),
 	JSONW_FIELD(BOOL, "may_fit_cache", struct app_kernel_result, may_fit_cache),
+	JSONW_FIELD(STRING, "may_fit_cache_from", struct app_kernel_result, may_fit_cache_from),
 	JSONW_FIELD(STRING, "warmth", struct app_kernel_result, warmth),
 	JSONW_FIELD(UINT, "trials", struct app_kernel_result, trials),
 	JSONW_FIELD(DOUBLE, "setup_seconds", struct app_kernel_result, setup_seconds),

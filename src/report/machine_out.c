@@ -10,6 +10,7 @@
 
 #include "util/format.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,13 +78,17 @@ static void write_pmu_text(const struct machine_info *m, FILE *f)
 
 	if (p->hardware_counters)
 		fprintf(f, LABEL "hardware counters: yes", "pmu");
+	else if (p->hw_errno == ENODATA)
+		fprintf(f, LABEL "hardware counters: not recorded", "pmu");
 	else
 		fprintf(f, LABEL "hardware counters: no (%s, %s)", "pmu",
 			m->pmu_errno_name ? m->pmu_errno_name : "?", strerror(p->hw_errno));
 	if (p->paranoid_known)
 		fprintf(f, "; perf_event_paranoid %d", p->paranoid);
 	fputc('\n', f);
-	if (m->pmu_rc)
+	if (m->pmu_rc == -ENODATA)
+		fprintf(f, LABEL "not recorded\n", "rdpmc");
+	else if (m->pmu_rc)
 		fprintf(f, LABEL "not probed (%s)\n", "rdpmc", strerror(-m->pmu_rc));
 	else if (!p->rdpmc_tested)
 		fprintf(f, LABEL "no user-space counter read on this ISA\n", "rdpmc");
@@ -101,10 +106,13 @@ void machine_write_text(const void *result, FILE *f)
 	const struct machine_info *m = result;
 
 	fprintf(f, "\nmachine: what this machine permits (claims from the OS and CPU; core clock timed)\n");
+	if (strcmp(m->facts_from, "this machine"))
+		fprintf(f, LABEL "%s (not this machine: a replay)\n", "facts from", m->facts_from);
 	fprintf(f, LABEL "%s\n", "cpu", m->topo.cpu_model);
 	if (m->cpu_id_known) {
-		fprintf(f, LABEL "%s family %u model %u stepping %u\n", "identity", m->cpu.vendor, m->cpu.family,
-			m->cpu.model, m->cpu.stepping);
+		fprintf(f, LABEL "%s family %u model %u stepping %u\n", "identity",
+			m->cpu.vendor[0] ? m->cpu.vendor : "(no vendor string)", m->cpu.family, m->cpu.model,
+			m->cpu.stepping);
 		fprintf(f, LABEL, "features");
 		for (int i = 0; i < m->cpu.nfeatures; i++)
 			fprintf(f, "%s%s", i ? " " : "", m->cpu.features[i]);
@@ -120,15 +128,17 @@ void machine_write_text(const void *result, FILE *f)
 	fprintf(f, LABEL "%s, %.4f ticks/ns, %s, step %.1f ns\n", "timer", m->timer_source ? m->timer_source : "?",
 		m->ticks_per_ns, m->timer_invariant ? "invariant" : "NOT invariant", m->timer_resolution_ns);
 	if (m->core_clock_rc == 0 && m->core_clock.nsamples > 0) {
-		fprintf(f, LABEL "%.0f-%.0f MHz over %d samples of %.0f ms (dependent adds timed; not /proc/cpuinfo)\n",
-			"core clock", m->core_clock.min_mhz, m->core_clock.max_mhz, m->core_clock.nsamples,
-			m->core_clock.sample_ms);
+		fprintf(f, LABEL "%.0f-%.0f MHz over %d samples of %.0f ms (%s)\n", "core clock",
+			m->core_clock.min_mhz, m->core_clock.max_mhz, m->core_clock.nsamples, m->core_clock.sample_ms,
+			strcmp(m->facts_from, "this machine") ? "the recorded host's, replayed"
+							      : "dependent adds timed; not /proc/cpuinfo");
 		fprintf(f, LABEL, "samples MHz");
 		for (int i = 0; i < m->core_clock.nsamples; i++)
 			fprintf(f, "%s%.0f", i ? " " : "", m->core_clock.samples_mhz[i]);
 		fputc('\n', f);
 	} else {
-		fprintf(f, LABEL "not estimated (%s)\n", "core clock", strerror(-m->core_clock_rc));
+		fprintf(f, LABEL "not estimated (%s)\n", "core clock",
+			m->core_clock_rc == -ENODATA ? "the recorded host holds no samples" : strerror(-m->core_clock_rc));
 	}
 	write_pmu_text(m, f);
 }
@@ -170,6 +180,7 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 	const struct machine_info *m = result;
 
 	jsonw_object_begin(w, key);
+	jsonw_string(w, "facts_from", m->facts_from);
 	jsonw_string(w, "cpu_model", m->topo.cpu_model);
 	if (m->cpu_id_known) {
 		JSONW_FIELDS(w, m, machine_cpu_fields);
@@ -225,7 +236,9 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 	}
 	jsonw_double_array(w, "samples", m->core_clock.samples_mhz, m->core_clock.nsamples);
 	jsonw_double(w, "sample_ms", m->core_clock.sample_ms);
-	jsonw_string(w, "method", "dependent register adds (1 cycle each) timed against the timer");
+	jsonw_string(w, "method", strcmp(m->facts_from, "this machine")
+					  ? "replayed: the samples the recorded host holds"
+					  : "dependent register adds (1 cycle each) timed against the timer");
 	jsonw_object_end(w);
 
 	write_pmu_json(w, m);

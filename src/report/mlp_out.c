@@ -222,6 +222,7 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 		jsonw_string(w, "level", lv->name);
 		jsonw_uint(w, "working_set_bytes", lv->working_set_bytes);
 		jsonw_string(w, "size_from", lv->size_from);
+		jsonw_string_or_null(w, "size_source", lv->size_source, lv->size_source);
 		jsonw_string(w, "footprint_held", "total");
 		JSONW_FIELDS(w, lv, mlp_level_setup_fields);
 		jsonw_bool(w, "saturated", mlp_level_saturated(lv));
@@ -239,7 +240,8 @@ static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 static void write_levels_text(const struct mlp_arms *a, FILE *f)
 {
 	fprintf(f, "\n  levels: the same sweep at one working set per level; the total footprint (the whole cycle)\n"
-		   "  is held at each size and every lane walks its own stretch of it. Sizes are the OS's claims.\n"
+		   "  is held at each size and every lane walks its own stretch of it. Each size is inside the latency\n"
+		   "  curve's plateau for that cache where the curve shows one, else half the OS's claim (size from).\n"
 		   "  Ks and the plateau are a saturation of this kernel at that level, not a queue's capacity:\n"
 		   "  where they move between levels, no single queue set them.\n");
 	fprintf(f, "  %-20s %11s %9s %14s %9s %11s  %s\n", "level", "working set", "t(1) ns", "Ks (lanes)", "plateau",

@@ -8,6 +8,7 @@
 
 #include "bzip2/libbz2_ref.h"
 #include "core/team.h"
+#include "exp/cache_sizes.h"
 #include "exp/app/kernels.h"
 #include "exp/app/sais.h"
 #include "report/app_bzip2_out.h"
@@ -81,28 +82,27 @@ static const char *app_kernel(const struct options *o)
 	return o->npaths ? o->paths[0] : "bwt";
 }
 
-/* The walked structure's bytes: --size, else 2x the largest reported
- * cache, 8 to 64 MiB: past any L3 share a guest gets, and bwt's narrow
- * table holds 2^24 rows, so a larger one only multiplies the suffix sort
- * and the walk (a claimed 260 MiB L3 made it 520 MiB and 4 minutes). In
- * the full report bwt inverts one BWT block of generated text at bzip2's
- * block size (cache-resident, and labelled so) instead. */
-static size_t app_footprint(const struct options *o, const struct topo *t)
+/* The walked structure's bytes: --size, else 2x the largest cache (the
+ * OS's, or the latency curve's where the OS reports none or the curve
+ * disproves it), 8 to 64 MiB: past any L3 share a guest gets, and bwt's
+ * narrow table holds 2^24 rows, so a larger one only multiplies the suffix
+ * sort and the walk (a claimed 260 MiB L3 made it 520 MiB and 4 minutes).
+ * In the full report bwt inverts one BWT block of generated text at
+ * bzip2's block size (cache-resident, and labelled so) instead. */
+static size_t app_footprint(const struct options *o, const struct cache_sizes *c)
 {
-	size_t fp = 2 * topo_largest_cache_bytes(t);
+	size_t fp = 2 * c->largest.bytes;
 
 	if (o->size_bytes)
 		return o->size_bytes;
 	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp > APP_MAX_DEFAULT_FOOTPRINT ? APP_MAX_DEFAULT_FOOTPRINT : fp;
 }
 
-/* The level-2 data (or unified) cache the OS reports, 0 when none. */
-static size_t app_l2_bytes(const struct topo *t)
+/* The L2 and the largest cache app sizes and judges by: the curve's where
+ * the same run measured one and the OS is silent or disproved. */
+static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 {
-	for (int i = 0; i < t->ncaches; i++)
-		if (t->caches[i].level == 2 && strcmp(t->caches[i].type, "Instruction"))
-			return t->caches[i].size_bytes;
-	return 0;
+	cache_sizes_of(&s->r->topo, section_result_of(s->r, "latency"), c);
 }
 
 /* The full report inverts one BWT block of generated (markov) text at
@@ -180,11 +180,13 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 		.clock = &s->r->clock,
 		.stop = s->stop,
 	};
-	struct app_bzip2_cache_facts c = {
-		.latency = section_result_of(s->r, "latency"),
-		.l2_bytes = app_l2_bytes(&s->r->topo),
-		.largest_cache_bytes = topo_largest_cache_bytes(&s->r->topo),
-	};
+	struct cache_sizes sizes;
+	struct app_bzip2_cache_facts c = {.latency = section_result_of(s->r, "latency")};
+
+	app_cache_sizes(s, &sizes);
+	c.l2_bytes = sizes.l2.bytes;
+	c.largest_cache_bytes = sizes.largest.bytes;
+	c.sizes_from = sizes.largest.from;
 
 	return app_bzip2_chase(&ap, res->nkernels ? &res->kernels[0].chase : NULL, &c, res->bzip2, s->err,
 			       sizeof(s->err));
@@ -256,11 +258,15 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 	const struct options *o = s->o;
 	const struct topo *t = &s->r->topo;
 	const char *kernel = app_kernel(o);
-	size_t fp = app_footprint(o, t), text_bytes, peak;
+	struct cache_sizes sizes;
+	size_t fp, text_bytes, peak;
 	enum textgen_kind kind;
 	struct stat st;
 	char a[32], b[32];
 
+	/* Nothing has run yet: the OS's sizes (the run re-sizes by the curve). */
+	cache_sizes_of(t, NULL, &sizes);
+	fp = app_footprint(o, &sizes);
 	if (!strcmp(kernel, "bzip2"))
 		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
@@ -306,10 +312,8 @@ static int app_section_run(struct section_run *s, void *result)
 	const char *kernel = app_kernel(o);
 	struct app_result *res = result;
 	struct app_kernel_result *k = &res->kernels[0];
+	struct cache_sizes sizes;
 	struct app_params ap = {
-		.footprint_bytes = app_footprint(o, &r->topo),
-		.largest_cache_bytes = topo_largest_cache_bytes(&r->topo),
-		.l2_bytes = app_l2_bytes(&r->topo),
 		.line_bytes = r->topo.line_bytes,
 		.pages = s->plan->pages[s->plan->npages - 1],
 		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
@@ -325,6 +329,11 @@ static int app_section_run(struct section_run *s, void *result)
 	};
 	int rc;
 
+	app_cache_sizes(s, &sizes);
+	ap.footprint_bytes = app_footprint(o, &sizes);
+	ap.largest_cache_bytes = sizes.largest.bytes;
+	ap.l2_bytes = sizes.l2.bytes;
+	ap.cache_sizes_from = sizes.largest.from;
 	if (!strcmp(kernel, "bzip2"))
 		return app_bzip2_section_run(s, res, false);
 	if (o->input)

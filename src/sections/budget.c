@@ -45,6 +45,8 @@ static const struct jsonw_field budget_section_fields[] = {
 
 static const struct jsonw_field budget_size_fields[] = {
 	JSONW_FIELD(UINT, "memory_set_bytes", struct budget, memory_set_bytes),
+	JSONW_FIELD(UINT, "memory_set_floor_bytes", struct budget, memory_set_floor_bytes),
+	JSONW_FIELD(BOOL, "memory_set_may_be_cache_resident", struct budget, memory_set_under_floor),
 	JSONW_FIELD(UINT, "latency_max_bytes", struct budget, latency_max_bytes),
 	JSONW_FIELD(UINT, "latency_trials", struct budget, latency_trials),
 	JSONW_FIELD(UINT, "latency_points_per_octave", struct budget, latency_points_per_octave),
@@ -457,6 +459,7 @@ static void set_defaults(struct budget *b)
 	size_t mem = policy_memory_set_bytes(f->llc_bytes);
 
 	b->memory_set_bytes = mem;
+	b->memory_set_floor_bytes = policy_memory_set_floor_bytes(f->llc_bytes);
 	b->latency_max_bytes = mem;
 	b->latency_trials = q ? 3 : 6;
 	b->latency_points_per_octave = q ? 2 : 4;
@@ -552,18 +555,10 @@ static bool shrink_eff_nodes(struct budget *b)
 	return true;
 }
 
-static bool shrink_memory_set(struct budget *b)
+/* Every set past the caches at most `to` (latency's, mlp's, window's only
+ * where --size did not fix them). */
+static void set_memory_set(struct budget *b, size_t to)
 {
-	size_t to = b->memory_set_bytes / 2;
-
-	if (b->memory_set_bytes <= POLICY_MEMORY_SET_MIN_BYTES)
-		return false;
-	/* Under twice a claimed last cache the loads still miss where the
-	 * machine's share of it is smaller (a guest's): the latency curve says
-	 * which, and the note says it was not the OS's size that set it. */
-	note_bytes(b, "sets past the caches", b->memory_set_bytes, to,
-		   to < 2 * b->facts.llc_bytes ? " (under 2x the OS's last cache: check the latency curve reaches memory there)"
-					       : "");
 	b->memory_set_bytes = to;
 	if (!b->size_bytes) {
 		b->latency_max_bytes = b->latency_max_bytes > to ? to : b->latency_max_bytes;
@@ -576,7 +571,58 @@ static bool shrink_memory_set(struct budget *b)
 	b->multicore_bytes = b->multicore_bytes > to / 2 ? to / 2 : b->multicore_bytes;
 	b->loaded_chase_bytes = to / 2;
 	b->loaded_gen_bytes = to;
+}
+
+/* Halve the sets past the caches, down to the floor (twice the last cache):
+ * the loads still miss it at least half the time. */
+static bool shrink_memory_set(struct budget *b)
+{
+	size_t to = b->memory_set_bytes / 2;
+
+	if (to < b->memory_set_floor_bytes)
+		return false;
+	note_bytes(b, "sets past the caches", b->memory_set_bytes, to, "");
+	set_memory_set(b, to);
 	return true;
+}
+
+/* Under the floor: only when nothing else fits, and the set may then be
+ * held by the last cache; never under the policy's minimum. */
+static bool shrink_memory_set_under_floor(struct budget *b)
+{
+	char tail[120], llc[24];
+	size_t to = b->memory_set_bytes / 2;
+
+	if (to < POLICY_MEMORY_SET_MIN_BYTES)
+		return false;
+	report_format_bytes(llc, sizeof(llc), b->facts.llc_bytes);
+	snprintf(tail, sizeof(tail), " (UNDER TWICE THE %s LAST CACHE: the largest set may be cache-resident)", llc);
+	note_bytes(b, "sets past the caches, under the floor", b->memory_set_bytes, to, tail);
+	set_memory_set(b, to);
+	b->memory_set_under_floor = true;
+	return true;
+}
+
+/* multicore holds a set per thread: on many CPUs their sum passes the cap
+ * long before any one set is small. Halve each while together they still
+ * reach the floor (the team's working set past the caches). */
+static bool shrink_multicore_set(struct budget *b)
+{
+	const struct budget_section *s = budget_section(b, "multicore");
+	size_t to = b->multicore_bytes / 2, cpus = b->facts.cpus ? b->facts.cpus : 1;
+
+	if (!s || !s->runs || s->peak_bytes <= b->rss_cap_bytes || cpus * to < b->memory_set_floor_bytes)
+		return false;
+	note_bytes(b, "multicore: each thread's set", b->multicore_bytes, to, "");
+	b->multicore_bytes = to;
+	return true;
+}
+
+/* The memory steps, in order: what keeps every set at or past the floor
+ * first, the floor last. */
+static bool shrink_memory(struct budget *b)
+{
+	return shrink_multicore_set(b) || shrink_memory_set(b) || shrink_memory_set_under_floor(b);
 }
 
 /* Laps over sets far past the machine's share of a claimed L3 walk memory
@@ -614,7 +660,7 @@ static const struct {
 	{"loaded", shrink_loaded_trials}, {"bandwidth", shrink_eff_nodes}, {"latency", shrink_latency_trials},
 	{"mlp", shrink_mlp_repeats}, {"bandwidth", shrink_eff_trials}, {"app", shrink_app_trials},
 	{"latency", shrink_latency_near}, {"latency", shrink_latency_points}, {"mlp", shrink_mlp_trials},
-	{NULL, shrink_memory_set}, {"latency", shrink_latency_warm},
+	{NULL, shrink_memory_set}, {"latency", shrink_latency_warm}, {NULL, shrink_memory_set_under_floor},
 };
 
 void budget_make(struct budget *b, const struct cost_facts *f, const char *command, bool quick, double budget_s,
@@ -629,19 +675,22 @@ void budget_make(struct budget *b, const struct cost_facts *f, const char *comma
 	b->budget_s = budget_s > 0 ? budget_s : quick ? BUDGET_QUICK_S : report ? BUDGET_REPORT_S
 		      : !strcmp(command, "app") ? 60.0 : !strcmp(command, "mlp") ? 15.0 : 30.0;
 	b->actual_s = NAN;
-	b->rss_cap_bytes = BUDGET_RSS_CAP_BYTES;
-	if (f->mem_total_bytes && f->mem_total_bytes / 4 < b->rss_cap_bytes)
-		b->rss_cap_bytes = f->mem_total_bytes / 4;
 	for (unsigned i = 0; i < nnames && b->nsec < BUDGET_SECTIONS; i++)
 		b->sec[b->nsec++] = (struct budget_section){.name = names[i], .runs = true, .actual_s = NAN};
 	set_defaults(b);
+	b->rss_cap_bytes = BUDGET_RSS_CAP_BYTES;
+	if (BUDGET_FLOOR_PEAK * (double)b->memory_set_floor_bytes > (double)b->rss_cap_bytes)
+		b->rss_cap_bytes = (size_t)(BUDGET_FLOOR_PEAK * (double)b->memory_set_floor_bytes);
+	if (f->mem_total_bytes && f->mem_total_bytes / 4 < b->rss_cap_bytes)
+		b->rss_cap_bytes = f->mem_total_bytes / 4;
 	b->size_bytes = size_bytes;
 	if (size_bytes)
 		b->latency_max_bytes = b->mlp_bytes = b->window_bytes = b->app_bytes = size_bytes;
 	price_all(b);
-	/* Memory first: the sets past the caches halve while the peak is over
-	 * the cap, whatever the time. */
-	while (b->planned_peak_bytes > b->rss_cap_bytes && shrink_memory_set(b))
+	/* Memory first, whatever the time: multicore's per-thread sets, then
+	 * the sets past the caches to their floor, then under it (saying so),
+	 * while the peak is over the cap. */
+	while (b->planned_peak_bytes > b->rss_cap_bytes && shrink_memory(b))
 		price_all(b);
 	for (size_t k = 0; b->planned_s > BUDGET_AIM * b->budget_s && k < sizeof(shrink_steps) / sizeof(shrink_steps[0]);) {
 		const struct budget_section *s = shrink_steps[k].section ? budget_section(b, shrink_steps[k].section) : NULL;
@@ -674,8 +723,25 @@ void budget_make(struct budget *b, const struct cost_facts *f, const char *comma
 
 /* ---- writers ---- */
 
+void budget_memory_set_warning(const struct budget *b, char *out, size_t len)
+{
+	char set[24], floor_b[24], llc[24];
+
+	out[0] = 0;
+	if (!b->memory_set_under_floor)
+		return;
+	report_format_bytes(set, sizeof(set), b->memory_set_bytes);
+	report_format_bytes(floor_b, sizeof(floor_b), b->memory_set_floor_bytes);
+	report_format_bytes(llc, sizeof(llc), b->facts.llc_bytes);
+	snprintf(out, len, "THE LARGEST SET MAY BE CACHE-RESIDENT: the sets past the caches are %s, under twice the %s "
+		 "last cache (%s): the %.0f s budget cannot hold them at %s (raise --budget)", set, llc, floor_b,
+		 b->budget_s, floor_b);
+}
+
 void budget_write_plan_line(const struct budget *b, FILE *f)
 {
+	char warn[300];
+
 	const char *sep = ": ";
 
 	fprintf(f, "planned %.0f s of a %.0f s budget", b->planned_s, b->budget_s);
@@ -687,6 +753,9 @@ void budget_write_plan_line(const struct budget *b, FILE *f)
 	fputc('\n', f);
 	for (unsigned i = 0; i < b->nnotes; i++)
 		fprintf(f, "  shrank to fit: %s\n", b->notes[i]);
+	budget_memory_set_warning(b, warn, sizeof(warn));
+	if (warn[0])
+		fprintf(f, "  %s\n", warn);
 }
 
 void budget_write_text(const struct budget *b, FILE *f)
@@ -717,7 +786,8 @@ void budget_write_text(const struct budget *b, FILE *f)
 		fprintf(f, "  shrank: %s\n", b->notes[i]);
 	report_format_bytes(a, sizeof(a), b->peak_rss_bytes);
 	report_format_bytes(c, sizeof(c), b->rss_cap_bytes);
-	fprintf(f, "  peak RSS       %s (getrusage), cap %s (2.5 GB or a quarter of MemTotal): %s\n", a, c,
+	fprintf(f, "  peak RSS       %s (getrusage), cap %s (2.5 GB or the floor's need, at most a quarter of "
+		"MemTotal): %s\n", a, c,
 		b->peak_rss_bytes <= b->rss_cap_bytes ? "within" : "OVER THE CAP");
 }
 

@@ -20,7 +20,7 @@
 struct jsonw;
 
 #define BUDGET_SECTIONS 16
-#define BUDGET_NOTES 12
+#define BUDGET_NOTES 16
 
 /* --budget: seconds, default by command. */
 #define BUDGET_REPORT_S 90.0
@@ -28,8 +28,11 @@ struct jsonw;
 #define BUDGET_MIN_S 5.0
 #define BUDGET_MAX_S 86400.0
 
-/* Peak resident memory allowed: the smaller of this and a quarter of MemTotal. */
+/* Peak resident memory allowed: this, or what the sets at their floor need
+ * (BUDGET_FLOOR_PEAK times the floor: bandwidth's three arenas, latency's
+ * two and a quarter) where that is more; never over a quarter of MemTotal. */
 #define BUDGET_RSS_CAP_BYTES ((size_t)2500 * 1000 * 1000)
+#define BUDGET_FLOOR_PEAK 3.25
 
 struct budget_section {
 	const char *name;            /* registry row name */
@@ -46,9 +49,12 @@ struct budget {
 	const char *command;         /* "report", or the section asked for */
 	struct cost_facts facts;
 
-	/* Sets that must miss every cache: 8x the last cache the OS reports,
-	 * 256 to 512 MiB (loads miss well before 16x a claimed L3). */
-	size_t memory_set_bytes;
+	/* Sets that must miss every cache (exp/policy.h): 8x the last cache
+	 * the OS reports, shrunk for time or memory down to the floor, twice
+	 * it; under the floor only when nothing else fits, and then the
+	 * largest set may be cache-resident (under_floor, said in the notes). */
+	size_t memory_set_bytes, memory_set_floor_bytes;
+	bool memory_set_under_floor;
 	size_t size_bytes;           /* --size, 0: none */
 
 	size_t latency_max_bytes;
@@ -108,6 +114,10 @@ struct budget_section *budget_section(struct budget *b, const char *name);
 
 /* "planned 74 s: latency 21 s, mlp 12 s, ..." on one line, then what was shrunk. */
 void budget_write_plan_line(const struct budget *b, FILE *f);
+
+/* "" or, where the sets past the caches went under their floor, the line
+ * that says the largest set may be cache-resident and why. */
+void budget_memory_set_warning(const struct budget *b, char *out, size_t len);
 
 /* The closing block: planned against actual per section, notes, peak RSS. */
 void budget_write_text(const struct budget *b, FILE *f);

@@ -5,11 +5,14 @@
  */
 #include "sections/registry.h"
 
+#include "exp/cache_sizes.h"
 #include "report/mlp_out.h"
 #include "sections/plan.h"
+#include "util/format.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char mlp_help[] =
 	"Builds one random cycle (Sattolo) through a working set far larger than the\n"
@@ -29,6 +32,25 @@ static const char mlp_help[] =
 	"--read-size varies the bytes read per node (8..128, a node crossing a line)\n"
 	"and the spacing, each case with its own layout check.\n";
 
+/* The memory set was sized before anything ran, from the OS's caches; the
+ * run's latency curve may show a larger one (an OS that reports none, or a
+ * claim the curve disproves). Under twice it, say so: loads of the largest
+ * set may hit that cache. */
+static void warn_if_cache_resident(struct report *r, size_t set_bytes)
+{
+	const struct latency_result *lat = section_result_of(r, "latency");
+	struct cache_sizes c;
+	char a[32], b[32];
+
+	cache_sizes_of(&r->topo, lat, &c);
+	if (!lat || strcmp(c.largest.from, CACHE_FROM_CURVE) || set_bytes >= 2 * c.largest.bytes)
+		return;
+	report_format_bytes(a, sizeof(a), set_bytes);
+	report_format_bytes(b, sizeof(b), c.largest.bytes);
+	result_warn(r, "mlp: the memory set (%s) is under twice the largest cache the latency curve shows (%s): the "
+		    "largest set may be cache-resident", a, b);
+}
+
 /* --levels: the same sweep (one repeat) at a working set in the L2 and in
  * the last cache; the main sweep is the level past it. */
 static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
@@ -42,6 +64,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 
 	if (!m)
 		return -ENOMEM;
+	warn_if_cache_resident(r, plan->working_set_bytes);
 	a->nlevels = mlp_levels_plan_curve(&r->topo, section_result_of(r, "latency"), plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];

@@ -1,9 +1,10 @@
 /*
  * Defaults and validation that depend on the machine. The default working
- * set is the memory set of policy.h (8x the largest reported cache, 256 to
- * 512 MiB: past every cache, never 16x a claimed L3), and never more than a
- * third of MemAvailable (latency holds two arenas of it at once). The
- * budget (budget.c) may shrink it further once the rates are measured.
+ * set is the memory set of policy.h (8x the largest reported cache, a power
+ * of two of at least 256 MiB, no upper cap), and never more than a third
+ * of MemAvailable (latency holds two arenas of it at once). The budget
+ * (budget.c) shrinks it once the rates are measured, to its floor (twice
+ * the cache) and under it only saying the largest set may be cached.
  */
 #include "sections/plan.h"
 
@@ -39,7 +40,9 @@ static size_t default_working_set(const struct topo *t, struct report *r)
 			ws *= 2;
 		report_format_bytes(a, sizeof(a), want);
 		report_format_bytes(b, sizeof(b), ws);
-		result_warn(r, "default working set reduced from %s to %s to fit a third of available memory", a, b);
+		result_warn(r, "default working set reduced from %s to %s to fit a third of available memory%s", a, b,
+			    ws < policy_memory_set_floor_bytes(topo_largest_cache_bytes(t))
+				    ? ": UNDER TWICE THE LARGEST CACHE, the largest set may be cache-resident" : "");
 	}
 	return ws;
 }
@@ -154,6 +157,7 @@ void plan_budget(struct plan *p, const struct options *o, struct report *r, cons
 		 const char *const *names, unsigned nnames)
 {
 	struct cost_facts f;
+	char why[300];
 
 	cost_facts_from_topo(&r->topo, &f);
 	if (cost_measure_rates(&r->clock, &f, &f.rates)) {
@@ -167,6 +171,9 @@ void plan_budget(struct plan *p, const struct options *o, struct report *r, cons
 	budget_make(&p->budget, &f, command, o->quick, o->budget_s, o->size_bytes ? p->working_set_bytes : 0, names,
 		    nnames);
 	p->has_budget = true;
+	budget_memory_set_warning(&p->budget, why, sizeof(why));
+	if (why[0])
+		result_warn(r, "%s", why);
 	/* The smaller of the plan's (MemAvailable) and the budget's set. */
 	if (!o->size_bytes && p->budget.mlp_bytes < p->working_set_bytes)
 		p->working_set_bytes = p->budget.mlp_bytes / p->spacing_bytes * p->spacing_bytes;

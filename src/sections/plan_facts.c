@@ -32,7 +32,7 @@ int plan_cmd_from_file(const char *path, const char *command, bool quick, double
 
 void plan_cmd_print(const struct budget *b, FILE *f)
 {
-	char a[32], c[32], d[32];
+	char a[32], c[32], d[32], e[32], g[32];
 
 	fprintf(f, "plan for %s on %s (facts: %s)\n", b->command, b->facts.machine, b->facts.rates.from);
 	fprintf(f, "  rates: first touch %.2f GB/s, chain build %.0f ns/node, DRAM miss %.0f ns, stream %.1f GB/s\n",
@@ -43,6 +43,9 @@ void plan_cmd_print(const struct budget *b, FILE *f)
 	report_format_bytes(a, sizeof(a), b->memory_set_bytes);
 	report_format_bytes(c, sizeof(c), b->planned_peak_bytes);
 	report_format_bytes(d, sizeof(d), b->rss_cap_bytes);
-	fprintf(f, "  sets past the caches %s; planned peak %s of a %s cap\n", a, c, d);
+	report_format_bytes(e, sizeof(e), b->memory_set_floor_bytes);
+	report_format_bytes(g, sizeof(g), b->facts.llc_bytes);
+	fprintf(f, "  sets past the caches %s (floor %s, twice the %s last cache); planned peak %s of a %s cap\n", a, e,
+		g, c, d);
 	fprintf(f, "  %s\n", b->planned_s <= b->budget_s ? "fits the budget" : "DOES NOT FIT the budget");
 }

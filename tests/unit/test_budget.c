@@ -7,6 +7,7 @@
  * clock, no measurement.
  */
 #include "../harness.h"
+#include "../corpus.h"
 
 #include "sections/budget.h"
 #include "sections/plan_facts.h"
@@ -108,7 +109,12 @@ TEST(budget_too_small_shrinks_then_refuses)
 
 	CHECK(plan_of(machines[0], "report", false, 3600, &big, err, sizeof(err)) == 0, "%s", err);
 	CHECK(plan_of(machines[0], "report", false, 10, &small, err, sizeof(err)) == 0, "%s", err);
-	CHECK(big.nnotes == 0 && refused(&big) == 0, "an hour needs no shrinking (%u notes)", big.nnotes);
+	/* An hour needs no time shrinking: only the memory-first steps (the
+	 * Emerald Rapids guest's 8x-L3 sets fitted to the RSS cap). */
+	for (unsigned i = 0; i < big.nnotes; i++)
+		CHECK(!strncmp(big.notes[i], "sets past the caches ", 21) || !strncmp(big.notes[i], "multicore: each", 15),
+		      "an hour shrank for time: %s", big.notes[i]);
+	CHECK(refused(&big) == 0 && !big.memory_set_under_floor, "an hour refused %u section(s)", refused(&big));
 	CHECK(small.nnotes > 0, "10 s: nothing shrunk");
 	CHECK(small.latency_trials < big.latency_trials && small.bandwidth_trials < big.bandwidth_trials,
 	      "10 s: trials not cut (latency %u, bandwidth %u)", small.latency_trials, small.bandwidth_trials);
@@ -116,6 +122,45 @@ TEST(budget_too_small_shrinks_then_refuses)
 	      small.planned_s);
 	CHECK(!budget_section(&small, "noise")->refused, "10 s: noise refused (every section reads its floor)");
 	CHECK(big.planned_s > small.planned_s, "more budget, less work: %.1f <= %.1f", big.planned_s, small.planned_s);
+}
+
+/* Sets past any cache, whatever its size (issue 30): a socket's 504 MiB L3
+ * (Granite Rapids-AP, planner facts) gets the 1 GiB floor where the budget
+ * holds it, or the plan says the largest set may be cache-resident and why;
+ * its answers.txt holds the plans. A floor the cap cannot hold is said too. */
+TEST(budget_sets_past_a_504_mib_l3_or_the_plan_says_why)
+{
+	static const char *entry = "tests/data/cpus/intel-xeon-granite-f6-m173";
+	static const struct {
+		const char *key, *command;
+		double budget_s;
+	} plans[] = {{"plan.report", "report", 0}, {"plan.report_150s", "report", 150}, {"plan.mlp", "mlp", 0}};
+	static struct corpus_cpu answers;
+	static struct budget b;
+	char path[256], err[512], key[96], warn[300];
+	double want;
+
+	CHECK(corpus_cpu_load(entry, &answers, err, sizeof(err)) == 0, "%s", err);
+	snprintf(path, sizeof(path), "%s/plan_facts.json", entry);
+	for (size_t i = 0; i < sizeof(plans) / sizeof(plans[0]); i++) {
+		CHECK(plan_of(path, plans[i].command, false, plans[i].budget_s, &b, err, sizeof(err)) == 0, "%s", err);
+		budget_memory_set_warning(&b, warn, sizeof(warn));
+		CHECK(b.memory_set_floor_bytes == (size_t)1 << 30, "floor %zu B for a 504 MiB L3", b.memory_set_floor_bytes);
+		CHECK(b.memory_set_bytes >= b.memory_set_floor_bytes ||
+			      (b.memory_set_under_floor && strstr(warn, "CACHE-RESIDENT") && strstr(warn, "raise --budget")),
+		      "%s: sets %zu B under the floor and the plan does not say why: '%s'", plans[i].key,
+		      b.memory_set_bytes, warn);
+		CHECK(b.planned_s <= b.budget_s && b.planned_peak_bytes <= b.rss_cap_bytes, "%s: %.1f s of %.0f, peak %zu of %zu",
+		      plans[i].key, b.planned_s, b.budget_s, b.planned_peak_bytes, b.rss_cap_bytes);
+		snprintf(key, sizeof(key), "%s.memory_set_bytes", plans[i].key);
+		CHECK(corpus_answer_get(&answers, key, &want) && b.memory_set_bytes == want, "%s: %zu B, answer %g", key,
+		      b.memory_set_bytes, want);
+		snprintf(key, sizeof(key), "%s.may_be_cache_resident", plans[i].key);
+		CHECK(corpus_answer_get(&answers, key, &want) && b.memory_set_under_floor == want, "%s: %d, answer %g", key,
+		      b.memory_set_under_floor, want);
+	}
+	/* The cap holds the floor's three arenas (bandwidth's), not 2.5 GB. */
+	CHECK(b.rss_cap_bytes >= 3 * ((size_t)1 << 30), "cap %zu B cannot hold the floor's sets", b.rss_cap_bytes);
 }
 
 /* The facts file holds what report.json says, as its derivation claims. */

@@ -21,7 +21,7 @@
 
 static volatile sig_atomic_t never;
 
-TEST(c2c_matrix_has_a_row_and_column_per_allowed_cpu)
+TEST(c2c_matrix_has_a_row_and_column_per_allowed_cpu, NEEDS_HOST)
 {
 	static struct clock_info clk;
 	struct c2c_params p;

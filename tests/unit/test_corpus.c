@@ -13,8 +13,10 @@
 
 #include "exp/app/app.h"
 #include "exp/bandwidth.h"
+#include "exp/cache_sizes.h"
 #include "exp/latency.h"
 #include "exp/mlp.h"
+#include "exp/mlp_levels.h"
 #include "exp/tlb.h"
 #include "exp/window.h"
 #include "exp/window_ramp.h"
@@ -675,6 +677,61 @@ TEST(corpus_mlp_levels_resident_and_saturated)
 			      answer(&cpus[ci], "mlp.level%u.saturated", i + 1));
 	}
 	REPLAY_END("mlp levels");
+}
+
+/* The levels mlp --levels plans on a recorded curve, with the caches the
+ * run's OS reported (none on the Zen 5 guest): each row, its size and where
+ * the size came from (issue 30: the Zen 5 run planned one row). */
+static struct topo plan_topo;
+static size_t plan_past_bytes;
+
+static int plan_load(const struct jsonr_value *root)
+{
+	const struct jsonr_value *list = jsonr_get(root, "machine.caches_reported");
+	size_t n = jsonr_get_count(root, "machine.caches_reported");
+	const char *first = list && n ? jsonr_get_string(jsonr_index(list, 0), "source") : NULL;
+	int rc = latency_load(root);
+
+	memset(&plan_topo, 0, sizeof(plan_topo));
+	for (size_t i = 0; i < n && plan_topo.ncaches < TOPO_MAX_CACHES; i++) {
+		const struct jsonr_value *c = jsonr_index(list, (unsigned)i);
+		const char *src = jsonr_get_string(c, "source"), *type = jsonr_get_string(c, "type");
+		struct cache_desc *d = &plan_topo.caches[plan_topo.ncaches];
+
+		if (!src || strcmp(src, first) || !type)
+			continue;
+		d->level = (int)num_or(c, "level", 0);
+		snprintf(d->type, sizeof(d->type), "%s", type);
+		d->size_bytes = (size_t)num_or(c, "size_bytes", 0);
+		plan_topo.ncaches++;
+	}
+	plan_past_bytes = (size_t)num_or(root, "mlp.working_set_bytes", 0);
+	return rc;
+}
+
+TEST(corpus_mlp_levels_planned_from_the_curve)
+{
+	REPLAY_BEGIN("mlp.plan_levels", "report.json", plan_load)
+	{
+		struct mlp_level lv[MLP_LEVELS];
+		unsigned n;
+
+		CHECK(lrc == 0 && plan_past_bytes, "%s: latency or mlp unreadable (%d)", cpus[ci].name, lrc);
+		n = mlp_levels_plan_curve(&plan_topo, &lat, plan_past_bytes, lv);
+		CHECK(n == answer(&cpus[ci], "mlp.plan_levels"), "%s: %u rows, answer %g", cpus[ci].name, n,
+		      answer(&cpus[ci], "mlp.plan_levels"));
+		for (unsigned i = 0; i < n; i++) {
+			bool curve = !strcmp(lv[i].size_source, CACHE_FROM_CURVE);
+
+			CHECK(lv[i].working_set_bytes == answer(&cpus[ci], "mlp.plan.level%u.working_set_bytes", i + 1) &&
+				      curve == answer(&cpus[ci], "mlp.plan.level%u.from_curve", i + 1),
+			      "%s: row %u (%s) %zu B from %s (%s); answer %g, from_curve %g", cpus[ci].name, i + 1,
+			      lv[i].name, lv[i].working_set_bytes, lv[i].size_source, lv[i].size_from,
+			      answer(&cpus[ci], "mlp.plan.level%u.working_set_bytes", i + 1),
+			      answer(&cpus[ci], "mlp.plan.level%u.from_curve", i + 1));
+		}
+	}
+	REPLAY_END("mlp levels planned");
 }
 
 /* ---- bandwidth ---- */

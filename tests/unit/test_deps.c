@@ -50,7 +50,7 @@ static int run(const char *cmd, char *out, size_t n)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-TEST(deps_plan_on_an_empty_machine_lists_every_package)
+TEST(deps_plan_on_an_empty_machine_lists_every_package, NEEDS_PROGRAMS)
 {
 	char out[2048];
 
@@ -62,7 +62,7 @@ TEST(deps_plan_on_an_empty_machine_lists_every_package)
 
 /* The fresh-machine failure: the cross compiler present (a command exists)
  * without its libc headers, which are only a Recommends of it. */
-TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler)
+TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler, NEEDS_PROGRAMS)
 {
 	char out[2048];
 	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu "
@@ -74,7 +74,7 @@ TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler)
 	CHECK(strcmp(out, "libc6-dev-arm64-cross\n") == 0, "plan:\n%s", out);
 }
 
-TEST(deps_plan_is_empty_when_every_package_is_installed)
+TEST(deps_plan_is_empty_when_every_package_is_installed, NEEDS_PROGRAMS)
 {
 	char out[2048];
 
@@ -87,7 +87,7 @@ TEST(deps_plan_is_empty_when_every_package_is_installed)
 	      "an unknown option must be refused by name: %s", out);
 }
 
-TEST(toolchain_probe_skips_a_cross_compiler_without_libc_headers)
+TEST(toolchain_probe_skips_a_cross_compiler_without_libc_headers, NEEDS_PROGRAMS)
 {
 	char out[2048];
 
@@ -108,7 +108,7 @@ TEST(toolchain_probe_skips_a_cross_compiler_without_libc_headers)
 
 /* The same probe accepts a working toolchain: the host's own compiler, its
  * programs run natively (so a probe that always skipped would fail here). */
-TEST(toolchain_probe_accepts_a_working_compiler)
+TEST(toolchain_probe_accepts_a_working_compiler, NEEDS_PROGRAMS)
 {
 	char out[2048];
 
@@ -116,7 +116,7 @@ TEST(toolchain_probe_accepts_a_working_compiler)
 	CHECK(out[0] == 0, "a passing probe prints nothing: %s", out);
 }
 
-TEST(toolchain_probe_skips_a_disassembler_that_does_not_decode)
+TEST(toolchain_probe_skips_a_disassembler_that_does_not_decode, NEEDS_PROGRAMS)
 {
 	char out[2048];
 
@@ -136,7 +136,7 @@ TEST(toolchain_probe_skips_a_disassembler_that_does_not_decode)
 
 /* The fuzz probe: gcc runs but has no libFuzzer (-fsanitize=fuzzer), as a
  * clang without libclang-rt-14-dev; a missing clang is named. */
-TEST(toolchain_probe_skips_a_compiler_without_libfuzzer)
+TEST(toolchain_probe_skips_a_compiler_without_libfuzzer, NEEDS_PROGRAMS)
 {
 	char out[2048];
 

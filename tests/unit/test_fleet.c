@@ -75,7 +75,7 @@ TEST(fleet_table_over_three_files_has_three_rows)
 	free(buf);
 }
 
-TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure)
+TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure, NEEDS_PROGRAMS)
 {
 	char dir[64], cmd[16384], a[2048], b[2048], err[256] = "", *buf = NULL;
 	double col[8];

@@ -290,7 +290,7 @@ TEST(hostile_output_never_replaces_a_non_regular_file)
 
 /* The binary under test, with stdout on a pipe that is already full, so it
  * blocks printing the table while its --html temporary exists. */
-TEST(hostile_sigterm_during_compare_html_leaves_nothing)
+TEST(hostile_sigterm_during_compare_html_leaves_nothing, NEEDS_BINARY)
 {
 	char dir[64], html[128], bin[4200], pa[4200], filler[4096], cmd[] = "compare", flag[] = "--html";
 	/* Sixteen runs: a table over 4 KiB, so stdio writes (and blocks) while

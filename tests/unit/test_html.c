@@ -93,7 +93,7 @@ static int draw(const char *name, struct svg_plot *p, const struct jsonr_value *
 
 static const char *const three[] = { "tests/data/report_a.json", "tests/data/report_b.json", "tests/data/window.json" };
 
-TEST(svg_escapes_text_and_parses_as_xml)
+TEST(svg_escapes_text_and_parses_as_xml, NEEDS_PROGRAMS)
 {
 	struct svg_plot p;
 	char dir[64], path[128], args[256], *buf = NULL;
@@ -144,7 +144,7 @@ TEST(svg_escapes_text_and_parses_as_xml)
 	CHECK(broken != 0, "the checker accepted an unescaped '&'");
 }
 
-TEST(svg_write_dir_writes_every_plot_with_data)
+TEST(svg_write_dir_writes_every_plot_with_data, NEEDS_PROGRAMS)
 {
 	struct fixtures fx;
 	char dir[64], args[1024];
@@ -214,7 +214,7 @@ TEST(svg_plots_draw_the_fitted_model_and_knee)
 	CHECK(model, "model curve does not run from L to L/Ks");
 }
 
-TEST(html_parses_and_holds_nothing_external)
+TEST(html_parses_and_holds_nothing_external, NEEDS_PROGRAMS)
 {
 	struct fixtures fx;
 	char dir[64], path[128], args[256], *buf = NULL;
@@ -281,7 +281,7 @@ TEST(csv_quotes_fields_as_rfc4180_asks)
 	CHECK(!strcmp(buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\""), "got %s", buf);
 }
 
-TEST(csv_round_trips_through_python_csv)
+TEST(csv_round_trips_through_python_csv, NEEDS_PROGRAMS)
 {
 	struct fixtures fx;
 	char dir[64], args[4400], jpath[4096];
@@ -480,7 +480,7 @@ TEST(latency_dist_plot_bins_every_region)
  * guest, whole) gets its own tables, never the kernels' points table with
  * every cell "-", and its plot: decoded MB/s against K, one series per
  * layout and prefetch, libbz2 as a line. */
-TEST(html_renders_app_bzip2_tables_and_plot)
+TEST(html_renders_app_bzip2_tables_and_plot, NEEDS_PROGRAMS)
 {
 	static const char *const one[] = { "tests/data/app_bzip2.json" };
 	struct fixtures fx;

@@ -11,6 +11,8 @@
  */
 #include "../harness.h"
 
+#include "exp/cache_sizes.h"
+
 #include "core/clock.h"
 #include "exp/latency.h"
 #include "exp/mlp_levels.h"
@@ -286,6 +288,75 @@ TEST(mlp_levels_place_cache_rows_inside_the_curve_s_plateaus)
 	n = mlp_levels_plan_curve(&t, NULL, 1u << 30, lv);
 	CHECK(n == 3 && lv[1].working_set_bytes == (size_t)130 << 20, "without the curve: %zu B",
 	      lv[1].working_set_bytes);
+}
+
+/* An OS that reports no cache (the Zen 5 guest): each cache the curve
+ * shows stands for the cache of its rank, a TLB step counting for none, and
+ * the rows say so; the memory row is the set. */
+TEST(mlp_levels_come_from_the_curve_where_the_os_reports_no_cache)
+{
+	static struct latency_result lat;
+	struct mlp_level lv[MLP_LEVELS];
+	struct topo t;
+	unsigned n;
+
+	memset(&t, 0, sizeof(t));
+	lat.nlevels = 5;
+	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 46336, .latency_ns = 1.1};
+	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 55104, .size_bytes = 256 << 10,
+					       .latency_ns = 4.0};
+	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 288 << 10, .size_bytes = 1 << 20,
+					       .latency_ns = 5.9, .tlb = true};
+	lat.levels[3] = (struct latency_level){.level = 4, .first_bytes = 1246976, .size_bytes = 9975808,
+					       .latency_ns = 15.2};
+	lat.levels[4] = (struct latency_level){.level = 5, .first_bytes = 19951616, .size_bytes = 256 << 20,
+					       .latency_ns = 149, .reaches_max = true};
+	n = mlp_levels_plan_curve(&t, &lat, 256 << 20, lv);
+	CHECK(n == 3, "%u rows from a curve with three caches and no OS caches", n);
+	CHECK(!strcmp(lv[0].name, "L2") && lv[0].working_set_bytes == 120128 && !strcmp(lv[0].size_source, "latency curve"),
+	      "L2 row %s at %zu B from %s", lv[0].name, lv[0].working_set_bytes, lv[0].size_source);
+	CHECK(strstr(lv[0].size_from, "L2 plateau") && strstr(lv[0].size_from, "by rank"), "%s", lv[0].size_from);
+	CHECK(!strcmp(lv[1].name, "last cache") && lv[1].working_set_bytes == 3526976 &&
+		      strstr(lv[1].size_from, "L3 plateau"), "last-cache row %zu B: %s", lv[1].working_set_bytes,
+	      lv[1].size_from);
+	CHECK(lv[2].from_main_sweep && !strcmp(lv[2].size_source, "memory set"), "memory row from %s", lv[2].size_source);
+	CHECK(mlp_levels_plan_curve(&t, NULL, 256 << 20, lv) == 1, "without the curve the OS's silence gives one row");
+}
+
+/* The sizes app and the memory-set check go by: the OS's claim unless the
+ * curve disproves it or the OS states none; a cache the curve shows no
+ * plateau for keeps the OS's claim (unseen is not disproved). */
+TEST(cache_sizes_take_the_curve_where_the_os_is_silent_or_disproved)
+{
+	static struct latency_result lat;
+	struct cache_sizes c;
+	struct topo t;
+
+	memset(&t, 0, sizeof(t));
+	lat.nlevels = 3;
+	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 46336};
+	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 55104, .size_bytes = 1 << 20};
+	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 1 << 21, .size_bytes = 10 << 20};
+	cache_sizes_of(&t, &lat, &c);
+	CHECK(c.l2.bytes == 1 << 20 && !strcmp(c.l2.from, CACHE_FROM_CURVE) && c.largest.bytes == 10 << 20 &&
+		      !strcmp(c.largest.from, CACHE_FROM_CURVE), "no OS caches: L2 %zu (%s), largest %zu (%s)", c.l2.bytes,
+	      c.l2.from, c.largest.bytes, c.largest.from);
+	cache_sizes_of(&t, NULL, &c);
+	CHECK(!c.largest.bytes && !strcmp(c.largest.from, CACHE_FROM_NONE), "no OS, no curve: %zu", c.largest.bytes);
+	t.ncaches = 2;
+	t.caches[0] = (struct cache_desc){.level = 2, .type = "Unified", .size_bytes = 2 << 20};
+	t.caches[1] = (struct cache_desc){.level = 3, .type = "Unified", .size_bytes = (size_t)260 << 20};
+	lat.levels[1].cache_level = 2;
+	lat.levels[2].cache_level = 3;
+	lat.levels[2].disagrees = true;
+	cache_sizes_of(&t, &lat, &c);
+	CHECK(c.l2.bytes == 2 << 20 && !strcmp(c.l2.from, CACHE_FROM_OS), "agreeing L2 from %s", c.l2.from);
+	CHECK(c.largest.bytes == 10 << 20 && !strcmp(c.largest.from, CACHE_FROM_CURVE), "disproved L3: %zu from %s",
+	      c.largest.bytes, c.largest.from);
+	lat.nlevels = 2;
+	cache_sizes_of(&t, &lat, &c);
+	CHECK(c.largest.bytes == (size_t)260 << 20 && !strcmp(c.largest.from, CACHE_FROM_OS),
+	      "an L3 without a plateau lost its claim: %zu from %s", c.largest.bytes, c.largest.from);
 }
 
 /* A last cache that fills a lap at a time: the block settles (regions until

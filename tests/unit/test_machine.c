@@ -1,15 +1,22 @@
 /*
- * The machine section: the perf_event group layer with software events
- * (which every Linux has, so its plumbing is tested for real even in a guest
- * with no PMU), the forked RDPMC probe, the core-clock estimate, the OS and
- * CPU cache claims and their comparison, THP modes, and the writers.
+ * The machine section: what it reads from each recorded host (identity,
+ * caches from both sources and their comparison, CPUs, THP, hugetlb, the
+ * PMU probe, TLBs) against that host's answers, so the suite holds it on
+ * every host the runner substitutes; the writers on those facts. On this
+ * machine itself (NEEDS_HOST): the perf_event group layer with software
+ * events (which every Linux has, so its plumbing is tested for real even in
+ * a guest with no PMU) and the forked RDPMC probe; the core-clock estimate
+ * is a VALIDATE check.
  */
 #include "../harness.h"
+#include "../corpus.h"
 
-#include "arch/cpu.h"
+#include "core/cpu_id.h"
 #include "core/clock.h"
 #include "exp/machine.h"
 #include "core/pmu.h"
+#include "core/host.h"
+#include "core/team.h"
 #include "util/jsonw.h"
 #include "report/machine_out.h"
 
@@ -17,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +32,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-#define THP_ENABLED "/sys/kernel/mm/transparent_hugepage/enabled"
-#define THP_DEFRAG "/sys/kernel/mm/transparent_hugepage/defrag"
 
 static struct clock_info test_clock;
 
@@ -44,7 +49,7 @@ static void touch_pages(volatile char *p, size_t bytes, size_t page)
 		p[off] = 1;
 }
 
-TEST(pmu_software_group_counts_page_faults_of_a_fresh_region)
+TEST(pmu_software_group_counts_page_faults_of_a_fresh_region, NEEDS_HOST)
 {
 	const struct pmu_event_spec ev[] = {pmu_event_task_clock, pmu_event_page_faults};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), npages = 256, bytes = npages * page;
@@ -101,7 +106,7 @@ static void spin_cpu_ns(uint64_t ns)
 /* A group used twice judges the second use on its own time: the kernel's
  * RESET zeroes counts but not enabled/running, so without the baseline the
  * second, empty use would report the first use's milliseconds too. */
-TEST(pmu_group_reused_judges_each_use_on_its_own_time)
+TEST(pmu_group_reused_judges_each_use_on_its_own_time, NEEDS_HOST)
 {
 	const struct pmu_event_spec ev[] = {pmu_event_task_clock};
 	struct pmu_group g;
@@ -190,7 +195,7 @@ TEST(machine_pmu_meaning_promises_no_counting_no_section_does)
 	CHECK(strstr(m.pmu_meaning, "No hardware counters") && strstr(m.pmu_meaning, "ENOENT"), "%s", m.pmu_meaning);
 }
 
-TEST(pmu_group_refuses_values_it_did_not_count)
+TEST(pmu_group_refuses_values_it_did_not_count, NEEDS_HOST)
 {
 	const struct pmu_event_spec ev[] = {pmu_event_page_faults};
 	struct pmu_group g;
@@ -210,7 +215,7 @@ TEST(pmu_group_refuses_values_it_did_not_count)
 	CHECK(pmu_group_open(&g, ev, PMU_GROUP_MAX + 1) == -EINVAL, "oversized group accepted");
 }
 
-TEST(pmu_hardware_group_agrees_with_the_probe)
+TEST(pmu_hardware_group_agrees_with_the_probe, NEEDS_HOST)
 {
 	const struct pmu_event_spec ev[] = {pmu_event_cycles, pmu_event_instructions};
 	struct pmu_probe p;
@@ -229,7 +234,7 @@ TEST(pmu_hardware_group_agrees_with_the_probe)
 	}
 }
 
-TEST(pmu_rdpmc_probe_runs_in_a_child_and_the_parent_survives)
+TEST(pmu_rdpmc_probe_runs_in_a_child_and_the_parent_survives, NEEDS_HOST)
 {
 	struct pmu_probe p;
 	pid_t self = getpid();
@@ -280,40 +285,117 @@ VALIDATE(machine_core_clock_estimate_is_positive_and_ordered)
 	}
 }
 
-TEST(machine_caches_from_sysfs_parse)
+/* The answers of the corpus entry (or hand-made host) whose host/ the
+ * runner points the seam at: tests/data/cpus/<cpu>/answers.txt. */
+static int current_answers(struct corpus_cpu *c, char *err, size_t errlen)
 {
-	struct topo t;
-	int l1d = 0;
+	char dir[256];
+	const char *host = test_host_dir();
+	const char *slash = host ? strrchr(host, '/') : NULL;
 
-	if (access("/sys/devices/system/cpu/cpu0/cache/index0/size", R_OK))
-		SKIP("no sysfs cache description here");
-	topo_read(&t);
-	CHECK(t.ncaches > 0, "sysfs has caches but none parsed");
-	for (int i = 0; i < t.ncaches; i++) {
-		const struct cache_desc *c = &t.caches[i];
-
-		CHECK(c->level >= 1 && c->level <= 4, "cache %d level %d", i, c->level);
-		CHECK(!strcmp(c->type, "Data") || !strcmp(c->type, "Instruction") || !strcmp(c->type, "Unified"),
-		      "cache %d type '%s'", i, c->type);
-		if (c->level == 1 && strcmp(c->type, "Instruction")) {
-			CHECK(c->size_bytes >= 1024 && c->line_bytes >= 16, "L1 %zu B, line %zu B", c->size_bytes,
-			      c->line_bytes);
-			l1d = 1;
-		}
+	if (!slash) {
+		snprintf(err, errlen, "no recorded host in use");
+		return -ENOENT;
 	}
-	CHECK(l1d, "no L1 data cache among %d", t.ncaches);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - host), host);
+	return corpus_cpu_load(dir, c, err, errlen);
 }
 
-TEST(machine_cpu_caches_read_where_the_isa_states_them)
-{
-	struct cache_desc c[TOPO_MAX_CACHES];
-	int n = cpu_read_caches(c, TOPO_MAX_CACHES);
+static struct machine_info probed;
+static struct corpus_cpu probed_answers;
 
-	if (n == -ENOTSUP)
-		SKIP("%s: this CPU or ISA enumerates no caches", cpu_caches_source());
-	CHECK(n > 0, "cpu_read_caches: %d", n);
-	CHECK(c[0].level == 1 && c[0].line_bytes >= 16, "first cache L%d line %zu", c[0].level, c[0].line_bytes);
-	snprintf(tctx->message, sizeof(tctx->message), "%d caches from %s", n, cpu_caches_source());
+/* machine_probe on the recorded host in use, and its answers. */
+static int probe_recorded(char *err, size_t errlen)
+{
+	int rc = current_answers(&probed_answers, err, errlen);
+
+	if (rc)
+		return rc;
+	rc = machine_probe(&probed, test_stub_clock());
+	if (rc)
+		snprintf(err, errlen, "machine_probe: %s", strerror(-rc));
+	return rc;
+}
+
+static int count_source(const struct machine_info *m, const char *source)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->ncaches; i++)
+		n += !strcmp(m->caches[i].source, source);
+	return n;
+}
+
+/* What the machine section reads from the host, each fact against the
+ * host's answer (host.* keys): run on every recorded host, hostile ones
+ * included. */
+TEST(machine_facts_are_the_recorded_hosts_answers)
+{
+	struct cpu_tlb tlbs[CPU_TLB_MAX];
+	unsigned threads = 0;
+	int allowed = team_allowed_cpus(NULL, 0), ntlb = cpu_read_tlbs(tlbs, CPU_TLB_MAX);
+	char err[512];
+	double want;
+
+	CHECK(probe_recorded(err, sizeof(err)) == 0, "%s", err);
+	const struct machine_info *m = &probed;
+	const struct {
+		const char *key;
+		double got;
+	} facts[] = {
+		{"host.online_cpus", m->topo.online_cpus},
+		{"host.family", m->cpu.family},
+		{"host.model", m->cpu.model},
+		{"host.features", m->cpu.nfeatures},
+		{"host.caches_sysfs", count_source(m, "sysfs")},
+		{"host.caches_cpu", m->ncaches - count_source(m, "sysfs")},
+		{"host.l1d_bytes", (double)topo_cache_bytes_at(&m->topo, 1)},
+		{"host.l2_bytes", (double)topo_cache_bytes_at(&m->topo, 2)},
+		{"host.llc_bytes", (double)topo_largest_cache_bytes(&m->topo)},
+		{"host.cache_disagreements", m->ndisagreements},
+		{"host.thp_madvise", !strcmp(m->thp_enabled, "madvise")},
+		{"host.hugepage_sizes", m->nhugepage_sizes},
+		{"host.hardware_counters", m->pmu.hardware_counters},
+		{"host.pmu_errno", m->pmu.hw_errno},
+		{"host.rdpmc_tested", m->pmu.rdpmc_tested},
+		{"host.rdpmc_works", m->pmu.rdpmc_works},
+		{"host.core_clock_samples", m->core_clock.nsamples},
+		{"host.mem_available_bytes", (double)m->topo.mem_available_bytes},
+	};
+
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		CHECK(corpus_answer_get(&probed_answers, facts[i].key, &want), "%s: no answer %s", probed_answers.name,
+		      facts[i].key);
+		CHECK(facts[i].got == want, "%s: %s is %.0f, answer %.0f", probed_answers.name, facts[i].key,
+		      facts[i].got, want);
+	}
+	CHECK(corpus_answer_get(&probed_answers, "host.allowed_cpus", &want) && allowed == want,
+	      "%s: %d CPUs allowed", probed_answers.name, allowed);
+	CHECK(team_resolve_threads(0, &threads, err, sizeof(err)) == 0 &&
+		      corpus_answer_get(&probed_answers, "host.threads_default", &want) && threads == want,
+	      "%s: --threads 0 resolves to %u", probed_answers.name, threads);
+	CHECK(corpus_answer_get(&probed_answers, "host.tlbs", &want) && (isnan(want) ? ntlb < 0 : ntlb == want),
+	      "%s: cpu_read_tlbs gave %d", probed_answers.name, ntlb);
+	snprintf(tctx->message, sizeof(tctx->message), "%s", probed_answers.name);
+}
+
+/* The seam serves a scratch recorded host for one check, then the runner's. */
+static void use_scratch_host(const char *dir)
+{
+	char err[256];
+
+	if (host_use_recorded(dir, err, sizeof(err)))
+		fprintf(stderr, "%s\n", err);
+}
+
+static void restore_runner_host(void)
+{
+	char err[256];
+
+	if (!test_host_dir())
+		host_use_live();
+	else if (host_use_recorded(test_host_dir(), err, sizeof(err)))
+		fprintf(stderr, "%s\n", err);
 }
 
 TEST(machine_compare_caches_flags_each_disagreement)
@@ -348,38 +430,37 @@ TEST(machine_compare_caches_flags_each_disagreement)
 
 TEST(machine_thp_bracketed_mode_parses)
 {
-	char path[] = "/tmp/mlpscope-thp-XXXXXX", out[32];
-	int fd = mkstemp(path);
-	FILE *f;
+	static const char *path = "/sys/kernel/mm/transparent_hugepage/enabled";
+	static const char *const folders[] = {"/sys", "/sys/kernel", "/sys/kernel/mm", "/sys/kernel/mm/transparent_hugepage"};
+	char dir[256], file[400], out[32];
+	int rc;
 
-	CHECK(fd >= 0, "mkstemp");
-	f = fdopen(fd, "w");
-	CHECK(f, "fdopen");
-	fputs("always defer defer+madvise [madvise] never\n", f);
-	fclose(f);
-	CHECK(machine_read_bracketed(path, out, sizeof(out)) == 0 && !strcmp(out, "madvise"), "got '%s'", out);
-	f = fopen(path, "w");
-	CHECK(f, "reopen");
-	fputs("always madvise never\n", f);
-	fclose(f);
-	CHECK(machine_read_bracketed(path, out, sizeof(out)) == -EINVAL && !out[0], "no bracket accepted: '%s'", out);
-	unlink(path);
-	CHECK(machine_read_bracketed(path, out, sizeof(out)) == -ENOENT, "missing file not reported");
-}
-
-TEST(machine_thp_modes_are_read_from_sysfs)
-{
-	char enabled[32], defrag[32];
-
-	if (access(THP_ENABLED, R_OK))
-		SKIP("%s absent: kernel without transparent huge pages", THP_ENABLED);
-	CHECK(machine_read_bracketed(THP_ENABLED, enabled, sizeof(enabled)) == 0, "enabled unreadable");
-	CHECK(!strcmp(enabled, "always") || !strcmp(enabled, "madvise") || !strcmp(enabled, "never"),
-	      "enabled '%s'", enabled);
-	if (access(THP_DEFRAG, R_OK))
-		SKIP("enabled [%s]; %s absent", enabled, THP_DEFRAG);
-	CHECK(machine_read_bracketed(THP_DEFRAG, defrag, sizeof(defrag)) == 0 && defrag[0], "defrag unreadable");
-	snprintf(tctx->message, sizeof(tctx->message), "enabled [%s], defrag [%s]", enabled, defrag);
+	test_scratch_make(dir, sizeof(dir), "thp");
+	CHECK(dir[0], "mkdtemp");
+	snprintf(file, sizeof(file), "%s/host.txt", dir);
+	CHECK(test_write_text(file, "isa x86_64\nonline_cpus 1\nallowed_cpus 0\npage_bytes 4096\nperf_cycles ENOENT\n"
+				    "rdpmc SIGSEGV\n") == 0, "write");
+	for (size_t i = 0; i < sizeof(folders) / sizeof(folders[0]); i++) {
+		snprintf(file, sizeof(file), "%s%s", dir, folders[i]);
+		CHECK(!mkdir(file, 0700), "mkdir %s", file);
+	}
+	snprintf(file, sizeof(file), "%s%s", dir, path);
+	CHECK(test_write_text(file, "always defer defer+madvise [madvise] never\n") == 0, "write");
+	use_scratch_host(dir);
+	rc = machine_read_bracketed(path, out, sizeof(out));
+	restore_runner_host();
+	CHECK(rc == 0 && !strcmp(out, "madvise"), "got '%s'", out);
+	CHECK(test_write_text(file, "always madvise never\n") == 0, "rewrite");
+	use_scratch_host(dir);
+	rc = machine_read_bracketed(path, out, sizeof(out));
+	restore_runner_host();
+	CHECK(rc == -EINVAL && !out[0], "no bracket accepted: '%s'", out);
+	unlink(file);
+	use_scratch_host(dir);
+	rc = machine_read_bracketed(path, out, sizeof(out));
+	restore_runner_host();
+	CHECK(rc == -ENOENT, "missing file not reported");
+	test_scratch_remove(dir, "thp");
 }
 
 /* A strict JSON syntax check (RFC 8259 grammar, no semantics), enough to say
@@ -516,25 +597,29 @@ static int write_machine_json(const struct machine_info *m, char *buf, size_t le
 	return 0;
 }
 
-static struct machine_info probed;
 static char json_buf[32768];
 
 TEST(machine_json_output_parses_and_has_the_schema_keys)
 {
 	static const char *keys[] = {
-		"\"machine\": {", "\"cpu_model\": \"", "\"caches_reported\": [", "\"source\": \"sysfs\"",
-		"\"level\": 1", "\"size_bytes\": ", "\"thp\": {", "\"enabled\": ", "\"defrag\": ",
-		"\"core_clock_mhz\": {", "\"min\": ", "\"max\": ", "\"samples\": [", "\"pmu\": {",
-		"\"hardware_counters\": ", "\"errno\": ", "\"rdpmc_child_signal\": ", "\"paranoid\": ",
-		"\"pmu_meaning\": \"",
+		"\"machine\": {", "\"facts_from\": \"recorded host ", "\"cpu_model\": \"", "\"caches_reported\": [",
+		"\"thp\": {", "\"enabled\": ", "\"defrag\": ", "\"core_clock_mhz\": {", "\"min\": ", "\"max\": ",
+		"\"samples\": [", "\"pmu\": {", "\"hardware_counters\": ", "\"errno\": ", "\"rdpmc_child_signal\": ",
+		"\"paranoid\": ", "\"pmu_meaning\": \"",
 	};
-	int rc = machine_probe(&probed, calibrated_clock());
+	char err[512];
+	double sysfs = 0;
 
-	CHECK(rc == 0, "machine_probe: %s", strerror(-rc));
+	CHECK(probe_recorded(err, sizeof(err)) == 0, "%s", err);
 	CHECK(write_machine_json(&probed, json_buf, sizeof(json_buf)) == 0, "fmemopen");
 	CHECK(json_parses(json_buf), "output does not parse:\n%.400s", json_buf);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		CHECK(strstr(json_buf, keys[i]), "missing %s", keys[i]);
+	/* Each cache as its source gave it: sysfs rows where the host has them. */
+	corpus_answer_get(&probed_answers, "host.caches_sysfs", &sysfs);
+	CHECK(!sysfs == !strstr(json_buf, "\"source\": \"sysfs\""), "%s: %g sysfs caches, JSON %s", probed_answers.name,
+	      sysfs, strstr(json_buf, "\"source\": \"sysfs\"") ? "has some" : "has none");
+	CHECK(!sysfs || strstr(json_buf, "\"level\": 1"), "no L1 row");
 	/* The checker itself must reject a broken document. */
 	json_buf[strlen(json_buf) - 2] = 0;
 	CHECK(!json_parses(json_buf), "truncated JSON accepted");
@@ -565,16 +650,17 @@ TEST(machine_json_writes_null_for_facts_it_could_not_read)
 TEST(machine_text_section_says_what_the_pmu_means)
 {
 	static char text[8192];
+	char err[512];
 	FILE *f;
 
-	if (probed.ticks_per_ns == 0)
-		CHECK(machine_probe(&probed, calibrated_clock()) == 0, "machine_probe");
+	CHECK(probe_recorded(err, sizeof(err)) == 0, "%s", err);
 	f = fmemopen(text, sizeof(text) - 1, "w");
 	CHECK(f, "fmemopen");
 	machine_write_text(&probed, f);
 	fclose(f);
-	CHECK(strstr(text, "machine:") && strstr(text, "core clock") && strstr(text, "MHz"), "text: %s", text);
-	CHECK(strstr(text, "(sysfs)") || !probed.topo.ncaches, "sysfs caches not tagged: %s", text);
+	CHECK(strstr(text, "machine:") && strstr(text, "core clock") && strstr(text, "facts from"), "text: %s", text);
+	CHECK(strstr(text, "(sysfs)") || !count_source(&probed, "sysfs"), "sysfs caches not tagged: %s", text);
+	CHECK(strstr(text, "none reported") || probed.ncaches, "no caches, not said: %s", text);
 	CHECK(strstr(text, "thp") && strstr(text, "pmu") && strstr(text, "meaning"), "text: %s", text);
 	if (!probed.pmu.hardware_counters)
 		CHECK(strstr(text, "bounded by timing"), "no-PMU meaning missing: %s", text);

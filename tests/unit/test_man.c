@@ -85,7 +85,7 @@ TEST(man_page_lists_every_option_and_command_of_help)
 	free(man);
 }
 
-TEST(man_page_has_no_groff_warnings)
+TEST(man_page_has_no_groff_warnings, NEEDS_PROGRAMS)
 {
 	char why[512], path[64], cmd[256], out[4096], *man;
 	FILE *f;
@@ -118,7 +118,7 @@ TEST(man_page_has_no_groff_warnings)
 	CHECK(0, "groff -ww -man: status %d:\n%s", st, out);
 }
 
-TEST(make_install_then_uninstall_leaves_only_what_was_there)
+TEST(make_install_then_uninstall_leaves_only_what_was_there, NEEDS_BINARY | NEEDS_PROGRAMS)
 {
 	char dir[64], cmd[1024], out[8192], why[512];
 	int st;

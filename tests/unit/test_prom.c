@@ -202,7 +202,7 @@ TEST(prom_escapes_label_values)
 	jsonr_free(&doc);
 }
 
-TEST(prom_output_passes_promtool_check_metrics)
+TEST(prom_output_passes_promtool_check_metrics, NEEDS_PROGRAMS)
 {
 	static const char *const files[] = {"report.json", "window.json"};
 	char why[256];

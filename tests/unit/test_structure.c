@@ -295,17 +295,18 @@ static const struct {
 
 /* Includes within a layer, each for a reason: writers and the compare views
  * read the experiments' result types and the analyses' conclusions; the
- * analyses read result shapes; the app walks reuse the mlp chase; the clock
- * and PMU read the ISA's counters while the ISA's CPUID reader fills the
- * topology's cache descriptors (no module cycle: the cycle check holds
- * that); the ISA's stream kernels implement kern/stream.h. The bzip2 decoder
+ * analyses read result shapes; the app walks reuse the mlp chase; the clock,
+ * the host seam and the PMU use the ISA's instructions (one way: arch/ holds
+ * the instructions and includes nothing of core/, whose cpu_id decoders
+ * read their answers through the seam); the ISA's stream kernels implement
+ * kern/stream.h. The bzip2 decoder
  * (bzip2/) is a library the app walks use, timed with core's clock. */
 static const struct {
 	const char *from, *to;
 } across[] = {
 	{"report", "analyse"}, {"report", "exp"}, {"report", "exp/app"},
 	{"analyse", "exp"}, {"exp/app", "exp"},
-	{"core", "arch"}, {"arch", "core"}, {"arch", "kern"},
+	{"core", "arch"}, {"arch", "kern"},
 };
 
 static void folder_of(const char *path, char *out, size_t len)

@@ -496,7 +496,7 @@ static int trace_program(const char *dir, const char *name, struct trace_result 
 	return 0;
 }
 
-TEST(trace_valgrind_lackey_on_chase_and_stream_programs)
+TEST(trace_valgrind_lackey_on_chase_and_stream_programs, NEEDS_PROGRAMS)
 {
 	static struct trace_result chase, stream;
 	char dir[] = "/tmp/mlpscope-lackey-XXXXXX", why[4200];

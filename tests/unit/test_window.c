@@ -11,6 +11,8 @@
  */
 #include "../harness.h"
 
+#include "core/host.h"
+
 #include "core/arena.h"
 #include "core/chain.h"
 #include "core/clock.h"
@@ -199,12 +201,12 @@ static void check_gold(struct test_ctx *tctx, const struct enc_ops *ops, const c
 	CHECK(rc == 0, "disassembly differs from %s: %s", gold_name, diff);
 }
 
-TEST(jit_gold_x86_64_encodings_round_trip_through_objdump)
+TEST(jit_gold_x86_64_encodings_round_trip_through_objdump, NEEDS_PROGRAMS)
 {
 	check_gold(tctx, &enc_x86_64_ops, "objdump", "i386:x86-64", "jit_x86_64.txt");
 }
 
-TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump)
+TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump, NEEDS_PROGRAMS)
 {
 	check_gold(tctx, &enc_aarch64_ops, "aarch64-linux-gnu-objdump", "aarch64", "jit_aarch64.txt");
 }
@@ -213,7 +215,7 @@ TEST(jit_gold_aarch64_encodings_round_trip_through_cross_objdump)
  * our buffer exists. */
 static bool any_wx_mapping(void)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
+	FILE *f = host_self_fopen("maps");
 	char line[512], perms[5];
 	bool wx = false;
 
@@ -362,7 +364,7 @@ static int write_aarch64_elf(const char *path, enum probe_filler f, unsigned n, 
 	return rc ? rc : write_file(path, img, sizeof(img));
 }
 
-TEST(jit_aarch64_probe_runs_correctly_under_qemu)
+TEST(jit_aarch64_probe_runs_correctly_under_qemu, NEEDS_PROGRAMS)
 {
 	char path[] = "/tmp/mlpscope-a64-XXXXXX", cmd[256], why[512];
 	int fd;

@@ -29,6 +29,7 @@ struct app_params {
 	size_t footprint_bytes;      /* the walked structure; 0: the kernel's default */
 	size_t largest_cache_bytes;  /* for the "may fit in a cache" flag; 0: unknown */
 	size_t l2_bytes;             /* search's miss model: levels within it hit; 0: unknown */
+	const char *cache_sizes_from;/* where those two came from (exp/cache_sizes.h); NULL: the OS */
 	size_t line_bytes;
 	enum page_request pages;
 	unsigned max_k;              /* largest K of app_lane_set swept (1..APP_K_MAX) */
@@ -134,6 +135,7 @@ struct app_kernel_result {
 	size_t total_bytes;
 	size_t huge_bytes_obtained;
 	bool may_fit_cache;
+	const char *may_fit_cache_from;  /* the largest cache's source: "OS-reported", "latency curve", "none" */
 	double setup_seconds;            /* input, sorting, table: never in a walk */
 	unsigned nstages;
 	struct app_stage stages[APP_STAGES_MAX];

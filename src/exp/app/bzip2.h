@@ -123,6 +123,7 @@ struct latency_result;
 struct app_bzip2_cache_facts {
 	const struct latency_result *latency;
 	size_t l2_bytes, largest_cache_bytes;
+	const char *sizes_from;      /* the two sizes' source (exp/cache_sizes.h); NULL: the OS */
 };
 
 /* 0 when every output matched libbz2's; -EPROTO with failure filled (both

@@ -49,21 +49,26 @@ static bool residency_from_curve(const struct latency_result *lat, struct app_bz
 	return true;
 }
 
+/* By the cache sizes: the OS's ("reported"), or the latency curve's levels
+ * where the OS reports none or the curve disproves it ("measured"). */
 static void residency_from_caches(const struct app_bzip2_cache_facts *c, size_t bytes, struct app_bzip2_result *r)
 {
-	r->resident_from = "reported caches";
+	bool curve = c->sizes_from && !strcmp(c->sizes_from, "latency curve");
+	const char *how = curve ? "measured" : "reported";
+
+	r->resident_from = curve ? "latency curve's levels" : "reported caches";
 	if (!c->largest_cache_bytes) {
 		r->resident_from = "unknown";
 		snprintf(r->resident_where, sizeof(r->resident_where), "no cache sizes reported");
 	} else if (c->l2_bytes && bytes <= c->l2_bytes) {
 		r->resident = true;
-		snprintf(r->resident_where, sizeof(r->resident_where), "within the reported L2 (%zu bytes)", c->l2_bytes);
+		snprintf(r->resident_where, sizeof(r->resident_where), "within the %s L2 (%zu bytes)", how, c->l2_bytes);
 	} else if (bytes <= c->largest_cache_bytes) {
 		r->resident = true;
-		snprintf(r->resident_where, sizeof(r->resident_where), "within the largest reported cache (%zu bytes)",
+		snprintf(r->resident_where, sizeof(r->resident_where), "within the largest %s cache (%zu bytes)", how,
 			 c->largest_cache_bytes);
 	} else {
-		snprintf(r->resident_where, sizeof(r->resident_where), "past the largest reported cache (%zu bytes)",
+		snprintf(r->resident_where, sizeof(r->resident_where), "past the largest %s cache (%zu bytes)", how,
 			 c->largest_cache_bytes);
 	}
 }

@@ -30,9 +30,14 @@ int app_run(const char *kernel, const struct app_params *p, struct app_kernel_re
 	    size_t errlen)
 {
 	const struct app_kernel *k = find(kernel);
+	int rc;
 
-	if (k)
-		return k->run(p, r, err, errlen);
+	if (k) {
+		rc = k->run(p, r, err, errlen);
+		r->may_fit_cache_from = !p->largest_cache_bytes ? "none"
+					: p->cache_sizes_from ? p->cache_sizes_from : "OS-reported";
+		return rc;
+	}
 	snprintf(err, errlen, "'%s' is not an app kernel", kernel);
 	return -EINVAL;
 }
