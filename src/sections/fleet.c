@@ -21,6 +21,7 @@
 
 #include "analyse/load.h"
 #include "analyse/outliers.h"
+#include "core/host.h"
 #include "util/jsonr.h"
 #include "report/summary.h"
 #include "report/view.h"
@@ -30,7 +31,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -555,9 +555,8 @@ static int load_hosts(struct fleet *f, char *err, size_t errlen)
 	struct loader l[FLEET_LOADERS];
 	pthread_t tid[FLEET_LOADERS];
 	bool started[FLEET_LOADERS] = { false };
-	cpu_set_t allowed;
 	/* the CPUs this process may use (taskset, a cgroup), not all online */
-	long cpus = sched_getaffinity(0, sizeof(allowed), &allowed) ? sysconf(_SC_NPROCESSORS_ONLN) : CPU_COUNT(&allowed);
+	int cpus = host_allowed_cpus(NULL, 0);
 	size_t nl = cpus > 1 ? (size_t)cpus : 1, bad = 0;
 
 	if (nl > FLEET_LOADERS)

@@ -30,7 +30,7 @@ static int run_tail(const char *cmd, char *out, size_t outlen)
 	return r.status;
 }
 
-TEST(deploy_slurm_runs_the_batch_script_on_a_real_cluster)
+TEST(deploy_slurm_runs_the_batch_script_on_a_real_cluster, NEEDS_HOST | NEEDS_BINARY | NEEDS_PROGRAMS)
 {
 	char cmd[4200], out[4096];
 	int rc;
@@ -62,7 +62,7 @@ static const char *python_with_yaml(void)
 	return NULL;
 }
 
-TEST(deploy_kubernetes_manifests_keep_the_readmes_promises)
+TEST(deploy_kubernetes_manifests_keep_the_readmes_promises, NEEDS_PROGRAMS)
 {
 	/* each edit breaks one promise; the checker must name it */
 	static const struct {

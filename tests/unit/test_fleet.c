@@ -221,7 +221,7 @@ static size_t outlier_lines(const char *text, char lines[][256], size_t max)
  * not one: the floor is context. Three runs of another CPU model, with
  * their own median, are no outliers of the first; two of a third model
  * are too few to judge. */
-TEST(fleet_names_the_planted_outliers_and_only_them)
+TEST(fleet_names_the_planted_outliers_and_only_them, NEEDS_PROGRAMS)
 {
 	char dir[64], why[512], err[512] = "", lines[16][256], *buf = NULL;
 	size_t n;
@@ -256,7 +256,7 @@ TEST(fleet_names_the_planted_outliers_and_only_them)
 
 /* Every column sorts: best first (lowest times and floor, highest
  * bandwidth, lanes and MB/s), results without the figure last. */
-TEST(fleet_sort_holds_for_every_figure)
+TEST(fleet_sort_holds_for_every_figure, NEEDS_PROGRAMS)
 {
 	static struct fleet_layout l;
 	char dir[64], why[512], err[512] = "", *buf = NULL;
@@ -307,7 +307,7 @@ TEST(fleet_sort_holds_for_every_figure)
 
 /* The page: the outliers' cells shaded with their median, one figure per
  * judged figure that has values, well-formed with inline SVG only (tests/check_report_files.py). */
-TEST(fleet_page_marks_outliers_and_draws_each_figure)
+TEST(fleet_page_marks_outliers_and_draws_each_figure, NEEDS_PROGRAMS)
 {
 	char dir[64], why[512], err[512] = "", html[128], cmd[4096 + 256], script[4096], *buf = NULL, *page;
 	int rc;
@@ -335,7 +335,7 @@ TEST(fleet_page_marks_outliers_and_draws_each_figure)
 
 /* Loaded on several threads, the error is still the first bad file's in
  * file order, as one thread reading them in order would say. */
-TEST(fleet_names_the_first_bad_file_in_order)
+TEST(fleet_names_the_first_bad_file_in_order, NEEDS_PROGRAMS)
 {
 	char dir[64], why[512], err[512] = "", path[128], *buf = NULL;
 	int rc;
