@@ -395,6 +395,13 @@ size_t host_self_page_bytes(void)
 	return host_live_page_bytes();
 }
 
+int host_self_cpus(void)
+{
+	int n = host_live_allowed_cpus(NULL, 0);
+
+	return n > 1 ? n : 1;
+}
+
 /* ---- CPUs ---- */
 
 int host_online_cpus(void)

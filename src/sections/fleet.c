@@ -555,9 +555,7 @@ static int load_hosts(struct fleet *f, char *err, size_t errlen)
 	struct loader l[FLEET_LOADERS];
 	pthread_t tid[FLEET_LOADERS];
 	bool started[FLEET_LOADERS] = { false };
-	/* the CPUs this process may use (taskset, a cgroup), not all online */
-	int cpus = host_allowed_cpus(NULL, 0);
-	size_t nl = cpus > 1 ? (size_t)cpus : 1, bad = 0;
+	size_t nl = (size_t)host_self_cpus(), bad = 0;
 
 	if (nl > FLEET_LOADERS)
 		nl = FLEET_LOADERS;
