@@ -223,16 +223,18 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_OPT := -O1
 FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(FUZZ_OPT) -g $(WARN) $(BZ2_CFLAGS) -Isrc -I$(BUILD)/gen \
 	-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
-# The generated lane kernels are 27,000 lines that no fuzz target runs (they
-# parse bytes; the kernels chase arenas): clang's -O1 under ASan spent 40-90 s
-# on them here, most of a clean `make check`; -O0 takes about 7 s and keeps
-# them instrumented.
-$(FUZZ_DIR)/obj/src/kern/lanes.gen.o: FUZZ_OPT := -O0
 # The bzip2 walk's register loops (one per K) sent clang-14's -O1 under ASan
 # into 200 s for this one file; at -O0 it compiles in a second and the
 # decoder fuzz target still runs every instrumented line of it.
 $(FUZZ_DIR)/obj/src/bzip2/ibwt.o: FUZZ_OPT := -O0
-FUZZ_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+# The hot loops in src/kern/ (the generated lane and app kernels, 29,000
+# lines) are run by no fuzz target: the targets parse bytes, the kernels
+# chase arenas. The fuzz binaries link the normal build's objects for them,
+# uninstrumented: under clang's ASan they cost 30 s of CPU even at -O0, the
+# most of any folder and most of the fuzz build's time in `make check`.
+FUZZ_NATIVE_SRC := $(filter src/kern/%,$(LIB_SRC))
+FUZZ_OBJ := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(filter-out $(FUZZ_NATIVE_SRC),$(LIB_SRC))) \
+	$(FUZZ_NATIVE_SRC:%.c=$(BUILD)/obj/%.o)
 FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
 $(FUZZ_DIR)/obj/%.o: %.c $(BUILDINFO)
@@ -242,11 +244,9 @@ $(FUZZ_DIR)/obj/%.o: %.c $(BUILDINFO)
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
-# The generated header, for this object directory too: a fresh clone has
-# no normal build to have made it first. The objects are named only by the
-# pattern rule above, so make would treat them as intermediates and delete
-# them after linking; kept, a second `make fuzz` rebuilds nothing.
-$(FUZZ_DIR)/obj/src/kern/lanes_count.o: $(BUILD)/gen/lanes_insns.h
+# The objects are named only by the pattern rule above, so make would treat
+# them as intermediates and delete them after linking; kept, a second
+# `make fuzz` rebuilds nothing.
 .SECONDARY: $(FUZZ_OBJ)
 
 # The suite under ASan, UBSan and float-cast-overflow (not part of gcc's

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Proves the fuzz build works from a fresh clone, where no normal build has
-# made the generated header (build/gen/lanes_insns.h) first: the committed
-# tree is cloned to a scratch folder and there
-#   1. `make -n fuzz-build` must make the header before compiling the fuzz
-#      build's src/kern/lanes_count.c, and must delete no object after
-#      linking (the fuzz objects are kept between runs, not intermediates);
-#   2. with a working fuzz toolchain (tests/toolchain.sh fuzz), that one
-#      object is compiled for real. The whole fuzz build takes minutes on a
-#      small machine, too long for `make check`; its first failure on a
-#      fresh clone was this object.
-# Exit 0 when both hold (or 2 is skipped, said on one line); 1 otherwise.
+# Proves the fuzz build's plan holds on a fresh clone, where no normal build
+# has made anything first: the committed tree is cloned to a scratch folder
+# and there `make -n fuzz-build` must
+#   1. make the generated header (build/gen/lanes_insns.h) before the
+#      kernel object that includes it (src/kern/lanes_count.c: the fuzz
+#      binaries link the normal build's kern/ objects), and
+#   2. delete no fuzz object after linking (they are kept between runs,
+#      not intermediates).
+# Only the plan is read (seconds): `make check`'s own fuzz build, from CI's
+# fresh clone, compiles it for real.
+# Exit 0 when both hold; 1 otherwise.
 #
 #   tests/fuzz/fresh_clone.sh          (from the repository root; FUZZ_CC)
 set -u
@@ -30,18 +30,11 @@ fcc=${FUZZ_CC:-clang-14}
 
 make -n FUZZ_CC="$fcc" fuzz-build >"$work/plan.txt" 2>&1 || fail "make -n fuzz-build: $(tail -n 3 "$work/plan.txt")"
 header=$(grep -n 'count_lanes_insns.sh' "$work/plan.txt" | head -n 1 | cut -d: -f1)
-object=$(grep -n -- '-o build/fuzz/obj/src/kern/lanes_count.o' "$work/plan.txt" | head -n 1 | cut -d: -f1)
-[ -n "$object" ] || fail "make -n fuzz-build never compiles build/fuzz/obj/src/kern/lanes_count.o"
+object=$(grep -n -- '-o build/obj/src/kern/lanes_count.o' "$work/plan.txt" | head -n 1 | cut -d: -f1)
+[ -n "$object" ] || fail "make -n fuzz-build never compiles build/obj/src/kern/lanes_count.o"
 [ -n "$header" ] && [ "$header" -lt "$object" ] ||
-	fail "build/gen/lanes_insns.h is not made before the fuzz build's lanes_count.o needs it"
+	fail "build/gen/lanes_insns.h is not made before lanes_count.o needs it"
 if grep -q '^rm .*build/fuzz/obj/' "$work/plan.txt"; then
 	fail "make deletes the fuzz objects after linking (intermediates): $(grep -m 1 '^rm ' "$work/plan.txt" | cut -c1-120)"
 fi
-
-if ! why=$(FUZZ_CC="$fcc" "$top/tests/toolchain.sh" fuzz); then
-	echo "${why/SKIP fuzz/SKIP fuzz build from a fresh clone (compile)}"
-	exit 0
-fi
-make -s FUZZ_CC="$fcc" build/fuzz/obj/src/kern/lanes_count.o >"$work/make.txt" 2>&1 ||
-	fail "$(grep -m 1 -i 'error' "$work/make.txt" || tail -n 1 "$work/make.txt")"
-echo "fuzz build from a fresh clone: the header comes first, objects are kept, lanes_count.o compiles"
+echo "fuzz build from a fresh clone: the header comes first, objects are kept"
