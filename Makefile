@@ -93,8 +93,8 @@ $(BUILD)/obj/%.o: %.c $(BUILDINFO)
 $(BUILDINFO): FORCE
 	@mkdir -p $(dir $@)
 	@printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
-	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.$$$$.tmp
+	@cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
 FORCE:
 
 # The directories install had to create (mkdir -pv names each one) are
@@ -193,21 +193,19 @@ check-aarch64:
 	@echo "MLPSCOPE_HOST=$(A64_HOST) qemu-aarch64 $(BUILD)/aarch64/mlpscope machine"
 	@MLPSCOPE_HOST=$(A64_HOST) qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
 
-# Everything CI runs: the browser and AArch64 checks, each only after
-# tests/toolchain.sh has proved its tools work end to end (a half-installed
-# toolchain prints "SKIP <check>: <why>" instead of failing the build), the
-# fuzz build's dependencies proved on a fresh clone (tests/fuzz/fresh_clone.sh,
-# seconds), then the suite (whose last line is the "N passed, N failed" summary).
-# From a clean tree it compiles the tree three times (native, AArch64, fuzz),
-# most of its time on a small machine: those builds run one job per CPU.
+# Everything CI runs: the native build, then tests/check.sh's three lanes at
+# once (the AArch64 build and its tests under qemu; the fuzz build's plan on
+# a fresh clone, the build and a few seconds of each fuzzer; the browser
+# render and the suite), each optional check only after tests/toolchain.sh
+# has proved its tools work end to end (a half-installed toolchain prints
+# "SKIP <check>: <why>" instead of failing the build). The lanes' logs are
+# printed whole once all have ended, the suite's last, so the last line is
+# its "N passed, N failed" summary. From a clean tree it compiles the tree
+# three times (native, AArch64, fuzz), most of its time on a small machine.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(BIN) $(MAN) $(TESTBIN) check-gen
-	@if tests/toolchain.sh browser; then $(MAKE) --no-print-directory test-browser; fi
-	@if A64_CC='$(A64_CC)' tests/toolchain.sh aarch64; then $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-aarch64; fi
-	@FUZZ_CC='$(FUZZ_CC)' tests/fuzz/fresh_clone.sh
-	@if FUZZ_CC='$(FUZZ_CC)' tests/toolchain.sh fuzz; then $(MAKE) --no-print-directory -j$(CHECK_JOBS) fuzz-smoke; fi
-	$(TESTBIN)
+	@MAKE='$(MAKE)' CHECK_JOBS='$(CHECK_JOBS)' A64_CC='$(A64_CC)' FUZZ_CC='$(FUZZ_CC)' tests/check.sh $(TESTBIN)
 
 # Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes
 # (tests/fuzz/fuzz_*.c: the CLI parser, the JSON reader and writer, the
