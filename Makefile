@@ -90,11 +90,14 @@ $(BUILD)/obj/%.o: %.c $(BUILDINFO)
 
 # The compiler and flags are recorded in every JSON result (provenance), so
 # they are written into a header that is rewritten only when they change.
+# Its temporary is named for the shell that writes it: check's lanes run
+# makes at once that each come here.
 $(BUILDINFO): FORCE
 	@mkdir -p $(dir $@)
-	@printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
-	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $@.$$$$.tmp
-	@cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
+	@tmp=$@.$$$$.tmp; \
+	  printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
+	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $$tmp && \
+	  { cmp -s $$tmp $@ && rm -f $$tmp || mv $$tmp $@; }
 FORCE:
 
 # The directories install had to create (mkdir -pv names each one) are
