@@ -121,6 +121,11 @@ static int run_sections(struct section_run *s)
 		rc = row->run(s, r->results[i]);
 		if (bs)
 			bs->actual_s = (double)(clock_wall_ns() - w0) / 1e9;
+		/* A signal that came while the pin, the clock or a section's
+		 * set-up ran, before any loop looked at the flag, still stops the
+		 * run: a result from a run the user stopped is not written. */
+		if (stop_requested && rc >= 0)
+			rc = -EINTR;
 		if (rc < 0)
 			return section_failed(row->name, rc, s->err);
 		if (rc > 0) {  /* skipped: nothing to write */
