@@ -135,7 +135,7 @@ static int run_sections(struct section_run *s)
 			r->results[i] = NULL;
 		}
 	}
-	return 0;
+	return stop_requested ? 130 : 0;
 }
 
 /* The files a run writes besides stdout, opened before any measurement so a
