@@ -338,7 +338,7 @@ static int measure_and_report(const struct options *o)
 			    strerror(-rc));
 	clock_init(&r.clock);
 	plan_fit_clock(&plan, &r.clock, &r);
-	provenance_collect(&r.prov, o->seed);
+	provenance_collect(&r.prov, o->seed, r.topo.cpu);
 	plan_the_budget(&s);
 
 	w0 = clock_wall_ns();

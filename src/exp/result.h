@@ -25,6 +25,10 @@ struct provenance {
 	char timestamp_utc[32];
 	char arch[16];
 	uint64_t seed;
+	/* The pinned CPU's kind (core/coretype.h), "" when unpinned or unstated:
+	 * on a hybrid or big.LITTLE part the figures are that core's. */
+	char cpu_pinned_type[CORETYPE_NAME_LEN];
+	int core_type_count;     /* kinds the host states; the header names one only when > 1 */
 };
 
 /* The JSON document's schema: only ever extended, never renamed; a reader
