@@ -368,8 +368,9 @@ static double price_window(const struct budget *b, size_t *peak)
 	 * filler (coarse, refined, repeated), each trials regions of 8192
 	 * iterations at about 1.35 DRAM misses an iteration (two overlapped,
 	 * or serialised past the step), and as much again in generating and
-	 * switching probes. */
-	double sweep = 10.0 * 51 * b->window_trials * 8192.0 * 1.35 * f->rates.dram_ns * 2.0 / 1e9;
+	 * switching probes; the nop filler twice more, the reorder buffer's
+	 * middle and end checks. */
+	double sweep = 12.0 * 51 * b->window_trials * 8192.0 * 1.35 * f->rates.dram_ns * 2.0 / 1e9;
 
 	*peak = b->window_bytes + b->window_bytes / 16;
 	return cost_build_s(f, b->window_bytes / 64) + sweep;
