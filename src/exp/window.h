@@ -159,7 +159,7 @@ struct window_filler_result {
 	double whole_capacity, whole_capacity_low, whole_capacity_high;
 	bool partitioned;          /* one run stepped at about half the other's N */
 	bool disagrees;            /* the cross-check with a filler bounding the same structure fired */
-	char note[480];            /* how clean, and what the checks say */
+	char note[640];            /* how clean, and what the checks say */
 };
 
 /* Per structure, what the section concludes from all fillers bounding it. */
@@ -204,6 +204,9 @@ struct window_rob_timeline {
 	double whole_capacity, partitioned_capacity;   /* entries (the checks' midpoints) */
 	double whole_capacity_low, whole_capacity_high;
 	unsigned whole_n_fits, whole_n_fails, partitioned_n_fits, partitioned_n_fails;
+	/* Where the ROB's step fell over all checks in each state (lowest N
+	 * that fit .. highest that failed): how far it moves by itself. */
+	unsigned whole_n_min, whole_n_max, partitioned_n_min, partitioned_n_max;
 	double whole_s, partitioned_s, unknown_s;       /* sum to run_s */
 	bool one_state;
 	char note[480];
@@ -239,11 +242,13 @@ void window_summarise(struct window_result *r);
 
 /* From r->rob.checks (their steps and times) and each filler's times and
  * steps: the checks' states, the two sizes, the seconds each state held,
- * each filler's ROB state, and which fillers the ROB bound (their step
- * within the floor, tol_frac of N and at least 2, of the ROB's step in the
- * same state, or in either state when the filler's is unknown). Also
- * raises the nop filler's whole figure to the whole state's. Pure; call
- * before window_summarise, which leaves ROB-bound fillers out. */
+ * each filler's ROB state, and which fillers the ROB bound: their step
+ * bracket meets the span of the ROB's steps in the same state (in either
+ * state when the filler's is unknown), widened by the step's own floor,
+ * 2% of N and at least 2. tol_frac (the run's timing floor) decides only
+ * whether a run with no step could have seen one. Also raises the nop
+ * filler's whole figure to the whole state's. Pure; call before
+ * window_summarise, which leaves ROB-bound fillers out. */
 void window_rob_judge(struct window_result *r, double tol_frac);
 
 /* Map and verify the chase arena, then sweep each selected filler. Returns
