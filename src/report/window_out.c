@@ -124,9 +124,11 @@ static void write_rob_text(FILE *f, const struct window_rob_timeline *t)
 		const struct window_rob_check *c = &t->checks[i];
 
 		fprintf(f, "    %-7s %6.1f-%6.1f s  ", c->when, c->begin_s, c->end_s);
+		/* With one size seen, "whole" only means the largest seen. */
 		if (c->step_found)
 			fprintf(f, "fits at N=%u, not at %u: %.1f entries, %s\n", c->step_n_fits, c->step_n_fails,
-				c->capacity, window_rob_state_name(c->state));
+				c->capacity, t->have_partitioned || c->state != WINDOW_ROB_WHOLE
+						     ? window_rob_state_name(c->state) : "the only size seen");
 		else
 			fprintf(f, "no step\n");
 	}

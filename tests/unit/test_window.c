@@ -1145,3 +1145,27 @@ TEST(window_rob_bound_takes_the_robs_own_step_spread_not_the_timing_floor)
 	CHECK(!lq->rob_bound, "load_fp at 402/408 taken for the ROB at 440-445: %s", lq->note);
 	CHECK(lqn->rob_bound, "load_fp_nop at 442/446 not taken for the ROB");
 }
+
+/* One look stepped (at about half a Zen 5 ROB), the others drowned in
+ * noise: the one size seen is not called the whole ROB. */
+TEST(window_rob_with_one_size_seen_does_not_call_it_whole)
+{
+	static struct window_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.rob.nchecks = 3;
+	rob_check_set(&r.rob.checks[0], "start", 0, 212, 218);
+	r.rob.checks[1].when = "middle";
+	r.rob.checks[1].begin_s = 8;
+	r.rob.checks[1].end_s = 11;
+	r.rob.checks[2].when = "end";
+	r.rob.checks[2].begin_s = 20;
+	r.rob.checks[2].end_s = 24;
+	r.rob.run_s = 24;
+	window_rob_judge(&r, 0.02);
+	CHECK(r.rob.measured && !r.rob.one_state && !r.rob.have_partitioned, "measured %d one_state %d",
+	      r.rob.measured, r.rob.one_state);
+	CHECK(strstr(r.rob.note, "one size seen, 216.5 entries") && strstr(r.rob.note, "or half of it") &&
+		      !strstr(r.rob.note, "whole 216.5"),
+	      "note: %s", r.rob.note);
+}
