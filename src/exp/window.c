@@ -762,7 +762,7 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 	for (unsigned i = 0; i < r->nfillers; i++) {
 		struct window_filler_result *fr = &r->fillers[i];
 
-		if (fr == from || !fr->step_found || probe_filler_info(fr->filler)->bounds != st)
+		if (fr == from || !fr->step_found || fr->rob_bound || probe_filler_info(fr->filler)->bounds != st)
 			continue;
 		sm->partitioned = sm->partitioned || fr->partitioned;
 		if (brackets_agree(fr, from)) {

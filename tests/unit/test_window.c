@@ -1144,6 +1144,14 @@ TEST(window_rob_bound_takes_the_robs_own_step_spread_not_the_timing_floor)
 	      r.rob.whole_n_max);
 	CHECK(!lq->rob_bound, "load_fp at 402/408 taken for the ROB at 440-445: %s", lq->note);
 	CHECK(lqn->rob_bound, "load_fp_nop at 442/446 not taken for the ROB");
+	/* The load queue's figure is load_fp's; the ROB-bound filler is left
+	 * out of the cross-check too, not called a disagreement. */
+	window_summarise(&r);
+	const struct window_summary *sm = summary_of(&r, PROBE_STRUCT_LQ);
+
+	CHECK(sm && sm->measured && !strcmp(r.fillers[sm->from].name, "load_fp") && sm->nrob_bound == 1 &&
+		      sm->ndisagree == 0 && !lqn->disagrees && strstr(sm->note, "load_fp_nop left out"),
+	      "load queue: %s", sm ? sm->note : "(none)");
 }
 
 /* One look stepped (at about half a Zen 5 ROB), the others drowned in
