@@ -15,6 +15,7 @@
 #include "exp/bandwidth.h"
 #include "exp/c2c.h"
 #include "exp/latency.h"
+#include "exp/latency_sizes.h"
 #include "exp/multicore.h"
 #include "exp/policy.h"
 #include "util/format.h"
@@ -154,43 +155,23 @@ static double build_touched_s(const struct cost_facts *f, size_t bytes, size_t s
 	return (double)(bytes / spacing) * per_node / 1e9;
 }
 
-/* latency's sizes, as latency.c plans them (points_per_octave to 4x the
- * last cache, one per octave past it, five around each reported cache), counted
- * closely enough to price: only the sum of sizes and their mix matter. */
+/* latency's sizes: the sweep's own (exp/latency_sizes.h), from the
+ * caches the facts report, so the price counts the points measured. */
 static unsigned latency_sizes(const struct budget *b, size_t *out, unsigned cap)
 {
-	static const double near[] = {0.75, 0.875, 1.125, 1.25, 1.5};
 	const size_t caches[3] = {b->facts.l1_bytes, b->facts.l2_bytes, b->facts.llc_bytes};
-	size_t max = b->latency_max_bytes, dense = b->facts.llc_bytes ? 4 * b->facts.llc_bytes : 128 * MIB;
-	unsigned ppo = b->latency_points_per_octave, n = 0;
-	double tmp[512];
-	unsigned m = 0;
+	size_t reported[3];
+	unsigned n = 0;
 
-	for (unsigned k = 0; m < 400; k++) {
-		double s = 4096.0 * pow(2.0, (double)k / ppo);
-
-		if (s > (double)max * 1.001)
-			break;
-		if (s > (double)dense && k % ppo)
-			continue;
-		tmp[m++] = s;
-	}
-	tmp[m++] = (double)max;
-	for (unsigned i = 0; i < 3 && b->latency_near_caches; i++)
-		for (unsigned j = 0; caches[i] && j < 5; j++)
-			if (caches[i] * near[j] <= (double)max)
-				tmp[m++] = (double)caches[i] * near[j];
-	for (unsigned i = 1; i < m; i++)
-		for (unsigned j = i; j > 0 && tmp[j] < tmp[j - 1]; j--) {
-			double t = tmp[j];
-
-			tmp[j] = tmp[j - 1];
-			tmp[j - 1] = t;
-		}
-	for (unsigned i = 0; i < m && n < cap; i++)
-		if (n == 0 || tmp[i] > (double)out[n - 1] * 1.04)
-			out[n++] = (size_t)tmp[i];
-	return n;
+	for (unsigned i = 0; i < 3; i++)
+		if (caches[i])
+			reported[n++] = caches[i];
+	return latency_plan_sizes(&(struct latency_ladder){.max_bytes = b->latency_max_bytes,
+							    .line_bytes = b->facts.line_bytes,
+							    .points_per_octave = b->latency_points_per_octave,
+							    .near_caches = b->latency_near_caches,
+							    .cache_bytes = reported, .ncaches = n},
+				  out, cap);
 }
 
 /* latency's warm-up loads before one region of a chain over s bytes: a lap
