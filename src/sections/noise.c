@@ -7,6 +7,7 @@
 
 #include "exp/result.h"
 #include "report/noise_out.h"
+#include "sections/budget.h"
 
 static const char noise_help[] =
 	"Times a short L1-resident chase min-of-3, 14 times, and reports the spread of\n"
@@ -36,6 +37,7 @@ static int noise_section_run(struct section_run *s, void *result)
 const struct section section_noise = {
 	.name = "noise",
 	.options = "budget",
+	.budget = &budget_prerequisite,
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct noise_result), .run = noise_section_run,

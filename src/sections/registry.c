@@ -38,9 +38,9 @@ int section_threaded_failed(struct section_run *s, const char *name, int rc, con
 
 /* The budget's sizes and trials, when the run has one (main.c measures
  * the rates and fits them); NULL: each section's own defaults. */
-const struct budget *section_budget_of(const struct section_run *s)
+const void *section_knobs_of(const struct section_run *s, const char *name)
 {
-	return s->plan && s->plan->has_budget ? &s->plan->budget : NULL;
+	return s->plan && s->plan->has_budget ? budget_knobs(&s->plan->budget, name) : NULL;
 }
 
 int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,
@@ -101,6 +101,16 @@ bool registry_runs(const struct section *cmd, const struct section *s)
 		if (!strcmp(n->needs, s->name))
 			return true;
 	return false;
+}
+
+unsigned registry_budget_rows(const struct section *cmd, struct budget_row *out, unsigned cap)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < registry_count && n < cap; i++)
+		if (registry[i]->kind == SECTION_MEASURE)
+			out[n++] = (struct budget_row){registry[i]->name, registry[i]->budget, registry_runs(cmd, registry[i])};
+	return n;
 }
 
 /* The threaded sections run one after another, each holding its arenas:
