@@ -6,8 +6,11 @@
  */
 #include "sections/registry.h"
 
-#include "exp/result.h"
 #include "report/agree.h"
+#include "run/run.h"
+#include "sections/latency.h"
+#include "sections/loaded.h"
+#include "sections/mlp.h"
 
 #include <math.h>
 
@@ -22,10 +25,10 @@ static const char agreement_help[] =
 /* Derived, not measured: latency, mlp K=1 and loaded idle side by side. */
 static int agreement_section_run(struct section_run *s, void *result)
 {
-	const struct mlp_arms *m = section_result_of(s->r, "mlp");
+	const struct mlp_arms *m = mlp_section_result(s->r);
 
-	agree_compute(section_result_of(s->r, "latency"), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
-		      section_result_of(s->r, "loaded"), s->r->has_noise_floor ? s->r->noise_floor_pct : NAN, result);
+	agree_compute(latency_section_result(s->r), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
+		      loaded_section_result(s->r), s->r->has_noise_floor ? s->r->noise_floor_pct : NAN, result);
 	return ((const struct agree_result *)result)->nlines ? 0 : 1;
 }
 

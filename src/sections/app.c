@@ -13,6 +13,7 @@
 #include "exp/app/sais.h"
 #include "report/app_bzip2_out.h"
 #include "report/app_out.h"
+#include "sections/latency.h"
 #include "sections/plan.h"
 #include "util/format.h"
 #include "util/jsonw.h"
@@ -104,7 +105,7 @@ static size_t app_footprint(const struct options *o, const struct cache_sizes *c
  * the same run measured one and the OS is silent or disproved. */
 static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 {
-	cache_sizes_of(&s->r->topo, section_result_of(s->r, "latency"), c);
+	cache_sizes_of(&s->r->topo, latency_section_result(s->r), c);
 }
 
 /* The full report inverts one BWT block of generated (markov) text at
@@ -183,7 +184,7 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 		.stop = s->stop,
 	};
 	struct cache_sizes sizes;
-	struct app_bzip2_cache_facts c = {.latency = section_result_of(s->r, "latency")};
+	struct app_bzip2_cache_facts c = {.latency = latency_section_result(s->r)};
 
 	app_cache_sizes(s, &sizes);
 	c.l2_bytes = sizes.l2.bytes;

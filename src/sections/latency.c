@@ -4,12 +4,14 @@
  * In --help: latency across the hierarchy: random chase vs +64 B stream,
  * small vs huge pages.
  */
+#include "sections/latency.h"
 #include "sections/registry.h"
 
 #include "exp/latency_sizes.h"
 #include "report/latency_out.h"
 #include "report/tlb_out.h"
 #include "sections/plan.h"
+#include "sections/tlb.h"
 #include "util/format.h"
 #include "util/jsonw.h"
 #include "util/usage.h"
@@ -297,7 +299,7 @@ static int latency_section_run(struct section_run *s, void *result)
 
 	s->label = "latency";
 	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
-	fill_tlb_steps(section_result_of(r, "tlb"), &lp);
+	fill_tlb_steps(tlb_section_result(r), &lp);
 	/* --quick: two points per octave, three trials, one steady-state visit. */
 	if (s->o->quick) {
 		lp.points_per_octave = 2;
@@ -366,3 +368,8 @@ const struct section section_latency = {
 	.write_csv = latency_write_csv,
 	.view = &view_latency,
 };
+
+const struct latency_result *latency_section_result(const struct report *r)
+{
+	return registry_result(r, &section_latency);
+}

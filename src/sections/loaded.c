@@ -4,6 +4,7 @@
  * In --help: latency under load: one chaser while other threads generate
  * traffic.
  */
+#include "sections/loaded.h"
 #include "sections/registry.h"
 
 #include "report/bandwidth_out.h"
@@ -123,3 +124,8 @@ const struct section section_loaded = {
 	.write_csv = loaded_write_csv, .placement = loaded_section_placement,
 	.view = &view_loaded,
 };
+
+const struct loaded_result *loaded_section_result(const struct report *r)
+{
+	return registry_result(r, &section_loaded);
+}

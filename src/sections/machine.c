@@ -6,7 +6,7 @@
  */
 #include "sections/registry.h"
 
-#include "exp/result.h"
+#include "run/run.h"
 #include "report/machine_out.h"
 #include "sections/budget.h"
 

@@ -3,10 +3,12 @@
  * from the options and the plan to its experiment's parameters.
  * In --help: memory-level parallelism: K lanes of dependent loads.
  */
+#include "sections/mlp.h"
 #include "sections/registry.h"
 
 #include "exp/cache_sizes.h"
 #include "report/mlp_out.h"
+#include "sections/latency.h"
 #include "sections/plan.h"
 #include "util/format.h"
 #include "util/jsonw.h"
@@ -106,7 +108,7 @@ static unsigned mlp_trials(const struct section_run *s)
  * set may hit that cache. */
 static void warn_if_cache_resident(struct report *r, size_t set_bytes)
 {
-	const struct latency_result *lat = section_result_of(r, "latency");
+	const struct latency_result *lat = latency_section_result(r);
 	struct cache_sizes c;
 	char a[32], b[32];
 
@@ -133,7 +135,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 	if (!m)
 		return -ENOMEM;
 	warn_if_cache_resident(r, plan->working_set_bytes);
-	a->nlevels = mlp_levels_plan_curve(&r->topo, section_result_of(r, "latency"), plan->working_set_bytes, a->levels);
+	a->nlevels = mlp_levels_plan_curve(&r->topo, latency_section_result(r), plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];
 		struct mlp_params mp = {
@@ -267,3 +269,8 @@ const struct section section_mlp = {
 	.free = mlp_section_free,
 	.view = &view_mlp,
 };
+
+const struct mlp_arms *mlp_section_result(const struct report *r)
+{
+	return registry_result(r, &section_mlp);
+}

@@ -5,7 +5,7 @@
  */
 #include "sections/registry.h"
 
-#include "exp/result.h"
+#include "run/run.h"
 #include "report/noise_out.h"
 #include "sections/budget.h"
 

@@ -11,7 +11,7 @@
 #include "sections/options.h"
 #include "core/clock.h"
 #include "jit/probe.h"
-#include "exp/result.h"
+#include "run/run.h"
 #include "core/topo.h"
 
 struct plan {

@@ -57,12 +57,11 @@ int section_plan_two_threads(struct section_run *s, const char *name, const char
 	return 0;
 }
 
-/* A row's result when it ran in this report, else NULL. */
-const void *section_result_of(const struct report *r, const char *name)
+const void *registry_result(const struct report *r, const struct section *row)
 {
-	const struct section *row = registry_find(name);
+	size_t i = registry_index(row);
 
-	return row ? r->results[registry_index(row)] : NULL;
+	return i < registry_count ? r->results[i] : NULL;
 }
 
 const struct section *const registry[] = {

@@ -184,8 +184,9 @@ int section_threaded_failed(struct section_run *s, const char *name, int rc, con
 int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,
 			     char *err, size_t errlen);
 
-/* The result of the section called name when it ran in this report, else NULL. */
-const void *section_result_of(const struct report *r, const char *name);
+/* Row's result when it ran in this report, else NULL: what each section's
+ * typed accessor (sections/NAME.h) returns of its own row. */
+const void *registry_result(const struct report *r, const struct section *row);
 
 /* The budget's settings for the section called name (its hooks' knobs)
  * when the run has a budget (a measuring run), else NULL: its own defaults. */

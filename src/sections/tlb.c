@@ -4,6 +4,7 @@
  * In --help: the TLB: one load per 4 KiB page, pages swept in count, small
  * and huge pages.
  */
+#include "sections/tlb.h"
 #include "sections/registry.h"
 
 #include "report/tlb_out.h"
@@ -83,3 +84,8 @@ const struct section section_tlb = {
 	.write_text = report_write_tlb_text, .write_json = report_write_tlb_json,
 	.view = &view_tlb,
 };
+
+const struct tlb_result *tlb_section_result(const struct report *r)
+{
+	return registry_result(r, &section_tlb);
+}
