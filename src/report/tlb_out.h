@@ -12,10 +12,10 @@
 #include "exp/tlb.h"
 #include "util/jsonw.h"
 
-void report_write_tlb_text(const void *result, FILE *f);
+void tlb_write_text(const void *result, FILE *f);
 
 /* Writes "tlb": {...} into the object w is in. */
-void report_write_tlb_json(const void *result, struct jsonw *w, const char *key);
+void tlb_write_json(const void *result, struct jsonw *w, const char *key);
 
 /* Its view (report/tlb_view.c): the HTML tables, headline figures and plots. */
 struct view;

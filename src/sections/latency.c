@@ -364,7 +364,7 @@ const struct section section_latency = {
 	.help = latency_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct latency_result), .needs = "tlb",
 	.budget = &latency_budget, .plan = latency_section_plan, .run = latency_section_run,
-	.write_text = report_write_latency_text, .write_json = report_write_latency_json,
+	.write_text = latency_write_text, .write_json = latency_write_json,
 	.write_csv = latency_write_csv,
 	.view = &view_latency,
 };

@@ -41,7 +41,7 @@ const struct section section_noise = {
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct noise_result), .run = noise_section_run,
-	.write_text = report_write_noise_text, .write_json = report_write_noise_json,
+	.write_text = noise_write_text, .write_json = noise_write_json,
 	.write_csv = noise_write_csv,
 	.view = &view_noise,
 };

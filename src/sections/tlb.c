@@ -81,7 +81,7 @@ const struct section section_tlb = {
 	.help = tlb_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .budget = &tlb_budget,
 	.run = tlb_section_run,
-	.write_text = report_write_tlb_text, .write_json = report_write_tlb_json,
+	.write_text = tlb_write_text, .write_json = tlb_write_json,
 	.view = &view_tlb,
 };
 

@@ -820,36 +820,72 @@ TEST(only_a_sections_own_report_files_name_its_keys)
 	CHECK(section_owns("mlp_view.c") && !section_owns("plots.c"), "the owner of a file");
 }
 
-/* The first measuring section's name that text uses as a word (letters,
- * digits and '_' join a word) outside comments; NULL when none. */
+/* The measuring section whose name starts p and ends where end says. */
+static const char *section_at(const char *p, bool (*end)(char c))
+{
+	for (size_t i = 0; i < registry_count; i++) {
+		size_t n = strlen(registry[i]->name);
+
+		if (registry[i]->kind == SECTION_MEASURE && !strncmp(p, registry[i]->name, n) && end(p[n]))
+			return registry[i]->name;
+	}
+	return NULL;
+}
+
+static bool word_ends(char c)
+{
+	return !isalnum((unsigned char)c) && c != '_';
+}
+
+static bool key_ends(char c)
+{
+	return c == '"' || c == '.' || c == '_';
+}
+
+/* The first measuring section text names outside comments: as a word of
+ * code (letters, digits and '_' join a word), or as a string that is its
+ * name or a key of it ("mlp", "mlp.sweep", "latency_trials"); prose in a
+ * message ("a machine with 2 CPUs") is no name. NULL when none. */
 static const char *names_a_section(const char *text)
 {
 	bool comment = false;
+	const char *name;
 
 	for (const char *p = text; *p; p++) {
 		if (comment) {
 			comment = strncmp(p, "*/", 2) != 0;
 			continue;
 		}
-		if ((comment = !strncmp(p, "/*", 2)) || (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+		if ((comment = !strncmp(p, "/*", 2)))
 			continue;
-		for (size_t i = 0; i < registry_count; i++) {
-			size_t n = strlen(registry[i]->name);
-
-			if (registry[i]->kind == SECTION_MEASURE && !strncmp(p, registry[i]->name, n) &&
-			    !isalnum((unsigned char)p[n]) && p[n] != '_')
-				return registry[i]->name;
+		if (*p == '"') {
+			if ((name = section_at(p + 1, key_ends)))
+				return name;
+			for (p++; *p && *p != '"'; p++)
+				p += *p == '\\' && p[1];
+			if (!*p)
+				break;
+			continue;
 		}
+		if ((p == text || word_ends(p[-1])) && (name = section_at(p, word_ends)))
+			return name;
 	}
 	return NULL;
 }
 
-/* The loops every section takes part in name none of them: the planner
- * prices each through its budget hooks, --prom writes each view's families,
- * so adding a section touches neither. */
-TEST(planner_and_prom_name_no_section)
+/* Adding a section is its own files and one line in sections/list.h
+ * (docs/METHODOLOGY.md, "How the code is wired"): the loops every section
+ * takes part in name none of them. The planner prices each through its
+ * budget hooks, --prom writes each view's families, the page, the plots,
+ * the CSV tables and the document walk the registry or its views; each
+ * measuring row has its file and a view under its own key. */
+TEST(adding_a_section_touches_only_its_own_files)
 {
-	static const char *const shared[] = {"src/sections/budget.c", "src/report/prom.c"};
+	static const char *const shared[] = {
+		"src/sections/budget.c", "src/sections/registry.c", "src/sections/document_text.c",
+		"src/sections/document_json.c", "src/report/prom.c", "src/report/html.c", "src/report/plots.c",
+		"src/report/csv.c", "src/report/svg.c",
+	};
 
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
 		char *text = read_repo_text(shared[i]);
@@ -858,8 +894,21 @@ TEST(planner_and_prom_name_no_section)
 		CHECK(text && !name, "%s names the section '%s' outside comments", shared[i], name ? name : "(unread)");
 		free(text);
 	}
+	for (size_t i = 0; i < registry_count; i++) {
+		char rel[96], *text;
+
+		if (registry[i]->kind != SECTION_MEASURE)
+			continue;
+		snprintf(rel, sizeof(rel), "src/sections/%s.c", registry[i]->name);
+		CHECK((text = read_repo_text(rel)) != NULL, "%s: no file of its own", rel);
+		free(text);
+		CHECK(registry[i]->view && !strcmp(registry[i]->view->section, registry[i]->name),
+		      "%s: no view under its own key", registry[i]->name);
+	}
 	/* The check itself: a name in code fires, one in a comment or inside a
 	 * longer word does not. */
 	CHECK(names_a_section("x = strcmp(n, \"mlp\");"), "a planted name passed");
-	CHECK(!names_a_section("/* mlp */ x = mlpscope_info; y = full_report;"), "a name in a comment or a word fired");
+	CHECK(names_a_section("f = \"latency_trials\";") && names_a_section("if (latency) x();"), "a key or word passed");
+	CHECK(!names_a_section("/* mlp */ x = mlpscope_info; y = full_report; m = \"a machine \\\"mlp\\\"\";"),
+	      "a name in a comment, a longer word or prose fired");
 }
