@@ -6,7 +6,8 @@
  */
 #include "sections/registry.h"
 
-#include "report/agree.h"
+#include "analyse/agreement.h"
+#include "report/agreement_out.h"
 #include "run/run.h"
 #include "sections/latency.h"
 #include "sections/loaded.h"
@@ -27,17 +28,17 @@ static int agreement_section_run(struct section_run *s, void *result)
 {
 	const struct mlp_arms *m = mlp_section_result(s->r);
 
-	agree_compute(latency_section_result(s->r), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
+	agreement_compute(latency_section_result(s->r), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
 		      loaded_section_result(s->r), s->r->has_noise_floor ? s->r->noise_floor_pct : NAN, result);
-	return ((const struct agree_result *)result)->nlines ? 0 : 1;
+	return ((const struct agreement_result *)result)->nlines ? 0 : 1;
 }
 
 const struct section section_agreement = {
 	.name = "agreement",
 	.summary = "sections agree: latency, mlp K=1 and loaded idle at the same set (in the full report)",
 	.help = agreement_help, .kind = SECTION_MEASURE, .in_report = true, .report_only = true,
-	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agree_result),
-	.run = agreement_section_run, .write_text = agree_write_text,
-	.write_json = agree_write_json,
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agreement_result),
+	.run = agreement_section_run, .write_text = agreement_write_text,
+	.write_json = agreement_write_json,
 	.view = &view_agreement,
 };
