@@ -291,7 +291,7 @@ static void plan_the_budget(struct section_run *s)
 	const struct options *o = s->o;
 	unsigned n = registry_budget_rows(o->command, rows, BUDGET_SECTIONS);
 
-	plan_budget(s->plan, o, s->r, o->command->kind == SECTION_REPORT ? "report" : o->command->name, rows, n);
+	plan_budget(s->plan, o, s->r, o->command->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : o->command->name, rows, n);
 	fputs("mlpscope: ", stderr);
 	budget_write_plan_line(&s->plan->budget, stderr);
 }

@@ -1,6 +1,7 @@
 /*
  * The `bandwidth` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: sequential read/write/copy bandwidth per thread and in total;
  * random-access efficiency.
  */

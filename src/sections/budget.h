@@ -6,7 +6,10 @@
  * machine we do not have (`mlpscope plan --from FACTS`) and in tests. The
  * estimates price what each section does (arenas touched, chains built and
  * verified, timed regions, warm-up walks); they are checked against the
- * time each section took, reported side by side.
+ * time each section took, reported side by side. Each section's part (its
+ * settings, their defaults, its price and shrink steps) is a struct
+ * budget_hooks beside its own glue in sections/NAME.c; the planner only
+ * loops over them and names none.
  */
 #ifndef MLPSCOPE_SECTIONS_BUDGET_H
 #define MLPSCOPE_SECTIONS_BUDGET_H

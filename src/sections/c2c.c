@@ -1,6 +1,7 @@
 /*
  * The `c2c` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: core-to-core latency: one cache line bounced between every
  * ordered pair of CPUs.
  */

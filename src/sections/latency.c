@@ -1,6 +1,7 @@
 /*
  * The `latency` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: latency across the hierarchy: random chase vs +64 B stream,
  * small vs huge pages.
  */

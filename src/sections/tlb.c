@@ -1,6 +1,7 @@
 /*
  * The `tlb` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: the TLB: one load per 4 KiB page, pages swept in count, small
  * and huge pages.
  */
