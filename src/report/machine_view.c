@@ -45,4 +45,4 @@ static void machine_html(FILE *f, const struct jsonr_value *v, const struct html
 	HTML_ROWS(f, jsonr_get(v, "hugetlb"), hugetlb_cols, "hugetlb pools");
 }
 
-const struct view view_machine = { .section = "machine", .html = machine_html };
+const struct view view_machine = { .section = "machine", .html = machine_html, .cpu_model_key = "cpu_model" };
