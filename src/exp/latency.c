@@ -864,7 +864,7 @@ static void fill_derived(struct latency_result *r, const struct latency_params *
 
 /* Points, then two slots per point in visit order: ascending size, chase
  * then stream, the small-page points after the huge-page curve. */
-static int plan(struct sweep *s)
+static int sweep_plan(struct sweep *s)
 {
 	const struct latency_params *p = s->p;
 	struct latency_result *r = s->r;
@@ -937,7 +937,7 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 	if (!p->region_hops && s.hops < min_hops)
 		s.hops = min_hops;
 	r->region_hops = s.hops;
-	if ((rc = plan(&s)))
+	if ((rc = sweep_plan(&s)))
 		return rc;
 	for (unsigned i = 0; i < r->npoints; i++)
 		r->points[i].chase_hops = r->points[i].stream_hops = s.hops;
