@@ -377,7 +377,7 @@ static const struct budget_hooks app_budget = {
 
 static int app_section_run(struct section_run *s, void *result)
 {
-	const struct app_knobs *knobs = section_knobs_of(s, "app");
+	const struct app_knobs *knobs = section_knobs_of(s, &app_budget);
 	const struct options *o = s->o;
 	struct report *r = s->r;
 	const char *kernel = app_kernel(o);

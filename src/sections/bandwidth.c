@@ -138,7 +138,7 @@ static size_t bandwidth_section_peak(const struct topo *t, bool quick, unsigned 
 
 static int bandwidth_section_run(struct section_run *s, void *result)
 {
-	const struct bandwidth_knobs *k = section_knobs_of(s, "bandwidth");
+	const struct bandwidth_knobs *k = section_knobs_of(s, &bandwidth_budget);
 	struct bandwidth_params bp;
 	char why[CLI_ERR_LEN] = "";
 	int rc;

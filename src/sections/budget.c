@@ -123,10 +123,10 @@ struct budget_section *budget_section(struct budget *b, const char *name)
 	return NULL;
 }
 
-const void *budget_knobs(const struct budget *b, const char *name)
+const void *budget_knobs(const struct budget *b, const struct budget_hooks *hooks)
 {
 	for (unsigned i = 0; i < b->nsec; i++)
-		if (!strcmp(b->sec[i].name, name))
+		if (b->sec[i].hooks == hooks)
 			return b->sec[i].knobs.bytes;
 	return NULL;
 }

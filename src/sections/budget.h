@@ -169,9 +169,9 @@ void budget_make(struct budget *b, const struct cost_facts *f, const char *comma
 /* The section's slot, or NULL when it does not run. */
 struct budget_section *budget_section(struct budget *b, const char *name);
 
-/* The knobs of the section called name, running or not; NULL when the plan
- * has no slot for it. */
-const void *budget_knobs(const struct budget *b, const char *name);
+/* The knobs of the section whose hooks these are, running or not; NULL
+ * when the plan has no slot for it. */
+const void *budget_knobs(const struct budget *b, const struct budget_hooks *hooks);
 
 /* Every working set that fits the plan (BUDGET_SET_FIT) at most max_bytes. */
 void budget_fit(struct budget *b, size_t max_bytes);

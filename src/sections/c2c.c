@@ -70,7 +70,7 @@ static int c2c_section_plan(struct section_run *s, char *err, size_t errlen)
 static int c2c_section_run(struct section_run *s, void *result)
 {
 	static char label[96];
-	const struct c2c_knobs *k = section_knobs_of(s, "c2c");
+	const struct c2c_knobs *k = section_knobs_of(s, &c2c_budget);
 	struct c2c_params cp;
 	char why[CLI_ERR_LEN] = "";
 	double pair_ms, est;

@@ -248,7 +248,7 @@ static void fill_tlb_steps(const struct tlb_result *t, struct latency_params *lp
  * else the plan's working set. */
 static size_t latency_max_bytes(const struct section_run *s)
 {
-	const struct latency_knobs *k = section_knobs_of(s, "latency");
+	const struct latency_knobs *k = section_knobs_of(s, &latency_budget);
 
 	return k ? k->max_bytes : s->plan->working_set_bytes;
 }
@@ -282,7 +282,7 @@ static void fill_reported_caches(const struct topo *t, size_t *out, int cap)
 static int latency_section_run(struct section_run *s, void *result)
 {
 	struct latency_result *l = result;
-	const struct latency_knobs *k = section_knobs_of(s, "latency");
+	const struct latency_knobs *k = section_knobs_of(s, &latency_budget);
 	struct report *r = s->r;
 	struct latency_params lp = {
 		.max_bytes = latency_max_bytes(s),

@@ -88,7 +88,7 @@ static int loaded_section_plan(struct section_run *s, char *err, size_t errlen)
 
 static int loaded_section_run(struct section_run *s, void *result)
 {
-	const struct loaded_knobs *k = section_knobs_of(s, "loaded");
+	const struct loaded_knobs *k = section_knobs_of(s, &loaded_budget);
 	struct loaded_params lp;
 	char why[CLI_ERR_LEN] = "";
 	int rc;

@@ -90,7 +90,7 @@ static const struct budget_hooks mlp_budget = {
 /* Sweeps per run: --repeat when given, else the budget's, else --repeat's default. */
 static unsigned mlp_repeats(const struct section_run *s)
 {
-	const struct mlp_knobs *k = section_knobs_of(s, "mlp");
+	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
 
 	return s->o->repeat_given || !k ? s->o->repeat : k->repeats;
 }
@@ -98,7 +98,7 @@ static unsigned mlp_repeats(const struct section_run *s)
 /* Trials per point: --trials, else the budget's, else the policy's. */
 static unsigned mlp_trials(const struct section_run *s)
 {
-	const struct mlp_knobs *k = section_knobs_of(s, "mlp");
+	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
 
 	return s->o->trials ? s->o->trials : k ? k->trials : POLICY_MLP_TRIALS_DEFAULT;
 }

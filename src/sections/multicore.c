@@ -100,7 +100,7 @@ static size_t multicore_section_peak(const struct topo *t, bool quick, unsigned 
 
 static int multicore_section_run(struct section_run *s, void *result)
 {
-	const struct multicore_knobs *k = section_knobs_of(s, "multicore");
+	const struct multicore_knobs *k = section_knobs_of(s, &multicore_budget);
 	struct multicore_params mp;
 	char why[CLI_ERR_LEN] = "";
 	int rc;

@@ -38,9 +38,9 @@ int section_threaded_failed(struct section_run *s, const char *name, int rc, con
 
 /* The budget's sizes and trials, when the run has one (main.c measures
  * the rates and fits them); NULL: each section's own defaults. */
-const void *section_knobs_of(const struct section_run *s, const char *name)
+const void *section_knobs_of(const struct section_run *s, const struct budget_hooks *hooks)
 {
-	return s->plan && s->plan->has_budget ? budget_knobs(&s->plan->budget, name) : NULL;
+	return s->plan && s->plan->has_budget ? budget_knobs(&s->plan->budget, hooks) : NULL;
 }
 
 int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,

@@ -188,9 +188,10 @@ int section_plan_two_threads(struct section_run *s, const char *name, const char
  * typed accessor (sections/NAME.h) returns of its own row. */
 const void *registry_result(const struct report *r, const struct section *row);
 
-/* The budget's settings for the section called name (its hooks' knobs)
- * when the run has a budget (a measuring run), else NULL: its own defaults. */
-const void *section_knobs_of(const struct section_run *s, const char *name);
+/* The budget's settings for the section whose hooks these are (its own
+ * knobs, by its own hooks: no name) when the run has a budget (a measuring
+ * run), else NULL: its own defaults. */
+const void *section_knobs_of(const struct section_run *s, const struct budget_hooks *hooks);
 
 /* The rows the budget plans for command cmd: every measuring row, in
  * report order, each with its hooks and whether it runs. Returns how many

@@ -48,7 +48,7 @@ static const struct budget_hooks tlb_budget = {.defaults = tlb_defaults, .price 
 
 static int tlb_section_run(struct section_run *s, void *result)
 {
-	const struct tlb_knobs *k = section_knobs_of(s, "tlb");
+	const struct tlb_knobs *k = section_knobs_of(s, &tlb_budget);
 	struct tlb_params tp = {
 		.noise_floor_pct = s->r->noise_floor_pct,
 		.seed = s->o->seed,

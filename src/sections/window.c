@@ -115,7 +115,7 @@ static const struct budget_hooks window_budget = {
 
 static int window_section_run(struct section_run *s, void *result)
 {
-	const struct window_knobs *k = section_knobs_of(s, "window");
+	const struct window_knobs *k = section_knobs_of(s, &window_budget);
 	const struct options *o = s->o;
 	struct window_params wp;
 	int rc;
