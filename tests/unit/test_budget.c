@@ -287,3 +287,28 @@ TEST(budget_json_round_trips_through_plan_from)
 	unlink(path);
 	free(buf);
 }
+
+/* The shrink order is the steps' ranks over every section: no two steps
+ * share a rank (ties would order by report position, by accident), none
+ * takes the planner's own 30 and 40 (the sets past the caches), and every
+ * common step has a knob name for its note. */
+TEST(budget_steps_have_distinct_ranks)
+{
+	unsigned seen[64] = {0};
+
+	for (size_t i = 0; i < registry_count; i++) {
+		const struct budget_hooks *h = registry[i]->budget;
+
+		for (unsigned k = 0; h && k < h->nsteps; k++) {
+			const struct budget_step *st = &h->steps[k];
+
+			CHECK(st->rank < 64 && st->rank != 30 && st->rank != 40, "%s: step rank %u", registry[i]->name,
+			      st->rank);
+			if (st->rank >= 64)
+				continue;
+			CHECK(!seen[st->rank]++, "%s: rank %u taken by another step", registry[i]->name, st->rank);
+			CHECK(st->fn || (st->what && st->step), "%s: rank %u: a common step without a knob name or step",
+			      registry[i]->name, st->rank);
+		}
+	}
+}
