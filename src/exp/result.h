@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/coretype.h"
+
 struct provenance {
 	char binary_sha256[65];
 	char compiler[128];
