@@ -230,6 +230,7 @@ struct work {
 	int cpus[APP_BZ2_WORKERS_MAX];   /* one allowed CPU per worker */
 	int ncpus;
 	struct bz2_walk_opts walk;
+	unsigned plain;                  /* BZ2_PLAIN_* of the best variant */
 	const struct clock_info *clock;
 	/* per candidate */
 	int *rc;
@@ -269,7 +270,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		t0 = clock_now();
-		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, &r, &e);
+		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, w->plain, &r, &e);
 		w->seconds[i] = clock_ticks_to_ns(w->clock, clock_now() - t0) * 1e-9;
 		if (!w->rc[i]) {
 			w->end_bit[i] = r.end_bit;
