@@ -135,7 +135,8 @@ static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsi
 #define BZ2_PLAIN_HUFFMAN 1u  /* one symbol per lookup, bounds tested per symbol */
 #define BZ2_PLAIN_MTF 2u      /* a byte array and memmove, not packed words */
 #define BZ2_PLAIN_CRC 4u      /* slicing by 4, not by 8 */
-#define BZ2_PLAIN_ALL 7u
+#define BZ2_PLAIN_RLE 8u      /* the run-length stage a byte at a time, not by word search */
+#define BZ2_PLAIN_ALL 15u
 
 /* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
 struct bz2_block {
@@ -206,6 +207,9 @@ void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
 size_t bz2_rle_size(const uint8_t *in, size_t n);
 /* Expand into out (at least bz2_rle_size bytes); returns the bytes written. */
 size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out);
+/* The same a byte at a time (the RLE axis's plain path). */
+size_t bz2_rle_size_plain(const uint8_t *in, size_t n);
+size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
 /* Slicing by 8; bz2_crc4 by 4 (the plain path of the CRC axis). */

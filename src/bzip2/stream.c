@@ -101,7 +101,8 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	if (rc)
 		return rc;
 	t3 = tick(timed);
-	bytes = bz2_rle_size(u->text, u->blk->nblock);
+	bytes = plain & BZ2_PLAIN_RLE ? bz2_rle_size_plain(u->text, u->blk->nblock)
+				      : bz2_rle_size(u->text, u->blk->nblock);
 	/* Sized before it is expanded: a run-length bomb stops here, before
 	 * the expansion and the CRC that cost in proportion to it. */
 	if (bytes > room)
@@ -115,7 +116,10 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 		if (!u->out)
 			return -ENOMEM;
 	}
-	bz2_rle_decode(u->text, u->blk->nblock, u->out);
+	if (plain & BZ2_PLAIN_RLE)
+		bz2_rle_decode_plain(u->text, u->blk->nblock, u->out);
+	else
+		bz2_rle_decode(u->text, u->blk->nblock, u->out);
 	t4 = tick(timed);
 	crc = plain & BZ2_PLAIN_CRC ? bz2_crc4(u->out, bytes) : bz2_crc(u->out, bytes);
 	t5 = tick(timed);

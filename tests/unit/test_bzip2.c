@@ -213,6 +213,36 @@ TEST(bzip2_rle_expands_runs)
 
 	CHECK(n == strlen(want), "size %zu", n);
 	CHECK(bz2_rle_decode(in, sizeof(in), out) == n && !memcmp(out, want, n), "expanded wrong");
+	CHECK(bz2_rle_size_plain(in, sizeof(in)) == n && bz2_rle_decode_plain(in, sizeof(in), out) == n &&
+		      !memcmp(out, want, n), "the plain path expanded wrong");
+}
+
+/* The word search against the byte loop: runs of 1..6 of a 3-letter
+ * alphabet at every offset and length, count bytes of any value. */
+TEST(bzip2_rle_word_search_expands_as_the_byte_loop)
+{
+	uint8_t in[96], a[96 * 256], b[96 * 256];
+	struct rng r;
+
+	rng_seed(&r, 11);
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)rng_below(&r, sizeof(in) + 1), na, nb;
+
+		for (size_t i = 0; i < n;) {
+			uint8_t c = (uint8_t)('a' + rng_below(&r, 3));
+			size_t run = 1 + (size_t)rng_below(&r, 6);
+
+			for (size_t j = 0; j < run && i < n; j++)
+				in[i++] = rng_below(&r, 4) ? c : (uint8_t)rng_below(&r, 256);
+		}
+		na = bz2_rle_size(in, n);
+		nb = bz2_rle_size_plain(in, n);
+		CHECK(na == nb, "round %d: size %zu, plain %zu", round, na, nb);
+		if (na != nb)
+			return;
+		CHECK(bz2_rle_decode(in, n, a) == na && bz2_rle_decode_plain(in, n, b) == nb && !memcmp(a, b, na),
+		      "round %d: the bytes differ", round);
+	}
 }
 
 TEST(bzip2_huffman_refuses_oversubscribed_and_decodes_long_codes)
