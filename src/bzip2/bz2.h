@@ -229,6 +229,7 @@ struct bz2_stage_ticks {
 	uint64_t assembly;
 	uint64_t rle;
 	uint64_t crc;
+	uint32_t rows;       /* the block's BWT rows (its size before the run-length stage), timed or not */
 };
 
 struct bz2_decode_opts {

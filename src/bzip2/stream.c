@@ -131,6 +131,7 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 		return fail(e, block_no, body, what);
 	}
 	*crc_out = crc;
+	st->rows = u->blk->nblock;
 	if (timed) {
 		st->decode = t1 - t0;
 		st->table = t2 - t1;

@@ -41,6 +41,23 @@ static const struct jsonw_field app_bzip2_variant_fields[] = {
 	JSONW_FIELD(UINT, "single_lane_fallbacks", struct app_bzip2_variant, fallbacks),
 	JSONW_FIELD(DOUBLE, "chase_speedup", struct app_bzip2_variant, chase_speedup),
 	JSONW_FIELD(DOUBLE, "walk_ratio", struct app_bzip2_variant, walk_ratio),
+	JSONW_FIELD(UINT, "plain_paths", struct app_bzip2_variant, plain),
+	JSONW_FIELD(DOUBLE, "ns_per_row", struct app_bzip2_variant, ns_per_row),
+	JSONW_FIELD(DOUBLE, "ns_per_byte", struct app_bzip2_variant, ns_per_byte),
+};
+
+static const struct jsonw_field app_bzip2_axis_fields[] = {
+	JSONW_FIELD(STRING, "axis", struct app_bzip2_axis, name),
+	JSONW_FIELD(STRING, "fast_path", struct app_bzip2_axis, fast_path),
+	JSONW_FIELD(STRING, "stage", struct app_bzip2_axis, stage),
+	JSONW_FIELD(UINT, "plain_variant", struct app_bzip2_axis, plain_variant),
+	JSONW_FIELD(UINT, "fast_variant", struct app_bzip2_axis, fast_variant),
+	JSONW_FIELD(DOUBLE, "stage_plain_seconds", struct app_bzip2_axis, stage_plain_seconds),
+	JSONW_FIELD(DOUBLE, "stage_fast_seconds", struct app_bzip2_axis, stage_fast_seconds),
+	JSONW_FIELD(DOUBLE, "stage_fraction", struct app_bzip2_axis, stage_fraction),
+	JSONW_FIELD(DOUBLE, "stage_speedup", struct app_bzip2_axis, stage_speedup),
+	JSONW_FIELD(DOUBLE, "predicted_speedup", struct app_bzip2_axis, predicted_speedup),
+	JSONW_FIELD(DOUBLE, "measured_speedup", struct app_bzip2_axis, measured_speedup),
 };
 
 static const struct jsonw_field app_bzip2_workers_fields[] = {
@@ -71,6 +88,42 @@ static const char *layout_name(enum bz2_layout l)
 static const char *prefetch_name(enum bz2_prefetch p)
 {
 	return p == BZ2_PREFETCH_NEXT ? "next" : p == BZ2_PREFETCH_TWO ? "two" : "off";
+}
+
+/* The decode-stage paths of a variant: all fast, all plain, or the one
+ * axis fast over all plain. */
+static const char *paths_name(unsigned plain)
+{
+	switch (plain) {
+	case 0: return "fast";
+	case BZ2_PLAIN_ALL: return "plain";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_HUFFMAN: return "+huffman";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_MTF: return "+mtf";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_CRC: return "+crc";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_RLE: return "+rle";
+	default: return "mixed";
+	}
+}
+
+static void write_axes_text(const struct app_bzip2_result *r, FILE *f)
+{
+	const struct app_bzip2_variant *at;
+
+	if (!r->naxes)
+		return;
+	at = &r->variants[r->axes[0].plain_variant];
+	fprintf(f, "  decode-stage axes at K=%u %s prefetch %s: every path plain (%.4f s), then each alone fast;\n"
+		   "  f: the stage's share of the all-plain whole, s: the stage's own speedup, predicted 1/((1-f)+f/s):\n",
+		at->k, layout_name(at->layout), prefetch_name(at->prefetch), at->warm_seconds);
+	fprintf(f, "  %-8s %-29s %-7s %9s %9s %6s %6s %9s %9s\n", "axis", "fast path", "stage", "plain s", "fast s", "f",
+		"s", "predicted", "measured");
+	for (unsigned i = 0; i < r->naxes; i++) {
+		const struct app_bzip2_axis *x = &r->axes[i];
+
+		fprintf(f, "  %-8s %-29s %-7s %9.4f %9.4f %6.2f %6.2f %9.3f %9.3f\n", x->name, x->fast_path, x->stage,
+			x->stage_plain_seconds, x->stage_fast_seconds, x->stage_fraction, x->stage_speedup,
+			x->predicted_speedup, x->measured_speedup);
+	}
 }
 
 static void write_stages_text(const char *label, const struct app_bzip2_variant *v, FILE *f)
@@ -116,8 +169,9 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 	fprintf(f, "\napp bzip2: our own decoder, its inverse-BWT walk as K lanes, beside libbz2\n");
 	fprintf(f, "  input: %s\n", r->input);
 	fprintf(f, "  check: ok, every variant's output equal to libbz2 %s's (sha256 %s)\n", r->libbz2_version, r->hash);
-	fprintf(f, "  %-3s %-9s %-8s %-6s %9s %9s %8s %6s %6s %9s %9s %7s %5s\n", "K", "layout", "prefetch", "output", "cold s",
-		"warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R");
+	fprintf(f, "  %-3s %-9s %-8s %-6s %-8s %9s %9s %8s %6s %6s %9s %9s %7s %5s %6s\n", "K", "layout", "prefetch",
+		"output", "decode", "cold s", "warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R",
+		"ns/row");
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
 
@@ -127,14 +181,16 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			snprintf(sc, sizeof(sc), "%.2f", v->chase_speedup);
 		if (isfinite(v->walk_ratio))
 			snprintf(ratio, sizeof(ratio), "%.2f", v->walk_ratio);
-		fprintf(f, "  %-3u %-9s %-8s %-6s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s%s\n", v->k,
+		fprintf(f, "  %-3u %-9s %-8s %-6s %-8s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s %6.2f%s\n", v->k,
 			layout_name(v->layout), prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused",
-			v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction, v->walk_speedup,
-			v->predicted_speedup, v->measured_speedup, sc, ratio,
+			paths_name(v->plain), v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction,
+			v->walk_speedup, v->predicted_speedup, v->measured_speedup, sc, ratio, v->ns_per_row,
 			v->fallbacks ? " (some blocks walked with one lane)" : "");
 	}
 	fprintf(f, "  f: the walk's share of K=1's whole time; s: the walk's speedup over K=1; predicted "
-		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase\n");
+		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase; decode: "
+		   "the decode-stage paths (fast, plain, +AXIS: only it fast);\n  ns/row: warm ns per BWT row (%llu rows)\n",
+		(unsigned long long)r->rows);
 	write_chase_text(r, f);
 	for (unsigned i = 0; i < r->nvariants; i++)
 		if (r->variants[i].k == 1 && !r->variants[i].fresh_output) {
@@ -142,6 +198,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			break;
 		}
 	write_stages_text("best", b, f);
+	write_axes_text(r, f);
 	fprintf(f, "  libbz2 %s BZ2_bzDecompress, one thread, same bytes: %.4f s, %.1f MB/s\n", r->libbz2_version,
 		r->libbz2_seconds, r->libbz2_mb_per_s);
 	fprintf(f, "  best single thread: K=%u %s prefetch %s, %.1f MB/s = %.2fx libbz2; its largest stage: %s "
@@ -186,6 +243,8 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_bool(w, "check_ok", true);
 	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
+	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
+	jsonw_uint(w, "rows", r->rows);
 	jsonw_array_begin(w, "variants");
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
@@ -199,6 +258,8 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 		jsonw_double(w, "cold_seconds", v->cold_seconds);
 		jsonw_double(w, "warm_seconds", v->warm_seconds);
 		jsonw_double(w, "mb_per_s", v->mb_per_s);
+		jsonw_string(w, "decode_paths", paths_name(v->plain));
+		jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
 		write_stages_json(w, &v->stages);
 		JSONW_FIELDS(w, v, app_bzip2_variant_fields);
 		jsonw_object_end(w);
@@ -212,6 +273,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_string(w, "largest_stage", r->bound_stage);
 	jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
 	jsonw_object_end(w);
+	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
 	JSONW_OBJECT_ARRAY(w, "tools", r->tools, r->ntools, app_bzip2_tool_fields);
 	jsonw_uint(w, "block_rows", r->block_rows);

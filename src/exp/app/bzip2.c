@@ -82,16 +82,17 @@ struct hash_sink {
 	struct sha256 sha;
 	size_t bytes;
 	unsigned blocks;
+	uint64_t rows;
 };
 
 static int hash_block(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
 {
 	struct hash_sink *h = ctx;
 
-	(void)t;
 	sha256_update(&h->sha, out, bytes);
 	h->bytes += bytes;
 	h->blocks = block;
+	h->rows += t->rows;
 	return 0;
 }
 
@@ -168,6 +169,7 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 		.walk = {.lanes = v->k, .segments = v->segments, .layout = v->layout, .prefetch = v->prefetch,
 			 .seed = p->seed},
 		.fresh_output = v->fresh_output,
+		.plain = v->plain,
 	};
 	struct hash_sink h = {.bytes = 0};
 	struct bz2_walk_ticks wt = {0};
@@ -198,6 +200,8 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 		if (rc)
 			return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
 		sec = clock_ticks_to_ns(p->clock, ticks) * 1e-9;
+		if (v->ntrials < APP_BZ2_TRIALS_MAX)
+			v->trial_seconds[v->ntrials++] = sec;
 		if (!t) {
 			v->cold_seconds = sec;
 			continue;
@@ -215,6 +219,8 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	}
 	v->warm_seconds = best;
 	v->mb_per_s = (double)decoded / MB / best;
+	v->ns_per_byte = decoded ? best * 1e9 / (double)decoded : 0;
+	v->ns_per_row = h.rows ? best * 1e9 / (double)h.rows : 0;
 	v->walk_seconds = v->stages.starts + v->stages.traversal + v->stages.assembly;
 	return 0;
 }
@@ -356,9 +362,9 @@ static double cpu_seconds(void)
 }
 
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
-		       const struct bz2_walk_opts *walk, struct app_bzip2_result *r)
+		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
-	struct work w = {.in = in, .len = len, .walk = *walk, .clock = p->clock};
+	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .clock = p->clock};
 	pthread_t th[APP_BZ2_WORKERS_MAX];
 	int rc = 0;
 
@@ -555,7 +561,8 @@ bool app_bzip2_registers_k(unsigned k)
 }
 
 /* ---- the run ---- */
-static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh)
+static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh,
+			unsigned plain)
 {
 	struct app_bzip2_variant *v;
 
@@ -568,12 +575,68 @@ static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout 
 	v->layout = l;
 	v->prefetch = pf;
 	v->fresh_output = fresh;
+	v->plain = plain;
+}
+
+/* The decode-stage axes: which path each names, its fast form and the
+ * stage it changes. */
+static const unsigned axis_bits[APP_BZ2_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC, BZ2_PLAIN_RLE};
+static const char *const axis_names[APP_BZ2_AXES] = {"huffman", "mtf", "crc", "rle"};
+static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8",
+						     "word search"};
+static const char *const axis_stage[APP_BZ2_AXES] = {"decode", "decode", "crc", "rle"};
+
+static double stage_of(const struct app_bzip2_stages *s, const char *name)
+{
+	return !strcmp(name, "decode") ? s->decode : !strcmp(name, "crc") ? s->crc : s->rle;
+}
+
+static int find_plain(const struct app_bzip2_result *r, unsigned plain)
+{
+	for (unsigned i = 0; i < r->nvariants; i++)
+		if (r->variants[i].plain == plain)
+			return (int)i;
+	return -1;
+}
+
+/* Each axis: the all-plain variant against the one with only it fast. */
+static void derive_axes(struct app_bzip2_result *r)
+{
+	int all = find_plain(r, BZ2_PLAIN_ALL);
+
+	r->naxes = 0;
+	if (all < 0)
+		return;
+	for (unsigned a = 0; a < APP_BZ2_AXES; a++) {
+		int one = find_plain(r, BZ2_PLAIN_ALL & ~axis_bits[a]);
+		struct app_bzip2_axis *x = &r->axes[r->naxes];
+		const struct app_bzip2_variant *vp = &r->variants[all], *vf;
+		double f, s;
+
+		if (one < 0)
+			continue;
+		vf = &r->variants[one];
+		x->name = axis_names[a];
+		x->fast_path = axis_fast[a];
+		x->stage = axis_stage[a];
+		x->plain_variant = (unsigned)all;
+		x->fast_variant = (unsigned)one;
+		x->stage_plain_seconds = stage_of(&vp->stages, x->stage);
+		x->stage_fast_seconds = stage_of(&vf->stages, x->stage);
+		f = vp->warm_seconds > 0 ? x->stage_plain_seconds / vp->warm_seconds : 0;
+		s = x->stage_fast_seconds > 0 ? x->stage_plain_seconds / x->stage_fast_seconds : 0;
+		x->stage_fraction = f;
+		x->stage_speedup = s;
+		x->predicted_speedup = s > 0 ? 1.0 / ((1 - f) + f / s) : 0;
+		x->measured_speedup = vf->warm_seconds > 0 ? vp->warm_seconds / vf->warm_seconds : 0;
+		r->naxes++;
+	}
 }
 
 static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
 {
 	for (unsigned i = 0; i < r->nvariants; i++)
-		if (r->variants[i].k == 1 && !r->variants[i].fresh_output)
+		if (r->variants[i].k == 1 && !r->variants[i].fresh_output && !r->variants[i].plain)
 			return &r->variants[i];
 	return NULL;
 }
@@ -621,11 +684,13 @@ static void derive(struct app_bzip2_result *r)
 		}
 	for (unsigned i = 0; i < r->ntools; i++)
 		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
+	derive_axes(r);
 }
 
 int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
 {
 	static const unsigned ks[] = {1, 2, 4, 8, 16, 32};
+	unsigned axis_at = UINT32_MAX;
 	uint64_t t_start = clock_wall_ns();
 	uint8_t *in = NULL, *buf = NULL;
 	size_t len = 0;
@@ -690,6 +755,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		goto out;
 	}
 	r->blocks = ours.blocks;
+	r->rows = ours.rows;
 	for (size_t i = 0; i < len;) {
 		/* Streams: count the headers the decoder walked through. */
 		r->streams++;
@@ -721,7 +787,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 
 	r->segments_override = p->segments;
 	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
-		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
 		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
 			unsigned k = p->only_k ? p->only_k : ks[i];
 
@@ -735,16 +801,16 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
 					continue;  /* the baseline is already there */
 				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
-					    p->output_fresh > 0);
+					    p->output_fresh > 0, 0);
 			}
 		}
 	} else {
 	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
 		if (ks[i] > p->max_k)
 			break;
-		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
+		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
 		if (ks[i] > 1)
-			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false);
+			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false, 0);
 	}
 	{
 		unsigned kmax = 1;
@@ -752,11 +818,22 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
 			kmax = ks[i];
 		kmax = kmax > 8 ? 8 : kmax;
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false);
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false);
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
-		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
+		axis_at = r->nvariants - 4;
 	}
+	}
+	/* The decode-stage axes at one walk (the default sweep's prefetch-next
+	 * one, else the last narrowed): all paths plain, then each alone fast;
+	 * the all-fast one is that walk's own variant. */
+	if (r->nvariants) {
+		struct app_bzip2_variant at = r->variants[axis_at < r->nvariants ? axis_at : r->nvariants - 1];
+
+		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
+		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
+			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
 	}
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		if (p->stop && *p->stop) {
@@ -775,6 +852,8 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		if ((rc = bz2_ref_decode(in, len, NULL, NULL, buf, 1 << 20, err, errlen)))
 			goto out;
 		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+		if (r->libbz2_ntrials < APP_BZ2_TRIALS_MAX)
+			r->libbz2_trial_seconds[r->libbz2_ntrials++] = sec;
 		if (!t || sec < r->libbz2_seconds)
 			r->libbz2_seconds = sec;
 	}
@@ -787,7 +866,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			.layout = r->variants[r->best].layout, .prefetch = r->variants[r->best].prefetch,
 		};
 
-		if ((rc = run_workers(p, in, len, r->decoded_bytes, &w, r)))
+		if ((rc = run_workers(p, in, len, r->decoded_bytes, &w, r->variants[r->best].plain, r)))
 			goto out;
 	}
 	if (p->tools)

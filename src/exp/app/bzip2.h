@@ -48,11 +48,19 @@ struct app_bzip2_stages {
 	double decode, table, starts, traversal, assembly, rle, crc;
 };
 
+#define APP_BZ2_TRIALS_MAX 16
+#define APP_BZ2_AXES 4
+
 struct app_bzip2_variant {
 	unsigned k, segments;
 	enum bz2_layout layout;
 	enum bz2_prefetch prefetch;
 	bool fresh_output;
+	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
+	unsigned ntrials;                /* raw trial times, the cold one first */
+	double trial_seconds[APP_BZ2_TRIALS_MAX];
+	double ns_per_row;               /* warm seconds per BWT row (the walk's unit of work) */
+	double ns_per_byte;              /* warm seconds per decoded byte */
 	double cold_seconds;             /* the first trial: buffers first touched */
 	double warm_seconds;             /* the minimum over the later trials */
 	double mb_per_s;                 /* decoded MB (1e6 B) per warm second */
@@ -66,6 +74,18 @@ struct app_bzip2_variant {
 	bool checked;                    /* output hash equal to libbz2's */
 	double chase_speedup;            /* the chase's t(1)/t(K) at this K, table footprint; NaN: none */
 	double walk_ratio;               /* R(K) = walk_speedup / chase_speedup */
+};
+
+/* One decode-stage axis (Huffman, MTF, CRC, RLE) at the best walk: the
+ * all-plain variant against the one with only this path fast. */
+struct app_bzip2_axis {
+	const char *name, *fast_path, *stage;  /* "huffman", "pair table", "decode" */
+	unsigned plain_variant, fast_variant;  /* indices into variants[] */
+	double stage_plain_seconds, stage_fast_seconds;
+	double stage_fraction;                 /* f: the stage's share of the all-plain whole */
+	double stage_speedup;                  /* s: plain stage / fast stage */
+	double predicted_speedup;              /* 1/((1-f)+f/s) */
+	double measured_speedup;               /* all-plain whole / this one's whole */
 };
 
 struct app_bzip2_workers {
@@ -93,6 +113,11 @@ struct app_bzip2_result {
 	char libbz2_version[40];
 	char hash[65];                   /* SHA-256 of the decoded bytes (ours = libbz2's) */
 	double libbz2_seconds, libbz2_mb_per_s;
+	unsigned libbz2_ntrials;
+	double libbz2_trial_seconds[APP_BZ2_TRIALS_MAX];
+	uint64_t rows;                   /* BWT rows over all blocks (sum of the blocks' sizes) */
+	unsigned naxes;
+	struct app_bzip2_axis axes[APP_BZ2_AXES];
 	unsigned segments_override;      /* --segments, 0: 4K */
 	unsigned nvariants;
 	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
