@@ -75,6 +75,7 @@ static const struct jsonw_field app_bzip2_workers_fields[] = {
 static const struct jsonw_field app_bzip2_tool_fields[] = {
 	JSONW_FIELD(TEXT, "name", struct app_bzip2_tool, name),
 	JSONW_FIELD(TEXT, "version", struct app_bzip2_tool, version),
+	JSONW_FIELD(TEXT, "command", struct app_bzip2_tool, command),
 	JSONW_FIELD(DOUBLE, "seconds", struct app_bzip2_tool, seconds),
 	JSONW_FIELD(DOUBLE, "mb_per_s", struct app_bzip2_tool, mb_per_s),
 	JSONW_FIELD(DOUBLE, "ours_vs_tool", struct app_bzip2_tool, ratio),
@@ -168,6 +169,9 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 
 	fprintf(f, "\napp bzip2: our own decoder, its inverse-BWT walk as K lanes, beside libbz2\n");
 	fprintf(f, "  input: %s\n", r->input);
+	if (r->budget_seconds > 0)
+		fprintf(f, "  budget: %.0f s for this experiment, estimated %.0f s after shrinking; shrunk: %s\n",
+			r->budget_seconds, r->estimated_seconds, r->shrunk[0] ? r->shrunk : "nothing");
 	fprintf(f, "  check: ok, every variant's output equal to libbz2 %s's (sha256 %s)\n", r->libbz2_version, r->hash);
 	fprintf(f, "  %-3s %-9s %-8s %-6s %-8s %9s %9s %8s %6s %6s %9s %9s %7s %5s %6s\n", "K", "layout", "prefetch",
 		"output", "decode", "cold s", "warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R",
@@ -205,8 +209,9 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		   "(%.0f%% of its time)\n", b->k, layout_name(b->layout), prefetch_name(b->prefetch), b->mb_per_s,
 		r->best_vs_libbz2, r->bound_stage, 100 * r->bound_fraction);
 	for (unsigned i = 0; i < r->ntools; i++)
-		fprintf(f, "  %s -dc to /dev/null (%s; a process, its start in the time): %.4f s, %.1f MB/s; ours best single thread %.2fx\n", r->tools[i].name,
-			r->tools[i].version, r->tools[i].seconds, r->tools[i].mb_per_s, r->tools[i].ratio);
+		fprintf(f, "  %s (%s; pinned to this CPU, a process, its start in the time): %.4f s, %.1f MB/s; "
+			   "ours best single thread %.2fx\n", r->tools[i].command, r->tools[i].version, r->tools[i].seconds,
+			r->tools[i].mb_per_s, r->tools[i].ratio);
 	if (r->workers_sequential_fallback)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
 	if (r->nworkers) {
@@ -244,6 +249,11 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
 	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
+	jsonw_double(w, "budget_seconds", r->budget_seconds);
+	jsonw_double(w, "estimated_seconds", r->estimated_seconds);
+	jsonw_string(w, "shrunk", r->shrunk);
+	jsonw_uint(w, "prefix_blocks", r->prefix_blocks);
+	jsonw_uint(w, "file_compressed_bytes", r->file_compressed_bytes);
 	jsonw_uint(w, "rows", r->rows);
 	jsonw_array_begin(w, "variants");
 	for (unsigned i = 0; i < r->nvariants; i++) {
@@ -275,7 +285,14 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
-	JSONW_OBJECT_ARRAY(w, "tools", r->tools, r->ntools, app_bzip2_tool_fields);
+	jsonw_array_begin(w, "tools");
+	for (unsigned i = 0; i < r->ntools; i++) {
+		jsonw_object_begin(w, NULL);
+		JSONW_FIELDS(w, &r->tools[i], app_bzip2_tool_fields);
+		jsonw_double_array(w, "trial_seconds", r->tools[i].trial_seconds, r->tools[i].ntrials);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);

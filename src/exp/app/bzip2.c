@@ -453,29 +453,56 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 	return rc > 0 ? 0 : rc;
 }
 
-/* ---- bzip2 -d / lbzip2 -d ---- */
-static int tool_version(const char *tool, char *out, size_t len)
+/* ---- the peers: bzip2, lbzip2, 7-Zip ---- */
+/* Each run on one thread by its own option where it has one, and pinned:
+ * the child inherits this thread's one-CPU mask. lbzip2 unrestricted
+ * starts a thread per CPU of the machine on that one CPU (30 MB/s where
+ * pinned with -n 1 gives 45-52 on the Zen 5 guest): how a peer is run
+ * decides its figure, so each is named with its command. */
+static const struct tool_spec {
+	const char *name, *version_cmd, *version_key;
+	const char *argv[6];             /* the file's path is appended */
+} tool_specs[APP_BZ2_TOOLS_MAX] = {
+	{"bzip2", "bzip2 --version", "ersion", {"bzip2", "-dc", NULL}},
+	{"lbzip2", "lbzip2 --version", "ersion", {"lbzip2", "-n", "1", "-dc", NULL}},
+	{"7zz", "7zz", "7-Zip", {"7zz", "e", "-so", "-mmt1", NULL}},
+};
+
+static int tool_version(const struct tool_spec *t, char *out, size_t len)
 {
 	char cmd[128];
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "%s --version 2>&1 </dev/null", tool);
+	snprintf(cmd, sizeof(cmd), "%s 2>&1 </dev/null", t->version_cmd);
 	if (!(f = popen(cmd, "r")))
 		return -1;
 	out[0] = 0;
 	while (fgets(out, (int)len, f))
-		if (strstr(out, "ersion"))
+		if (strstr(out, t->version_key))
 			break;
 	pclose(f);
+	if (!strstr(out, t->version_key))
+		return -1;
 	out[strcspn(out, "\n")] = 0;
 	return out[0] ? 0 : -1;
 }
 
-static double tool_seconds(const struct app_bzip2_params *p, const char *tool, const char *path)
+static double tool_seconds(const struct app_bzip2_params *p, const struct tool_spec *spec, const char *path,
+			   struct app_bzip2_tool *t)
 {
+	const char *argv[8];
 	double best = -1;
+	size_t n = 0;
 
-	for (unsigned t = 0; t < p->trials; t++) {
+	while (spec->argv[n])
+		n++;
+	memcpy(argv, spec->argv, n * sizeof(*argv));
+	argv[n] = path;
+	argv[n + 1] = NULL;
+	for (size_t i = 0; i < n; i++)
+		snprintf(t->command + strlen(t->command), sizeof(t->command) - strlen(t->command), "%s ", argv[i]);
+	snprintf(t->command + strlen(t->command), sizeof(t->command) - strlen(t->command), "FILE >/dev/null");
+	for (unsigned k = 0; k < p->trials; k++) {
 		uint64_t t0 = clock_now();
 		pid_t pid = fork();
 		int status;
@@ -485,9 +512,11 @@ static double tool_seconds(const struct app_bzip2_params *p, const char *tool, c
 		if (!pid) {
 			int fd = open("/dev/null", O_WRONLY);
 
-			if (fd >= 0)
+			if (fd >= 0) {
 				dup2(fd, 1);
-			execlp(tool, tool, "-dc", path, (char *)NULL);
+				dup2(fd, 2);
+			}
+			execvp(argv[0], (char *const *)argv);
 			_exit(127);
 		}
 		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -495,6 +524,8 @@ static double tool_seconds(const struct app_bzip2_params *p, const char *tool, c
 		{
 			double sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
 
+			if (k < APP_BZ2_TRIALS_MAX)
+				t->trial_seconds[t->ntrials++] = sec;
 			if (best < 0 || sec < best)
 				best = sec;
 		}
@@ -505,7 +536,6 @@ static double tool_seconds(const struct app_bzip2_params *p, const char *tool, c
 static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const char *path,
 		      struct app_bzip2_result *r)
 {
-	static const char *const tools[] = {"bzip2", "lbzip2"};
 	char tmp[] = "/tmp/mlpscope-bzip2-XXXXXX";
 	int fd = -1;
 
@@ -521,16 +551,17 @@ static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_
 		close(fd);
 		path = tmp;
 	}
-	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+	for (size_t i = 0; i < APP_BZ2_TOOLS_MAX; i++) {
 		struct app_bzip2_tool *t = &r->tools[r->ntools];
 		double sec;
 
-		if (tool_version(tools[i], t->version, sizeof(t->version)))
+		memset(t, 0, sizeof(*t));
+		if (tool_version(&tool_specs[i], t->version, sizeof(t->version)))
 			continue;
-		sec = tool_seconds(p, tools[i], path);
+		sec = tool_seconds(p, &tool_specs[i], path, t);
 		if (sec <= 0)
 			continue;
-		snprintf(t->name, sizeof(t->name), "%s", tools[i]);
+		snprintf(t->name, sizeof(t->name), "%s", tool_specs[i].name);
 		t->seconds = sec;
 		t->mb_per_s = (double)r->decoded_bytes / MB / sec;
 		r->ntools++;
@@ -687,10 +718,262 @@ static void derive(struct app_bzip2_result *r)
 	derive_axes(r);
 }
 
-int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+/* The variants to sweep: the default set (K = 1..max_k by powers of two in
+ * both layouts, then at K = min(max_k, 8) prefetch next and two and a fresh
+ * output buffer, and K=1 fresh), or reduced (K=1, K=8, K=8 prefetch next:
+ * what a budget-shrunk run keeps), or the narrowed axes; then the
+ * decode-stage axes at one walk. */
+static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_result *r, bool reduced)
 {
 	static const unsigned ks[] = {1, 2, 4, 8, 16, 32};
 	unsigned axis_at = UINT32_MAX;
+
+	r->nvariants = 0;
+	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+			unsigned k = p->only_k ? p->only_k : ks[i];
+
+			if (k > p->max_k || (i && p->only_k))
+				break;
+			for (int l = 0; l < 2; l++) {
+				enum bz2_layout lay = l ? BZ2_LAYOUT_STATE : BZ2_LAYOUT_REGISTERS;
+
+				if ((p->layout >= 0 && (int)lay != p->layout) || (k == 1 && l))
+					continue;
+				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
+					continue;  /* the baseline is already there */
+				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
+					    p->output_fresh > 0, 0);
+			}
+		}
+	} else if (reduced) {
+		unsigned kmax = 1;
+
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
+			kmax = ks[i];
+		kmax = kmax > 8 ? 8 : kmax;
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		if (kmax > 1)
+			add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+		axis_at = r->nvariants - 1;
+	} else {
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		if (ks[i] > p->max_k)
+			break;
+		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		if (ks[i] > 1)
+			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false, 0);
+	}
+	{
+		unsigned kmax = 1;
+
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
+			kmax = ks[i];
+		kmax = kmax > 8 ? 8 : kmax;
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
+		axis_at = r->nvariants - 4;
+	}
+	}
+	/* The decode-stage axes at one walk (the default sweep's prefetch-next
+	 * one, else the last narrowed): all paths plain, then each alone fast;
+	 * the all-fast one is that walk's own variant. */
+	if (r->nvariants) {
+		struct app_bzip2_variant at = r->variants[axis_at < r->nvariants ? axis_at : r->nvariants - 1];
+
+		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
+		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
+			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
+	}
+}
+
+/* ---- the budget (a user's file) ---- */
+/* How a user's file is fitted to the budget, in order: the reduced variant
+ * set, fewer trials (two warm after the cold one), then a prefix of the
+ * first stream's blocks. */
+struct shrink {
+	bool reduced;
+	unsigned trials;
+	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
+};
+
+/* One variant's decodes (an untimed checked one, the cold one, the trials)
+ * in K=1 whole decodes: lanes about 0.55, every path plain about 0.8 (this
+ * machine's default input: K=1 0.27 s, K=8 0.10-0.15 s, all plain 0.15). */
+static double variants_cost(const struct app_bzip2_result *r, unsigned trials)
+{
+	double c = 0;
+
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i];
+
+		c += (trials + 2) * (v->k == 1 ? 1.0 : v->plain ? 0.8 : 0.55);
+	}
+	return c;
+}
+
+/* The whole experiment in K=1 decodes: the two reference decodes (libbz2
+ * about 1.3 of ours at K=1), the variants, libbz2's trials, the workers and
+ * the two tools. */
+static double run_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials)
+{
+	double workers = 0;
+
+	for (unsigned n = 1; n <= p->max_workers; n++)
+		workers += 0.55 / n;
+	return 2.3 + variants_cost(r, trials) + 1.3 * trials + trials * workers + (p->tools ? 2 * 1.3 * trials : 0);
+}
+
+/* Seconds per compressed byte of a K=1 decode, from up to the first 3
+ * blocks (the first decoded once before, untimed: its buffers' first
+ * touch is no rate); 0 when none decodes. */
+static double probe_rate(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand,
+			 const struct clock_info *clk)
+{
+	struct bz2_walk_opts w = {.lanes = 1};
+	struct bz2_decoder *d = bz2_decoder_new();
+	size_t m = ncand < 3 ? ncand : 3;
+	struct bz2_block_result br;
+	struct bz2_error e;
+	uint64_t t0, end;
+	double rate = 0;
+
+	if (!d || !m || bz2_decode_block_at(d, in, len, cand[0], 1, &w, 0, &br, &e))
+		goto out;
+	t0 = clock_now();
+	end = cand[0];
+	for (size_t i = 0; i < m; i++) {
+		if (bz2_decode_block_at(d, in, len, cand[i], (unsigned)i + 1, &w, 0, &br, &e))
+			goto out;
+		end = br.end_bit;
+	}
+	if (end > cand[0])
+		rate = clock_ticks_to_ns(clk, clock_now() - t0) * 1e-9 / ((double)(end - cand[0]) / 8);
+out:
+	bz2_decoder_free(d);
+	return rate;
+}
+
+static void put_bits(uint8_t *out, uint64_t *bit, unsigned n, uint64_t v)
+{
+	for (unsigned i = n; i-- > 0; (*bit)++)
+		if ((v >> i) & 1)
+			out[*bit / 8] |= (uint8_t)(0x80 >> (*bit % 8));
+}
+
+/* A stream of the first `blocks` blocks of in's first stream: its header,
+ * those blocks' bits as they are, the end marker and their combined CRC
+ * (each block's CRC read from its header, nothing decoded). NULL when the
+ * scan's first block is not right after the header or memory ran out; a
+ * prefix that does not decode (the first stream ended before) is refused
+ * by the caller's check. */
+static uint8_t *prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
+			      size_t *out_len)
+{
+	uint32_t combined = 0;
+	uint64_t bit;
+	uint8_t *out;
+
+	if (!blocks || blocks >= ncand || cand[0] != 32)
+		return NULL;
+	bit = cand[blocks];
+	for (size_t i = 0; i < blocks; i++) {
+		struct bz2_bits b;
+
+		bz2_bits_init(&b, in, len, cand[i] + 48);
+		combined = bz2_crc_combine(combined, bz2_bits_get(&b, 32));
+	}
+	if (!(out = calloc((size_t)(bit / 8) + 16, 1)))
+		return NULL;
+	memcpy(out, in, (size_t)(bit / 8));
+	if (bit % 8)
+		out[bit / 8] = (uint8_t)(in[bit / 8] & (0xff00u >> (bit % 8)));
+	put_bits(out, &bit, 48, 0x177245385090ull);
+	put_bits(out, &bit, 32, combined);
+	*out_len = (size_t)((bit + 7) / 8);
+	return out;
+}
+
+/* Fit the run to q->budget_seconds (0: no budget): probe the decode rate,
+ * then shrink trials, variants and the input in that order, saying what in
+ * r->shrunk. *in and *len may be replaced by a prefix (the old buffer
+ * freed). 0 or -ENOMEM. */
+static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct shrink *sh, uint8_t **in,
+		      size_t *len)
+{
+	double budget = q->budget_seconds * 0.85, t1, cost;
+	size_t ncand = 0, file_blocks;
+	uint64_t *cand;
+	int n = 0;
+
+	sh->trials = q->trials;
+	if (q->budget_seconds <= 0 || !q->path)
+		return 0;
+	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
+		return -ENOMEM;
+	file_blocks = ncand;
+	t1 = probe_rate(*in, *len, cand, ncand, q->clock) * (double)*len;
+	plan_variants(q, r, false);
+	cost = t1 * run_cost(q, r, sh->trials);
+	r->budget_seconds = q->budget_seconds;
+	r->estimated_seconds = cost;
+	if (t1 <= 0 || cost <= budget)
+		goto out;
+	if (cost > budget) {
+		unsigned before = r->nvariants;
+
+		sh->reduced = true;
+		plan_variants(q, r, true);
+		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%u of %u variants", r->nvariants, before);
+		cost = t1 * run_cost(q, r, sh->trials);
+	}
+	/* Two warm trials at least: one is no minimum on a shared machine. */
+	if (cost > budget && sh->trials > 2) {
+		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%strials %u -> 2", n ? ", " : "", sh->trials);
+		sh->trials = 2;
+		cost = t1 * run_cost(q, r, 2);
+	}
+	if (cost > budget && file_blocks > 1) {
+		size_t blocks = (size_t)((double)file_blocks * budget / cost), plen = 0;
+		uint8_t *pre;
+
+		blocks = blocks < 1 ? 1 : blocks;
+		pre = prefix_stream(*in, *len, cand, ncand, blocks, &plen);
+		if (pre) {
+			struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+			struct bz2_error e;
+
+			/* The first stream may have ended before: only a prefix
+			 * that decodes is used. */
+			if (bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e)) {
+				free(pre);
+			} else {
+				n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n,
+					      "%sthe first %zu of %zu blocks (%zu of %zu compressed bytes)", n ? ", " : "",
+					      blocks, file_blocks, plen, *len);
+				cost *= (double)plen / (double)*len;
+				free(*in);
+				*in = pre;
+				*len = plen;
+				sh->blocks = blocks;
+			}
+		}
+	}
+	r->estimated_seconds = cost;
+out:
+	free(cand);
+	q->trials = sh->trials;
+	return 0;
+}
+
+int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+{
+	struct app_bzip2_params q = *p;
+	struct shrink shrink = {.reduced = false};
 	uint64_t t_start = clock_wall_ns();
 	uint8_t *in = NULL, *buf = NULL;
 	size_t len = 0;
@@ -719,6 +1002,11 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		r->generated = true;
 		r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
 	}
+	r->file_compressed_bytes = len;
+	r->segments_override = p->segments;
+	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
+		goto out;
+	r->prefix_blocks = shrink.blocks;
 	r->compressed_bytes = len;
 	buf = malloc(1 << 20);
 	if (!buf) {
@@ -776,7 +1064,11 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		}
 	}
 	r->table_bytes = 4 * r->block_rows;
-	if (p->path)
+	if (p->path && r->prefix_blocks)
+		snprintf(r->input, sizeof(r->input), "%s: %zu bytes; its first %zu blocks as one stream (the budget): "
+			 "%zu bytes, %zu bytes decoded", p->path, r->file_compressed_bytes, r->prefix_blocks, len,
+			 r->decoded_bytes);
+	else if (p->path)
 		snprintf(r->input, sizeof(r->input), "%s: %zu bytes, %u blocks, %u stream%s, %zu bytes decoded", p->path, len,
 			 r->blocks, r->streams, r->streams == 1 ? "" : "s", r->decoded_bytes);
 	else
@@ -785,67 +1077,18 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			 (unsigned long long)p->seed, p->default_text_bytes, r->libbz2_version, r->generate_seconds, len,
 			 r->blocks);
 
-	r->segments_override = p->segments;
-	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
-		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
-		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
-			unsigned k = p->only_k ? p->only_k : ks[i];
-
-			if (k > p->max_k || (i && p->only_k))
-				break;
-			for (int l = 0; l < 2; l++) {
-				enum bz2_layout lay = l ? BZ2_LAYOUT_STATE : BZ2_LAYOUT_REGISTERS;
-
-				if ((p->layout >= 0 && (int)lay != p->layout) || (k == 1 && l))
-					continue;
-				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
-					continue;  /* the baseline is already there */
-				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
-					    p->output_fresh > 0, 0);
-			}
-		}
-	} else {
-	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
-		if (ks[i] > p->max_k)
-			break;
-		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
-		if (ks[i] > 1)
-			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false, 0);
-	}
-	{
-		unsigned kmax = 1;
-
-		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
-			kmax = ks[i];
-		kmax = kmax > 8 ? 8 : kmax;
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false, 0);
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
-		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
-		axis_at = r->nvariants - 4;
-	}
-	}
-	/* The decode-stage axes at one walk (the default sweep's prefetch-next
-	 * one, else the last narrowed): all paths plain, then each alone fast;
-	 * the all-fast one is that walk's own variant. */
-	if (r->nvariants) {
-		struct app_bzip2_variant at = r->variants[axis_at < r->nvariants ? axis_at : r->nvariants - 1];
-
-		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
-		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
-			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
-	}
+	plan_variants(&q, r, shrink.reduced);
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		if (p->stop && *p->stop) {
 			rc = -EINTR;
 			goto out;
 		}
-		if ((rc = run_variant(p, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
+		if ((rc = run_variant(&q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
 			goto out;
 	}
 
 	/* libbz2 on one thread over the same bytes, no sink. */
-	for (unsigned t = 0; t < p->trials; t++) {
+	for (unsigned t = 0; t < q.trials; t++) {
 		uint64_t t0 = clock_now();
 		double sec;
 
@@ -866,11 +1109,11 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			.layout = r->variants[r->best].layout, .prefetch = r->variants[r->best].prefetch,
 		};
 
-		if ((rc = run_workers(p, in, len, r->decoded_bytes, &w, r->variants[r->best].plain, r)))
+		if ((rc = run_workers(&q, in, len, r->decoded_bytes, &w, r->variants[r->best].plain, r)))
 			goto out;
 	}
 	if (p->tools)
-		run_tools(p, in, len, p->path, r);
+		run_tools(&q, in, len, shrink.blocks ? NULL : p->path, r);
 	derive(r);
 	rc = 0;
 out:

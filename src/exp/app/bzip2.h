@@ -22,7 +22,7 @@
 
 #define APP_BZ2_VARIANTS_MAX 24
 #define APP_BZ2_WORKERS_MAX 16
-#define APP_BZ2_TOOLS_MAX 2
+#define APP_BZ2_TOOLS_MAX 3
 
 struct app_bzip2_params {
 	const char *path;            /* NULL: the generated default input */
@@ -30,7 +30,7 @@ struct app_bzip2_params {
 	unsigned max_k;              /* largest K swept (1..32) */
 	unsigned trials;             /* per variant, 1..15 */
 	unsigned max_workers;        /* 1..APP_BZ2_WORKERS_MAX */
-	bool tools;                  /* also time bzip2 -d / lbzip2 -d when installed */
+	bool tools;                  /* also time bzip2, lbzip2 -n 1 and 7zz -mmt1 when installed */
 	/* Narrowed axes (--lanes, --segments, --layout, --prefetch,
 	 * --output-buffer): 0 or -1 keeps the default set. With any given, the
 	 * sweep is K=1 (registers, off, reused: the baseline) and the product
@@ -39,6 +39,7 @@ struct app_bzip2_params {
 	unsigned segments;
 	int layout, prefetch, output_fresh;
 	uint64_t seed;
+	double budget_seconds;       /* a file's run fits this (shrinking what it must); 0: no budget */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
 };
@@ -99,12 +100,20 @@ struct app_bzip2_workers {
 struct app_bzip2_tool {
 	char name[16];
 	char version[80];
+	char command[96];                /* how it was run, the file as FILE */
+	unsigned ntrials;
+	double trial_seconds[APP_BZ2_TRIALS_MAX];
 	double seconds, mb_per_s;
 	double ratio;                    /* our best single-thread MB/s / this */
 };
 
 struct app_bzip2_result {
 	char input[300];                 /* what was decoded, in words */
+	double budget_seconds;           /* what the run was fitted to; 0: none (the generated input) */
+	double estimated_seconds;        /* the cost model's estimate after shrinking */
+	char shrunk[200];                /* what was shrunk to fit, in words; empty: nothing */
+	size_t prefix_blocks;            /* blocks of the first stream decoded; 0: the whole file */
+	size_t file_compressed_bytes;    /* the file's size (compressed_bytes: what was decoded) */
 	char path[256];
 	bool generated;
 	size_t compressed_bytes, decoded_bytes;
