@@ -70,6 +70,11 @@ static const struct jsonw_field app_bzip2_workers_fields[] = {
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_median", struct app_bzip2_workers, block_mb_per_s_median),
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_max", struct app_bzip2_workers, block_mb_per_s_max),
 	JSONW_FIELD(INT, "peak_rss_kib", struct app_bzip2_workers, peak_rss_kib),
+	JSONW_FIELD(DOUBLE, "scan_seconds", struct app_bzip2_workers, scan_seconds),
+	JSONW_FIELD(DOUBLE, "blocks_seconds", struct app_bzip2_workers, blocks_seconds),
+	JSONW_FIELD(DOUBLE, "imbalance_seconds", struct app_bzip2_workers, imbalance_seconds),
+	JSONW_FIELD(DOUBLE, "block_slowdown", struct app_bzip2_workers, block_slowdown),
+	JSONW_FIELD(STRING, "shortfall_cause", struct app_bzip2_workers, shortfall_cause),
 };
 
 static const struct jsonw_field app_bzip2_tool_fields[] = {
@@ -216,17 +221,24 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
 	if (r->nworkers) {
 		fprintf(f, "  workers (block-parallel at the best variant, magic scan included):\n");
-		fprintf(f, "  %-7s %9s %8s %8s %13s %22s %10s\n", "workers", "wall s", "MB/s", "speedup", "CPU-s per GB",
-			"block MB/s min/med/max", "peak RSS");
+		fprintf(f, "  %-7s %9s %8s %8s %13s %22s %10s %7s %7s %8s\n", "workers", "wall s", "MB/s", "speedup",
+			"CPU-s per GB", "block MB/s min/med/max", "peak RSS", "scan s", "uneven", "slowdown");
 		for (unsigned i = 0; i < r->nworkers; i++) {
 			const struct app_bzip2_workers *w = &r->workers[i];
 			char spread[48];
 
 			snprintf(spread, sizeof(spread), "%.0f/%.0f/%.0f", w->block_mb_per_s_min, w->block_mb_per_s_median,
 				 w->block_mb_per_s_max);
-			fprintf(f, "  %-7u %9.4f %8.1f %8.2f %13.2f %22s %7ld KiB\n", w->n, w->wall_seconds, w->mb_per_s,
-				w->speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib);
+			fprintf(f, "  %-7u %9.4f %8.1f %8.2f %13.2f %22s %6ld KiB %7.4f %7.4f %8.2f\n", w->n, w->wall_seconds,
+				w->mb_per_s, w->speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib, w->scan_seconds,
+				w->imbalance_seconds, w->block_slowdown);
 		}
+		fprintf(f, "  scan s: the serial magic scan; uneven: the busiest worker's block seconds less the mean; "
+			   "slowdown: the blocks' summed seconds over one worker's\n");
+		for (unsigned i = 1; i < r->nworkers; i++)
+			if (r->workers[i].speedup < 0.9 * r->workers[i].n)
+				fprintf(f, "  %u workers reach %.2fx of %u: the largest loss is %s\n", r->workers[i].n,
+					r->workers[i].speedup, r->workers[i].n, r->workers[i].shortfall_cause);
 	}
 	fprintf(f, "  %.1f s in all\n", r->seconds);
 }

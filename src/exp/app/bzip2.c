@@ -244,6 +244,7 @@ struct work {
 	uint32_t *crc, *nblock;
 	size_t *bytes;
 	double *seconds;
+	double busy[APP_BZ2_WORKERS_MAX];  /* per worker: seconds inside its blocks */
 };
 
 static void *worker_main(void *arg)
@@ -278,6 +279,7 @@ static void *worker_main(void *arg)
 		t0 = clock_now();
 		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, w->plain, &r, &e);
 		w->seconds[i] = clock_ticks_to_ns(w->clock, clock_now() - t0) * 1e-9;
+		w->busy[me % APP_BZ2_WORKERS_MAX] += w->seconds[i];
 		if (!w->rc[i]) {
 			w->end_bit[i] = r.end_bit;
 			w->crc[i] = r.crc;
@@ -361,6 +363,27 @@ static double cpu_seconds(void)
 	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 }
 
+/* Where n workers lose against n x one worker, in seconds of wall time:
+ * the scan (serial), blocks that take longer when workers run together
+ * (the shared L3 and memory, or a neighbour on the host), and uneven
+ * work (the busiest worker against the mean: few blocks, or blocks of
+ * unequal size); the largest names the cause. */
+static void workers_shortfall(const struct app_bzip2_workers *one, struct app_bzip2_workers *x)
+{
+	double ideal = one->wall_seconds / x->n, lost = x->wall_seconds - ideal, slow;
+
+	x->block_slowdown = one->blocks_seconds > 0 ? x->blocks_seconds / one->blocks_seconds : 1;
+	x->shortfall_cause = "none";
+	if (x->n < 2 || lost <= 0)
+		return;
+	slow = (x->blocks_seconds - one->blocks_seconds) / x->n;
+	x->shortfall_cause = "blocks slower together (shared cache and memory, or a host neighbour)";
+	if (x->imbalance_seconds >= slow && x->imbalance_seconds >= x->scan_seconds)
+		x->shortfall_cause = "uneven work (the busiest worker against the mean)";
+	else if (x->scan_seconds > slow)
+		x->shortfall_cause = "the serial magic scan";
+}
+
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
 		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
@@ -383,10 +406,14 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 			double c0 = cpu_seconds(), sec, cpu;
 			unsigned started = 0;
 
+			double scan;
+
 			/* The scan is part of the parallel decoder's work. */
 			w.cand = bz2_scan_blocks(in, len, &w.ncand);
 			if (!w.cand)
 				return -ENOMEM;
+			scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+			memset(w.busy, 0, sizeof(w.busy));
 			w.rc = calloc(w.ncand + 1, sizeof(*w.rc));
 			w.end_bit = calloc(w.ncand + 1, sizeof(*w.end_bit));
 			w.crc = calloc(w.ncand + 1, sizeof(*w.crc));
@@ -411,8 +438,17 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 					r->workers_sequential_fallback = true;
 					rc = 1;
 				} else if (!t || sec < best) {
+					double sum = 0, most = 0;
+
 					best = sec;
 					cpu_best = cpu;
+					for (unsigned i = 0; i < n; i++) {
+						sum += w.busy[i];
+						most = w.busy[i] > most ? w.busy[i] : most;
+					}
+					x->scan_seconds = scan;
+					x->blocks_seconds = sum;
+					x->imbalance_seconds = most - sum / n;
 					free(rates);
 					rates = malloc(w.ncand * sizeof(*rates));
 					if (rates) {
@@ -446,6 +482,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		x->mb_per_s = (double)decoded / MB / best;
 		x->cpu_seconds_per_gb = cpu_best / ((double)decoded / 1e9);
 		x->speedup = r->nworkers ? r->workers[0].wall_seconds / best : 1.0;
+		workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
 		getrusage(RUSAGE_SELF, &ru);
 		x->peak_rss_kib = ru.ru_maxrss;
 		r->nworkers++;

@@ -94,6 +94,11 @@ struct app_bzip2_workers {
 	double wall_seconds, mb_per_s, cpu_seconds_per_gb;
 	double block_mb_per_s_min, block_mb_per_s_median, block_mb_per_s_max;
 	double speedup;                  /* the 1-worker wall / this wall */
+	double scan_seconds;             /* the magic scan, serial, inside the wall */
+	double blocks_seconds;           /* the blocks' decode seconds summed over workers */
+	double imbalance_seconds;        /* the busiest worker's block seconds less the mean */
+	double block_slowdown;           /* blocks_seconds / the one worker's: > 1 when blocks slow each other */
+	const char *shortfall_cause;     /* the largest loss against n x one worker, in words; "none" */
 	long peak_rss_kib;               /* the process's peak so far (getrusage) */
 };
 
