@@ -217,6 +217,8 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		fprintf(f, "  %s (%s; pinned to this CPU, a process, its start in the time): %.4f s, %.1f MB/s; "
 			   "ours best single thread %.2fx\n", r->tools[i].command, r->tools[i].version, r->tools[i].seconds,
 			r->tools[i].mb_per_s, r->tools[i].ratio);
+	if (r->tools_skipped)
+		fprintf(f, "  peers: left out (or some of them), the budget's share for them spent\n");
 	if (r->workers_sequential_fallback)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
 	if (r->nworkers) {
@@ -265,6 +267,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "estimated_seconds", r->estimated_seconds);
 	jsonw_string(w, "shrunk", r->shrunk);
 	jsonw_uint(w, "prefix_blocks", r->prefix_blocks);
+	jsonw_bool(w, "tools_skipped", r->tools_skipped);
 	jsonw_uint(w, "file_compressed_bytes", r->file_compressed_bytes);
 	jsonw_uint(w, "rows", r->rows);
 	jsonw_array_begin(w, "variants");

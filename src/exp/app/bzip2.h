@@ -40,6 +40,7 @@ struct app_bzip2_params {
 	int layout, prefetch, output_fresh;
 	uint64_t seed;
 	double budget_seconds;       /* a file's run fits this (shrinking what it must); 0: no budget */
+	uint64_t start_ns;           /* set by app_bzip2_run: when the budget's clock started */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
 };
@@ -142,6 +143,7 @@ struct app_bzip2_result {
 	unsigned nworkers;
 	struct app_bzip2_workers workers[APP_BZ2_WORKERS_MAX];
 	bool workers_sequential_fallback;/* block boundaries did not chain: none parallel */
+	bool tools_skipped;              /* the budget ran out before the tools (or some of them) */
 	unsigned ntools;
 	struct app_bzip2_tool tools[APP_BZ2_TOOLS_MAX];
 	double seconds;
