@@ -223,8 +223,8 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 
 	/* A user's file fits the budget less what the chase beside it and the
 	 * start take (a few seconds at a table of 3.6 MB). */
-	if (p.path && section_budget_of(s))
-		p.budget_seconds = section_budget_of(s)->budget_s - 8;
+	if (p.path && s->plan->has_budget)
+		p.budget_seconds = s->plan->budget.budget_s - 8;
 	if (o->threads)
 		p.max_workers = o->threads;
 	else if (allowed > 0)
