@@ -12,8 +12,9 @@
  *            the input, the group runs with a branchless 8-byte refill and
  *            no bounds test at all.
  *   MTF      plain: a byte array and memmove (a libc call per symbol);
- *            words: the list as 32 little-endian 64-bit words, a move of
- *            index i shifting i/8 + 1 words in registers (7-Zip's way).
+ *            words: its first 16 bytes moved as two little-endian 64-bit
+ *            words in registers (7-Zip keeps the list in words), memmove
+ *            only for indices past them.
  * Error offsets name the symbol's bit on the plain path and the group's
  * current bit on the table path (within 50 symbols of it).
  */
@@ -43,21 +44,49 @@ static inline uint64_t load_be64(const uint8_t *p)
 	       (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 8 | p[7];
 }
 
-/* Move the byte at index i (1..255) of the word list to its front. */
-static inline __attribute__((always_inline)) uint8_t words_move(uint64_t *w, unsigned i)
+static inline uint64_t load_le64(const uint8_t *p)
 {
-	unsigned k = i >> 3, sh = (i & 7) * 8;
-	uint64_t x = w[k], low = sh ? (1ull << sh) - 1 : 0, upto = low << 8 | 0xff;
-	uint8_t v = (uint8_t)(x >> sh);
+	return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 | (uint64_t)p[5] << 40 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 | (uint64_t)p[1] << 8 | p[0];
+}
 
-	if (!k) {
-		w[0] = (x & ~upto) | (x & low) << 8 | v;
+static inline void store_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
+}
+
+/* Move the byte at index i (1..255) of the list to its front: the first 16
+ * bytes as two little-endian words shifted in registers (where text's
+ * indices fall), the rest by memmove (random data's large indices, where
+ * a word loop of i/8 steps lost to it by 1.5x). */
+static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, unsigned i)
+{
+	uint64_t x = load_le64(mtf), y, low, upto;
+	unsigned sh;
+	uint8_t v;
+
+	if (i < 8) {
+		sh = i * 8;
+		low = (1ull << sh) - 1;
+		upto = low << 8 | 0xff;
+		v = (uint8_t)(x >> sh);
+		store_le64(mtf, (x & ~upto) | (x & low) << 8 | v);
 		return v;
 	}
-	w[k] = (x & ~upto) | (x & low) << 8 | w[k - 1] >> 56;
-	for (unsigned j = k - 1; j; j--)
-		w[j] = w[j] << 8 | w[j - 1] >> 56;
-	w[0] = w[0] << 8 | v;
+	if (i < 16) {
+		y = load_le64(mtf + 8);
+		sh = (i - 8) * 8;
+		low = sh ? (1ull << sh) - 1 : 0;
+		upto = low << 8 | 0xff;
+		v = (uint8_t)(y >> sh);
+		store_le64(mtf + 8, (y & ~upto) | (y & low) << 8 | x >> 56);
+		store_le64(mtf, x << 8 | v);
+		return v;
+	}
+	v = mtf[i];
+	memmove(mtf + 1, mtf, i);
+	mtf[0] = v;
 	return v;
 }
 
@@ -81,7 +110,7 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint64_t *w, uns
 			break;                                                             \
 		}                                                                          \
 		if (weight) {                                                              \
-			uint8_t front_ = words ? (uint8_t)w[0] : mtf[0];                   \
+			uint8_t front_ = mtf[0];                                           \
 			if (run > max_block - n) {                                         \
 				why = "more bytes than the block size allows";             \
 				goto BAD;                                                  \
@@ -105,7 +134,7 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint64_t *w, uns
 		{                                                                          \
 			uint8_t byte_;                                                     \
 			if (words) {                                                       \
-				byte_ = words_move(w, s_ - 1);                             \
+				byte_ = words_move(mtf, s_ - 1);                           \
 			} else {                                                           \
 				byte_ = mtf[s_ - 1];                                       \
 				memmove(mtf + 1, mtf, s_ - 1);                             \
@@ -122,7 +151,6 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 							   const bool table, const bool words)
 {
 	uint8_t mtf[256];
-	uint64_t w[32];
 	uint32_t *counts = blk->counts, n = 0, run = 0, weight = 0, group = 0;
 	uint8_t *out = blk->bwt;
 	unsigned eob = used + 1;
@@ -131,13 +159,8 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 
 	/* The list holds the bytes themselves, not their symbol-map indices:
 	 * one lookup less per symbol. */
-	if (words) {
-		memset(w, 0, sizeof(w));
-		for (unsigned i = 0; i < used; i++)
-			w[i >> 3] |= (uint64_t)seq_to_byte[i] << (i & 7) * 8;
-	} else {
-		memcpy(mtf, seq_to_byte, used);
-	}
+	memset(mtf, 0, sizeof(mtf));
+	memcpy(mtf, seq_to_byte, used);
 	memset(counts, 0, sizeof(blk->counts));
 	for (;;) {
 		const struct bz2_huffman *h;
