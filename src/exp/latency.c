@@ -290,25 +290,51 @@ static size_t slot_settle(struct sweep *s, struct slot *sl)
 	return walked;
 }
 
+/* A set that may fit a cache is walked whole until a walk reads no faster
+ * than the one before by more than LATENCY_SETTLE_PCT (after warm_walks at
+ * least, LATENCY_WARM_WALKS_MAX at most): the state a plain warm chase
+ * reaches by walking it back to back. On the Zen 5 guest (issue 31) a set
+ * in the L3 share came back a walk at a time after other sets had run
+ * (4 MiB: 101, 88, 70, 58, 44, 35, 26, 22 ns over eight walks), and one
+ * whole walk after one warm walk read 1.7-2.6x the minimum of five back to
+ * back (bench/latency_ab.sh, arm warm1, docs/VALIDATION.md): the regions'
+ * settling, a quarter walk each at 16 MiB, stopped on the noise between two
+ * of them long before. A set in memory stops after two walks. Returns the
+ * loads walked past warm_walks. */
+static size_t slot_warm_walks(struct sweep *s, struct slot *sl)
+{
+	unsigned least = s->r->warm_walks, w;
+	double prev = INFINITY;
+
+	for (w = 0; w < LATENCY_WARM_WALKS_MAX || w < least; w++) {
+		double ns = slot_walk(s, sl, sl->warm_hops);
+
+		if (w + 1 >= least && ns >= prev * (1.0 - LATENCY_SETTLE_PCT / 100.0)) {
+			w++;
+			break;
+		}
+		prev = ns;
+	}
+	return w > least ? (w - least) * sl->warm_hops : 0;
+}
+
 /* The untimed start of a block; `guard` keeps it whatever the test knobs
  * say (the steady-state check's own visit). */
 static void slot_warm(struct sweep *s, struct slot *sl, bool guard)
 {
 	const struct latency_params *p = s->p;
-
-	size_t settled;
+	size_t settled, walked = 0;
 
 	if (sl->warm_hops) {
 		if (!guard && p->no_warm_walk)
 			return;
-		for (unsigned w = 0; w < s->r->warm_walks; w++)
-			slot_walk(s, sl, sl->warm_hops);
+		walked = slot_warm_walks(s, sl);
 	} else {
 		if (!guard && p->no_lead_in)
 			return;
 		slot_walk(s, sl, sl->lead_in_hops);
 	}
-	settled = slot_settle(s, sl);
+	settled = walked + slot_settle(s, sl);
 	if (settled > sl->pt->settle_loads)
 		sl->pt->settle_loads = settled;
 }
@@ -518,7 +544,8 @@ static double retime_block_ns(const struct sweep *s, const struct slot *sl, unsi
 {
 	size_t settle_cap = 4 * sl->nodes < 16 * s->hops ? 4 * sl->nodes : 16 * s->hops;
 	size_t settle = 3 * s->hops < settle_cap ? 3 * s->hops : settle_cap;
-	size_t start = sl->warm_hops ? s->r->warm_walks * sl->warm_hops : sl->lead_in_hops;
+	/* Walks: warm_walks, and one more that reads no faster (a set in memory). */
+	size_t start = sl->warm_hops ? (s->r->warm_walks + 1) * sl->warm_hops : sl->lead_in_hops;
 
 	return (double)(start + settle + regions * s->hops) * sl->pt->chase_ns;
 }

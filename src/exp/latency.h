@@ -44,7 +44,9 @@ struct latency_params {
 	/* The plan's work, plain fields a cost model can read (0: defaults):
 	 * the trials are split over `passes` sweeps of every size (ascending,
 	 * then descending), each size timed as a block; a set up to
-	 * warm_max_bytes gets `warm_walks` full untimed walks before its block,
+	 * warm_max_bytes gets `warm_walks` full untimed walks before its block
+	 * and more while each reads faster than the last (at most
+	 * LATENCY_WARM_WALKS_MAX),
 	 * a larger one a lead-in of one load per 4 KiB; then each settles
 	 * (regions until one is no faster than the one before, at most
 	 * min(4 walks, 16 regions) of loads); every timed region walks
@@ -107,7 +109,8 @@ struct latency_point {
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
 	bool warmed;                 /* full untimed walks preceded each block of its trials */
-	size_t settle_loads;         /* after the walks or lead-in, the most loads any block took to settle */
+	size_t settle_loads;         /* past warm_walks walks or the lead-in, the most loads any block took to
+	                              * settle (walks while they got faster, then regions) */
 	size_t lead_in_hops;         /* else: untimed loads before each block, 0: none */
 	/* Steady-state check (every size): the same chase after its own warm
 	 * walk (or lead-in), timed over regions 4x longer, min over
@@ -250,6 +253,9 @@ struct latency_result {
 /* A block has settled when a region after its warm start reads no faster
  * than the region before by more than this (see latency.c). */
 #define LATENCY_SETTLE_PCT 2.0
+/* Whole walks before a block of a set up to warm_max_bytes, at most: more
+ * while each reads faster than the one before (see latency.c). */
+#define LATENCY_WARM_WALKS_MAX 8
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5
 

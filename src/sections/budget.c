@@ -193,13 +193,15 @@ static unsigned latency_sizes(const struct budget *b, size_t *out, unsigned cap)
 	return n;
 }
 
-/* latency's warm-up loads before one region of a chain over s bytes: a lap
- * of the whole chain for a set up to warm_max, else a lead-in of one load
- * per 4 KiB (16 Ki to 256 Ki loads). */
+/* latency's warm-up loads before one region of a chain over s bytes: laps
+ * of the whole chain for a set up to warm_max (the walks asked for, then
+ * more while each reads faster: one more where the set is in memory, where
+ * a lap costs the most; a set that keeps settling is a cache's, and cheap),
+ * else a lead-in of one load per 4 KiB (16 Ki to 256 Ki loads). */
 static double latency_untimed_loads(size_t s, size_t line, size_t warm_max, double walks)
 {
 	if (s <= warm_max)
-		return walks * (double)(s / line);
+		return (walks + 1) * (double)(s / line);
 	return (double)latency_lead_in_loads(s);
 }
 
