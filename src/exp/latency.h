@@ -72,6 +72,8 @@ struct latency_params {
 	 * keeps both) can be seen to fire. */
 	bool no_lead_in;
 	bool no_warm_walk;
+	/* --quick: no whole walks at the largest size (whole_walk_ns_at_max NAN). */
+	bool no_whole_walk;
 	/* Tests only: leave a point above a fall as the sweep read it. */
 	bool no_retime;
 	/* Tests only: a timing model in place of the hardware. When set, no
@@ -226,6 +228,14 @@ struct latency_result {
 	double stream_ns_at_max;
 	double prefetch_ratio_at_max;/* chase / stream at max: the prefetcher, by subtraction */
 	double small_chase_ns_at_max;/* NAN without a small-page point at max */
+	/* The memory set's second estimator (issue 31): chase_ns_at_max is the
+	 * minimum over regions of region_hops loads, which on a shared host can
+	 * pick its quietest moments; this is the minimum of LATENCY_WHOLE_WALKS
+	 * walks of whole_walk_loads each (the whole set, at most
+	 * LATENCY_WHOLE_WALK_MAX_LOADS), after the set's lead-in, as a plain
+	 * chase times it. NAN: not measured (--quick, or a test's model). */
+	double whole_walk_ns_at_max;
+	size_t whole_walk_loads;
 	double translation_ns_at_max;/* small - huge chase at max, by subtraction */
 	double core_mhz_min, core_mhz_max;
 	uint64_t seed;
@@ -256,6 +266,10 @@ struct latency_result {
 /* Whole walks before a block of a set up to warm_max_bytes, at most: more
  * while each reads faster than the one before (see latency.c). */
 #define LATENCY_WARM_WALKS_MAX 8
+/* The whole-walk figure at the largest size: walks, and loads per walk at
+ * most (a plain chase's long regions past 64 MiB, bench/warm_chase.c). */
+#define LATENCY_WHOLE_WALKS 1
+#define LATENCY_WHOLE_WALK_MAX_LOADS ((size_t)4 << 20)
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5
 

@@ -252,6 +252,9 @@ static double price_latency_blocks(const struct budget *b, const size_t *sizes, 
 		sweep += (b->latency_passes * warm + b->latency_trials * hops) * (chase + stream_ns) / 1e9;
 		sweep += (warm + b->latency_steady_visits * 4 * hops) * chase / 1e9;
 	}
+	/* The memory set's whole walks, beside its regions (latency.c; not --quick). */
+	sweep += !b->quick * LATENCY_WHOLE_WALKS * fmin((double)(max / line), (double)LATENCY_WHOLE_WALK_MAX_LOADS) *
+		 cost_chase_ns(f, max) / 1e9;
 	return sweep;
 }
 

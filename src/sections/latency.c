@@ -105,7 +105,9 @@ static int latency_section_run(struct section_run *s, void *result)
 	s->label = "latency";
 	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
 	fill_tlb_steps(section_result_of(r, "tlb"), &lp);
-	/* --quick: two points per octave, three trials, one steady-state visit. */
+	/* --quick: two points per octave, three trials, one steady-state visit,
+	 * no whole walk of the memory set. */
+	lp.no_whole_walk = s->o->quick;
 	if (s->o->quick) {
 		lp.points_per_octave = 2;
 		lp.trials = 3;
