@@ -304,9 +304,9 @@ void report_write_latency_text(const void *result, FILE *f)
 		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
 	if (r->whole_walk_loads && isfinite(r->whole_walk_ns_at_max))
 		fprintf(f, "  at %s: chase %.2f ns is the minimum over regions of %zu loads (the memory latency given); "
-			"the minimum of %u walks\n  of %zu loads (a plain chase's estimator) reads %.2f ns (%+.1f%%)\n", max,
-			r->chase_ns_at_max, r->region_hops, LATENCY_WHOLE_WALKS, r->whole_walk_loads, r->whole_walk_ns_at_max,
-			100.0 * (r->whole_walk_ns_at_max / r->chase_ns_at_max - 1.0));
+			"whole walks\n  of %zu loads (a plain chase's estimator; the minimum of %u) read %.2f ns (%+.1f%%)\n",
+			max, r->chase_ns_at_max, r->region_hops, r->whole_walk_loads, LATENCY_WHOLE_WALKS,
+			r->whole_walk_ns_at_max, 100.0 * (r->whole_walk_ns_at_max / r->chase_ns_at_max - 1.0));
 	if (isfinite(r->translation_ns_at_max))
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);
