@@ -287,14 +287,11 @@ static int use_recorded_host(struct report *r)
  * estimate said before the long work starts. */
 static void plan_the_budget(struct section_run *s)
 {
-	const char *names[BUDGET_SECTIONS];
+	struct budget_row rows[BUDGET_SECTIONS];
 	const struct options *o = s->o;
-	unsigned n = 0;
+	unsigned n = registry_budget_rows(o->command, rows, BUDGET_SECTIONS);
 
-	for (size_t i = 0; i < registry_count && n < BUDGET_SECTIONS; i++)
-		if (registry_runs(o->command, registry[i]))
-			names[n++] = registry[i]->name;
-	plan_budget(s->plan, o, s->r, o->command->kind == SECTION_REPORT ? "report" : o->command->name, names, n);
+	plan_budget(s->plan, o, s->r, o->command->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : o->command->name, rows, n);
 	fputs("mlpscope: ", stderr);
 	budget_write_plan_line(&s->plan->budget, stderr);
 }
@@ -338,7 +335,7 @@ static int measure_and_report(const struct options *o)
 			    strerror(-rc));
 	clock_init(&r.clock);
 	plan_fit_clock(&plan, &r.clock, &r);
-	provenance_collect(&r.prov, o->seed);
+	provenance_collect(&r.prov, o->seed, r.topo.cpu);
 	plan_the_budget(&s);
 
 	w0 = clock_wall_ns();

@@ -7,6 +7,7 @@
 
 #include "arch/arch.h"
 #include "buildinfo.h"
+#include "core/coretype.h"
 #include "core/host.h"
 #include "util/sha256.h"
 
@@ -20,8 +21,10 @@ const char *provenance_version(void)
 	return MLPSCOPE_VERSION;
 }
 
-void provenance_collect(struct provenance *p, uint64_t seed)
+void provenance_collect(struct provenance *p, uint64_t seed, int cpu)
 {
+	static struct coretype_map types;
+	const char *type;
 	struct utsname u;
 	char exe[64];
 	time_t now = time(NULL);
@@ -45,4 +48,7 @@ void provenance_collect(struct provenance *p, uint64_t seed)
 	strftime(p->timestamp_utc, sizeof(p->timestamp_utc), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	snprintf(p->arch, sizeof(p->arch), "%s", arch_name());
 	p->seed = seed;
+	p->core_type_count = coretype_read(&types);
+	type = coretype_of_cpu(&types, cpu);
+	snprintf(p->cpu_pinned_type, sizeof(p->cpu_pinned_type), "%s", type ? type : "");
 }

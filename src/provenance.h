@@ -6,7 +6,8 @@
 
 #include "exp/result.h"
 
-void provenance_collect(struct provenance *p, uint64_t seed);
+/* cpu: the CPU the run is pinned to, -1 when none. */
+void provenance_collect(struct provenance *p, uint64_t seed, int cpu);
 
 /* "0.1.0", from the Makefile. */
 const char *provenance_version(void);

@@ -59,7 +59,7 @@ int main(void)
 	       " * a named local.\n"
 	       " * Inspect the machine code with `make disasm`; `make app-spills` counts\n"
 	       " * its stack accesses. */\n"
-	       "#include \"kern/app.h\"\n\n#include <stddef.h>\n\n");
+	       "#include \"kern/app_walks.h\"\n\n#include <stddef.h>\n\n");
 	printf("const unsigned app_lane_set[APP_NLANE_SET] = {");
 	for (unsigned i = 0; i < NSET; i++)
 		printf("%s%u", i ? ", " : "", set[i]);

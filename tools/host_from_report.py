@@ -126,6 +126,31 @@ def cpuid_lines(m, tlbs):
     return lines, xcr0
 
 
+def cpu_list(text):
+    """'0-3,8' -> [0, 1, 2, 3, 8]."""
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.extend(range(int(a), int(b or a) + 1))
+    return out
+
+
+def core_types_files(d, types):
+    """Each CPU's kind back into the files src/core/coretype.c reads."""
+    for t in types:
+        if t["source"] == "cpu_core/cpu_atom":
+            pmu = "cpu_core" if t["type"] == "P-core" else "cpu_atom"
+            write("%s/sys/devices/%s/cpus" % (d, pmu), t["cpus"] + "\n")
+            continue
+        for cpu in cpu_list(t["cpus"]):
+            base = "%s/sys/devices/system/cpu/cpu%d" % (d, cpu)
+            if t["source"] == "midr_el1":
+                midr = int(t["type"].split("MIDR ")[1].rstrip(")"), 16)
+                write(base + "/regs/identification/midr_el1", "0x%016x\n" % midr)
+            else:
+                write(base + "/cpu_capacity", t["type"].split()[-1] + "\n")
+
+
 def write(path, text):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -176,6 +201,7 @@ def main():
         write("%s/index%d/ways_of_associativity" % (base, i), "%d\n" % c["ways"])
         if i in m["_sharing"]:
             write("%s/index%d/shared_cpu_list" % (base, i), "0-%d\n" % (m["_sharing"][i] - 1))
+    core_types_files(d, m.get("core_types") or [])
     thp = m.get("thp") or {}
     tdir = d + "/sys/kernel/mm/transparent_hugepage"
     if thp.get("enabled"):

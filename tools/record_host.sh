@@ -33,6 +33,13 @@ for c in /sys/devices/system/cpu/cpu[0-9]*/cache/index[0-9]*; do
 	[ -d "$c" ] || continue
 	copy "$c"/level "$c"/type "$c"/size "$c"/coherency_line_size "$c"/ways_of_associativity "$c"/shared_cpu_list
 done
+# Each CPU's kind (src/core/coretype.c): the hybrid PMUs' CPU lists, each
+# CPU's MIDR (AArch64) and scheduler capacity, where the kernel has them.
+copy /sys/devices/cpu_core/cpus /sys/devices/cpu_atom/cpus
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	[ -d "$c" ] || continue
+	copy "$c"/regs/identification/midr_el1 "$c"/cpu_capacity
+done
 copy /sys/kernel/mm/transparent_hugepage/enabled /sys/kernel/mm/transparent_hugepage/defrag \
 	/sys/kernel/mm/transparent_hugepage/hpage_pmd_size
 for h in /sys/kernel/mm/hugepages/hugepages-*; do

@@ -5,7 +5,8 @@
  * instructions: what their answers mean is decoded in core/cpu_id_*.c,
  * which read them through the host seam (core/host.h) so a recorded host
  * can answer instead. One of cpu_x86_64.c, cpu_aarch64.c or cpu_generic.c
- * provides these symbols; the other two compile to nothing.
+ * provides these symbols (cpu_no_x86.c the CPUID and XGETBV answers of every
+ * ISA without them); the files for other ISAs compile to nothing.
  */
 #ifndef MLPSCOPE_ARCH_CPU_H
 #define MLPSCOPE_ARCH_CPU_H

@@ -9,21 +9,6 @@
 #include "arch/cpu.h"
 
 #include <errno.h>
-#include <string.h>
-
-int cpu_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
-{
-	(void)leaf;
-	(void)sub;
-	memset(r, 0, 4 * sizeof(r[0]));
-	return -ENOTSUP;
-}
-
-int cpu_xgetbv(uint64_t *xcr0)
-{
-	*xcr0 = 0;
-	return -ENOTSUP;
-}
 
 int cpu_ctr_el0(uint64_t *value)
 {

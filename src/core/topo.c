@@ -48,7 +48,9 @@ static void read_cpu_model(struct topo *t)
 			snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", colon);
 			break;
 		}
-		if (!strncmp(line, "CPU part", 8)) {
+		/* The first block's part, as cpu_id names CPU 0: on big.LITTLE
+		 * the last block is another core (core/coretype.h names each). */
+		if (!strncmp(line, "CPU part", 8) && !strcmp(t->cpu_model, "unknown")) {
 			colon += 2;
 			colon[strcspn(colon, "\n")] = 0;
 			snprintf(t->cpu_model, sizeof(t->cpu_model), "arm part %s", colon);

@@ -37,6 +37,7 @@
  *   with both figures.
  */
 #include "exp/latency.h"
+#include "exp/latency_sizes.h"
 
 #include "kern/lanes.h"
 #include "core/stats.h"
@@ -46,9 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_MIN_BYTES ((size_t)4 << 10)
 #define DEFAULT_MAX_BYTES ((size_t)1 << 30)
-#define DEFAULT_DENSE_MAX_BYTES ((size_t)128 << 20)
 #define DEFAULT_WARM_MAX_BYTES ((size_t)64 << 20)
 #define DEFAULT_TRIALS 6
 /* No load is faster than this: a region of min_region_ns / this loads is
@@ -79,68 +78,6 @@ struct sweep {
 	size_t hops;           /* per timed region */
 	unsigned blocks_done, blocks_total;
 };
-
-static size_t round_to(size_t v, size_t to)
-{
-	return (v + to / 2) / to * to;
-}
-
-static int cmp_size(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-static size_t largest_reported(const struct latency_params *p)
-{
-	size_t m = 0;
-
-	for (unsigned i = 0; i < LATENCY_CACHES_MAX && p->reported_cache_bytes[i]; i++)
-		if (p->reported_cache_bytes[i] > m)
-			m = p->reported_cache_bytes[i];
-	return m;
-}
-
-/* Working sets, ascending, multiples of a line: points_per_octave up to
- * dense_max, one per octave above it, the maximum always, and optionally a
- * closer look around each reported cache size. */
-static unsigned plan_sizes(const struct latency_params *p, size_t min, size_t max, size_t line,
-			   size_t dense_max, size_t *out, unsigned cap)
-{
-	static const double near[] = {0.75, 0.875, 1.125, 1.25, 1.5};
-	unsigned ppo = p->points_per_octave ? p->points_per_octave : 4, n = 0, m = 0;
-	size_t tmp[4 * LATENCY_POINTS_MAX];
-
-	for (unsigned k = 0; n < 2 * LATENCY_POINTS_MAX; k++) {
-		double s = (double)min * pow(2.0, (double)k / ppo);
-
-		if (s > (double)max * 1.001)
-			break;
-		if (s > (double)dense_max * 1.001 && k % ppo)
-			continue;
-		tmp[n++] = round_to((size_t)s, line);
-	}
-	tmp[n++] = max;
-	for (unsigned i = 0; p->points_near_caches && i < LATENCY_CACHES_MAX && p->reported_cache_bytes[i]; i++)
-		for (unsigned j = 0; j < sizeof(near) / sizeof(near[0]); j++) {
-			double s = (double)p->reported_cache_bytes[i] * near[j];
-
-			if (s >= (double)min && s <= (double)max && n < sizeof(tmp) / sizeof(tmp[0]))
-				tmp[n++] = round_to((size_t)s, line);
-		}
-	qsort(tmp, n, sizeof(tmp[0]), cmp_size);
-	/* Points closer than 4% add a chain to build and nothing to see. */
-	for (unsigned i = 0; i < n && m < cap; i++)
-		if (tmp[i] >= 2 * line && (m == 0 || (double)tmp[i] > (double)out[m - 1] * 1.04))
-			out[m++] = tmp[i];
-	if (m && out[m - 1] != max) {
-		if (m == cap || (double)out[m - 1] * 1.04 >= (double)max)
-			m--;
-		out[m++] = max;
-	}
-	return m;
-}
 
 /* First fit by decreasing size into columns of capacity_bytes each. Returns
  * false when the chains do not fit. */
@@ -983,15 +920,19 @@ static int plan(struct sweep *s)
 {
 	const struct latency_params *p = s->p;
 	struct latency_result *r = s->r;
-	size_t sizes[LATENCY_POINTS_MAX], largest = largest_reported(p);
-	size_t dense = p->dense_max_bytes ? p->dense_max_bytes : largest ? 4 * largest : DEFAULT_DENSE_MAX_BYTES;
-	size_t min = p->min_bytes ? p->min_bytes : DEFAULT_MIN_BYTES;
+	size_t sizes[LATENCY_POINTS_MAX], largest = latency_largest_cache(p->reported_cache_bytes, LATENCY_CACHES_MAX);
+	size_t min = p->min_bytes ? p->min_bytes : LATENCY_MIN_BYTES_DEFAULT;
+	struct latency_ladder ladder = {
+		.min_bytes = min, .max_bytes = r->max_bytes, .line_bytes = r->line_bytes,
+		.dense_max_bytes = p->dense_max_bytes, .points_per_octave = p->points_per_octave,
+		.near_caches = p->points_near_caches, .cache_bytes = p->reported_cache_bytes, .ncaches = LATENCY_CACHES_MAX,
+	};
 	size_t small_from = p->small_pages_from_bytes ? p->small_pages_from_bytes : r->max_bytes;
 	unsigned n, nsmall = 0;
 
 	if (min < 2 * r->line_bytes || min > r->max_bytes)
 		return -EINVAL;
-	n = plan_sizes(p, min, r->max_bytes, r->line_bytes, dense, sizes, LATENCY_POINTS_MAX);
+	n = latency_plan_sizes(&ladder, sizes, LATENCY_POINTS_MAX);
 	for (unsigned i = 0; i < n; i++)
 		nsmall += sizes[i] >= small_from;
 	/* The small-page points must fit too; the dense curve gives way. */

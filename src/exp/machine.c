@@ -320,6 +320,18 @@ void machine_describe_pmu(struct machine_info *m)
 		snprintf(m->pmu_meaning + used, sizeof(m->pmu_meaning) - used, "%s.", rdpmc);
 }
 
+/* The kinds of core the process may run on: multi-threaded sections spread
+ * over the start-up mask, so a mask that spans two kinds mixes them. */
+static void gather_core_types(struct machine_info *m)
+{
+	static int cpus[HOST_CPUS_MAX];
+	int n;
+
+	coretype_read(&m->core_types);
+	n = host_allowed_cpus(cpus, HOST_CPUS_MAX);
+	m->allowed_core_types = coretype_count_among(&m->core_types, cpus, n < 0 ? 0 : n);
+}
+
 int machine_probe(struct machine_info *m, const struct clock_info *clock)
 {
 	memset(m, 0, sizeof(*m));
@@ -333,6 +345,7 @@ int machine_probe(struct machine_info *m, const struct clock_info *clock)
 	m->pinned_cpu = single_allowed_cpu();
 	m->topo.cpu = m->pinned_cpu;
 	m->cpu_id_known = cpu_identify(&m->cpu) == 0;
+	gather_core_types(m);
 	gather_caches(m);
 	gather_pages(m);
 

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "core/coretype.h"
 #include "core/cpu_id.h"
 #include "core/clock.h"
 #include "core/pmu.h"
@@ -48,6 +49,10 @@ struct machine_info {
 	int pinned_cpu;          /* the only CPU in the affinity mask, -1 when several */
 	struct cpu_id cpu;
 	int cpu_id_known;        /* 0 when the ISA has no identification (generic) */
+	/* Each CPU's kind (hybrid lists, MIDR per CPU, cpu_capacity): cpu
+	 * above is CPU 0's identity, which on a hybrid part is not every core's. */
+	struct coretype_map core_types;
+	int allowed_core_types;  /* how many kinds the start-up affinity mask spans */
 
 	struct machine_cache caches[MACHINE_MAX_CACHES];
 	int ncaches;

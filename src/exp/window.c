@@ -219,8 +219,14 @@ struct sweep {
 	void *scratch;
 	uintptr_t sink;
 	double floor_frac;          /* the floor so far, for decisions mid-run */
-	bool repeat;                /* in the end-of-run repeat pass */
+	enum window_phase phase;
+	uint64_t t0_ns;             /* the sweeps' start (clock_wall_ns) */
 };
+
+static double since_start_s(const struct sweep *s)
+{
+	return (double)(clock_wall_ns() - s->t0_ns) / 1e9;
+}
 
 /* One timed region on fresh stretches of the cycle: lane A walks iters
  * nodes from the cursor, lane B the next iters, so the lanes never share a
@@ -231,7 +237,7 @@ static double visit(struct sweep *s, const struct probe *pr)
 	double ns;
 
 	if (s->p->synthetic_ns)
-		return s->p->synthetic_ns(s->p->synthetic_ctx, pr->filler, pr->n, s->repeat);
+		return s->p->synthetic_ns(s->p->synthetic_ctx, pr->filler, pr->n, s->phase);
 	ptrs[0] = chain_node_at(&s->chain, s->cursor);
 	ptrs[1] = chain_node_at(&s->chain, s->cursor + s->iters + 1);
 	s->cursor += 2 * s->iters + 2;
@@ -576,6 +582,7 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 
 	if (!fr->step_found)
 		return 0;
+	fr->repeat.begin_s = since_start_s(s);
 	ns[0] = round_up(fr->step_n_fits * 9 / 10, unit);
 	ns[1] = round_up(fr->step_n_fails + (fr->step_n_fails / 10 > unit ? fr->step_n_fails / 10 : unit), unit);
 	if (ns[0] >= ns[1])
@@ -590,6 +597,7 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 	/* Geometric midpoint of the first run's two levels at the step. */
 	mid = sqrt(fr->fit.ramp_top_ns * fr->fit.serial_ns);
 	fr->repeat.agrees = fr->repeat.fits_ns < mid && fr->repeat.fails_ns > mid;
+	fr->repeat.end_s = since_start_s(s);
 	if (fr->repeat.agrees)
 		return 0;
 	memset(scratch, 0, sizeof(*scratch));
@@ -607,6 +615,7 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 	fr->repeat.capacity_low = scratch->capacity_low;
 	fr->repeat.capacity_high = scratch->capacity_high;
 	fr->repeat.jump_ratio = scratch->fit.jump_ratio;
+	fr->repeat.end_s = since_start_s(s);
 	return 0;
 }
 
@@ -695,6 +704,10 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 
 		if (probe_filler_info(fr->filler)->bounds != st)
 			continue;
+		if (fr->rob_bound && st != PROBE_STRUCT_ROB) {
+			sm->rob_bound[sm->nrob_bound++] = i;
+			continue;
+		}
 		if (!fr->step_found) {
 			sm->nostep[sm->nnostep++] = i;
 			if (fr->npoints)
@@ -705,6 +718,17 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 			from = fr;
 			sm->from = i;
 		}
+	}
+	if (!from && sm->nrob_bound) {
+		snprintf(sm->note, sizeof(sm->note), "not measured: every filler bounding it that stepped stepped where the "
+			 "reorder buffer did, so the ROB bound them before the %s filled", probe_structure_name(st));
+		for (unsigned k = 0; k < sm->nrob_bound; k++) {
+			const struct window_filler_result *fr = &r->fillers[sm->rob_bound[k]];
+
+			note_add(sm->note, sizeof(sm->note), "%s%s (N=%u/%u, ROB %s)", k ? ", " : ": ", fr->name,
+				 fr->step_n_fits, fr->step_n_fails, window_rob_state_name(fr->rob_state));
+		}
+		return;
 	}
 	if (!from && window_jump_needed(r->noise_floor_pct / 100) >= WINDOW_CLEAN_JUMP) {
 		/* Two misses overlapped against serialised differ by at most 2x, and
@@ -738,7 +762,7 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 	for (unsigned i = 0; i < r->nfillers; i++) {
 		struct window_filler_result *fr = &r->fillers[i];
 
-		if (fr == from || !fr->step_found || probe_filler_info(fr->filler)->bounds != st)
+		if (fr == from || !fr->step_found || fr->rob_bound || probe_filler_info(fr->filler)->bounds != st)
 			continue;
 		sm->partitioned = sm->partitioned || fr->partitioned;
 		if (brackets_agree(fr, from)) {
@@ -765,8 +789,243 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 			 ns->filler == PROBE_FILLER_NOP ? "nops take no entry in it on this core (dropped or packed before it)"
 							: "it takes no entry in it on this core, or another path frees it");
 	}
+	for (unsigned k = 0; k < sm->nrob_bound; k++)
+		note_add(sm->note, sizeof(sm->note), "; %s left out: it stepped where the reorder buffer did (ROB-bound)",
+			 r->fillers[sm->rob_bound[k]].name);
 	if (sm->partitioned)
 		note_add(sm->note, sizeof(sm->note), "; one run measured about half (see the filler's note)");
+}
+
+const char *window_rob_state_name(enum window_rob_state st)
+{
+	return st == WINDOW_ROB_WHOLE ? "whole" : st == WINDOW_ROB_PARTITIONED ? "partitioned" : "unknown";
+}
+
+static void rob_span_add(unsigned *lo, unsigned *hi, const struct window_rob_check *c)
+{
+	if (!*hi || c->step_n_fits < *lo)
+		*lo = c->step_n_fits;
+	if (c->step_n_fails > *hi)
+		*hi = c->step_n_fails;
+}
+
+/* Each check whole (within 5% or 2 entries of the largest seen),
+ * partitioned (about half of it) or unknown; the two states' figures. */
+static void rob_classify(struct window_rob_timeline *t)
+{
+	const struct window_rob_check *big = NULL, *half = NULL;
+
+	t->whole_n_min = t->whole_n_max = t->partitioned_n_min = t->partitioned_n_max = 0;
+	for (unsigned i = 0; i < t->nchecks; i++)
+		if (t->checks[i].step_found && (!big || t->checks[i].capacity > big->capacity))
+			big = &t->checks[i];
+	t->measured = big != NULL;
+	for (unsigned i = 0; i < t->nchecks; i++) {
+		struct window_rob_check *c = &t->checks[i];
+
+		c->state = WINDOW_ROB_UNKNOWN;
+		if (!c->step_found)
+			continue;
+		if (fabs(c->capacity - big->capacity) <= fmax(2.0, 0.05 * big->capacity)) {
+			c->state = WINDOW_ROB_WHOLE;
+			rob_span_add(&t->whole_n_min, &t->whole_n_max, c);
+		} else if (about_half(c->capacity, big->capacity)) {
+			c->state = WINDOW_ROB_PARTITIONED;
+			rob_span_add(&t->partitioned_n_min, &t->partitioned_n_max, c);
+			if (!half || c->capacity > half->capacity)
+				half = c;
+		}
+	}
+	if ((t->have_whole = big != NULL)) {
+		t->whole_capacity = big->capacity;
+		t->whole_capacity_low = big->capacity_low;
+		t->whole_capacity_high = big->capacity_high;
+		t->whole_n_fits = big->step_n_fits;
+		t->whole_n_fails = big->step_n_fails;
+	}
+	if ((t->have_partitioned = half != NULL)) {
+		t->partitioned_capacity = half->capacity;
+		t->partitioned_n_fits = half->step_n_fits;
+		t->partitioned_n_fails = half->step_n_fails;
+	}
+}
+
+static double check_mid_s(const struct window_rob_check *c)
+{
+	return (c->begin_s + c->end_s) / 2;
+}
+
+/* The state at time x: a check's own up to its midpoint from the run's
+ * start or end; between two checks' midpoints, theirs when they agree. */
+static enum window_rob_state rob_state_at(const struct window_rob_timeline *t, double x)
+{
+	if (!t->nchecks)
+		return WINDOW_ROB_UNKNOWN;
+	if (x <= check_mid_s(&t->checks[0]))
+		return t->checks[0].state;
+	for (unsigned i = 0; i + 1 < t->nchecks; i++)
+		if (x <= check_mid_s(&t->checks[i + 1]))
+			return t->checks[i].state == t->checks[i + 1].state ? t->checks[i].state : WINDOW_ROB_UNKNOWN;
+	return t->checks[t->nchecks - 1].state;
+}
+
+static void rob_add_span(struct window_rob_timeline *t, enum window_rob_state st, double span_s)
+{
+	span_s = fmax(span_s, 0);
+	if (st == WINDOW_ROB_WHOLE)
+		t->whole_s += span_s;
+	else if (st == WINDOW_ROB_PARTITIONED)
+		t->partitioned_s += span_s;
+	else
+		t->unknown_s += span_s;
+}
+
+static void rob_spans(struct window_rob_timeline *t)
+{
+	double at = 0;
+
+	t->whole_s = t->partitioned_s = t->unknown_s = 0;
+	for (unsigned i = 0; i < t->nchecks; i++) {
+		double mid = check_mid_s(&t->checks[i]);
+
+		rob_add_span(t, rob_state_at(t, mid), mid - at);
+		at = mid;
+	}
+	rob_add_span(t, t->nchecks ? t->checks[t->nchecks - 1].state : WINDOW_ROB_UNKNOWN, t->run_s - at);
+}
+
+static enum window_rob_state rob_state_over(const struct window_rob_timeline *t, double begin_s, double end_s)
+{
+	enum window_rob_state a = rob_state_at(t, begin_s), b = rob_state_at(t, end_s);
+
+	return a == b ? a : WINDOW_ROB_UNKNOWN;
+}
+
+/* A step at N=fits/fails is the ROB's in state st (either, when unknown):
+ * its bracket meets the span of the ROB's own steps in that state, widened
+ * by the floor of a step's position, 2% of N and at least 2 entries. Not
+ * the timing floor: that measures time (14% on the Zen 5 guest), and 14% of
+ * 440 would take load_fp's step at 402 for the ROB's at 440-445. Words for
+ * the note into which. */
+static bool rob_step_matches(const struct window_rob_timeline *t, enum window_rob_state st, unsigned fits,
+			     unsigned fails, char *which, size_t len)
+{
+	static const enum window_rob_state states[] = {WINDOW_ROB_WHOLE, WINDOW_ROB_PARTITIONED};
+
+	for (unsigned k = 0; k < 2; k++) {
+		bool whole = states[k] == WINDOW_ROB_WHOLE;
+		bool have = whole ? t->have_whole : t->have_partitioned;
+		unsigned lo = whole ? t->whole_n_min : t->partitioned_n_min;
+		unsigned hi = whole ? t->whole_n_max : t->partitioned_n_max;
+		double slack = fmax(2.0, 0.02 * hi);
+
+		if (!have || (st != WINDOW_ROB_UNKNOWN && st != states[k]))
+			continue;
+		if (fits <= hi + slack && lo <= fails + slack) {
+			snprintf(which, len, "%s, N=%u..%u over its checks", window_rob_state_name(states[k]), lo, hi);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void rob_note(struct window_rob_timeline *t, double tol_frac)
+{
+	double run = t->run_s > 0 ? t->run_s : 1;
+
+	t->note[0] = 0;
+	if (!t->measured && window_jump_needed(tol_frac) >= WINDOW_CLEAN_JUMP) {
+		snprintf(t->note, sizeof(t->note), "no check stepped: this run's floor (%.1f%%) hides a clean step, so "
+			 "no ROB state can be named; rerun on a quiet machine", 100 * tol_frac);
+		return;
+	}
+	if (!t->measured) {
+		snprintf(t->note, sizeof(t->note), "no check stepped (nops may be dropped before the ROB on this core): "
+			 "no ROB state to name");
+		return;
+	}
+	t->one_state = t->nchecks > 1;
+	for (unsigned i = 0; i < t->nchecks; i++)
+		t->one_state = t->one_state && t->checks[i].state == WINDOW_ROB_WHOLE;
+	if (t->one_state) {
+		note_add(t->note, sizeof(t->note),
+			 "one state all run: %.1f entries (N=%u/%u) at every check; the whole ROB, or half of it if the "
+			 "other hardware thread of this core was busy throughout (no check saw another size)",
+			 t->whole_capacity, t->whole_n_fits, t->whole_n_fails);
+		return;
+	}
+	if (!t->have_partitioned) {
+		/* "Whole" is relative to the checks: one size seen, not the whole
+		 * ROB shown (the Zen 5 guest's start look stepped at 212/218 in one
+		 * run, at 440/442 in another). */
+		note_add(t->note, sizeof(t->note),
+			 "one size seen, %.1f entries (N=%u/%u), for %.0f%% of the run, unknown for %.0f%% (a check found "
+			 "no step): the whole ROB, or half of it if the other hardware thread of this core was busy then",
+			 t->whole_capacity, t->whole_n_fits, t->whole_n_fails, 100 * t->whole_s / run,
+			 100 * t->unknown_s / run);
+		return;
+	}
+	note_add(t->note, sizeof(t->note), "whole %.1f entries (N=%u/%u) for %.0f%% of the run", t->whole_capacity,
+		 t->whole_n_fits, t->whole_n_fails, 100 * t->whole_s / run);
+	if (t->have_partitioned)
+		note_add(t->note, sizeof(t->note), ", partitioned %.1f (N=%u/%u) for %.0f%%: the other hardware thread "
+			 "of this core was active then", t->partitioned_capacity, t->partitioned_n_fits,
+			 t->partitioned_n_fails, 100 * t->partitioned_s / run);
+	if (t->unknown_s > 0)
+		note_add(t->note, sizeof(t->note), ", unknown for %.0f%% (the state changed between two checks, or a "
+			 "check found neither size)", 100 * t->unknown_s / run);
+}
+
+void window_rob_judge(struct window_result *r, double tol_frac)
+{
+	struct window_rob_timeline *t = &r->rob;
+
+	rob_classify(t);
+	rob_spans(t);
+	rob_note(t, tol_frac);
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		struct window_filler_result *fr = &r->fillers[i];
+		char which[80];
+
+		fr->rob_bound = false;
+		fr->rob_state = rob_state_over(t, fr->begin_s, fr->end_s);
+		if (!t->measured)
+			continue;
+		if (fr->filler == PROBE_FILLER_NOP) {
+			/* A later check saw more than the nop filler's own sweep:
+			 * that sweep ran partitioned. */
+			if (fr->step_found && t->whole_capacity > fr->whole_capacity + fmax(2.0, 0.05 * t->whole_capacity)) {
+				fr->whole_capacity = t->whole_capacity;
+				fr->whole_capacity_low = t->whole_capacity_low;
+				fr->whole_capacity_high = t->whole_capacity_high;
+				fr->partitioned = true;
+				note_add(fr->note, sizeof(fr->note), "; PARTITIONED: a later ROB check saw the whole at %.1f "
+					 "entries (N=%u/%u)", t->whole_capacity, t->whole_n_fits, t->whole_n_fails);
+			}
+			continue;
+		}
+		if (probe_filler_info(fr->filler)->bounds == PROBE_STRUCT_ROB)
+			continue;
+		if (fr->step_found &&
+		    rob_step_matches(t, fr->rob_state, fr->step_n_fits, fr->step_n_fails, which, sizeof(which))) {
+			fr->rob_bound = true;
+			note_add(fr->note, sizeof(fr->note),
+				 "; ROB-BOUND: N=%u/%u is the reorder buffer's step (%s; the ROB %s while this ran), "
+				 "not the %s's size",
+				 fr->step_n_fits, fr->step_n_fails, which, window_rob_state_name(fr->rob_state),
+				 probe_structure_name(probe_filler_info(fr->filler)->bounds));
+		}
+		if (fr->repeat.resweep && fr->repeat.step_found) {
+			enum window_rob_state st = rob_state_over(t, fr->repeat.begin_s, fr->repeat.end_s);
+
+			if (rob_step_matches(t, st, fr->repeat.step_n_fits, fr->repeat.step_n_fails, which, sizeof(which))) {
+				fr->rob_bound = true;
+				note_add(fr->note, sizeof(fr->note),
+					 "; ROB-BOUND: the repeat's N=%u/%u is the reorder buffer's step (%s)",
+					 fr->repeat.step_n_fits, fr->repeat.step_n_fails, which);
+			}
+		}
+	}
 }
 
 void window_summarise(struct window_result *r)
@@ -787,12 +1046,70 @@ void window_summarise(struct window_result *r)
 	}
 }
 
+/* ---- the reorder buffer over the run ---- */
+
+/* The start's check is the nop filler's own sweep. */
+static void rob_check_start(struct window_result *r, const struct window_filler_result *nop)
+{
+	struct window_rob_check *c = &r->rob.checks[0];
+
+	r->rob.nchecks = 1;
+	c->when = "start";
+	c->begin_s = nop->begin_s;
+	c->end_s = nop->end_s;
+}
+
+static struct window_filler_result *rob_start_filler(struct window_result *r)
+{
+	for (unsigned i = 0; i < r->nfillers; i++)
+		if (r->fillers[i].filler == PROBE_FILLER_NOP)
+			return &r->fillers[i];
+	return NULL;
+}
+
+/* The nop filler swept whole again into fr, as check when of the run. */
+static int rob_check(struct sweep *s, struct window_filler_result *fr, const char *when, enum window_phase phase)
+{
+	struct window_rob_check *c = &s->r->rob.checks[s->r->rob.nchecks];
+	enum window_phase was = s->phase;
+	int rc;
+
+	if (s->r->rob.nchecks >= WINDOW_ROB_CHECKS)
+		return 0;
+	memset(fr, 0, sizeof(*fr));
+	fr->filler = PROBE_FILLER_NOP;
+	fr->name = probe_filler_info(fr->filler)->name;
+	fr->structure = probe_filler_info(fr->filler)->structure;
+	c->when = when;
+	c->begin_s = since_start_s(s);
+	s->phase = phase;
+	rc = sweep_filler(s, fr);
+	s->phase = was;
+	c->end_s = since_start_s(s);
+	s->r->rob.nchecks++;
+	return rc;
+}
+
+/* The check's step from its sweep (fitted at the run's final floor). */
+static void rob_check_fill(struct window_rob_check *c, const struct window_filler_result *fr)
+{
+	if (!fr)
+		return;
+	c->step_found = fr->step_found;
+	c->step_n_fits = fr->step_n_fits;
+	c->step_n_fails = fr->step_n_fails;
+	c->capacity = fr->capacity;
+	c->capacity_low = fr->capacity_low;
+	c->capacity_high = fr->capacity_high;
+}
+
 int window_run(const struct window_params *p, struct window_result *r)
 {
 	struct sweep s = {.p = p, .r = r};
 	struct arena arena = {0};
-	struct window_filler_result *scratch_fr = NULL;
+	struct window_filler_result *scratch_fr = NULL, *rob_fr = NULL;
 	uint64_t w0 = clock_wall_ns(), w1, w2;
+	bool rob_checks;
 	unsigned total = 0, done = 0;
 	bool synthetic = p->synthetic_ns != NULL;
 	int rc;
@@ -810,9 +1127,13 @@ int window_run(const struct window_params *p, struct window_result *r)
 	r->working_set_bytes = p->working_set_bytes;
 	r->trials = p->trials;
 	r->perm_seed = p->seed;
+	/* The ROB over the run needs the nop filler (its sweep is the start's
+	 * check) and another to run beside it. */
+	rob_checks = (!p->filler_mask || (p->filler_mask & (1u << PROBE_FILLER_NOP))) && total >= 2;
 	scratch_fr = malloc(sizeof(*scratch_fr));
+	rob_fr = calloc(WINDOW_ROB_CHECKS, sizeof(*rob_fr));
 	s.scratch = aligned_alloc(ENC_LINE_BYTES, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
-	if (!s.scratch || !scratch_fr) {
+	if (!s.scratch || !scratch_fr || !rob_fr) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -840,7 +1161,7 @@ int window_run(const struct window_params *p, struct window_result *r)
 	}
 	r->iters = s.iters;
 	s.floor_frac = 0.02;
-	w1 = clock_wall_ns();
+	w1 = s.t0_ns = clock_wall_ns();
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
 	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++) {
 		struct window_filler_result *fr;
@@ -852,16 +1173,25 @@ int window_run(const struct window_params *p, struct window_result *r)
 		fr->filler = (enum probe_filler)f;
 		fr->name = probe_filler_info(fr->filler)->name;
 		fr->structure = probe_filler_info(fr->filler)->structure;
+		fr->begin_s = since_start_s(&s);
 		if ((rc = sweep_filler(&s, fr)))
 			goto out;
+		fr->end_s = since_start_s(&s);
 		fr->seconds = (double)(clock_wall_ns() - t0) / 1e9;
+		if (rob_checks && fr->filler == PROBE_FILLER_NOP)
+			rob_check_start(r, fr);
 		/* Later fillers decide refinements with the floor measured so far. */
 		double fl = noise_floor_frac(r);
 
 		if (isfinite(fl))
 			s.floor_frac = fl;
+		done++;
 		if (p->progress)
-			p->progress(p->progress_ctx, (double)++done / (total + 1));
+			p->progress(p->progress_ctx, (double)done / (total + 1));
+		/* The middle check: at least one other filler after the start's. */
+		if (rob_checks && done == (total + 1) / 2 + (total < 4) &&
+		    (rc = rob_check(&s, &rob_fr[1], "middle", WINDOW_PHASE_ROB_MIDDLE)))
+			goto out;
 	}
 	r->noise_floor_pct = 100 * s.floor_frac;
 	for (unsigned i = 0; i < r->nfillers; i++)
@@ -869,13 +1199,23 @@ int window_run(const struct window_params *p, struct window_result *r)
 	/* The repeat, after every sweep, so it is minutes (not seconds) away
 	 * from the first run of the same filler when a neighbour comes or goes. */
 	w2 = clock_wall_ns();
-	s.repeat = true;
+	s.phase = WINDOW_PHASE_REPEAT;
 	for (unsigned i = 0; i < r->nfillers; i++) {
 		if ((rc = repeat_filler(&s, &r->fillers[i], scratch_fr)))
 			goto out;
 		window_judge_repeat(&r->fillers[i]);
 	}
 	r->repeat_seconds = (double)(clock_wall_ns() - w2) / 1e9;
+	if (rob_checks && (rc = rob_check(&s, &rob_fr[2], "end", WINDOW_PHASE_ROB_END)))
+		goto out;
+	r->rob.run_s = since_start_s(&s);
+	for (unsigned k = 1; k < r->rob.nchecks; k++) {
+		fill_filler(&rob_fr[k], s.floor_frac, p->max_n);
+		rob_check_fill(&r->rob.checks[k], &rob_fr[k]);
+	}
+	if (r->rob.nchecks)
+		rob_check_fill(&r->rob.checks[0], rob_start_filler(r));
+	window_rob_judge(r, s.floor_frac);
 	note_interleave_check(r, PROBE_FILLER_STORE, PROBE_FILLER_STORE_NOP);
 	note_interleave_check(r, PROBE_FILLER_LOAD_FP, PROBE_FILLER_LOAD_FP_NOP);
 	window_summarise(r);
@@ -900,5 +1240,6 @@ out:
 	arena_unmap(&arena);
 	free(s.scratch);
 	free(scratch_fr);
+	free(rob_fr);
 	return rc;
 }

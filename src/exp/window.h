@@ -25,6 +25,14 @@
 /* The chases must miss: the smallest arena window_run accepts. */
 #define WINDOW_MIN_BYTES ((size_t)4 << 20)
 
+/* What the sweep is doing when it times a region (the synthetic seam
+ * gives it to the test): a filler's sweep, the end-of-run repeat, or the
+ * nop filler swept again to see the reorder buffer in the middle and at
+ * the end of the run (the nop filler's own sweep is the start's). */
+enum window_phase {
+	WINDOW_PHASE_SWEEP, WINDOW_PHASE_REPEAT, WINDOW_PHASE_ROB_MIDDLE, WINDOW_PHASE_ROB_END,
+};
+
 struct window_params {
 	size_t working_set_bytes;  /* chase arena: far beyond the last-level cache */
 	unsigned trials;           /* per point per phase, a multiple of 3, 3..15 */
@@ -37,9 +45,9 @@ struct window_params {
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
 	/* Tests only: when set, no arena is mapped and no probe runs; each
-	 * visit of filler f at n takes this many ns per iteration instead.
-	 * repeat is true during the end-of-run repeat pass. */
-	double (*synthetic_ns)(void *ctx, enum probe_filler f, unsigned n, bool repeat);
+	 * visit of filler f at n takes this many ns per iteration instead,
+	 * phase saying which pass asks. */
+	double (*synthetic_ns)(void *ctx, enum probe_filler f, unsigned n, enum window_phase phase);
 	void *synthetic_ctx;
 };
 
@@ -102,6 +110,13 @@ double window_jump_needed(double tol_frac);
 int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double tol_frac,
 		     struct window_fit *fit);
 
+/* The reorder buffer's state when a check saw it: whole, or split
+ * between the core's two hardware threads (about half the largest seen). */
+enum window_rob_state { WINDOW_ROB_UNKNOWN, WINDOW_ROB_WHOLE, WINDOW_ROB_PARTITIONED };
+
+/* "whole", "partitioned", "unknown". */
+const char *window_rob_state_name(enum window_rob_state s);
+
 struct window_filler_result {
 	enum probe_filler filler;
 	const char *name;          /* probe_filler_info()->name */
@@ -119,6 +134,7 @@ struct window_filler_result {
 	unsigned ntransition;      /* points between the two levels at the step */
 	unsigned transition_n[WINDOW_FIT_GAP_MAX];
 	double seconds;            /* wall time of this filler's sweep */
+	double begin_s, end_s;     /* when it ran, seconds from the start of the sweeps */
 	/* The repeat at the end of the section: the step's two sides are
 	 * measured again; where they no longer agree the filler is swept
 	 * afresh and that sweep's step is kept here. */
@@ -130,14 +146,20 @@ struct window_filler_result {
 		unsigned step_n_fits, step_n_fails;
 		double capacity, capacity_low, capacity_high, jump_ratio;
 		double fits_ns, fails_ns;  /* the repeat's times at the first run's two sides */
+		double begin_s, end_s;     /* when the repeat of this filler ran */
 	} repeat;
+	/* The reorder buffer's state while this filler swept (window_rob_judge),
+	 * and whether its step (or its repeat's) is the ROB's in that state:
+	 * then the ROB bound it, and its structure is not given that size. */
+	enum window_rob_state rob_state;
+	bool rob_bound;
 	/* Of the two runs, the one taken as the whole structure: the larger,
 	 * since a structure shared with an active sibling thread only ever
 	 * shrinks. Equal to capacity unless the repeat disagreed. */
 	double whole_capacity, whole_capacity_low, whole_capacity_high;
 	bool partitioned;          /* one run stepped at about half the other's N */
 	bool disagrees;            /* the cross-check with a filler bounding the same structure fired */
-	char note[480];            /* how clean, and what the checks say */
+	char note[640];            /* how clean, and what the checks say */
 };
 
 /* Per structure, what the section concludes from all fillers bounding it. */
@@ -149,8 +171,45 @@ struct window_summary {
 	unsigned nagree, ndisagree, nnostep;
 	unsigned agree[PROBE_FILLER_COUNT], disagree[PROBE_FILLER_COUNT], nostep[PROBE_FILLER_COUNT];
 	bool partitioned;          /* some run of its filler measured about half */
+	unsigned nrob_bound;       /* fillers left out: they stepped where the ROB did */
+	unsigned rob_bound[PROBE_FILLER_COUNT];
 	bool noise_limited;        /* nothing stepped, and this run's floor could not have seen a step */
 	char note[400];            /* the reasoned line, also "not measurable ..." */
+};
+
+#define WINDOW_ROB_CHECKS 3       /* start (the nop filler's sweep), middle, end */
+
+/* One look at the reorder buffer: the nop filler swept whole. */
+struct window_rob_check {
+	const char *when;          /* "start", "middle", "end" */
+	double begin_s, end_s;     /* seconds from the start of the sweeps */
+	bool step_found;
+	unsigned step_n_fits, step_n_fails;
+	double capacity, capacity_low, capacity_high;  /* entries, the chase loads counted */
+	enum window_rob_state state;
+};
+
+/* The reorder buffer over the run: the checks, the two states' sizes and
+ * how much of the run each held. A span between two checks that agree is
+ * that state's; between two that differ it is unknown (the change happened
+ * somewhere in it); before the first check and after the last, the nearest
+ * check's. With one state all run, whether it is the whole ROB or a half
+ * (a sibling thread busy throughout) cannot be told: one_state says so. */
+struct window_rob_timeline {
+	bool measured;             /* some check stepped */
+	unsigned nchecks;
+	struct window_rob_check checks[WINDOW_ROB_CHECKS];
+	double run_s;              /* the span divided: sweeps, checks and repeat */
+	bool have_whole, have_partitioned;
+	double whole_capacity, partitioned_capacity;   /* entries (the checks' midpoints) */
+	double whole_capacity_low, whole_capacity_high;
+	unsigned whole_n_fits, whole_n_fails, partitioned_n_fits, partitioned_n_fails;
+	/* Where the ROB's step fell over all checks in each state (lowest N
+	 * that fit .. highest that failed): how far it moves by itself. */
+	unsigned whole_n_min, whole_n_max, partitioned_n_min, partitioned_n_max;
+	double whole_s, partitioned_s, unknown_s;       /* sum to run_s */
+	bool one_state;
+	char note[480];
 };
 
 struct window_result {
@@ -169,6 +228,7 @@ struct window_result {
 	unsigned nsummary;         /* structures bounded by at least one filler run */
 	struct window_summary summary[PROBE_STRUCT_COUNT];
 	double repeat_seconds;     /* the end-of-run repeat pass */
+	struct window_rob_timeline rob;  /* measured when the nop filler and another ran */
 	char note[256];            /* run-level warnings (page backing), "" when none */
 };
 
@@ -179,6 +239,17 @@ struct window_result {
  * notes (appended to the fillers' own). */
 void window_judge_repeat(struct window_filler_result *fr);
 void window_summarise(struct window_result *r);
+
+/* From r->rob.checks (their steps and times) and each filler's times and
+ * steps: the checks' states, the two sizes, the seconds each state held,
+ * each filler's ROB state, and which fillers the ROB bound: their step
+ * bracket meets the span of the ROB's steps in the same state (in either
+ * state when the filler's is unknown), widened by the step's own floor,
+ * 2% of N and at least 2. tol_frac (the run's timing floor) decides only
+ * whether a run with no step could have seen one. Also raises the nop
+ * filler's whole figure to the whole state's. Pure; call before
+ * window_summarise, which leaves ROB-bound fillers out. */
+void window_rob_judge(struct window_result *r, double tol_frac);
 
 /* Map and verify the chase arena, then sweep each selected filler. Returns
  * 0; -ENOTSUP on an ISA without an encoder (nothing measured); -EINTR when

@@ -7,7 +7,7 @@
  * a named local.
  * Inspect the machine code with `make disasm`; `make app-spills` counts
  * its stack accesses. */
-#include "kern/app.h"
+#include "kern/app_walks.h"
 
 #include <stddef.h>
 

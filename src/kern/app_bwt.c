@@ -5,7 +5,7 @@
  * the walk's one dependent table load and one output store. The generated
  * register-lane kernels (app.gen.c) remove exactly that bookkeeping.
  */
-#include "kern/app.h"
+#include "kern/app_walks.h"
 
 /* The runtime-K walk over table words of type word, written once for both
  * widths; the state array holds rows in that type, as the table does. */

@@ -3,7 +3,7 @@
  * The index array is read sequentially (the prefetcher follows it); every
  * a[idx[i]] is a random line. Nothing else in the loop.
  */
-#include "kern/app.h"
+#include "kern/app_walks.h"
 
 uint64_t app_gather_plain(const uint64_t *a, const uint32_t *idx, size_t n)
 {

@@ -3,7 +3,7 @@
  * chained table, and the linear-probing control. The lane state (key, node)
  * lives in arrays: K is a run-time value. Nothing here checks or times.
  */
-#include "kern/app.h"
+#include "kern/app_walks.h"
 
 void app_hash_plain(const struct app_hash_table *t, const uint64_t *keys, size_t n, unsigned k,
 		    struct app_hash_out *out)

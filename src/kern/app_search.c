@@ -6,7 +6,7 @@
  * two midpoints ahead for the sorted array, the 16 descendants four levels
  * down (two 64-byte lines of 8-byte keys) for Eytzinger.
  */
-#include "kern/app.h"
+#include "kern/app_walks.h"
 
 #include <stdbool.h>
 

@@ -3,7 +3,7 @@
  * each section timed it, and which differ beyond the run's noise floor, as
  * HTML tables.
  */
-#include "report/agree.h"
+#include "report/agreement_out.h"
 
 #include "report/html_table.h"
 #include "util/format.h"

@@ -219,7 +219,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_bool(w, "resident", r->resident);
 	jsonw_string(w, "resident_from", r->resident_from ? r->resident_from : "unknown");
 	jsonw_string(w, "resident_where", r->resident_where);
-	app_write_chase_json(w, &r->chase);
+	app_chase_write_json(w, &r->chase);
 	jsonw_bool(w, "chase_reused", r->chase_reused);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);

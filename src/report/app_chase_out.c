@@ -17,7 +17,7 @@ static const struct jsonw_field app_chase_fields[] = {
 	JSONW_FIELD(DOUBLE, "knee_k", struct app_chase, knee_k),
 };
 
-void app_write_chase_json(struct jsonw *w, const struct app_chase *c)
+void app_chase_write_json(struct jsonw *w, const struct app_chase *c)
 {
 	jsonw_object_begin(w, "chase");
 	jsonw_bool(w, "ran", c->ran);

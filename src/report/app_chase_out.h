@@ -9,6 +9,6 @@
 #include "exp/app/app.h"
 #include "util/jsonw.h"
 
-void app_write_chase_json(struct jsonw *w, const struct app_chase *c);
+void app_chase_write_json(struct jsonw *w, const struct app_chase *c);
 
 #endif

@@ -191,7 +191,7 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	if (!k->check.ok)
 		jsonw_string(w, "failure", k->check.failure);
 	jsonw_object_end(w);
-	app_write_chase_json(w, &k->chase);
+	app_chase_write_json(w, &k->chase);
 	jsonw_object_begin(w, "headline");
 	JSONW_FIELDS(w, k, app_headline_fields);
 	app_format_headline(k, head, sizeof(head));

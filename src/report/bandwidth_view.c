@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/compare_table.h"
@@ -344,10 +345,22 @@ static const struct view_fleet_column bandwidth_fleet[] = {
 };
 static const struct view_fleet_setting bandwidth_fleet_settings[] = { { "bandwidth.working_set_bytes", 5 } };
 
+/* "1 thread", "64 threads": the count the figure was read at. */
+static bool prom_read(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	*value = g->value;
+	snprintf(labels, len, "threads=\"%d\"", atoi(g->what));
+	return !strncmp(g->name, "read_gbps_", 10);
+}
+
+static const struct view_prom_family bandwidth_prom[] = {
+	{"mlpscope_read_gbps", "Best read bandwidth, decimal GB/s, by thread count", 8, 0, NULL, prom_read},
+};
+
 const struct view view_bandwidth = {
 	.section = "bandwidth", .html = bandwidth_html, VIEW_PLOTS(bandwidth_plots), .compare = compare_bandwidth,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
-	VIEW_FLEET(bandwidth_fleet), VIEW_FLEET_SETTINGS(bandwidth_fleet_settings),
+	VIEW_FLEET(bandwidth_fleet), VIEW_FLEET_SETTINGS(bandwidth_fleet_settings), VIEW_PROM(bandwidth_prom),
 };
 
 static const struct view_plot multicore_plots[] = { { "multicore", 7, multicore_plot } };

@@ -49,7 +49,19 @@ static void add_c2c(struct summary *s, const struct jsonr_value *doc, const stru
 
 static const struct view_fleet_column c2c_fleet[] = { { "c2c_median_ns", "c2c ns", 8, false, NULL } };
 
+/* The median or the minimum over the pairs. */
+static bool prom_c2c(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	*value = g->value;
+	snprintf(labels, len, "stat=\"%s\"", strcmp(g->name, "c2c_min_ns") ? "median" : "min");
+	return !strcmp(g->name, "c2c_median_ns") || !strcmp(g->name, "c2c_min_ns");
+}
+
+static const struct view_prom_family c2c_prom[] = {
+	{"mlpscope_c2c_latency_seconds", "Core-to-core cache-line latency over CPU pairs", 12, 1e-9, NULL, prom_c2c},
+};
+
 const struct view view_c2c = {
 	.section = "c2c", .html = c2c_html,
-	.summary_line = "core to core", .summary = add_c2c, VIEW_FLEET(c2c_fleet),
+	.summary_line = "core to core", .summary = add_c2c, VIEW_FLEET(c2c_fleet), VIEW_PROM(c2c_prom),
 };

@@ -168,7 +168,7 @@ static void write_retimed_text(const struct latency_result *r, FILE *f)
 			r->retime_skipped, LATENCY_RETIME_POINTS_MAX);
 }
 
-void report_write_latency_text(const void *result, FILE *f)
+void latency_write_text(const void *result, FILE *f)
 {
 	const struct latency_result *r = result;
 	char max[32], a[32], b[32];
@@ -355,7 +355,7 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_object_end(w);
 }
 
-void report_write_latency_json(const void *result, struct jsonw *w, const char *key)
+void latency_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct latency_result *r = result;
 

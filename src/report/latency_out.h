@@ -11,7 +11,7 @@
 
 /* The text, the "latency" object, and latency_points.csv and
  * latency_levels.csv. */
-REPORT_SECTION_WRITERS(report_write_latency_text, report_write_latency_json, latency_write_csv);
+REPORT_SECTION_WRITERS(latency_write_text, latency_write_json, latency_write_csv);
 
 /* Its view (report/latency_view.c): the HTML tables, headline figures and plots. */
 struct view;

@@ -584,8 +584,50 @@ static const struct view_fleet_setting latency_fleet_settings[] = { { "latency.m
 /* small minus huge pages: the floor is a share of what was subtracted from */
 static const struct view_fleet_scale latency_fleet_scales[] = { { "translation_ns", "memory_latency_small_pages_ns" } };
 
+/* "l2_latency_ns" / "memory_latency_cycles": the level and the unit. */
+static bool latency_level_of(const struct summary_figure *g, const char *unit, char *labels, size_t len)
+{
+	unsigned level;
+	char word[48];
+
+	if (sscanf(g->name, "l%u_latency_%47s", &level, word) == 2 && !strcmp(word, unit)) {
+		snprintf(labels, len, "level=\"%u\"", level);
+		return true;
+	}
+	snprintf(word, sizeof(word), "memory_latency_%s", unit);
+	if (strcmp(g->name, word))
+		return false;
+	snprintf(labels, len, "level=\"memory\"");
+	return true;
+}
+
+static bool prom_latency_ns(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	*value = g->value;
+	return latency_level_of(g, "ns", labels, len);
+}
+
+static bool prom_latency_cycles(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	*value = g->value;
+	return latency_level_of(g, "cycles", labels, len);
+}
+
+static const struct view_prom_family latency_prom[] = {
+	{"mlpscope_latency_seconds", "Dependent-load latency per cache level (OS-reported) and from memory", 0, 1e-9,
+	 NULL, prom_latency_ns},
+	{"mlpscope_latency_cycles", "The same latencies in core cycles (ns x the timed core clock)", 1, 0, NULL,
+	 prom_latency_cycles},
+	{"mlpscope_memory_latency_small_pages_seconds", "Memory latency on small pages", 2, 1e-9,
+	 "memory_latency_small_pages_ns", NULL},
+	{"mlpscope_translation_seconds", "Small minus huge pages at the largest size: translation", 3, 1e-9,
+	 "translation_ns", NULL},
+	{"mlpscope_prefetch_ratio", "Random chase over +64 B stream at the largest size", 4, 0, "prefetch_ratio", NULL},
+};
+
 const struct view view_latency = {
 	.section = "latency", .html = latency_html, VIEW_PLOTS(latency_plots), .compare = compare_latency,
 	.summary_line = "cache latency", .summary = add_latency,
 	VIEW_FLEET(latency_fleet), VIEW_FLEET_SETTINGS(latency_fleet_settings), VIEW_FLEET_SCALES(latency_fleet_scales),
+	VIEW_PROM(latency_prom),
 };

@@ -24,6 +24,26 @@ static const struct jsonw_field machine_cpu_fields[] = {
 
 #define LABEL "  %-15s"
 
+static void write_core_types_text(const struct machine_info *m, FILE *f)
+{
+	const char *pinned = coretype_of_cpu(&m->core_types, m->pinned_cpu);
+	char types[512];
+
+	coretype_describe(&m->core_types, types, sizeof(types));
+	fprintf(f, LABEL "%s\n", "core types", types);
+	if (pinned)
+		fprintf(f, LABEL "CPU %d: %s\n", "pinned core", m->pinned_cpu, pinned);
+	if (m->allowed_core_types < 2)
+		return;
+	fprintf(f, LABEL "CPUs of %d kinds are allowed: figures depend on which core ran them (", "! warning",
+		m->allowed_core_types);
+	if (pinned)
+		fprintf(f, "single-core sections ran on CPU %d, %s; ", m->pinned_cpu, pinned);
+	else
+		fprintf(f, "not pinned: the scheduler chose; ");
+	fprintf(f, "threads of multi-core sections mix kinds)\n");
+}
+
 static void write_caches_text(const struct machine_info *m, FILE *f)
 {
 	for (int i = 0; i < m->ncaches; i++) {
@@ -123,6 +143,7 @@ void machine_write_text(const void *result, FILE *f)
 	else
 		fprintf(f, LABEL "%d online, not pinned (allowed %s)\n", "cpus", m->topo.online_cpus,
 			m->topo.affinity);
+	write_core_types_text(m, f);
 	write_caches_text(m, f);
 	write_pages_text(m, f);
 	fprintf(f, LABEL "%s, %.4f ticks/ns, %s, step %.1f ns\n", "timer", m->timer_source ? m->timer_source : "?",
@@ -158,6 +179,25 @@ static void write_cache_json(struct jsonw *w, const struct machine_cache *mc)
 	jsonw_object_end(w);
 }
 
+static void write_core_types_json(struct jsonw *w, const struct machine_info *m)
+{
+	const struct coretype_map *t = &m->core_types;
+	const char *pinned = coretype_of_cpu(t, m->pinned_cpu);
+
+	jsonw_array_begin(w, "core_types");
+	for (int i = 0; i < t->ntypes; i++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "cpus", t->types[i].cpus);
+		jsonw_string(w, "type", t->types[i].type);
+		jsonw_string(w, "source", t->types[i].source);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_int(w, "core_type_count", t->ntypes);
+	jsonw_string_or_null(w, "pinned_core_type", pinned, pinned);
+	jsonw_int(w, "allowed_core_type_count", m->allowed_core_types);
+}
+
 static void write_pmu_json(struct jsonw *w, const struct machine_info *m)
 {
 	const struct pmu_probe *p = &m->pmu;
@@ -191,6 +231,7 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 	}
 	jsonw_int(w, "online_cpus", m->topo.online_cpus);
 	jsonw_int_or_null(w, "pinned_cpu", m->pinned_cpu >= 0, m->pinned_cpu);
+	write_core_types_json(w, m);
 
 	jsonw_array_begin(w, "caches_reported");
 	for (int i = 0; i < m->ncaches; i++)

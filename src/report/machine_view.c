@@ -11,7 +11,9 @@
 static const struct html_col machine_rows[] = {
 	{ "CPU", "cpu_model", F_TEXT }, { "vendor", "vendor", F_TEXT }, { "family", "family", F_TEXT },
 	{ "model", "model", F_TEXT }, { "stepping", "stepping", F_TEXT }, { "features", "features", F_LIST },
-	{ "online CPUs", "online_cpus", F_TEXT }, { "base page", "page_size_bytes", F_BYTES },
+	{ "online CPUs", "online_cpus", F_TEXT }, { "pinned CPU's core type", "pinned_core_type", F_TEXT },
+	{ "core types the allowed CPUs span", "allowed_core_type_count", F_TEXT },
+	{ "base page", "page_size_bytes", F_BYTES },
 	{ "THP enabled", "thp.enabled", F_TEXT }, { "THP defrag", "thp.defrag", F_TEXT },
 	{ "THP page", "thp.page_size_bytes", F_BYTES }, { "core clock min (MHz, timed)", "core_clock_mhz.min", 0 },
 	{ "core clock max (MHz, timed)", "core_clock_mhz.max", 0 },
@@ -25,6 +27,10 @@ static const struct html_col cache_cols[] = {
 	{ "line (B)", "line_bytes", F_TEXT }, { "ways", "ways", F_TEXT }, { "source", "source", F_TEXT },
 };
 
+static const struct html_col core_type_cols[] = {
+	{ "CPUs", "cpus", F_TEXT }, { "core type", "type", F_TEXT }, { "source", "source", F_TEXT },
+};
+
 static const struct html_col hugetlb_cols[] = {
 	{ "page size", "size_bytes", F_BYTES }, { "reserved", "pages_reserved", F_TEXT },
 	{ "free", "pages_free", F_TEXT },
@@ -34,8 +40,9 @@ static void machine_html(FILE *f, const struct jsonr_value *v, const struct html
 {
 	html_section_heading(f, c, "machine", "Machine: what it permits (OS and CPU claims; core clock timed)");
 	HTML_KV(f, v, machine_rows, NULL);
+	HTML_ROWS(f, jsonr_get(v, "core_types"), core_type_cols, "core types (each CPU's kind, as the host states it)");
 	HTML_ROWS(f, jsonr_get(v, "caches_reported"), cache_cols, "caches as reported");
 	HTML_ROWS(f, jsonr_get(v, "hugetlb"), hugetlb_cols, "hugetlb pools");
 }
 
-const struct view view_machine = { .section = "machine", .html = machine_html };
+const struct view view_machine = { .section = "machine", .html = machine_html, .cpu_model_key = "cpu_model" };

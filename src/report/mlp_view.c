@@ -419,7 +419,25 @@ static const struct view_fleet_setting mlp_fleet_settings[] = {
 	{ "mlp.working_set_bytes", 3 }, { "mlp.spacing_bytes", 4 },
 };
 
+/* Ks's plus or minus, a sample of its own family where it is stated. */
+static bool prom_ks_uncertainty(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	(void)len;
+	labels[0] = 0;
+	*value = g->uncertainty;
+	return !strcmp(g->name, "mlp_saturation_lanes") && isfinite(g->uncertainty);
+}
+
+static const struct view_prom_family mlp_prom[] = {
+	{"mlpscope_mlp_ks", "Lanes where the fitted lanes curve saturates (Ks)", 5, 0, "mlp_saturation_lanes", NULL},
+	{"mlpscope_mlp_ks_uncertainty", "Plus or minus on Ks from the run's noise floor", 6, 0, NULL,
+	 prom_ks_uncertainty},
+	{"mlpscope_mlp_plateau_concurrency", "Fitted plateau of t(1)/t(K) (Little's-law concurrency)", 7, 0,
+	 "mlp_plateau_concurrency", NULL},
+};
+
 const struct view view_mlp = {
 	.section = "mlp", .html = mlp_html, VIEW_PLOTS(mlp_plots), .compare = compare_mlp,
 	.summary_line = "MLP", .summary = add_mlp, VIEW_FLEET(mlp_fleet), VIEW_FLEET_SETTINGS(mlp_fleet_settings),
+	VIEW_PROM(mlp_prom),
 };

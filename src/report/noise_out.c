@@ -22,7 +22,7 @@ static const struct jsonw_field noise_result_fields[] = {
 	JSONW_FIELD(DOUBLE, "seconds", struct noise_result, seconds),
 };
 
-void report_write_noise_text(const void *result, FILE *f)
+void noise_write_text(const void *result, FILE *f)
 {
 	const struct noise_result *r = result;
 	char a[32], b[32];
@@ -54,7 +54,7 @@ void report_write_noise_text(const void *result, FILE *f)
 		"  cancels; a ratio of minima may take its two minima from different clock states.\n");
 }
 
-void report_write_noise_json(const void *result, struct jsonw *w, const char *key)
+void noise_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct noise_result *r = result;
 	size_t runs = (size_t)r->groups * NOISE_GROUP_RUNS;

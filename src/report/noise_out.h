@@ -10,7 +10,7 @@
 #include "util/jsonw.h"
 
 /* The text, the "noise" object, and noise_estimators.csv. */
-REPORT_SECTION_WRITERS(report_write_noise_text, report_write_noise_json, noise_write_csv);
+REPORT_SECTION_WRITERS(noise_write_text, noise_write_json, noise_write_csv);
 
 /* Its view (report/noise_view.c): the HTML tables, headline figures and plots. */
 struct view;

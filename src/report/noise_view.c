@@ -47,7 +47,11 @@ static void add_noise(struct summary *s, const struct jsonr_value *doc, const st
 /* Late in the fleet table, beside the warnings: how far to trust the rest. */
 static const struct view_fleet_column noise_fleet[] = { { "noise_floor_pct", "floor %", 9, false, NULL } };
 
+static const struct view_prom_family noise_prom[] = {
+	{"mlpscope_noise_floor_percent", "The run's noise floor (its tolerance), percent", 13, 0, "noise_floor_pct", NULL},
+};
+
 const struct view view_noise = {
 	.section = "noise", .html = noise_html,
-	.summary_line = "noise floor", .summary = add_noise, VIEW_FLEET(noise_fleet),
+	.summary_line = "noise floor", .summary = add_noise, VIEW_FLEET(noise_fleet), VIEW_PROM(noise_prom),
 };

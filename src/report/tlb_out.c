@@ -112,7 +112,7 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 	fputc('\n', f);
 }
 
-void report_write_tlb_text(const void *result, FILE *f)
+void tlb_write_text(const void *result, FILE *f)
 {
 	const struct tlb_result *r = result;
 	const struct tlb_series *sm = &r->series[0], *hg = r->nseries > 1 ? &r->series[1] : NULL;
@@ -175,7 +175,7 @@ static void write_level(struct jsonw *w, const struct tlb_level *l)
 	jsonw_object_end(w);
 }
 
-void report_write_tlb_json(const void *result, struct jsonw *w, const char *key)
+void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct tlb_result *r = result;
 

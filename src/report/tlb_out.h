@@ -7,15 +7,12 @@
 #ifndef MLPSCOPE_REPORT_TLB_OUT_H
 #define MLPSCOPE_REPORT_TLB_OUT_H
 
-#include <stdio.h>
-
 #include "exp/tlb.h"
+#include "report/writers.h"
 #include "util/jsonw.h"
 
-void report_write_tlb_text(const void *result, FILE *f);
-
-/* Writes "tlb": {...} into the object w is in. */
-void report_write_tlb_json(const void *result, struct jsonw *w, const char *key);
+/* The JSON writer writes "tlb": {...} into the object w is in. */
+REPORT_SECTION_TEXT_JSON(tlb_write_text, tlb_write_json);
 
 /* Its view (report/tlb_view.c): the HTML tables, headline figures and plots. */
 struct view;

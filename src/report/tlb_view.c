@@ -65,7 +65,25 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 	}
 }
 
+/* "tlb_level2_entries": the level, and the pages its row names. */
+static bool prom_tlb(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	unsigned level;
+
+	*value = g->value;
+	if (sscanf(g->name, "tlb_level%u_entries", &level) != 1)
+		return false;
+	snprintf(labels, len, "level=\"%u\",pages=\"%s\"", level, strstr(g->line, "huge") ? "huge" : "small");
+	return true;
+}
+
+static const struct view_prom_family tlb_prom[] = {
+	{"mlpscope_tlb_entries", "TLB level entries from the tlb section's steps", 10, 0, NULL, prom_tlb},
+	{"mlpscope_tlb_huge_reach_effective", "1 when 2 MiB pages gave huge-page TLB reach", 11, 0,
+	 "tlb_huge_reach_effective", NULL},
+};
+
 const struct view view_tlb = {
 	.section = "tlb", .html = tlb_html,
-	.summary_line = "TLB", .summary = add_tlb,
+	.summary_line = "TLB", .summary = add_tlb, VIEW_PROM(tlb_prom),
 };

@@ -19,6 +19,7 @@
 struct compare_table;
 struct jsonr_value;
 struct summary;
+struct summary_figure;
 struct svg_plot;
 
 /* One run as the HTML page shows it. */
@@ -63,6 +64,20 @@ struct view_fleet_setting {
 	int order;  /* its place among every view's settings, from 0 */
 };
 
+/* One Prometheus gauge family the view's headline figures go to
+ * (report/prom.c writes the families of every view; a figure none claims
+ * still goes out, as mlpscope_summary_figure). */
+struct view_prom_family {
+	const char *name;    /* "mlpscope_latency_seconds": base units, as promtool's lint asks */
+	const char *help;
+	int order;           /* its place among every view's families in the text, from 0 */
+	double scale;        /* the figure's unit into the family's (ns into seconds: 1e-9); 0: 1 */
+	const char *figure;  /* the one summary figure it takes, unlabelled; NULL: sample() decides */
+	/* Whether figure g is a sample of this family: labels filled (without
+	 * braces, may be empty) and *value its value in the figure's unit. */
+	bool (*sample)(const struct summary_figure *g, char *labels, size_t len, double *value);
+};
+
 struct view {
 	const char *section;  /* the JSON key of the section's part of a result */
 	/* Its heading(s) and tables for one run; part is doc's member section. */
@@ -84,6 +99,12 @@ struct view {
 	size_t nfleet_settings;
 	const struct view_fleet_scale *fleet_scales;
 	size_t nfleet_scales;
+	/* The key in its part that names the CPU a result was measured on, for
+	 * --prom's labels where the provenance names none; NULL: none. */
+	const char *cpu_model_key;
+	/* --prom: the families its headline figures go to. */
+	const struct view_prom_family *prom;
+	size_t nprom;
 };
 
 /* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */
@@ -92,5 +113,6 @@ struct view {
 #define VIEW_FLEET(a) .fleet = (a), .nfleet = sizeof(a) / sizeof((a)[0])
 #define VIEW_FLEET_SETTINGS(a) .fleet_settings = (a), .nfleet_settings = sizeof(a) / sizeof((a)[0])
 #define VIEW_FLEET_SCALES(a) .fleet_scales = (a), .nfleet_scales = sizeof(a) / sizeof((a)[0])
+#define VIEW_PROM(a) .prom = (a), .nprom = sizeof(a) / sizeof((a)[0])
 
 #endif

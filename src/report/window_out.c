@@ -112,6 +112,29 @@ static void write_ramps_text(FILE *f, const struct window_result *r)
 		"stepped\n", at_half, stepped);
 }
 
+/* The nop filler's ROB at the start, middle and end, the two states'
+ * sizes and how much of the run each held. */
+static void write_rob_text(FILE *f, const struct window_rob_timeline *t)
+{
+	if (!t->nchecks)
+		return;
+	fprintf(f, "  reorder buffer over the run (the nop filler at the start, middle and end; a core splits its ROB "
+		"while its other hardware thread runs):\n");
+	for (unsigned i = 0; i < t->nchecks; i++) {
+		const struct window_rob_check *c = &t->checks[i];
+
+		fprintf(f, "    %-7s %6.1f-%6.1f s  ", c->when, c->begin_s, c->end_s);
+		/* With one size seen, "whole" only means the largest seen. */
+		if (c->step_found)
+			fprintf(f, "fits at N=%u, not at %u: %.1f entries, %s\n", c->step_n_fits, c->step_n_fails,
+				c->capacity, t->have_partitioned || c->state != WINDOW_ROB_WHOLE
+						     ? window_rob_state_name(c->state) : "the only size seen");
+		else
+			fprintf(f, "no step\n");
+	}
+	fprintf(f, "    %s\n", t->note);
+}
+
 void window_write_text(const void *result, FILE *f)
 {
 	const struct window_result *r = result;
@@ -128,11 +151,19 @@ void window_write_text(const void *result, FILE *f)
 	for (unsigned i = 0; i < r->nfillers; i++) {
 		const struct window_filler_result *fr = &r->fillers[i];
 
+		char fills[64];
+
+		/* A step the ROB made is not the targeted structure's size. */
+		if (fr->rob_bound)
+			snprintf(fills, sizeof(fills), "ROB-bound, not the %s",
+				 probe_structure_name(probe_filler_info(fr->filler)->bounds));
+		else
+			snprintf(fills, sizeof(fills), "%s", fr->structure);
 		if (fr->step_found)
-			fprintf(f, "  %-12s %-36s %9u %9u %9.1f ", fr->name, fr->structure, fr->step_n_fits,
+			fprintf(f, "  %-12s %-36s %9u %9u %9.1f ", fr->name, fills, fr->step_n_fits,
 				fr->step_n_fails, fr->capacity);
 		else
-			fprintf(f, "  %-12s %-36s %9s %9s %9s ", fr->name, fr->structure, "-", "-", "-");
+			fprintf(f, "  %-12s %-36s %9s %9s %9s ", fr->name, fills, "-", "-", "-");
 		if (fr->ramp_found)
 			fprintf(f, "%9u %8u\n", fr->ramp_onset_n, fr->npoints);
 		else
@@ -146,6 +177,7 @@ void window_write_text(const void *result, FILE *f)
 
 		fprintf(f, "  %-24s %s\n", probe_structure_name(sm->structure), sm->note);
 	}
+	write_rob_text(f, &r->rob);
 	write_ramps_text(f, r);
 	write_caveats_text(f);
 	fprintf(f, "  sweep %.1f s, of which the repeat %.1f s (setup %.1f s)\n", r->sweep_seconds, r->repeat_seconds,
@@ -179,6 +211,48 @@ static void write_names(struct jsonw *w, const char *key, const struct window_re
 	jsonw_array_end(w);
 }
 
+/* window.rob_over_run: null where it was not measured (no nop filler, or
+ * it ran alone). */
+static void write_rob_json(struct jsonw *w, const struct window_rob_timeline *t)
+{
+	double run = t->run_s > 0 ? t->run_s : 1;
+
+	if (!t->nchecks) {
+		jsonw_null(w, "rob_over_run");
+		return;
+	}
+	jsonw_object_begin(w, "rob_over_run");
+	jsonw_array_begin(w, "checks");
+	for (unsigned i = 0; i < t->nchecks; i++) {
+		const struct window_rob_check *c = &t->checks[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "when", c->when);
+		jsonw_double(w, "begin_s", c->begin_s);
+		jsonw_double(w, "end_s", c->end_s);
+		jsonw_uint_or_null(w, "step_n_fits", c->step_found, c->step_n_fits);
+		jsonw_uint_or_null(w, "step_n_fails", c->step_found, c->step_n_fails);
+		jsonw_double_or_null(w, "capacity", c->step_found, c->capacity);
+		jsonw_string(w, "state", window_rob_state_name(c->state));
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_bool(w, "measured", t->measured);
+	jsonw_double_or_null(w, "whole_capacity", t->have_whole, t->whole_capacity);
+	jsonw_uint_or_null(w, "whole_n_fits", t->have_whole, t->whole_n_fits);
+	jsonw_uint_or_null(w, "whole_n_fails", t->have_whole, t->whole_n_fails);
+	jsonw_double_or_null(w, "partitioned_capacity", t->have_partitioned, t->partitioned_capacity);
+	jsonw_uint_or_null(w, "partitioned_n_fits", t->have_partitioned, t->partitioned_n_fits);
+	jsonw_uint_or_null(w, "partitioned_n_fails", t->have_partitioned, t->partitioned_n_fails);
+	jsonw_double(w, "run_seconds", t->run_s);
+	jsonw_double(w, "whole_fraction", t->whole_s / run);
+	jsonw_double(w, "partitioned_fraction", t->partitioned_s / run);
+	jsonw_double(w, "unknown_fraction", t->unknown_s / run);
+	jsonw_bool(w, "one_state", t->one_state);
+	jsonw_string(w, "note", t->note);
+	jsonw_object_end(w);
+}
+
 /* window.summary: one object per structure, keyed by its name. */
 static void write_summary(struct jsonw *w, const struct window_result *r)
 {
@@ -202,6 +276,7 @@ static void write_summary(struct jsonw *w, const struct window_result *r)
 		write_names(w, "agree", r, sm->agree, sm->nagree);
 		write_names(w, "disagree", r, sm->disagree, sm->ndisagree);
 		write_names(w, "no_step", r, sm->nostep, sm->nnostep);
+		write_names(w, "rob_bound", r, sm->rob_bound, sm->nrob_bound);
 		jsonw_bool(w, "partitioned", sm->partitioned);
 		jsonw_bool(w, "noise_limited", sm->noise_limited);
 		jsonw_string(w, "note", sm->note);
@@ -284,10 +359,15 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 		}
 		jsonw_bool(w, "partitioned", fr->partitioned);
 		jsonw_bool(w, "disagrees", fr->disagrees);
+		jsonw_double(w, "begin_s", fr->begin_s);
+		jsonw_double(w, "end_s", fr->end_s);
+		jsonw_string_or_null(w, "rob_state", r->rob.nchecks, window_rob_state_name(fr->rob_state));
+		jsonw_bool(w, "rob_bound", fr->rob_bound);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
 	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
+	write_rob_json(w, &r->rob);
 	write_summary(w, r);
 	write_ramps_json(w, r);
 	jsonw_object_end(w);

@@ -143,7 +143,26 @@ static int window_plot(struct svg_plot *p, const struct jsonr_value *const *docs
 
 static const struct view_plot window_plots[] = { { "window", 3, window_plot } };
 
+/* "window_rob_entries": the structure. */
+static bool prom_window(const struct summary_figure *g, char *labels, size_t len, double *value)
+{
+	char word[48];
+	size_t n;
+
+	*value = g->value;
+	if (sscanf(g->name, "window_%47[a-z0-9_]", word) != 1 || (n = strlen(word)) < strlen("_entries") ||
+	    strcmp(word + n - strlen("_entries"), "_entries"))
+		return false;
+	word[n - strlen("_entries")] = 0;
+	snprintf(labels, len, "structure=\"%s\"", word);
+	return true;
+}
+
+static const struct view_prom_family window_prom[] = {
+	{"mlpscope_window_entries", "Out-of-order structure capacity measured by window", 9, 0, NULL, prom_window},
+};
+
 const struct view view_window = {
 	.section = "window", .html = window_html, VIEW_PLOTS(window_plots), .compare = compare_window,
-	.summary_line = "window", .summary = add_window,
+	.summary_line = "window", .summary = add_window, VIEW_PROM(window_prom),
 };

@@ -20,4 +20,9 @@ struct jsonw;
 	void json(const void *result, struct jsonw *w, const char *key);           \
 	int csv(const char *dir, const struct jsonr_value *doc)
 
+/* The same pair for a section with no CSV table of its own. */
+#define REPORT_SECTION_TEXT_JSON(text, json)                                      \
+	void text(const void *result, FILE *f);                                    \
+	void json(const void *result, struct jsonw *w, const char *key)
+
 #endif

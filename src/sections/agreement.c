@@ -6,8 +6,12 @@
  */
 #include "sections/registry.h"
 
-#include "exp/result.h"
-#include "report/agree.h"
+#include "analyse/agreement.h"
+#include "report/agreement_out.h"
+#include "run/run.h"
+#include "sections/latency.h"
+#include "sections/loaded.h"
+#include "sections/mlp.h"
 
 #include <math.h>
 
@@ -22,19 +26,19 @@ static const char agreement_help[] =
 /* Derived, not measured: latency, mlp K=1 and loaded idle side by side. */
 static int agreement_section_run(struct section_run *s, void *result)
 {
-	const struct mlp_arms *m = section_result_of(s->r, "mlp");
+	const struct mlp_arms *m = mlp_section_result(s->r);
 
-	agree_compute(section_result_of(s->r, "latency"), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
-		      section_result_of(s->r, "loaded"), s->r->has_noise_floor ? s->r->noise_floor_pct : NAN, result);
-	return ((const struct agree_result *)result)->nlines ? 0 : 1;
+	agreement_compute(latency_section_result(s->r), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
+		      loaded_section_result(s->r), s->r->has_noise_floor ? s->r->noise_floor_pct : NAN, result);
+	return ((const struct agreement_result *)result)->nlines ? 0 : 1;
 }
 
 const struct section section_agreement = {
 	.name = "agreement",
 	.summary = "sections agree: latency, mlp K=1 and loaded idle at the same set (in the full report)",
 	.help = agreement_help, .kind = SECTION_MEASURE, .in_report = true, .report_only = true,
-	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agree_result),
-	.run = agreement_section_run, .write_text = agree_write_text,
-	.write_json = agree_write_json,
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agreement_result),
+	.run = agreement_section_run, .write_text = agreement_write_text,
+	.write_json = agreement_write_json,
 	.view = &view_agreement,
 };

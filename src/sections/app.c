@@ -1,6 +1,7 @@
 /*
  * The `app` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: a real walk as K lanes against the chase curve: app
  * bwt|hash|search|gather|bzip2.
  */
@@ -13,11 +14,14 @@
 #include "exp/app/sais.h"
 #include "report/app_bzip2_out.h"
 #include "report/app_out.h"
+#include "sections/latency.h"
 #include "sections/plan.h"
 #include "util/format.h"
+#include "util/jsonw.h"
 #include "util/usage.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,7 +106,7 @@ static size_t app_footprint(const struct options *o, const struct cache_sizes *c
  * the same run measured one and the OS is silent or disproved. */
 static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 {
-	cache_sizes_of(&s->r->topo, section_result_of(s->r, "latency"), c);
+	cache_sizes_of(&s->r->topo, latency_section_result(s->r), c);
 }
 
 /* The full report inverts one BWT block of generated (markov) text at
@@ -181,7 +185,7 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 		.stop = s->stop,
 	};
 	struct cache_sizes sizes;
-	struct app_bzip2_cache_facts c = {.latency = section_result_of(s->r, "latency")};
+	struct app_bzip2_cache_facts c = {.latency = latency_section_result(s->r)};
 
 	app_cache_sizes(s, &sizes);
 	c.l2_bytes = sizes.l2.bytes;
@@ -305,8 +309,75 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* app's settings in the plan (budget.h): the kernel's footprint (the full
+ * report walks a bzip2 block instead), its trials, and the rows per swept
+ * walk of bwt's lanes variants, whatever the table. */
+struct app_knobs {
+	size_t bytes;
+	unsigned trials;
+	size_t walk_rows;
+};
+_Static_assert(sizeof(struct app_knobs) <= BUDGET_KNOB_BYTES, "app's knobs fit their slot");
+
+#define MIB ((size_t)1 << 20)
+/* app bzip2's short form in the full report on the Ice Lake guest (s). */
+#define APP_BZIP2_SHORT_S 2.4
+
+static void app_defaults(const struct budget *b, void *knobs)
+{
+	size_t two_llc = 2 * b->facts.llc_bytes;
+
+	/* twice the last cache, 8 to 64 MiB (bwt's narrow table holds 2^24
+	 * rows; a wider table only multiplies the suffix sort) */
+	*(struct app_knobs *)knobs = (struct app_knobs){
+		.bytes = two_llc < 8 * MIB ? 8 * MIB : two_llc > 64 * MIB ? 64 * MIB : two_llc,
+		.trials = 3, .walk_rows = (size_t)4 << 20};
+}
+
+static double app_price(const struct budget *b, const void *knobs, size_t *peak)
+{
+	const struct app_knobs *k = knobs;
+	double rows = (double)(k->bytes / 4), walk = fmin(rows, (double)k->walk_rows), d = b->facts.rates.dram_ns;
+	/* bwt, fitted on the Ice Lake guest (64 MiB table, 16 Mi rows): the
+	 * suffix sort about 360 ns a byte; the chase reference at the same
+	 * footprint about 28 M miss-times; per trial the two lanes variants
+	 * over every K cost about 7.5 miss-times per row walked, the ring
+	 * (which decodes the whole text) about 2.1 per row. */
+	double t = rows * 360e-9 + 28e6 * d / 1e9 + 1.0 + k->trials * (walk * 7.5 * d + rows * 2.1 * d) / 1e9;
+
+	*peak = (size_t)(rows * 18);
+	/* the full report: bwt over one bzip2-sized block (cache-resident) and
+	 * its chase reference, 1.4-1.5 s on the Ice Lake guest alone; then app
+	 * bzip2's short form (2 MB of text, one trial, K up to 8), 2.4 s there:
+	 * Huffman decoding and the walk of a cache-resident table, so no rate
+	 * here scales it. */
+	return b->full_report ? 0.6 + 8e6 * d / 1e9 + (b->quick ? 0 : APP_BZIP2_SHORT_S) : t;
+}
+
+static bool shrink_trials(struct budget *b, struct budget_section *s)
+{
+	struct app_knobs *k = BUDGET_KNOBS(s, struct app_knobs);
+
+	/* the full report walks one bzip2 block: its trials cost nothing */
+	if (k->trials <= 1 || b->full_report)
+		return false;
+	budget_note_count(b, "app trials", k->trials, k->trials - 1, "");
+	k->trials--;
+	return true;
+}
+
+static const struct budget_hooks app_budget = {
+	.alone_budget_s = 60.0, .defaults = app_defaults, .price = app_price,
+	BUDGET_SET(struct app_knobs, bytes, BUDGET_SET_SIZE),
+	BUDGET_STEPS({.rank = 18, .fn = shrink_trials}),
+	BUDGET_FIELDS(JSONW_FIELD(UINT, "app_bytes", struct app_knobs, bytes),
+		      JSONW_FIELD(UINT, "app_trials", struct app_knobs, trials),
+		      JSONW_FIELD(UINT, "app_walk_rows", struct app_knobs, walk_rows)),
+};
+
 static int app_section_run(struct section_run *s, void *result)
 {
+	const struct app_knobs *knobs = section_knobs_of(s, "app");
 	const struct options *o = s->o;
 	struct report *r = s->r;
 	const char *kernel = app_kernel(o);
@@ -318,7 +389,7 @@ static int app_section_run(struct section_run *s, void *result)
 		.pages = s->plan->pages[s->plan->npages - 1],
 		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
 		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX)
-			  : section_budget_of(s) ? section_budget_of(s)->app_trials : 3,
+			  : knobs ? knobs->trials : 3,
 		.seed = o->seed,
 		.chase = true,
 		.clock = &r->clock,
@@ -340,8 +411,8 @@ static int app_section_run(struct section_run *s, void *result)
 		textgen_parse(o->input, &ap.input);
 	/* The swept walks decode a fixed number of rows whatever the table
 	 * (the first walk after the build, and the ring, still decode it all). */
-	if (section_budget_of(s))
-		ap.walk_rows = section_budget_of(s)->app_walk_rows;
+	if (knobs)
+		ap.walk_rows = knobs->walk_rows;
 	rc = app_run(kernel, &ap, k, s->err, sizeof(s->err));
 	if (rc == -EPROTO)
 		snprintf(s->err, sizeof(s->err), "app %s: check failed: %s; refusing to report", kernel,
@@ -390,7 +461,7 @@ const struct section section_app = {
 	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.operands = SECTION_ARGS_ONE, .operand_name = "kernel",
 	.usage = "mlpscope app bwt|hash|search|gather|bzip2 [FILE.bz2]",
-	.result_bytes = sizeof(struct app_result), .plan = app_section_plan, .run = app_section_run,
+	.result_bytes = sizeof(struct app_result), .budget = &app_budget, .plan = app_section_plan, .run = app_section_run,
 	.write_text = app_section_text, .write_json = app_write_json, .write_csv = app_write_csv,
 	.free = app_section_free,
 	.view = &view_app,

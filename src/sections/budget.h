@@ -6,7 +6,10 @@
  * machine we do not have (`mlpscope plan --from FACTS`) and in tests. The
  * estimates price what each section does (arenas touched, chains built and
  * verified, timed regions, warm-up walks); they are checked against the
- * time each section took, reported side by side.
+ * time each section took, reported side by side. Each section's part (its
+ * settings, their defaults, its price and shrink steps) is a struct
+ * budget_hooks beside its own glue in sections/NAME.c; the planner only
+ * loops over them and names none.
  */
 #ifndef MLPSCOPE_SECTIONS_BUDGET_H
 #define MLPSCOPE_SECTIONS_BUDGET_H
@@ -18,6 +21,7 @@
 #include "exp/cost.h"
 
 struct jsonw;
+struct jsonw_field;
 
 #define BUDGET_SECTIONS 16
 #define BUDGET_NOTES 16
@@ -34,19 +38,107 @@ struct jsonw;
 #define BUDGET_RSS_CAP_BYTES ((size_t)2500 * 1000 * 1000)
 #define BUDGET_FLOOR_PEAK 3.25
 
+/* Room for one section's knobs (its budget settings struct). */
+#define BUDGET_KNOB_BYTES 96
+/* The command word of the full report. */
+#define BUDGET_FULL_REPORT "report"
+
+struct budget;
+struct budget_section;
+
+/* A shrink step: lowers one knob of s one notch and writes it down
+ * (budget_note_*); false when the knob is already at its floor. s is NULL
+ * for the planner's own steps (the sets past the caches). */
+typedef bool (*budget_step_fn)(struct budget *b, struct budget_section *s);
+
+struct budget_step {
+	/* The order over every section's steps, ascending: what costs a figure
+	 * least first (10-29: trials past the first min-of-3 groups, then
+	 * points), the sets past the caches at 30 and under their floor at 40. */
+	unsigned rank;
+	budget_step_fn fn;           /* NULL: lower the unsigned knob at knob_offset */
+	size_t knob_offset;
+	unsigned floor, step;        /* by step while over floor */
+	const char *what;            /* the knob as the notes name it */
+};
+
+/* The common step: an unsigned knob of the section's settings struct type
+ * lowered by step_ while it is over floor_, written down as what_. */
+#define BUDGET_STEP_DOWN(rank_, type, member, floor_, step_, what_) \
+	{.rank = (rank_), .knob_offset = offsetof(type, member), .floor = (floor_), .step = (step_), .what = (what_)}
+/* A hooks initializer's steps and plan keys, each a list in place. */
+#define BUDGET_STEPS(...) \
+	.steps = (const struct budget_step[]){__VA_ARGS__}, \
+	.nsteps = sizeof((const struct budget_step[]){__VA_ARGS__}) / sizeof(struct budget_step)
+#define BUDGET_FIELDS(...) \
+	.fields = (const struct jsonw_field[]){__VA_ARGS__}, \
+	.nfields = sizeof((const struct jsonw_field[]){__VA_ARGS__}) / sizeof(struct jsonw_field)
+
+/* How a section's working set (a size_t knob) follows the plan. */
+enum budget_set_follows {
+	BUDGET_SET_SIZE = 1u << 0,    /* --size fixes it */
+	BUDGET_SET_MEMORY = 1u << 1,  /* at most the sets past the caches, unless --size fixed it */
+	BUDGET_SET_FIT = 1u << 2,     /* at most the plan's working set (a share of MemAvailable) */
+};
+#define BUDGET_SET(type, member, follows) .set_offset = offsetof(type, member), .set_follows = (follows)
+
+/* One section's part in the plan, beside its settings in sections/NAME.c
+ * and named by its descriptor (struct section's .budget). Every hook may
+ * be NULL. knobs: the section's own settings struct, in its slot. */
+struct budget_hooks {
+	double alone_budget_s;       /* default --budget when asked for alone; 0: 30 s */
+	bool never_refused;          /* every other section reads what it measures */
+	/* Its defaults, from b's facts, quick, command and memory_set_bytes. */
+	void (*defaults)(const struct budget *b, void *knobs);
+	/* Seconds it takes, and the memory it holds at its peak. */
+	double (*price)(const struct budget *b, const void *knobs, size_t *peak_bytes);
+	/* Its working set, BUDGET_SET(): what follows the plan's sizes. */
+	size_t set_offset;
+	unsigned set_follows;        /* enum budget_set_follows; 0: none */
+	/* Its other sets once those past the caches are at most to_bytes. */
+	void (*memory_set)(const struct budget *b, void *knobs, size_t to_bytes);
+	/* Tried before the planner's own, while the peak is over the cap. */
+	budget_step_fn memory_step;
+	const struct budget_step *steps;   /* for time */
+	unsigned nsteps;
+	const struct jsonw_field *fields;  /* its keys in the plan's `sizes`, in report order */
+	size_t nfields;
+};
+
+/* The hooks of a short section whose figures every other reads (the
+ * clock, the noise floor): a fixed 0.15 s, never refused. */
+extern const struct budget_hooks budget_prerequisite;
+
+/* A section the plan knows: every measuring row, running or not (the
+ * knobs of all are written), in report order. */
+struct budget_row {
+	const char *name;
+	const struct budget_hooks *hooks;   /* NULL: priced at nothing */
+	bool runs;                          /* part of this command */
+};
+
 struct budget_section {
 	const char *name;            /* registry row name */
+	const struct budget_hooks *hooks;
 	bool runs;                   /* part of this command */
 	bool refused;                /* cannot give a defensible figure in its share: not run */
 	double planned_s;
 	double actual_s;             /* NAN until it ran */
 	size_t peak_bytes;           /* memory it holds at its peak (planned) */
+	union {
+		max_align_t align;
+		unsigned char bytes[BUDGET_KNOB_BYTES];
+	} knobs;                     /* the section's settings struct */
 };
+
+/* A slot's knobs as the section's own type. */
+#define BUDGET_KNOBS(slot, type) ((type *)(void *)(slot)->knobs.bytes)
 
 struct budget {
 	double budget_s;
 	bool quick;
 	const char *command;         /* "report", or the section asked for */
+	bool full_report;            /* command is BUDGET_FULL_REPORT */
 	struct cost_facts facts;
 
 	/* Sets that must miss every cache (exp/policy.h): 8x the last cache
@@ -57,41 +149,6 @@ struct budget {
 	bool memory_set_under_floor;
 	size_t size_bytes;           /* --size, 0: none */
 
-	size_t latency_max_bytes;
-	unsigned latency_trials, latency_points_per_octave, latency_steady_visits;
-	bool latency_near_caches;    /* five more points around each reported cache size */
-	/* The steady sweep's work (exp/latency.h, issue 21): trials split over
-	 * passes, each size's block after warm_walks full walks when the set is
-	 * at most warm_max, every region region_hops loads. */
-	unsigned latency_passes, latency_warm_walks;
-	size_t latency_warm_max_bytes, latency_region_hops;
-
-	size_t mlp_bytes;
-	unsigned mlp_trials, mlp_repeats;
-
-	size_t bandwidth_bytes;      /* mapped; each trial streams bandwidth_trial_bytes of it */
-	size_t bandwidth_trial_bytes;
-	unsigned bandwidth_trials;
-	size_t bandwidth_eff_bytes, bandwidth_eff_max_nodes;
-	unsigned bandwidth_eff_trials;
-
-	size_t multicore_bytes;      /* per thread */
-	unsigned multicore_trials, multicore_lanes;
-
-	size_t loaded_chase_bytes, loaded_gen_bytes;
-	unsigned loaded_trials;
-
-	unsigned tlb_points_per_octave, tlb_trials;
-
-	size_t window_bytes;
-	unsigned window_trials;
-
-	size_t app_bytes;            /* app KERNEL's footprint (the full report walks a bzip2 block) */
-	unsigned app_trials;
-	size_t app_walk_rows;        /* bwt: rows per swept walk of the lanes variants, whatever the table */
-
-	double c2c_s;                /* spread over the pairs */
-
 	struct budget_section sec[BUDGET_SECTIONS];
 	unsigned nsec;
 	double planned_s, actual_s;
@@ -101,16 +158,30 @@ struct budget {
 	unsigned nnotes;
 };
 
-/* Plan command (a registry row name, "report" for the full report) on the
- * machine f within budget_s seconds (0: the default for command and quick),
- * its running sections names[0..nnames) in report order. size_bytes: the
- * user's --size, which fixes latency's, mlp's, window's and app's set (0:
- * the planner's). Pure. */
+/* Plan command (a registry row name, BUDGET_FULL_REPORT for the full
+ * report) on the machine f within budget_s seconds (0: the default for
+ * command and quick), over rows[0..nrows) in report order. size_bytes:
+ * the user's --size, which fixes the working sets that follow it
+ * (BUDGET_SET_SIZE; 0: the planner's). Pure. */
 void budget_make(struct budget *b, const struct cost_facts *f, const char *command, bool quick, double budget_s,
-		 size_t size_bytes, const char *const *names, unsigned nnames);
+		 size_t size_bytes, const struct budget_row *rows, unsigned nrows);
 
-/* The section's slot, or NULL when it is not planned. */
+/* The section's slot, or NULL when it does not run. */
 struct budget_section *budget_section(struct budget *b, const char *name);
+
+/* The knobs of the section called name, running or not; NULL when the plan
+ * has no slot for it. */
+const void *budget_knobs(const struct budget *b, const char *name);
+
+/* Every working set that fits the plan (BUDGET_SET_FIT) at most max_bytes. */
+void budget_fit(struct budget *b, size_t max_bytes);
+
+/* For the hooks' shrink steps: the change written down, one note per knob
+ * however many steps it took ("bandwidth trials 9 -> 3"). */
+void budget_note(struct budget *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void budget_note_count(struct budget *b, const char *knob, size_t from, size_t to, const char *tail);
+void budget_note_bytes(struct budget *b, const char *knob, size_t from, size_t to, const char *tail);
+
 
 /* "planned 74 s: latency 21 s, mlp 12 s, ..." on one line, then what was shrunk. */
 void budget_write_plan_line(const struct budget *b, FILE *f);

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "exp/result.h"
+#include "run/run.h"
 
 #define REPORT_SCHEMA_VERSION RESULT_SCHEMA_VERSION
 

@@ -62,6 +62,7 @@ static void write_provenance(struct jsonw *w, const struct report *r)
 	jsonw_string(w, "timestamp_utc", p->timestamp_utc);
 	jsonw_string(w, "affinity", r->topo.affinity);
 	jsonw_int(w, "cpu_pinned", r->topo.cpu);
+	jsonw_string_or_null(w, "cpu_pinned_type", p->cpu_pinned_type[0], p->cpu_pinned_type);
 	jsonw_int(w, "online_cpus", r->topo.online_cpus);
 	write_clock(w, &r->clock);
 	write_thread_placement(w, r);

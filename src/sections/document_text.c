@@ -19,9 +19,10 @@ static void write_header(const struct report *r, FILE *f)
 {
 	const struct clock_info *c = &r->clock;
 	static struct summary sum;
+	const char *type = r->prov.core_type_count > 1 ? r->prov.cpu_pinned_type : "";
 
-	fprintf(f, "mlpscope %s on %s (%s), %d CPUs online, pinned to CPU %d\n", r->version, r->topo.cpu_model,
-		r->prov.arch, r->topo.online_cpus, r->topo.cpu);
+	fprintf(f, "mlpscope %s on %s (%s), %d CPUs online, pinned to CPU %d%s%s\n", r->version,
+		r->topo.cpu_model, r->prov.arch, r->topo.online_cpus, r->topo.cpu, type[0] ? ", a " : "", type);
 	if (!report_build_summary(r, &sum))
 		summary_write_text(&sum, f);
 	fprintf(f, "clock: %s, %.4f ticks/ns%s; step %.1f ns, empty region %.1f ns, "

@@ -1,13 +1,16 @@
 /*
  * The `loaded` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: latency under load: one chaser while other threads generate
  * traffic.
  */
+#include "sections/loaded.h"
 #include "sections/registry.h"
 
 #include "report/bandwidth_out.h"
 #include "sections/plan.h"
+#include "util/jsonw.h"
 #include "util/usage.h"
 
 static const char loaded_help[] =
@@ -15,6 +18,55 @@ static const char loaded_help[] =
 	"read/write) traffic, throttled by an injection delay swept from none to idle.\n"
 	"Output: the idle latency, latency against delivered bandwidth, and the bandwidth\n"
 	"at which latency doubles (or that it was not reached). Needs 2 CPUs.\n";
+
+/* loaded's settings in the plan (budget.h): the chaser's set, the
+ * generators' set and the trials. */
+struct loaded_knobs {
+	size_t chase_bytes, gen_bytes;
+	unsigned trials;
+};
+_Static_assert(sizeof(struct loaded_knobs) <= BUDGET_KNOB_BYTES, "loaded's knobs fit their slot");
+
+static void loaded_memory_set(const struct budget *b, void *knobs, size_t to)
+{
+	struct loaded_knobs *k = knobs;
+
+	(void)b;
+	k->chase_bytes = to / 2;
+	k->gen_bytes = to;
+}
+
+static void loaded_defaults(const struct budget *b, void *knobs)
+{
+	loaded_memory_set(b, knobs, b->memory_set_bytes);
+	((struct loaded_knobs *)knobs)->trials = b->quick ? 3 : 9;
+}
+
+static double loaded_price(const struct budget *b, const void *knobs, size_t *peak)
+{
+	const struct loaded_knobs *k = knobs;
+	const struct cost_facts *f = &b->facts;
+	double delays = b->quick ? 6 : 12, kinds = b->quick ? 1 : 2;
+	/* per delay and kind: the generators alone (2 ms) and trials of the
+	 * chase beside them (32768 hops, slower under load) */
+	double t = cost_build_s(f, k->chase_bytes / 64) + cost_touch_s(f, k->gen_bytes) +
+		   kinds * (delays + 1) * (2e-3 + k->trials * (b->quick ? 16384.0 : 32768.0) * f->rates.dram_ns * 1.9 / 1e9);
+
+	/* fitted on the Ice Lake guest: 2.6-3.2 s against 2.4 s priced, 0.8 s
+	 * against 0.4 with --quick (the teams' start and the rate windows) */
+	t = 1.15 * t + 0.3;
+
+	*peak = f->cpus < 2 ? 0 : k->chase_bytes + k->gen_bytes;
+	return f->cpus < 2 ? 0 : t;
+}
+
+static const struct budget_hooks loaded_budget = {
+	.defaults = loaded_defaults, .price = loaded_price, .memory_set = loaded_memory_set,
+	BUDGET_STEPS(BUDGET_STEP_DOWN(13, struct loaded_knobs, trials, 3, 3, "loaded trials")),
+	BUDGET_FIELDS(JSONW_FIELD(UINT, "loaded_chase_bytes", struct loaded_knobs, chase_bytes),
+		      JSONW_FIELD(UINT, "loaded_gen_bytes", struct loaded_knobs, gen_bytes),
+		      JSONW_FIELD(UINT, "loaded_trials", struct loaded_knobs, trials)),
+};
 
 static size_t loaded_section_peak(const struct topo *t, bool quick, unsigned threads)
 {
@@ -36,6 +88,7 @@ static int loaded_section_plan(struct section_run *s, char *err, size_t errlen)
 
 static int loaded_section_run(struct section_run *s, void *result)
 {
+	const struct loaded_knobs *k = section_knobs_of(s, "loaded");
 	struct loaded_params lp;
 	char why[CLI_ERR_LEN] = "";
 	int rc;
@@ -43,10 +96,10 @@ static int loaded_section_run(struct section_run *s, void *result)
 	if (s->plan->threads < 2)
 		return 1;  /* skipped; the plan warned */
 	loaded_params_default(&lp, &s->r->clock, &s->r->topo, s->o->quick);
-	if (section_budget_of(s)) {
-		lp.chase_bytes = section_budget_of(s)->loaded_chase_bytes;
-		lp.gen_bytes = section_budget_of(s)->loaded_gen_bytes;
-		lp.trials = section_budget_of(s)->loaded_trials;
+	if (k) {
+		lp.chase_bytes = k->chase_bytes;
+		lp.gen_bytes = k->gen_bytes;
+		lp.trials = k->trials;
 	}
 	lp.threads = s->o->threads;
 	lp.seed = s->o->seed;
@@ -67,8 +120,13 @@ const struct section section_loaded = {
 	.summary = "latency under load: one chaser while other threads generate traffic",
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result),
-	.plan = loaded_section_plan, .peak_bytes = loaded_section_peak, .run = loaded_section_run,
+	.budget = &loaded_budget, .plan = loaded_section_plan, .peak_bytes = loaded_section_peak, .run = loaded_section_run,
 	.write_text = loaded_write_text, .write_json = loaded_write_json,
 	.write_csv = loaded_write_csv, .placement = loaded_section_placement,
 	.view = &view_loaded,
 };
+
+const struct loaded_result *loaded_section_result(const struct report *r)
+{
+	return registry_result(r, &section_loaded);
+}

@@ -6,8 +6,9 @@
  */
 #include "sections/registry.h"
 
-#include "exp/result.h"
+#include "run/run.h"
 #include "report/machine_out.h"
+#include "sections/budget.h"
 
 static const char machine_help[] =
 	"Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"
@@ -35,6 +36,7 @@ static int machine_section_run(struct section_run *s, void *result)
 const struct section section_machine = {
 	.name = "machine",
 	.options = "budget",
+	.budget = &budget_prerequisite,
 	.summary = "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	.help = machine_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct machine_info),

@@ -1,14 +1,18 @@
 /*
  * The `mlp` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: memory-level parallelism: K lanes of dependent loads.
  */
+#include "sections/mlp.h"
 #include "sections/registry.h"
 
 #include "exp/cache_sizes.h"
 #include "report/mlp_out.h"
+#include "sections/latency.h"
 #include "sections/plan.h"
 #include "util/format.h"
+#include "util/jsonw.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,13 +36,80 @@ static const char mlp_help[] =
 	"--read-size varies the bytes read per node (8..128, a node crossing a line)\n"
 	"and the spacing, each case with its own layout check.\n";
 
+/* mlp's settings in the plan (budget.h): the set the price assumes (the
+ * run's own is the plan's working set, which follows the memory set), the
+ * trials and the repeated sweeps. */
+struct mlp_knobs {
+	size_t bytes;
+	unsigned trials, repeats;
+};
+_Static_assert(sizeof(struct mlp_knobs) <= BUDGET_KNOB_BYTES, "mlp's knobs fit their slot");
+
+/* Bytes between the chain's nodes the price assumes: one node per line. */
+#define MLP_PRICED_SPACING 64
+
+static void mlp_defaults(const struct budget *b, void *knobs)
+{
+	*(struct mlp_knobs *)knobs = (struct mlp_knobs){.bytes = b->memory_set_bytes, .trials = 6,
+							.repeats = b->quick ? 1 : 3};
+}
+
+static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
+{
+	const struct mlp_knobs *k = knobs;
+	const struct cost_facts *f = &b->facts;
+	/* Fitted on the Ice Lake guest (quiet runs at 512 MiB, 3 repeats of 6
+	 * trials: setup 1.5-2.3 s, sweep 7.2-7.6 s at a 104 ns miss; 256 MiB,
+	 * 1 x 3: 0.7 s and 2.0 s): one trial of the sweep (K = 1 up to the
+	 * plateau, the control arm, the L1 kernels) costs about 4 M
+	 * miss-times, the setup 1.65x a bare chain build (page collapse, the
+	 * backing read, the order array). */
+	double per_trial = 4.0e6 * f->rates.dram_ns / 1e9;
+	double t = 1.65 * cost_build_s(f, k->bytes / MLP_PRICED_SPACING) + k->repeats * k->trials * per_trial;
+
+	/* --levels (always in the full report): two more sweeps of one repeat
+	 * in sets inside the caches, 2.2-2.6 s whatever the trials there
+	 * (3.1 s at a 234 ns miss): mostly their chains and the K sweep's
+	 * fixed costs. */
+	if (b->full_report)
+		t += 1.6 + 8e6 * f->rates.dram_ns / 1e9;
+	*peak = k->bytes + k->bytes / 16;
+	return t;
+}
+
+static const struct budget_hooks mlp_budget = {
+	.alone_budget_s = 15.0, .defaults = mlp_defaults, .price = mlp_price,
+	BUDGET_SET(struct mlp_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY | BUDGET_SET_FIT),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(16, struct mlp_knobs, repeats, 1, 1, "mlp repeats (sweeps)"),
+		     BUDGET_STEP_DOWN(21, struct mlp_knobs, trials, 3, 3, "mlp trials")),
+	BUDGET_FIELDS(JSONW_FIELD(UINT, "mlp_bytes", struct mlp_knobs, bytes),
+		      JSONW_FIELD(UINT, "mlp_trials", struct mlp_knobs, trials),
+		      JSONW_FIELD(UINT, "mlp_repeats", struct mlp_knobs, repeats)),
+};
+
+/* Sweeps per run: --repeat when given, else the budget's, else --repeat's default. */
+static unsigned mlp_repeats(const struct section_run *s)
+{
+	const struct mlp_knobs *k = section_knobs_of(s, "mlp");
+
+	return s->o->repeat_given || !k ? s->o->repeat : k->repeats;
+}
+
+/* Trials per point: --trials, else the budget's, else the policy's. */
+static unsigned mlp_trials(const struct section_run *s)
+{
+	const struct mlp_knobs *k = section_knobs_of(s, "mlp");
+
+	return s->o->trials ? s->o->trials : k ? k->trials : POLICY_MLP_TRIALS_DEFAULT;
+}
+
 /* The memory set was sized before anything ran, from the OS's caches; the
  * run's latency curve may show a larger one (an OS that reports none, or a
  * claim the curve disproves). Under twice it, say so: loads of the largest
  * set may hit that cache. */
 static void warn_if_cache_resident(struct report *r, size_t set_bytes)
 {
-	const struct latency_result *lat = section_result_of(r, "latency");
+	const struct latency_result *lat = latency_section_result(r);
 	struct cache_sizes c;
 	char a[32], b[32];
 
@@ -65,7 +136,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 	if (!m)
 		return -ENOMEM;
 	warn_if_cache_resident(r, plan->working_set_bytes);
-	a->nlevels = mlp_levels_plan_curve(&r->topo, section_result_of(r, "latency"), plan->working_set_bytes, a->levels);
+	a->nlevels = mlp_levels_plan_curve(&r->topo, latency_section_result(r), plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];
 		struct mlp_params mp = {
@@ -75,7 +146,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 			.pages = plan->pages[0],
 			.max_lanes = o->max_lanes,
 			.repeats = 1,
-			.trials = o->trials ? o->trials : section_budget_of(s) ? section_budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
+			.trials = mlp_trials(s),
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,
@@ -137,8 +208,8 @@ static int mlp_section_run(struct section_run *s, void *result)
 			.line_bytes = r->topo.line_bytes,
 			.pages = plan->pages[i],
 			.max_lanes = o->max_lanes,
-			.repeats = o->repeat_given || !section_budget_of(s) ? o->repeat : section_budget_of(s)->mlp_repeats,
-			.trials = o->trials ? o->trials : section_budget_of(s) ? section_budget_of(s)->mlp_trials : POLICY_MLP_TRIALS_DEFAULT,
+			.repeats = mlp_repeats(s),
+			.trials = mlp_trials(s),
 			.accesses = plan->accesses,
 			.seed = o->seed,
 			.clock = &r->clock,
@@ -194,8 +265,13 @@ const struct section section_mlp = {
 	.name = "mlp", .summary = "memory-level parallelism: K lanes of dependent loads",
 	.options = "levels read-size budget",
 	.help = mlp_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
-	.result_bytes = sizeof(struct mlp_arms), .run = mlp_section_run,
+	.result_bytes = sizeof(struct mlp_arms), .budget = &mlp_budget, .run = mlp_section_run,
 	.write_text = mlp_write_text, .write_json = mlp_write_json, .write_csv = mlp_write_csv,
 	.free = mlp_section_free,
 	.view = &view_mlp,
 };
+
+const struct mlp_arms *mlp_section_result(const struct report *r)
+{
+	return registry_result(r, &section_mlp);
+}

@@ -5,8 +5,9 @@
  */
 #include "sections/registry.h"
 
-#include "exp/result.h"
+#include "run/run.h"
 #include "report/noise_out.h"
+#include "sections/budget.h"
 
 static const char noise_help[] =
 	"Times a short L1-resident chase min-of-3, 14 times, and reports the spread of\n"
@@ -36,10 +37,11 @@ static int noise_section_run(struct section_run *s, void *result)
 const struct section section_noise = {
 	.name = "noise",
 	.options = "budget",
+	.budget = &budget_prerequisite,
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct noise_result), .run = noise_section_run,
-	.write_text = report_write_noise_text, .write_json = report_write_noise_json,
+	.write_text = noise_write_text, .write_json = noise_write_json,
 	.write_csv = noise_write_csv,
 	.view = &view_noise,
 };

@@ -154,7 +154,7 @@ void plan_fit_clock(struct plan *p, const struct clock_info *c, struct report *r
 }
 
 void plan_budget(struct plan *p, const struct options *o, struct report *r, const char *command,
-		 const char *const *names, unsigned nnames)
+		 const struct budget_row *rows, unsigned nrows)
 {
 	struct cost_facts f;
 	char why[300];
@@ -168,18 +168,16 @@ void plan_budget(struct plan *p, const struct options *o, struct report *r, cons
 		result_warn(r, "plan: the cost model's rates could not be measured; assumed a slow machine's");
 	}
 	/* --size fixes the working set: the budget prices it, never moves it. */
-	budget_make(&p->budget, &f, command, o->quick, o->budget_s, o->size_bytes ? p->working_set_bytes : 0, names,
-		    nnames);
+	budget_make(&p->budget, &f, command, o->quick, o->budget_s, o->size_bytes ? p->working_set_bytes : 0, rows,
+		    nrows);
 	p->has_budget = true;
 	budget_memory_set_warning(&p->budget, why, sizeof(why));
 	if (why[0])
 		result_warn(r, "%s", why);
-	/* The smaller of the plan's (MemAvailable) and the budget's set. */
-	if (!o->size_bytes && p->budget.mlp_bytes < p->working_set_bytes)
-		p->working_set_bytes = p->budget.mlp_bytes / p->spacing_bytes * p->spacing_bytes;
-	if (p->budget.mlp_bytes > p->working_set_bytes)
-		p->budget.mlp_bytes = p->working_set_bytes;
-	if (p->budget.latency_max_bytes > p->working_set_bytes)
-		p->budget.latency_max_bytes = p->working_set_bytes;
+	/* The smaller of the plan's (MemAvailable) and the budget's set past
+	 * the caches, and every section's set that follows it at most that. */
+	if (!o->size_bytes && p->budget.memory_set_bytes < p->working_set_bytes)
+		p->working_set_bytes = p->budget.memory_set_bytes / p->spacing_bytes * p->spacing_bytes;
+	budget_fit(&p->budget, p->working_set_bytes);
 	r->budget = &p->budget;
 }

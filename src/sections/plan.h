@@ -11,7 +11,7 @@
 #include "sections/options.h"
 #include "core/clock.h"
 #include "jit/probe.h"
-#include "exp/result.h"
+#include "run/run.h"
 #include "core/topo.h"
 
 struct plan {
@@ -49,10 +49,10 @@ size_t plan_peak_bytes(size_t working_set_bytes, size_t spacing_bytes);
 void plan_fit_clock(struct plan *p, const struct clock_info *c, struct report *r);
 
 /* Measure the cost model's rates (under a second), then fit every
- * section's sizes and trials to --budget (budget_make) for command, whose
- * running sections are names[0..nnames) in report order. Never fails: with
- * no rates it assumes a slow machine's and warns. Sets r->budget. */
+ * section's sizes and trials to --budget (budget_make) for command over
+ * rows[0..nrows) in report order. Never fails: with no rates it assumes a
+ * slow machine's and warns. Sets r->budget. */
 void plan_budget(struct plan *p, const struct options *o, struct report *r, const char *command,
-		 const char *const *names, unsigned nnames);
+		 const struct budget_row *rows, unsigned nrows);
 
 #endif

@@ -8,8 +8,8 @@
 #include "util/jsonr.h"
 #include "util/format.h"
 
-int plan_cmd_from_file(const char *path, const char *command, bool quick, double budget_s, const char *const *names,
-		       unsigned nnames, struct budget *b, char *err, size_t errlen)
+int plan_cmd_from_file(const char *path, const char *command, bool quick, double budget_s,
+		       const struct budget_row *rows, unsigned nrows, struct budget *b, char *err, size_t errlen)
 {
 	struct jsonr_doc doc = {0};
 	struct cost_facts f;
@@ -26,7 +26,7 @@ int plan_cmd_from_file(const char *path, const char *command, bool quick, double
 		snprintf(err, errlen, "--from: '%s': %s", path, why);
 		return 2;
 	}
-	budget_make(b, &f, command, quick, budget_s, 0, names, nnames);
+	budget_make(b, &f, command, quick, budget_s, 0, rows, nrows);
 	return 0;
 }
 

@@ -14,12 +14,11 @@
 
 #include "sections/budget.h"
 
-/* Plan command ("report" or a section) whose running sections are
- * names[0..nnames), on the facts in the JSON file at path, within budget_s
- * (0: the default) and quick. 0, or 2 with err naming the file and the key
- * that is missing. */
-int plan_cmd_from_file(const char *path, const char *command, bool quick, double budget_s, const char *const *names,
-		       unsigned nnames, struct budget *b, char *err, size_t errlen);
+/* Plan command ("report" or a section) over rows[0..nrows) (budget.h), on
+ * the facts in the JSON file at path, within budget_s (0: the default) and
+ * quick. 0, or 2 with err naming the file and the key that is missing. */
+int plan_cmd_from_file(const char *path, const char *command, bool quick, double budget_s,
+		       const struct budget_row *rows, unsigned nrows, struct budget *b, char *err, size_t errlen);
 
 /* What `mlpscope plan` prints: the facts, the plan line, what shrank, the
  * memory set and peak, and whether it fits. */

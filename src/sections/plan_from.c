@@ -17,23 +17,12 @@ static const char plan_help[] =
 	"and prints the time it would plan per section, what it would shrink to fit\n"
 	"the budget and the peak memory. Measures nothing. See docs/METHODOLOGY.md.\n";
 
-/* The sections command would run, in report order; 0 when it is not a
- * measuring command. */
-static unsigned planned_sections(const struct section *cmd, const char **names, unsigned cap)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < registry_count && n < cap; i++)
-		if (registry_runs(cmd, registry[i]))
-			names[n++] = registry[i]->name;
-	return n;
-}
-
 /* `mlpscope plan --from FILE [COMMAND]`: the planner on that machine's facts. */
 static int plan_section_command(const struct options *o, char *err, size_t errlen)
 {
 	static struct budget b;
-	const char *name = o->npaths ? o->paths[0] : "report", *names[BUDGET_SECTIONS];
+	const char *name = o->npaths ? o->paths[0] : "report";
+	struct budget_row rows[BUDGET_SECTIONS];
 	const struct section *cmd = registry_find(name);
 	unsigned n;
 	int rc;
@@ -41,9 +30,9 @@ static int plan_section_command(const struct options *o, char *err, size_t errle
 	if (!cmd || (cmd->kind != SECTION_REPORT && cmd->kind != SECTION_MEASURE) || cmd->report_only)
 		return usage_fail(err, errlen, "plan: '%s' is not a measuring command (expected report, latency, mlp, "
 			    "window, app ...)", name);
-	n = planned_sections(cmd, names, BUDGET_SECTIONS);
-	if ((rc = plan_cmd_from_file(o->from_path, cmd->kind == SECTION_REPORT ? "report" : cmd->name, o->quick,
-				     o->budget_s, names, n, &b, err, errlen)))
+	n = registry_budget_rows(cmd, rows, BUDGET_SECTIONS);
+	if ((rc = plan_cmd_from_file(o->from_path, cmd->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : cmd->name, o->quick,
+				     o->budget_s, rows, n, &b, err, errlen)))
 		return rc;
 	plan_cmd_print(&b, stdout);
 	return 0;

@@ -38,9 +38,9 @@ int section_threaded_failed(struct section_run *s, const char *name, int rc, con
 
 /* The budget's sizes and trials, when the run has one (main.c measures
  * the rates and fits them); NULL: each section's own defaults. */
-const struct budget *section_budget_of(const struct section_run *s)
+const void *section_knobs_of(const struct section_run *s, const char *name)
 {
-	return s->plan && s->plan->has_budget ? &s->plan->budget : NULL;
+	return s->plan && s->plan->has_budget ? budget_knobs(&s->plan->budget, name) : NULL;
 }
 
 int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,
@@ -57,12 +57,11 @@ int section_plan_two_threads(struct section_run *s, const char *name, const char
 	return 0;
 }
 
-/* A row's result when it ran in this report, else NULL. */
-const void *section_result_of(const struct report *r, const char *name)
+const void *registry_result(const struct report *r, const struct section *row)
 {
-	const struct section *row = registry_find(name);
+	size_t i = registry_index(row);
 
-	return row ? r->results[registry_index(row)] : NULL;
+	return i < registry_count ? r->results[i] : NULL;
 }
 
 const struct section *const registry[] = {
@@ -101,6 +100,16 @@ bool registry_runs(const struct section *cmd, const struct section *s)
 		if (!strcmp(n->needs, s->name))
 			return true;
 	return false;
+}
+
+unsigned registry_budget_rows(const struct section *cmd, struct budget_row *out, unsigned cap)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < registry_count && n < cap; i++)
+		if (registry[i]->kind == SECTION_MEASURE)
+			out[n++] = (struct budget_row){registry[i]->name, registry[i]->budget, registry_runs(cmd, registry[i])};
+	return n;
 }
 
 /* The threaded sections run one after another, each holding its arenas:

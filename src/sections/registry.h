@@ -18,6 +18,8 @@
 
 #include "sections/options.h"
 
+struct budget_hooks;
+struct budget_row;
 struct jsonr_value;
 struct jsonw;
 struct plan;
@@ -91,6 +93,9 @@ struct section {
 
 	/* SECTION_MEASURE */
 	size_t result_bytes;       /* zeroed before run */
+	/* Its part in the budget (sections/budget.h): defaults, price, shrink
+	 * steps and the plan's keys for its settings; NULL: priced at nothing. */
+	const struct budget_hooks *budget;
 	/* Validate the plan for this row before anything runs: 0, or 2 with err
 	 * filled. May warn into s->r. */
 	int (*plan)(struct section_run *s, char *err, size_t errlen);
@@ -179,10 +184,17 @@ int section_threaded_failed(struct section_run *s, const char *name, int rc, con
 int section_plan_two_threads(struct section_run *s, const char *name, const char *need, const char *briefly,
 			     char *err, size_t errlen);
 
-/* The result of the section called name when it ran in this report, else NULL. */
-const void *section_result_of(const struct report *r, const char *name);
+/* Row's result when it ran in this report, else NULL: what each section's
+ * typed accessor (sections/NAME.h) returns of its own row. */
+const void *registry_result(const struct report *r, const struct section *row);
 
-/* The run's budget plan when one was made (a measuring run), else NULL. */
-const struct budget *section_budget_of(const struct section_run *s);
+/* The budget's settings for the section called name (its hooks' knobs)
+ * when the run has a budget (a measuring run), else NULL: its own defaults. */
+const void *section_knobs_of(const struct section_run *s, const char *name);
+
+/* The rows the budget plans for command cmd: every measuring row, in
+ * report order, each with its hooks and whether it runs. Returns how many
+ * (at most cap). */
+unsigned registry_budget_rows(const struct section *cmd, struct budget_row *out, unsigned cap);
 
 #endif

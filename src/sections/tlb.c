@@ -1,9 +1,11 @@
 /*
  * The `tlb` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: the TLB: one load per 4 KiB page, pages swept in count, small
  * and huge pages.
  */
+#include "sections/tlb.h"
 #include "sections/registry.h"
 
 #include "report/tlb_out.h"
@@ -19,8 +21,34 @@ static const char tlb_help[] =
 	"counts, 2 MiB pages give only 4 KiB reach (a guest on small host pages). The\n"
 	"steps are set beside the TLB sizes CPUID reports (unknown off x86-64).\n";
 
+/* tlb's settings in the plan (budget.h). */
+struct tlb_knobs {
+	unsigned points_per_octave, trials;
+};
+_Static_assert(sizeof(struct tlb_knobs) <= BUDGET_KNOB_BYTES, "tlb's knobs fit their slot");
+
+static void tlb_defaults(const struct budget *b, void *knobs)
+{
+	*(struct tlb_knobs *)knobs = (struct tlb_knobs){.points_per_octave = b->quick ? 2 : 4, .trials = b->quick ? 3 : 5};
+}
+
+/* 0.7 s at 4 points an octave and 5 trials on the Ice Lake guest alone,
+ * 0.35 s at 2 and 3 (1.7-2.3 s beside other work); its chases fit the
+ * caches, so no rate. */
+static double tlb_price(const struct budget *b, const void *knobs, size_t *peak)
+{
+	const struct tlb_knobs *k = knobs;
+
+	(void)b;
+	(void)peak;
+	return 0.1 + 0.7 * (k->points_per_octave * k->trials) / 20.0;
+}
+
+static const struct budget_hooks tlb_budget = {.defaults = tlb_defaults, .price = tlb_price};
+
 static int tlb_section_run(struct section_run *s, void *result)
 {
+	const struct tlb_knobs *k = section_knobs_of(s, "tlb");
 	struct tlb_params tp = {
 		.noise_floor_pct = s->r->noise_floor_pct,
 		.seed = s->o->seed,
@@ -38,9 +66,9 @@ static int tlb_section_run(struct section_run *s, void *result)
 		tp.points_per_octave = 2;
 		tp.trials = 3;
 	}
-	if (section_budget_of(s)) {
-		tp.points_per_octave = section_budget_of(s)->tlb_points_per_octave;
-		tp.trials = section_budget_of(s)->tlb_trials;
+	if (k) {
+		tp.points_per_octave = k->points_per_octave;
+		tp.trials = k->trials;
 	}
 	rc = tlb_run(&tp, result);
 	section_progress_done(s);
@@ -52,7 +80,13 @@ const struct section section_tlb = {
 	.options = "budget",
 	.summary = "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
 	.help = tlb_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
-	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .run = tlb_section_run,
-	.write_text = report_write_tlb_text, .write_json = report_write_tlb_json,
+	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .budget = &tlb_budget,
+	.run = tlb_section_run,
+	.write_text = tlb_write_text, .write_json = tlb_write_json,
 	.view = &view_tlb,
 };
+
+const struct tlb_result *tlb_section_result(const struct report *r)
+{
+	return registry_result(r, &section_tlb);
+}

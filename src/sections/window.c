@@ -1,6 +1,7 @@
 /*
  * The `window` section: its descriptor (sections/list.h names it) and the glue
- * from the options and the plan to its experiment's parameters.
+ * from the options and the plan to its experiment's parameters, and its
+ * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: out-of-order structure sizes: reorder buffer, register files,
  * load/store queues.
  */
@@ -8,6 +9,7 @@
 
 #include "report/window_out.h"
 #include "sections/plan.h"
+#include "util/jsonw.h"
 #include "util/usage.h"
 
 #include <errno.h>
@@ -26,8 +28,11 @@ static const char window_help[] =
 	"(store queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a\n"
 	"step at twice N means the limit counts stores or loads, not instructions). Each\n"
 	"step is repeated at the end (a structure at half its size says a sibling thread\n"
-	"was active); a summary per structure names the filler its figure comes from and\n"
-	"any filler that disagrees. Each ramp is checked against Q/2, where two\n"
+	"was active), and the nop filler's reorder buffer is swept again in the middle\n"
+	"and at the end: the report gives the whole and the partitioned ROB with the share\n"
+	"of the run each held, and a filler whose step is the ROB's in the same state is\n"
+	"marked ROB-bound, its structure not given that size. A summary per structure\n"
+	"names the filler its figure comes from and any filler that disagrees. Each ramp is checked against Q/2, where two\n"
 	"iterations' fillers together first exceed a limit Q, and the report says for\n"
 	"which fillers it holds (on the recorded runs, few). Caveats: the structure\n"
 	"names are inferences from what a limit counts, and every filler hits L1, so a\n"
@@ -72,16 +77,53 @@ static int window_section_instead(struct section_run *s)
 	return 0;
 }
 
+/* window's settings in the plan (budget.h): the set and the trials. */
+struct window_knobs {
+	size_t bytes;
+	unsigned trials;
+};
+_Static_assert(sizeof(struct window_knobs) <= BUDGET_KNOB_BYTES, "window's knobs fit their slot");
+
+static void window_defaults(const struct budget *b, void *knobs)
+{
+	*(struct window_knobs *)knobs = (struct window_knobs){.bytes = b->memory_set_bytes, .trials = b->quick ? 6 : 15};
+}
+
+static double window_price(const struct budget *b, const void *knobs, size_t *peak)
+{
+	const struct window_knobs *k = knobs;
+	const struct cost_facts *f = &b->facts;
+	/* Fitted on the Ice Lake guest (main, 10 fillers): about 51 points a
+	 * filler (coarse, refined, repeated), each trials regions of 8192
+	 * iterations at about 1.35 DRAM misses an iteration (two overlapped,
+	 * or serialised past the step), and as much again in generating and
+	 * switching probes; the nop filler twice more, the reorder buffer's
+	 * middle and end checks. */
+	double sweep = 12.0 * 51 * k->trials * 8192.0 * 1.35 * f->rates.dram_ns * 2.0 / 1e9;
+
+	*peak = k->bytes + k->bytes / 16;
+	return cost_build_s(f, k->bytes / 64) + sweep;
+}
+
+static const struct budget_hooks window_budget = {
+	.defaults = window_defaults, .price = window_price,
+	BUDGET_SET(struct window_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(11, struct window_knobs, trials, 6, 3, "window trials")),
+	BUDGET_FIELDS(JSONW_FIELD(UINT, "window_bytes", struct window_knobs, bytes),
+		      JSONW_FIELD(UINT, "window_trials", struct window_knobs, trials)),
+};
+
 static int window_section_run(struct section_run *s, void *result)
 {
+	const struct window_knobs *k = section_knobs_of(s, "window");
 	const struct options *o = s->o;
 	struct window_params wp;
 	int rc;
 
 	window_params_default(&wp, topo_largest_cache_bytes(&s->r->topo), &s->r->clock, s->stop);
-	if (section_budget_of(s)) {
-		wp.working_set_bytes = section_budget_of(s)->window_bytes;
-		wp.trials = section_budget_of(s)->window_trials;
+	if (k) {
+		wp.working_set_bytes = k->bytes;
+		wp.trials = k->trials;
 	}
 	if (o->size_bytes)
 		wp.working_set_bytes = s->plan->working_set_bytes;
@@ -109,7 +151,7 @@ const struct section section_window = {
 	.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
 	.help = window_help, .kind = SECTION_MEASURE, .in_report = false,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result),
-	.plan = window_section_plan, .instead = window_section_instead, .run = window_section_run,
+	.budget = &window_budget, .plan = window_section_plan, .instead = window_section_instead, .run = window_section_run,
 	.write_text = window_write_text, .write_json = window_write_json,
 	.write_csv = window_write_csv,
 	.view = &view_window,

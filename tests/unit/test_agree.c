@@ -6,7 +6,7 @@
  */
 #include "../harness.h"
 
-#include "report/agree.h"
+#include "report/agreement_out.h"
 
 #include <math.h>
 #include <string.h>
@@ -49,10 +49,10 @@ static void setup(void)
 
 TEST(agree_figures_within_the_floor_are_one_line_each_and_agree)
 {
-	static struct agree_result a;
+	static struct agreement_result a;
 
 	setup();
-	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	agreement_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.nlines == 2, "%u lines", a.nlines);
 	CHECK(a.lines[0].set_bytes == (size_t)1 << 30 && a.lines[0].nfig == 2 && !strcmp(a.lines[0].fig[1].section, "mlp K=1"),
 	      "line 1: %zu, %u figures", a.lines[0].set_bytes, a.lines[0].nfig);
@@ -64,20 +64,20 @@ TEST(agree_figures_within_the_floor_are_one_line_each_and_agree)
 
 TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
 {
-	static struct agree_result a;
+	static struct agreement_result a;
 
 	/* mlp on small pages obtained: the page backing. */
 	setup();
 	rep.mlp[0].sweep[0].ns_per_access = 230.0;
 	rep.mlp[0].huge_bytes_obtained = 0;
-	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	agreement_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.lines[0].fig[1].differs && strstr(a.lines[0].fig[1].reason, "page backing"), "reason '%s'",
 	      a.lines[0].fig[1].reason);
 	/* loaded's lead-in: 2048 untimed loads over 128 MiB is warm-up. */
 	setup();
 	rep.loaded.hops = 8192;
 	rep.loaded.idle_latency_ns = 190.0;
-	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	agreement_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.lines[1].fig[1].differs && strstr(a.lines[1].fig[1].reason, "warm-up"), "reason '%s'",
 	      a.lines[1].fig[1].reason);
 	CHECK(strstr(a.lines[1].fig[1].reason, "load:") == NULL, "no generators, yet 'load' named");
@@ -85,7 +85,7 @@ TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
 	setup();
 	rep.loaded.chase_bytes = (size_t)512 << 20;
 	rep.loaded.idle_latency_ns = 120.0;
-	agree_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+	agreement_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
 	CHECK(a.nlines >= 1 && a.lines[0].nfig == 3 && a.lines[0].fig[2].differs &&
 	      strstr(a.lines[0].fig[2].reason, "different working set"), "nearest set: %u figures, '%s'",
 	      a.lines[0].nfig, a.lines[0].nfig == 3 ? a.lines[0].fig[2].reason : "");

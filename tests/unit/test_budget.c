@@ -34,13 +34,37 @@ static int plan_of(const char *path, const char *command, bool quick, double bud
 		   size_t errlen)
 {
 	const struct section *cmd = registry_find(command);
-	const char *names[BUDGET_SECTIONS];
-	unsigned n = 0;
+	struct budget_row rows[BUDGET_SECTIONS];
+	unsigned n = cmd ? registry_budget_rows(cmd, rows, BUDGET_SECTIONS) : 0;
 
-	for (size_t i = 0; cmd && i < registry_count && n < BUDGET_SECTIONS; i++)
-		if (registry_runs(cmd, registry[i]))
-			names[n++] = registry[i]->name;
-	return plan_cmd_from_file(path, command, quick, budget_s, names, n, b, err, errlen);
+	return plan_cmd_from_file(path, command, quick, budget_s, rows, n, b, err, errlen);
+}
+
+/* A key of the plan's `sizes` object, as the JSON result writes it (each
+ * section's settings are its own; NAN when absent). */
+static double sized(const struct budget *b, const char *key)
+{
+	char *buf = NULL, path[96], err[128];
+	size_t len = 0;
+	struct jsonw w;
+	struct jsonr_doc doc = {0};
+	FILE *m = open_memstream(&buf, &len);
+	double v = NAN;
+
+	if (!m)
+		return NAN;
+	jsonw_init(&w, m);
+	jsonw_object_begin(&w, NULL);
+	budget_write_json(b, &w, "plan");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(m);
+	snprintf(path, sizeof(path), "plan.sizes.%s", key);
+	if (!jsonr_parse(buf, len, 0, &doc, err, sizeof(err)) && !jsonr_get_number(doc.root, path, &v))
+		v = NAN;
+	jsonr_free(&doc);
+	free(buf);
+	return v;
 }
 
 static unsigned refused(const struct budget *b)
@@ -116,8 +140,10 @@ TEST(budget_too_small_shrinks_then_refuses)
 		      "an hour shrank for time: %s", big.notes[i]);
 	CHECK(refused(&big) == 0 && !big.memory_set_under_floor, "an hour refused %u section(s)", refused(&big));
 	CHECK(small.nnotes > 0, "10 s: nothing shrunk");
-	CHECK(small.latency_trials < big.latency_trials && small.bandwidth_trials < big.bandwidth_trials,
-	      "10 s: trials not cut (latency %u, bandwidth %u)", small.latency_trials, small.bandwidth_trials);
+	CHECK(sized(&small, "latency_trials") < sized(&big, "latency_trials") &&
+	      sized(&small, "bandwidth_trials") < sized(&big, "bandwidth_trials"),
+	      "10 s: trials not cut (latency %.0f, bandwidth %.0f)", sized(&small, "latency_trials"),
+	      sized(&small, "bandwidth_trials"));
 	CHECK(refused(&small) > 0 && small.planned_s <= 10, "10 s: %u refused, %.1f s planned", refused(&small),
 	      small.planned_s);
 	CHECK(!budget_section(&small, "noise")->refused, "10 s: noise refused (every section reads its floor)");
@@ -220,6 +246,7 @@ TEST(budget_json_round_trips_through_plan_from)
 {
 	static struct budget b, again;
 	static const char *const names[] = {"machine", "noise", "latency", "mlp"};
+	struct budget_row rows[4];
 	struct cost_facts f = {.l1_bytes = 49152, .l2_bytes = 1310720, .llc_bytes = 50331648, .line_bytes = 64,
 			       .cpus = 2, .mem_total_bytes = (size_t)24 << 30, .mem_available_bytes = (size_t)20 << 30,
 			       .rates = {.touch_gbps = 6, .build_ns_per_node = 250, .dram_ns = 130, .stream_gbps = 10,
@@ -233,7 +260,9 @@ TEST(budget_json_round_trips_through_plan_from)
 	int fd;
 
 	snprintf(f.machine, sizeof(f.machine), "round trip");
-	budget_make(&b, &f, "report", false, 3600, 0, names, 4);
+	for (unsigned i = 0; i < 4; i++)
+		rows[i] = (struct budget_row){names[i], registry_find(names[i])->budget, true};
+	budget_make(&b, &f, "report", false, 3600, 0, rows, 4);
 	budget_section(&b, "latency")->actual_s = 12.5;
 	jsonw_init(&w, m);
 	jsonw_object_begin(&w, NULL);

@@ -431,7 +431,7 @@ TEST(corpus_latency_writer_emits_the_schema_keys)
 	CHECK((mem = open_memstream(&buf, &len)), "open_memstream");
 	jsonw_init(&w, mem);
 	jsonw_object_begin(&w, NULL);
-	report_write_latency_json(&lat, &w, "latency");
+	latency_write_json(&lat, &w, "latency");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(mem);

@@ -371,8 +371,8 @@ VALIDATE(latency_writers_emit_the_schema_keys)
 	CHECK(mem, "open_memstream");
 	jsonw_init(&w, mem);
 	jsonw_object_begin(&w, NULL);
-	report_write_noise_json(&lat_noise, &w, "noise");
-	report_write_latency_json(&lat_result, &w, "latency");
+	noise_write_json(&lat_noise, &w, "noise");
+	latency_write_json(&lat_result, &w, "latency");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(mem);
@@ -389,8 +389,8 @@ VALIDATE(latency_writers_emit_the_schema_keys)
 	free(buf);
 	snprintf(path, sizeof(path), "%s/latency-report.txt", test_bin_dir());
 	if ((f = fopen(path, "w"))) {
-		report_write_noise_text(&lat_noise, f);
-		report_write_latency_text(&lat_result, f);
+		noise_write_text(&lat_noise, f);
+		latency_write_text(&lat_result, f);
 		fclose(f);
 	}
 }
@@ -421,7 +421,7 @@ TEST(latency_text_names_missing_caches_tlb_knees_and_unsteady_points)
 	r.nmissing = latency_match_reported(r.levels, r.nlevels, z4_os, z4_sizes, z4_ns, n, 15.0, z4_tlb_reach,
 					    z4_tlb_extra, 2, r.missing, 4);
 	r.nknees = latency_tlb_knees(z4_sizes, z4_ns, n, 15.0, z4_tlb_reach, z4_tlb_extra, 2, r.knees, 4);
-	report_write_latency_text(&r, f);
+	latency_write_text(&r, f);
 	fclose(f);
 	ok = strstr(buf, "L3 32 MiB (OS): no plateau of its own") && strstr(buf, "a TLB knee") &&
 	     strstr(buf, "NOT STEADY: 1 GiB") && !strstr(buf, "DIFFERS");

@@ -16,7 +16,7 @@
 #include "core/clock.h"
 #include "exp/latency.h"
 #include "exp/mlp_levels.h"
-#include "report/agree.h"
+#include "report/agreement_out.h"
 #include "core/topo.h"
 
 #include <errno.h>
@@ -232,7 +232,7 @@ TEST(latency_reference_agreement_is_one_sided_within_the_tolerance)
 TEST(agreement_gains_the_warm_reference_rows)
 {
 	static struct latency_result lat;
-	static struct agree_result a;
+	static struct agreement_result a;
 	/* 4 MiB: the curve not warm (differs); 2 MiB: the reference caught in a
 	 * slow state (explained, one-sided: no difference). */
 	static const size_t sizes[] = {16u << 10, 2u << 20, 4u << 20, 1u << 30};
@@ -246,10 +246,10 @@ TEST(agreement_gains_the_warm_reference_rows)
 						     .curve_ns = curve[i], .warm_ns = warm[i]};
 	}
 	lat.npoints = lat.ncurve = lat.nrefs = 4;
-	agree_compute(&lat, NULL, 0, NULL, 10.0, &a);
+	agreement_compute(&lat, NULL, 0, NULL, 10.0, &a);
 	CHECK(a.nlines == 4, "%u agreement lines for 4 references", a.nlines);
 	for (unsigned i = 0; i < a.nlines; i++) {
-		const struct agree_figure *g = &a.lines[i].fig[a.lines[i].nfig - 1];
+		const struct agreement_figure *g = &a.lines[i].fig[a.lines[i].nfig - 1];
 
 		CHECK(!strcmp(g->section, "warm chase"), "line %u: %s", i, g->section);
 		if (g->differs) {

@@ -361,6 +361,8 @@ TEST(machine_facts_are_the_recorded_hosts_answers)
 		{"host.rdpmc_works", m->pmu.rdpmc_works},
 		{"host.core_clock_samples", m->core_clock.nsamples},
 		{"host.mem_available_bytes", (double)m->topo.mem_available_bytes},
+		{"host.core_types", m->core_types.ntypes},
+		{"host.allowed_core_types", m->allowed_core_types},
 	};
 
 	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {

@@ -118,6 +118,11 @@ TEST(man_page_has_no_groff_warnings, NEEDS_PROGRAMS)
 	CHECK(0, "groff -ww -man: status %d:\n%s", st, out);
 }
 
+/* The nested make runs on its own: under `make -j2 test` the outer make's
+ * MAKEFLAGS names a jobserver whose descriptors this child does not hold,
+ * and make then prints "jobserver unavailable" into the output checked. */
+#define NESTED_MAKE "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -s"
+
 TEST(make_install_then_uninstall_leaves_only_what_was_there, NEEDS_BINARY | NEEDS_PROGRAMS)
 {
 	char dir[64], cmd[1024], out[8192], why[512];
@@ -132,7 +137,7 @@ TEST(make_install_then_uninstall_leaves_only_what_was_there, NEEDS_BINARY | NEED
 	CHECK(system(cmd) == 0, "setup");
 	/* -o: use the binary and page as built; a test never rebuilds them. */
 	snprintf(cmd, sizeof(cmd),
-		 "make --no-print-directory -s -o %s/mlpscope -o %s/mlpscope.1 BUILD=%s install PREFIX='%s/p' 2>&1 && "
+		 NESTED_MAKE " -o %s/mlpscope -o %s/mlpscope.1 BUILD=%s install PREFIX='%s/p' 2>&1 && "
 		 "'%s/p/bin/mlpscope' --version && test -s '%s/p/share/man/man1/mlpscope.1' && "
 		 "test -s '%s/p/share/doc/mlpscope/OUTPUT.md'",
 		 test_bin_dir(), test_bin_dir(), test_bin_dir(), dir, dir, dir, dir);
@@ -148,15 +153,15 @@ TEST(make_install_then_uninstall_leaves_only_what_was_there, NEEDS_BINARY | NEED
 	}
 	/* DESTDIR stages under the prefix. */
 	snprintf(cmd, sizeof(cmd),
-		 "make --no-print-directory -s -o %s/mlpscope -o %s/mlpscope.1 BUILD=%s install PREFIX=/usr DESTDIR='%s/stage' 2>&1 && "
+		 NESTED_MAKE " -o %s/mlpscope -o %s/mlpscope.1 BUILD=%s install PREFIX=/usr DESTDIR='%s/stage' 2>&1 && "
 		 "test -x '%s/stage/usr/bin/mlpscope' && "
-		 "make --no-print-directory -s BUILD=%s uninstall PREFIX=/usr DESTDIR='%s/stage' 2>&1 && "
+		 NESTED_MAKE " BUILD=%s uninstall PREFIX=/usr DESTDIR='%s/stage' 2>&1 && "
 		 "test ! -e '%s/stage'",
 		 test_bin_dir(), test_bin_dir(), test_bin_dir(), dir, dir, test_bin_dir(), dir, dir);
 	st = run(cmd, out, sizeof(out));
 	CHECK(st == 0, "DESTDIR install/uninstall (%d):\n%s", st, out);
 	snprintf(cmd, sizeof(cmd),
-		 "make --no-print-directory -s BUILD=%s uninstall PREFIX='%s/p' 2>&1 && cd '%s/p' && find . | sort",
+		 NESTED_MAKE " BUILD=%s uninstall PREFIX='%s/p' 2>&1 && cd '%s/p' && find . | sort",
 		 test_bin_dir(), dir, dir);
 	st = run(cmd, out, sizeof(out));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

@@ -105,7 +105,7 @@ TEST(tlb_json_has_the_keys_the_issue_names)
 	r.stride_bytes = 4096;
 	jsonw_init(&w, f);
 	jsonw_object_begin(&w, NULL);
-	report_write_tlb_json(&r, &w, "tlb");
+	tlb_write_json(&r, &w, "tlb");
 	jsonw_object_end(&w);
 	jsonw_finish(&w);
 	fclose(f);

@@ -17,7 +17,7 @@
 
 #include "core/arena.h"
 #include "core/clock.h"
-#include "kern/app.h"
+#include "kern/app_walks.h"
 #include "exp/app/textgen.h"
 
 #define APP_TRIALS_MAX 15

@@ -9,25 +9,16 @@
  * warm: see latency's steady-state check), or other threads running.
  * Latency's warm references (a back-to-back chase at each level's middle)
  * are lines of their own: a difference there says the curve was not warm.
+ * Draws conclusions only; its text and JSON are report/agreement_out.c.
  */
-#include "report/agree.h"
+#include "analyse/agreement.h"
 
-#include "util/format.h"
 #include "core/stats.h"
+#include "util/format.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
-static const struct jsonw_field agree_figure_fields[] = {
-	JSONW_FIELD(STRING, "section", struct agree_figure, section),
-	JSONW_FIELD(DOUBLE, "ns_per_load", struct agree_figure, ns),
-	JSONW_FIELD(UINT, "set_bytes", struct agree_figure, set_bytes),
-	JSONW_FIELD(DOUBLE, "huge_fraction_obtained", struct agree_figure, huge_fraction),
-	JSONW_FIELD(DOUBLE, "diff_pct", struct agree_figure, diff_pct),
-	JSONW_FIELD(BOOL, "differs", struct agree_figure, differs),
-};
 
 static const struct latency_point *latency_near(const struct latency_result *l, size_t set, bool huge)
 {
@@ -44,23 +35,23 @@ static const struct latency_point *latency_near(const struct latency_result *l, 
 	return best;
 }
 
-static struct agree_line *line_for(struct agree_result *a, const struct latency_result *l, size_t set, bool huge)
+static struct agreement_line *line_for(struct agreement_result *a, const struct latency_result *l, size_t set, bool huge)
 {
 	const struct latency_point *p = latency_near(l, set, huge);
-	struct agree_line *ln;
+	struct agreement_line *ln;
 
 	if (!p)
 		return NULL;
 	for (unsigned i = 0; i < a->nlines; i++)
 		if (a->lines[i].set_bytes == p->size_bytes && a->lines[i].huge == huge)
 			return &a->lines[i];
-	if (a->nlines == AGREE_LINES_MAX)
+	if (a->nlines == AGREEMENT_LINES_MAX)
 		return NULL;
 	ln = &a->lines[a->nlines++];
 	memset(ln, 0, sizeof(*ln));
 	ln->set_bytes = p->size_bytes;
 	ln->huge = huge;
-	ln->fig[0] = (struct agree_figure){.section = "latency", .ns = p->chase_ns, .set_bytes = p->size_bytes,
+	ln->fig[0] = (struct agreement_figure){.section = "latency", .ns = p->chase_ns, .set_bytes = p->size_bytes,
 					   .huge_fraction = p->huge_fraction};
 	ln->nfig = 1;
 	if (p->steady_checked && !p->steady_ok)
@@ -77,21 +68,21 @@ static void append(char *buf, size_t len, const char *text)
 }
 
 /* lead_in_loads: untimed loads right before the timed region. */
-static void add(struct agree_result *a, const struct latency_result *l, const char *section, double ns,
+static void add(struct agreement_result *a, const struct latency_result *l, const char *section, double ns,
 		size_t set, bool huge, double huge_fraction, double lead_in_loads, unsigned other_threads)
 {
-	struct agree_line *ln = line_for(a, l, set, huge);
-	struct agree_figure *f, *ref;
+	struct agreement_line *ln = line_for(a, l, set, huge);
+	struct agreement_figure *f, *ref;
 	const struct latency_point *p;
 	char *why, t[160];
 	size_t len;
 
-	if (!ln || ln->nfig == AGREE_FIGURES_MAX || !isfinite(ns))
+	if (!ln || ln->nfig == AGREEMENT_FIGURES_MAX || !isfinite(ns))
 		return;
 	ref = &ln->fig[0];
 	p = latency_near(l, set, huge);
 	f = &ln->fig[ln->nfig++];
-	*f = (struct agree_figure){.section = section, .ns = ns, .set_bytes = set, .huge_fraction = huge_fraction};
+	*f = (struct agreement_figure){.section = section, .ns = ns, .set_bytes = set, .huge_fraction = huge_fraction};
 	f->diff_pct = 100.0 * (ns / ref->ns - 1.0);
 	f->differs = fabs(f->diff_pct) > a->tolerance_pct;
 	if (!f->differs)
@@ -133,8 +124,8 @@ static void add(struct agree_result *a, const struct latency_result *l, const ch
 	}
 }
 
-void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
-		   const struct loaded_result *ld, double floor_pct, struct agree_result *a)
+void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+		   const struct loaded_result *ld, double floor_pct, struct agreement_result *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->tolerance_pct = isfinite(floor_pct) ? floor_pct : 10.0;
@@ -164,7 +155,7 @@ void agree_compute(const struct latency_result *lat, const struct mlp_result *ml
 	for (unsigned i = 0; i < lat->nrefs; i++) {
 		const struct latency_reference *x = &lat->refs[i];
 		const struct latency_point *p = &lat->points[x->point];
-		struct agree_line *ln;
+		struct agreement_line *ln;
 
 		add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->pages == PAGES_HUGE, p->huge_fraction,
 		    (double)x->size_bytes, 0);
@@ -188,62 +179,4 @@ void agree_compute(const struct latency_result *lat, const struct mlp_result *ml
 			memmove(&a->lines[i], &a->lines[i + 1], (--a->nlines - i) * sizeof(a->lines[0]));
 		else
 			i++;
-}
-
-void agree_write_text(const void *result, FILE *f)
-{
-	const struct agree_result *a = result;
-
-	if (!a->nlines)
-		return;
-	fprintf(f, "\nsections agree: one random dependent load from the same working set and page size, ns per load;\n"
-		   "  tolerance: the noise floor, %.1f%%; latency is the reference (it checks its steady state)\n",
-		a->tolerance_pct);
-	for (unsigned i = 0; i < a->nlines; i++) {
-		const struct agree_line *ln = &a->lines[i];
-		char set[32];
-
-		report_format_bytes(set, sizeof(set), ln->set_bytes);
-		fprintf(f, "  %s, %s pages:", set, ln->huge ? "huge" : "small");
-		for (unsigned j = 0; j < ln->nfig; j++) {
-			fprintf(f, "%s %s %.1f", j ? " |" : "", ln->fig[j].section, ln->fig[j].ns);
-			if (j)
-				fprintf(f, " (%+.1f%%%s)", ln->fig[j].diff_pct, ln->fig[j].differs ? ", DIFFERS" : "");
-		}
-		fputc('\n', f);
-		for (unsigned j = 0; j < ln->nfig; j++)
-			if (ln->fig[j].reason[0])
-				fprintf(f, "    %s: %s\n", ln->fig[j].section, ln->fig[j].reason);
-	}
-}
-
-void agree_write_json(const void *result, struct jsonw *w, const char *key)
-{
-	const struct agree_result *a = result;
-
-	if (!a->nlines)
-		return;
-	jsonw_object_begin(w, key);
-	jsonw_double(w, "tolerance_pct", a->tolerance_pct);
-	jsonw_array_begin(w, "lines");
-	for (unsigned i = 0; i < a->nlines; i++) {
-		const struct agree_line *ln = &a->lines[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "set_bytes", ln->set_bytes);
-		jsonw_string(w, "pages", ln->huge ? "huge" : "small");
-		jsonw_array_begin(w, "figures");
-		for (unsigned j = 0; j < ln->nfig; j++) {
-			const struct agree_figure *g = &ln->fig[j];
-
-			jsonw_object_begin(w, NULL);
-			JSONW_FIELDS(w, g, agree_figure_fields);
-			jsonw_string_or_null(w, "reason", g->reason[0], g->reason);
-			jsonw_object_end(w);
-		}
-		jsonw_array_end(w);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_object_end(w);
 }

@@ -4,10 +4,11 @@
  * caches, the figures are set side by side at the same set and page size,
  * and a difference beyond the noise floor is flagged with the reason found
  * in the results themselves (working set, page backing, warm-up, load).
- * Derived from results; measures nothing.
+ * Derived from results; measures nothing, writes nothing (its writers are
+ * report/agreement_out.h).
  */
-#ifndef MLPSCOPE_REPORT_AGREE_H
-#define MLPSCOPE_REPORT_AGREE_H
+#ifndef MLPSCOPE_ANALYSE_AGREEMENT_H
+#define MLPSCOPE_ANALYSE_AGREEMENT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,12 +17,11 @@
 #include "exp/latency.h"
 #include "exp/loaded.h"
 #include "exp/mlp.h"
-#include "util/jsonw.h"
 
-#define AGREE_LINES_MAX 8
-#define AGREE_FIGURES_MAX 4
+#define AGREEMENT_LINES_MAX 8
+#define AGREEMENT_FIGURES_MAX 4
 
-struct agree_figure {
+struct agreement_figure {
 	const char *section;         /* "latency", "mlp K=1", "loaded idle", "warm chase" */
 	double ns;                   /* ns per dependent load */
 	size_t set_bytes;            /* the working set it was measured at */
@@ -31,33 +31,24 @@ struct agree_figure {
 	char reason[200];            /* why, when it differs (or why a slower warm chase is not a difference); "" otherwise */
 };
 
-struct agree_line {
+struct agreement_line {
 	size_t set_bytes;
 	bool huge;                   /* pages requested */
 	unsigned nfig;               /* latency first */
-	struct agree_figure fig[AGREE_FIGURES_MAX];
+	struct agreement_figure fig[AGREEMENT_FIGURES_MAX];
 };
 
-struct agree_result {
+struct agreement_result {
 	double tolerance_pct;        /* the run's noise floor */
 	unsigned nlines;
-	struct agree_line lines[AGREE_LINES_MAX];
+	struct agreement_line lines[AGREEMENT_LINES_MAX];
 };
 
 /* Fill a: one line per working set that latency and at least one of mlp
  * (K = 1; nmlp results), loaded (idle) and latency's own warm references
  * (a back-to-back chase at each level's middle) measured on the same page size.
  * Any input may be NULL (not run); floor_pct NAN: 10%. Pure. */
-void agree_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
-		   const struct loaded_result *ld, double floor_pct, struct agree_result *a);
-
-void agree_write_text(const void *result, FILE *f);
-
-/* Writes "agreement": {...}; nothing when a has no line. */
-void agree_write_json(const void *result, struct jsonw *w, const char *key);
-
-/* Its view (report/agreement_view.c): the HTML tables, headline figures and plots. */
-struct view;
-extern const struct view view_agreement;
+void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+		   const struct loaded_result *ld, double floor_pct, struct agreement_result *a);
 
 #endif

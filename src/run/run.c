@@ -1,8 +1,8 @@
 /*
- * The result model's helpers: warnings. Each section's result is freed
+ * The run object's helpers: warnings. Each section's result is freed
  * through its registry row (registry_free_results), not here.
  */
-#include "exp/result.h"
+#include "run/run.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * each lane a named local, for K in app_lane_set; their ratio is the cost of
  * that bookkeeping, and a drop in the generated form alone points at spills.
  */
-#ifndef MLPSCOPE_KERN_APP_H
-#define MLPSCOPE_KERN_APP_H
+#ifndef MLPSCOPE_KERN_APP_WALKS_H
+#define MLPSCOPE_KERN_APP_WALKS_H
 
 #include <stddef.h>
 #include <stdint.h>
