@@ -13,6 +13,7 @@
  *   region   the same loads timed as regions of 65,536 loads, not whole walks
  *   other    a 64 MiB chain of another set walked whole just before the
  *            warm walk (the sizes the round-robin visits in between)
+ *   memset   `other` with a 256 MiB chain (the memory set the sweep visits)
  *   nowarm   `other`, and no warm walk before the timed walks
  *   warm1    a single timed unit right after the warm walk: the state the
  *            sweep's block reaches (one warm walk, a short settle, then its
@@ -46,6 +47,7 @@
 #define REGION_LOADS 65536u
 #define BIG_UNIT_LOADS (4u << 20)
 #define OTHER_BYTES (64u << 20)
+#define MEMSET_BYTES (256u << 20)
 #define ARENA_COLUMN 3
 
 static double now_ns(void)
@@ -127,6 +129,7 @@ static void *build_stream(char *base, size_t n, unsigned column)
 
 struct arm {
 	int stream, region, other, nowarm, warm1;
+	size_t other_bytes;
 	void *chase, *stream_head, *other_head;
 	size_t nodes;
 };
@@ -144,7 +147,7 @@ static double block(struct arm *a)
 	void *p = a->chase;
 
 	if (a->other)
-		sink = walk(a->other_head, OTHER_BYTES / LINE);
+		sink = walk(a->other_head, a->other_bytes / LINE);
 	if (a->stream)
 		sink = walk(a->stream_head, unit);
 	if (!a->nowarm)
@@ -182,7 +185,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc < first + 2) {
-		fprintf(stderr, "usage: latency_ab [--reps N] stream|arena|region|other|nowarm|warm1|alloc2 SIZE...\n");
+		fprintf(stderr, "usage: latency_ab [--reps N] stream|arena|region|other|memset|nowarm|warm1|alloc2 SIZE...\n");
 		return 2;
 	}
 	name = argv[first];
@@ -205,22 +208,24 @@ int main(int argc, char **argv)
 			arm.chase = build_random(b + (arena - bytes) / 2 / HUGE * HUGE, n, ARENA_COLUMN);
 			build_random(b, arena / LINE, ARENA_COLUMN + 1);
 		} else if (!strcmp(name, "alloc2") || !strcmp(name, "stream") || !strcmp(name, "region") ||
-			   !strcmp(name, "other") || !strcmp(name, "nowarm") || !strcmp(name, "warm1")) {
+			   !strcmp(name, "other") || !strcmp(name, "nowarm") || !strcmp(name, "warm1") ||
+			   !strcmp(name, "memset")) {
 			arm.chase = build_random(map_aligned(&ma, bytes), n, 0);
 		} else {
-			fprintf(stderr, "arm: unknown '%s' (expected stream, arena, region, other, nowarm, warm1, alloc2)\n",
+			fprintf(stderr, "arm: unknown '%s' (expected stream, arena, region, other, memset, nowarm, warm1, alloc2)\n",
 				name);
 			return 2;
 		}
 		arm.stream = !strcmp(name, "stream");
 		arm.region = !strcmp(name, "region");
-		arm.other = !strcmp(name, "other") || !strcmp(name, "nowarm");
+		arm.other = !strcmp(name, "other") || !strcmp(name, "nowarm") || !strcmp(name, "memset");
+		arm.other_bytes = !strcmp(name, "memset") ? MEMSET_BYTES : OTHER_BYTES;
 		arm.nowarm = !strcmp(name, "nowarm");
 		arm.warm1 = !strcmp(name, "warm1");
 		if (arm.stream)
 			arm.stream_head = build_stream(map_aligned(&ms, bytes), n, 0);
 		if (arm.other)
-			arm.other_head = build_random(map_aligned(&mo, OTHER_BYTES), OTHER_BYTES / LINE, 0);
+			arm.other_head = build_random(map_aligned(&mo, arm.other_bytes), arm.other_bytes / LINE, 0);
 		/* Both chains first walked once, so neither arm pays first touch. */
 		sink = walk(plain.chase, n);
 		sink = walk(arm.chase, n);
