@@ -40,6 +40,8 @@ test  prometheus                  promtool check metrics: the suite lints the --
 test  python3-yaml                the suite parses deploy/kubernetes/'s manifests and checks what the README promises of them
 test  slurm-wlm                   slurmctld, slurmd and sbatch: tests/fleet/slurm.sh runs deploy/slurm/'s batch script on a one-host cluster
 test  munge                       munged: the authentication that cluster's daemons and sbatch need
+test  lbzip2                      app bzip2 times lbzip2 -n 1 beside our decoder (a peer run on one thread, named with its command)
+test  7zip                        app bzip2 times 7-Zip's 7zz -mmt1 beside our decoder (the same; absent where the release has no 7zip)
 EOF
 }
 

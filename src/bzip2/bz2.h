@@ -75,8 +75,14 @@ static inline uint32_t bz2_bits_get(struct bz2_bits *b, unsigned n)
 
 /* ---- huffman.c: one coding table (canonical, lengths 1..20) ---- */
 #define BZ2_FAST_BITS 10
+/* A pair entry: bits 0-4 the bits both codes take, 5-8 the first's length,
+ * bit 9 set when a second symbol follows in the same 10 bits, 10-18 the
+ * first symbol, 19-27 the second; 0 when the first code is longer than 10
+ * bits or no code. Never pairs after EOB (the block ends there). */
+#define BZ2_PAIR_TWO (1u << 9)
 struct bz2_huffman {
 	uint16_t fast[1u << BZ2_FAST_BITS];  /* sym << 5 | len, 0 when longer */
+	uint32_t pair[1u << BZ2_FAST_BITS];  /* one or two symbols per lookup (the table path) */
 	uint32_t limit[BZ2_MAX_CODE_BITS + 2];/* first code past length l, left-aligned to 20 bits */
 	uint32_t offset[BZ2_MAX_CODE_BITS + 1];/* perm index minus first code, per length */
 	uint16_t perm[BZ2_MAX_ALPHA];        /* symbols ordered by (length, symbol) */
@@ -112,6 +118,26 @@ static inline int bz2_huffman_decode(const struct bz2_huffman *h, struct bz2_bit
 	return -1;
 }
 
+/* A code longer than BZ2_FAST_BITS from the next 20 bits v (left-aligned):
+ * its symbol with *len set, or -1 when v starts with no code. */
+static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsigned *len)
+{
+	for (unsigned l = BZ2_FAST_BITS + 1; l <= BZ2_MAX_CODE_BITS; l++)
+		if (v < h->limit[l]) {
+			*len = l;
+			return h->perm[h->offset[l] + (v >> (BZ2_MAX_CODE_BITS - l))];
+		}
+	return -1;
+}
+
+/* Which paths of the decode stage a block keeps plain (0: every fast one;
+ * each is an axis of the experiment, symbols.c and crc.c say what each is). */
+#define BZ2_PLAIN_HUFFMAN 1u  /* one symbol per lookup, bounds tested per symbol */
+#define BZ2_PLAIN_MTF 2u      /* a byte array and memmove, not packed words */
+#define BZ2_PLAIN_CRC 4u      /* slicing by 4, not by 8 */
+#define BZ2_PLAIN_RLE 8u      /* the run-length stage a byte at a time, not by word search */
+#define BZ2_PLAIN_ALL 15u
+
 /* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
 struct bz2_block {
 	uint32_t stored_crc;
@@ -126,10 +152,17 @@ struct bz2_block {
 
 /* Read one block's body (after its magic) from b into blk: the CRC field,
  * the randomised bit, the origin pointer, the symbol map, the selectors,
- * the code tables and the symbols. max_block = 100000 x the level. 0, or
- * -1 with e->what and e->byte_offset filled (the block number is the
- * caller's). */
-int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e);
+ * the code tables and the symbols. max_block = 100000 x the level; plain:
+ * BZ2_PLAIN_* bits. 0, or -1 with e->what and e->byte_offset filled (the
+ * block number is the caller's). */
+int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
+		     struct bz2_error *e);
+
+/* ---- symbols.c: the symbols after the headers (mtf.c's last part) ---- */
+/* Decode into blk->bwt, blk->counts and blk->nblock with blk's selectors
+ * and tables; seq_to_byte[0..used) the symbol map. 0, or -1 with e filled. */
+int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
+		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
 /* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */
@@ -174,9 +207,14 @@ void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
 size_t bz2_rle_size(const uint8_t *in, size_t n);
 /* Expand into out (at least bz2_rle_size bytes); returns the bytes written. */
 size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out);
+/* The same a byte at a time (the RLE axis's plain path). */
+size_t bz2_rle_size_plain(const uint8_t *in, size_t n);
+size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
+/* Slicing by 8; bz2_crc4 by 4 (the plain path of the CRC axis). */
 uint32_t bz2_crc(const uint8_t *p, size_t n);
+uint32_t bz2_crc4(const uint8_t *p, size_t n);
 static inline uint32_t bz2_crc_combine(uint32_t stream, uint32_t block)
 {
 	return ((stream << 1) | (stream >> 31)) ^ block;
@@ -191,6 +229,7 @@ struct bz2_stage_ticks {
 	uint64_t assembly;
 	uint64_t rle;
 	uint64_t crc;
+	uint32_t rows;       /* the block's BWT rows (its size before the run-length stage), timed or not */
 };
 
 struct bz2_decode_opts {
@@ -198,6 +237,7 @@ struct bz2_decode_opts {
 	bool fresh_output;   /* allocate and free the output buffer per block */
 	bool timed;          /* fill the per-stage ticks (clock_now around each) */
 	size_t max_output_bytes; /* 0: none; else -EFBIG before a block would pass it */
+	unsigned plain;      /* BZ2_PLAIN_* bits: decode-stage paths kept plain (0: all fast) */
 };
 
 /* Called per block with its decoded bytes (valid until it returns) and its
@@ -237,8 +277,9 @@ struct bz2_block_result {
 };
 
 /* Decode the block whose magic starts at magic_bit (block_no names it in
- * errors). 0, -1 with e filled, or -ENOMEM. */
+ * errors; plain: BZ2_PLAIN_* bits). 0, -1 with e filled, or -ENOMEM. */
 int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, uint64_t magic_bit, unsigned block_no,
-			const struct bz2_walk_opts *w, struct bz2_block_result *r, struct bz2_error *e);
+			const struct bz2_walk_opts *w, unsigned plain, struct bz2_block_result *r,
+			struct bz2_error *e);
 
 #endif

@@ -4,12 +4,38 @@
  * up to BZ2_FAST_BITS long decode with one table lookup on the next bits;
  * longer ones (rare: bzip2's encoder caps lengths at 17 and frequent
  * symbols get short codes) compare the next 20 bits against each length's
- * limit. An oversubscribed set of lengths is refused here; an incomplete
+ * limit. The table path looks up pairs of short codes (pair_build). An
+ * oversubscribed set of lengths is refused here; an incomplete
  * one is accepted and a pattern outside it refused when it is read.
  */
 #include "bzip2/bz2.h"
 
 #include <string.h>
+
+/* Each 10-bit pattern's first code, and the second when it also ends
+ * inside the 10 bits: text's frequent MTF symbols and RUNA/RUNB take 2-4
+ * bits, so most lookups yield two symbols and the bit position, the loop's
+ * serial dependency, advances once for both. */
+static void pair_build(struct bz2_huffman *h, unsigned eob)
+{
+	const uint32_t mask = (1u << BZ2_FAST_BITS) - 1;
+
+	for (uint32_t x = 0; x <= mask; x++) {
+		uint32_t e1 = h->fast[x], l1 = e1 & 31, s1 = e1 >> 5, e2, l2;
+
+		if (!e1) {
+			h->pair[x] = 0;
+			continue;
+		}
+		h->pair[x] = l1 | l1 << 5 | s1 << 10;
+		if (s1 == eob || l1 == BZ2_FAST_BITS)
+			continue;
+		e2 = h->fast[(x << l1) & mask];
+		l2 = e2 & 31;
+		if (e2 && l2 <= BZ2_FAST_BITS - l1)
+			h->pair[x] = (l1 + l2) | l1 << 5 | BZ2_PAIR_TWO | s1 << 10 | (e2 >> 5) << 19;
+	}
+}
 
 int bz2_huffman_build(struct bz2_huffman *h, const uint8_t *lengths, unsigned alpha)
 {
@@ -50,5 +76,6 @@ int bz2_huffman_build(struct bz2_huffman *h, const uint8_t *lengths, unsigned al
 			for (uint32_t j = 0; j < n; j++)
 				h->fast[lo + j] = e;
 		}
+	pair_build(h, alpha - 1);
 	return 0;
 }

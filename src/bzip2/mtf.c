@@ -2,10 +2,8 @@
  * One block's body, from its CRC field to its last symbol: the symbol map
  * (which bytes occur), the selectors (which of 2..6 code tables codes each
  * group of 50 symbols, themselves move-to-front coded in unary), the code
- * lengths (delta coded), then the symbols: RUNA/RUNB spell a run of the
- * front byte as a bijective base-2 number, every other symbol moves a byte
- * to the front of the MTF list and emits it, and EOB ends the block. The
- * result is the BWT's last column and its byte counts; the inverse BWT
+ * lengths (delta coded), then the symbols (symbols.c: Huffman, the zero
+ * runs and MTF). The result is the BWT's last column and its byte counts; the inverse BWT
  * (ibwt.c) starts from there. Every field the format bounds is checked, in
  * the order libbz2 checks it, so a corrupt block fails here and not later.
  */
@@ -13,9 +11,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-#define RUNA 0
-#define RUNB 1
 
 static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 {
@@ -29,13 +24,14 @@ static int truncated(struct bz2_bits *b, struct bz2_error *e)
 	return fail(e, (uint64_t)(b->end - b->base) * 8, "truncated: the input ends inside this block");
 }
 
-static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e)
+static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
+		      struct bz2_error *e)
 {
 	uint8_t seq_to_byte[256], selector_mtf[BZ2_MAX_GROUPS], *selectors = NULL;
-	uint8_t mtf[256], lengths[BZ2_MAX_ALPHA];
+	uint8_t lengths[BZ2_MAX_ALPHA];
 	struct bz2_huffman *tables;
-	unsigned used = 0, ngroups, alpha, eob;
-	uint32_t nselectors, n = 0;
+	unsigned used = 0, ngroups, alpha;
+	uint32_t nselectors;
 	uint64_t field;
 
 	blk->stored_crc = bz2_bits_get(b, 32);
@@ -66,7 +62,6 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 	if (!used)
 		return fail(e, field, "the block uses no byte at all");
 	alpha = used + 2;
-	eob = used + 1;
 
 	field = bz2_bits_pos(b);
 	ngroups = bz2_bits_get(b, 3);
@@ -124,84 +119,21 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 			return fail(e, field, "bad Huffman table: more codes than the lengths allow");
 	}
 
-	/* The symbols. */
-	for (unsigned i = 0; i < 256; i++)
-		mtf[i] = (uint8_t)i;
-	memset(blk->counts, 0, sizeof(blk->counts));
-	{
-		uint32_t group = 0, left = 0, run = 0, weight = 0;
-		const struct bz2_huffman *h = NULL;
-		uint8_t *out = blk->bwt;
-
-		for (;;) {
-			int sym;
-
-			if (!left) {
-				if (group >= nselectors)
-					return fail(e, bz2_bits_pos(b), "more symbols than the selectors cover");
-				if (bz2_bits_truncated(b))
-					return truncated(b, e);
-				h = &tables[selectors[group++]];
-				left = BZ2_GROUP_SYMBOLS;
-			}
-			left--;
-			field = bz2_bits_pos(b);
-			sym = bz2_huffman_decode(h, b);
-			if (sym < 0)
-				return fail(e, field, "bad Huffman code: bits that are no code of the table");
-			if (sym <= RUNB) {
-				if (!weight) {
-					run = 0;
-					weight = 1;
-				}
-				/* RUNA adds the weight, RUNB twice it: a bijective
-				 * base-2 number, least significant digit first. */
-				run += weight << sym;
-				weight <<= 1;
-				if (run > max_block)
-					return fail(e, field, "a zero run longer than the block");
-				continue;
-			}
-			if (weight) {
-				uint8_t byte = seq_to_byte[mtf[0]];
-
-				if (run > max_block - n)
-					return fail(e, field, "more bytes than the block size allows");
-				memset(out + n, byte, run);
-				blk->counts[byte] += run;
-				n += run;
-				weight = 0;
-			}
-			if ((unsigned)sym == eob)
-				break;
-			if (n >= max_block)
-				return fail(e, field, "more bytes than the block size allows");
-			{
-				unsigned idx = (unsigned)sym - 1;
-				uint8_t v = mtf[idx];
-				uint8_t byte;
-
-				memmove(mtf + 1, mtf, idx);
-				mtf[0] = v;
-				byte = seq_to_byte[v];
-				out[n++] = byte;
-				blk->counts[byte]++;
-			}
-		}
-	}
+	if (bz2_symbols_decode(b, blk, seq_to_byte, used, nselectors, max_block, plain, e))
+		return -1;
 	if (bz2_bits_truncated(b))
 		return truncated(b, e);
-	blk->nblock = n;
-	if (blk->orig_ptr >= n)
+	if (blk->orig_ptr >= blk->nblock)
 		return fail(e, bz2_bits_pos(b), "origin pointer past the block");
 	return 0;
 }
 
-int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, struct bz2_error *e)
+int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
+		     struct bz2_error *e)
 {
 	/* Zero bits read past the end can look like any field's error: the
 	 * truncation is the real one. */
-	if (block_body(b, max_block, blk, e) == 0)
+	if (block_body(b, max_block, blk, plain, e) == 0)
 		return 0;
 	if (bz2_bits_truncated(b))
 		truncated(b, e);

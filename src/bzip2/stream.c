@@ -80,7 +80,7 @@ static inline uint64_t tick(bool timed)
 /* One block's body at b: decode it into u->out; the bytes or -1/-errno
  * (-EFBIG when its output would pass room bytes). */
 static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
-		      bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
+		      unsigned plain, bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
 		      struct bz2_error *e, uint32_t *crc_out, size_t room)
 {
 	struct bz2_walk_ticks mine = {0};
@@ -90,7 +90,7 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	uint32_t crc;
 	int rc;
 
-	if (bz2_block_decode(b, max_block, u->blk, e)) {
+	if (bz2_block_decode(b, max_block, u->blk, plain, e)) {
 		e->block = block_no;
 		return -1;
 	}
@@ -101,7 +101,8 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	if (rc)
 		return rc;
 	t3 = tick(timed);
-	bytes = bz2_rle_size(u->text, u->blk->nblock);
+	bytes = plain & BZ2_PLAIN_RLE ? bz2_rle_size_plain(u->text, u->blk->nblock)
+				      : bz2_rle_size(u->text, u->blk->nblock);
 	/* Sized before it is expanded: a run-length bomb stops here, before
 	 * the expansion and the CRC that cost in proportion to it. */
 	if (bytes > room)
@@ -115,9 +116,12 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 		if (!u->out)
 			return -ENOMEM;
 	}
-	bz2_rle_decode(u->text, u->blk->nblock, u->out);
+	if (plain & BZ2_PLAIN_RLE)
+		bz2_rle_decode_plain(u->text, u->blk->nblock, u->out);
+	else
+		bz2_rle_decode(u->text, u->blk->nblock, u->out);
 	t4 = tick(timed);
-	crc = bz2_crc(u->out, bytes);
+	crc = plain & BZ2_PLAIN_CRC ? bz2_crc4(u->out, bytes) : bz2_crc(u->out, bytes);
 	t5 = tick(timed);
 	if (crc != u->blk->stored_crc) {
 		char what[120];
@@ -127,6 +131,7 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 		return fail(e, block_no, body, what);
 	}
 	*crc_out = crc;
+	st->rows = u->blk->nblock;
 	if (timed) {
 		st->decode = t1 - t0;
 		st->table = t2 - t1;
@@ -206,7 +211,7 @@ int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const 
 				goto out;
 			}
 			block_no++;
-			bytes = block_run(&b, max_block, block_no, &o->walk, o->fresh_output, o->timed, u, &st, walk, e,
+			bytes = block_run(&b, max_block, block_no, &o->walk, o->plain, o->fresh_output, o->timed, u, &st, walk, e,
 					  &crc, o->max_output_bytes ? o->max_output_bytes - total : SIZE_MAX);
 			if (bytes < 0) {
 				rc = (int)bytes;
@@ -245,7 +250,8 @@ void bz2_decoder_free(struct bz2_decoder *d)
 }
 
 int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, uint64_t magic_bit, unsigned block_no,
-			const struct bz2_walk_opts *w, struct bz2_block_result *r, struct bz2_error *e)
+			const struct bz2_walk_opts *w, unsigned plain, struct bz2_block_result *r,
+			struct bz2_error *e)
 {
 	struct bz2_stage_ticks st;
 	struct bz2_bits b;
@@ -255,7 +261,7 @@ int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, ui
 	bz2_bits_init(&b, in, len, magic_bit);
 	if (get48(&b) != BLOCK_MAGIC)
 		return fail(e, block_no, magic_bit, "bad block magic (expected 0x314159265359)");
-	bytes = block_run(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, false, false, d, &st, NULL, e, &r->crc, SIZE_MAX);
+	bytes = block_run(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, plain, false, false, d, &st, NULL, e, &r->crc, SIZE_MAX);
 	if (bytes < 0)
 		return (int)bytes;
 	r->out = d->out;

@@ -41,6 +41,23 @@ static const struct jsonw_field app_bzip2_variant_fields[] = {
 	JSONW_FIELD(UINT, "single_lane_fallbacks", struct app_bzip2_variant, fallbacks),
 	JSONW_FIELD(DOUBLE, "chase_speedup", struct app_bzip2_variant, chase_speedup),
 	JSONW_FIELD(DOUBLE, "walk_ratio", struct app_bzip2_variant, walk_ratio),
+	JSONW_FIELD(UINT, "plain_paths", struct app_bzip2_variant, plain),
+	JSONW_FIELD(DOUBLE, "ns_per_row", struct app_bzip2_variant, ns_per_row),
+	JSONW_FIELD(DOUBLE, "ns_per_byte", struct app_bzip2_variant, ns_per_byte),
+};
+
+static const struct jsonw_field app_bzip2_axis_fields[] = {
+	JSONW_FIELD(STRING, "axis", struct app_bzip2_axis, name),
+	JSONW_FIELD(STRING, "fast_path", struct app_bzip2_axis, fast_path),
+	JSONW_FIELD(STRING, "stage", struct app_bzip2_axis, stage),
+	JSONW_FIELD(UINT, "plain_variant", struct app_bzip2_axis, plain_variant),
+	JSONW_FIELD(UINT, "fast_variant", struct app_bzip2_axis, fast_variant),
+	JSONW_FIELD(DOUBLE, "stage_plain_seconds", struct app_bzip2_axis, stage_plain_seconds),
+	JSONW_FIELD(DOUBLE, "stage_fast_seconds", struct app_bzip2_axis, stage_fast_seconds),
+	JSONW_FIELD(DOUBLE, "stage_fraction", struct app_bzip2_axis, stage_fraction),
+	JSONW_FIELD(DOUBLE, "stage_speedup", struct app_bzip2_axis, stage_speedup),
+	JSONW_FIELD(DOUBLE, "predicted_speedup", struct app_bzip2_axis, predicted_speedup),
+	JSONW_FIELD(DOUBLE, "measured_speedup", struct app_bzip2_axis, measured_speedup),
 };
 
 static const struct jsonw_field app_bzip2_workers_fields[] = {
@@ -53,11 +70,17 @@ static const struct jsonw_field app_bzip2_workers_fields[] = {
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_median", struct app_bzip2_workers, block_mb_per_s_median),
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_max", struct app_bzip2_workers, block_mb_per_s_max),
 	JSONW_FIELD(INT, "peak_rss_kib", struct app_bzip2_workers, peak_rss_kib),
+	JSONW_FIELD(DOUBLE, "scan_seconds", struct app_bzip2_workers, scan_seconds),
+	JSONW_FIELD(DOUBLE, "blocks_seconds", struct app_bzip2_workers, blocks_seconds),
+	JSONW_FIELD(DOUBLE, "imbalance_seconds", struct app_bzip2_workers, imbalance_seconds),
+	JSONW_FIELD(DOUBLE, "block_slowdown", struct app_bzip2_workers, block_slowdown),
+	JSONW_FIELD(STRING, "shortfall_cause", struct app_bzip2_workers, shortfall_cause),
 };
 
 static const struct jsonw_field app_bzip2_tool_fields[] = {
 	JSONW_FIELD(TEXT, "name", struct app_bzip2_tool, name),
 	JSONW_FIELD(TEXT, "version", struct app_bzip2_tool, version),
+	JSONW_FIELD(TEXT, "command", struct app_bzip2_tool, command),
 	JSONW_FIELD(DOUBLE, "seconds", struct app_bzip2_tool, seconds),
 	JSONW_FIELD(DOUBLE, "mb_per_s", struct app_bzip2_tool, mb_per_s),
 	JSONW_FIELD(DOUBLE, "ours_vs_tool", struct app_bzip2_tool, ratio),
@@ -71,6 +94,42 @@ static const char *layout_name(enum bz2_layout l)
 static const char *prefetch_name(enum bz2_prefetch p)
 {
 	return p == BZ2_PREFETCH_NEXT ? "next" : p == BZ2_PREFETCH_TWO ? "two" : "off";
+}
+
+/* The decode-stage paths of a variant: all fast, all plain, or the one
+ * axis fast over all plain. */
+static const char *paths_name(unsigned plain)
+{
+	switch (plain) {
+	case 0: return "fast";
+	case BZ2_PLAIN_ALL: return "plain";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_HUFFMAN: return "+huffman";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_MTF: return "+mtf";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_CRC: return "+crc";
+	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_RLE: return "+rle";
+	default: return "mixed";
+	}
+}
+
+static void write_axes_text(const struct app_bzip2_result *r, FILE *f)
+{
+	const struct app_bzip2_variant *at;
+
+	if (!r->naxes)
+		return;
+	at = &r->variants[r->axes[0].plain_variant];
+	fprintf(f, "  decode-stage axes at K=%u %s prefetch %s: every path plain (%.4f s), then each alone fast;\n"
+		   "  f: the stage's share of the all-plain whole, s: the stage's own speedup, predicted 1/((1-f)+f/s):\n",
+		at->k, layout_name(at->layout), prefetch_name(at->prefetch), at->warm_seconds);
+	fprintf(f, "  %-8s %-29s %-7s %9s %9s %6s %6s %9s %9s\n", "axis", "fast path", "stage", "plain s", "fast s", "f",
+		"s", "predicted", "measured");
+	for (unsigned i = 0; i < r->naxes; i++) {
+		const struct app_bzip2_axis *x = &r->axes[i];
+
+		fprintf(f, "  %-8s %-29s %-7s %9.4f %9.4f %6.2f %6.2f %9.3f %9.3f\n", x->name, x->fast_path, x->stage,
+			x->stage_plain_seconds, x->stage_fast_seconds, x->stage_fraction, x->stage_speedup,
+			x->predicted_speedup, x->measured_speedup);
+	}
 }
 
 static void write_stages_text(const char *label, const struct app_bzip2_variant *v, FILE *f)
@@ -115,9 +174,13 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 
 	fprintf(f, "\napp bzip2: our own decoder, its inverse-BWT walk as K lanes, beside libbz2\n");
 	fprintf(f, "  input: %s\n", r->input);
+	if (r->budget_seconds > 0)
+		fprintf(f, "  budget: %.0f s for this experiment, estimated %.0f s after shrinking; shrunk: %s\n",
+			r->budget_seconds, r->estimated_seconds, r->shrunk[0] ? r->shrunk : "nothing");
 	fprintf(f, "  check: ok, every variant's output equal to libbz2 %s's (sha256 %s)\n", r->libbz2_version, r->hash);
-	fprintf(f, "  %-3s %-9s %-8s %-6s %9s %9s %8s %6s %6s %9s %9s %7s %5s\n", "K", "layout", "prefetch", "output", "cold s",
-		"warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R");
+	fprintf(f, "  %-3s %-9s %-8s %-6s %-8s %9s %9s %8s %6s %6s %9s %9s %7s %5s %6s\n", "K", "layout", "prefetch",
+		"output", "decode", "cold s", "warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R",
+		"ns/row");
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
 
@@ -127,14 +190,16 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			snprintf(sc, sizeof(sc), "%.2f", v->chase_speedup);
 		if (isfinite(v->walk_ratio))
 			snprintf(ratio, sizeof(ratio), "%.2f", v->walk_ratio);
-		fprintf(f, "  %-3u %-9s %-8s %-6s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s%s\n", v->k,
+		fprintf(f, "  %-3u %-9s %-8s %-6s %-8s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s %6.2f%s\n", v->k,
 			layout_name(v->layout), prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused",
-			v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction, v->walk_speedup,
-			v->predicted_speedup, v->measured_speedup, sc, ratio,
+			paths_name(v->plain), v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction,
+			v->walk_speedup, v->predicted_speedup, v->measured_speedup, sc, ratio, v->ns_per_row,
 			v->fallbacks ? " (some blocks walked with one lane)" : "");
 	}
 	fprintf(f, "  f: the walk's share of K=1's whole time; s: the walk's speedup over K=1; predicted "
-		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase\n");
+		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase; decode: "
+		   "the decode-stage paths (fast, plain, +AXIS: only it fast);\n  ns/row: warm ns per BWT row (%llu rows)\n",
+		(unsigned long long)r->rows);
 	write_chase_text(r, f);
 	for (unsigned i = 0; i < r->nvariants; i++)
 		if (r->variants[i].k == 1 && !r->variants[i].fresh_output) {
@@ -142,29 +207,40 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			break;
 		}
 	write_stages_text("best", b, f);
+	write_axes_text(r, f);
 	fprintf(f, "  libbz2 %s BZ2_bzDecompress, one thread, same bytes: %.4f s, %.1f MB/s\n", r->libbz2_version,
 		r->libbz2_seconds, r->libbz2_mb_per_s);
 	fprintf(f, "  best single thread: K=%u %s prefetch %s, %.1f MB/s = %.2fx libbz2; its largest stage: %s "
 		   "(%.0f%% of its time)\n", b->k, layout_name(b->layout), prefetch_name(b->prefetch), b->mb_per_s,
 		r->best_vs_libbz2, r->bound_stage, 100 * r->bound_fraction);
 	for (unsigned i = 0; i < r->ntools; i++)
-		fprintf(f, "  %s -dc to /dev/null (%s; a process, its start in the time): %.4f s, %.1f MB/s; ours best single thread %.2fx\n", r->tools[i].name,
-			r->tools[i].version, r->tools[i].seconds, r->tools[i].mb_per_s, r->tools[i].ratio);
+		fprintf(f, "  %s (%s; pinned to this CPU, a process, its start in the time): %.4f s, %.1f MB/s; "
+			   "ours best single thread %.2fx\n", r->tools[i].command, r->tools[i].version, r->tools[i].seconds,
+			r->tools[i].mb_per_s, r->tools[i].ratio);
+	if (r->tools_skipped)
+		fprintf(f, "  peers: left out (or some of them), the budget's share for them spent\n");
 	if (r->workers_sequential_fallback)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
 	if (r->nworkers) {
 		fprintf(f, "  workers (block-parallel at the best variant, magic scan included):\n");
-		fprintf(f, "  %-7s %9s %8s %8s %13s %22s %10s\n", "workers", "wall s", "MB/s", "speedup", "CPU-s per GB",
-			"block MB/s min/med/max", "peak RSS");
+		fprintf(f, "  %-7s %9s %8s %8s %13s %22s %10s %7s %7s %8s\n", "workers", "wall s", "MB/s", "speedup",
+			"CPU-s per GB", "block MB/s min/med/max", "peak RSS", "scan s", "uneven", "slowdown");
 		for (unsigned i = 0; i < r->nworkers; i++) {
 			const struct app_bzip2_workers *w = &r->workers[i];
 			char spread[48];
 
 			snprintf(spread, sizeof(spread), "%.0f/%.0f/%.0f", w->block_mb_per_s_min, w->block_mb_per_s_median,
 				 w->block_mb_per_s_max);
-			fprintf(f, "  %-7u %9.4f %8.1f %8.2f %13.2f %22s %7ld KiB\n", w->n, w->wall_seconds, w->mb_per_s,
-				w->speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib);
+			fprintf(f, "  %-7u %9.4f %8.1f %8.2f %13.2f %22s %6ld KiB %7.4f %7.4f %8.2f\n", w->n, w->wall_seconds,
+				w->mb_per_s, w->speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib, w->scan_seconds,
+				w->imbalance_seconds, w->block_slowdown);
 		}
+		fprintf(f, "  scan s: the serial magic scan; uneven: the busiest worker's block seconds less the mean; "
+			   "slowdown: the blocks' summed seconds over one worker's\n");
+		for (unsigned i = 1; i < r->nworkers; i++)
+			if (r->workers[i].speedup < 0.9 * r->workers[i].n)
+				fprintf(f, "  %u workers reach %.2fx of %u: the largest loss is %s\n", r->workers[i].n,
+					r->workers[i].speedup, r->workers[i].n, r->workers[i].shortfall_cause);
 	}
 	fprintf(f, "  %.1f s in all\n", r->seconds);
 }
@@ -186,6 +262,14 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_bool(w, "check_ok", true);
 	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
+	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
+	jsonw_double(w, "budget_seconds", r->budget_seconds);
+	jsonw_double(w, "estimated_seconds", r->estimated_seconds);
+	jsonw_string(w, "shrunk", r->shrunk);
+	jsonw_uint(w, "prefix_blocks", r->prefix_blocks);
+	jsonw_bool(w, "tools_skipped", r->tools_skipped);
+	jsonw_uint(w, "file_compressed_bytes", r->file_compressed_bytes);
+	jsonw_uint(w, "rows", r->rows);
 	jsonw_array_begin(w, "variants");
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
@@ -199,6 +283,8 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 		jsonw_double(w, "cold_seconds", v->cold_seconds);
 		jsonw_double(w, "warm_seconds", v->warm_seconds);
 		jsonw_double(w, "mb_per_s", v->mb_per_s);
+		jsonw_string(w, "decode_paths", paths_name(v->plain));
+		jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
 		write_stages_json(w, &v->stages);
 		JSONW_FIELDS(w, v, app_bzip2_variant_fields);
 		jsonw_object_end(w);
@@ -212,8 +298,16 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_string(w, "largest_stage", r->bound_stage);
 	jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
 	jsonw_object_end(w);
+	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
-	JSONW_OBJECT_ARRAY(w, "tools", r->tools, r->ntools, app_bzip2_tool_fields);
+	jsonw_array_begin(w, "tools");
+	for (unsigned i = 0; i < r->ntools; i++) {
+		jsonw_object_begin(w, NULL);
+		JSONW_FIELDS(w, &r->tools[i], app_bzip2_tool_fields);
+		jsonw_double_array(w, "trial_seconds", r->tools[i].trial_seconds, r->tools[i].ntrials);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);

@@ -1,6 +1,7 @@
 /*
  * libFuzzer target: our bzip2 decoder over any bytes, with one lane and
- * with lanes in both layouts. It must never crash, hang or read out of
+ * with lanes in both layouts, its decode stage on the fast paths (pair
+ * table, unchecked groups, packed MTF words) and on the plain ones. It must never crash, hang or read out of
  * bounds; every walk must decode the same bytes or fail at the same block;
  * and what it accepts libbz2 must decode to the same bytes (libbz2 accepts
  * more: randomised blocks, which we refuse). Output is capped at 1 MiB,
@@ -49,10 +50,15 @@ static int keep_ref(void *ctx, const uint8_t *p, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct bz2_walk_opts walks[] = {
-		{.lanes = 1},
-		{.lanes = 4, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT},
-		{.lanes = 3, .segments = 64, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_TWO},
+	/* The walks, and the decode stage's paths: all fast first, then the
+	 * table Huffman with the memmove MTF, then all plain. */
+	static const struct {
+		struct bz2_walk_opts walk;
+		unsigned plain;
+	} walks[] = {
+		{{.lanes = 1}, 0},
+		{{.lanes = 4, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT}, BZ2_PLAIN_MTF},
+		{{.lanes = 3, .segments = 64, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_TWO}, BZ2_PLAIN_ALL},
 	};
 	/* Kept across inputs: two 8 MiB allocations per input, and the
 	 * decoder's ~5 MB of block buffers per walk, cost more under ASan
@@ -69,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!dec && !(dec = bz2_decoder_new()))
 		abort();
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
-		struct bz2_decode_opts o = {.walk = walks[i], .max_output_bytes = CAP_BYTES};
+		struct bz2_decode_opts o = {.walk = walks[i].walk, .max_output_bytes = CAP_BYTES, .plain = walks[i].plain};
 		struct acc *a = i ? &other : &first;
 		struct bz2_error e;
 		int rc;

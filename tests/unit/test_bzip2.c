@@ -213,6 +213,36 @@ TEST(bzip2_rle_expands_runs)
 
 	CHECK(n == strlen(want), "size %zu", n);
 	CHECK(bz2_rle_decode(in, sizeof(in), out) == n && !memcmp(out, want, n), "expanded wrong");
+	CHECK(bz2_rle_size_plain(in, sizeof(in)) == n && bz2_rle_decode_plain(in, sizeof(in), out) == n &&
+		      !memcmp(out, want, n), "the plain path expanded wrong");
+}
+
+/* The word search against the byte loop: runs of 1..6 of a 3-letter
+ * alphabet at every offset and length, count bytes of any value. */
+TEST(bzip2_rle_word_search_expands_as_the_byte_loop)
+{
+	uint8_t in[96], a[96 * 256], b[96 * 256];
+	struct rng r;
+
+	rng_seed(&r, 11);
+	for (int round = 0; round < 20000; round++) {
+		size_t n = (size_t)rng_below(&r, sizeof(in) + 1), na, nb;
+
+		for (size_t i = 0; i < n;) {
+			uint8_t c = (uint8_t)('a' + rng_below(&r, 3));
+			size_t run = 1 + (size_t)rng_below(&r, 6);
+
+			for (size_t j = 0; j < run && i < n; j++)
+				in[i++] = rng_below(&r, 4) ? c : (uint8_t)rng_below(&r, 256);
+		}
+		na = bz2_rle_size(in, n);
+		nb = bz2_rle_size_plain(in, n);
+		CHECK(na == nb, "round %d: size %zu, plain %zu", round, na, nb);
+		if (na != nb)
+			return;
+		CHECK(bz2_rle_decode(in, n, a) == na && bz2_rle_decode_plain(in, n, b) == nb && !memcmp(a, b, na),
+		      "round %d: the bytes differ", round);
+	}
 }
 
 TEST(bzip2_huffman_refuses_oversubscribed_and_decodes_long_codes)
@@ -290,6 +320,23 @@ static const char *round_trip(const uint8_t *text, size_t n, int level, unsigned
 		*blocks = s.blocks;
 		free(s.p);
 	}
+	/* Every decode-stage path (plain or fast Huffman, MTF and CRC) with
+	 * one lane: the same bytes. */
+	for (unsigned plain = 1; plain <= BZ2_PLAIN_ALL; plain++) {
+		struct bz2_decode_opts o = {.walk = {.lanes = 1}, .plain = plain};
+		struct sink_buf s = {0};
+		struct bz2_error e;
+		int rc = bz2_decode(z, len, &o, sink_append, &s, NULL, &e);
+
+		if (rc || s.n != n || (n && memcmp(s.p, text, n))) {
+			snprintf(why, whylen, "plain paths 0x%x: rc %d, %zu of %zu bytes, block %u: %s", plain, rc, s.n, n,
+				 e.block, e.what);
+			free(s.p);
+			free(z);
+			return why;
+		}
+		free(s.p);
+	}
 	free(z);
 	return NULL;
 }
@@ -340,6 +387,9 @@ TEST(bzip2_large_block_and_many_blocks_match_libbz2, NEEDS_LIBBZ2)
 	for (size_t i = 0; i < 200000; i++)
 		t[i] = "abc"[i % 3];
 	CHECK(!(f = round_trip(t, 200000, 9, &blocks, why, sizeof(why))), "periodic: %s", f);
+	/* Random bytes: MTF indices up to 255 (every word of the packed list). */
+	textgen_fill(t, 300000, TEXTGEN_RANDOM, 3);
+	CHECK(!(f = round_trip(t, 300000, 9, &blocks, why, sizeof(why))), "random: %s", f);
 	free(t);
 }
 
@@ -399,7 +449,7 @@ TEST(bzip2_stages_alone_match_libbz2, NEEDS_LIBBZ2)
 		goto out;
 	blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
 	bz2_bits_init(&b, z, len, 32 + 48);
-	CHECK(blk->bwt && bz2_block_decode(&b, 900000, blk, &e) == 0, "block: %s", e.what);
+	CHECK(blk->bwt && bz2_block_decode(&b, 900000, blk, 0, &e) == 0, "block: %s", e.what);
 	CHECK(blk->stored_crc == bz2_crc(t, n), "stored CRC 0x%08x, ours 0x%08x", blk->stored_crc, bz2_crc(t, n));
 	bz2_ibwt_table(blk, tt);
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {

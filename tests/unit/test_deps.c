@@ -17,11 +17,11 @@
 #define TEST_PACKAGES                                                                     \
 	"gcc-aarch64-linux-gnu\nlibc6-dev-arm64-cross\nbinutils-aarch64-linux-gnu\nqemu-user\n" \
 	"valgrind\nchromium\nclang-14\nlibclang-rt-14-dev\ngroff-base\nman-db\nprometheus\npython3-yaml\n" \
-	"slurm-wlm\nmunge\n"
+	"slurm-wlm\nmunge\nlbzip2\n7zip\n"
 #define ALL_PACKAGES                                                                      \
 	"gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross "       \
 	"binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db "   \
-	"prometheus python3-yaml slurm-wlm munge"
+	"prometheus python3-yaml slurm-wlm munge lbzip2 7zip"
 
 /* Runs a shell command from the repository root; its stdout and stderr in
  * out, its exit status returned (-1 when it did not exit). */
@@ -67,7 +67,7 @@ TEST(deps_plan_adds_the_cross_libc_headers_beside_an_installed_cross_compiler, N
 	char out[2048];
 	const char *cmd = "DEPS_PRESENT='gcc libc6-dev make binutils python3 libbz2-dev gcc-aarch64-linux-gnu "
 			  "binutils-aarch64-linux-gnu qemu-user valgrind chromium clang-14 libclang-rt-14-dev groff-base man-db prometheus python3-yaml "
-			  "slurm-wlm munge' "
+			  "slurm-wlm munge lbzip2 7zip' "
 			  "tools/deps.sh --test --plan";
 
 	CHECK(run(cmd, out, sizeof(out)) == 0, "%s", out);

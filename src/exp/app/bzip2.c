@@ -77,21 +77,37 @@ int app_bzip2_validate(const char *path, char *err, size_t errlen)
 	return rc;
 }
 
+/* ---- the budget's deadlines ---- */
+/* The up-front shrink (fit_budget) works from a probe; a shared machine
+ * can run at half that speed for seconds. So each phase also stops
+ * starting optional trials past its share of the budget (the cold trial
+ * and one warm one always run), and the tools are left out past theirs. */
+enum phase { PHASE_VARIANTS, PHASE_LIBBZ2, PHASE_WORKERS, PHASE_TOOLS };
+
+static bool past(const struct app_bzip2_params *p, enum phase ph)
+{
+	static const double share[] = {0.55, 0.65, 0.75, 0.9};
+
+	return p->budget_seconds > 0 &&
+	       (double)(clock_wall_ns() - p->start_ns) * 1e-9 > share[ph] * p->budget_seconds;
+}
+
 /* ---- sinks ---- */
 struct hash_sink {
 	struct sha256 sha;
 	size_t bytes;
 	unsigned blocks;
+	uint64_t rows;
 };
 
 static int hash_block(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
 {
 	struct hash_sink *h = ctx;
 
-	(void)t;
 	sha256_update(&h->sha, out, bytes);
 	h->bytes += bytes;
 	h->blocks = block;
+	h->rows += t->rows;
 	return 0;
 }
 
@@ -168,6 +184,7 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 		.walk = {.lanes = v->k, .segments = v->segments, .layout = v->layout, .prefetch = v->prefetch,
 			 .seed = p->seed},
 		.fresh_output = v->fresh_output,
+		.plain = v->plain,
 	};
 	struct hash_sink h = {.bytes = 0};
 	struct bz2_walk_ticks wt = {0};
@@ -189,6 +206,8 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	v->fallbacks = wt.fallbacks;
 	o.timed = true;
 	for (unsigned t = 0; t < p->trials + 1; t++) {
+		if (t >= 2 && past(p, PHASE_VARIANTS))
+			break;
 		struct stage_sink s = {.stop = p->stop};
 		uint64_t t0 = clock_now(), ticks;
 		double sec;
@@ -198,6 +217,8 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 		if (rc)
 			return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
 		sec = clock_ticks_to_ns(p->clock, ticks) * 1e-9;
+		if (v->ntrials < APP_BZ2_TRIALS_MAX)
+			v->trial_seconds[v->ntrials++] = sec;
 		if (!t) {
 			v->cold_seconds = sec;
 			continue;
@@ -215,6 +236,8 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	}
 	v->warm_seconds = best;
 	v->mb_per_s = (double)decoded / MB / best;
+	v->ns_per_byte = decoded ? best * 1e9 / (double)decoded : 0;
+	v->ns_per_row = h.rows ? best * 1e9 / (double)h.rows : 0;
 	v->walk_seconds = v->stages.starts + v->stages.traversal + v->stages.assembly;
 	return 0;
 }
@@ -230,6 +253,7 @@ struct work {
 	int cpus[APP_BZ2_WORKERS_MAX];   /* one allowed CPU per worker */
 	int ncpus;
 	struct bz2_walk_opts walk;
+	unsigned plain;                  /* BZ2_PLAIN_* of the best variant */
 	const struct clock_info *clock;
 	/* per candidate */
 	int *rc;
@@ -237,6 +261,7 @@ struct work {
 	uint32_t *crc, *nblock;
 	size_t *bytes;
 	double *seconds;
+	double busy[APP_BZ2_WORKERS_MAX];  /* per worker: seconds inside its blocks */
 };
 
 static void *worker_main(void *arg)
@@ -269,8 +294,9 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		t0 = clock_now();
-		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, &r, &e);
+		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, w->plain, &r, &e);
 		w->seconds[i] = clock_ticks_to_ns(w->clock, clock_now() - t0) * 1e-9;
+		w->busy[me % APP_BZ2_WORKERS_MAX] += w->seconds[i];
 		if (!w->rc[i]) {
 			w->end_bit[i] = r.end_bit;
 			w->crc[i] = r.crc;
@@ -354,10 +380,31 @@ static double cpu_seconds(void)
 	       ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) * 1e-6;
 }
 
-static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
-		       const struct bz2_walk_opts *walk, struct app_bzip2_result *r)
+/* Where n workers lose against n x one worker, in seconds of wall time:
+ * the scan (serial), blocks that take longer when workers run together
+ * (the shared L3 and memory, or a neighbour on the host), and uneven
+ * work (the busiest worker against the mean: few blocks, or blocks of
+ * unequal size); the largest names the cause. */
+static void workers_shortfall(const struct app_bzip2_workers *one, struct app_bzip2_workers *x)
 {
-	struct work w = {.in = in, .len = len, .walk = *walk, .clock = p->clock};
+	double ideal = one->wall_seconds / x->n, lost = x->wall_seconds - ideal, slow;
+
+	x->block_slowdown = one->blocks_seconds > 0 ? x->blocks_seconds / one->blocks_seconds : 1;
+	x->shortfall_cause = "none";
+	if (x->n < 2 || lost <= 0)
+		return;
+	slow = (x->blocks_seconds - one->blocks_seconds) / x->n;
+	x->shortfall_cause = "blocks slower together (shared cache and memory, or a host neighbour)";
+	if (x->imbalance_seconds >= slow && x->imbalance_seconds >= x->scan_seconds)
+		x->shortfall_cause = "uneven work (the busiest worker against the mean)";
+	else if (x->scan_seconds > slow)
+		x->shortfall_cause = "the serial magic scan";
+}
+
+static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
+		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
+{
+	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .clock = p->clock};
 	pthread_t th[APP_BZ2_WORKERS_MAX];
 	int rc = 0;
 
@@ -372,14 +419,20 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		struct rusage ru;
 
 		for (unsigned t = 0; t < p->trials && !rc; t++) {
+			if (t >= 1 && past(p, PHASE_WORKERS))
+				break;
 			uint64_t t0 = clock_now();
 			double c0 = cpu_seconds(), sec, cpu;
 			unsigned started = 0;
+
+			double scan;
 
 			/* The scan is part of the parallel decoder's work. */
 			w.cand = bz2_scan_blocks(in, len, &w.ncand);
 			if (!w.cand)
 				return -ENOMEM;
+			scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+			memset(w.busy, 0, sizeof(w.busy));
 			w.rc = calloc(w.ncand + 1, sizeof(*w.rc));
 			w.end_bit = calloc(w.ncand + 1, sizeof(*w.end_bit));
 			w.crc = calloc(w.ncand + 1, sizeof(*w.crc));
@@ -404,8 +457,17 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 					r->workers_sequential_fallback = true;
 					rc = 1;
 				} else if (!t || sec < best) {
+					double sum = 0, most = 0;
+
 					best = sec;
 					cpu_best = cpu;
+					for (unsigned i = 0; i < n; i++) {
+						sum += w.busy[i];
+						most = w.busy[i] > most ? w.busy[i] : most;
+					}
+					x->scan_seconds = scan;
+					x->blocks_seconds = sum;
+					x->imbalance_seconds = most - sum / n;
 					free(rates);
 					rates = malloc(w.ncand * sizeof(*rates));
 					if (rates) {
@@ -439,6 +501,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		x->mb_per_s = (double)decoded / MB / best;
 		x->cpu_seconds_per_gb = cpu_best / ((double)decoded / 1e9);
 		x->speedup = r->nworkers ? r->workers[0].wall_seconds / best : 1.0;
+		workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
 		getrusage(RUSAGE_SELF, &ru);
 		x->peak_rss_kib = ru.ru_maxrss;
 		r->nworkers++;
@@ -446,29 +509,58 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 	return rc > 0 ? 0 : rc;
 }
 
-/* ---- bzip2 -d / lbzip2 -d ---- */
-static int tool_version(const char *tool, char *out, size_t len)
+/* ---- the peers: bzip2, lbzip2, 7-Zip ---- */
+/* Each run on one thread by its own option where it has one, and pinned:
+ * the child inherits this thread's one-CPU mask. lbzip2 unrestricted
+ * starts a thread per CPU of the machine on that one CPU (30 MB/s where
+ * pinned with -n 1 gives 45-52 on the Zen 5 guest): how a peer is run
+ * decides its figure, so each is named with its command. */
+static const struct tool_spec {
+	const char *name, *version_cmd, *version_key;
+	const char *argv[6];             /* the file's path is appended */
+} tool_specs[APP_BZ2_TOOLS_MAX] = {
+	{"bzip2", "bzip2 --version", "ersion", {"bzip2", "-dc", NULL}},
+	{"lbzip2", "lbzip2 --version", "ersion", {"lbzip2", "-n", "1", "-dc", NULL}},
+	{"7zz", "7zz", "7-Zip", {"7zz", "e", "-so", "-mmt1", NULL}},
+};
+
+static int tool_version(const struct tool_spec *t, char *out, size_t len)
 {
 	char cmd[128];
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "%s --version 2>&1 </dev/null", tool);
+	snprintf(cmd, sizeof(cmd), "%s 2>&1 </dev/null", t->version_cmd);
 	if (!(f = popen(cmd, "r")))
 		return -1;
 	out[0] = 0;
 	while (fgets(out, (int)len, f))
-		if (strstr(out, "ersion"))
+		if (strstr(out, t->version_key))
 			break;
 	pclose(f);
+	if (!strstr(out, t->version_key))
+		return -1;
 	out[strcspn(out, "\n")] = 0;
 	return out[0] ? 0 : -1;
 }
 
-static double tool_seconds(const struct app_bzip2_params *p, const char *tool, const char *path)
+static double tool_seconds(const struct app_bzip2_params *p, const struct tool_spec *spec, const char *path,
+			   struct app_bzip2_tool *t)
 {
+	const char *argv[8];
 	double best = -1;
+	size_t n = 0;
 
-	for (unsigned t = 0; t < p->trials; t++) {
+	while (spec->argv[n])
+		n++;
+	memcpy(argv, spec->argv, n * sizeof(*argv));
+	argv[n] = path;
+	argv[n + 1] = NULL;
+	for (size_t i = 0; i < n; i++)
+		snprintf(t->command + strlen(t->command), sizeof(t->command) - strlen(t->command), "%s ", argv[i]);
+	snprintf(t->command + strlen(t->command), sizeof(t->command) - strlen(t->command), "FILE >/dev/null");
+	for (unsigned k = 0; k < p->trials; k++) {
+		if (k >= 1 && past(p, PHASE_TOOLS))
+			break;
 		uint64_t t0 = clock_now();
 		pid_t pid = fork();
 		int status;
@@ -478,9 +570,11 @@ static double tool_seconds(const struct app_bzip2_params *p, const char *tool, c
 		if (!pid) {
 			int fd = open("/dev/null", O_WRONLY);
 
-			if (fd >= 0)
+			if (fd >= 0) {
 				dup2(fd, 1);
-			execlp(tool, tool, "-dc", path, (char *)NULL);
+				dup2(fd, 2);
+			}
+			execvp(argv[0], (char *const *)argv);
 			_exit(127);
 		}
 		if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
@@ -488,6 +582,8 @@ static double tool_seconds(const struct app_bzip2_params *p, const char *tool, c
 		{
 			double sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
 
+			if (k < APP_BZ2_TRIALS_MAX)
+				t->trial_seconds[t->ntrials++] = sec;
 			if (best < 0 || sec < best)
 				best = sec;
 		}
@@ -498,7 +594,6 @@ static double tool_seconds(const struct app_bzip2_params *p, const char *tool, c
 static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const char *path,
 		      struct app_bzip2_result *r)
 {
-	static const char *const tools[] = {"bzip2", "lbzip2"};
 	char tmp[] = "/tmp/mlpscope-bzip2-XXXXXX";
 	int fd = -1;
 
@@ -514,16 +609,21 @@ static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_
 		close(fd);
 		path = tmp;
 	}
-	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+	for (size_t i = 0; i < APP_BZ2_TOOLS_MAX; i++) {
 		struct app_bzip2_tool *t = &r->tools[r->ntools];
 		double sec;
 
-		if (tool_version(tools[i], t->version, sizeof(t->version)))
+		if (past(p, PHASE_TOOLS)) {
+			r->tools_skipped = true;
+			break;
+		}
+		memset(t, 0, sizeof(*t));
+		if (tool_version(&tool_specs[i], t->version, sizeof(t->version)))
 			continue;
-		sec = tool_seconds(p, tools[i], path);
+		sec = tool_seconds(p, &tool_specs[i], path, t);
 		if (sec <= 0)
 			continue;
-		snprintf(t->name, sizeof(t->name), "%s", tools[i]);
+		snprintf(t->name, sizeof(t->name), "%s", tool_specs[i].name);
 		t->seconds = sec;
 		t->mb_per_s = (double)r->decoded_bytes / MB / sec;
 		r->ntools++;
@@ -554,7 +654,8 @@ bool app_bzip2_registers_k(unsigned k)
 }
 
 /* ---- the run ---- */
-static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh)
+static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh,
+			unsigned plain)
 {
 	struct app_bzip2_variant *v;
 
@@ -567,12 +668,68 @@ static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout 
 	v->layout = l;
 	v->prefetch = pf;
 	v->fresh_output = fresh;
+	v->plain = plain;
+}
+
+/* The decode-stage axes: which path each names, its fast form and the
+ * stage it changes. */
+static const unsigned axis_bits[APP_BZ2_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC, BZ2_PLAIN_RLE};
+static const char *const axis_names[APP_BZ2_AXES] = {"huffman", "mtf", "crc", "rle"};
+static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8",
+						     "word search"};
+static const char *const axis_stage[APP_BZ2_AXES] = {"decode", "decode", "crc", "rle"};
+
+static double stage_of(const struct app_bzip2_stages *s, const char *name)
+{
+	return !strcmp(name, "decode") ? s->decode : !strcmp(name, "crc") ? s->crc : s->rle;
+}
+
+static int find_plain(const struct app_bzip2_result *r, unsigned plain)
+{
+	for (unsigned i = 0; i < r->nvariants; i++)
+		if (r->variants[i].plain == plain)
+			return (int)i;
+	return -1;
+}
+
+/* Each axis: the all-plain variant against the one with only it fast. */
+static void derive_axes(struct app_bzip2_result *r)
+{
+	int all = find_plain(r, BZ2_PLAIN_ALL);
+
+	r->naxes = 0;
+	if (all < 0)
+		return;
+	for (unsigned a = 0; a < APP_BZ2_AXES; a++) {
+		int one = find_plain(r, BZ2_PLAIN_ALL & ~axis_bits[a]);
+		struct app_bzip2_axis *x = &r->axes[r->naxes];
+		const struct app_bzip2_variant *vp = &r->variants[all], *vf;
+		double f, s;
+
+		if (one < 0)
+			continue;
+		vf = &r->variants[one];
+		x->name = axis_names[a];
+		x->fast_path = axis_fast[a];
+		x->stage = axis_stage[a];
+		x->plain_variant = (unsigned)all;
+		x->fast_variant = (unsigned)one;
+		x->stage_plain_seconds = stage_of(&vp->stages, x->stage);
+		x->stage_fast_seconds = stage_of(&vf->stages, x->stage);
+		f = vp->warm_seconds > 0 ? x->stage_plain_seconds / vp->warm_seconds : 0;
+		s = x->stage_fast_seconds > 0 ? x->stage_plain_seconds / x->stage_fast_seconds : 0;
+		x->stage_fraction = f;
+		x->stage_speedup = s;
+		x->predicted_speedup = s > 0 ? 1.0 / ((1 - f) + f / s) : 0;
+		x->measured_speedup = vf->warm_seconds > 0 ? vp->warm_seconds / vf->warm_seconds : 0;
+		r->naxes++;
+	}
 }
 
 static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
 {
 	for (unsigned i = 0; i < r->nvariants; i++)
-		if (r->variants[i].k == 1 && !r->variants[i].fresh_output)
+		if (r->variants[i].k == 1 && !r->variants[i].fresh_output && !r->variants[i].plain)
 			return &r->variants[i];
 	return NULL;
 }
@@ -620,12 +777,286 @@ static void derive(struct app_bzip2_result *r)
 		}
 	for (unsigned i = 0; i < r->ntools; i++)
 		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
+	derive_axes(r);
+}
+
+/* The variants to sweep: the default set (K = 1..max_k by powers of two in
+ * both layouts, then at K = min(max_k, 8) prefetch next and two and a fresh
+ * output buffer, K=1 fresh, and prefetch next at K = 16 and 32), or
+ * reduced (K=1, K=8, K=8 and K=16 prefetch next: what a budget-shrunk run
+ * keeps), or the narrowed axes; then the
+ * decode-stage axes at one walk. */
+static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_result *r, bool reduced)
+{
+	static const unsigned ks[] = {1, 2, 4, 8, 16, 32};
+	unsigned axis_at = UINT32_MAX;
+
+	r->nvariants = 0;
+	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+			unsigned k = p->only_k ? p->only_k : ks[i];
+
+			if (k > p->max_k || (i && p->only_k))
+				break;
+			for (int l = 0; l < 2; l++) {
+				enum bz2_layout lay = l ? BZ2_LAYOUT_STATE : BZ2_LAYOUT_REGISTERS;
+
+				if ((p->layout >= 0 && (int)lay != p->layout) || (k == 1 && l))
+					continue;
+				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
+					continue;  /* the baseline is already there */
+				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
+					    p->output_fresh > 0, 0);
+			}
+		}
+	} else if (reduced) {
+		unsigned kmax = 1;
+
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
+			kmax = ks[i];
+		kmax = kmax > 8 ? 8 : kmax;
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		if (kmax > 1)
+			add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+		axis_at = r->nvariants - 1;
+		if (p->max_k >= 16)
+			add_variant(r, 16, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+	} else {
+	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+		if (ks[i] > p->max_k)
+			break;
+		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false, 0);
+		if (ks[i] > 1)
+			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false, 0);
+	}
+	{
+		unsigned kmax = 1;
+
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
+			kmax = ks[i];
+		kmax = kmax > 8 ? 8 : kmax;
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false, 0);
+		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
+		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
+		axis_at = r->nvariants - 4;
+		/* More lanes with prefetch next: 8 lanes reached half the
+		 * chase's S at 3.6 MB on the Zen 3 guest, 24 went 12% faster. */
+		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++)
+			if (ks[i] > 8 && ks[i] <= p->max_k)
+				add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);
+	}
+	}
+	/* The decode-stage axes at one walk (the default sweep's prefetch-next
+	 * one, else the last narrowed): all paths plain, then each alone fast;
+	 * the all-fast one is that walk's own variant. */
+	if (r->nvariants) {
+		struct app_bzip2_variant at = r->variants[axis_at < r->nvariants ? axis_at : r->nvariants - 1];
+
+		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
+		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
+			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
+	}
+}
+
+/* ---- the budget (a user's file) ---- */
+/* How a user's file is fitted to the budget, in order: the reduced variant
+ * set, fewer trials (two warm after the cold one), then a prefix of the
+ * first stream's blocks. */
+struct shrink {
+	bool reduced;
+	unsigned trials;
+	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
+};
+
+/* One variant's decodes (an untimed checked one, the cold one, the trials)
+ * in K=1 whole decodes: lanes about 0.55, every path plain about 0.8 (this
+ * machine's default input: K=1 0.27 s, K=8 0.10-0.15 s, all plain 0.15). */
+static double variants_cost(const struct app_bzip2_result *r, unsigned trials)
+{
+	double c = 0;
+
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i];
+
+		c += (trials + 2) * (v->k == 1 ? 1.0 : v->plain ? 0.8 : 0.55);
+	}
+	return c;
+}
+
+/* The whole experiment in K=1 decodes: the two reference decodes (libbz2
+ * about 1.3 of ours at K=1), the variants, libbz2's trials, the workers and
+ * the two tools. */
+static double run_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials)
+{
+	double workers = 0;
+
+	for (unsigned n = 1; n <= p->max_workers; n++)
+		workers += 0.55 / n;
+	return 2.3 + variants_cost(r, trials) + 1.3 * trials + trials * workers + (p->tools ? 2 * 1.3 * trials : 0);
+}
+
+/* Seconds per block of a K=1 decode, from up to the first 3 blocks
+ * decoded twice (the first once before that, untimed: its buffers' first
+ * touch is no rate); 0 when none decodes. Per block, not per compressed
+ * byte: the work is the block's rows (all but a stream's last block are
+ * full), and a file's first blocks may compress 3x better than the rest
+ * (licence texts): per byte, the 34 MB file's estimate came out 4x high. */
+static double probe_rate(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand,
+			 const struct clock_info *clk)
+{
+	struct bz2_walk_opts w = {.lanes = 1};
+	struct bz2_decoder *d = bz2_decoder_new();
+	size_t m = ncand < 3 ? ncand : 3;
+	struct bz2_block_result br;
+	struct bz2_error e;
+	uint64_t t0, end;
+	double rate = 0;
+
+	if (!d || !m || bz2_decode_block_at(d, in, len, cand[0], 1, &w, 0, &br, &e))
+		goto out;
+	/* The faster of two passes: a neighbour's burst in one doubles it. */
+	for (int pass = 0; pass < 2; pass++) {
+		double r1;
+
+		t0 = clock_now();
+		end = cand[0];
+		for (size_t i = 0; i < m; i++) {
+			if (bz2_decode_block_at(d, in, len, cand[i], (unsigned)i + 1, &w, 0, &br, &e))
+				goto out;
+			end = br.end_bit;
+		}
+		if (end <= cand[0])
+			goto out;
+		r1 = clock_ticks_to_ns(clk, clock_now() - t0) * 1e-9 / (double)m;
+		rate = pass && rate < r1 ? rate : r1;
+	}
+out:
+	bz2_decoder_free(d);
+	return rate;
+}
+
+static void put_bits(uint8_t *out, uint64_t *bit, unsigned n, uint64_t v)
+{
+	for (unsigned i = n; i-- > 0; (*bit)++)
+		if ((v >> i) & 1)
+			out[*bit / 8] |= (uint8_t)(0x80 >> (*bit % 8));
+}
+
+/* A stream of the first `blocks` blocks of in's first stream: its header,
+ * those blocks' bits as they are, the end marker and their combined CRC
+ * (each block's CRC read from its header, nothing decoded). NULL when the
+ * scan's first block is not right after the header or memory ran out; a
+ * prefix that does not decode (the first stream ended before) is refused
+ * by the caller's check. */
+static uint8_t *prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
+			      size_t *out_len)
+{
+	uint32_t combined = 0;
+	uint64_t bit;
+	uint8_t *out;
+
+	if (!blocks || blocks >= ncand || cand[0] != 32)
+		return NULL;
+	bit = cand[blocks];
+	for (size_t i = 0; i < blocks; i++) {
+		struct bz2_bits b;
+
+		bz2_bits_init(&b, in, len, cand[i] + 48);
+		combined = bz2_crc_combine(combined, bz2_bits_get(&b, 32));
+	}
+	if (!(out = calloc((size_t)(bit / 8) + 16, 1)))
+		return NULL;
+	memcpy(out, in, (size_t)(bit / 8));
+	if (bit % 8)
+		out[bit / 8] = (uint8_t)(in[bit / 8] & (0xff00u >> (bit % 8)));
+	put_bits(out, &bit, 48, 0x177245385090ull);
+	put_bits(out, &bit, 32, combined);
+	*out_len = (size_t)((bit + 7) / 8);
+	return out;
+}
+
+/* Fit the run to q->budget_seconds (0: no budget): probe the decode rate,
+ * then shrink trials, variants and the input in that order, saying what in
+ * r->shrunk. *in and *len may be replaced by a prefix (the old buffer
+ * freed). 0 or -ENOMEM. */
+static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct shrink *sh, uint8_t **in,
+		      size_t *len)
+{
+	double budget = q->budget_seconds * 0.9, t1, cost;
+	size_t ncand = 0, file_blocks;
+	uint64_t *cand;
+	int n = 0;
+
+	sh->trials = q->trials;
+	if (q->budget_seconds <= 0 || !q->path)
+		return 0;
+	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
+		return -ENOMEM;
+	file_blocks = ncand;
+	t1 = probe_rate(*in, *len, cand, ncand, q->clock) * (double)file_blocks;
+	plan_variants(q, r, false);
+	cost = t1 * run_cost(q, r, sh->trials);
+	r->budget_seconds = q->budget_seconds;
+	r->estimated_seconds = cost;
+	if (t1 <= 0 || cost <= budget)
+		goto out;
+	{
+		unsigned before = r->nvariants;
+
+		sh->reduced = true;
+		plan_variants(q, r, true);
+		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%u of %u variants", r->nvariants, before);
+		cost = t1 * run_cost(q, r, sh->trials);
+	}
+	/* Two warm trials at least: one is no minimum on a shared machine. */
+	if (cost > budget && sh->trials > 2) {
+		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%strials %u -> 2", n ? ", " : "", sh->trials);
+		sh->trials = 2;
+		cost = t1 * run_cost(q, r, 2);
+	}
+	if (cost > budget && file_blocks > 1) {
+		size_t blocks = (size_t)((double)file_blocks * budget / cost), plen = 0;
+		uint8_t *pre;
+
+		blocks = blocks < 1 ? 1 : blocks;
+		pre = prefix_stream(*in, *len, cand, ncand, blocks, &plen);
+		if (pre) {
+			struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+			struct bz2_error e;
+
+			/* The first stream may have ended before: only a prefix
+			 * that decodes is used. */
+			if (bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e)) {
+				free(pre);
+			} else {
+				n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n,
+					      "%sthe first %zu of %zu blocks (%zu of %zu compressed bytes)", n ? ", " : "",
+					      blocks, file_blocks, plen, *len);
+				cost *= (double)blocks / (double)file_blocks;
+				free(*in);
+				*in = pre;
+				*len = plen;
+				sh->blocks = blocks;
+			}
+		}
+	}
+	r->estimated_seconds = cost;
+out:
+	free(cand);
+	q->trials = sh->trials;
+	return 0;
 }
 
 int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
 {
-	static const unsigned ks[] = {1, 2, 4, 8, 16, 32};
+	struct app_bzip2_params q = *p;
+	struct shrink shrink = {.reduced = false};
 	uint64_t t_start = clock_wall_ns();
+
+	q.start_ns = t_start;
 	uint8_t *in = NULL, *buf = NULL;
 	size_t len = 0;
 	struct hash_sink ref = {.bytes = 0};
@@ -653,6 +1084,11 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		r->generated = true;
 		r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
 	}
+	r->file_compressed_bytes = len;
+	r->segments_override = p->segments;
+	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
+		goto out;
+	r->prefix_blocks = shrink.blocks;
 	r->compressed_bytes = len;
 	buf = malloc(1 << 20);
 	if (!buf) {
@@ -689,6 +1125,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		goto out;
 	}
 	r->blocks = ours.blocks;
+	r->rows = ours.rows;
 	for (size_t i = 0; i < len;) {
 		/* Streams: count the headers the decoder walked through. */
 		r->streams++;
@@ -709,7 +1146,11 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		}
 	}
 	r->table_bytes = 4 * r->block_rows;
-	if (p->path)
+	if (p->path && r->prefix_blocks)
+		snprintf(r->input, sizeof(r->input), "%s: %zu bytes; its first %zu blocks as one stream (the budget): "
+			 "%zu bytes, %zu bytes decoded", p->path, r->file_compressed_bytes, r->prefix_blocks, len,
+			 r->decoded_bytes);
+	else if (p->path)
 		snprintf(r->input, sizeof(r->input), "%s: %zu bytes, %u blocks, %u stream%s, %zu bytes decoded", p->path, len,
 			 r->blocks, r->streams, r->streams == 1 ? "" : "s", r->decoded_bytes);
 	else
@@ -718,62 +1159,28 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			 (unsigned long long)p->seed, p->default_text_bytes, r->libbz2_version, r->generate_seconds, len,
 			 r->blocks);
 
-	r->segments_override = p->segments;
-	if (p->only_k || p->layout >= 0 || p->prefetch >= 0 || p->output_fresh >= 0) {
-		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
-		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
-			unsigned k = p->only_k ? p->only_k : ks[i];
-
-			if (k > p->max_k || (i && p->only_k))
-				break;
-			for (int l = 0; l < 2; l++) {
-				enum bz2_layout lay = l ? BZ2_LAYOUT_STATE : BZ2_LAYOUT_REGISTERS;
-
-				if ((p->layout >= 0 && (int)lay != p->layout) || (k == 1 && l))
-					continue;
-				if (k == 1 && p->prefetch <= 0 && p->output_fresh <= 0)
-					continue;  /* the baseline is already there */
-				add_variant(r, k, lay, p->prefetch >= 0 ? (enum bz2_prefetch)p->prefetch : BZ2_PREFETCH_OFF,
-					    p->output_fresh > 0);
-			}
-		}
-	} else {
-	for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
-		if (ks[i] > p->max_k)
-			break;
-		add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, false);
-		if (ks[i] > 1)
-			add_variant(r, ks[i], BZ2_LAYOUT_STATE, BZ2_PREFETCH_OFF, false);
-	}
-	{
-		unsigned kmax = 1;
-
-		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]) && ks[i] <= p->max_k; i++)
-			kmax = ks[i];
-		kmax = kmax > 8 ? 8 : kmax;
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false);
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_TWO, false);
-		add_variant(r, kmax, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
-		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true);
-	}
-	}
+	plan_variants(&q, r, shrink.reduced);
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		if (p->stop && *p->stop) {
 			rc = -EINTR;
 			goto out;
 		}
-		if ((rc = run_variant(p, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
+		if ((rc = run_variant(&q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
 			goto out;
 	}
 
 	/* libbz2 on one thread over the same bytes, no sink. */
-	for (unsigned t = 0; t < p->trials; t++) {
+	for (unsigned t = 0; t < q.trials; t++) {
+		if (t >= 1 && past(&q, PHASE_LIBBZ2))
+			break;
 		uint64_t t0 = clock_now();
 		double sec;
 
 		if ((rc = bz2_ref_decode(in, len, NULL, NULL, buf, 1 << 20, err, errlen)))
 			goto out;
 		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+		if (r->libbz2_ntrials < APP_BZ2_TRIALS_MAX)
+			r->libbz2_trial_seconds[r->libbz2_ntrials++] = sec;
 		if (!t || sec < r->libbz2_seconds)
 			r->libbz2_seconds = sec;
 	}
@@ -786,11 +1193,11 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			.layout = r->variants[r->best].layout, .prefetch = r->variants[r->best].prefetch,
 		};
 
-		if ((rc = run_workers(p, in, len, r->decoded_bytes, &w, r)))
+		if ((rc = run_workers(&q, in, len, r->decoded_bytes, &w, r->variants[r->best].plain, r)))
 			goto out;
 	}
 	if (p->tools)
-		run_tools(p, in, len, p->path, r);
+		run_tools(&q, in, len, shrink.blocks ? NULL : p->path, r);
 	derive(r);
 	rc = 0;
 out:

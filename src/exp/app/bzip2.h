@@ -22,7 +22,7 @@
 
 #define APP_BZ2_VARIANTS_MAX 24
 #define APP_BZ2_WORKERS_MAX 16
-#define APP_BZ2_TOOLS_MAX 2
+#define APP_BZ2_TOOLS_MAX 3
 
 struct app_bzip2_params {
 	const char *path;            /* NULL: the generated default input */
@@ -30,7 +30,7 @@ struct app_bzip2_params {
 	unsigned max_k;              /* largest K swept (1..32) */
 	unsigned trials;             /* per variant, 1..15 */
 	unsigned max_workers;        /* 1..APP_BZ2_WORKERS_MAX */
-	bool tools;                  /* also time bzip2 -d / lbzip2 -d when installed */
+	bool tools;                  /* also time bzip2, lbzip2 -n 1 and 7zz -mmt1 when installed */
 	/* Narrowed axes (--lanes, --segments, --layout, --prefetch,
 	 * --output-buffer): 0 or -1 keeps the default set. With any given, the
 	 * sweep is K=1 (registers, off, reused: the baseline) and the product
@@ -39,6 +39,8 @@ struct app_bzip2_params {
 	unsigned segments;
 	int layout, prefetch, output_fresh;
 	uint64_t seed;
+	double budget_seconds;       /* a file's run fits this (shrinking what it must); 0: no budget */
+	uint64_t start_ns;           /* set by app_bzip2_run: when the budget's clock started */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
 };
@@ -48,11 +50,19 @@ struct app_bzip2_stages {
 	double decode, table, starts, traversal, assembly, rle, crc;
 };
 
+#define APP_BZ2_TRIALS_MAX 16
+#define APP_BZ2_AXES 4
+
 struct app_bzip2_variant {
 	unsigned k, segments;
 	enum bz2_layout layout;
 	enum bz2_prefetch prefetch;
 	bool fresh_output;
+	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
+	unsigned ntrials;                /* raw trial times, the cold one first */
+	double trial_seconds[APP_BZ2_TRIALS_MAX];
+	double ns_per_row;               /* warm seconds per BWT row (the walk's unit of work) */
+	double ns_per_byte;              /* warm seconds per decoded byte */
 	double cold_seconds;             /* the first trial: buffers first touched */
 	double warm_seconds;             /* the minimum over the later trials */
 	double mb_per_s;                 /* decoded MB (1e6 B) per warm second */
@@ -68,23 +78,48 @@ struct app_bzip2_variant {
 	double walk_ratio;               /* R(K) = walk_speedup / chase_speedup */
 };
 
+/* One decode-stage axis (Huffman, MTF, CRC, RLE) at the best walk: the
+ * all-plain variant against the one with only this path fast. */
+struct app_bzip2_axis {
+	const char *name, *fast_path, *stage;  /* "huffman", "pair table", "decode" */
+	unsigned plain_variant, fast_variant;  /* indices into variants[] */
+	double stage_plain_seconds, stage_fast_seconds;
+	double stage_fraction;                 /* f: the stage's share of the all-plain whole */
+	double stage_speedup;                  /* s: plain stage / fast stage */
+	double predicted_speedup;              /* 1/((1-f)+f/s) */
+	double measured_speedup;               /* all-plain whole / this one's whole */
+};
+
 struct app_bzip2_workers {
 	unsigned n;
 	double wall_seconds, mb_per_s, cpu_seconds_per_gb;
 	double block_mb_per_s_min, block_mb_per_s_median, block_mb_per_s_max;
 	double speedup;                  /* the 1-worker wall / this wall */
+	double scan_seconds;             /* the magic scan, serial, inside the wall */
+	double blocks_seconds;           /* the blocks' decode seconds summed over workers */
+	double imbalance_seconds;        /* the busiest worker's block seconds less the mean */
+	double block_slowdown;           /* blocks_seconds / the one worker's: > 1 when blocks slow each other */
+	const char *shortfall_cause;     /* the largest loss against n x one worker, in words; "none" */
 	long peak_rss_kib;               /* the process's peak so far (getrusage) */
 };
 
 struct app_bzip2_tool {
 	char name[16];
 	char version[80];
+	char command[96];                /* how it was run, the file as FILE */
+	unsigned ntrials;
+	double trial_seconds[APP_BZ2_TRIALS_MAX];
 	double seconds, mb_per_s;
 	double ratio;                    /* our best single-thread MB/s / this */
 };
 
 struct app_bzip2_result {
 	char input[300];                 /* what was decoded, in words */
+	double budget_seconds;           /* what the run was fitted to; 0: none (the generated input) */
+	double estimated_seconds;        /* the cost model's estimate after shrinking */
+	char shrunk[200];                /* what was shrunk to fit, in words; empty: nothing */
+	size_t prefix_blocks;            /* blocks of the first stream decoded; 0: the whole file */
+	size_t file_compressed_bytes;    /* the file's size (compressed_bytes: what was decoded) */
 	char path[256];
 	bool generated;
 	size_t compressed_bytes, decoded_bytes;
@@ -93,6 +128,11 @@ struct app_bzip2_result {
 	char libbz2_version[40];
 	char hash[65];                   /* SHA-256 of the decoded bytes (ours = libbz2's) */
 	double libbz2_seconds, libbz2_mb_per_s;
+	unsigned libbz2_ntrials;
+	double libbz2_trial_seconds[APP_BZ2_TRIALS_MAX];
+	uint64_t rows;                   /* BWT rows over all blocks (sum of the blocks' sizes) */
+	unsigned naxes;
+	struct app_bzip2_axis axes[APP_BZ2_AXES];
 	unsigned segments_override;      /* --segments, 0: 4K */
 	unsigned nvariants;
 	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
@@ -103,6 +143,7 @@ struct app_bzip2_result {
 	unsigned nworkers;
 	struct app_bzip2_workers workers[APP_BZ2_WORKERS_MAX];
 	bool workers_sequential_fallback;/* block boundaries did not chain: none parallel */
+	bool tools_skipped;              /* the budget ran out before the tools (or some of them) */
 	unsigned ntools;
 	struct app_bzip2_tool tools[APP_BZ2_TOOLS_MAX];
 	double seconds;
