@@ -6,6 +6,7 @@
 # and the wall time of the latency section. Run it alone, under the
 # measurement lock: two measurements at once measure each other.
 # Usage: bench/latency_vs_warm.sh [extra mlpscope latency options...]
+# NEAR="bytes..." compares at the curve's points nearest those sizes instead.
 # KEEP=DIR keeps the latency text and JSON there (latency.txt, latency.json) and the
 # warm chase (warm.tsv).
 set -eu
@@ -16,10 +17,12 @@ cc -O2 -o "$dir/warm_chase" "$(dirname "$0")/warm_chase.c"
 start=$(date +%s.%N)
 "$bin" latency --json "$dir/lat.json" "$@" >"$dir/lat.txt"
 end=$(date +%s.%N)
-python3 - "$dir/lat.json" >"$dir/sizes" <<'PY'
+python3 - "$dir/lat.json" "${NEAR:-}" >"$dir/sizes" <<'PY'
 import json, sys
 pts = [p for p in json.load(open(sys.argv[1]))["latency"]["points"] if p.get("pages", "huge") == "huge"]
 want = [16 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20, 32 << 20, 128 << 20, pts[-1]["size_bytes"]]
+if sys.argv[2].split():
+    want = [int(w) for w in sys.argv[2].split()]
 seen = []
 for w in want:
     s = min(pts, key=lambda p: abs(p["size_bytes"] / w - 1))["size_bytes"]

@@ -44,7 +44,9 @@ struct latency_params {
 	/* The plan's work, plain fields a cost model can read (0: defaults):
 	 * the trials are split over `passes` sweeps of every size (ascending,
 	 * then descending), each size timed as a block; a set up to
-	 * warm_max_bytes gets `warm_walks` full untimed walks before its block,
+	 * warm_max_bytes gets `warm_walks` full untimed walks before its block
+	 * and more while each reads faster than the last (at most
+	 * LATENCY_WARM_WALKS_MAX),
 	 * a larger one a lead-in of one load per 4 KiB; then each settles
 	 * (regions until one is no faster than the one before, at most
 	 * min(4 walks, 16 regions) of loads); every timed region walks
@@ -70,6 +72,8 @@ struct latency_params {
 	 * keeps both) can be seen to fire. */
 	bool no_lead_in;
 	bool no_warm_walk;
+	/* --quick: no whole walks at the largest size (whole_walk_ns_at_max NAN). */
+	bool no_whole_walk;
 	/* Tests only: leave a point above a fall as the sweep read it. */
 	bool no_retime;
 	/* Tests only: a timing model in place of the hardware. When set, no
@@ -107,7 +111,8 @@ struct latency_point {
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
 	bool warmed;                 /* full untimed walks preceded each block of its trials */
-	size_t settle_loads;         /* after the walks or lead-in, the most loads any block took to settle */
+	size_t settle_loads;         /* past warm_walks walks or the lead-in, the most loads any block took to
+	                              * settle (walks while they got faster, then regions) */
 	size_t lead_in_hops;         /* else: untimed loads before each block, 0: none */
 	/* Steady-state check (every size): the same chase after its own warm
 	 * walk (or lead-in), timed over regions 4x longer, min over
@@ -223,6 +228,14 @@ struct latency_result {
 	double stream_ns_at_max;
 	double prefetch_ratio_at_max;/* chase / stream at max: the prefetcher, by subtraction */
 	double small_chase_ns_at_max;/* NAN without a small-page point at max */
+	/* The memory set's second estimator (issue 31): chase_ns_at_max is the
+	 * minimum over regions of region_hops loads, which on a shared host can
+	 * pick its quietest moments; this is the minimum of LATENCY_WHOLE_WALKS
+	 * walks of whole_walk_loads each (the whole set, at most
+	 * LATENCY_WHOLE_WALK_MAX_LOADS), after the set's lead-in, as a plain
+	 * chase times it. NAN: not measured (--quick, or a test's model). */
+	double whole_walk_ns_at_max;
+	size_t whole_walk_loads;
 	double translation_ns_at_max;/* small - huge chase at max, by subtraction */
 	double core_mhz_min, core_mhz_max;
 	uint64_t seed;
@@ -250,6 +263,13 @@ struct latency_result {
 /* A block has settled when a region after its warm start reads no faster
  * than the region before by more than this (see latency.c). */
 #define LATENCY_SETTLE_PCT 2.0
+/* Whole walks before a block of a set up to warm_max_bytes, at most: more
+ * while each reads faster than the one before (see latency.c). */
+#define LATENCY_WARM_WALKS_MAX 8
+/* The whole-walk figure at the largest size: walks, and loads per walk at
+ * most (a plain chase's long regions past 64 MiB, bench/warm_chase.c). */
+#define LATENCY_WHOLE_WALKS 1
+#define LATENCY_WHOLE_WALK_MAX_LOADS ((size_t)4 << 20)
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5
 

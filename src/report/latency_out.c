@@ -64,6 +64,8 @@ static const struct jsonw_field latency_at_max_fields[] = {
 	JSONW_FIELD(DOUBLE, "stream_ns_at_max", struct latency_result, stream_ns_at_max),
 	JSONW_FIELD(DOUBLE, "small_chase_ns_at_max", struct latency_result, small_chase_ns_at_max),
 	JSONW_FIELD(DOUBLE, "translation_ns_at_max", struct latency_result, translation_ns_at_max),
+	JSONW_FIELD(DOUBLE, "whole_walk_ns_at_max", struct latency_result, whole_walk_ns_at_max),
+	JSONW_FIELD(UINT, "whole_walk_loads", struct latency_result, whole_walk_loads),
 };
 
 static const struct jsonw_field latency_run_fields[] = {
@@ -300,6 +302,11 @@ void latency_write_text(const void *result, FILE *f)
 	write_dist_text(r, f);
 	fprintf(f, "\n  at %s: chase %.2f ns, stream %.3f ns: prefetcher effect, by subtraction: %.1fx\n", max,
 		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
+	if (r->whole_walk_loads && isfinite(r->whole_walk_ns_at_max))
+		fprintf(f, "  at %s: chase %.2f ns is the minimum over regions of %zu loads (the memory latency given); "
+			"whole walks\n  of %zu loads (a plain chase's estimator; the minimum of %u) read %.2f ns (%+.1f%%)\n",
+			max, r->chase_ns_at_max, r->region_hops, r->whole_walk_loads, LATENCY_WHOLE_WALKS,
+			r->whole_walk_ns_at_max, 100.0 * (r->whole_walk_ns_at_max / r->chase_ns_at_max - 1.0));
 	if (isfinite(r->translation_ns_at_max))
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);

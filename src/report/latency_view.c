@@ -252,10 +252,18 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 	summary_format_bytes(a, sizeof(a), max);
 	if ((g = summary_add(s, "memory latency", "latency", "memory_latency_ns",
 			     summary_number(l, "chase_ns_at_max"), "ns", 1))) {
+		double whole = summary_number(l, "whole_walk_ns_at_max"), region = summary_number(l, "region_loads");
+		size_t used;
+
 		if (total > 0 && isfinite(huge))
 			snprintf(g->note, sizeof(g->note), "at %s, huge pages %.0f%% obtained", a, 100.0 * huge / total);
 		else
 			snprintf(g->note, sizeof(g->note), "at %s, huge pages requested", a);
+		/* Which estimator, and the plain chase's beside it (issue 31). */
+		used = strlen(g->note);
+		if (isfinite(region) && region > 0 && isfinite(whole) && whole > 0)
+			snprintf(g->note + used, sizeof(g->note) - used, "; min over %.0f-load regions; whole walks %.1f ns",
+				 region, whole);
 		snprintf(g->from, sizeof(g->from), "latency.chase_ns_at_max");
 		note_unsteady(g, l, max);
 		add_cycles(s, l, "memory latency", "memory_latency_cycles", g->value, g->from);

@@ -118,13 +118,15 @@ static unsigned priced_sizes(const struct budget *b, const struct latency_knobs 
 				  out, cap);
 }
 
-/* Warm-up loads before one region of a chain over s bytes: a lap of the
- * whole chain for a set up to warm_max, else a lead-in of one load per
- * 4 KiB (16 Ki to 256 Ki loads). */
+/* Warm-up loads before one region of a chain over s bytes: laps of the
+ * whole chain for a set up to warm_max (the walks asked for, then more
+ * while each reads faster: one more where the set is in memory, where a
+ * lap costs the most; a set that keeps settling is a cache's, and cheap),
+ * else a lead-in of one load per 4 KiB (16 Ki to 256 Ki loads). */
 static double untimed_loads(size_t s, size_t line, size_t warm_max, double walks)
 {
 	if (s <= warm_max)
-		return walks * (double)(s / line);
+		return (walks + 1) * (double)(s / line);
 	return (double)latency_lead_in_loads(s);
 }
 
@@ -176,6 +178,9 @@ static double price_blocks(const struct budget *b, const struct latency_knobs *k
 		sweep += (k->passes * warm + k->trials * hops) * (chase + stream_ns) / 1e9;
 		sweep += (warm + k->steady_visits * 4 * hops) * chase / 1e9;
 	}
+	/* The memory set's whole walks, beside its regions (exp/latency.c; not --quick). */
+	sweep += !b->quick * LATENCY_WHOLE_WALKS * fmin((double)(max / line), (double)LATENCY_WHOLE_WALK_MAX_LOADS) *
+		 cost_chase_ns(f, max) / 1e9;
 	return sweep;
 }
 
@@ -301,7 +306,9 @@ static int latency_section_run(struct section_run *s, void *result)
 	s->label = "latency";
 	fill_reported_caches(&r->topo, lp.reported_cache_bytes, LATENCY_CACHES_MAX);
 	fill_tlb_steps(tlb_section_result(r), &lp);
-	/* --quick: two points per octave, three trials, one steady-state visit. */
+	/* --quick: two points per octave, three trials, one steady-state visit,
+	 * no whole walk of the memory set. */
+	lp.no_whole_walk = s->o->quick;
 	if (s->o->quick) {
 		lp.points_per_octave = 2;
 		lp.trials = 3;

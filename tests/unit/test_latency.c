@@ -312,6 +312,27 @@ VALIDATE(latency_shape_huge_pages_not_slower_than_small_at_1g)
 		 lat_result.translation_ns_at_max);
 }
 
+/* The memory set's two estimators (issue 31): the minimum over short
+ * regions picks a set's quietest moments, so a whole walk (what a plain
+ * chase times) reads no faster than it beyond the floor. Assumes nothing
+ * of the CPU beyond a set past its caches at the largest size. */
+VALIDATE(latency_shape_whole_walk_at_max_not_faster_than_the_region_minimum)
+{
+	double tol = measured_floor_pct() / 100.0;
+	int rc = shared_latency_run();
+
+	if (rc == -ENOMEM)
+		SKIP("%s", lat_why);
+	CHECK(rc == 0, "%s", lat_why);
+	CHECK(lat_result.whole_walk_loads > 0 && isfinite(lat_result.whole_walk_ns_at_max), "no whole walk at max");
+	CHECK(lat_result.whole_walk_ns_at_max >= lat_result.chase_ns_at_max * (1 - tol),
+	      "whole walks %.1f ns, regions %.1f ns (floor %.1f%%)", lat_result.whole_walk_ns_at_max,
+	      lat_result.chase_ns_at_max, 100 * tol);
+	snprintf(tctx->message, sizeof(tctx->message), "at max: regions of %zu loads %.1f ns, a walk of %zu loads %.1f ns",
+		 lat_result.region_hops, lat_result.chase_ns_at_max, lat_result.whole_walk_loads,
+		 lat_result.whole_walk_ns_at_max);
+}
+
 static size_t colliding_offset(size_t node, size_t spacing)
 {
 	return node * spacing + spacing * (node % 64);

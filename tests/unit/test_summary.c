@@ -242,6 +242,42 @@ TEST(summary_memory_latency_carries_latency_s_steady_verdict)
 	}
 }
 
+/* The memory latency says which estimator it is (the minimum over short
+ * regions) and shows a whole walk's figure beside it (issue 31); a run
+ * without the whole walk (--quick) adds nothing, and the note still fits
+ * the NOT STEADY flag after it. */
+TEST(summary_memory_latency_names_its_estimator_and_the_whole_walk)
+{
+	static struct summary s;
+	static const char with[] =
+		"{\"tool\":\"mlpscope\",\"schema_version\":1,\"latency\":{\"max_bytes\":268435456,"
+		"\"chase_ns_at_max\":176.1,\"region_loads\":65536,\"whole_walk_ns_at_max\":218.4,"
+		"\"whole_walk_loads\":4194304,\"points\":[{\"size_bytes\":268435456,\"pages\":\"huge\","
+		"\"chase_ns\":176.1,\"steady_long_ns\":150.0,\"steady_ok\":false}]}}";
+	static const char without[] =
+		"{\"tool\":\"mlpscope\",\"schema_version\":1,\"latency\":{\"max_bytes\":268435456,"
+		"\"chase_ns_at_max\":176.1,\"region_loads\":65536,\"whole_walk_ns_at_max\":null,"
+		"\"whole_walk_loads\":0}}";
+	const char *docs[2] = {with, without};
+
+	for (int k = 0; k < 2; k++) {
+		char err[256];
+		struct jsonr_doc doc;
+		const struct summary_figure *g;
+
+		CHECK(jsonr_parse(docs[k], strlen(docs[k]), 0, &doc, err, sizeof(err)) == 0, "%s", err);
+		summary_build(registry_views(), doc.root, &s);
+		g = summary_find(&s, "memory_latency_ns");
+		CHECK(g && g->value == 176.1, "memory latency missing");
+		if (g && k == 0)
+			CHECK(strstr(g->note, "min over 65536-load regions; whole walks 218.4 ns") &&
+				      strstr(g->note, "NOT STEADY: 150.0 ns"), "note: %s", g->note);
+		if (g && k == 1)
+			CHECK(!strstr(g->note, "whole walks") && !strstr(g->note, "regions"), "note: %s", g->note);
+		jsonr_free(&doc);
+	}
+}
+
 /* With no plateau for the L3, the summary's chase half-way into it never
  * reads a point where the curve already reached memory (the Intel guest's
  * report put a 22.6 MiB memory point on its L3 line). */
