@@ -320,9 +320,15 @@ static const char *round_trip(const uint8_t *text, size_t n, int level, unsigned
 		*blocks = s.blocks;
 		free(s.p);
 	}
-	/* Every decode-stage path (plain or fast Huffman, MTF and CRC) with
-	 * one lane: the same bytes. */
-	for (unsigned plain = 1; plain <= BZ2_PLAIN_ALL; plain++) {
+	/* Each decode stage's plain path alone, then all of them, with one
+	 * lane: the same bytes. The stages meet only through their outputs
+	 * (symbols, bytes, a CRC), so a path that matches alone matches beside
+	 * any other; the 10 mixed sets cost time and prove nothing more. */
+	static const unsigned plain_sets[] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC, BZ2_PLAIN_RLE,
+					      BZ2_PLAIN_ALL};
+
+	for (size_t k = 0; k < sizeof(plain_sets) / sizeof(plain_sets[0]); k++) {
+		unsigned plain = plain_sets[k];
 		struct bz2_decode_opts o = {.walk = {.lanes = 1}, .plain = plain};
 		struct sink_buf s = {0};
 		struct bz2_error e;
