@@ -41,6 +41,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "plain_chase.h"
+
 #define LINE 64
 #define HUGE (2u << 20)
 #define WALKS 5
@@ -49,33 +51,6 @@
 #define OTHER_BYTES (64u << 20)
 #define MEMSET_BYTES (256u << 20)
 #define ARENA_COLUMN 3
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static uint64_t rng_state = 88172645463325252ull;
-
-static uint64_t next_rand(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
-static void *volatile sink;
-
-static void *walk(void *p, size_t loads)
-{
-	while (loads--)
-		p = *(void **)p;
-	return p;
-}
 
 struct map {
 	char *raw, *base;
