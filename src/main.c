@@ -296,6 +296,30 @@ static void plan_the_budget(struct section_run *s)
 	budget_write_plan_line(&s->plan->budget, stderr);
 }
 
+/* A run whose asked-for measurement the planner refused would exit 0 with
+ * none of it (only the machine facts, the noise floor or a companion
+ * section such as latency's tlb): say so and fail before measuring. A
+ * loaded machine prices the same work higher, so this can follow load. */
+static bool nothing_asked_fits(const struct options *o, struct budget *b)
+{
+	const char *what = NULL;
+
+	if (o->command->kind == SECTION_REPORT) {
+		if (budget_refused_every_measurement(b))
+			what = "any section's";
+	} else {
+		const struct budget_section *own = budget_section(b, o->command->name);
+
+		if (own && own->refused)
+			what = "its";
+	}
+	if (what)
+		fprintf(stderr, "mlpscope: %s: nothing measured: the budget (%.0f s; --budget SECONDS, 5..86400) cannot "
+			"hold %s smallest plan (see the plan above); no result written\n", o->command->name,
+			b->budget_s, what);
+	return what != NULL;
+}
+
 static int measure_and_report(const struct options *o)
 {
 	static struct report r;
@@ -337,6 +361,10 @@ static int measure_and_report(const struct options *o)
 	plan_fit_clock(&plan, &r.clock, &r);
 	provenance_collect(&r.prov, o->seed, r.topo.cpu);
 	plan_the_budget(&s);
+	if (plan.has_budget && nothing_asked_fits(o, &plan.budget)) {
+		abort_outputs(&out);
+		return 1;
+	}
 
 	w0 = clock_wall_ns();
 	rc = run_sections(&s);

@@ -168,6 +168,22 @@ static double price_prerequisite(const struct budget *b, const void *knobs, size
 
 const struct budget_hooks budget_prerequisite = {.never_refused = true, .price = price_prerequisite};
 
+bool budget_refused_every_measurement(const struct budget *b)
+{
+	unsigned measuring = 0;
+
+	for (unsigned i = 0; i < b->nsec; i++) {
+		const struct budget_section *s = &b->sec[i];
+
+		if (!s->runs || (s->hooks && s->hooks->never_refused))
+			continue;
+		if (!s->refused)
+			return false;
+		measuring++;
+	}
+	return measuring > 0;
+}
+
 static void price_all(struct budget *b)
 {
 	b->planned_s = 0;

@@ -176,6 +176,11 @@ const void *budget_knobs(const struct budget *b, const struct budget_hooks *hook
 /* Every working set that fits the plan (BUDGET_SET_FIT) at most max_bytes. */
 void budget_fit(struct budget *b, size_t max_bytes);
 
+/* True when the plan measures nothing: every section that runs and may be
+ * refused was (only the prerequisites, machine facts and the noise floor,
+ * would run). */
+bool budget_refused_every_measurement(const struct budget *b);
+
 /* For the hooks' shrink steps: the change written down, one note per knob
  * however many steps it took ("bandwidth trials 9 -> 3"). */
 void budget_note(struct budget *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

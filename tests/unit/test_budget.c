@@ -150,6 +150,29 @@ TEST(budget_too_small_shrinks_then_refuses)
 	CHECK(big.planned_s > small.planned_s, "more budget, less work: %.1f <= %.1f", big.planned_s, small.planned_s);
 }
 
+/* The run fails before measuring when its plan measures nothing (main.c):
+ * only every refusable section refused counts, never the prerequisites. */
+TEST(budget_refused_every_measurement_only_when_all_were)
+{
+	static struct budget b;
+	char err[256];
+	unsigned refusable = 0, last = 0;
+
+	CHECK(plan_of(machines[0], "report", false, 10, &b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(refused(&b) > 0 && !budget_refused_every_measurement(&b), "10 s: %u refused, yet called all",
+	      refused(&b));
+	for (unsigned i = 0; i < b.nsec; i++)
+		if (b.sec[i].runs && !(b.sec[i].hooks && b.sec[i].hooks->never_refused)) {
+			b.sec[i].refused = true;
+			refusable++;
+			last = i;
+		}
+	CHECK(refusable > 1 && budget_refused_every_measurement(&b), "every one of %u refused, not called all",
+	      refusable);
+	b.sec[last].refused = false;
+	CHECK(!budget_refused_every_measurement(&b), "%s still runs, yet called all refused", b.sec[last].name);
+}
+
 /* Sets past any cache, whatever its size (issue 30): a socket's 504 MiB L3
  * (Granite Rapids-AP, planner facts) gets the 1 GiB floor where the budget
  * holds it, or the plan says the largest set may be cache-resident and why;
