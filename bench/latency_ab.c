@@ -73,23 +73,10 @@ static char *map_aligned(struct map *m, size_t bytes)
 /* One random cycle over n lines starting at base + column * 8. */
 static void *build_random(char *base, size_t n, unsigned column)
 {
-	uint32_t *perm = malloc(n * sizeof(*perm));
 	char *b = base + column * sizeof(void *);
 
-	if (!perm)
+	if (link_one_cycle(b, n, LINE))
 		exit(1);
-	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = next_rand() % i;
-		uint32_t t = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = t;
-	}
-	for (size_t i = 0; i < n; i++)
-		*(void **)(b + i * LINE) = b + (size_t)perm[i] * LINE;
-	free(perm);
 	return b;
 }
 

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 static double now_ns(void)
@@ -38,6 +39,30 @@ static void *walk(void *p, size_t loads)
 	while (loads--)
 		p = *(void **)p;
 	return p;
+}
+
+/* Links n lines of `line` bytes from b into one random cycle (Sattolo's
+ * shuffle: j < i, so every line is visited before the walk returns).
+ * -1 when the permutation cannot be allocated. */
+static int link_one_cycle(char *b, size_t n, size_t line)
+{
+	uint32_t *perm = malloc(n * sizeof(*perm));
+
+	if (!perm)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
+	for (size_t i = n - 1; i > 0; i--) {
+		size_t j = next_rand() % i;
+		uint32_t t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		*(void **)(b + i * line) = b + (size_t)perm[i] * line;
+	free(perm);
+	return 0;
 }
 
 #endif

@@ -41,7 +41,6 @@ int main(int argc, char **argv)
 		size_t bytes = strtoull(argv[a], NULL, 0) / LINE * LINE, n = bytes / LINE;
 		size_t map = (bytes + (2u << 20) - 1) / (2u << 20) * (2u << 20) + (2u << 20);
 		char *raw, *base;
-		uint32_t *perm;
 		double best = 1e30, ns_each[1000];
 
 		if (n < 2)
@@ -51,22 +50,8 @@ int main(int argc, char **argv)
 			return 1;
 		base = (char *)(((uintptr_t)raw + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1));
 		madvise(base, map - (2u << 20), MADV_HUGEPAGE);
-		perm = malloc(n * sizeof(*perm));
-		if (!perm)
+		if (link_one_cycle(base, n, LINE))
 			return 1;
-		/* Sattolo's shuffle: one cycle through every line. */
-		for (size_t i = 0; i < n; i++)
-			perm[i] = (uint32_t)i;
-		for (size_t i = n - 1; i > 0; i--) {
-			size_t j = next_rand() % i;
-			uint32_t t = perm[i];
-
-			perm[i] = perm[j];
-			perm[j] = t;
-		}
-		for (size_t i = 0; i < n; i++)
-			*(void **)(base + (size_t)i * LINE) = base + (size_t)perm[i] * LINE;
-		free(perm);
 		size_t loads = bytes <= (64u << 20) ? n : BIG_REGION_LOADS;
 		void *p = walk(base, n < BIG_REGION_LOADS ? n : BIG_REGION_LOADS);
 
