@@ -8,7 +8,7 @@
 #include "sections/loaded.h"
 #include "sections/registry.h"
 
-#include "report/bandwidth_out.h"
+#include "report/loaded_out.h"
 #include "sections/plan.h"
 #include "util/jsonw.h"
 #include "util/usage.h"

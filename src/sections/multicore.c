@@ -7,7 +7,7 @@
  */
 #include "sections/registry.h"
 
-#include "report/bandwidth_out.h"
+#include "report/multicore_out.h"
 #include "core/team.h"
 #include "sections/plan.h"
 #include "util/jsonw.h"
