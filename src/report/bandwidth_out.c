@@ -47,6 +47,15 @@ static const struct jsonw_field bandwidth_efficiency_fields[] = {
 	JSONW_FIELD(BOOL, "layout_ok", struct bandwidth_efficiency, layout_ok),
 };
 
+/* A point whose trials were preempted says how many, and whether its
+ * figure is one of them (every trial was: the best is shown anyway). */
+static void write_preempted_text(const struct bandwidth_point *pt, FILE *f)
+{
+	if (pt->preempted_trials)
+		fprintf(f, "  (%u of %u trials preempted%s)", pt->preempted_trials, pt->ntrials,
+			pt->trial_preempted[pt->best_trial] ? ", all: best of them shown" : ", not used");
+}
+
 void bandwidth_write_text(const void *result, FILE *f)
 {
 	const struct bandwidth_result *r = result;
@@ -67,9 +76,7 @@ void bandwidth_write_text(const void *result, FILE *f)
 		for (unsigned t = 0; t < pt->threads && t < 16; t++)
 			fprintf(f, "%s%.2f", t ? " " : "", pt->per_thread_gbps[t]);
 		fprintf(f, "%s", pt->threads > 16 ? " ..." : "");
-		if (pt->preempted_trials)
-			fprintf(f, "  (%u of %u trials preempted%s)", pt->preempted_trials, pt->ntrials,
-				pt->trial_preempted[pt->best_trial] ? ", all: best of them shown" : ", not used");
+		write_preempted_text(pt, f);
 		fprintf(f, "\n");
 	}
 	if (isfinite(r->overlap_min_pct))
@@ -98,9 +105,7 @@ void bandwidth_write_text(const void *result, FILE *f)
 				snprintf(mix, sizeof(mix), "reads");
 			fprintf(f, "  %-18s %7s %14.2f %6.2f %18.2f", m->pt.kernel->name, mix, m->pt.gbps, m->rfo_factor,
 				m->moved_gbps);
-			if (m->pt.preempted_trials)
-				fprintf(f, "  (%u of %u trials preempted%s)", m->pt.preempted_trials, m->pt.ntrials,
-					m->pt.trial_preempted[m->pt.best_trial] ? ", all: best of them shown" : ", not used");
+			write_preempted_text(&m->pt, f);
 			fprintf(f, "\n");
 		}
 	}
@@ -132,6 +137,37 @@ static void write_point_timing(struct jsonw *w, const struct bandwidth_point *pt
 	jsonw_double_array(w, "trials_gbps", pt->trials_gbps, pt->ntrials);
 }
 
+static void kernel_members(struct jsonw *w, const void *e)
+{
+	const struct bandwidth_point *pt = e;
+
+	jsonw_string(w, "kernel", pt->kernel->name);
+	jsonw_string(w, "op", stream_op_name(pt->kernel->op));
+	jsonw_string(w, "isa", pt->kernel->isa);
+	jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
+	jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
+	jsonw_uint(w, "threads", pt->threads);
+	jsonw_double(w, "gbps", pt->gbps);
+	write_point_timing(w, pt);
+}
+
+/* A read:write mix: what the kernel names, and what the model says moved. */
+static void mix_members(struct jsonw *w, const void *e)
+{
+	const struct bandwidth_mix *m = e;
+	const struct bandwidth_point *pt = &m->pt;
+
+	jsonw_string(w, "kernel", pt->kernel->name);
+	jsonw_uint(w, "read_lines", m->read_lines);
+	jsonw_uint(w, "write_lines", m->write_lines);
+	jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
+	jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
+	jsonw_double(w, "gbps", pt->gbps);
+	jsonw_double(w, "rfo_factor_model", m->rfo_factor);
+	jsonw_double(w, "moved_gbps_model", m->moved_gbps);
+	write_point_timing(w, pt);
+}
+
 void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct bandwidth_result *r = result;
@@ -143,22 +179,7 @@ void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
 	jsonw_bool(w, "rfo_counted", r->rfo_counted);
 	jsonw_string(w, "rfo_note", r->rfo_note);
-	jsonw_array_begin(w, "kernels");
-	for (unsigned i = 0; i < r->npoints; i++) {
-		const struct bandwidth_point *pt = &r->points[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "kernel", pt->kernel->name);
-		jsonw_string(w, "op", stream_op_name(pt->kernel->op));
-		jsonw_string(w, "isa", pt->kernel->isa);
-		jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
-		jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
-		jsonw_uint(w, "threads", pt->threads);
-		jsonw_double(w, "gbps", pt->gbps);
-		write_point_timing(w, pt);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "kernels", r->points, r->npoints, kernel_members);
 	jsonw_double(w, "overlap_min_pct", r->overlap_min_pct);
 	jsonw_double(w, "overlap_threshold_pct", BANDWIDTH_OVERLAP_MIN_PCT);
 	jsonw_bool(w, "overlap_ok", r->overlap_ok);
@@ -169,38 +190,14 @@ void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_object_begin(w, "mixes");
 		jsonw_string(w, "note", r->mix_note);
 		jsonw_uint(w, "threads", r->mixes[0].pt.threads);
-		jsonw_array_begin(w, "points");
-		for (unsigned i = 0; i < r->nmixes; i++) {
-			const struct bandwidth_mix *m = &r->mixes[i];
-			const struct bandwidth_point *pt = &m->pt;
-
-			jsonw_object_begin(w, NULL);
-			jsonw_string(w, "kernel", pt->kernel->name);
-			jsonw_uint(w, "read_lines", m->read_lines);
-			jsonw_uint(w, "write_lines", m->write_lines);
-			jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
-			jsonw_uint(w, "width_bytes", pt->kernel->width_bytes);
-			jsonw_double(w, "gbps", pt->gbps);
-			jsonw_double(w, "rfo_factor_model", m->rfo_factor);
-			jsonw_double(w, "moved_gbps_model", m->moved_gbps);
-			write_point_timing(w, pt);
-			jsonw_object_end(w);
-		}
-		jsonw_array_end(w);
+		JSONW_OBJECT_ARRAY_EACH(w, "points", r->mixes, r->nmixes, mix_members);
 		jsonw_object_end(w);
 	} else {
 		jsonw_null(w, "mixes");
 	}
 	jsonw_string(w, "efficiency_note", r->efficiency_note);
-	jsonw_array_begin(w, "efficiency");
-	for (unsigned s = 0; r->efficiency_measured && s < BANDWIDTH_EFF_SPACINGS; s++) {
-		const struct bandwidth_efficiency *e = &r->eff[s];
-
-		jsonw_object_begin(w, NULL);
-		JSONW_FIELDS(w, e, bandwidth_efficiency_fields);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "efficiency", r->eff, r->efficiency_measured ? BANDWIDTH_EFF_SPACINGS : 0,
+			   bandwidth_efficiency_fields);
 	threads_write_json_close(w, &r->placement, r->seconds);
 }
 

@@ -32,6 +32,33 @@ static const struct jsonw_field loaded_point_fields[] = {
 	JSONW_FIELD(DOUBLE, "latency_ns", struct loaded_point, latency_ns),
 };
 
+/* One kind of traffic's curve: each delay's offered and delivered
+ * bandwidth, the chase's latency over idle and its per-region spread, then
+ * where the latency doubles. */
+static void write_curve_text(const struct loaded_curve *c, FILE *f)
+{
+	fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s   %s\n", c->name, "delay ns", "offered GB/s",
+		"delivered GB/s", "latency ns", "x idle", "per-region ns: p50 / p90 / p99 / max");
+	for (unsigned i = 0; i < c->npoints; i++) {
+		const struct loaded_point *pt = &c->points[i];
+		struct stats_pcts q;
+
+		stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
+		if (pt->idle)
+			fprintf(f, "  %10s %14s %16s %11.1f %9.2f", "idle", "-", "-", pt->latency_ns,
+				pt->latency_ns / c->idle_latency_ns);
+		else
+			fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f", pt->delay_ns, pt->offered_gbps,
+				pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
+		fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)\n", q.p50, q.p90, q.p99, q.max, q.n);
+	}
+	if (c->double_reached)
+		fprintf(f, "  latency doubles at %.2f GB/s delivered\n", c->bw_at_double_latency_gbps);
+	else
+		fprintf(f, "  latency doubles: not reached (at most x%.2f, at %.2f GB/s)\n",
+			c->max_latency_ratio, c->bw_at_max_ratio_gbps);
+}
+
 void loaded_write_text(const void *result, FILE *f)
 {
 	const struct loaded_result *r = result;
@@ -46,30 +73,8 @@ void loaded_write_text(const void *result, FILE *f)
 	threads_write_placement_text(&r->placement, f);
 	fprintf(f, "  thread 0 chases; bandwidth = %s\n", r->bw_definition);
 	fprintf(f, "  idle latency %.1f ns\n", r->idle_latency_ns);
-	for (unsigned k = 0; k < r->ncurves; k++) {
-		const struct loaded_curve *c = &r->curves[k];
-
-		fprintf(f, "  %s traffic:\n  %10s %14s %16s %11s %9s   %s\n", c->name, "delay ns", "offered GB/s",
-			"delivered GB/s", "latency ns", "x idle", "per-region ns: p50 / p90 / p99 / max");
-		for (unsigned i = 0; i < c->npoints; i++) {
-			const struct loaded_point *pt = &c->points[i];
-			struct stats_pcts q;
-
-			stats_percentiles(pt->trials_latency_ns, pt->ntrials, &q);
-			if (pt->idle)
-				fprintf(f, "  %10s %14s %16s %11.1f %9.2f", "idle", "-", "-", pt->latency_ns,
-					pt->latency_ns / c->idle_latency_ns);
-			else
-				fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f", pt->delay_ns, pt->offered_gbps,
-					pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
-			fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)\n", q.p50, q.p90, q.p99, q.max, q.n);
-		}
-		if (c->double_reached)
-			fprintf(f, "  latency doubles at %.2f GB/s delivered\n", c->bw_at_double_latency_gbps);
-		else
-			fprintf(f, "  latency doubles: not reached (at most x%.2f, at %.2f GB/s)\n",
-				c->max_latency_ratio, c->bw_at_max_ratio_gbps);
-	}
+	for (unsigned k = 0; k < r->ncurves; k++)
+		write_curve_text(&r->curves[k], f);
 }
 
 void loaded_write_json(const void *result, struct jsonw *w, const char *key)

@@ -38,6 +38,25 @@ static const struct jsonw_field multicore_saturation_fields[] = {
 	JSONW_FIELD(UINT, "plateau_from_lanes", struct multicore_saturation, plateau_from_lanes),
 };
 
+/* Each thread count's peak and where it plateaus, then whether adding
+ * threads still raised the peak rate (the shared memory system's limit). */
+static void write_saturation_text(const struct multicore_result *r, FILE *f)
+{
+	for (unsigned c = 0; c < r->ncounts; c++) {
+		const struct multicore_saturation *s = &r->sat[c];
+
+		fprintf(f, "  T=%u: peak %.4f accesses/ns (concurrency %.2f) at K=%u; within the floor of it from K=%u%s\n",
+			s->threads, s->peak_accesses_per_ns, s->peak_concurrency_total, s->peak_lanes,
+			s->plateau_from_lanes, s->peak_lanes == r->max_lanes ? " (still rising at the largest K)" : "");
+	}
+	if (r->saturated_at_threads)
+		fprintf(f, "  shared memory system saturates at %u threads (more add less than the floor)\n",
+			r->saturated_at_threads);
+	else if (r->ncounts > 1)
+		fprintf(f, "  no saturation across threads: the largest T still adds %.0f%% to the peak rate\n",
+			100 * (r->rate_gain_last - 1));
+}
+
 void multicore_write_text(const void *result, FILE *f)
 {
 	const struct multicore_result *r = result;
@@ -58,19 +77,7 @@ void multicore_write_text(const void *result, FILE *f)
 		fprintf(f, "  %7u %5u %17.2f %15.4f %18.2f\n", pt->threads, pt->lanes, pt->concurrency_total,
 			pt->accesses_per_ns, pt->slowest_thread_ns);
 	}
-	for (unsigned c = 0; c < r->ncounts; c++) {
-		const struct multicore_saturation *s = &r->sat[c];
-
-		fprintf(f, "  T=%u: peak %.4f accesses/ns (concurrency %.2f) at K=%u; within the floor of it from K=%u%s\n",
-			s->threads, s->peak_accesses_per_ns, s->peak_concurrency_total, s->peak_lanes,
-			s->plateau_from_lanes, s->peak_lanes == r->max_lanes ? " (still rising at the largest K)" : "");
-	}
-	if (r->saturated_at_threads)
-		fprintf(f, "  shared memory system saturates at %u threads (more add less than the floor)\n",
-			r->saturated_at_threads);
-	else if (r->ncounts > 1)
-		fprintf(f, "  no saturation across threads: the largest T still adds %.0f%% to the peak rate\n",
-			100 * (r->rate_gain_last - 1));
+	write_saturation_text(r, f);
 }
 
 void multicore_write_json(const void *result, struct jsonw *w, const char *key)
