@@ -335,33 +335,40 @@ static void write_loaded_json(struct jsonw *w, const struct env_inputs *arm, con
 	jsonw_object_end(w);
 }
 
+/* The keys of each run's inputs, in order: each figure beside the source
+ * it was read from. */
+static const struct jsonw_field env_input_fields[] = {
+	JSONW_FIELD(TEXT, "section", struct env_inputs, section),
+	JSONW_FIELD(DOUBLE, "t1_ns", struct env_inputs, t1.value),
+	JSONW_FIELD(TEXT, "t1_source", struct env_inputs, t1.source),
+	JSONW_FIELD(DOUBLE, "issue_per_ns", struct env_inputs, issue.value),
+	JSONW_FIELD(TEXT, "issue_source", struct env_inputs, issue.source),
+	JSONW_FIELD(TEXT, "count_source", struct env_inputs, count_source),
+	JSONW_FIELD(DOUBLE, "read_core_gbps", struct env_inputs, read_core.value),
+	JSONW_FIELD(TEXT, "read_core_source", struct env_inputs, read_core.source),
+	JSONW_FIELD(DOUBLE, "read_memory_gbps", struct env_inputs, read_memory.value),
+	JSONW_FIELD(TEXT, "read_memory_source", struct env_inputs, read_memory.source),
+	JSONW_FIELD(DOUBLE, "load_queue_entries", struct env_inputs, load_queue.value),
+	JSONW_FIELD(TEXT, "load_queue_source", struct env_inputs, load_queue.source),
+	JSONW_FIELD(DOUBLE, "rob_entries", struct env_inputs, rob.value),
+	JSONW_FIELD(TEXT, "rob_source", struct env_inputs, rob.source),
+	JSONW_FIELD(DOUBLE, "line_bytes", struct env_inputs, line_bytes),
+};
+
+static void input_members(struct jsonw *w, const void *e)
+{
+	const struct env_inputs *in = e;
+
+	JSONW_FIELDS(w, in, env_input_fields);
+	jsonw_double(w, "noise_floor_pct", 100 * in->noise_floor_frac);
+}
+
 void model_write_json(struct jsonw *w, const char *from_path, const struct env_inputs *in, size_t n)
 {
 	jsonw_object_begin(w, "model");
 	jsonw_string(w, "from", from_path);
 	jsonw_string(w, "envelope", "t(K) >= max(L/K, u/P, core, line/B1, line/Bmax, L m/Q_lq, L u/ROB), ns per access");
-	jsonw_array_begin(w, "inputs");
-	for (size_t s = 0; s < n; s++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "section", in[s].section);
-		jsonw_double(w, "t1_ns", in[s].t1.value);
-		jsonw_string(w, "t1_source", in[s].t1.source);
-		jsonw_double(w, "issue_per_ns", in[s].issue.value);
-		jsonw_string(w, "issue_source", in[s].issue.source);
-		jsonw_string(w, "count_source", in[s].count_source);
-		jsonw_double(w, "read_core_gbps", in[s].read_core.value);
-		jsonw_string(w, "read_core_source", in[s].read_core.source);
-		jsonw_double(w, "read_memory_gbps", in[s].read_memory.value);
-		jsonw_string(w, "read_memory_source", in[s].read_memory.source);
-		jsonw_double(w, "load_queue_entries", in[s].load_queue.value);
-		jsonw_string(w, "load_queue_source", in[s].load_queue.source);
-		jsonw_double(w, "rob_entries", in[s].rob.value);
-		jsonw_string(w, "rob_source", in[s].rob.source);
-		jsonw_double(w, "line_bytes", in[s].line_bytes);
-		jsonw_double(w, "noise_floor_pct", 100 * in[s].noise_floor_frac);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "inputs", in, n, input_members);
 	write_point_array(w, "terms", in, n, write_terms_json);
 	write_point_array(w, "binding", in, n, write_binding_json);
 	write_point_array(w, "loaded_latency", in, n, write_loaded_json);
