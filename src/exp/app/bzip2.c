@@ -177,9 +177,27 @@ static const char *prefetch_name(enum bz2_prefetch p)
 	return p == BZ2_PREFETCH_NEXT ? "next" : p == BZ2_PREFETCH_TWO ? "two" : "off";
 }
 
+/* The T-vector arena's bytes and huge-page bytes into v: the smaller of
+ * each read (a huge page split during the trials is what they ran on). */
+static void table_backing(const struct bz2_decoder *d, struct app_bzip2_variant *v, bool first)
+{
+	const struct arena *a = bz2_decoder_table(d);
+	size_t huge;
+
+	if (!a)
+		return;
+	if (first) {
+		v->table_arena_bytes = a->bytes;
+		v->table_huge_bytes = a->huge_bytes_obtained;
+	} else if (!arena_backing_obtained(a, &huge) && huge < v->table_huge_bytes) {
+		v->table_huge_bytes = huge;
+	}
+}
+
 static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const char *want_hash,
 		       size_t decoded, struct app_bzip2_variant *v, char *err, size_t errlen)
 {
+	struct bz2_decoder *d;
 	struct bz2_decode_opts o = {
 		.walk = {.lanes = v->k, .segments = v->segments, .layout = v->layout, .prefetch = v->prefetch,
 			 .seed = p->seed},
@@ -205,6 +223,11 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	v->checked = true;
 	v->fallbacks = wt.fallbacks;
 	o.timed = true;
+	/* The timed decodes' own buffers: the T-vector at the variant's pages
+	 * (pre-faulted), the rest first touched in the cold trial. */
+	if (!(d = bz2_decoder_new_pages(v->pages)))
+		return -ENOMEM;
+	table_backing(d, v, true);
 	for (unsigned t = 0; t < p->trials + 1; t++) {
 		if (t >= 2 && past(p, PHASE_VARIANTS))
 			break;
@@ -212,10 +235,10 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 		uint64_t t0 = clock_now(), ticks;
 		double sec;
 
-		rc = bz2_decode(in, len, &o, sum_stages, &s, NULL, &e);
+		rc = bz2_decode_with(d, in, len, &o, sum_stages, &s, NULL, &e);
 		ticks = clock_now() - t0;
 		if (rc)
-			return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
+			break;
 		sec = clock_ticks_to_ns(p->clock, ticks) * 1e-9;
 		if (v->ntrials < APP_BZ2_TRIALS_MAX)
 			v->trial_seconds[v->ntrials++] = sec;
@@ -234,6 +257,10 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 			v->stages.crc = clock_ticks_to_ns(p->clock, s.t[6]) * 1e-9;
 		}
 	}
+	table_backing(d, v, false);
+	bz2_decoder_free(d);
+	if (rc)
+		return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
 	v->warm_seconds = best;
 	v->mb_per_s = (double)decoded / MB / best;
 	v->ns_per_byte = decoded ? best * 1e9 / (double)decoded : 0;
@@ -254,6 +281,7 @@ struct work {
 	int ncpus;
 	struct bz2_walk_opts walk;
 	unsigned plain;                  /* BZ2_PLAIN_* of the best variant */
+	enum page_request pages;         /* its T-vector's */
 	const struct clock_info *clock;
 	/* per candidate */
 	int *rc;
@@ -279,7 +307,7 @@ static void *worker_main(void *arg)
 		CPU_SET(w->cpus[me % (unsigned)w->ncpus], &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	d = bz2_decoder_new();
+	d = bz2_decoder_new_pages(w->pages);
 
 	for (;;) {
 		size_t i = atomic_fetch_add(&w->next, 1);
@@ -404,7 +432,8 @@ static void workers_shortfall(const struct app_bzip2_workers *one, struct app_bz
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
 		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
-	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .clock = p->clock};
+	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .pages = r->variants[r->best].pages,
+			 .clock = p->clock};
 	pthread_t th[APP_BZ2_WORKERS_MAX];
 	int rc = 0;
 
@@ -669,6 +698,7 @@ static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout 
 	v->prefetch = pf;
 	v->fresh_output = fresh;
 	v->plain = plain;
+	v->pages = r->pages;
 }
 
 /* The decode-stage axes: which path each names, its fast form and the
@@ -729,9 +759,41 @@ static void derive_axes(struct app_bzip2_result *r)
 static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
 {
 	for (unsigned i = 0; i < r->nvariants; i++)
-		if (r->variants[i].k == 1 && !r->variants[i].fresh_output && !r->variants[i].plain)
+		if (r->variants[i].k == 1 && !r->variants[i].fresh_output && !r->variants[i].plain &&
+		    r->variants[i].pages == r->pages)
 			return &r->variants[i];
 	return NULL;
+}
+
+/* Each translation pair: the variant at the other pages against its twin
+ * at the sweep's, speedups small / huge. */
+static void derive_translation(struct app_bzip2_result *r)
+{
+	r->ntranslations = 0;
+	for (unsigned i = 0; i < r->nvariants && r->ntranslations < APP_BZ2_TRANSLATIONS; i++) {
+		const struct app_bzip2_variant *o = &r->variants[i];
+
+		if (o->pages == r->pages)
+			continue;
+		for (unsigned j = 0; j < r->nvariants; j++) {
+			const struct app_bzip2_variant *v = &r->variants[j];
+			struct app_bzip2_translation *x = &r->translations[r->ntranslations];
+			const struct app_bzip2_variant *sm, *hu;
+
+			if (v->pages != r->pages || v->k != o->k || v->layout != o->layout || v->prefetch != o->prefetch ||
+			    v->fresh_output != o->fresh_output || v->plain != o->plain)
+				continue;
+			sm = o->pages == PAGES_SMALL ? o : v;
+			hu = sm == o ? v : o;
+			x->small_variant = (unsigned)(sm - r->variants);
+			x->huge_variant = (unsigned)(hu - r->variants);
+			x->whole_speedup = hu->warm_seconds > 0 ? sm->warm_seconds / hu->warm_seconds : 0;
+			x->table_speedup = hu->stages.table > 0 ? sm->stages.table / hu->stages.table : 0;
+			x->walk_speedup = hu->walk_seconds > 0 ? sm->walk_seconds / hu->walk_seconds : 0;
+			r->ntranslations++;
+			break;
+		}
+	}
 }
 
 static void derive(struct app_bzip2_result *r)
@@ -778,6 +840,24 @@ static void derive(struct app_bzip2_result *r)
 	for (unsigned i = 0; i < r->ntools; i++)
 		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
 	derive_axes(r);
+	derive_translation(r);
+}
+
+/* The translation axis (--pages both): K=1 and the decode-stage axes'
+ * walk again with the T-vector at the other page kind. */
+static void plan_translation(const struct app_bzip2_params *p, struct app_bzip2_result *r,
+			     const struct app_bzip2_variant *at)
+{
+	const struct app_bzip2_variant *one = find_k1(r);
+
+	if (p->npages < 2 || !one)
+		return;
+	add_variant(r, 1, one->layout, one->prefetch, false, 0);
+	r->variants[r->nvariants - 1].pages = p->pages[0];
+	if (at->k == 1 && at->prefetch == one->prefetch && at->layout == one->layout)
+		return;
+	add_variant(r, at->k, at->layout, at->prefetch, false, 0);
+	r->variants[r->nvariants - 1].pages = p->pages[0];
 }
 
 /* The variants to sweep: the default set (K = 1..max_k by powers of two in
@@ -858,6 +938,7 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
 		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
 			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
+		plan_translation(p, r, &at);
 	}
 }
 
@@ -1086,6 +1167,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	}
 	r->file_compressed_bytes = len;
 	r->segments_override = p->segments;
+	r->pages = p->npages ? p->pages[p->npages - 1] : PAGES_SMALL;
 	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
 		goto out;
 	r->prefix_blocks = shrink.blocks;

@@ -39,6 +39,11 @@ struct app_bzip2_params {
 	unsigned segments;
 	int layout, prefetch, output_fresh;
 	uint64_t seed;
+	/* The T-vector's pages (--pages): every variant at pages[npages - 1]
+	 * (npages 0: small); with two (both), K=1 and the decode-stage axes'
+	 * walk also at pages[0]: the translation axis. */
+	enum page_request pages[2];
+	unsigned npages;
 	double budget_seconds;       /* a file's run fits this (shrinking what it must); 0: no budget */
 	uint64_t start_ns;           /* set by app_bzip2_run: when the budget's clock started */
 	const struct clock_info *clock;
@@ -59,6 +64,10 @@ struct app_bzip2_variant {
 	enum bz2_prefetch prefetch;
 	bool fresh_output;
 	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
+	enum page_request pages;         /* requested for the T-vector's arena */
+	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB */
+	size_t table_huge_bytes;         /* huge-page bytes of it per smaps (the smaller of after the map
+	                                  * and after the trials) */
 	unsigned ntrials;                /* raw trial times, the cold one first */
 	double trial_seconds[APP_BZ2_TRIALS_MAX];
 	double ns_per_row;               /* warm seconds per BWT row (the walk's unit of work) */
@@ -88,6 +97,14 @@ struct app_bzip2_axis {
 	double stage_speedup;                  /* s: plain stage / fast stage */
 	double predicted_speedup;              /* 1/((1-f)+f/s) */
 	double measured_speedup;               /* all-plain whole / this one's whole */
+};
+
+/* The translation axis (--pages both): one walk with its T-vector on small
+ * pages against the same walk on huge; speedups are small / huge. */
+#define APP_BZ2_TRANSLATIONS 2
+struct app_bzip2_translation {
+	unsigned small_variant, huge_variant;  /* indices into variants[] */
+	double whole_speedup, table_speedup, walk_speedup;
 };
 
 struct app_bzip2_workers {
@@ -133,6 +150,9 @@ struct app_bzip2_result {
 	uint64_t rows;                   /* BWT rows over all blocks (sum of the blocks' sizes) */
 	unsigned naxes;
 	struct app_bzip2_axis axes[APP_BZ2_AXES];
+	unsigned ntranslations;
+	struct app_bzip2_translation translations[APP_BZ2_TRANSLATIONS];
+	enum page_request pages;         /* the sweep's (and the workers') T-vector pages */
 	unsigned segments_override;      /* --segments, 0: 4K */
 	unsigned nvariants;
 	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
