@@ -54,6 +54,9 @@ static const struct jsonw_field app_bzip2_translation_fields[] = {
 	JSONW_FIELD(DOUBLE, "whole_speedup", struct app_bzip2_translation, whole_speedup),
 	JSONW_FIELD(DOUBLE, "table_speedup", struct app_bzip2_translation, table_speedup),
 	JSONW_FIELD(DOUBLE, "walk_speedup", struct app_bzip2_translation, walk_speedup),
+	JSONW_FIELD(DOUBLE, "paired_speedup", struct app_bzip2_translation, paired_speedup),
+	JSONW_FIELD(DOUBLE, "minima_speedup", struct app_bzip2_translation, minima_speedup),
+	JSONW_FIELD(UINT, "paired_arena_bytes", struct app_bzip2_translation, paired_arena_bytes),
 };
 
 static const struct jsonw_field app_bzip2_axis_fields[] = {
@@ -157,17 +160,20 @@ static void write_translation_text(const struct app_bzip2_result *r, FILE *f)
 {
 	if (!r->ntranslations)
 		return;
-	fprintf(f, "  translation axis (the T-vector's arena, small pages against huge; obtained per smaps;\n"
-		   "  speedup = small / huge):\n");
+	fprintf(f, "  translation axis (the T-vector's arena, small pages against huge, obtained per smaps; speedup =\n"
+		   "  small / huge: the variants' own warm minima, whole, table and walk stages; then paired, per iteration\n"
+		   "  one decode on each, the order alternating: the minimum quotient, and the sides' minima's quotient):\n");
 	for (unsigned i = 0; i < r->ntranslations; i++) {
 		const struct app_bzip2_translation *x = &r->translations[i];
 		const struct app_bzip2_variant *sm = &r->variants[x->small_variant], *hu = &r->variants[x->huge_variant];
 		char a[24], b[24];
 
-		fprintf(f, "    K=%u %s prefetch %s: %s %.4f s, %s %.4f s: whole %.3fx, table %.3fx, walk %.3fx\n",
+		fprintf(f, "    K=%u %s prefetch %s: %s %.4f s, %s %.4f s: whole %.3fx, table %.3fx, walk %.3fx; "
+			   "paired %.3fx, minima %.3fx (%u pairs, huge %.0f%% obtained)\n",
 			hu->k, layout_name(hu->layout), prefetch_name(hu->prefetch), pages_text(sm, a, sizeof(a)),
 			sm->warm_seconds, pages_text(hu, b, sizeof(b)), hu->warm_seconds, x->whole_speedup,
-			x->table_speedup, x->walk_speedup);
+			x->table_speedup, x->walk_speedup, x->paired_speedup, x->minima_speedup, x->npaired,
+			x->paired_arena_bytes ? 100.0 * (double)x->paired_huge_bytes[1] / (double)x->paired_arena_bytes : 0.0);
 	}
 }
 
@@ -342,7 +348,19 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	jsonw_string(w, "pages_requested", arena_request_name(r->pages));
-	JSONW_OBJECT_ARRAY(w, "translation", r->translations, r->ntranslations, app_bzip2_translation_fields);
+	jsonw_array_begin(w, "translation");
+	for (unsigned i = 0; i < r->ntranslations; i++) {
+		const struct app_bzip2_translation *x = &r->translations[i];
+
+		jsonw_object_begin(w, NULL);
+		JSONW_FIELDS(w, x, app_bzip2_translation_fields);
+		jsonw_uint(w, "paired_small_huge_bytes_obtained", x->paired_huge_bytes[0]);
+		jsonw_uint(w, "paired_huge_bytes_obtained", x->paired_huge_bytes[1]);
+		jsonw_double_array(w, "paired_small_seconds", x->small_seconds, x->npaired);
+		jsonw_double_array(w, "paired_huge_seconds", x->huge_seconds, x->npaired);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
 	jsonw_array_begin(w, "tools");
 	for (unsigned i = 0; i < r->ntools; i++) {

@@ -82,14 +82,28 @@ int app_bzip2_validate(const char *path, char *err, size_t errlen)
  * can run at half that speed for seconds. So each phase also stops
  * starting optional trials past its share of the budget (the cold trial
  * and one warm one always run), and the tools are left out past theirs. */
-enum phase { PHASE_VARIANTS, PHASE_LIBBZ2, PHASE_WORKERS, PHASE_TOOLS };
+enum phase {
+	PHASE_VARIANTS = APP_BZ2_PHASE_VARIANTS,
+	PHASE_LIBBZ2 = APP_BZ2_PHASE_LIBBZ2,
+	PHASE_WORKERS = APP_BZ2_PHASE_WORKERS,
+	PHASE_TOOLS = APP_BZ2_PHASE_TOOLS,
+};
 
-static bool past(const struct app_bzip2_params *p, enum phase ph)
+static uint64_t budget_now(const struct app_bzip2_params *p)
+{
+	return p->wall_ns ? p->wall_ns() : clock_wall_ns();
+}
+
+bool app_bzip2_past(const struct app_bzip2_params *p, enum app_bzip2_phase ph)
 {
 	static const double share[] = {0.55, 0.65, 0.75, 0.9};
 
-	return p->budget_seconds > 0 &&
-	       (double)(clock_wall_ns() - p->start_ns) * 1e-9 > share[ph] * p->budget_seconds;
+	return p->budget_seconds > 0 && (double)(budget_now(p) - p->start_ns) * 1e-9 > share[ph] * p->budget_seconds;
+}
+
+static bool past(const struct app_bzip2_params *p, enum phase ph)
+{
+	return app_bzip2_past(p, (enum app_bzip2_phase)ph);
 }
 
 /* ---- sinks ---- */
@@ -765,37 +779,6 @@ static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
 	return NULL;
 }
 
-/* Each translation pair: the variant at the other pages against its twin
- * at the sweep's, speedups small / huge. */
-static void derive_translation(struct app_bzip2_result *r)
-{
-	r->ntranslations = 0;
-	for (unsigned i = 0; i < r->nvariants && r->ntranslations < APP_BZ2_TRANSLATIONS; i++) {
-		const struct app_bzip2_variant *o = &r->variants[i];
-
-		if (o->pages == r->pages)
-			continue;
-		for (unsigned j = 0; j < r->nvariants; j++) {
-			const struct app_bzip2_variant *v = &r->variants[j];
-			struct app_bzip2_translation *x = &r->translations[r->ntranslations];
-			const struct app_bzip2_variant *sm, *hu;
-
-			if (v->pages != r->pages || v->k != o->k || v->layout != o->layout || v->prefetch != o->prefetch ||
-			    v->fresh_output != o->fresh_output || v->plain != o->plain)
-				continue;
-			sm = o->pages == PAGES_SMALL ? o : v;
-			hu = sm == o ? v : o;
-			x->small_variant = (unsigned)(sm - r->variants);
-			x->huge_variant = (unsigned)(hu - r->variants);
-			x->whole_speedup = hu->warm_seconds > 0 ? sm->warm_seconds / hu->warm_seconds : 0;
-			x->table_speedup = hu->stages.table > 0 ? sm->stages.table / hu->stages.table : 0;
-			x->walk_speedup = hu->walk_seconds > 0 ? sm->walk_seconds / hu->walk_seconds : 0;
-			r->ntranslations++;
-			break;
-		}
-	}
-}
-
 static void derive(struct app_bzip2_result *r)
 {
 	const struct app_bzip2_variant *one = find_k1(r), *b;
@@ -840,7 +823,7 @@ static void derive(struct app_bzip2_result *r)
 	for (unsigned i = 0; i < r->ntools; i++)
 		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
 	derive_axes(r);
-	derive_translation(r);
+	app_bzip2_translation_derive(r);
 }
 
 /* The translation axis (--pages both): K=1 and the decode-stage axes'
@@ -968,15 +951,17 @@ static double variants_cost(const struct app_bzip2_result *r, unsigned trials)
 }
 
 /* The whole experiment in K=1 decodes: the two reference decodes (libbz2
- * about 1.3 of ours at K=1), the variants, libbz2's trials, the workers and
- * the two tools. */
+ * about 1.3 of ours at K=1), the variants, libbz2's trials, the workers,
+ * the two tools, and with --pages both the translation pairs (a warm-up
+ * and two decodes an iteration, at K=1 and at a lanes walk). */
 static double run_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials)
 {
 	double workers = 0;
 
 	for (unsigned n = 1; n <= p->max_workers; n++)
 		workers += 0.55 / n;
-	return 2.3 + variants_cost(r, trials) + 1.3 * trials + trials * workers + (p->tools ? 2 * 1.3 * trials : 0);
+	return 2.3 + variants_cost(r, trials) + 1.3 * trials + trials * workers + (p->tools ? 2 * 1.3 * trials : 0) +
+	       (p->npages > 1 ? 2 * (trials + 1) * (1.0 + 0.55) : 0);
 }
 
 /* Seconds per block of a K=1 decode, from up to the first 3 blocks
@@ -1137,7 +1122,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	struct shrink shrink = {.reduced = false};
 	uint64_t t_start = clock_wall_ns();
 
-	q.start_ns = t_start;
+	q.start_ns = budget_now(p);
 	uint8_t *in = NULL, *buf = NULL;
 	size_t len = 0;
 	struct hash_sink ref = {.bytes = 0};
@@ -1250,6 +1235,9 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		if ((rc = run_variant(&q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
 			goto out;
 	}
+	app_bzip2_translation_derive(r);
+	if ((rc = app_bzip2_translation_paired(&q, in, len, r)))
+		goto out;
 
 	/* libbz2 on one thread over the same bytes, no sink. */
 	for (unsigned t = 0; t < q.trials; t++) {

@@ -46,6 +46,7 @@ struct app_bzip2_params {
 	unsigned npages;
 	double budget_seconds;       /* a file's run fits this (shrinking what it must); 0: no budget */
 	uint64_t start_ns;           /* set by app_bzip2_run: when the budget's clock started */
+	uint64_t (*wall_ns)(void);   /* the budget's clock; NULL: clock_wall_ns (tests pass their own) */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
 };
@@ -104,7 +105,16 @@ struct app_bzip2_axis {
 #define APP_BZ2_TRANSLATIONS 2
 struct app_bzip2_translation {
 	unsigned small_variant, huge_variant;  /* indices into variants[] */
-	double whole_speedup, table_speedup, walk_speedup;
+	double whole_speedup, table_speedup, walk_speedup;  /* from the two variants' own warm trials */
+	/* Paired: per iteration one whole decode on each (order alternating),
+	 * the speedup the minimum of the quotients (core/stats.c). */
+	unsigned npaired;
+	double small_seconds[APP_BZ2_TRIALS_MAX], huge_seconds[APP_BZ2_TRIALS_MAX];
+	double paired_speedup;
+	double minima_speedup;                 /* the small side's minimum / the huge side's, same iterations */
+	size_t paired_huge_bytes[2];           /* huge-page bytes of the paired decoders' T-vectors, small's
+	                                        * then huge's, per smaps after the pairs */
+	size_t paired_arena_bytes;
 };
 
 struct app_bzip2_workers {
@@ -203,6 +213,25 @@ int app_bzip2_chase(const struct app_params *ap, const struct app_chase *reuse, 
  * ratios from r->chase (NaN where the chase did not run or reach K). */
 void app_bzip2_residency(const struct app_bzip2_cache_facts *c, struct app_bzip2_result *r);
 void app_bzip2_chase_ratios(struct app_bzip2_result *r);
+
+/* The budget's phases in run order. Past its share of the budget (55%,
+ * 65%, 75%, 90%) a phase starts no optional trial: the variants keep their
+ * cold trial and one warm one, libbz2 and the workers one trial, the peers
+ * are left out. */
+enum app_bzip2_phase { APP_BZ2_PHASE_VARIANTS, APP_BZ2_PHASE_LIBBZ2, APP_BZ2_PHASE_WORKERS, APP_BZ2_PHASE_TOOLS };
+/* Whether p's budget clock is past phase ph's share (false without a budget). */
+bool app_bzip2_past(const struct app_bzip2_params *p, enum app_bzip2_phase ph);
+
+/* exp/app/bzip2_translation.c. Pair each variant off the sweep's pages
+ * with its twin on them and fill the speedups from their warm trials
+ * (pure: fills r->translations from r->variants; the paired fields are
+ * left as they are). */
+void app_bzip2_translation_derive(struct app_bzip2_result *r);
+/* Time each pair paired (p->trials + 2 iterations, at least 4, 3 past the
+ * variants' share of the budget): 0, -ENOMEM, -EINTR, or -EINVAL with
+ * nothing to say (the variants decoded the same input already). */
+int app_bzip2_translation_paired(const struct app_bzip2_params *p, const uint8_t *in, size_t len,
+				 struct app_bzip2_result *r);
 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */
