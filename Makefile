@@ -224,7 +224,7 @@ check:
 # tests/toolchain.sh fuzz proves clang's libFuzzer works.
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := cli jsonr load trace bzip2
+FUZZ_TARGETS := cli jsonr load trace bzip2 bzip2_paths
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_OPT := -O1
 FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(FUZZ_OPT) -g $(WARN) $(BZ2_CFLAGS) -Isrc -I$(BUILD)/gen \
