@@ -926,14 +926,6 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 }
 
 /* ---- the budget (a user's file) ---- */
-/* How a user's file is fitted to the budget, in order: the reduced variant
- * set, fewer trials (two warm after the cold one), then a prefix of the
- * first stream's blocks. */
-struct shrink {
-	bool reduced;
-	unsigned trials;
-	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
-};
 
 /* One variant's decodes (an untimed checked one, the cold one, the trials)
  * in K=1 whole decodes: lanes about 0.55, every path plain about 0.8 (this
@@ -1011,14 +1003,10 @@ static void put_bits(uint8_t *out, uint64_t *bit, unsigned n, uint64_t v)
 			out[*bit / 8] |= (uint8_t)(0x80 >> (*bit % 8));
 }
 
-/* A stream of the first `blocks` blocks of in's first stream: its header,
- * those blocks' bits as they are, the end marker and their combined CRC
- * (each block's CRC read from its header, nothing decoded). NULL when the
- * scan's first block is not right after the header or memory ran out; a
- * prefix that does not decode (the first stream ended before) is refused
- * by the caller's check. */
-static uint8_t *prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
-			      size_t *out_len)
+/* The end marker and the combined CRC are written after the last kept
+ * block's bits, not byte-aligned: a block ends at any bit. */
+uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
+				 size_t *out_len)
 {
 	uint32_t combined = 0;
 	uint64_t bit;
@@ -1044,31 +1032,20 @@ static uint8_t *prefix_stream(const uint8_t *in, size_t len, const uint64_t *can
 	return out;
 }
 
-/* Fit the run to q->budget_seconds (0: no budget): probe the decode rate,
- * then shrink trials, variants and the input in that order, saying what in
- * r->shrunk. *in and *len may be replaced by a prefix (the old buffer
- * freed). 0 or -ENOMEM. */
-static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct shrink *sh, uint8_t **in,
-		      size_t *len)
+void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, double t1, size_t file_blocks,
+		   struct app_bzip2_shrink *sh)
 {
-	double budget = q->budget_seconds * 0.9, t1, cost;
-	size_t ncand = 0, file_blocks;
-	uint64_t *cand;
+	double budget = q->budget_seconds * 0.9, cost;
 	int n = 0;
 
-	sh->trials = q->trials;
-	if (q->budget_seconds <= 0 || !q->path)
-		return 0;
-	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
-		return -ENOMEM;
-	file_blocks = ncand;
-	t1 = probe_rate(*in, *len, cand, ncand, q->clock) * (double)file_blocks;
+	*sh = (struct app_bzip2_shrink){.trials = q->trials};
+	r->shrunk[0] = 0;
 	plan_variants(q, r, false);
 	cost = t1 * run_cost(q, r, sh->trials);
 	r->budget_seconds = q->budget_seconds;
-	r->estimated_seconds = cost;
+	sh->whole_seconds = r->estimated_seconds = cost;
 	if (t1 <= 0 || cost <= budget)
-		goto out;
+		return;
 	{
 		unsigned before = r->nvariants;
 
@@ -1083,34 +1060,59 @@ static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, st
 		sh->trials = 2;
 		cost = t1 * run_cost(q, r, 2);
 	}
+	sh->whole_seconds = r->estimated_seconds = cost;
 	if (cost > budget && file_blocks > 1) {
-		size_t blocks = (size_t)((double)file_blocks * budget / cost), plen = 0;
-		uint8_t *pre;
+		size_t blocks = (size_t)((double)file_blocks * budget / cost);
 
-		blocks = blocks < 1 ? 1 : blocks;
-		pre = prefix_stream(*in, *len, cand, ncand, blocks, &plen);
-		if (pre) {
-			struct bz2_decode_opts o = {.walk = {.lanes = 1}};
-			struct bz2_error e;
-
-			/* The first stream may have ended before: only a prefix
-			 * that decodes is used. */
-			if (bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e)) {
-				free(pre);
-			} else {
-				n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n,
-					      "%sthe first %zu of %zu blocks (%zu of %zu compressed bytes)", n ? ", " : "",
-					      blocks, file_blocks, plen, *len);
-				cost *= (double)blocks / (double)file_blocks;
-				free(*in);
-				*in = pre;
-				*len = plen;
-				sh->blocks = blocks;
-			}
-		}
+		sh->blocks = blocks < 1 ? 1 : blocks;
+		r->estimated_seconds = cost * (double)sh->blocks / (double)file_blocks;
 	}
-	r->estimated_seconds = cost;
-out:
+}
+
+/* Build the prefix of sh->blocks blocks and keep it, saying so in
+ * r->shrunk, when it decodes (the first stream may end before): true when
+ * *in and *len were replaced by it (the old buffer freed). */
+static bool use_prefix(struct app_bzip2_result *r, const struct app_bzip2_shrink *sh, const uint64_t *cand,
+		       size_t ncand, uint8_t **in, size_t *len)
+{
+	struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+	struct bz2_error e;
+	size_t plen = 0, used = strlen(r->shrunk);
+	uint8_t *pre = app_bzip2_prefix_stream(*in, *len, cand, ncand, sh->blocks, &plen);
+
+	if (!pre)
+		return false;
+	if (bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e)) {
+		free(pre);
+		return false;
+	}
+	snprintf(r->shrunk + used, sizeof(r->shrunk) - used, "%sthe first %zu of %zu blocks (%zu of %zu compressed bytes)",
+		 used ? ", " : "", sh->blocks, ncand, plen, *len);
+	free(*in);
+	*in = pre;
+	*len = plen;
+	return true;
+}
+
+/* Fit the run to q->budget_seconds (0: no budget): probe the decode rate,
+ * then app_bzip2_fit, and the prefix it asks for when it decodes (else
+ * the whole file's estimate stands). 0 or -ENOMEM. */
+static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct app_bzip2_shrink *sh,
+		      uint8_t **in, size_t *len)
+{
+	size_t ncand = 0;
+	uint64_t *cand;
+
+	sh->trials = q->trials;
+	if (q->budget_seconds <= 0 || !q->path)
+		return 0;
+	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
+		return -ENOMEM;
+	app_bzip2_fit(q, r, probe_rate(*in, *len, cand, ncand, q->clock) * (double)ncand, ncand, sh);
+	if (sh->blocks && !use_prefix(r, sh, cand, ncand, in, len)) {
+		sh->blocks = 0;
+		r->estimated_seconds = sh->whole_seconds;
+	}
 	free(cand);
 	q->trials = sh->trials;
 	return 0;
@@ -1119,7 +1121,7 @@ out:
 int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
 {
 	struct app_bzip2_params q = *p;
-	struct shrink shrink = {.reduced = false};
+	struct app_bzip2_shrink shrink = {.reduced = false};
 	uint64_t t_start = clock_wall_ns();
 
 	q.start_ns = budget_now(p);

@@ -233,6 +233,34 @@ void app_bzip2_translation_derive(struct app_bzip2_result *r);
 int app_bzip2_translation_paired(const struct app_bzip2_params *p, const uint8_t *in, size_t len,
 				 struct app_bzip2_result *r);
 
+/* How a user's file is fitted to the budget, in order: the reduced variant
+ * set, fewer trials (two warm after the cold one), then a prefix of the
+ * first stream's blocks. */
+struct app_bzip2_shrink {
+	bool reduced;
+	unsigned trials;
+	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
+	double whole_seconds;            /* the estimate before the prefix */
+};
+
+/* The fit's decisions (pure: no clock, no input): t1 the seconds of one
+ * K=1 decode of the whole file (the probe's), file_blocks its blocks.
+ * Fills sh, r->shrunk (variants and trials; the caller adds the prefix it
+ * manages to build), r->budget_seconds, r->estimated_seconds and r's plan
+ * of variants. */
+void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, double t1, size_t file_blocks,
+		   struct app_bzip2_shrink *sh);
+/* A stream of the first `blocks` blocks of in's first stream (cand: the
+ * block magics' bit offsets, bz2_scan_blocks): its header, those blocks'
+ * bits as they are, the end marker and their combined CRC (each block's
+ * CRC read from its header, nothing decoded); malloc'd, *out_len its
+ * bytes. NULL when blocks is 0 or not under ncand, when the scan's first
+ * block is not right after the header, or memory ran out. A prefix that
+ * does not decode (the first stream ended before) is the caller's to
+ * refuse. */
+uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
+				 size_t *out_len);
+
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */
 int app_bzip2_validate(const char *path, char *err, size_t errlen);
