@@ -312,6 +312,11 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
 	jsonw_double(w, "budget_seconds", r->budget_seconds);
 	jsonw_double(w, "estimated_seconds", r->estimated_seconds);
+	jsonw_object_begin(w, "probe_seconds");
+	jsonw_double(w, "k1", r->rates.k1);
+	jsonw_double(w, "lanes", r->rates.lanes);
+	jsonw_double(w, "hash", r->rates.hash);
+	jsonw_object_end(w);
 	jsonw_string(w, "shrunk", r->shrunk);
 	jsonw_uint(w, "prefix_blocks", r->prefix_blocks);
 	jsonw_bool(w, "tools_skipped", r->tools_skipped);
