@@ -7,6 +7,7 @@
 #include "report/latency_out.h"
 #include "report/csv.h"
 
+#include "analyse/latency_levels.h"
 #include "util/format.h"
 #include "exp/latency_dist.h"
 

@@ -8,6 +8,7 @@
 #include "sections/latency.h"
 #include "sections/registry.h"
 
+#include "analyse/latency_levels.h"
 #include "exp/latency_sizes.h"
 #include "report/latency_out.h"
 #include "report/tlb_out.h"
@@ -299,6 +300,7 @@ static int latency_section_run(struct section_run *s, void *result)
 		.stop = s->stop,
 		.progress = s->progress,
 		.progress_ctx = s,
+		.derive = latency_derive,
 	};
 	struct machine_core_clock cc;
 	int rc;
