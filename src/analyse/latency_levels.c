@@ -320,11 +320,36 @@ size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t 
 	return found;
 }
 
-static void fill_point(struct latency_point *pt, const struct latency_params *p, double huge_fraction)
+bool latency_placement_judge(const double *a, const double *b, unsigned n, double tol_pct, double *min_ns,
+			     double *spread_pct)
+{
+	double tol = isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0, lo, hi;
+
+	min_ns[0] = n ? stats_min(a, n) : NAN;
+	min_ns[1] = n ? stats_min(b, n) : NAN;
+	lo = fmin(min_ns[0], min_ns[1]);
+	hi = fmax(min_ns[0], min_ns[1]);
+	*spread_pct = n && lo > 0 ? 100.0 * (hi / lo - 1.0) : NAN;
+	/* Both ways: either allocation may hold the pages the cache favours. */
+	return isfinite(*spread_pct) && *spread_pct > tol;
+}
+
+static void fill_point(struct latency_point *pt, const struct latency_params *p, double huge_fraction,
+		       double tol_pct)
 {
 	pt->sweep_chase_ns = stats_min(pt->chase_trials_ns, pt->ntrials);
 	pt->chase_ns = pt->nretime ? fmin(pt->sweep_chase_ns, stats_min(pt->retime_trials_ns, pt->nretime))
 				   : pt->sweep_chase_ns;
+	pt->alloc_ns[0] = pt->alloc_ns[1] = pt->placement_spread_pct = NAN;
+	pt->placement_sensitive = false;
+	/* Both allocations are warm timings of the same set: the figure is the
+	 * minimum over them, the spread says how much the pages decided. */
+	if (pt->nalloc_trials) {
+		pt->placement_sensitive = latency_placement_judge(pt->alloc_trials_ns[0], pt->alloc_trials_ns[1],
+								  pt->nalloc_trials, tol_pct, pt->alloc_ns,
+								  &pt->placement_spread_pct);
+		pt->chase_ns = fmin(pt->chase_ns, fmin(pt->alloc_ns[0], pt->alloc_ns[1]));
+	}
 	pt->stream_ns = stats_min(pt->stream_trials_ns, pt->ntrials);
 	pt->prefetch_ratio = pt->chase_ns / pt->stream_ns;
 	pt->huge_fraction = huge_fraction;
@@ -341,12 +366,13 @@ void latency_derive(struct latency_result *r, const struct latency_params *p)
 	double small_frac = r->arena_small_bytes ? (double)r->arena_small_obtained_bytes / (double)r->arena_small_bytes : 0;
 	const struct latency_point *top;
 
-	r->steady_checked = r->steady_failed = 0;
+	r->steady_checked = r->steady_failed = r->placement_sensitive = 0;
 	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
 	for (unsigned i = 0; i < r->npoints; i++) {
 		struct latency_point *pt = &r->points[i];
 
-		fill_point(pt, p, pt->pages == PAGES_HUGE ? huge_frac : small_frac);
+		fill_point(pt, p, pt->pages == PAGES_HUGE ? huge_frac : small_frac, r->tolerance_pct);
+		r->placement_sensitive += pt->placement_sensitive;
 		pt->steady_ok = true;
 		pt->steady_diff_pct = NAN;
 		if (!pt->steady_checked) {

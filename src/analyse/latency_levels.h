@@ -36,13 +36,22 @@ bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
  * the machine's, not the warm-up's. Pure. */
 bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p);
 
+/* One set on two allocations, their regions a[] and b[] (n each) timed in
+ * alternated blocks so the host's moment lands on both alike: min_ns[0..1]
+ * each allocation's minimum, *spread_pct 100 * (slower / faster - 1).
+ * Returns whether the spread is beyond tol_pct (placement-sensitive: which
+ * physical pages hold the set decides its figure). n 0: NANs, false. Pure. */
+bool latency_placement_judge(const double *a, const double *b, unsigned n, double tol_pct, double *min_ns,
+			     double *spread_pct);
 /* Everything latency_run derives from its timings (it calls this through
  * latency_params.derive after the sweep and again after re-timing): from
  * r->points (chase and stream trials_ns, ntrials, steady_checked and
- * steady_long_ns), r->ncurve,
+ * steady_long_ns, the retime and the two allocations' trials), r->ncurve,
  * r->noise_floor_pct and the arenas' backing, with p's reported caches,
  * TLB steps and core clock, fills each point's minima and steady verdict,
- * steady_checked/failed (r's counts start at 0), levels, missing caches,
+ * placement verdict (latency_placement_judge; the chase figure the minimum
+ * over both allocations), steady_checked/failed and placement_sensitive
+ * (r's counts start at 0), levels, missing caches,
  * knees, falls and the figures at the largest size. Pure. */
 void latency_derive(struct latency_result *r, const struct latency_params *p);
 

@@ -169,6 +169,32 @@ static void write_retimed_text(const struct latency_result *r, FILE *f)
 			r->retime_skipped, LATENCY_RETIME_POINTS_MAX);
 }
 
+/* The points timed on two allocations (exp/latency.c, "placement"): both
+ * minima, the spread, and which way the verdict went. */
+static void write_placement_text(const struct latency_result *r, FILE *f)
+{
+	if (!r->nplaced && !r->placement_skipped)
+		return;
+	fprintf(f, "  placement: %u set(s) at the levels' ends timed on the arena and on an allocation of their own "
+		"(blocks alternated; the curve keeps the minimum)%s\n", r->nplaced,
+		r->placement_sensitive ? "" : ": none placement-sensitive beyond the tolerance");
+	for (unsigned i = 0; i < r->ncurve; i++) {
+		const struct latency_point *p = &r->points[i];
+		char sz[32];
+
+		if (!p->nalloc_trials)
+			continue;
+		report_format_bytes(sz, sizeof(sz), p->size_bytes);
+		fprintf(f, "    %-10s arena %8.2f ns, own allocation %8.2f ns: spread %.1f%%%s\n", sz, p->alloc_ns[0],
+			p->alloc_ns[1], p->placement_spread_pct,
+			p->placement_sensitive ? ": PLACEMENT-SENSITIVE (which pages hold the set decides its figure; "
+						 "the minimum is given)" : "");
+	}
+	if (r->placement_skipped)
+		fprintf(f, "    %u set(s) at a level's end not placed (cost past %.0f%% of the sweep's time, or their "
+			"mapping)\n", r->placement_skipped, 100.0 * LATENCY_PLACEMENT_SHARE);
+}
+
 void latency_write_text(const void *result, FILE *f)
 {
 	const struct latency_result *r = result;
@@ -312,6 +338,7 @@ void latency_write_text(const void *result, FILE *f)
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);
 	write_retimed_text(r, f);
+	write_placement_text(r, f);
 	if (r->nfalls_found == 0)
 		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows%s\n",
 			r->nfalls_sweep ? " (once re-timed)" : "");
@@ -353,6 +380,18 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
 	jsonw_double(w, "sweep_chase_ns", p->sweep_chase_ns);
 	jsonw_double_array(w, "retime_trials_ns", p->retime_trials_ns, p->nretime);
+	if (p->nalloc_trials) {
+		jsonw_object_begin(w, "placement");
+		jsonw_double(w, "arena_ns", p->alloc_ns[0]);
+		jsonw_double(w, "own_allocation_ns", p->alloc_ns[1]);
+		jsonw_double(w, "min_ns", fmin(p->alloc_ns[0], p->alloc_ns[1]));
+		jsonw_double(w, "spread_pct", p->placement_spread_pct);
+		jsonw_bool(w, "placement_sensitive", p->placement_sensitive);
+		jsonw_double_array(w, "arena_trials_ns", p->alloc_trials_ns[0], p->nalloc_trials);
+		jsonw_double_array(w, "own_allocation_trials_ns", p->alloc_trials_ns[1], p->nalloc_trials);
+		jsonw_object_end(w);
+	} else
+		jsonw_null(w, "placement");
 	jsonw_object_end(w);
 }
 
@@ -433,6 +472,9 @@ void latency_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_uint(w, "non_monotonic_found_in_sweep", r->nfalls_sweep);
 	jsonw_uint(w, "retimed_points", r->nretimed);
 	jsonw_uint(w, "retime_skipped", r->retime_skipped);
+	jsonw_uint(w, "placement_checked", r->nplaced);
+	jsonw_uint(w, "placement_skipped", r->placement_skipped);
+	jsonw_uint(w, "placement_sensitive", r->placement_sensitive);
 	{
 		struct latency_dist d[LATENCY_DIST_MAX];
 		unsigned nd = latency_dist_select(r, d, LATENCY_DIST_MAX);
