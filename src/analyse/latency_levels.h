@@ -36,13 +36,16 @@ bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
  * the machine's, not the warm-up's. Pure. */
 bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p);
 
-/* One set on two allocations, their regions a[] and b[] (n each) timed in
- * alternated blocks so the host's moment lands on both alike: min_ns[0..1]
- * each allocation's minimum, *spread_pct 100 * (slower / faster - 1).
- * Returns whether the spread is beyond tol_pct (placement-sensitive: which
- * physical pages hold the set decides its figure). n 0: NANs, false. Pure. */
-bool latency_placement_judge(const double *a, const double *b, unsigned n, double tol_pct, double *min_ns,
-			     double *spread_pct);
+/* One set on two allocations, their regions a[] and b[] (n each, per to a
+ * block, blocks alternated in time so the host's moment lands on both):
+ * min_ns[0..1] each allocation's minimum, *spread_pct 100 * (slower /
+ * faster - 1). Returns whether the set is placement-sensitive (which
+ * physical pages hold it decides its figure): the slower allocation's
+ * minimum beyond tol_pct above every block minimum of the faster one, so
+ * a spread a single block's moment explains is not. per 0: one block;
+ * n 0: NANs, false. Pure. */
+bool latency_placement_judge(const double *a, const double *b, unsigned n, unsigned per, double tol_pct,
+			     double *min_ns, double *spread_pct);
 /* Everything latency_run derives from its timings (it calls this through
  * latency_params.derive after the sweep and again after re-timing): from
  * r->points (chase and stream trials_ns, ntrials, steady_checked and

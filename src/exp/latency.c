@@ -591,8 +591,8 @@ static void placement_block(struct sweep *s, struct slot *sl, unsigned alloc, un
  * another conflict pattern on other pages; at a cache's end a few sets
  * over their ways decide whether the set holds. Each picked point is timed
  * on the arena's chain and on its own allocation, blocks alternated
- * (own, arena, arena, own: the host's moment and its drift land on both
- * alike), one point at a time (one extra mapping at once). The own
+ * (own, arena, arena, own, own, arena: the host's moment and its drift
+ * land on both alike), one point at a time (one extra mapping at once). The own
  * allocation's first block follows its build, as a plain chase's walks do.
  * The largest points are kept first while their cost fits budget_ns (the
  * last cache's end is where the issue was seen). */

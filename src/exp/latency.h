@@ -36,8 +36,8 @@
  * physical pages), blocks alternated (see latency.c). At most this many
  * points, blocks per allocation, and regions per allocation. */
 #define LATENCY_PLACEMENT_POINTS_MAX 6
-#define LATENCY_PLACEMENT_BLOCKS 2
-#define LATENCY_PLACEMENT_TRIALS 8
+#define LATENCY_PLACEMENT_BLOCKS 3
+#define LATENCY_PLACEMENT_TRIALS 9
 /* The placement round's share of the sweep's own time (the budget prices
  * the same share). */
 #define LATENCY_PLACEMENT_SHARE 0.10
@@ -131,8 +131,9 @@ struct latency_point {
 	 * time: [0] the arena's chain, [1] a chain of the same permutation in
 	 * a mapping of its own. nalloc_trials regions each; 0: not checked.
 	 * alloc_ns the minimum of each, placement_spread_pct 100 * (slower /
-	 * faster - 1), placement_sensitive when that spread is beyond the
-	 * tolerance; chase_ns is then the minimum over both (analyse/). */
+	 * faster - 1), placement_sensitive when the slower one's minimum is
+	 * beyond the tolerance above every block of the faster one
+	 * (latency_placement_judge); chase_ns is then the minimum over both. */
 	double alloc_trials_ns[2][LATENCY_PLACEMENT_TRIALS];
 	unsigned nalloc_trials;
 	double alloc_ns[2];
