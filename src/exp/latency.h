@@ -271,6 +271,13 @@ struct latency_result {
 	 * chase times it. NAN: not measured (--quick, or a test's model). */
 	double whole_walk_ns_at_max;
 	size_t whole_walk_loads;
+	/* In the same block, right after the whole walk: the minimum of
+	 * LATENCY_WHOLE_WALK_REGIONS regions of region_hops loads, the
+	 * headline's estimator at the whole walk's moment. Their difference is
+	 * the estimators'; the headline's from the whole walk less it is the
+	 * host's moment (the sweep's memory-set blocks ran tens of seconds
+	 * earlier). NAN when the whole walk is. */
+	double whole_walk_regions_ns;
 	double translation_ns_at_max;/* small - huge chase at max, by subtraction */
 	double core_mhz_min, core_mhz_max;
 	uint64_t seed;
@@ -295,6 +302,7 @@ struct latency_result {
 /* The whole-walk figure at the largest size: walks, and loads per walk at
  * most (a plain chase's long regions past 64 MiB, bench/warm_chase.c). */
 #define LATENCY_WHOLE_WALKS 1
+#define LATENCY_WHOLE_WALK_REGIONS 6
 #define LATENCY_WHOLE_WALK_MAX_LOADS ((size_t)4 << 20)
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5

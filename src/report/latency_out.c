@@ -67,6 +67,7 @@ static const struct jsonw_field latency_at_max_fields[] = {
 	JSONW_FIELD(DOUBLE, "translation_ns_at_max", struct latency_result, translation_ns_at_max),
 	JSONW_FIELD(DOUBLE, "whole_walk_ns_at_max", struct latency_result, whole_walk_ns_at_max),
 	JSONW_FIELD(UINT, "whole_walk_loads", struct latency_result, whole_walk_loads),
+	JSONW_FIELD(DOUBLE, "whole_walk_regions_ns", struct latency_result, whole_walk_regions_ns),
 };
 
 static const struct jsonw_field latency_run_fields[] = {
@@ -334,6 +335,12 @@ void latency_write_text(const void *result, FILE *f)
 			"whole walks\n  of %zu loads (a plain chase's estimator; the minimum of %u) read %.2f ns (%+.1f%%)\n",
 			max, r->chase_ns_at_max, r->region_hops, r->whole_walk_loads, LATENCY_WHOLE_WALKS,
 			r->whole_walk_ns_at_max, 100.0 * (r->whole_walk_ns_at_max / r->chase_ns_at_max - 1.0));
+	if (r->whole_walk_loads && isfinite(r->whole_walk_ns_at_max) && isfinite(r->whole_walk_regions_ns))
+		fprintf(f, "  at %s, the same moment: regions of %zu loads right after the whole walk %.2f ns; whole walk "
+			"against them %+.1f%% (the estimators), the sweep's regions against them %+.1f%% (the host's "
+			"moment)\n", max, r->region_hops, r->whole_walk_regions_ns,
+			100.0 * (r->whole_walk_ns_at_max / r->whole_walk_regions_ns - 1.0),
+			100.0 * (r->chase_ns_at_max / r->whole_walk_regions_ns - 1.0));
 	if (isfinite(r->translation_ns_at_max))
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);

@@ -184,8 +184,8 @@ static double price_blocks(const struct budget *b, const struct latency_knobs *k
 	 * time, 0.5 s at least. */
 	sweep += !b->quick * fmax(0.5, LATENCY_PLACEMENT_SHARE * sweep);
 	/* The memory set's whole walks, beside its regions (exp/latency.c; not --quick). */
-	sweep += !b->quick * LATENCY_WHOLE_WALKS * fmin((double)(max / line), (double)LATENCY_WHOLE_WALK_MAX_LOADS) *
-		 cost_chase_ns(f, max) / 1e9;
+	sweep += !b->quick * (LATENCY_WHOLE_WALKS * fmin((double)(max / line), (double)LATENCY_WHOLE_WALK_MAX_LOADS) +
+			      LATENCY_WHOLE_WALK_REGIONS * hops) * cost_chase_ns(f, max) / 1e9;
 	return sweep;
 }
 
