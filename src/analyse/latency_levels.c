@@ -26,6 +26,17 @@ bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct)
 	return isfinite(short_ns) && isfinite(long_ns) && long_ns > 0 && short_ns / long_ns - 1.0 <= tol;
 }
 
+const struct latency_point *latency_next_unsteady(const struct latency_result *r, unsigned *from)
+{
+	while (*from < r->npoints) {
+		const struct latency_point *p = &r->points[(*from)++];
+
+		if (p->steady_checked && !p->steady_ok)
+			return p;
+	}
+	return NULL;
+}
+
 bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p)
 {
 	size_t size_bytes = p->size_bytes;

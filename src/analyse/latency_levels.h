@@ -29,6 +29,10 @@
  * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
 bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
 
+/* The next point at or after *from (into r->points) whose steady-state
+ * check failed, *from moved past it; NULL when none is left. Pure. */
+const struct latency_point *latency_next_unsteady(const struct latency_result *r, unsigned *from);
+
 /* Whether point p of the huge-page curve lies on the rise between two of
  * r's levels (in no level's first..end range; small-page points never do):
  * there a set only partly fits a cache, and where that cache is shared with
