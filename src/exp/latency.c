@@ -554,7 +554,7 @@ unsigned latency_placement_pick(const struct latency_result *r, unsigned *pick, 
 		/* j: the level's last plateau point; j + 1: the first past it. */
 		for (unsigned i = j; i <= j + 1 && i < r->ncurve && n < cap; i++)
 			if (r->points[i].pages == PAGES_HUGE && r->points[i].size_bytes <= r->warm_max_bytes &&
-			    (!n || pick[n - 1] < i))
+			    !r->points[i].nalloc_trials && (!n || pick[n - 1] < i))
 				pick[n++] = i;
 	}
 	return n;
@@ -601,9 +601,9 @@ static void placement_block(struct sweep *s, struct slot *sl, unsigned alloc, un
  * (own, arena, arena, own, own, arena: the host's moment and its drift
  * land on both alike), one point at a time (one extra mapping at once). The own
  * allocation's first block follows its build, as a plain chase's walks do.
- * The largest points are kept first while their cost fits budget_ns (the
- * last cache's end is where the issue was seen). */
-static int placement_round(struct sweep *s, double budget_ns)
+ * The largest points are kept first while their cost fits *budget_ns (the
+ * last cache's end is where the issue was seen), which is charged it. */
+static int placement_round(struct sweep *s, double *budget_ns)
 {
 	struct latency_result *r = s->r;
 	unsigned pick[LATENCY_PLACEMENT_POINTS_MAX], n, per = LATENCY_PLACEMENT_TRIALS / LATENCY_PLACEMENT_BLOCKS;
@@ -616,10 +616,11 @@ static int placement_round(struct sweep *s, double budget_ns)
 		struct slot *sl = chase_slot(s, pick[k]);
 		double c = sl ? 2 * LATENCY_PLACEMENT_BLOCKS * retime_block_ns(s, sl, per) : INFINITY;
 
-		use[k] = cost + c <= budget_ns;
+		use[k] = cost + c <= *budget_ns;
 		cost += use[k] ? c : 0;
 		r->placement_skipped += !use[k];
 	}
+	*budget_ns -= cost;
 	for (unsigned k = 0; k < n && !rc; k++) {
 		struct slot *sl = chase_slot(s, pick[k]), own;
 		struct arena m = {0};
@@ -785,11 +786,22 @@ sweep:
 		p->derive(r, p);
 	}
 	/* The levels' ends on a second allocation, within
-	 * LATENCY_PLACEMENT_SHARE of the sweep's time (0.5 s at least). */
+	 * LATENCY_PLACEMENT_SHARE of the sweep's time (0.5 s at least). Where
+	 * that moves a level's end (the point past it held on one of them: a
+	 * share that the moment, or the pages, let hold more), the new end's
+	 * points are placed too, while the budget lasts. */
 	if (!p->no_placement) {
-		if ((rc = placement_round(&s, fmax(0.5e9, LATENCY_PLACEMENT_SHARE * (double)(clock_wall_ns() - w1)))))
-			goto out;
-		p->derive(r, p);
+		double budget = fmax(0.5e9, LATENCY_PLACEMENT_SHARE * (double)(clock_wall_ns() - w1));
+
+		for (unsigned round = 0; round < LATENCY_PLACEMENT_ROUNDS; round++) {
+			unsigned placed = r->nplaced, skipped = r->placement_skipped;
+
+			if ((rc = placement_round(&s, &budget)))
+				goto out;
+			p->derive(r, p);
+			if (r->nplaced == placed || r->placement_skipped > skipped)
+				break;
+		}
 	}
 	/* The references need the levels, and their chains still mapped. */
 	if ((rc = reference_round(&s)) || (rc = whole_walk_round(&s)))

@@ -38,6 +38,8 @@
 #define LATENCY_PLACEMENT_POINTS_MAX 6
 #define LATENCY_PLACEMENT_BLOCKS 3
 #define LATENCY_PLACEMENT_TRIALS 9
+/* Rounds of it: a round that moves a level's end places the new end's points. */
+#define LATENCY_PLACEMENT_ROUNDS 3
 /* The placement round's share of the sweep's own time (the budget prices
  * the same share). */
 #define LATENCY_PLACEMENT_SHARE 0.10
@@ -320,8 +322,8 @@ bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 /* The curve points the placement round times on a second allocation:
  * for each cache level (not a TLB step, not running to the largest size)
  * the last point of its plateau and the first past it, huge pages, sets
- * up to r->warm_max_bytes, ascending, at most cap. Pure: r's levels and
- * points as latency_derive left them. */
+ * up to r->warm_max_bytes, not placed yet (nalloc_trials 0), ascending, at
+ * most cap. Pure: r's levels and points as latency_derive left them. */
 unsigned latency_placement_pick(const struct latency_result *r, unsigned *pick, unsigned cap);
 
 /* Plan, map, build and verify every chain (layout check at every size), then

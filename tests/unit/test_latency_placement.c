@@ -104,6 +104,11 @@ TEST(latency_placement_picks_each_cache_level_s_end_and_the_point_past_it)
 		CHECK(pick[i] == want[i], "pick %u: point %u, expected %u", i, pick[i], want[i]);
 	n = latency_placement_pick(&r, pick, 3);
 	CHECK(n == 3 && pick[2] == 5, "a cap of 3 keeps the first three ascending (%u)", n);
+	/* A point placed already is not picked again (the next round's). */
+	r.points[5].nalloc_trials = LATENCY_PLACEMENT_TRIALS;
+	n = latency_placement_pick(&r, pick, LATENCY_PLACEMENT_POINTS_MAX);
+	CHECK(n == 5 && pick[2] == 6, "with 1 MiB placed: %u points, the third %u", n, n > 2 ? pick[2] : 0);
+	r.points[5].nalloc_trials = 0;
 	/* A set past the largest warmed (past the caches) takes none. */
 	r.warm_max_bytes = 6u << 20;
 	n = latency_placement_pick(&r, pick, LATENCY_PLACEMENT_POINTS_MAX);
@@ -173,4 +178,73 @@ TEST(latency_placement_round_runs_in_the_sweep_and_flags_nothing_when_pages_do_n
 	p.no_placement = true;
 	rc = latency_run(&p, &r);
 	CHECK(rc == 0 && r.nplaced == 0 && r.placement_skipped == 0, "no_placement: %u placed", r.nplaced);
+}
+
+/* A 2 MiB share (small, so the round's priced cost stays inside its 0.5 s
+ * floor when the model takes no time) whose 1.41 and 2 MiB points read memory latency for
+ * their first bump[] regions (caught at moments the share did not hold
+ * them), then warm. */
+struct edge_model {
+	unsigned bump[2];
+};
+
+static double edge_model(void *ctx, size_t size, bool stream, size_t loads, size_t warm_loads)
+{
+	struct edge_model *m = ctx;
+	unsigned *b = size == 1482880 ? &m->bump[0] : size == (2u << 20) ? &m->bump[1] : NULL;
+
+	(void)loads;
+	(void)warm_loads;
+	if (stream)
+		return 1.0;
+	if (b && *b) {
+		(*b)--;
+		return 150.0;
+	}
+	return size <= (32u << 10) ? 1.5 : size <= (256u << 10) ? 5.0 : size <= (2u << 20) ? 30.0 : 150.0;
+}
+
+static const struct latency_point *point_of(const struct latency_result *r, size_t size)
+{
+	for (unsigned i = 0; i < r->ncurve; i++)
+		if (r->points[i].size_bytes == size)
+			return &r->points[i];
+	return NULL;
+}
+
+/* The sweep ends the share at 1 MiB; the second look holds 1.41 MiB, which
+ * moves the end, so 2 MiB is placed in the next round, holds too, and the
+ * round after places 2.83 MiB: the level ends where the share does. */
+TEST(latency_placement_follows_a_level_end_that_it_moves)
+{
+	static struct latency_result r;
+	struct clock_info c = {.ticks_per_ns = 1};
+	struct edge_model m = {.bump = {1u << 30, 1u << 30}};
+	struct latency_params p = {.min_bytes = 16u << 10, .max_bytes = 64u << 20, .points_per_octave = 2,
+				   .trials = 4, .noise_floor_pct = 2.0, .seed = 1, .clock = &c, .region_hops = 1024,
+				   .region_model = edge_model, .region_model_ctx = &m, .derive = latency_derive,
+				   .no_retime = true, .no_placement = true};
+	const struct latency_point *x, *y, *z;
+	int rc = latency_run(&p, &r);
+
+	CHECK(rc == 0 && point_of(&r, 1482880), "latency_run: %d, or no 1.41 MiB point", rc);
+	CHECK(r.nlevels >= 3 && r.levels[2].size_bytes == (1u << 20), "the sweep's share ends at %zu B, not 1 MiB",
+	      r.nlevels >= 3 ? r.levels[2].size_bytes : 0);
+	/* The sweep's own regions (and its steady check's) read 150 ns. */
+	m.bump[0] = (1u << 30) - m.bump[0];
+	m.bump[1] = (1u << 30) - m.bump[1];
+	p.no_placement = false;
+	rc = latency_run(&p, &r);
+	CHECK(rc == 0, "latency_run: %d", rc);
+	x = point_of(&r, 1482880);
+	y = point_of(&r, 2u << 20);
+	z = point_of(&r, 2965824);
+	CHECK(x && x->sweep_chase_ns == 150.0 && x->chase_ns == 30.0, "1.41 MiB: sweep %.1f, kept %.1f ns",
+	      x ? x->sweep_chase_ns : NAN, x ? x->chase_ns : NAN);
+	CHECK(y && y->nalloc_trials > 0 && y->chase_ns == 30.0, "2 MiB, the end once 1.41 MiB held: placed %u, %.1f ns",
+	      y ? y->nalloc_trials : 0, y ? y->chase_ns : NAN);
+	CHECK(z && z->nalloc_trials > 0 && z->chase_ns == 150.0, "2.83 MiB, past the new end, not placed");
+	CHECK(r.nlevels >= 3 && r.levels[2].size_bytes == (2u << 20), "the share ends at %zu B, not 2 MiB",
+	      r.nlevels >= 3 ? r.levels[2].size_bytes : 0);
+	CHECK(r.placement_skipped == 0, "%u skipped", r.placement_skipped);
 }
