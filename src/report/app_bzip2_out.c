@@ -359,6 +359,11 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
 	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
 	JSONW_FIELDS(w, r, app_bzip2_fit_fields);
+	jsonw_object_begin(w, "probe_seconds");
+	jsonw_double(w, "k1", r->rates.k1);
+	jsonw_double(w, "lanes", r->rates.lanes);
+	jsonw_double(w, "hash", r->rates.hash);
+	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY_EACH(w, "variants", r->variants, r->nvariants, variant_members);
 	jsonw_object_begin(w, "best");
 	jsonw_uint(w, "variant", r->best);

@@ -113,8 +113,8 @@ struct section {
 	void (*write_text)(const void *result, FILE *f);
 	void (*write_json)(const void *result, struct jsonw *w, const char *key);
 	/* Where its threads ran, for provenance.thread_placement: the offset
-	 * of the result's struct team_placement (SECTION_PLACEMENT); 0: none
-	 * (no result opens with its placement). */
+	 * of the result's struct team_placement (offsetof(struct NAME_result,
+	 * placement)); 0: none (no result opens with its placement). */
 	size_t placement_offset;
 	/* Tidy CSV tables from this row's part of a parsed result (doc is the
 	 * whole document); 0 or -errno. Called for every row, section present

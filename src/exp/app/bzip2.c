@@ -927,75 +927,6 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 
 /* ---- the budget (a user's file) ---- */
 
-/* One variant's decodes (an untimed checked one, the cold one, the trials)
- * in K=1 whole decodes: lanes about 0.55, every path plain about 0.8 (this
- * machine's default input: K=1 0.27 s, K=8 0.10-0.15 s, all plain 0.15). */
-static double variants_cost(const struct app_bzip2_result *r, unsigned trials)
-{
-	double c = 0;
-
-	for (unsigned i = 0; i < r->nvariants; i++) {
-		const struct app_bzip2_variant *v = &r->variants[i];
-
-		c += (trials + 2) * (v->k == 1 ? 1.0 : v->plain ? 0.8 : 0.55);
-	}
-	return c;
-}
-
-/* The whole experiment in K=1 decodes: the two reference decodes (libbz2
- * about 1.3 of ours at K=1), the variants, libbz2's trials, the workers,
- * the two tools, and with --pages both the translation pairs (a warm-up
- * and two decodes an iteration, at K=1 and at a lanes walk). */
-static double run_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials)
-{
-	double workers = 0;
-
-	for (unsigned n = 1; n <= p->max_workers; n++)
-		workers += 0.55 / n;
-	return 2.3 + variants_cost(r, trials) + 1.3 * trials + trials * workers + (p->tools ? 2 * 1.3 * trials : 0) +
-	       (p->npages > 1 ? 2 * (trials + 1) * (1.0 + 0.55) : 0);
-}
-
-/* Seconds per block of a K=1 decode, from up to the first 3 blocks
- * decoded twice (the first once before that, untimed: its buffers' first
- * touch is no rate); 0 when none decodes. Per block, not per compressed
- * byte: the work is the block's rows (all but a stream's last block are
- * full), and a file's first blocks may compress 3x better than the rest
- * (licence texts): per byte, the 34 MB file's estimate came out 4x high. */
-static double probe_rate(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand,
-			 const struct clock_info *clk)
-{
-	struct bz2_walk_opts w = {.lanes = 1};
-	struct bz2_decoder *d = bz2_decoder_new();
-	size_t m = ncand < 3 ? ncand : 3;
-	struct bz2_block_result br;
-	struct bz2_error e;
-	uint64_t t0, end;
-	double rate = 0;
-
-	if (!d || !m || bz2_decode_block_at(d, in, len, cand[0], 1, &w, 0, &br, &e))
-		goto out;
-	/* The faster of two passes: a neighbour's burst in one doubles it. */
-	for (int pass = 0; pass < 2; pass++) {
-		double r1;
-
-		t0 = clock_now();
-		end = cand[0];
-		for (size_t i = 0; i < m; i++) {
-			if (bz2_decode_block_at(d, in, len, cand[i], (unsigned)i + 1, &w, 0, &br, &e))
-				goto out;
-			end = br.end_bit;
-		}
-		if (end <= cand[0])
-			goto out;
-		r1 = clock_ticks_to_ns(clk, clock_now() - t0) * 1e-9 / (double)m;
-		rate = pass && rate < r1 ? rate : r1;
-	}
-out:
-	bz2_decoder_free(d);
-	return rate;
-}
-
 static void put_bits(uint8_t *out, uint64_t *bit, unsigned n, uint64_t v)
 {
 	for (unsigned i = n; i-- > 0; (*bit)++)
@@ -1032,19 +963,20 @@ uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *
 	return out;
 }
 
-void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, double t1, size_t file_blocks,
-		   struct app_bzip2_shrink *sh)
+void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, const struct app_bzip2_rates *rt,
+		   size_t file_blocks, struct app_bzip2_shrink *sh)
 {
 	double budget = q->budget_seconds * 0.9, cost;
 	int n = 0;
 
 	*sh = (struct app_bzip2_shrink){.trials = q->trials};
 	r->shrunk[0] = 0;
+	r->pages = q->npages ? q->pages[q->npages - 1] : PAGES_SMALL;
 	plan_variants(q, r, false);
-	cost = t1 * run_cost(q, r, sh->trials);
+	cost = app_bzip2_cost(q, r, sh->trials, rt);
 	r->budget_seconds = q->budget_seconds;
 	sh->whole_seconds = r->estimated_seconds = cost;
-	if (t1 <= 0 || cost <= budget)
+	if (rt->k1 <= 0 || q->budget_seconds <= 0 || cost <= budget)
 		return;
 	{
 		unsigned before = r->nvariants;
@@ -1052,13 +984,13 @@ void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r,
 		sh->reduced = true;
 		plan_variants(q, r, true);
 		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%u of %u variants", r->nvariants, before);
-		cost = t1 * run_cost(q, r, sh->trials);
+		cost = app_bzip2_cost(q, r, sh->trials, rt);
 	}
 	/* Two warm trials at least: one is no minimum on a shared machine. */
 	if (cost > budget && sh->trials > 2) {
 		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%strials %u -> 2", n ? ", " : "", sh->trials);
 		sh->trials = 2;
-		cost = t1 * run_cost(q, r, 2);
+		cost = app_bzip2_cost(q, r, 2, rt);
 	}
 	sh->whole_seconds = r->estimated_seconds = cost;
 	if (cost > budget && file_blocks > 1) {
@@ -1100,6 +1032,7 @@ static bool use_prefix(struct app_bzip2_result *r, const struct app_bzip2_shrink
 static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct app_bzip2_shrink *sh,
 		      uint8_t **in, size_t *len)
 {
+	struct app_bzip2_rates rt;
 	size_t ncand = 0;
 	uint64_t *cand;
 
@@ -1108,7 +1041,9 @@ static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, st
 		return 0;
 	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
 		return -ENOMEM;
-	app_bzip2_fit(q, r, probe_rate(*in, *len, cand, ncand, q->clock) * (double)ncand, ncand, sh);
+	app_bzip2_probe(q, *in, *len, cand, ncand, &rt);
+	r->rates = rt;
+	app_bzip2_fit(q, r, &rt, ncand, sh);
 	if (sh->blocks && !use_prefix(r, sh, cand, ncand, in, len)) {
 		sh->blocks = 0;
 		r->estimated_seconds = sh->whole_seconds;
@@ -1116,6 +1051,52 @@ static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, st
 	free(cand);
 	q->trials = sh->trials;
 	return 0;
+}
+
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen)
+{
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct app_bzip2_shrink sh;
+	struct app_bzip2_rates rt;
+	size_t len = 0, ncand = 0, sample = p->default_text_bytes;
+	double scale = 1, gen = 0;
+	uint8_t *in = NULL;
+	uint64_t *cand = NULL;
+	int rc = -ENOMEM;
+
+	*seconds = 0;
+	if (!r)
+		return -ENOMEM;
+	if (p->path) {
+		rc = read_file(p->path, &in, &len, err, errlen);
+	} else {
+		/* One block of the generated text: markov text decodes at one
+		 * rate throughout, so the whole is that block's times scaled. */
+		uint64_t t0 = clock_wall_ns();
+
+		sample = sample < 890000 ? sample : 890000;
+		scale = (double)p->default_text_bytes / (double)sample;
+		rc = make_default(sample, p->seed, &in, &len, err, errlen);
+		gen = (double)(clock_wall_ns() - t0) * 1e-9 * scale;
+	}
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	if (!(cand = bz2_scan_blocks(in, len, &ncand)))
+		goto out;
+	rc = 0;
+	if (app_bzip2_probe(p, in, len, cand, ncand, &rt))
+		goto out;
+	rt.k1 *= scale;
+	rt.lanes *= scale;
+	rt.hash *= scale;
+	app_bzip2_fit(p, r, &rt, ncand, &sh);
+	*seconds = r->estimated_seconds + gen;
+out:
+	free(in);
+	free(cand);
+	free(r);
+	return rc;
 }
 
 int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)

@@ -56,6 +56,14 @@ struct app_bzip2_stages {
 	double decode, table, starts, traversal, assembly, rle, crc;
 };
 
+/* exp/app/bzip2_cost.c: seconds of one whole decode of the input, from a
+ * probe of a few blocks spread over it. */
+struct app_bzip2_rates {
+	double k1;       /* at K=1 */
+	double lanes;    /* at K=8 registers prefetch next */
+	double hash;     /* SHA-256 of its output */
+};
+
 #define APP_BZ2_TRIALS_MAX 16
 #define APP_BZ2_AXES 4
 
@@ -144,6 +152,7 @@ struct app_bzip2_result {
 	char input[300];                 /* what was decoded, in words */
 	double budget_seconds;           /* what the run was fitted to; 0: none (the generated input) */
 	double estimated_seconds;        /* the cost model's estimate after shrinking */
+	struct app_bzip2_rates rates;    /* the probe's, of the whole file, that estimate came from */
 	char shrunk[200];                /* what was shrunk to fit, in words; empty: nothing */
 	size_t prefix_blocks;            /* blocks of the first stream decoded; 0: the whole file */
 	size_t file_compressed_bytes;    /* the file's size (compressed_bytes: what was decoded) */
@@ -243,13 +252,22 @@ struct app_bzip2_shrink {
 	double whole_seconds;            /* the estimate before the prefix */
 };
 
-/* The fit's decisions (pure: no clock, no input): t1 the seconds of one
- * K=1 decode of the whole file (the probe's), file_blocks its blocks.
- * Fills sh, r->shrunk (variants and trials; the caller adds the prefix it
- * manages to build), r->budget_seconds, r->estimated_seconds and r's plan
- * of variants. */
-void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, double t1, size_t file_blocks,
-		   struct app_bzip2_shrink *sh);
+/* Probe in[0..len) (cand: its block magics, bz2_scan_blocks) with p's
+ * seed, pages and clock: 0, or -1 with rt zeroed when no block decodes. */
+int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const uint64_t *cand,
+		    size_t ncand, struct app_bzip2_rates *rt);
+/* The seconds r's plan of variants takes at `trials` with p's workers,
+ * peers and pages, at rates rt (pure). */
+double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
+		      const struct app_bzip2_rates *rt);
+
+/* The fit's decisions (pure: no clock, no input): rt the probe's rates of
+ * the whole file, file_blocks its blocks. Fills sh, r->shrunk (variants
+ * and trials; the caller adds the prefix it manages to build),
+ * r->budget_seconds, r->estimated_seconds, r->pages and r's plan of
+ * variants. No budget (q->budget_seconds 0) or no rate: nothing shrunk. */
+void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, const struct app_bzip2_rates *rt,
+		   size_t file_blocks, struct app_bzip2_shrink *sh);
 /* A stream of the first `blocks` blocks of in's first stream (cand: the
  * block magics' bit offsets, bz2_scan_blocks): its header, those blocks'
  * bits as they are, the end marker and their combined CRC (each block's
@@ -260,6 +278,12 @@ void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r,
  * refuse. */
 uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
 				 size_t *out_len);
+
+/* What app_bzip2_run with p will take, in seconds (the planner's price):
+ * the probe and the fit on the file, or on one block of the generated
+ * text scaled to its size with the generation's own time. 0 (seconds 0
+ * when nothing decodes), or -EINVAL/-errno with err filled as below. */
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen);
 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */
