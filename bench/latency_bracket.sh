@@ -10,7 +10,9 @@
 # (the curve's points at the budgets that shrink it), 256 MiB; SIZES="bytes..."
 # overrides. Prints, per size on the curve, plain A / mlpscope / plain B, the
 # difference to the nearer plain figure and whether it is within 10% or the
-# run's floor; where the placement round timed the size, both mappings.
+# run's floor ("agree"), else between A and B (the plain chase itself moved
+# across the curve's figure: "between"), else "DIFFER"; where the placement
+# round timed the size, both mappings.
 # Usage: bench/latency_bracket.sh [extra mlpscope latency options...]
 # (e.g. --budget 60 on a loaded host); KEEP=DIR keeps the raw files.
 set -eu
@@ -53,7 +55,8 @@ for s in sorted(A):
     diff = min((100 * (m / A[s] - 1), 100 * (m / B[s] - 1)), key=abs)
     pl = pts[s].get("placement")
     pls = f"{pl['arena_ns']:.1f} / {pl['own_allocation_ns']:.1f}" + (" SENSITIVE" if pl["placement_sensitive"] else "") if pl else ""
-    print(f"{s / 2**20:10.2f}Mi {A[s]:8.1f} {m:9.1f} {B[s]:8.1f} {diff:+7.1f}%  {'agree' if abs(diff) <= tol else 'DIFFER'}   {pls}")
+    verdict = "agree" if abs(diff) <= tol else "between" if min(A[s], B[s]) < m < max(A[s], B[s]) else "DIFFER"
+    print(f"{s / 2**20:10.2f}Mi {A[s]:8.1f} {m:9.1f} {B[s]:8.1f} {diff:+7.1f}%  {verdict:8s} {pls}")
 w = L.get("whole_walk_ns_at_max")
 if w:
     print(f"memory set: headline {L['chase_ns_at_max']:.1f} ns (regions), whole walk {w:.1f}, "
