@@ -32,6 +32,16 @@ static const struct jsonw_field app_bzip2_result_fields[] = {
 	JSONW_FIELD(TEXT, "output_sha256", struct app_bzip2_result, hash),
 };
 
+static const struct jsonw_field app_bzip2_fit_fields[] = {
+	JSONW_FIELD(DOUBLE, "budget_seconds", struct app_bzip2_result, budget_seconds),
+	JSONW_FIELD(DOUBLE, "estimated_seconds", struct app_bzip2_result, estimated_seconds),
+	JSONW_FIELD(TEXT, "shrunk", struct app_bzip2_result, shrunk),
+	JSONW_FIELD(UINT, "prefix_blocks", struct app_bzip2_result, prefix_blocks),
+	JSONW_FIELD(BOOL, "tools_skipped", struct app_bzip2_result, tools_skipped),
+	JSONW_FIELD(UINT, "file_compressed_bytes", struct app_bzip2_result, file_compressed_bytes),
+	JSONW_FIELD(UINT, "rows", struct app_bzip2_result, rows),
+};
+
 static const struct jsonw_field app_bzip2_variant_fields[] = {
 	JSONW_FIELD(DOUBLE, "walk_seconds", struct app_bzip2_variant, walk_seconds),
 	JSONW_FIELD(DOUBLE, "walk_fraction", struct app_bzip2_variant, walk_fraction),
@@ -297,6 +307,44 @@ static void write_stages_json(struct jsonw *w, const struct app_bzip2_stages *s)
 	JSONW_FIELDS_OBJECT(w, "stage_seconds", s, app_bzip2_stages_fields);
 }
 
+static void variant_members(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_variant *v = e;
+
+	jsonw_uint(w, "k", v->k);
+	jsonw_uint(w, "segments", v->segments);
+	jsonw_string(w, "layout", layout_name(v->layout));
+	jsonw_string(w, "prefetch", prefetch_name(v->prefetch));
+	jsonw_string(w, "output_buffer", v->fresh_output ? "fresh" : "reused");
+	jsonw_double(w, "cold_seconds", v->cold_seconds);
+	jsonw_double(w, "warm_seconds", v->warm_seconds);
+	jsonw_double(w, "mb_per_s", v->mb_per_s);
+	jsonw_string(w, "decode_paths", paths_name(v->plain));
+	jsonw_string(w, "pages_requested", arena_request_name(v->pages));
+	jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
+	write_stages_json(w, &v->stages);
+	JSONW_FIELDS(w, v, app_bzip2_variant_fields);
+}
+
+static void translation_members(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_translation *x = e;
+
+	JSONW_FIELDS(w, x, app_bzip2_translation_fields);
+	jsonw_uint(w, "paired_small_huge_bytes_obtained", x->paired_huge_bytes[0]);
+	jsonw_uint(w, "paired_huge_bytes_obtained", x->paired_huge_bytes[1]);
+	jsonw_double_array(w, "paired_small_seconds", x->small_seconds, x->npaired);
+	jsonw_double_array(w, "paired_huge_seconds", x->huge_seconds, x->npaired);
+}
+
+static void tool_members(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_tool *tool = e;
+
+	JSONW_FIELDS(w, tool, app_bzip2_tool_fields);
+	jsonw_double_array(w, "trial_seconds", tool->trial_seconds, tool->ntrials);
+}
+
 void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, const char *key)
 {
 	const struct app_bzip2_variant *b = &r->variants[r->best];
@@ -310,39 +358,13 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
 	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
-	jsonw_double(w, "budget_seconds", r->budget_seconds);
-	jsonw_double(w, "estimated_seconds", r->estimated_seconds);
+	JSONW_FIELDS(w, r, app_bzip2_fit_fields);
 	jsonw_object_begin(w, "probe_seconds");
 	jsonw_double(w, "k1", r->rates.k1);
 	jsonw_double(w, "lanes", r->rates.lanes);
 	jsonw_double(w, "hash", r->rates.hash);
 	jsonw_object_end(w);
-	jsonw_string(w, "shrunk", r->shrunk);
-	jsonw_uint(w, "prefix_blocks", r->prefix_blocks);
-	jsonw_bool(w, "tools_skipped", r->tools_skipped);
-	jsonw_uint(w, "file_compressed_bytes", r->file_compressed_bytes);
-	jsonw_uint(w, "rows", r->rows);
-	jsonw_array_begin(w, "variants");
-	for (unsigned i = 0; i < r->nvariants; i++) {
-		const struct app_bzip2_variant *v = &r->variants[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "k", v->k);
-		jsonw_uint(w, "segments", v->segments);
-		jsonw_string(w, "layout", layout_name(v->layout));
-		jsonw_string(w, "prefetch", prefetch_name(v->prefetch));
-		jsonw_string(w, "output_buffer", v->fresh_output ? "fresh" : "reused");
-		jsonw_double(w, "cold_seconds", v->cold_seconds);
-		jsonw_double(w, "warm_seconds", v->warm_seconds);
-		jsonw_double(w, "mb_per_s", v->mb_per_s);
-		jsonw_string(w, "decode_paths", paths_name(v->plain));
-		jsonw_string(w, "pages_requested", arena_request_name(v->pages));
-		jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
-		write_stages_json(w, &v->stages);
-		JSONW_FIELDS(w, v, app_bzip2_variant_fields);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "variants", r->variants, r->nvariants, variant_members);
 	jsonw_object_begin(w, "best");
 	jsonw_uint(w, "variant", r->best);
 	jsonw_uint(w, "k", b->k);
@@ -353,28 +375,9 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	jsonw_string(w, "pages_requested", arena_request_name(r->pages));
-	jsonw_array_begin(w, "translation");
-	for (unsigned i = 0; i < r->ntranslations; i++) {
-		const struct app_bzip2_translation *x = &r->translations[i];
-
-		jsonw_object_begin(w, NULL);
-		JSONW_FIELDS(w, x, app_bzip2_translation_fields);
-		jsonw_uint(w, "paired_small_huge_bytes_obtained", x->paired_huge_bytes[0]);
-		jsonw_uint(w, "paired_huge_bytes_obtained", x->paired_huge_bytes[1]);
-		jsonw_double_array(w, "paired_small_seconds", x->small_seconds, x->npaired);
-		jsonw_double_array(w, "paired_huge_seconds", x->huge_seconds, x->npaired);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "translation", r->translations, r->ntranslations, translation_members);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
-	jsonw_array_begin(w, "tools");
-	for (unsigned i = 0; i < r->ntools; i++) {
-		jsonw_object_begin(w, NULL);
-		JSONW_FIELDS(w, &r->tools[i], app_bzip2_tool_fields);
-		jsonw_double_array(w, "trial_seconds", r->tools[i].trial_seconds, r->tools[i].ntrials);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "tools", r->tools, r->ntools, tool_members);
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);
