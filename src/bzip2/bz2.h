@@ -145,6 +145,9 @@ struct bz2_block {
 	uint32_t nblock;                  /* bytes of the BWT's last column */
 	uint32_t counts[256];             /* how often each byte occurs in it */
 	uint8_t *bwt;                     /* caller's buffer, max_block bytes */
+	/* The previous block's walk, paced once a group to the bytes this
+	 * decode has emitted (the one-core overlap); NULL: none. */
+	struct bz2_walk_job *pace;
 	/* Scratch of the decode itself, kept here so a block needs no allocation. */
 	uint8_t selectors[BZ2_MAX_SELECTORS];
 	struct bz2_huffman tables[BZ2_MAX_GROUPS];
@@ -202,6 +205,21 @@ int bz2_ibwt_walk(uint32_t *tt, uint32_t nblock, uint32_t orig_ptr, uint8_t *out
 		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks);
 void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
 
+/* The same walk in slices (the one-core overlap): start it (the first
+ * pass, no step), pace it to `rows` rows walked from inside the next
+ * block's decode (bz2_block.pace), then end it: the rest of the steps,
+ * the assembly into out, and the one-lane fallback. start: 0 or -ENOMEM. */
+struct bz2_walk_job;
+struct bz2_walk_job *bz2_walk_job_new(void);
+void bz2_walk_job_free(struct bz2_walk_job *j);
+int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out,
+		   const struct bz2_walk_opts *o, struct bz2_walk_scratch *sc);
+/* Steps until `rows` rows are walked; returns the rows walked (the next
+ * call is due when the decode has emitted that many bytes), UINT64_MAX
+ * once the walk has ended. */
+uint64_t bz2_walk_pace(struct bz2_walk_job *j, uint64_t rows);
+void bz2_walk_end(struct bz2_walk_job *j, struct bz2_walk_ticks *ticks);
+
 /* ---- rle.c: undo the first run-length stage (4 equal bytes + a count) ---- */
 /* Decoded bytes that in[0..n) expands to. */
 size_t bz2_rle_size(const uint8_t *in, size_t n);
@@ -232,8 +250,15 @@ struct bz2_stage_ticks {
 	uint32_t rows;       /* the block's BWT rows (its size before the run-length stage), timed or not */
 };
 
+/* How block b+1's decode meets block b's walk: in turn (off), in slices
+ * on one core (interleave: the walk paced from inside the decode), or on
+ * two (scout: a second thread decodes and builds the T-vector ahead). */
+enum bz2_overlap { BZ2_OVERLAP_OFF, BZ2_OVERLAP_INTERLEAVE, BZ2_OVERLAP_SCOUT };
+
 struct bz2_decode_opts {
 	struct bz2_walk_opts walk;
+	enum bz2_overlap overlap;
+	int scout_cpu;       /* the scout thread's CPU (Linux); -1: the caller's mask */
 	bool fresh_output;   /* allocate and free the output buffer per block */
 	bool timed;          /* fill the per-stage ticks (clock_now around each) */
 	size_t max_output_bytes; /* 0: none; else -EFBIG before a block would pass it */

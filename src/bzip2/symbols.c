@@ -156,6 +156,7 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 	unsigned eob = used + 1;
 	const char *why = NULL;
 	uint64_t field = 0;
+	uint64_t pace_at = blk->pace ? 0 : UINT64_MAX;
 
 	/* The list holds the bytes themselves, not their symbol-map indices:
 	 * one lookup less per symbol. */
@@ -178,6 +179,14 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 
 			while (left) {
 				uint32_t x;
+
+				/* The previous block's walk, a round of its lanes
+				 * each time this decode has emitted as many bytes
+				 * as the walk has rows: the two blocks stay in
+				 * step, and each lane's prefetched row has a
+				 * round of decode to arrive in. */
+				if (n >= pace_at)
+					pace_at = bz2_walk_pace(blk->pace, n + 1);
 
 				/* Branchless: 56..63 bits after it, enough for a
 				 * 20-bit code; p + 8 stays inside the input by the
