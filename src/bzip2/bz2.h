@@ -139,15 +139,13 @@ static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsi
 #define BZ2_PLAIN_ALL 15u
 
 /* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
+struct bz2_walk_job;
 struct bz2_block {
 	uint32_t stored_crc;
 	uint32_t orig_ptr;
 	uint32_t nblock;                  /* bytes of the BWT's last column */
 	uint32_t counts[256];             /* how often each byte occurs in it */
 	uint8_t *bwt;                     /* caller's buffer, max_block bytes */
-	/* The previous block's walk, paced once a group to the bytes this
-	 * decode has emitted (the one-core overlap); NULL: none. */
-	struct bz2_walk_job *pace;
 	/* Scratch of the decode itself, kept here so a block needs no allocation. */
 	uint8_t selectors[BZ2_MAX_SELECTORS];
 	struct bz2_huffman tables[BZ2_MAX_GROUPS];
@@ -156,16 +154,19 @@ struct bz2_block {
 /* Read one block's body (after its magic) from b into blk: the CRC field,
  * the randomised bit, the origin pointer, the symbol map, the selectors,
  * the code tables and the symbols. max_block = 100000 x the level; plain:
- * BZ2_PLAIN_* bits. 0, or -1 with e->what and e->byte_offset filled (the
- * block number is the caller's). */
+ * BZ2_PLAIN_* bits; pace: the previous block's walk, stepped from inside
+ * this decode to the bytes it has emitted (the one-core overlap), or NULL.
+ * 0, or -1 with e->what and e->byte_offset filled (the block number is
+ * the caller's). */
 int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
-		     struct bz2_error *e);
+		     struct bz2_walk_job *pace, struct bz2_error *e);
 
 /* ---- symbols.c: the symbols after the headers (mtf.c's last part) ---- */
 /* Decode into blk->bwt, blk->counts and blk->nblock with blk's selectors
  * and tables; seq_to_byte[0..used) the symbol map. 0, or -1 with e filled. */
 int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
-		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_error *e);
+		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_walk_job *pace,
+		       struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
 /* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */
@@ -209,7 +210,6 @@ void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
  * pass, no step), pace it to `rows` rows walked from inside the next
  * block's decode (bz2_block.pace), then end it: the rest of the steps,
  * the assembly into out, and the one-lane fallback. start: 0 or -ENOMEM. */
-struct bz2_walk_job;
 struct bz2_walk_job *bz2_walk_job_new(void);
 void bz2_walk_job_free(struct bz2_walk_job *j);
 int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out,

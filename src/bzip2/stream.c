@@ -64,7 +64,6 @@ static int bufs_get(struct bz2_decoder *u)
 	u->text = malloc(BZ2_MAX_BLOCK_BYTES);
 	if (u->blk) {
 		u->blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
-		u->blk->pace = NULL;
 	}
 	return u->blk && u->tt && u->text && u->blk->bwt ? 0 : -ENOMEM;
 }
@@ -91,13 +90,13 @@ static inline uint64_t tick(bool timed)
 }
 
 /* The front of a block: its body at b decoded into u->blk (pacing the
- * previous block's walk when u->blk->pace is set). 0 or -1 with e filled. */
+ * previous block's walk when pace is not NULL). 0 or -1 with e filled. */
 static int block_front(struct bz2_bits *b, uint32_t max_block, unsigned block_no, unsigned plain, bool timed,
-		       struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_error *e)
+		       struct bz2_decoder *u, struct bz2_walk_job *pace, struct bz2_stage_ticks *st, struct bz2_error *e)
 {
 	uint64_t t0 = tick(timed);
 
-	if (bz2_block_decode(b, max_block, u->blk, plain, e)) {
+	if (bz2_block_decode(b, max_block, u->blk, plain, pace, e)) {
 		e->block = block_no;
 		return -1;
 	}
@@ -186,7 +185,7 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	int rc;
 
 	meta_of(u, bz2_bits_pos(b), block_no, &m);
-	if (block_front(b, max_block, block_no, plain, timed, u, st, e))
+	if (block_front(b, max_block, block_no, plain, timed, u, NULL, st, e))
 		return -1;
 	block_table(timed, u, st);
 	meta_of(u, m.body, block_no, &m);
@@ -285,9 +284,7 @@ static int block_interleave(struct bz2_bits *b, uint32_t max_block, unsigned blo
 	int rc, front;
 
 	meta_of(u, bz2_bits_pos(b), block_no, &m);
-	u->blk->pace = pd->on ? u->job : NULL;
-	front = block_front(b, max_block, block_no, o->plain, o->timed, u, &st, e);
-	u->blk->pace = NULL;
+	front = block_front(b, max_block, block_no, o->plain, o->timed, u, pd->on ? u->job : NULL, &st, e);
 	if ((rc = pending_finish(pd, u, f, e)) || front)
 		return rc ? rc : front;
 	meta_of(u, m.body, block_no, &m);
@@ -423,7 +420,7 @@ static void *scout_main(void *arg)
 				return NULL;
 			memset(&s->st, 0, sizeof(s->st));
 			s->m.body = bz2_bits_pos(&b);
-			if (block_front(&b, max_block, block_no, sc->o->plain, sc->o->timed, &s->view, &s->st, &s->e)) {
+			if (block_front(&b, max_block, block_no, sc->o->plain, sc->o->timed, &s->view, NULL, &s->st, &s->e)) {
 				s->rc = -1;
 				scout_publish(sc, s, SLOT_ERROR);
 				return NULL;
@@ -461,7 +458,6 @@ static int scout_bufs(struct bz2_decoder *u)
 {
 	if (!u->blk2 && (u->blk2 = malloc(sizeof(*u->blk2)))) {
 		u->blk2->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
-		u->blk2->pace = NULL;
 	}
 	if (!u->tt2)
 		u->tt2 = malloc((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t));
