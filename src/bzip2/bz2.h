@@ -225,6 +225,9 @@ void bz2_walk_end(struct bz2_walk_job *j, struct bz2_walk_ticks *ticks);
 size_t bz2_rle_size(const uint8_t *in, size_t n);
 /* Expand into out (at least bz2_rle_size bytes); returns the bytes written. */
 size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out);
+/* The same into out[0..cap): the bytes written, or SIZE_MAX (out's
+ * contents undefined) when they would not fit: one pass, not two. */
+size_t bz2_rle_decode_cap(const uint8_t *in, size_t n, uint8_t *out, size_t cap);
 /* The same a byte at a time (the RLE axis's plain path). */
 size_t bz2_rle_size_plain(const uint8_t *in, size_t n);
 size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out);

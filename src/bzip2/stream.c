@@ -128,9 +128,18 @@ static long block_back(const struct block_meta *m, unsigned plain, bool fresh, b
 		       struct bz2_stage_ticks *st, struct bz2_error *e, uint32_t *crc_out, size_t room)
 {
 	uint64_t t3 = tick(timed), t4, t5;
-	size_t bytes;
+	size_t bytes = SIZE_MAX;
 	uint32_t crc;
 
+	/* The fast path expands in one pass into the buffer as it is, with
+	 * the room checked per run: text grows a few percent, so the size
+	 * pass below (a second word search) runs only for a block that does
+	 * not fit, a run-length bomb among them. */
+	if (!(plain & BZ2_PLAIN_RLE) && !fresh && u->out) {
+		bytes = bz2_rle_decode_cap(u->text, m->nblock, u->out, u->out_cap < room ? u->out_cap : room);
+		if (bytes != SIZE_MAX)
+			goto crc;
+	}
 	bytes = plain & BZ2_PLAIN_RLE ? bz2_rle_size_plain(u->text, m->nblock) : bz2_rle_size(u->text, m->nblock);
 	/* Sized before it is expanded: a run-length bomb stops here, before
 	 * the expansion and the CRC that cost in proportion to it. */
@@ -149,6 +158,7 @@ static long block_back(const struct block_meta *m, unsigned plain, bool fresh, b
 		bz2_rle_decode_plain(u->text, m->nblock, u->out);
 	else
 		bz2_rle_decode(u->text, m->nblock, u->out);
+crc:
 	t4 = tick(timed);
 	crc = plain & BZ2_PLAIN_CRC ? bz2_crc4(u->out, bytes) : bz2_crc(u->out, bytes);
 	t5 = tick(timed);

@@ -242,6 +242,14 @@ TEST(bzip2_rle_word_search_expands_as_the_byte_loop)
 			return;
 		CHECK(bz2_rle_decode(in, n, a) == na && bz2_rle_decode_plain(in, n, b) == nb && !memcmp(a, b, na),
 		      "round %d: the bytes differ", round);
+		/* One pass into a bounded buffer: exactly the bytes where they
+		 * fit, a refusal (and no write past the room) where one short. */
+		memset(a, 0xee, sizeof(a));
+		CHECK(bz2_rle_decode_cap(in, n, a, na) == na && !memcmp(a, b, na) && (na == sizeof(a) || a[na] == 0xee),
+		      "round %d: cap %zu", round, na);
+		memset(a, 0xee, sizeof(a));
+		CHECK(!na || (bz2_rle_decode_cap(in, n, a, na - 1) == SIZE_MAX && a[na - 1] == 0xee),
+		      "round %d: cap %zu - 1 passed or wrote past it", round, na);
 	}
 }
 
@@ -654,7 +662,7 @@ TEST(bzip2_overlap_refuses_as_in_turn, NEEDS_LIBBZ2)
 	z = compress(t, n, 1, &zl);
 	bad = z ? malloc(zl) : NULL;
 	CHECK(z && bad, "compress");
-	for (size_t at = 0; bad && at < zl + 600; at += 593) {
+	for (size_t at = 0; bad && at < zl + 1600; at += 1499) {
 		/* Flip a bit at `at`, or (past the end) cut the stream short. */
 		size_t len = at < zl ? zl : zl - (at - zl) - 1;
 		struct bz2_decode_opts turn = {.walk = {.lanes = 8, .prefetch = BZ2_PREFETCH_NEXT}};
