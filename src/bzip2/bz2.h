@@ -233,7 +233,7 @@ size_t bz2_rle_size_plain(const uint8_t *in, size_t n);
 size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
-/* Slicing by 8; bz2_crc4 by 4 (the plain path of the CRC axis). */
+/* Slicing by 8 in three streams; bz2_crc4 by 4 (the plain path of the CRC axis). */
 uint32_t bz2_crc(const uint8_t *p, size_t n);
 uint32_t bz2_crc4(const uint8_t *p, size_t n);
 static inline uint32_t bz2_crc_combine(uint32_t stream, uint32_t block)

@@ -693,3 +693,24 @@ TEST(bzip2_overlap_refuses_as_in_turn, NEEDS_LIBBZ2)
 	free(z);
 	free(t);
 }
+
+/* The CRC in three streams combined in GF(2) equals slicing by 4 in one
+ * stream, around the length where the streams start and at odd tails. */
+TEST(bzip2_crc_streams_equal_one_stream)
+{
+	static const size_t lens[] = {0, 1, 7, 8, 12287, 12288, 12289, 12295, 12296, 100003, 900000};
+	uint8_t *p = malloc(900000 + 16);
+	struct rng r;
+
+	if (!p) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	rng_seed(&r, 5);
+	for (size_t i = 0; i < 900000 + 16; i++)
+		p[i] = (uint8_t)rng_below(&r, 256);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		CHECK(bz2_crc(p + i, lens[i]) == bz2_crc4(p + i, lens[i]), "%zu bytes: 0x%08x against 0x%08x", lens[i],
+		      bz2_crc(p + i, lens[i]), bz2_crc4(p + i, lens[i]));
+	free(p);
+}

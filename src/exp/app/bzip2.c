@@ -690,7 +690,7 @@ static struct app_bzip2_variant *add_variant(struct app_bzip2_result *r, unsigne
  * stage it changes. */
 static const unsigned axis_bits[APP_BZ2_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC, BZ2_PLAIN_RLE};
 static const char *const axis_names[APP_BZ2_AXES] = {"huffman", "mtf", "crc", "rle"};
-static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8",
+static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8, 3 streams",
 						     "word search"};
 static const char *const axis_stage[APP_BZ2_AXES] = {"decode", "decode", "crc", "rle"};
 
