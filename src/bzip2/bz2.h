@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/arena.h"
+
 #define BZ2_MAX_BLOCK_BYTES 900000u
 #define BZ2_MAX_GROUPS 6
 #define BZ2_MAX_ALPHA 258
@@ -288,6 +290,15 @@ uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
 /* A decoder's own buffers (one per worker). */
 struct bz2_decoder;
 struct bz2_decoder *bz2_decoder_new(void);
+/* The same with its T-vector (the walk's 3.6 MB of random reads) in an
+ * arena of the requested page backing (core/arena.h: mapped 2 MiB aligned,
+ * advised, pre-faulted, the backing obtained read back from smaps), so
+ * translation is an axis; bz2_decoder_new's is malloc'd, whatever the
+ * allocator and THP give. NULL when memory ran out. */
+struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages);
+/* The T-vector's arena (NULL for bz2_decoder_new's): arena_backing_obtained
+ * re-reads what backs it now. */
+const struct arena *bz2_decoder_table(const struct bz2_decoder *d);
 void bz2_decoder_free(struct bz2_decoder *d);
 
 /* bz2_decode with d's buffers (bz2_decoder_new), kept for the next call:

@@ -51,16 +51,19 @@ struct bz2_decoder {
 	uint8_t *out;
 	size_t out_cap;
 	struct bz2_walk_scratch sc;
+	struct arena table;  /* tt's, when it is in one (table.base set) */
 	struct bz2_walk_job *job;   /* the sliced walk (the one-core overlap) */
 	/* The scout's second slot (the first is blk and tt). */
 	struct bz2_block *blk2;
 	uint32_t *tt2;
 };
 
+#define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
+
 static int bufs_get(struct bz2_decoder *u)
 {
 	u->blk = malloc(sizeof(*u->blk));
-	u->tt = malloc((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t));
+	u->tt = u->table.base ? (uint32_t *)u->table.base : malloc(TT_BYTES);
 	u->text = malloc(BZ2_MAX_BLOCK_BYTES);
 	if (u->blk) {
 		u->blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
@@ -73,7 +76,10 @@ static void bufs_put(struct bz2_decoder *u)
 	if (u->blk)
 		free(u->blk->bwt);
 	free(u->blk);
-	free(u->tt);
+	if (u->table.base)
+		arena_unmap(&u->table);
+	else
+		free(u->tt);
 	free(u->text);
 	free(u->out);
 	bz2_walk_scratch_free(&u->sc);
@@ -470,7 +476,7 @@ static int scout_bufs(struct bz2_decoder *u)
 		u->blk2->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
 	}
 	if (!u->tt2)
-		u->tt2 = malloc((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t));
+		u->tt2 = malloc(TT_BYTES);
 	return u->blk2 && u->blk2->bwt && u->tt2 ? 0 : -ENOMEM;
 }
 
@@ -649,16 +655,35 @@ out:
 	return rc;
 }
 
-struct bz2_decoder *bz2_decoder_new(void)
+/* pages < 0: tt malloc'd. */
+static struct bz2_decoder *decoder_new(int pages)
 {
 	struct bz2_decoder *d = calloc(1, sizeof(*d));
 
-	if (d && bufs_get(d)) {
+	if (!d)
+		return NULL;
+	/* A failed map leaves table.base NULL: bufs_put frees nothing of it. */
+	if ((pages >= 0 && arena_map(&d->table, TT_BYTES, (enum page_request)pages)) || bufs_get(d)) {
 		bufs_put(d);
 		free(d);
 		return NULL;
 	}
 	return d;
+}
+
+struct bz2_decoder *bz2_decoder_new(void)
+{
+	return decoder_new(-1);
+}
+
+struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages)
+{
+	return decoder_new((int)pages);
+}
+
+const struct arena *bz2_decoder_table(const struct bz2_decoder *d)
+{
+	return d->table.base ? &d->table : NULL;
 }
 
 void bz2_decoder_free(struct bz2_decoder *d)

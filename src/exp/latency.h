@@ -32,6 +32,8 @@
 #define LATENCY_RETIME_TRIALS 16
 #define LATENCY_RETIME_POINTS_MAX 8
 
+struct latency_result;
+
 struct latency_params {
 	size_t min_bytes;            /* smallest working set; 0: 4 KiB */
 	size_t max_bytes;            /* largest; 0: 1 GiB */
@@ -65,6 +67,12 @@ struct latency_params {
 	volatile sig_atomic_t *stop; /* may be NULL */
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
+	/* What the sweep concludes from its own timings mid-run (levels pick
+	 * each level's warm reference, falls the points to time again):
+	 * analyse/latency_levels.h's latency_derive. Required; the caller
+	 * passes it so exp/ measures and analyse/ concludes without exp/
+	 * reading analyse/ (which reads exp/'s result shapes). */
+	void (*derive)(struct latency_result *r, const struct latency_params *p);
 	chain_offset_fn layout;      /* random chains' layout; NULL: linear; tests pass a broken one */
 	/* Tests only: no untimed lead-in before the blocks of sets too large
 	 * to warm, or no warm walk before those small enough; each breaks the
@@ -242,15 +250,6 @@ struct latency_result {
 	double setup_seconds, sweep_seconds;
 };
 
-/* A knee is a step up larger than this even when the noise floor is
- * smaller: a chase curve drifts a few percent inside one level (TLB reach,
- * replacement), which is not a new level. */
-#define LATENCY_LEVEL_MIN_STEP_PCT 10.0
-/* Adjacent plateaus closer than this factor are one level (see latency.c). */
-#define LATENCY_LEVEL_MIN_RATIO 2.0
-/* A plateau must span at least this factor of working-set size (over half
- * an octave) to be a level; shorter runs of agreeing points are a knee. */
-#define LATENCY_LEVEL_MIN_SPAN 1.5
 
 /* Visits of the 4x-longer region behind each steady-state check (default). */
 #define LATENCY_STEADY_VISITS 2
@@ -277,21 +276,11 @@ struct latency_result {
  * one per 4 KiB of the set, 16K to 256K (the budget prices the same). */
 size_t latency_lead_in_loads(size_t size_bytes);
 
-/* Whether a chase timed over short regions agrees with the same chase over
- * regions 4x longer: |short / long - 1| within tol_pct. Pure. */
-bool latency_steady_agrees(double short_ns, double long_ns, double tol_pct);
-
 /* Whether a curve point agrees with its warm reference: curve / warm - 1
  * within tol_pct (one-sided: a reference read slower is noise at its
  * moment, since no chase reads faster than warm). Pure. */
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
-/* Whether point p of the huge-page curve lies on the rise between two of
- * r's levels (in no level's first..end range; small-page points never do):
- * there a set only partly fits a cache, and where that cache is shared with
- * others its steady state moves with them, so a NOT STEADY flag there may be
- * the machine's, not the warm-up's. Pure. */
-bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p);
 
 /* Plan, map, build and verify every chain (layout check at every size), then
  * sweep the sizes in blocks, check each, and time each level's warm
@@ -299,62 +288,5 @@ bool latency_on_a_rise(const struct latency_result *r, const struct latency_poin
  * check failed (the failing point's layout says how; nothing was timed);
  * -EINTR when *stop was raised; other -errno for resources. */
 int latency_run(const struct latency_params *p, struct latency_result *r);
-
-/* Everything latency_run derives from its timings, the seam a test feeds a
- * recorded or synthetic curve through: from r->points (chase and stream
- * trials_ns, ntrials, steady_checked and steady_long_ns), r->ncurve,
- * r->noise_floor_pct and the arenas' backing, with p's reported caches,
- * TLB steps and core clock, fills each point's minima and steady verdict,
- * steady_checked/failed (r's counts start at 0), levels, missing caches,
- * knees, falls and the figures at the largest size. Pure. */
-void latency_analyse(struct latency_result *r, const struct latency_params *p);
-
-/* Levels of ns[] over ascending sizes[]: a point joins the current plateau
- * when it is within tol_pct of the previous point and within 2 * tol_pct of
- * the plateau's first point; plateaus of one point, or spanning less than
- * LATENCY_LEVEL_MIN_SPAN in size, are knees, except at the last point; a
- * plateau under LATENCY_LEVEL_MIN_RATIO times the level before it extends
- * that level. latency_ns is the median of a level's first plateau;
- * size_bytes (the end) the last size before the next level within tol_pct
- * of latency_ns plus the TLB's extra past each reach in tlb_reach[] (ntlb
- * 0: none); capacity_bytes where the rise to the next level reaches the
- * geometric mean of the two latencies. Returns the levels written (at most
- * cap; n at most LATENCY_POINTS_MAX); reported sizes are left 0. Pure. */
-unsigned latency_detect_levels_tlb(const double *sizes, const double *ns, size_t n, double tol_pct,
-				   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
-				   struct latency_level *out, unsigned cap);
-unsigned latency_detect_levels(const double *sizes, const double *ns, size_t n, double tol_pct,
-			       struct latency_level *out, unsigned cap);
-
-/* Set the OS-reported caches (reported[], L1 first, 0 ends it) against the
- * levels: a level whose end lies within 2x of a reported size takes it
- * (the closest); a level left over takes the reported cache of its rank
- * and disagrees; a level starting at a TLB reach (tlb_reach[], within 1.5x)
- * whose latency the TLB's extra explains is a TLB step and takes none. A
- * reported cache left over has no plateau of its own (missing[], at most
- * cap). Fills the levels' reported_bytes, cache_level (the reported
- * cache's index + 1: with a shared last cache of which a guest sees a
- * share, the level that plateaus well short of it is still that cache),
- * disagrees and tlb; returns the
- * number of missing caches. Pure. */
-unsigned latency_match_reported(struct latency_level *levels, unsigned nlevels, const size_t *reported,
-				const double *sizes, const double *ns, size_t n, double tol_pct,
-				const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb,
-				struct latency_missing *missing, unsigned cap);
-
-/* Knees at the TLB's reaches: for each reach, the curve from the last size
- * at or under it to the first at or past twice it, when that rises by more
- * than tol_pct; tlb is set when the rise is within the tolerance of what
- * that TLB step adds (tlb_extra[] cumulative), else a cache ends there too.
- * Writes at most cap, returns how many. Pure. */
-unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, double tol_pct,
-			   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb, struct latency_knee *out,
-			   unsigned cap);
-
-/* Points where latency falls by more than floor_pct below the largest value
- * at any smaller size (ascending sizes[]). Writes at most cap falls, returns
- * how many there are. Pure. */
-size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
-				  struct latency_fall *out, size_t cap);
 
 #endif

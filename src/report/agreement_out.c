@@ -47,6 +47,23 @@ static const struct jsonw_field agreement_figure_fields[] = {
 	JSONW_FIELD(BOOL, "differs", struct agreement_figure, differs),
 };
 
+static void figure_members(struct jsonw *w, const void *e)
+{
+	const struct agreement_figure *g = e;
+
+	JSONW_FIELDS(w, g, agreement_figure_fields);
+	jsonw_string_or_null(w, "reason", g->reason[0], g->reason);
+}
+
+static void line_members(struct jsonw *w, const void *e)
+{
+	const struct agreement_line *ln = e;
+
+	jsonw_uint(w, "set_bytes", ln->set_bytes);
+	jsonw_string(w, "pages", ln->huge ? "huge" : "small");
+	JSONW_OBJECT_ARRAY_EACH(w, "figures", ln->fig, ln->nfig, figure_members);
+}
+
 void agreement_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct agreement_result *a = result;
@@ -55,25 +72,6 @@ void agreement_write_json(const void *result, struct jsonw *w, const char *key)
 		return;
 	jsonw_object_begin(w, key);
 	jsonw_double(w, "tolerance_pct", a->tolerance_pct);
-	jsonw_array_begin(w, "lines");
-	for (unsigned i = 0; i < a->nlines; i++) {
-		const struct agreement_line *ln = &a->lines[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "set_bytes", ln->set_bytes);
-		jsonw_string(w, "pages", ln->huge ? "huge" : "small");
-		jsonw_array_begin(w, "figures");
-		for (unsigned j = 0; j < ln->nfig; j++) {
-			const struct agreement_figure *g = &ln->fig[j];
-
-			jsonw_object_begin(w, NULL);
-			JSONW_FIELDS(w, g, agreement_figure_fields);
-			jsonw_string_or_null(w, "reason", g->reason[0], g->reason);
-			jsonw_object_end(w);
-		}
-		jsonw_array_end(w);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "lines", a->lines, a->nlines, line_members);
 	jsonw_object_end(w);
 }

@@ -32,6 +32,16 @@ static const struct jsonw_field app_bzip2_result_fields[] = {
 	JSONW_FIELD(TEXT, "output_sha256", struct app_bzip2_result, hash),
 };
 
+static const struct jsonw_field app_bzip2_fit_fields[] = {
+	JSONW_FIELD(DOUBLE, "budget_seconds", struct app_bzip2_result, budget_seconds),
+	JSONW_FIELD(DOUBLE, "estimated_seconds", struct app_bzip2_result, estimated_seconds),
+	JSONW_FIELD(TEXT, "shrunk", struct app_bzip2_result, shrunk),
+	JSONW_FIELD(UINT, "prefix_blocks", struct app_bzip2_result, prefix_blocks),
+	JSONW_FIELD(BOOL, "tools_skipped", struct app_bzip2_result, tools_skipped),
+	JSONW_FIELD(UINT, "file_compressed_bytes", struct app_bzip2_result, file_compressed_bytes),
+	JSONW_FIELD(UINT, "rows", struct app_bzip2_result, rows),
+};
+
 static const struct jsonw_field app_bzip2_variant_fields[] = {
 	JSONW_FIELD(DOUBLE, "walk_seconds", struct app_bzip2_variant, walk_seconds),
 	JSONW_FIELD(DOUBLE, "walk_fraction", struct app_bzip2_variant, walk_fraction),
@@ -44,6 +54,19 @@ static const struct jsonw_field app_bzip2_variant_fields[] = {
 	JSONW_FIELD(UINT, "plain_paths", struct app_bzip2_variant, plain),
 	JSONW_FIELD(DOUBLE, "ns_per_row", struct app_bzip2_variant, ns_per_row),
 	JSONW_FIELD(DOUBLE, "ns_per_byte", struct app_bzip2_variant, ns_per_byte),
+	JSONW_FIELD(UINT, "table_arena_bytes", struct app_bzip2_variant, table_arena_bytes),
+	JSONW_FIELD(UINT, "table_huge_bytes_obtained", struct app_bzip2_variant, table_huge_bytes),
+};
+
+static const struct jsonw_field app_bzip2_translation_fields[] = {
+	JSONW_FIELD(UINT, "small_variant", struct app_bzip2_translation, small_variant),
+	JSONW_FIELD(UINT, "huge_variant", struct app_bzip2_translation, huge_variant),
+	JSONW_FIELD(DOUBLE, "whole_speedup", struct app_bzip2_translation, whole_speedup),
+	JSONW_FIELD(DOUBLE, "table_speedup", struct app_bzip2_translation, table_speedup),
+	JSONW_FIELD(DOUBLE, "walk_speedup", struct app_bzip2_translation, walk_speedup),
+	JSONW_FIELD(DOUBLE, "paired_speedup", struct app_bzip2_translation, paired_speedup),
+	JSONW_FIELD(DOUBLE, "minima_speedup", struct app_bzip2_translation, minima_speedup),
+	JSONW_FIELD(UINT, "paired_arena_bytes", struct app_bzip2_translation, paired_arena_bytes),
 };
 
 static const struct jsonw_field app_bzip2_axis_fields[] = {
@@ -168,6 +191,38 @@ static void write_axes_text(const struct app_bzip2_result *r, FILE *f)
 	}
 }
 
+/* The T-vector's pages as requested and obtained: "huge 100%". */
+static const char *pages_text(const struct app_bzip2_variant *v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %.0f%%", arena_request_name(v->pages),
+		 v->table_arena_bytes ? 100.0 * (double)v->table_huge_bytes / (double)v->table_arena_bytes : 0.0);
+	return buf;
+}
+
+/* The translation axis: the same walk with the T-vector on small pages and
+ * on huge, what huge pages bought the whole, the table stage (its writes
+ * scatter over the T-vector) and the walk. */
+static void write_translation_text(const struct app_bzip2_result *r, FILE *f)
+{
+	if (!r->ntranslations)
+		return;
+	fprintf(f, "  translation axis (the T-vector's arena, small pages against huge, obtained per smaps; speedup =\n"
+		   "  small / huge: the variants' own warm minima, whole, table and walk stages; then paired, per iteration\n"
+		   "  one decode on each, the order alternating: the minimum quotient, and the sides' minima's quotient):\n");
+	for (unsigned i = 0; i < r->ntranslations; i++) {
+		const struct app_bzip2_translation *x = &r->translations[i];
+		const struct app_bzip2_variant *sm = &r->variants[x->small_variant], *hu = &r->variants[x->huge_variant];
+		char a[24], b[24];
+
+		fprintf(f, "    K=%u %s prefetch %s: %s %.4f s, %s %.4f s: whole %.3fx, table %.3fx, walk %.3fx; "
+			   "paired %.3fx, minima %.3fx (%u pairs, huge %.0f%% obtained)\n",
+			hu->k, layout_name(hu->layout), prefetch_name(hu->prefetch), pages_text(sm, a, sizeof(a)),
+			sm->warm_seconds, pages_text(hu, b, sizeof(b)), hu->warm_seconds, x->whole_speedup,
+			x->table_speedup, x->walk_speedup, x->paired_speedup, x->minima_speedup, x->npaired,
+			x->paired_arena_bytes ? 100.0 * (double)x->paired_huge_bytes[1] / (double)x->paired_arena_bytes : 0.0);
+	}
+}
+
 static void write_stages_text(const char *label, const struct app_bzip2_variant *v, FILE *f)
 {
 	const struct app_bzip2_stages *s = &v->stages;
@@ -214,27 +269,28 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		fprintf(f, "  budget: %.0f s for this experiment, estimated %.0f s after shrinking; shrunk: %s\n",
 			r->budget_seconds, r->estimated_seconds, r->shrunk[0] ? r->shrunk : "nothing");
 	fprintf(f, "  check: ok, every variant's output equal to libbz2 %s's (sha256 %s)\n", r->libbz2_version, r->hash);
-	fprintf(f, "  %-3s %-9s %-8s %-6s %-8s %9s %9s %8s %6s %6s %9s %9s %7s %5s %6s\n", "K", "layout", "prefetch",
-		"output", "decode", "cold s", "warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R",
+	fprintf(f, "  %-3s %-9s %-8s %-6s %-8s %-10s %9s %9s %8s %6s %6s %9s %9s %7s %5s %6s\n", "K", "layout",
+		"prefetch", "output", "decode", "pages", "cold s", "warm s", "MB/s", "f", "s", "predicted", "measured", "S_chase", "R",
 		"ns/row");
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
 
-		char sc[16] = "-", ratio[16] = "-";
+		char sc[16] = "-", ratio[16] = "-", pg[24];
 
 		if (isfinite(v->chase_speedup))
 			snprintf(sc, sizeof(sc), "%.2f", v->chase_speedup);
 		if (isfinite(v->walk_ratio))
 			snprintf(ratio, sizeof(ratio), "%.2f", v->walk_ratio);
-		fprintf(f, "  %-3u %-9s %-8s %-6s %-8s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s %6.2f%s\n", v->k,
-			layout_name(v->layout), prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused",
-			v->overlap ? overlap_name(v->overlap) : paths_name(v->plain), v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction,
+		fprintf(f, "  %-3u %-9s %-8s %-6s %-8s %-10s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s %6.2f%s\n",
+			v->k, layout_name(v->layout), prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused",
+			v->overlap ? overlap_name(v->overlap) : paths_name(v->plain), pages_text(v, pg, sizeof(pg)), v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction,
 			v->walk_speedup, v->predicted_speedup, v->measured_speedup, sc, ratio, v->ns_per_row,
 			v->fallbacks ? " (some blocks walked with one lane)" : "");
 	}
 	fprintf(f, "  f: the walk's share of K=1's whole time; s: the walk's speedup over K=1; predicted "
 		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase; decode: "
-		   "the decode-stage paths (fast, plain, +AXIS: only it fast;\n  interleave, scout: fast, overlapped);\n  ns/row: warm ns per BWT row (%llu rows)\n",
+		   "the decode-stage paths (fast, plain, +AXIS: only it fast;\n  interleave, scout: fast, overlapped);\n  pages: the T-vector arena's request and "
+		   "the share of it huge pages back (smaps); ns/row: warm ns per BWT row (%llu rows)\n",
 		(unsigned long long)r->rows);
 	write_chase_text(r, f);
 	for (unsigned i = 0; i < r->nvariants; i++)
@@ -245,6 +301,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 	write_stages_text("best", b, f);
 	write_axes_text(r, f);
 	write_overlaps_text(r, f);
+	write_translation_text(r, f);
 	fprintf(f, "  libbz2 %s BZ2_bzDecompress, one thread, same bytes: %.4f s, %.1f MB/s\n", r->libbz2_version,
 		r->libbz2_seconds, r->libbz2_mb_per_s);
 	fprintf(f, "  best single thread: K=%u %s prefetch %s, %.1f MB/s = %.2fx libbz2; its largest stage: %s "
@@ -287,6 +344,45 @@ static void write_stages_json(struct jsonw *w, const struct app_bzip2_stages *s)
 	JSONW_FIELDS_OBJECT(w, "stage_seconds", s, app_bzip2_stages_fields);
 }
 
+static void variant_members(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_variant *v = e;
+
+	jsonw_uint(w, "k", v->k);
+	jsonw_uint(w, "segments", v->segments);
+	jsonw_string(w, "layout", layout_name(v->layout));
+	jsonw_string(w, "prefetch", prefetch_name(v->prefetch));
+	jsonw_string(w, "output_buffer", v->fresh_output ? "fresh" : "reused");
+	jsonw_double(w, "cold_seconds", v->cold_seconds);
+	jsonw_double(w, "warm_seconds", v->warm_seconds);
+	jsonw_double(w, "mb_per_s", v->mb_per_s);
+	jsonw_string(w, "decode_paths", paths_name(v->plain));
+	jsonw_string(w, "overlap", overlap_name(v->overlap));
+	jsonw_string(w, "pages_requested", arena_request_name(v->pages));
+	jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
+	write_stages_json(w, &v->stages);
+	JSONW_FIELDS(w, v, app_bzip2_variant_fields);
+}
+
+static void translation_members(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_translation *x = e;
+
+	JSONW_FIELDS(w, x, app_bzip2_translation_fields);
+	jsonw_uint(w, "paired_small_huge_bytes_obtained", x->paired_huge_bytes[0]);
+	jsonw_uint(w, "paired_huge_bytes_obtained", x->paired_huge_bytes[1]);
+	jsonw_double_array(w, "paired_small_seconds", x->small_seconds, x->npaired);
+	jsonw_double_array(w, "paired_huge_seconds", x->huge_seconds, x->npaired);
+}
+
+static void tool_members(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_tool *tool = e;
+
+	JSONW_FIELDS(w, tool, app_bzip2_tool_fields);
+	jsonw_double_array(w, "trial_seconds", tool->trial_seconds, tool->ntrials);
+}
+
 void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, const char *key)
 {
 	const struct app_bzip2_variant *b = &r->variants[r->best];
@@ -300,34 +396,13 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
 	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
 	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
-	jsonw_double(w, "budget_seconds", r->budget_seconds);
-	jsonw_double(w, "estimated_seconds", r->estimated_seconds);
-	jsonw_string(w, "shrunk", r->shrunk);
-	jsonw_uint(w, "prefix_blocks", r->prefix_blocks);
-	jsonw_bool(w, "tools_skipped", r->tools_skipped);
-	jsonw_uint(w, "file_compressed_bytes", r->file_compressed_bytes);
-	jsonw_uint(w, "rows", r->rows);
-	jsonw_array_begin(w, "variants");
-	for (unsigned i = 0; i < r->nvariants; i++) {
-		const struct app_bzip2_variant *v = &r->variants[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "k", v->k);
-		jsonw_uint(w, "segments", v->segments);
-		jsonw_string(w, "layout", layout_name(v->layout));
-		jsonw_string(w, "prefetch", prefetch_name(v->prefetch));
-		jsonw_string(w, "output_buffer", v->fresh_output ? "fresh" : "reused");
-		jsonw_double(w, "cold_seconds", v->cold_seconds);
-		jsonw_double(w, "warm_seconds", v->warm_seconds);
-		jsonw_double(w, "mb_per_s", v->mb_per_s);
-		jsonw_string(w, "decode_paths", paths_name(v->plain));
-		jsonw_string(w, "overlap", overlap_name(v->overlap));
-		jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
-		write_stages_json(w, &v->stages);
-		JSONW_FIELDS(w, v, app_bzip2_variant_fields);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_FIELDS(w, r, app_bzip2_fit_fields);
+	jsonw_object_begin(w, "probe_seconds");
+	jsonw_double(w, "k1", r->rates.k1);
+	jsonw_double(w, "lanes", r->rates.lanes);
+	jsonw_double(w, "hash", r->rates.hash);
+	jsonw_object_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "variants", r->variants, r->nvariants, variant_members);
 	jsonw_object_begin(w, "best");
 	jsonw_uint(w, "variant", r->best);
 	jsonw_uint(w, "k", b->k);
@@ -338,15 +413,10 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	JSONW_OBJECT_ARRAY(w, "overlap_axes", r->overlaps, r->noverlaps, app_bzip2_overlap_fields);
+	jsonw_string(w, "pages_requested", arena_request_name(r->pages));
+	JSONW_OBJECT_ARRAY_EACH(w, "translation", r->translations, r->ntranslations, translation_members);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
-	jsonw_array_begin(w, "tools");
-	for (unsigned i = 0; i < r->ntools; i++) {
-		jsonw_object_begin(w, NULL);
-		JSONW_FIELDS(w, &r->tools[i], app_bzip2_tool_fields);
-		jsonw_double_array(w, "trial_seconds", r->tools[i].trial_seconds, r->tools[i].ntrials);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "tools", r->tools, r->ntools, tool_members);
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);

@@ -17,6 +17,11 @@
 #include <math.h>
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field app_stage_fields[] = {
+	JSONW_FIELD(STRING, "name", struct app_stage, name),
+	JSONW_FIELD(DOUBLE, "seconds", struct app_stage, seconds),
+};
+
 static const struct jsonw_field app_point_fields[] = {
 	JSONW_FIELD(UINT, "k", struct app_point, k),
 	JSONW_FIELD(DOUBLE, "ns_per_item", struct app_point, ns_per_item),
@@ -134,15 +139,27 @@ void app_write_text(const void *result, FILE *f)
 		write_kernel_text(&r->kernels[i], f);
 }
 
-static void write_point(struct jsonw *w, const struct app_point *p)
+static void point_members(struct jsonw *w, const void *e)
 {
-	jsonw_object_begin(w, NULL);
+	const struct app_point *p = e;
+
 	JSONW_FIELDS(w, p, app_point_fields);
 	/* deprecated for one schema version: occupancy_inferred, chase_concurrency_littles_law */
 	jsonw_double(w, "occupancy", p->occupancy);
 	jsonw_double(w, "chase_occupancy", p->chase_occupancy);
 	jsonw_double_array(w, "trials_ns_per_item", p->trials_ns, p->ntrials);
-	jsonw_object_end(w);
+}
+
+static void variant_members(struct jsonw *w, const void *e)
+{
+	const struct app_variant *var = e;
+
+	jsonw_string(w, "name", var->name);
+	jsonw_string(w, "what", var->what);
+	JSONW_OBJECT_ARRAY_EACH(w, "points", var->points, var->npoints, point_members);
+	jsonw_double(w, "knee_k", var->knee_k);
+	jsonw_uint(w, "plateau_k", var->plateau_k);
+	jsonw_hex64(w, "output_hash", var->output_hash);
 }
 
 static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k)
@@ -159,31 +176,8 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	}
 	jsonw_object_end(w);
 	JSONW_FIELDS(w, k, app_kernel_setup_fields);
-	jsonw_array_begin(w, "stages");
-	for (unsigned i = 0; i < k->nstages; i++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "name", k->stages[i].name);
-		jsonw_double(w, "seconds", k->stages[i].seconds);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "variants");
-	for (unsigned v = 0; v < k->nvariants; v++) {
-		const struct app_variant *var = &k->variants[v];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "name", var->name);
-		jsonw_string(w, "what", var->what);
-		jsonw_array_begin(w, "points");
-		for (unsigned i = 0; i < var->npoints; i++)
-			write_point(w, &var->points[i]);
-		jsonw_array_end(w);
-		jsonw_double(w, "knee_k", var->knee_k);
-		jsonw_uint(w, "plateau_k", var->plateau_k);
-		jsonw_hex64(w, "output_hash", var->output_hash);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "stages", k->stages, k->nstages, app_stage_fields);
+	JSONW_OBJECT_ARRAY_EACH(w, "variants", k->variants, k->nvariants, variant_members);
 	jsonw_object_begin(w, "check");
 	jsonw_bool(w, "ok", k->check.ok);
 	jsonw_uint(w, "runs_checked", k->check.runs_checked);

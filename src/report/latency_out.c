@@ -7,6 +7,7 @@
 #include "report/latency_out.h"
 #include "report/csv.h"
 
+#include "analyse/latency_levels.h"
 #include "util/format.h"
 #include "exp/latency_dist.h"
 
@@ -31,6 +32,12 @@ static const struct jsonw_field latency_point_fields[] = {
 	JSONW_FIELD(BOOL, "warmed", struct latency_point, warmed),
 	JSONW_FIELD(UINT, "settle_loads", struct latency_point, settle_loads),
 	JSONW_FIELD(UINT, "lead_in_loads", struct latency_point, lead_in_hops),
+};
+
+static const struct jsonw_field latency_level_end_fields[] = {
+	JSONW_FIELD(UINT, "level", struct latency_level, level),
+	JSONW_FIELD(UINT, "size_bytes", struct latency_level, size_bytes),
+	JSONW_FIELD(UINT, "first_bytes", struct latency_level, first_bytes),
 };
 
 static const struct jsonw_field latency_level_fields[] = {
@@ -264,6 +271,8 @@ void latency_write_text(const void *result, FILE *f)
 		}
 	}
 	if (r->steady_checked) {
+		const struct latency_point *p;
+
 		fprintf(f, "  steady state: every size (%u) re-timed after its own warm walk or lead-in, over regions 4x "
 			"longer: ", r->steady_checked);
 		if (!r->steady_failed)
@@ -271,12 +280,9 @@ void latency_write_text(const void *result, FILE *f)
 		else
 			fprintf(f, "%u DIFFER beyond %.1f%% (the figure was not taken warm: it is not steady)\n",
 				r->steady_failed, r->tolerance_pct);
-		for (unsigned i = 0; i < r->npoints; i++) {
-			const struct latency_point *p = &r->points[i];
+		for (unsigned i = 0; (p = latency_next_unsteady(r, &i));) {
 			char sz[32];
 
-			if (!p->steady_checked || p->steady_ok)
-				continue;
 			report_format_bytes(sz, sizeof(sz), p->size_bytes);
 			fprintf(f, "    NOT STEADY: %s %s pages: %.2f ns over %zu-load regions, %.2f ns over 4x after a "
 				"warm start (%+.1f%%)%s\n", sz, arena_request_name(p->pages), p->chase_ns, p->chase_hops,
@@ -332,9 +338,10 @@ void latency_write_text(const void *result, FILE *f)
 	fprintf(f, "  setup %.1f s (map, build, verify), sweep %.1f s\n", r->setup_seconds, r->sweep_seconds);
 }
 
-static void write_point(struct jsonw *w, const struct latency_point *p)
+static void point_members(struct jsonw *w, const void *e)
 {
-	jsonw_object_begin(w, NULL);
+	const struct latency_point *p = e;
+
 	jsonw_uint(w, "size_bytes", p->size_bytes);
 	jsonw_string(w, "pages", arena_request_name(p->pages));
 	JSONW_FIELDS(w, p, latency_point_fields);
@@ -352,7 +359,58 @@ static void write_point(struct jsonw *w, const struct latency_point *p)
 	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
 	jsonw_double(w, "sweep_chase_ns", p->sweep_chase_ns);
 	jsonw_double_array(w, "retime_trials_ns", p->retime_trials_ns, p->nretime);
-	jsonw_object_end(w);
+}
+
+static void level_members(struct jsonw *w, const void *e)
+{
+	const struct latency_level *l = e;
+
+	JSONW_FIELDS(w, l, latency_level_end_fields);
+	jsonw_uint_or_null(w, "capacity_bytes", l->capacity_bytes, l->capacity_bytes);
+	JSONW_FIELDS(w, l, latency_level_fields);
+	jsonw_uint_or_null(w, "cache_level", l->cache_level, l->cache_level);
+	jsonw_bool(w, "disagrees_with_reported", l->disagrees);
+	jsonw_bool(w, "tlb_step", l->tlb);
+}
+
+/* An OS cache with no plateau: the levels' ends around it, NAN where none. */
+static void missing_members(struct jsonw *w, const void *e)
+{
+	const struct latency_missing *m = e;
+
+	jsonw_uint(w, "reported_bytes", m->reported_bytes);
+	jsonw_uint(w, "cache_level", m->cache_index + 1);
+	jsonw_uint(w, "after_bytes", m->after_bytes);
+	jsonw_uint(w, "before_bytes", m->before_bytes);
+	jsonw_double(w, "after_ns", m->after_bytes ? m->after_ns : NAN);
+	jsonw_double(w, "before_ns", m->before_bytes ? m->before_ns : NAN);
+}
+
+static void knee_members(struct jsonw *w, const void *e)
+{
+	const struct latency_knee *k = e;
+
+	JSONW_FIELDS(w, k, latency_knee_fields);
+	jsonw_string(w, "kind", k->tlb ? "tlb" : k->tlb_reach_bytes ? "tlb+cache" : "cache");
+	if (k->tlb_reach_bytes) {
+		jsonw_uint(w, "tlb_reach_bytes", k->tlb_reach_bytes);
+		jsonw_double(w, "tlb_step_ns", k->tlb_step_ns);
+	} else {
+		jsonw_null(w, "tlb_reach_bytes");
+		jsonw_null(w, "tlb_step_ns");
+	}
+}
+
+/* A fall's sizes are doubles (the series given); JSON holds them whole. */
+static void fall_members(struct jsonw *w, const void *e)
+{
+	const struct latency_fall *x = e;
+
+	jsonw_uint(w, "size_bytes", (uint64_t)x->size_bytes);
+	jsonw_double(w, "latency_ns", x->latency_ns);
+	jsonw_uint(w, "below_size_bytes", (uint64_t)x->ref_size_bytes);
+	jsonw_double(w, "below_latency_ns", x->ref_latency_ns);
+	jsonw_double(w, "fall_pct", x->fall_pct);
 }
 
 void latency_write_json(const void *result, struct jsonw *w, const char *key)
@@ -360,74 +418,15 @@ void latency_write_json(const void *result, struct jsonw *w, const char *key)
 	const struct latency_result *r = result;
 
 	jsonw_object_begin(w, key);
-	jsonw_array_begin(w, "points");
-	for (unsigned i = 0; i < r->npoints; i++)
-		write_point(w, &r->points[i]);
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "levels_detected");
-	for (unsigned i = 0; i < r->nlevels; i++) {
-		const struct latency_level *l = &r->levels[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "level", l->level);
-		jsonw_uint(w, "size_bytes", l->size_bytes);
-		jsonw_uint(w, "first_bytes", l->first_bytes);
-		jsonw_uint_or_null(w, "capacity_bytes", l->capacity_bytes, l->capacity_bytes);
-		JSONW_FIELDS(w, l, latency_level_fields);
-		jsonw_uint_or_null(w, "cache_level", l->cache_level, l->cache_level);
-		jsonw_bool(w, "disagrees_with_reported", l->disagrees);
-		jsonw_bool(w, "tlb_step", l->tlb);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "reported_without_plateau");
-	for (unsigned i = 0; i < r->nmissing; i++) {
-		const struct latency_missing *m = &r->missing[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "reported_bytes", m->reported_bytes);
-		jsonw_uint(w, "cache_level", m->cache_index + 1);
-		jsonw_uint(w, "after_bytes", m->after_bytes);
-		jsonw_uint(w, "before_bytes", m->before_bytes);
-		jsonw_double(w, "after_ns", m->after_bytes ? m->after_ns : NAN);
-		jsonw_double(w, "before_ns", m->before_bytes ? m->before_ns : NAN);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
-	jsonw_array_begin(w, "knees");
-	for (unsigned i = 0; i < r->nknees; i++) {
-		const struct latency_knee *k = &r->knees[i];
-
-		jsonw_object_begin(w, NULL);
-		JSONW_FIELDS(w, k, latency_knee_fields);
-		jsonw_string(w, "kind", k->tlb ? "tlb" : k->tlb_reach_bytes ? "tlb+cache" : "cache");
-		if (k->tlb_reach_bytes) {
-			jsonw_uint(w, "tlb_reach_bytes", k->tlb_reach_bytes);
-			jsonw_double(w, "tlb_step_ns", k->tlb_step_ns);
-		} else {
-			jsonw_null(w, "tlb_reach_bytes");
-			jsonw_null(w, "tlb_step_ns");
-		}
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "points", r->points, r->npoints, point_members);
+	JSONW_OBJECT_ARRAY_EACH(w, "levels_detected", r->levels, r->nlevels, level_members);
+	JSONW_OBJECT_ARRAY_EACH(w, "reported_without_plateau", r->missing, r->nmissing, missing_members);
+	JSONW_OBJECT_ARRAY_EACH(w, "knees", r->knees, r->nknees, knee_members);
 	jsonw_uint(w, "steady_checked", r->steady_checked);
 	jsonw_uint(w, "steady_failed", r->steady_failed);
 	JSONW_OBJECT_ARRAY(w, "warm_references", r->refs, r->nrefs, latency_reference_fields);
 	JSONW_FIELDS(w, r, latency_at_max_fields);
-	jsonw_array_begin(w, "non_monotonic");
-	for (unsigned i = 0; i < r->nfalls; i++) {
-		const struct latency_fall *x = &r->falls[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "size_bytes", (uint64_t)x->size_bytes);
-		jsonw_double(w, "latency_ns", x->latency_ns);
-		jsonw_uint(w, "below_size_bytes", (uint64_t)x->ref_size_bytes);
-		jsonw_double(w, "below_latency_ns", x->ref_latency_ns);
-		jsonw_double(w, "fall_pct", x->fall_pct);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "non_monotonic", r->falls, r->nfalls, fall_members);
 	jsonw_uint(w, "non_monotonic_found", r->nfalls_found);
 	jsonw_uint(w, "non_monotonic_found_in_sweep", r->nfalls_sweep);
 	jsonw_uint(w, "retimed_points", r->nretimed);

@@ -15,6 +15,12 @@
 #include <string.h>
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
+static const struct jsonw_field core_type_fields[] = {
+	JSONW_FIELD(TEXT, "cpus", struct coretype_group, cpus),
+	JSONW_FIELD(TEXT, "type", struct coretype_group, type),
+	JSONW_FIELD(STRING, "source", struct coretype_group, source),
+};
+
 static const struct jsonw_field machine_cpu_fields[] = {
 	JSONW_FIELD(TEXT, "vendor", struct machine_info, cpu.vendor),
 	JSONW_FIELD(UINT, "family", struct machine_info, cpu.family),
@@ -164,11 +170,11 @@ void machine_write_text(const void *result, FILE *f)
 	write_pmu_text(m, f);
 }
 
-static void write_cache_json(struct jsonw *w, const struct machine_cache *mc)
+static void cache_members(struct jsonw *w, const void *e)
 {
+	const struct machine_cache *mc = e;
 	const struct cache_desc *c = &mc->desc;
 
-	jsonw_object_begin(w, NULL);
 	jsonw_int(w, "level", c->level);
 	jsonw_string(w, "type", c->type);
 	/* 0 means "this source does not state it" (CTR_EL0 gives lines only). */
@@ -176,7 +182,16 @@ static void write_cache_json(struct jsonw *w, const struct machine_cache *mc)
 	jsonw_uint_or_null(w, "line_bytes", c->line_bytes, c->line_bytes);
 	jsonw_int_or_null(w, "ways", c->ways, c->ways);
 	jsonw_string(w, "source", mc->source);
-	jsonw_object_end(w);
+}
+
+/* A hugetlb pool: a count the kernel did not give (-1) is null. */
+static void hugetlb_members(struct jsonw *w, const void *e)
+{
+	const struct machine_hugepage *h = e;
+
+	jsonw_uint(w, "size_bytes", h->size_bytes);
+	jsonw_int_or_null(w, "pages_reserved", h->nr_pages >= 0, h->nr_pages);
+	jsonw_int_or_null(w, "pages_free", h->free_pages >= 0, h->free_pages);
 }
 
 static void write_core_types_json(struct jsonw *w, const struct machine_info *m)
@@ -184,15 +199,7 @@ static void write_core_types_json(struct jsonw *w, const struct machine_info *m)
 	const struct coretype_map *t = &m->core_types;
 	const char *pinned = coretype_of_cpu(t, m->pinned_cpu);
 
-	jsonw_array_begin(w, "core_types");
-	for (int i = 0; i < t->ntypes; i++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "cpus", t->types[i].cpus);
-		jsonw_string(w, "type", t->types[i].type);
-		jsonw_string(w, "source", t->types[i].source);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "core_types", t->types, (size_t)t->ntypes, core_type_fields);
 	jsonw_int(w, "core_type_count", t->ntypes);
 	jsonw_string_or_null(w, "pinned_core_type", pinned, pinned);
 	jsonw_int(w, "allowed_core_type_count", m->allowed_core_types);
@@ -233,27 +240,14 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_int_or_null(w, "pinned_cpu", m->pinned_cpu >= 0, m->pinned_cpu);
 	write_core_types_json(w, m);
 
-	jsonw_array_begin(w, "caches_reported");
-	for (int i = 0; i < m->ncaches; i++)
-		write_cache_json(w, &m->caches[i]);
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "caches_reported", m->caches, (size_t)m->ncaches, cache_members);
 	jsonw_array_begin(w, "cache_disagreements");
 	for (int i = 0; i < m->ndisagreements; i++)
 		jsonw_string(w, NULL, m->cache_disagreements[i]);
 	jsonw_array_end(w);
 
 	jsonw_uint(w, "page_size_bytes", m->base_page_bytes);
-	jsonw_array_begin(w, "hugetlb");
-	for (int i = 0; i < m->nhugepage_sizes; i++) {
-		const struct machine_hugepage *h = &m->hugepages[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_uint(w, "size_bytes", h->size_bytes);
-		jsonw_int_or_null(w, "pages_reserved", h->nr_pages >= 0, h->nr_pages);
-		jsonw_int_or_null(w, "pages_free", h->free_pages >= 0, h->free_pages);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "hugetlb", m->hugepages, (size_t)m->nhugepage_sizes, hugetlb_members);
 	jsonw_object_begin(w, "thp");
 	jsonw_string_or_null(w, "enabled", m->thp_enabled[0], m->thp_enabled);
 	jsonw_string_or_null(w, "defrag", m->thp_defrag[0], m->thp_defrag);

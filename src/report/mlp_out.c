@@ -212,28 +212,27 @@ static void write_estimate(struct jsonw *w, const struct mlp_estimate *e)
 	jsonw_object_end(w);
 }
 
+static void level_members(struct jsonw *w, const void *e)
+{
+	const struct mlp_level *lv = e;
+
+	jsonw_string(w, "level", lv->name);
+	jsonw_uint(w, "working_set_bytes", lv->working_set_bytes);
+	jsonw_string(w, "size_from", lv->size_from);
+	jsonw_string_or_null(w, "size_source", lv->size_source, lv->size_source);
+	jsonw_string(w, "footprint_held", "total");
+	JSONW_FIELDS(w, lv, mlp_level_setup_fields);
+	jsonw_bool(w, "saturated", mlp_level_saturated(lv));
+	JSONW_FIELDS(w, lv, mlp_level_fit_fields);
+	jsonw_double_array(w, "ns_per_access", lv->ns_per_access, lv->npoints);
+	jsonw_double_array(w, "concurrency_littles_law", lv->concurrency, lv->npoints);
+	jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);  /* deprecated */
+	jsonw_double(w, "seconds", lv->seconds);
+}
+
 static void write_levels(struct jsonw *w, const struct mlp_arms *a)
 {
-	jsonw_array_begin(w, "levels");
-	for (unsigned i = 0; i < a->nlevels; i++) {
-		const struct mlp_level *lv = &a->levels[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "level", lv->name);
-		jsonw_uint(w, "working_set_bytes", lv->working_set_bytes);
-		jsonw_string(w, "size_from", lv->size_from);
-		jsonw_string_or_null(w, "size_source", lv->size_source, lv->size_source);
-		jsonw_string(w, "footprint_held", "total");
-		JSONW_FIELDS(w, lv, mlp_level_setup_fields);
-		jsonw_bool(w, "saturated", mlp_level_saturated(lv));
-		JSONW_FIELDS(w, lv, mlp_level_fit_fields);
-		jsonw_double_array(w, "ns_per_access", lv->ns_per_access, lv->npoints);
-		jsonw_double_array(w, "concurrency_littles_law", lv->concurrency, lv->npoints);
-		jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);  /* deprecated */
-		jsonw_double(w, "seconds", lv->seconds);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "levels", a->levels, a->nlevels, level_members);
 	jsonw_double(w, "levels_seconds", a->levels_seconds);
 }
 
@@ -273,22 +272,22 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 	fprintf(f, "  extra level sweeps: %.1f s\n", a->levels_seconds);
 }
 
+/* A read-size case: its lane counts as numbers, beside its times. */
+static void read_size_members(struct jsonw *w, const void *e)
+{
+	const struct mlp_payload_case *c = e;
+	double lanes[MLP_PAYLOAD_KS];
+
+	for (unsigned j = 0; j < c->nk; j++)
+		lanes[j] = c->lanes[j];
+	JSONW_FIELDS(w, c, mlp_payload_case_fields);
+	jsonw_double_array(w, "lanes", lanes, c->nk);
+	jsonw_double_array(w, "ns_per_access", c->ns_per_access, c->nk);
+}
+
 static void write_read_size(struct jsonw *w, const struct mlp_payload *p)
 {
-	jsonw_array_begin(w, "read_size");
-	for (unsigned i = 0; i < p->ncases; i++) {
-		const struct mlp_payload_case *c = &p->c[i];
-		double lanes[MLP_PAYLOAD_KS];
-
-		for (unsigned j = 0; j < c->nk; j++)
-			lanes[j] = c->lanes[j];
-		jsonw_object_begin(w, NULL);
-		JSONW_FIELDS(w, c, mlp_payload_case_fields);
-		jsonw_double_array(w, "lanes", lanes, c->nk);
-		jsonw_double_array(w, "ns_per_access", c->ns_per_access, c->nk);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "read_size", p->c, p->ncases, read_size_members);
 	jsonw_object_begin(w, "read_size_setup");
 	jsonw_uint(w, "working_set_bytes", p->working_set_bytes);
 	jsonw_uint(w, "huge_bytes_obtained", p->huge_bytes_obtained);

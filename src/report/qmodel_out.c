@@ -122,17 +122,22 @@ static const char *prop_why(const void *ctx, enum charz_prop p)
 	return qmodel_prop_unarmable(p);
 }
 
+/* What the memory saw, of the characteriser's counts (docs/MODEL.md). */
+static const struct jsonw_field seen_fields[] = {
+	JSONW_FIELD(UINT, "high_water", struct charz_summary, high_water),
+	JSONW_FIELD(UINT, "requests", struct charz_summary, requests),
+	JSONW_FIELD(UINT, "reads", struct charz_summary, reads),
+	JSONW_FIELD(UINT, "writes", struct charz_summary, writes),
+	JSONW_FIELD(UINT, "completions", struct charz_summary, completions),
+	JSONW_FIELD(UINT, "stride_classified", struct charz_summary, stride_classified),
+	JSONW_FIELD(UINT, "stride_regular", struct charz_summary, stride_regular),
+};
+
 static void seen_json(struct jsonw *w, const struct charz_summary *s)
 {
 	jsonw_object_begin(w, "seen");
 	jsonw_double_or_null(w, "mean_outstanding", s->has_data, s->mean_outstanding);
-	jsonw_uint(w, "high_water", s->high_water);
-	jsonw_uint(w, "requests", s->requests);
-	jsonw_uint(w, "reads", s->reads);
-	jsonw_uint(w, "writes", s->writes);
-	jsonw_uint(w, "completions", s->completions);
-	jsonw_uint(w, "stride_classified", s->stride_classified);
-	jsonw_uint(w, "stride_regular", s->stride_regular);
+	JSONW_FIELDS(w, s, seen_fields);
 	jsonw_uint(w, "stride_irregular", irregular(s));
 	jsonw_uint(w, "delivered_bytes", s->delivered_bytes);
 	charz_write_checks_json(w, s, flag_why, prop_why, NULL);

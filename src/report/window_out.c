@@ -53,6 +53,12 @@ static const struct jsonw_field filler_step_fields[] = {
 	JSONW_FIELD(DOUBLE, "capacity_high", struct window_filler_result, capacity_high),
 };
 
+static const struct jsonw_field window_point_fields[] = {
+	JSONW_FIELD(UINT, "n", struct window_point, n),
+	JSONW_FIELD(DOUBLE, "ns_per_iter", struct window_point, ns_per_iter),
+	JSONW_FIELD(UINT, "trials", struct window_point, ntrials),
+};
+
 static const struct jsonw_field filler_fit_fields[] = {
 	JSONW_FIELD(DOUBLE, "flat_ns_per_iter", struct window_filler_result, fit.flat_ns),
 	JSONW_FIELD(DOUBLE, "jump_ratio", struct window_filler_result, fit.jump_ratio),
@@ -211,6 +217,36 @@ static void write_names(struct jsonw *w, const char *key, const struct window_re
 	jsonw_array_end(w);
 }
 
+static void rob_check_members(struct jsonw *w, const void *e)
+{
+	const struct window_rob_check *c = e;
+
+	jsonw_string(w, "when", c->when);
+	jsonw_double(w, "begin_s", c->begin_s);
+	jsonw_double(w, "end_s", c->end_s);
+	jsonw_uint_or_null(w, "step_n_fits", c->step_found, c->step_n_fits);
+	jsonw_uint_or_null(w, "step_n_fails", c->step_found, c->step_n_fails);
+	jsonw_double_or_null(w, "capacity", c->step_found, c->capacity);
+	jsonw_string(w, "state", window_rob_state_name(c->state));
+}
+
+/* A stepping filler's ramp against its step, null where a figure is not known. */
+static void ramp_members(struct jsonw *w, const void *e)
+{
+	const struct window_filler_result *fr = e;
+	struct window_ramp_check c;
+
+	window_ramp_check(fr, &c);
+	jsonw_string(w, "filler", fr->name);
+	jsonw_string(w, "structure", probe_structure_key(probe_filler_info(fr->filler)->bounds));
+	jsonw_string(w, "verdict", window_ramp_verdict_key(c.verdict));
+	jsonw_uint_or_null(w, "onset_n", isfinite(c.ratio_low), c.onset_n);
+	jsonw_uint_or_null(w, "next_n", isfinite(c.ratio_low), c.next_n);
+	jsonw_uint_or_null(w, "step_n_fits", c.verdict != WINDOW_RAMP_NO_STEP, c.step_n);
+	jsonw_double_or_null(w, "ratio_low", isfinite(c.ratio_low), c.ratio_low);
+	jsonw_double_or_null(w, "ratio_high", isfinite(c.ratio_high), c.ratio_high);
+}
+
 /* window.rob_over_run: null where it was not measured (no nop filler, or
  * it ran alone). */
 static void write_rob_json(struct jsonw *w, const struct window_rob_timeline *t)
@@ -222,21 +258,7 @@ static void write_rob_json(struct jsonw *w, const struct window_rob_timeline *t)
 		return;
 	}
 	jsonw_object_begin(w, "rob_over_run");
-	jsonw_array_begin(w, "checks");
-	for (unsigned i = 0; i < t->nchecks; i++) {
-		const struct window_rob_check *c = &t->checks[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "when", c->when);
-		jsonw_double(w, "begin_s", c->begin_s);
-		jsonw_double(w, "end_s", c->end_s);
-		jsonw_uint_or_null(w, "step_n_fits", c->step_found, c->step_n_fits);
-		jsonw_uint_or_null(w, "step_n_fails", c->step_found, c->step_n_fails);
-		jsonw_double_or_null(w, "capacity", c->step_found, c->capacity);
-		jsonw_string(w, "state", window_rob_state_name(c->state));
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "checks", t->checks, t->nchecks, rob_check_members);
 	jsonw_bool(w, "measured", t->measured);
 	jsonw_double_or_null(w, "whole_capacity", t->have_whole, t->whole_capacity);
 	jsonw_uint_or_null(w, "whole_n_fits", t->have_whole, t->whole_n_fits);
@@ -288,24 +310,7 @@ static void write_summary(struct jsonw *w, const struct window_result *r)
 /* window.ramps: each stepping filler's ramp against its step; window.caveats. */
 static void write_ramps_json(struct jsonw *w, const struct window_result *r)
 {
-	jsonw_array_begin(w, "ramps");
-	for (unsigned k = 0; k < r->nfillers; k++) {
-		const struct window_filler_result *fr = &r->fillers[k];
-		struct window_ramp_check c;
-
-		window_ramp_check(fr, &c);
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "filler", fr->name);
-		jsonw_string(w, "structure", probe_structure_key(probe_filler_info(fr->filler)->bounds));
-		jsonw_string(w, "verdict", window_ramp_verdict_key(c.verdict));
-		jsonw_uint_or_null(w, "onset_n", isfinite(c.ratio_low), c.onset_n);
-		jsonw_uint_or_null(w, "next_n", isfinite(c.ratio_low), c.next_n);
-		jsonw_uint_or_null(w, "step_n_fits", c.verdict != WINDOW_RAMP_NO_STEP, c.step_n);
-		jsonw_double_or_null(w, "ratio_low", isfinite(c.ratio_low), c.ratio_low);
-		jsonw_double_or_null(w, "ratio_high", isfinite(c.ratio_high), c.ratio_high);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY_EACH(w, "ramps", r->fillers, r->nfillers, ramp_members);
 	jsonw_array_begin(w, "caveats");
 	for (size_t i = 0; i < sizeof(window_caveats) / sizeof(window_caveats[0]); i++)
 		jsonw_string(w, NULL, window_caveats[i]);
@@ -327,15 +332,7 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_object_begin(w, NULL);
 		jsonw_string(w, "filler", fr->name);
 		jsonw_string(w, "structure", fr->structure);
-		jsonw_array_begin(w, "points");
-		for (unsigned j = 0; j < fr->npoints; j++) {
-			jsonw_object_begin(w, NULL);
-			jsonw_uint(w, "n", fr->points[j].n);
-			jsonw_double(w, "ns_per_iter", fr->points[j].ns_per_iter);
-			jsonw_uint(w, "trials", fr->points[j].ntrials);
-			jsonw_object_end(w);
-		}
-		jsonw_array_end(w);
+		JSONW_OBJECT_ARRAY(w, "points", fr->points, fr->npoints, window_point_fields);
 		if (fr->step_found) {
 			JSONW_FIELDS(w, fr, filler_step_fields);
 		} else {

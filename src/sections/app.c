@@ -72,6 +72,9 @@ static const char app_help[] =
 	"          and 7zz -mmt1 when installed, pinned; 1..--threads block-parallel\n"
 	"          workers. A FILE's run fits --budget: fewer variants, two trials,\n"
 	"          then a prefix of its blocks, saying what shrank.\n"
+	"          The T-vector lies in an arena of --pages (default huge; the\n"
+	"          backing obtained read from smaps per variant); with --pages\n"
+	"          both, K=1 and the axes' walk also on small pages: translation.\n"
 	"          Bad input: one line naming file, block and byte, exit 2.\n"
 	"The full report runs bwt on one 900,000-byte block of generated markov text\n"
 	"(the --bzip2 preset), which fits a cache (its budget\n"
@@ -83,6 +86,20 @@ static const char app_help[] =
 #define APP_MAX_DEFAULT_FOOTPRINT ((size_t)64 << 20)
 
 #define APP_BZIP2_BLOCK_BYTES 900000
+
+/* app alone's budget by default (its budget hooks' alone_budget_s). */
+#define APP_ALONE_BUDGET_S 60.0
+/* What app bzip2 takes beside its experiment: the chase at the table's
+ * footprint and the start (0.3-2 s measured on the Zen 5 guest). */
+#define APP_BZIP2_BESIDE_S 8.0
+#define APP_BZIP2_CHASE_S 1.0
+
+/* `app bzip2`'s price, from its own cost model run at plan time (a probe of
+ * the file, or of one block of the generated text): the planner's facts
+ * (cache sizes, a DRAM miss) do not say how fast a decoder decodes, and
+ * pricing it as the bwt kernel put the plan 0.5-3x off. -1: not planned
+ * (another kernel, or `plan --from`, which prices from facts alone). */
+static double app_bzip2_planned_s = -1;
 
 /* The kernel: the operand, or bwt in the full report. */
 static const char *app_kernel(const struct options *o)
@@ -120,6 +137,45 @@ static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 static bool app_bzip2(const struct section_run *s)
 {
 	return s->o->bzip2 || (!section_asked_for(s, "app") && !s->o->text_path);
+}
+
+/* The experiment's parameters from the options; budget_s the run's
+ * budget (0: none), of which a user's file gets all but what the chase
+ * beside it and the start take (a few seconds at a table of 3.6 MB). */
+static struct app_bzip2_params app_bzip2_params_of(const struct section_run *s, bool short_form, double budget_s)
+{
+	const struct options *o = s->o;
+	struct app_bzip2_params p = {
+		.path = o->npaths > 1 ? o->paths[1] : NULL,
+		.default_text_bytes = short_form ? ((size_t)2 << 20) : ((size_t)8 << 20),
+		.max_k = o->max_lanes < 32 ? o->max_lanes : 32,
+		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
+		.max_workers = 2,
+		.tools = !short_form,
+		.seed = o->seed,
+		.clock = &s->r->clock,
+		.stop = s->stop,
+		.only_k = short_form ? 0 : o->lanes,
+		.segments = short_form ? 0 : o->segments,
+		.layout = !short_form && o->layout ? app_bzip2_parse_layout(o->layout) : -1,
+		.prefetch = !short_form && o->prefetch ? app_bzip2_parse_prefetch(o->prefetch) : -1,
+		.output_fresh = !short_form && o->output_buffer ? app_bzip2_parse_output(o->output_buffer) : -1,
+		.pages = {s->plan->pages[0], s->plan->pages[1]},
+		.npages = (unsigned)s->plan->npages,
+	};
+	int allowed = team_allowed_cpus(NULL, 0);
+
+	if (p.path && budget_s > 0)
+		p.budget_seconds = budget_s - APP_BZIP2_BESIDE_S;
+	if (o->threads)
+		p.max_workers = o->threads;
+	else if (allowed > 0)
+		p.max_workers = (unsigned)allowed;
+	if (p.max_workers > APP_BZ2_WORKERS_MAX)
+		p.max_workers = APP_BZ2_WORKERS_MAX;
+	if (short_form && p.max_k > 8)
+		p.max_k = 8;
+	return p;
 }
 
 /* `app bzip2 [FILE.bz2]`: libbz2 is required (the check), and a file is
@@ -169,6 +225,17 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	}
 	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
 		return usage_fail(err, errlen, "app bzip2: %s", why);
+	{
+		struct app_bzip2_params p = app_bzip2_params_of(s, false, o->budget_s ? o->budget_s : APP_ALONE_BUDGET_S);
+		struct clock_info clk;
+		double est;
+
+		/* The run's clock is calibrated after the plan: the probe's own. */
+		clock_init(&clk);
+		p.clock = &clk;
+		if (!app_bzip2_estimate(&p, &est, why, sizeof(why)) && est > 0)
+			app_bzip2_planned_s = est + APP_BZIP2_CHASE_S;
+	}
 	return 0;
 }
 
@@ -200,39 +267,27 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 			       sizeof(s->err));
 }
 
+/* A huge-page request the kernel did not meet is said, as for bwt. */
+static void app_bzip2_warn_pages(struct report *r, const struct app_bzip2_result *b)
+{
+	for (unsigned i = 0; i < b->nvariants; i++) {
+		const struct app_bzip2_variant *v = &b->variants[i];
+
+		if (v->pages == PAGES_HUGE && v->table_huge_bytes < v->table_arena_bytes / 10 * 9) {
+			result_warn(r, "app bzip2: huge pages requested for the T-vector but %.1f%% obtained (K=%u, first "
+				    "such variant): translation misses are part of those figures",
+				    v->table_arena_bytes ? 100.0 * (double)v->table_huge_bytes / (double)v->table_arena_bytes
+							 : 0.0, v->k);
+			return;
+		}
+	}
+}
+
 static int app_bzip2_section_run(struct section_run *s, struct app_result *res, bool short_form)
 {
-	const struct options *o = s->o;
-	struct app_bzip2_params p = {
-		.path = o->npaths > 1 ? o->paths[1] : NULL,
-		.default_text_bytes = short_form ? ((size_t)2 << 20) : ((size_t)8 << 20),
-		.max_k = o->max_lanes < 32 ? o->max_lanes : 32,
-		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
-		.max_workers = 2,
-		.tools = !short_form,
-		.seed = o->seed,
-		.clock = &s->r->clock,
-		.stop = s->stop,
-		.only_k = short_form ? 0 : o->lanes,
-		.segments = short_form ? 0 : o->segments,
-		.layout = !short_form && o->layout ? app_bzip2_parse_layout(o->layout) : -1,
-		.prefetch = !short_form && o->prefetch ? app_bzip2_parse_prefetch(o->prefetch) : -1,
-		.output_fresh = !short_form && o->output_buffer ? app_bzip2_parse_output(o->output_buffer) : -1,
-	};
-	int rc, allowed = team_allowed_cpus(NULL, 0);
+	struct app_bzip2_params p = app_bzip2_params_of(s, short_form, s->plan->has_budget ? s->plan->budget.budget_s : 0);
+	int rc;
 
-	/* A user's file fits the budget less what the chase beside it and the
-	 * start take (a few seconds at a table of 3.6 MB). */
-	if (p.path && s->plan->has_budget)
-		p.budget_seconds = s->plan->budget.budget_s - 8;
-	if (o->threads)
-		p.max_workers = o->threads;
-	else if (allowed > 0)
-		p.max_workers = (unsigned)allowed;
-	if (p.max_workers > APP_BZ2_WORKERS_MAX)
-		p.max_workers = APP_BZ2_WORKERS_MAX;
-	if (short_form && p.max_k > 8)
-		p.max_k = 8;
 	res->bzip2 = calloc(1, sizeof(*res->bzip2));
 	if (!res->bzip2)
 		return -ENOMEM;
@@ -253,8 +308,10 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	if (rc) {
 		free(res->bzip2);
 		res->bzip2 = NULL;
+		return rc;
 	}
-	return rc;
+	app_bzip2_warn_pages(s->r, res->bzip2);
+	return 0;
 }
 
 static void app_section_free(void *result)
@@ -359,6 +416,10 @@ static double app_price(const struct budget *b, const void *knobs, size_t *peak)
 	 * bzip2's short form (2 MB of text, one trial, K up to 8), 2.4 s there:
 	 * Huffman decoding and the walk of a cache-resident table, so no rate
 	 * here scales it. */
+	if (!b->full_report && app_bzip2_planned_s >= 0) {
+		*peak = (size_t)48 << 20;  /* 37 MB peak RSS with two workers on the 34 MB file */
+		return app_bzip2_planned_s;
+	}
 	return b->full_report ? 0.6 + 8e6 * d / 1e9 + (b->quick ? 0 : APP_BZIP2_SHORT_S) : t;
 }
 
@@ -375,7 +436,7 @@ static bool shrink_trials(struct budget *b, struct budget_section *s)
 }
 
 static const struct budget_hooks app_budget = {
-	.alone_budget_s = 60.0, .defaults = app_defaults, .price = app_price,
+	.alone_budget_s = APP_ALONE_BUDGET_S, .defaults = app_defaults, .price = app_price,
 	BUDGET_SET(struct app_knobs, bytes, BUDGET_SET_SIZE),
 	BUDGET_STEPS({.rank = 18, .fn = shrink_trials}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "app_bytes", struct app_knobs, bytes),

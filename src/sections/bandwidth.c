@@ -141,7 +141,6 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	const struct bandwidth_knobs *k = section_knobs_of(s, &bandwidth_budget);
 	struct bandwidth_params bp;
 	char why[CLI_ERR_LEN] = "";
-	int rc;
 
 	bandwidth_params_default(&bp, &s->r->clock, &s->r->topo, s->o->quick);
 	if (k) {
@@ -155,14 +154,7 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	bp.max_threads = s->o->threads;
 	bp.seed = s->o->seed;
 	bp.stop = s->stop;
-	if ((rc = bandwidth_run(&bp, result, why, sizeof(why))))
-		return section_threaded_failed(s, "bandwidth", rc, why);
-	return 0;
-}
-
-static const struct team_placement *bandwidth_section_placement(const void *res)
-{
-	return &((const struct bandwidth_result *)res)->placement;
+	return section_threaded_done(s, "bandwidth", bandwidth_run(&bp, result, why, sizeof(why)), why);
 }
 
 static void bandwidth_section_free(void *res)
@@ -178,7 +170,7 @@ const struct section section_bandwidth = {
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct bandwidth_result),
 	.budget = &bandwidth_budget, .peak_bytes = bandwidth_section_peak, .run = bandwidth_section_run,
 	.write_text = bandwidth_write_text, .write_json = bandwidth_write_json,
-	.write_csv = bandwidth_write_csv, .placement = bandwidth_section_placement,
+	.write_csv = bandwidth_write_csv, .placement_offset = offsetof(struct bandwidth_result, placement),
 	.free = bandwidth_section_free,
 	.view = &view_bandwidth,
 };

@@ -91,7 +91,7 @@ static int c2c_section_run(struct section_run *s, void *result)
 	rc = c2c_run(&cp, result, why, sizeof(why));
 	section_progress_done(s);
 	if (rc)
-		return section_threaded_failed(s, "c2c", rc, why);
+		return section_threaded_done(s, "c2c", rc, why);
 	if (((struct c2c_result *)result)->pairs_timed_out)
 		result_warn(s->r, "c2c: %zu pair(s) timed out (a partner stopped answering for 0.2 s: "
 			    "another process had its CPU)", ((struct c2c_result *)result)->pairs_timed_out);

@@ -43,8 +43,10 @@ static void write_thread_placement(struct jsonw *w, const struct report *r)
 {
 	jsonw_object_begin(w, "thread_placement");
 	for (size_t i = 0; i < registry_count; i++)
-		if (r->results[i] && registry[i]->placement)
-			write_team(w, registry[i]->name, registry[i]->placement(r->results[i]));
+		if (r->results[i] && registry[i]->placement_offset)
+			write_team(w, registry[i]->name,
+				   (const struct team_placement *)((const char *)r->results[i] +
+								   registry[i]->placement_offset));
 	jsonw_object_end(w);
 }
 

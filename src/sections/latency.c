@@ -8,6 +8,7 @@
 #include "sections/latency.h"
 #include "sections/registry.h"
 
+#include "analyse/latency_levels.h"
 #include "exp/latency_sizes.h"
 #include "report/latency_out.h"
 #include "report/tlb_out.h"
@@ -287,6 +288,7 @@ static void fill_reported_caches(const struct topo *t, size_t *out, int cap)
 static int latency_section_run(struct section_run *s, void *result)
 {
 	struct latency_result *l = result;
+	const struct latency_point *p;
 	const struct latency_knobs *k = section_knobs_of(s, &latency_budget);
 	struct report *r = s->r;
 	struct latency_params lp = {
@@ -299,6 +301,7 @@ static int latency_section_run(struct section_run *s, void *result)
 		.stop = s->stop,
 		.progress = s->progress,
 		.progress_ctx = s,
+		.derive = latency_derive,
 	};
 	struct machine_core_clock cc;
 	int rc;
@@ -341,12 +344,9 @@ static int latency_section_run(struct section_run *s, void *result)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
 			    "measurement fault, not smoothed (still there after re-timing %u point(s))", l->nfalls_found,
 			    l->nretimed);
-	for (unsigned i = 0; i < l->npoints; i++) {
-		const struct latency_point *p = &l->points[i];
+	for (unsigned i = 0; (p = latency_next_unsteady(l, &i));) {
 		char sz[32];
 
-		if (!p->steady_checked || p->steady_ok)
-			continue;
 		report_format_bytes(sz, sizeof(sz), p->size_bytes);
 		result_warn(r, "latency: %s (%s pages) is not steady: %.2f ns, %.2f ns after a warm start over regions "
 			    "4x longer%s", sz, arena_request_name(p->pages), p->chase_ns, p->steady_long_ns,

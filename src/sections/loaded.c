@@ -8,7 +8,7 @@
 #include "sections/loaded.h"
 #include "sections/registry.h"
 
-#include "report/bandwidth_out.h"
+#include "report/loaded_out.h"
 #include "sections/plan.h"
 #include "util/jsonw.h"
 #include "util/usage.h"
@@ -91,7 +91,6 @@ static int loaded_section_run(struct section_run *s, void *result)
 	const struct loaded_knobs *k = section_knobs_of(s, &loaded_budget);
 	struct loaded_params lp;
 	char why[CLI_ERR_LEN] = "";
-	int rc;
 
 	if (s->plan->threads < 2)
 		return 1;  /* skipped; the plan warned */
@@ -104,14 +103,7 @@ static int loaded_section_run(struct section_run *s, void *result)
 	lp.threads = s->o->threads;
 	lp.seed = s->o->seed;
 	lp.stop = s->stop;
-	if ((rc = loaded_run(&lp, result, why, sizeof(why))))
-		return section_threaded_failed(s, "loaded", rc, why);
-	return 0;
-}
-
-static const struct team_placement *loaded_section_placement(const void *res)
-{
-	return &((const struct loaded_result *)res)->placement;
+	return section_threaded_done(s, "loaded", loaded_run(&lp, result, why, sizeof(why)), why);
 }
 
 const struct section section_loaded = {
@@ -122,7 +114,7 @@ const struct section section_loaded = {
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result),
 	.budget = &loaded_budget, .plan = loaded_section_plan, .peak_bytes = loaded_section_peak, .run = loaded_section_run,
 	.write_text = loaded_write_text, .write_json = loaded_write_json,
-	.write_csv = loaded_write_csv, .placement = loaded_section_placement,
+	.write_csv = loaded_write_csv, .placement_offset = offsetof(struct loaded_result, placement),
 	.view = &view_loaded,
 };
 

@@ -7,7 +7,7 @@
  */
 #include "sections/registry.h"
 
-#include "report/bandwidth_out.h"
+#include "report/multicore_out.h"
 #include "core/team.h"
 #include "sections/plan.h"
 #include "util/jsonw.h"
@@ -103,7 +103,6 @@ static int multicore_section_run(struct section_run *s, void *result)
 	const struct multicore_knobs *k = section_knobs_of(s, &multicore_budget);
 	struct multicore_params mp;
 	char why[CLI_ERR_LEN] = "";
-	int rc;
 
 	multicore_params_default(&mp, &s->r->clock, &s->r->topo, s->o->quick);
 	if (k) {
@@ -114,14 +113,7 @@ static int multicore_section_run(struct section_run *s, void *result)
 	mp.max_threads = s->o->threads;
 	mp.seed = s->o->seed;
 	mp.stop = s->stop;
-	if ((rc = multicore_run(&mp, result, why, sizeof(why))))
-		return section_threaded_failed(s, "multicore", rc, why);
-	return 0;
-}
-
-static const struct team_placement *multicore_section_placement(const void *res)
-{
-	return &((const struct multicore_result *)res)->placement;
+	return section_threaded_done(s, "multicore", multicore_run(&mp, result, why, sizeof(why)), why);
 }
 
 static void multicore_section_free(void *res)
@@ -137,7 +129,7 @@ const struct section section_multicore = {
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct multicore_result),
 	.budget = &multicore_budget, .peak_bytes = multicore_section_peak, .run = multicore_section_run,
 	.write_text = multicore_write_text, .write_json = multicore_write_json,
-	.write_csv = multicore_write_csv, .placement = multicore_section_placement,
+	.write_csv = multicore_write_csv, .placement_offset = offsetof(struct multicore_result, placement),
 	.free = multicore_section_free,
 	.view = &view_multicore,
 };

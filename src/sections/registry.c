@@ -29,9 +29,9 @@ void section_progress_done(const struct section_run *s)
 }
 
 /* A threaded section's err says what failed; -errno alone otherwise. */
-int section_threaded_failed(struct section_run *s, const char *name, int rc, const char *why)
+int section_threaded_done(struct section_run *s, const char *name, int rc, const char *why)
 {
-	if (rc != -EINTR && rc != -EPROTO && why[0])
+	if (rc && rc != -EINTR && rc != -EPROTO && why[0])
 		snprintf(s->err, sizeof(s->err), "%s: %s (%s)", name, why, strerror(-rc));
 	return rc;
 }

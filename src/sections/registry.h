@@ -112,8 +112,10 @@ struct section {
 	int (*run)(struct section_run *s, void *result);
 	void (*write_text)(const void *result, FILE *f);
 	void (*write_json)(const void *result, struct jsonw *w, const char *key);
-	/* Where its threads ran, for provenance.thread_placement; may be NULL. */
-	const struct team_placement *(*placement)(const void *result);
+	/* Where its threads ran, for provenance.thread_placement: the offset
+	 * of the result's struct team_placement (offsetof(struct NAME_result,
+	 * placement)); 0: none (no result opens with its placement). */
+	size_t placement_offset;
 	/* Tidy CSV tables from this row's part of a parsed result (doc is the
 	 * whole document); 0 or -errno. Called for every row, section present
 	 * or not, so a stale table is removed. */
@@ -173,9 +175,10 @@ bool section_asked_for(const struct section_run *s, const char *name);
 /* Ends the progress line when one is shown. */
 void section_progress_done(const struct section_run *s);
 
-/* A threaded section's failure rc, with s->err saying what failed (why) when
- * rc is neither an interruption nor a failed check. */
-int section_threaded_failed(struct section_run *s, const char *name, int rc, const char *why);
+/* What a threaded section's run returns for its experiment's rc: 0 as 0;
+ * a failure as itself, with s->err saying what failed (why) when rc is
+ * neither an interruption nor a failed check. */
+int section_threaded_done(struct section_run *s, const char *name, int rc, const char *why);
 
 /* The plan check of section name, which needs two threads (need: "2 CPUs,
  * one at each end of the line"; briefly: "2 CPUs (one at each end of the

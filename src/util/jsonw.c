@@ -223,3 +223,15 @@ void jsonw_object_array(struct jsonw *w, const char *key, const void *base, size
 		jsonw_fields_object(w, NULL, (const unsigned char *)base + i * stride, fields, n);
 	jsonw_array_end(w);
 }
+
+void jsonw_object_array_each(struct jsonw *w, const char *key, const void *base, size_t count, size_t stride,
+			     jsonw_members_fn members)
+{
+	jsonw_array_begin(w, key);
+	for (size_t i = 0; i < count; i++) {
+		jsonw_object_begin(w, NULL);
+		members(w, (const unsigned char *)base + i * stride);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}

@@ -107,6 +107,13 @@ void jsonw_fields_object(struct jsonw *w, const char *key, const void *base, con
 void jsonw_object_array(struct jsonw *w, const char *key, const void *base, size_t count, size_t stride,
 			const struct jsonw_field *fields, size_t n);
 
+/* Writes the members of one element's object (the braces are the caller's). */
+typedef void (*jsonw_members_fn)(struct jsonw *w, const void *element);
+/* An array under key of count objects, the i-th's members written by
+ * members(w, base + i * stride): for objects a table alone cannot write
+ * (a name looked up, a value or null, a nested array). */
+void jsonw_object_array_each(struct jsonw *w, const char *key, const void *base, size_t count, size_t stride,
+			     jsonw_members_fn members);
 /* The common calls: a whole table, as fields, an object or an array of
  * objects (from an array of structs, count of them). */
 #define JSONW_FIELDS(w, base, table) jsonw_fields((w), (base), (table), JSONW_NFIELDS(table))
@@ -114,5 +121,7 @@ void jsonw_object_array(struct jsonw *w, const char *key, const void *base, size
 	jsonw_fields_object((w), (key), (base), (table), JSONW_NFIELDS(table))
 #define JSONW_OBJECT_ARRAY(w, key, array, count, table) \
 	jsonw_object_array((w), (key), (array), (count), sizeof((array)[0]), (table), JSONW_NFIELDS(table))
+#define JSONW_OBJECT_ARRAY_EACH(w, key, array, count, members) \
+	jsonw_object_array_each((w), (key), (array), (count), sizeof((array)[0]), (members))
 
 #endif

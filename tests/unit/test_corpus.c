@@ -14,6 +14,7 @@
 #include "exp/app/app.h"
 #include "exp/bandwidth.h"
 #include "exp/cache_sizes.h"
+#include "analyse/latency_levels.h"
 #include "exp/latency.h"
 #include "exp/mlp.h"
 #include "exp/mlp_levels.h"

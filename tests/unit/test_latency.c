@@ -8,6 +8,7 @@
 #include "../harness.h"
 
 #include "core/clock.h"
+#include "analyse/latency_levels.h"
 #include "exp/latency.h"
 #include "exp/latency_dist.h"
 #include "exp/noise.h"
@@ -57,7 +58,8 @@ static void fill_reported_caches(struct latency_params *p)
 /* One shared run: 4 KiB .. 1 GiB, small pages at 1 GiB too. */
 static int shared_latency_run(void)
 {
-	struct latency_params p = {.max_bytes = (size_t)1 << 30, .seed = 5, .clock = &lat_clock};
+	struct latency_params p = {.max_bytes = (size_t)1 << 30, .seed = 5, .clock = &lat_clock,
+				   .derive = latency_derive};
 	struct topo t;
 
 	if (lat_rc != 1)
@@ -227,7 +229,8 @@ VALIDATE(latency_shape_steady_check_fires_on_short_regions_without_lead_in)
 	static struct latency_result r;
 	struct latency_params p = {.min_bytes = (size_t)64 << 20, .max_bytes = (size_t)512 << 20,
 				   .points_per_octave = 1, .trials = 3, .seed = 7, .clock = &lat_clock,
-				   .region_hops = 512, .no_lead_in = true, .dense_max_bytes = (size_t)1 << 30};
+				   .region_hops = 512, .no_lead_in = true, .dense_max_bytes = (size_t)1 << 30,
+				   .derive = latency_derive};
 	double floor = measured_floor_pct();
 	int rc;
 
@@ -341,7 +344,8 @@ static size_t colliding_offset(size_t node, size_t spacing)
 VALIDATE(latency_broken_layout_is_refused)
 {
 	static struct latency_result r;
-	struct latency_params p = {.max_bytes = (size_t)1 << 20, .trials = 1, .layout = colliding_offset};
+	struct latency_params p = {.max_bytes = (size_t)1 << 20, .trials = 1, .layout = colliding_offset,
+				   .derive = latency_derive};
 	int rc;
 
 	p.clock = &lat_clock;

@@ -14,6 +14,7 @@
 #include "exp/cache_sizes.h"
 
 #include "core/clock.h"
+#include "analyse/latency_levels.h"
 #include "exp/latency.h"
 #include "exp/mlp_levels.h"
 #include "report/agreement_out.h"
@@ -85,7 +86,8 @@ static void model_params(struct latency_params *p, struct model *m, struct clock
 	c->ticks_per_ns = 1;
 	*p = (struct latency_params){.min_bytes = 16u << 10, .max_bytes = 64u << 20, .points_per_octave = 2,
 				     .trials = 4, .noise_floor_pct = 2.0, .seed = 1, .clock = c,
-				     .region_hops = 1024, .region_model = model_region, .region_model_ctx = m};
+				     .region_hops = 1024, .region_model = model_region, .region_model_ctx = m,
+				     .derive = latency_derive};
 	p->reported_cache_bytes[0] = 32u << 10;
 	p->reported_cache_bytes[1] = 1u << 20;
 	p->reported_cache_bytes[2] = 32u << 20;   /* the OS's L3; the model's share is 8 MiB */

@@ -108,6 +108,12 @@ static void sample_by_calls(struct jsonw *w, const struct fields_sample *x)
 	jsonw_object_end(w);
 }
 
+/* One element's members for jsonw_object_array_each: the table's rows. */
+static void sample_members(struct jsonw *w, const void *e)
+{
+	JSONW_FIELDS(w, e, sample_fields);
+}
+
 TEST(json_writer_fields_match_the_calls)
 {
 	static const struct fields_sample xs[2] = {
@@ -115,7 +121,7 @@ TEST(json_writer_fields_match_the_calls)
 		  NULL, "eleven char", 0xfedcba9876543210ull, { 7 } },
 		{ 'b', 0, 1, 2, 3, 4, 5, 6, 0.0 / 0.0, false, "", "x", "", 0, { 0 } },
 	};
-	char by_calls[4096] = {0}, by_table[4096] = {0};
+	char by_calls[4096] = {0}, by_table[4096] = {0}, by_each[4096] = {0};
 	FILE *f = fmemopen(by_calls, sizeof(by_calls) - 1, "w");
 	struct jsonw w;
 
@@ -141,6 +147,19 @@ TEST(json_writer_fields_match_the_calls)
 	jsonw_object_end(&w);
 	jsonw_object_end(&w);
 	fclose(f);
+	/* The loop with a function per element writes what the table's loop
+	 * writes, braces and all. */
+	f = fmemopen(by_each, sizeof(by_each) - 1, "w");
+	CHECK(f, "fmemopen");
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	JSONW_OBJECT_ARRAY_EACH(&w, "xs", xs, 2, sample_members);
+	jsonw_object_begin(&w, "one");
+	JSONW_FIELDS_OBJECT(&w, NULL, &xs[0], sample_fields);
+	jsonw_object_end(&w);
+	jsonw_object_end(&w);
+	fclose(f);
+	CHECK(!strcmp(by_each, by_table), "the per-element loop wrote other bytes:\n%s\n---\n%s", by_each, by_table);
 	CHECK(strstr(by_calls, "\"i64\": -9223372036854775808"), "sample lacks i64: %s", by_calls);
 	CHECK(!strcmp(by_calls, by_table), "a table wrote other bytes than the calls:\n%s\n---\n%s", by_calls, by_table);
 }

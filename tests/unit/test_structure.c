@@ -13,9 +13,9 @@
  * the .c files that implement it: a .c of the same stem, or a .c whose
  * first header read is one with no .c of its own (document_text.c and
  * document_json.c implement sections/document.h). A cycle between modules
- * is a cycle even when no header includes itself. A header with no .c has
- * no dependency file of its own: what it includes is seen in each source
- * that reads it, so a cycle only through such headers goes unseen.
+ * is a cycle even when no header includes itself. Every header also has a
+ * dependency file of its own (the Makefile preprocesses each alone, *.h.d),
+ * so a cycle only through headers with no .c is seen too.
  */
 #include "../harness.h"
 
@@ -304,6 +304,33 @@ TEST(include_check_finds_a_planted_cycle)
 	rc = find_include_cycle(dir, NULL, cycle, sizeof(cycle));
 	CHECK(rc == 0, "rc %d after breaking it: %s", rc, cycle);
 	for (const char *const *p = (const char *const[]){"text.d", "lat_out.d", NULL}; *p; p++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, *p);
+		unlink(sub);
+	}
+	rmdir(dir);
+}
+
+/* A cycle only through headers with no .c of their own (each a module of
+ * its own): no source's list can show it, the headers' own dependency
+ * files (*.h.d, as the Makefile writes them) do. */
+TEST(include_check_finds_a_cycle_through_headers_alone)
+{
+	char dir[] = "/tmp/mlpscope-inc-XXXXXX", cycle[1024] = "", sub[PATH_MAX];
+	int rc;
+
+	CHECK(mkdtemp(dir), "mkdtemp");
+	put(dir, "page.d", "build/obj/src/report/page.o: src/report/page.c src/report/view.h \\\n"
+			   " src/report/table.h\nsrc/report/view.h:\nsrc/report/table.h:\n");
+	rc = find_include_cycle(dir, NULL, cycle, sizeof(cycle));
+	CHECK(rc == 0, "rc %d from the source's list alone: %s", rc, cycle);
+	put(dir, "view.h.d", "build/obj/src/report/view.h.d: src/report/view.h src/report/table.h\n"
+			     "src/report/table.h:\n");
+	put(dir, "table.h.d", "build/obj/src/report/table.h.d: src/report/table.h src/report/view.h\n"
+			      "src/report/view.h:\n");
+	rc = find_include_cycle(dir, NULL, cycle, sizeof(cycle));
+	CHECK(rc == 1 && strstr(cycle, "report/view.h") && strstr(cycle, "report/table.h"), "rc %d, cycle '%s'",
+	      rc, cycle);
+	for (const char *const *p = (const char *const[]){"page.d", "view.h.d", "table.h.d", NULL}; *p; p++) {
 		snprintf(sub, sizeof(sub), "%s/%s", dir, *p);
 		unlink(sub);
 	}

@@ -82,14 +82,28 @@ int app_bzip2_validate(const char *path, char *err, size_t errlen)
  * can run at half that speed for seconds. So each phase also stops
  * starting optional trials past its share of the budget (the cold trial
  * and one warm one always run), and the tools are left out past theirs. */
-enum phase { PHASE_VARIANTS, PHASE_LIBBZ2, PHASE_WORKERS, PHASE_TOOLS };
+enum phase {
+	PHASE_VARIANTS = APP_BZ2_PHASE_VARIANTS,
+	PHASE_LIBBZ2 = APP_BZ2_PHASE_LIBBZ2,
+	PHASE_WORKERS = APP_BZ2_PHASE_WORKERS,
+	PHASE_TOOLS = APP_BZ2_PHASE_TOOLS,
+};
 
-static bool past(const struct app_bzip2_params *p, enum phase ph)
+static uint64_t budget_now(const struct app_bzip2_params *p)
+{
+	return p->wall_ns ? p->wall_ns() : clock_wall_ns();
+}
+
+bool app_bzip2_past(const struct app_bzip2_params *p, enum app_bzip2_phase ph)
 {
 	static const double share[] = {0.55, 0.65, 0.75, 0.9};
 
-	return p->budget_seconds > 0 &&
-	       (double)(clock_wall_ns() - p->start_ns) * 1e-9 > share[ph] * p->budget_seconds;
+	return p->budget_seconds > 0 && (double)(budget_now(p) - p->start_ns) * 1e-9 > share[ph] * p->budget_seconds;
+}
+
+static bool past(const struct app_bzip2_params *p, enum phase ph)
+{
+	return app_bzip2_past(p, (enum app_bzip2_phase)ph);
 }
 
 /* ---- sinks ---- */
@@ -189,9 +203,27 @@ static int scout_cpu(void)
 	return -1;
 }
 
+/* The T-vector arena's bytes and huge-page bytes into v: the smaller of
+ * each read (a huge page split during the trials is what they ran on). */
+static void table_backing(const struct bz2_decoder *d, struct app_bzip2_variant *v, bool first)
+{
+	const struct arena *a = bz2_decoder_table(d);
+	size_t huge;
+
+	if (!a)
+		return;
+	if (first) {
+		v->table_arena_bytes = a->bytes;
+		v->table_huge_bytes = a->huge_bytes_obtained;
+	} else if (!arena_backing_obtained(a, &huge) && huge < v->table_huge_bytes) {
+		v->table_huge_bytes = huge;
+	}
+}
+
 static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const char *want_hash,
 		       size_t decoded, struct app_bzip2_variant *v, char *err, size_t errlen)
 {
+	struct bz2_decoder *d;
 	struct bz2_decode_opts o = {
 		.walk = {.lanes = v->k, .segments = v->segments, .layout = v->layout, .prefetch = v->prefetch,
 			 .seed = p->seed},
@@ -219,6 +251,11 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	v->checked = true;
 	v->fallbacks = wt.fallbacks;
 	o.timed = true;
+	/* The timed decodes' own buffers: the T-vector at the variant's pages
+	 * (pre-faulted), the rest first touched in the cold trial. */
+	if (!(d = bz2_decoder_new_pages(v->pages)))
+		return -ENOMEM;
+	table_backing(d, v, true);
 	for (unsigned t = 0; t < p->trials + 1; t++) {
 		if (t >= 2 && past(p, PHASE_VARIANTS))
 			break;
@@ -226,10 +263,10 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 		uint64_t t0 = clock_now(), ticks;
 		double sec;
 
-		rc = bz2_decode(in, len, &o, sum_stages, &s, NULL, &e);
+		rc = bz2_decode_with(d, in, len, &o, sum_stages, &s, NULL, &e);
 		ticks = clock_now() - t0;
 		if (rc)
-			return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
+			break;
 		sec = clock_ticks_to_ns(p->clock, ticks) * 1e-9;
 		if (v->ntrials < APP_BZ2_TRIALS_MAX)
 			v->trial_seconds[v->ntrials++] = sec;
@@ -248,6 +285,10 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 			v->stages.crc = clock_ticks_to_ns(p->clock, s.t[6]) * 1e-9;
 		}
 	}
+	table_backing(d, v, false);
+	bz2_decoder_free(d);
+	if (rc)
+		return rc == -1 ? (bad_input("input", &e, err, errlen), -EINVAL) : rc;
 	v->warm_seconds = best;
 	v->mb_per_s = (double)decoded / MB / best;
 	v->ns_per_byte = decoded ? best * 1e9 / (double)decoded : 0;
@@ -268,6 +309,7 @@ struct work {
 	int ncpus;
 	struct bz2_walk_opts walk;
 	unsigned plain;                  /* BZ2_PLAIN_* of the best variant */
+	enum page_request pages;         /* its T-vector's */
 	const struct clock_info *clock;
 	/* per candidate */
 	int *rc;
@@ -293,7 +335,7 @@ static void *worker_main(void *arg)
 		CPU_SET(w->cpus[me % (unsigned)w->ncpus], &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	d = bz2_decoder_new();
+	d = bz2_decoder_new_pages(w->pages);
 
 	for (;;) {
 		size_t i = atomic_fetch_add(&w->next, 1);
@@ -418,7 +460,8 @@ static void workers_shortfall(const struct app_bzip2_workers *one, struct app_bz
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
 		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
-	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .clock = p->clock};
+	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .pages = r->variants[r->best].pages,
+			 .clock = p->clock};
 	pthread_t th[APP_BZ2_WORKERS_MAX];
 	int rc = 0;
 
@@ -683,6 +726,7 @@ static struct app_bzip2_variant *add_variant(struct app_bzip2_result *r, unsigne
 	v->prefetch = pf;
 	v->fresh_output = fresh;
 	v->plain = plain;
+	v->pages = r->pages;
 	return v;
 }
 
@@ -756,7 +800,7 @@ static void derive_overlaps(struct app_bzip2_result *r)
 		for (unsigned j = 0; j < r->nvariants && !b; j++) {
 			const struct app_bzip2_variant *c = &r->variants[j];
 
-			if (c->overlap == BZ2_OVERLAP_OFF && !c->plain && !c->fresh_output && c->k == v->k &&
+			if (c->overlap == BZ2_OVERLAP_OFF && !c->plain && !c->fresh_output && c->k == v->k && c->pages == v->pages &&
 			    c->layout == v->layout && c->prefetch == v->prefetch) {
 				b = c;
 				x->base_variant = j;
@@ -796,7 +840,8 @@ static void derive_overlaps(struct app_bzip2_result *r)
 static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
 {
 	for (unsigned i = 0; i < r->nvariants; i++)
-		if (r->variants[i].k == 1 && !r->variants[i].fresh_output && !r->variants[i].plain)
+		if (r->variants[i].k == 1 && !r->variants[i].fresh_output && !r->variants[i].plain &&
+		    r->variants[i].pages == r->pages)
 			return &r->variants[i];
 	return NULL;
 }
@@ -848,6 +893,7 @@ static void derive(struct app_bzip2_result *r)
 		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
 	derive_axes(r);
 	derive_overlaps(r);
+	app_bzip2_translation_derive(r);
 }
 
 /* The overlap axes at the fastest walk planned in turn (K=16 prefetch
@@ -860,8 +906,9 @@ static void plan_overlaps(struct app_bzip2_result *r)
 	for (unsigned i = 0; i < r->nvariants; i++) {
 		const struct app_bzip2_variant *v = &r->variants[i];
 
-		if (!v->plain && !v->fresh_output && v->k > 1 && v->k <= 16 && v->layout == BZ2_LAYOUT_REGISTERS &&
-		    v->prefetch == BZ2_PREFETCH_NEXT && (at < 0 || v->k > r->variants[at].k))
+		if (!v->plain && !v->fresh_output && v->pages == r->pages && !v->overlap && v->k > 1 && v->k <= 16 &&
+		    v->layout == BZ2_LAYOUT_REGISTERS && v->prefetch == BZ2_PREFETCH_NEXT &&
+		    (at < 0 || v->k > r->variants[at].k))
 			at = (int)i;
 	}
 	if (at < 0)
@@ -872,6 +919,23 @@ static void plan_overlaps(struct app_bzip2_result *r)
 		if ((v = add_variant(r, base.k, base.layout, base.prefetch, false, 0)))
 			v->overlap = (enum bz2_overlap)ov;
 	}
+}
+
+/* The translation axis (--pages both): K=1 and the decode-stage axes'
+ * walk again with the T-vector at the other page kind. */
+static void plan_translation(const struct app_bzip2_params *p, struct app_bzip2_result *r,
+			     const struct app_bzip2_variant *at)
+{
+	const struct app_bzip2_variant *one = find_k1(r);
+
+	if (p->npages < 2 || !one)
+		return;
+	add_variant(r, 1, one->layout, one->prefetch, false, 0);
+	r->variants[r->nvariants - 1].pages = p->pages[0];
+	if (at->k == 1 && at->prefetch == one->prefetch && at->layout == one->layout)
+		return;
+	add_variant(r, at->k, at->layout, at->prefetch, false, 0);
+	r->variants[r->nvariants - 1].pages = p->pages[0];
 }
 
 /* The variants to sweep: the default set (K = 1..max_k by powers of two in
@@ -952,86 +1016,12 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
 		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
 			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
+		plan_translation(p, r, &at);
 	}
 	plan_overlaps(r);
 }
 
 /* ---- the budget (a user's file) ---- */
-/* How a user's file is fitted to the budget, in order: the reduced variant
- * set, fewer trials (two warm after the cold one), then a prefix of the
- * first stream's blocks. */
-struct shrink {
-	bool reduced;
-	unsigned trials;
-	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
-};
-
-/* One variant's decodes (an untimed checked one, the cold one, the trials)
- * in K=1 whole decodes: lanes about 0.55, every path plain about 0.8 (this
- * machine's default input: K=1 0.27 s, K=8 0.10-0.15 s, all plain 0.15). */
-static double variants_cost(const struct app_bzip2_result *r, unsigned trials)
-{
-	double c = 0;
-
-	for (unsigned i = 0; i < r->nvariants; i++) {
-		const struct app_bzip2_variant *v = &r->variants[i];
-
-		c += (trials + 2) * (v->k == 1 ? 1.0 : v->plain ? 0.8 : 0.55);
-	}
-	return c;
-}
-
-/* The whole experiment in K=1 decodes: the two reference decodes (libbz2
- * about 1.3 of ours at K=1), the variants, libbz2's trials, the workers and
- * the two tools. */
-static double run_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials)
-{
-	double workers = 0;
-
-	for (unsigned n = 1; n <= p->max_workers; n++)
-		workers += 0.55 / n;
-	return 2.3 + variants_cost(r, trials) + 1.3 * trials + trials * workers + (p->tools ? 2 * 1.3 * trials : 0);
-}
-
-/* Seconds per block of a K=1 decode, from up to the first 3 blocks
- * decoded twice (the first once before that, untimed: its buffers' first
- * touch is no rate); 0 when none decodes. Per block, not per compressed
- * byte: the work is the block's rows (all but a stream's last block are
- * full), and a file's first blocks may compress 3x better than the rest
- * (licence texts): per byte, the 34 MB file's estimate came out 4x high. */
-static double probe_rate(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand,
-			 const struct clock_info *clk)
-{
-	struct bz2_walk_opts w = {.lanes = 1};
-	struct bz2_decoder *d = bz2_decoder_new();
-	size_t m = ncand < 3 ? ncand : 3;
-	struct bz2_block_result br;
-	struct bz2_error e;
-	uint64_t t0, end;
-	double rate = 0;
-
-	if (!d || !m || bz2_decode_block_at(d, in, len, cand[0], 1, &w, 0, &br, &e))
-		goto out;
-	/* The faster of two passes: a neighbour's burst in one doubles it. */
-	for (int pass = 0; pass < 2; pass++) {
-		double r1;
-
-		t0 = clock_now();
-		end = cand[0];
-		for (size_t i = 0; i < m; i++) {
-			if (bz2_decode_block_at(d, in, len, cand[i], (unsigned)i + 1, &w, 0, &br, &e))
-				goto out;
-			end = br.end_bit;
-		}
-		if (end <= cand[0])
-			goto out;
-		r1 = clock_ticks_to_ns(clk, clock_now() - t0) * 1e-9 / (double)m;
-		rate = pass && rate < r1 ? rate : r1;
-	}
-out:
-	bz2_decoder_free(d);
-	return rate;
-}
 
 static void put_bits(uint8_t *out, uint64_t *bit, unsigned n, uint64_t v)
 {
@@ -1040,14 +1030,10 @@ static void put_bits(uint8_t *out, uint64_t *bit, unsigned n, uint64_t v)
 			out[*bit / 8] |= (uint8_t)(0x80 >> (*bit % 8));
 }
 
-/* A stream of the first `blocks` blocks of in's first stream: its header,
- * those blocks' bits as they are, the end marker and their combined CRC
- * (each block's CRC read from its header, nothing decoded). NULL when the
- * scan's first block is not right after the header or memory ran out; a
- * prefix that does not decode (the first stream ended before) is refused
- * by the caller's check. */
-static uint8_t *prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
-			      size_t *out_len)
+/* The end marker and the combined CRC are written after the last kept
+ * block's bits, not byte-aligned: a block ends at any bit. */
+uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
+				 size_t *out_len)
 {
 	uint32_t combined = 0;
 	uint64_t bit;
@@ -1073,85 +1059,149 @@ static uint8_t *prefix_stream(const uint8_t *in, size_t len, const uint64_t *can
 	return out;
 }
 
-/* Fit the run to q->budget_seconds (0: no budget): probe the decode rate,
- * then shrink trials, variants and the input in that order, saying what in
- * r->shrunk. *in and *len may be replaced by a prefix (the old buffer
- * freed). 0 or -ENOMEM. */
-static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct shrink *sh, uint8_t **in,
-		      size_t *len)
+void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, const struct app_bzip2_rates *rt,
+		   size_t file_blocks, struct app_bzip2_shrink *sh)
 {
-	double budget = q->budget_seconds * 0.9, t1, cost;
-	size_t ncand = 0, file_blocks;
-	uint64_t *cand;
+	double budget = q->budget_seconds * 0.9, cost;
 	int n = 0;
 
-	sh->trials = q->trials;
-	if (q->budget_seconds <= 0 || !q->path)
-		return 0;
-	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
-		return -ENOMEM;
-	file_blocks = ncand;
-	t1 = probe_rate(*in, *len, cand, ncand, q->clock) * (double)file_blocks;
+	*sh = (struct app_bzip2_shrink){.trials = q->trials};
+	r->shrunk[0] = 0;
+	r->pages = q->npages ? q->pages[q->npages - 1] : PAGES_SMALL;
 	plan_variants(q, r, false);
-	cost = t1 * run_cost(q, r, sh->trials);
+	cost = app_bzip2_cost(q, r, sh->trials, rt);
 	r->budget_seconds = q->budget_seconds;
-	r->estimated_seconds = cost;
-	if (t1 <= 0 || cost <= budget)
-		goto out;
+	sh->whole_seconds = r->estimated_seconds = cost;
+	if (rt->k1 <= 0 || q->budget_seconds <= 0 || cost <= budget)
+		return;
 	{
 		unsigned before = r->nvariants;
 
 		sh->reduced = true;
 		plan_variants(q, r, true);
 		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%u of %u variants", r->nvariants, before);
-		cost = t1 * run_cost(q, r, sh->trials);
+		cost = app_bzip2_cost(q, r, sh->trials, rt);
 	}
 	/* Two warm trials at least: one is no minimum on a shared machine. */
 	if (cost > budget && sh->trials > 2) {
 		n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n, "%strials %u -> 2", n ? ", " : "", sh->trials);
 		sh->trials = 2;
-		cost = t1 * run_cost(q, r, 2);
+		cost = app_bzip2_cost(q, r, 2, rt);
 	}
+	sh->whole_seconds = r->estimated_seconds = cost;
 	if (cost > budget && file_blocks > 1) {
-		size_t blocks = (size_t)((double)file_blocks * budget / cost), plen = 0;
-		uint8_t *pre;
+		size_t blocks = (size_t)((double)file_blocks * budget / cost);
 
-		blocks = blocks < 1 ? 1 : blocks;
-		pre = prefix_stream(*in, *len, cand, ncand, blocks, &plen);
-		if (pre) {
-			struct bz2_decode_opts o = {.walk = {.lanes = 1}};
-			struct bz2_error e;
-
-			/* The first stream may have ended before: only a prefix
-			 * that decodes is used. */
-			if (bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e)) {
-				free(pre);
-			} else {
-				n += snprintf(r->shrunk + n, sizeof(r->shrunk) - (size_t)n,
-					      "%sthe first %zu of %zu blocks (%zu of %zu compressed bytes)", n ? ", " : "",
-					      blocks, file_blocks, plen, *len);
-				cost *= (double)blocks / (double)file_blocks;
-				free(*in);
-				*in = pre;
-				*len = plen;
-				sh->blocks = blocks;
-			}
-		}
+		sh->blocks = blocks < 1 ? 1 : blocks;
+		r->estimated_seconds = cost * (double)sh->blocks / (double)file_blocks;
 	}
-	r->estimated_seconds = cost;
-out:
+}
+
+/* Build the prefix of sh->blocks blocks and keep it, saying so in
+ * r->shrunk, when it decodes (the first stream may end before): true when
+ * *in and *len were replaced by it (the old buffer freed). */
+static bool use_prefix(struct app_bzip2_result *r, const struct app_bzip2_shrink *sh, const uint64_t *cand,
+		       size_t ncand, uint8_t **in, size_t *len)
+{
+	struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+	struct bz2_error e;
+	size_t plen = 0, used = strlen(r->shrunk);
+	uint8_t *pre = app_bzip2_prefix_stream(*in, *len, cand, ncand, sh->blocks, &plen);
+
+	if (!pre)
+		return false;
+	if (bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e)) {
+		free(pre);
+		return false;
+	}
+	snprintf(r->shrunk + used, sizeof(r->shrunk) - used, "%sthe first %zu of %zu blocks (%zu of %zu compressed bytes)",
+		 used ? ", " : "", sh->blocks, ncand, plen, *len);
+	free(*in);
+	*in = pre;
+	*len = plen;
+	return true;
+}
+
+/* Fit the run to q->budget_seconds (0: no budget): probe the decode rate,
+ * then app_bzip2_fit, and the prefix it asks for when it decodes (else
+ * the whole file's estimate stands). 0 or -ENOMEM. */
+static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, struct app_bzip2_shrink *sh,
+		      uint8_t **in, size_t *len)
+{
+	struct app_bzip2_rates rt;
+	size_t ncand = 0;
+	uint64_t *cand;
+
+	sh->trials = q->trials;
+	if (q->budget_seconds <= 0 || !q->path)
+		return 0;
+	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
+		return -ENOMEM;
+	app_bzip2_probe(q, *in, *len, cand, ncand, &rt);
+	r->rates = rt;
+	app_bzip2_fit(q, r, &rt, ncand, sh);
+	if (sh->blocks && !use_prefix(r, sh, cand, ncand, in, len)) {
+		sh->blocks = 0;
+		r->estimated_seconds = sh->whole_seconds;
+	}
 	free(cand);
 	q->trials = sh->trials;
 	return 0;
 }
 
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen)
+{
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct app_bzip2_shrink sh;
+	struct app_bzip2_rates rt;
+	size_t len = 0, ncand = 0, sample = p->default_text_bytes;
+	double scale = 1, gen = 0;
+	uint8_t *in = NULL;
+	uint64_t *cand = NULL;
+	int rc = -ENOMEM;
+
+	*seconds = 0;
+	if (!r)
+		return -ENOMEM;
+	if (p->path) {
+		rc = read_file(p->path, &in, &len, err, errlen);
+	} else {
+		/* One block of the generated text: markov text decodes at one
+		 * rate throughout, so the whole is that block's times scaled. */
+		uint64_t t0 = clock_wall_ns();
+
+		sample = sample < 890000 ? sample : 890000;
+		scale = (double)p->default_text_bytes / (double)sample;
+		rc = make_default(sample, p->seed, &in, &len, err, errlen);
+		gen = (double)(clock_wall_ns() - t0) * 1e-9 * scale;
+	}
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	if (!(cand = bz2_scan_blocks(in, len, &ncand)))
+		goto out;
+	rc = 0;
+	if (app_bzip2_probe(p, in, len, cand, ncand, &rt))
+		goto out;
+	rt.k1 *= scale;
+	rt.lanes *= scale;
+	rt.hash *= scale;
+	app_bzip2_fit(p, r, &rt, ncand, &sh);
+	*seconds = r->estimated_seconds + gen;
+out:
+	free(in);
+	free(cand);
+	free(r);
+	return rc;
+}
+
 int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
 {
 	struct app_bzip2_params q = *p;
-	struct shrink shrink = {.reduced = false};
+	struct app_bzip2_shrink shrink = {.reduced = false};
 	uint64_t t_start = clock_wall_ns();
 
-	q.start_ns = t_start;
+	q.start_ns = budget_now(p);
 	uint8_t *in = NULL, *buf = NULL;
 	size_t len = 0;
 	struct hash_sink ref = {.bytes = 0};
@@ -1181,6 +1231,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	}
 	r->file_compressed_bytes = len;
 	r->segments_override = p->segments;
+	r->pages = p->npages ? p->pages[p->npages - 1] : PAGES_SMALL;
 	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
 		goto out;
 	r->prefix_blocks = shrink.blocks;
@@ -1263,6 +1314,9 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		if ((rc = run_variant(&q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
 			goto out;
 	}
+	app_bzip2_translation_derive(r);
+	if ((rc = app_bzip2_translation_paired(&q, in, len, r)))
+		goto out;
 
 	/* libbz2 on one thread over the same bytes, no sink. */
 	for (unsigned t = 0; t < q.trials; t++) {

@@ -20,7 +20,7 @@
 #include "core/clock.h"
 #include "exp/app/app.h"
 
-#define APP_BZ2_VARIANTS_MAX 26
+#define APP_BZ2_VARIANTS_MAX 28
 #define APP_BZ2_WORKERS_MAX 16
 #define APP_BZ2_TOOLS_MAX 3
 
@@ -39,8 +39,14 @@ struct app_bzip2_params {
 	unsigned segments;
 	int layout, prefetch, output_fresh;
 	uint64_t seed;
+	/* The T-vector's pages (--pages): every variant at pages[npages - 1]
+	 * (npages 0: small); with two (both), K=1 and the decode-stage axes'
+	 * walk also at pages[0]: the translation axis. */
+	enum page_request pages[2];
+	unsigned npages;
 	double budget_seconds;       /* a file's run fits this (shrinking what it must); 0: no budget */
 	uint64_t start_ns;           /* set by app_bzip2_run: when the budget's clock started */
+	uint64_t (*wall_ns)(void);   /* the budget's clock; NULL: clock_wall_ns (tests pass their own) */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
 };
@@ -48,6 +54,14 @@ struct app_bzip2_params {
 /* Seconds per stage, summed over the file's blocks. */
 struct app_bzip2_stages {
 	double decode, table, starts, traversal, assembly, rle, crc;
+};
+
+/* exp/app/bzip2_cost.c: seconds of one whole decode of the input, from a
+ * probe of a few blocks spread over it. */
+struct app_bzip2_rates {
+	double k1;       /* at K=1 */
+	double lanes;    /* at K=8 registers prefetch next */
+	double hash;     /* SHA-256 of its output */
 };
 
 #define APP_BZ2_TRIALS_MAX 16
@@ -60,6 +74,10 @@ struct app_bzip2_variant {
 	bool fresh_output;
 	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
 	enum bz2_overlap overlap;        /* block b+1's decode beside block b's walk (scout: two threads) */
+	enum page_request pages;         /* requested for the T-vector's arena */
+	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB */
+	size_t table_huge_bytes;         /* huge-page bytes of it per smaps (the smaller of after the map
+	                                  * and after the trials) */
 	unsigned ntrials;                /* raw trial times, the cold one first */
 	double trial_seconds[APP_BZ2_TRIALS_MAX];
 	double ns_per_row;               /* warm seconds per BWT row (the walk's unit of work) */
@@ -106,6 +124,23 @@ struct app_bzip2_overlap_axis {
 	double measured_speedup;               /* base whole / this whole */
 };
 
+/* The translation axis (--pages both): one walk with its T-vector on small
+ * pages against the same walk on huge; speedups are small / huge. */
+#define APP_BZ2_TRANSLATIONS 2
+struct app_bzip2_translation {
+	unsigned small_variant, huge_variant;  /* indices into variants[] */
+	double whole_speedup, table_speedup, walk_speedup;  /* from the two variants' own warm trials */
+	/* Paired: per iteration one whole decode on each (order alternating),
+	 * the speedup the minimum of the quotients (core/stats.c). */
+	unsigned npaired;
+	double small_seconds[APP_BZ2_TRIALS_MAX], huge_seconds[APP_BZ2_TRIALS_MAX];
+	double paired_speedup;
+	double minima_speedup;                 /* the small side's minimum / the huge side's, same iterations */
+	size_t paired_huge_bytes[2];           /* huge-page bytes of the paired decoders' T-vectors, small's
+	                                        * then huge's, per smaps after the pairs */
+	size_t paired_arena_bytes;
+};
+
 struct app_bzip2_workers {
 	unsigned n;
 	double wall_seconds, mb_per_s, cpu_seconds_per_gb;
@@ -133,6 +168,7 @@ struct app_bzip2_result {
 	char input[300];                 /* what was decoded, in words */
 	double budget_seconds;           /* what the run was fitted to; 0: none (the generated input) */
 	double estimated_seconds;        /* the cost model's estimate after shrinking */
+	struct app_bzip2_rates rates;    /* the probe's, of the whole file, that estimate came from */
 	char shrunk[200];                /* what was shrunk to fit, in words; empty: nothing */
 	size_t prefix_blocks;            /* blocks of the first stream decoded; 0: the whole file */
 	size_t file_compressed_bytes;    /* the file's size (compressed_bytes: what was decoded) */
@@ -151,6 +187,9 @@ struct app_bzip2_result {
 	struct app_bzip2_axis axes[APP_BZ2_AXES];
 	unsigned noverlaps;
 	struct app_bzip2_overlap_axis overlaps[APP_BZ2_OVERLAPS];
+	unsigned ntranslations;
+	struct app_bzip2_translation translations[APP_BZ2_TRANSLATIONS];
+	enum page_request pages;         /* the sweep's (and the workers') T-vector pages */
 	unsigned segments_override;      /* --segments, 0: 4K */
 	unsigned nvariants;
 	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
@@ -201,6 +240,68 @@ int app_bzip2_chase(const struct app_params *ap, const struct app_chase *reuse, 
  * ratios from r->chase (NaN where the chase did not run or reach K). */
 void app_bzip2_residency(const struct app_bzip2_cache_facts *c, struct app_bzip2_result *r);
 void app_bzip2_chase_ratios(struct app_bzip2_result *r);
+
+/* The budget's phases in run order. Past its share of the budget (55%,
+ * 65%, 75%, 90%) a phase starts no optional trial: the variants keep their
+ * cold trial and one warm one, libbz2 and the workers one trial, the peers
+ * are left out. */
+enum app_bzip2_phase { APP_BZ2_PHASE_VARIANTS, APP_BZ2_PHASE_LIBBZ2, APP_BZ2_PHASE_WORKERS, APP_BZ2_PHASE_TOOLS };
+/* Whether p's budget clock is past phase ph's share (false without a budget). */
+bool app_bzip2_past(const struct app_bzip2_params *p, enum app_bzip2_phase ph);
+
+/* exp/app/bzip2_translation.c. Pair each variant off the sweep's pages
+ * with its twin on them and fill the speedups from their warm trials
+ * (pure: fills r->translations from r->variants; the paired fields are
+ * left as they are). */
+void app_bzip2_translation_derive(struct app_bzip2_result *r);
+/* Time each pair paired (p->trials + 2 iterations, at least 4, 3 past the
+ * variants' share of the budget): 0, -ENOMEM, -EINTR, or -EINVAL with
+ * nothing to say (the variants decoded the same input already). */
+int app_bzip2_translation_paired(const struct app_bzip2_params *p, const uint8_t *in, size_t len,
+				 struct app_bzip2_result *r);
+
+/* How a user's file is fitted to the budget, in order: the reduced variant
+ * set, fewer trials (two warm after the cold one), then a prefix of the
+ * first stream's blocks. */
+struct app_bzip2_shrink {
+	bool reduced;
+	unsigned trials;
+	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
+	double whole_seconds;            /* the estimate before the prefix */
+};
+
+/* Probe in[0..len) (cand: its block magics, bz2_scan_blocks) with p's
+ * seed, pages and clock: 0, or -1 with rt zeroed when no block decodes. */
+int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const uint64_t *cand,
+		    size_t ncand, struct app_bzip2_rates *rt);
+/* The seconds r's plan of variants takes at `trials` with p's workers,
+ * peers and pages, at rates rt (pure). */
+double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
+		      const struct app_bzip2_rates *rt);
+
+/* The fit's decisions (pure: no clock, no input): rt the probe's rates of
+ * the whole file, file_blocks its blocks. Fills sh, r->shrunk (variants
+ * and trials; the caller adds the prefix it manages to build),
+ * r->budget_seconds, r->estimated_seconds, r->pages and r's plan of
+ * variants. No budget (q->budget_seconds 0) or no rate: nothing shrunk. */
+void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r, const struct app_bzip2_rates *rt,
+		   size_t file_blocks, struct app_bzip2_shrink *sh);
+/* A stream of the first `blocks` blocks of in's first stream (cand: the
+ * block magics' bit offsets, bz2_scan_blocks): its header, those blocks'
+ * bits as they are, the end marker and their combined CRC (each block's
+ * CRC read from its header, nothing decoded); malloc'd, *out_len its
+ * bytes. NULL when blocks is 0 or not under ncand, when the scan's first
+ * block is not right after the header, or memory ran out. A prefix that
+ * does not decode (the first stream ended before) is the caller's to
+ * refuse. */
+uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
+				 size_t *out_len);
+
+/* What app_bzip2_run with p will take, in seconds (the planner's price):
+ * the probe and the fit on the file, or on one block of the generated
+ * text scaled to its size with the generation's own time. 0 (seconds 0
+ * when nothing decodes), or -EINVAL/-errno with err filled as below. */
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen);
 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */

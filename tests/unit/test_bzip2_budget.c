@@ -1,0 +1,331 @@
+/*
+ * `app bzip2 FILE`'s budget, logic only: the fit's decisions from
+ * synthetic decode rates (app_bzip2_fit), the prefix stream a shrunk run
+ * decodes (app_bzip2_prefix_stream, on streams libbz2 writes), and the
+ * phase deadlines that stop optional trials, through the budget clock's
+ * seam (params.wall_ns): a clock that jumps past each phase's share, and
+ * the trial counts each phase kept. No figure is asserted.
+ */
+#include "../harness.h"
+
+#include "bzip2/bz2.h"
+#include "bzip2/libbz2_ref.h"
+#include "exp/app/bzip2.h"
+#include "exp/app/textgen.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct app_bzip2_params file_params(void)
+{
+	return (struct app_bzip2_params){
+		.path = "user.bz2", .max_k = 32, .trials = 3, .max_workers = 2, .tools = true, .layout = -1,
+		.prefetch = -1, .output_fresh = -1, .budget_seconds = 50, .npages = 1, .pages = {PAGES_HUGE},
+	};
+}
+
+/* ---- the fit ---- */
+/* A whole-file decode of t1 seconds at K=1; lanes and the hash as the
+ * Zen 5 guest measured them against it. */
+static struct app_bzip2_rates rates(double t1)
+{
+	return (struct app_bzip2_rates){.k1 = t1, .lanes = 0.4 * t1, .hash = 0.2 * t1};
+}
+
+TEST(bzip2_budget_fit_shrinks_variants_then_trials_then_blocks)
+{
+	struct app_bzip2_params q = file_params();
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	size_t file_blocks = 38, last_blocks = file_blocks;
+	int stage = 0;  /* 0 nothing, 1 variants, 2 trials, 3 prefix: never goes back */
+
+	if (!r) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (double t1 = 1e-3; t1 < 1e3; t1 *= 1.25) {
+		struct app_bzip2_shrink sh;
+		int now;
+
+		struct app_bzip2_rates rt = rates(t1);
+
+		app_bzip2_fit(&q, r, &rt, file_blocks, &sh);
+		now = sh.blocks ? 3 : sh.trials < q.trials ? 2 : sh.reduced ? 1 : 0;
+		CHECK(now >= stage, "t1 %.3f s: shrink stage %d after %d (the order is variants, trials, prefix)", t1, now,
+		      stage);
+		CHECK(!sh.blocks || (sh.reduced && sh.trials == 2), "t1 %.3f s: a prefix before the variants and trials",
+		      t1);
+		CHECK(now == 0 ? !r->shrunk[0] : r->shrunk[0] != 0, "t1 %.3f s: shrunk '%s' at stage %d", t1, r->shrunk,
+		      now);
+		CHECK(sh.blocks <= last_blocks && sh.blocks < file_blocks, "t1 %.3f s: %zu blocks after %zu of %zu", t1,
+		      sh.blocks, last_blocks, file_blocks);
+		/* What the run is planned to take fits 90% of the budget unless
+		 * even one block does not. */
+		CHECK(r->estimated_seconds <= 0.9 * q.budget_seconds * (1 + 1e-9) || sh.blocks == 1,
+		      "t1 %.3f s: estimated %.1f s over 90%% of %.0f s with %zu blocks", t1, r->estimated_seconds,
+		      q.budget_seconds, sh.blocks);
+		CHECK(!sh.blocks || r->estimated_seconds == sh.whole_seconds * (double)sh.blocks / (double)file_blocks,
+		      "t1 %.3f s: the prefix's estimate is not the whole's scaled by its blocks", t1);
+		stage = now;
+		if (sh.blocks)
+			last_blocks = sh.blocks;
+	}
+	CHECK(stage == 3 && last_blocks == 1, "at 1000 s a decode: stage %d, %zu blocks (expected a 1-block prefix)",
+	      stage, last_blocks);
+	free(r);
+}
+
+TEST(bzip2_budget_fit_keeps_what_fits_and_one_block_files_whole)
+{
+	struct app_bzip2_params q = file_params();
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct app_bzip2_shrink sh;
+	struct app_bzip2_rates fast = rates(1e-4), none = rates(0), slow = rates(1e3);
+
+	if (!r) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	app_bzip2_fit(&q, r, &fast, 38, &sh);
+	CHECK(!sh.reduced && sh.trials == 3 && !sh.blocks && !r->shrunk[0], "a fast file was shrunk: '%s'", r->shrunk);
+	app_bzip2_fit(&q, r, &none, 38, &sh);
+	CHECK(!sh.reduced && !sh.blocks, "no probe (t1 0) shrank the run: '%s'", r->shrunk);
+	app_bzip2_fit(&q, r, &slow, 1, &sh);
+	CHECK(sh.reduced && sh.trials == 2 && !sh.blocks, "a one-block file: reduced %d, trials %u, %zu blocks",
+	      sh.reduced, sh.trials, sh.blocks);
+	q.budget_seconds = 0;
+	app_bzip2_fit(&q, r, &slow, 38, &sh);
+	CHECK(!sh.reduced && !sh.blocks && r->estimated_seconds > 1e3, "no budget, yet shrunk: '%s'", r->shrunk);
+	free(r);
+}
+
+/* ---- the prefix stream ---- */
+struct sizes {
+	size_t block[64];
+	unsigned n;
+};
+
+static int block_sizes(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
+{
+	struct sizes *s = ctx;
+
+	(void)block, (void)out, (void)t;
+	if (s->n < 64)
+		s->block[s->n++] = bytes;
+	return 0;
+}
+
+struct collect {
+	uint8_t *p;
+	size_t n, cap;
+};
+
+static int collect(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
+{
+	struct collect *c = ctx;
+
+	(void)block, (void)t;
+	if (c->n + bytes > c->cap)
+		return 1;
+	memcpy(c->p + c->n, out, bytes);
+	c->n += bytes;
+	return 0;
+}
+
+static uint8_t *squeeze(const uint8_t *in, size_t n, int level, size_t *len)
+{
+	char why[128];
+	uint8_t *out;
+
+	*len = n + n / 100 + 1024;
+	if (!(out = malloc(*len)) || bz2_ref_compress(in, n, level, out, len, why, sizeof(why))) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+TEST(bzip2_budget_prefix_decodes_to_the_first_blocks, NEEDS_LIBBZ2)
+{
+	size_t n = 450000, len = 0, ncand = 0, plen = 0, upto = 0;
+	uint8_t *text = malloc(n), *z = NULL, *pre;
+	uint64_t *cand = NULL;
+	struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+	struct collect c = {.cap = n};
+	struct sizes sz = {.n = 0};
+	struct bz2_error e;
+
+	c.p = malloc(n);
+	if (!text || !c.p) {
+		CHECK(0, "out of memory");
+		goto out;
+	}
+	textgen_fill(text, n, TEXTGEN_MARKOV, 7);
+	if (!(z = squeeze(text, n, 1, &len)) || bz2_decode(z, len, &o, block_sizes, &sz, NULL, &e) ||
+	    !(cand = bz2_scan_blocks(z, len, &ncand))) {
+		CHECK(0, "could not make the stream");
+		goto out;
+	}
+	CHECK(sz.n >= 4 && ncand == sz.n, "450 kB at level 1: %u blocks, %zu magics", sz.n, ncand);
+	for (size_t k = 1; k < ncand; k++) {
+		upto += sz.block[k - 1];
+		pre = app_bzip2_prefix_stream(z, len, cand, ncand, k, &plen);
+		c.n = 0;
+		CHECK(pre && bz2_decode(pre, plen, &o, collect, &c, NULL, &e) == 0 && c.n == upto &&
+			      !memcmp(c.p, text, upto),
+		      "%zu of %zu blocks: %s, %zu bytes of %zu", k, ncand, pre ? e.what : "no prefix", c.n, upto);
+		CHECK(!pre || plen < len, "the %zu-block prefix is %zu bytes, the whole %zu", k, plen, len);
+		free(pre);
+	}
+	CHECK(!app_bzip2_prefix_stream(z, len, cand, ncand, 0, &plen), "a prefix of no blocks was made");
+	CHECK(!app_bzip2_prefix_stream(z, len, cand, ncand, ncand, &plen), "a prefix of every block was made");
+	CHECK(!app_bzip2_prefix_stream(z, len, cand + 1, ncand - 1, 1, &plen),
+	      "a prefix whose first block is not after the header was made");
+out:
+	free(text);
+	free(z);
+	free(cand);
+	free(c.p);
+}
+
+/* A prefix reaching into a second stream holds that stream's header: it
+ * must not decode (the caller then keeps the whole file). */
+TEST(bzip2_budget_prefix_past_the_first_stream_does_not_decode, NEEDS_LIBBZ2)
+{
+	size_t n = 250000, la = 0, lb = 0, ncand = 0, plen = 0;
+	uint8_t *text = malloc(n), *a = NULL, *b = NULL, *both = NULL, *pre = NULL;
+	uint64_t *cand = NULL;
+	struct bz2_decode_opts o = {.walk = {.lanes = 1}};
+	struct bz2_error e;
+
+	if (!text) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	textgen_fill(text, n, TEXTGEN_MARKOV, 8);
+	a = squeeze(text, n, 1, &la);
+	b = squeeze(text, 50000, 1, &lb);
+	if (!a || !b || !(both = malloc(la + lb))) {
+		CHECK(0, "could not make the streams");
+		goto out;
+	}
+	memcpy(both, a, la);
+	memcpy(both + la, b, lb);
+	if (!(cand = bz2_scan_blocks(both, la + lb, &ncand)) || ncand < 4) {
+		CHECK(0, "the scan found %zu blocks", ncand);
+		goto out;
+	}
+	/* Stream a holds ncand - 1 blocks; the prefix of all of them and b's. */
+	pre = app_bzip2_prefix_stream(both, la + lb, cand, ncand, ncand - 1, &plen);
+	CHECK(pre && bz2_decode(pre, plen, &o, NULL, NULL, NULL, &e) == -1,
+	      "a prefix into the second stream decoded (%zu blocks of %zu)", ncand - 1, ncand);
+out:
+	free(text);
+	free(a);
+	free(b);
+	free(both);
+	free(cand);
+	free(pre);
+}
+
+/* ---- the phase deadlines ---- */
+static uint64_t fake_after_ns, fake_calls;
+
+/* The budget's clock: 0 when the run starts, then fake_after_ns for good. */
+static uint64_t fake_clock(void)
+{
+	return fake_calls++ ? fake_after_ns : 0;
+}
+
+TEST(bzip2_budget_past_each_share)
+{
+	static const double share[] = {0.55, 0.65, 0.75, 0.9};
+	struct app_bzip2_params p = {.budget_seconds = 100, .wall_ns = fake_clock};
+
+	for (unsigned ph = 0; ph < 4; ph++) {
+		fake_calls = 1;
+		fake_after_ns = (uint64_t)((share[ph] * 100 - 0.1) * 1e9);
+		CHECK(!app_bzip2_past(&p, (enum app_bzip2_phase)ph), "phase %u past at %.1f s of 100", ph,
+		      share[ph] * 100 - 0.1);
+		fake_after_ns = (uint64_t)((share[ph] * 100 + 0.1) * 1e9);
+		CHECK(app_bzip2_past(&p, (enum app_bzip2_phase)ph), "phase %u not past at %.1f s of 100", ph,
+		      share[ph] * 100 + 0.1);
+	}
+	p.budget_seconds = 0;
+	fake_after_ns = (uint64_t)1e15;
+	CHECK(!app_bzip2_past(&p, APP_BZ2_PHASE_VARIANTS), "no budget, yet past");
+}
+
+/* One run of the generated input, narrowed to K=1 and the decode axes at
+ * it, with the translation pair, its budget clock at `after` seconds from
+ * the first read on. */
+static struct app_bzip2_result *phase_run(double after, bool tools)
+{
+	struct app_bzip2_params p = {
+		.default_text_bytes = 60000, .max_k = 1, .trials = 5, .max_workers = 1, .tools = tools, .only_k = 1,
+		.layout = -1, .prefetch = -1, .output_fresh = -1, .seed = 1, .budget_seconds = 10,
+		.pages = {PAGES_SMALL, PAGES_HUGE}, .npages = 2, .clock = test_stub_clock(), .wall_ns = fake_clock,
+	};
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	char err[256];
+
+	fake_calls = 0;
+	fake_after_ns = (uint64_t)(after * 1e9);
+	if (r && app_bzip2_run(&p, r, err, sizeof(err))) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static unsigned fewest_trials(const struct app_bzip2_result *r, unsigned *most)
+{
+	unsigned least = ~0u;
+
+	*most = 0;
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		least = r->variants[i].ntrials < least ? r->variants[i].ntrials : least;
+		*most = r->variants[i].ntrials > *most ? r->variants[i].ntrials : *most;
+	}
+	return least;
+}
+
+TEST(bzip2_budget_phases_stop_their_optional_trials, NEEDS_LIBBZ2 | NEEDS_HOST)
+{
+	struct app_bzip2_result *r;
+	unsigned least, most;
+
+	/* Never past: every trial of every phase. */
+	if (!(r = phase_run(0, false))) {
+		CHECK(0, "the run failed");
+		return;
+	}
+	least = fewest_trials(r, &most);
+	CHECK(least == 6 && most == 6, "variants kept %u..%u trials of 6 (cold + 5)", least, most);
+	CHECK(r->libbz2_ntrials == 5, "libbz2 kept %u of 5", r->libbz2_ntrials);
+	CHECK(r->ntranslations == 1 && r->translations[0].npaired == 7, "%u translation pairs, %u iterations of 7",
+	      r->ntranslations, r->ntranslations ? r->translations[0].npaired : 0);
+	free(r);
+	/* Past the variants' 55% (at 60%), not libbz2's 65%. */
+	if (!(r = phase_run(6, false))) {
+		CHECK(0, "the run failed");
+		return;
+	}
+	least = fewest_trials(r, &most);
+	CHECK(least == 2 && most == 2, "past 55%%: variants kept %u..%u trials (expected the cold and one warm)",
+	      least, most);
+	CHECK(r->libbz2_ntrials == 5, "at 60%% libbz2 kept %u of 5 (its share is 65%%)", r->libbz2_ntrials);
+	CHECK(r->ntranslations == 1 && r->translations[0].npaired == 3, "past 55%%: %u pair iterations (expected 3)",
+	      r->ntranslations ? r->translations[0].npaired : 0);
+	free(r);
+	/* Past every share: one libbz2 trial, the peers left out unrun. */
+	if (!(r = phase_run(100, true))) {
+		CHECK(0, "the run failed");
+		return;
+	}
+	least = fewest_trials(r, &most);
+	CHECK(least == 2 && most == 2, "past all: variants kept %u..%u trials", least, most);
+	CHECK(r->libbz2_ntrials == 1, "past all: libbz2 kept %u trials (expected 1)", r->libbz2_ntrials);
+	CHECK(r->tools_skipped && r->ntools == 0, "past all: peers skipped %d, %u run", r->tools_skipped, r->ntools);
+	free(r);
+}
