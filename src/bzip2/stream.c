@@ -5,7 +5,10 @@
  * combined CRC, then the next stream if more bytes follow (pbzip2 and
  * `cat a.bz2 b.bz2` write several). Stage times come from one clock read
  * between stages; the output buffer is reused across blocks or allocated
- * fresh for each (the axis a decoder's buffer lifetime sets).
+ * fresh for each (the axis a decoder's buffer lifetime sets). Block b+1's
+ * decode may also run beside block b's walk (bz2_decode_opts.overlap):
+ * interleaved on this thread, or on a scout thread; either way blocks
+ * reach the sink, and errors the caller, in the order of the file.
  */
 #include "bzip2/bz2.h"
 
@@ -648,10 +651,9 @@ int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const 
 	} while (pos < len);
 	rc = 0;
 out:
-	/* An error with a block still pending (the sink's stop, memory):
-	 * its start rows stay marked in the table, which the next decode
-	 * rebuilds before it walks. */
-	pd.on = false;
+	/* An error with a block still pending (the sink's stop, memory)
+	 * leaves its start rows marked in the table; the next decode
+	 * rebuilds the table before it walks. */
 	return rc;
 }
 
