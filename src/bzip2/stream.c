@@ -209,7 +209,7 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	block_table(timed, u, st);
 	meta_of(u, m.body, block_no, &m);
 	t2 = tick(timed);
-	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, &u->sc, timed ? &mine : NULL);
+	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, &u->sc, timed || wt ? &mine : NULL);
 	if (rc)
 		return rc;
 	t3 = tick(timed);
