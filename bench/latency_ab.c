@@ -20,6 +20,14 @@
  *            regions), not the minimum of WALKS walks back to back
  *   alloc2   the plain chase on a second, independent allocation (other
  *            physical pages) held alongside the first
+ *   seq      the same size's +64 B chain in the NEXT COLUMN of the chase's
+ *            own lines walked whole just before the warm walk: the sweep
+ *            packs a size's stream beside its chase, so its stream block
+ *            reads the chase's lines in address order (the descending
+ *            pass visits it right before the chase)
+ *   memseq   `memset`, then `seq`: does an in-order pass over the set's
+ *            lines bring it back where random walks after the memory set
+ *            do not?
  * The two arms alternate, REPS times each, in one process pinned by the
  * caller; each prints its minimum, and the ratio arm / plain of the minima.
  * Each arm walks its own chain (its own set of lines); the two chains swap
@@ -90,7 +98,8 @@ static void *build_stream(char *base, size_t n, unsigned column)
 }
 
 struct arm {
-	int stream, region, other, nowarm, warm1;
+	int stream, region, other, nowarm, warm1, seq;
+	void *seq_head;        /* the +64 B chain in the chase's own lines */
 	size_t other_bytes;
 	void *chase, *stream_head, *other_head;
 	size_t nodes;
@@ -112,6 +121,8 @@ static double block(struct arm *a)
 		sink = walk(a->other_head, a->other_bytes / LINE);
 	if (a->stream)
 		sink = walk(a->stream_head, unit);
+	if (a->seq)
+		sink = walk(a->seq_head, a->nodes);
 	if (!a->nowarm)
 		p = walk(p, unit);
 	loads = unit;
@@ -147,7 +158,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc < first + 2) {
-		fprintf(stderr, "usage: latency_ab [--reps N] stream|arena|region|other|memset|nowarm|warm1|alloc2 SIZE...\n");
+		fprintf(stderr, "usage: latency_ab [--reps N] stream|arena|region|other|memset|nowarm|warm1|alloc2|seq|memseq SIZE...\n");
 		return 2;
 	}
 	name = argv[first];
@@ -171,17 +182,23 @@ int main(int argc, char **argv)
 			build_random(b, arena / LINE, ARENA_COLUMN + 1);
 		} else if (!strcmp(name, "alloc2") || !strcmp(name, "stream") || !strcmp(name, "region") ||
 			   !strcmp(name, "other") || !strcmp(name, "nowarm") || !strcmp(name, "warm1") ||
-			   !strcmp(name, "memset")) {
+			   !strcmp(name, "memset") || !strcmp(name, "seq") || !strcmp(name, "memseq")) {
 			arm.chase = build_random(map_aligned(&ma, bytes), n, 0);
 		} else {
-			fprintf(stderr, "arm: unknown '%s' (expected stream, arena, region, other, memset, nowarm, warm1, alloc2)\n",
+			fprintf(stderr, "arm: unknown '%s' (expected stream, arena, region, other, memset, nowarm, warm1, alloc2, seq, memseq)\n",
 				name);
 			return 2;
 		}
 		arm.stream = !strcmp(name, "stream");
 		arm.region = !strcmp(name, "region");
-		arm.other = !strcmp(name, "other") || !strcmp(name, "nowarm") || !strcmp(name, "memset");
-		arm.other_bytes = !strcmp(name, "memset") ? MEMSET_BYTES : OTHER_BYTES;
+		arm.other = !strcmp(name, "other") || !strcmp(name, "nowarm") || !strcmp(name, "memset") ||
+			    !strcmp(name, "memseq");
+		arm.other_bytes = !strcmp(name, "memset") || !strcmp(name, "memseq") ? MEMSET_BYTES : OTHER_BYTES;
+		arm.seq = !strcmp(name, "seq") || !strcmp(name, "memseq");
+		/* Both chains get their in-order neighbour (column 1 of the same
+		 * lines), so the swap below keeps each with its own lines. */
+		plain.seq_head = build_stream(mp.base, n, 1);
+		arm.seq_head = build_stream(ma.base, n, 1);
 		arm.nowarm = !strcmp(name, "nowarm");
 		arm.warm1 = !strcmp(name, "warm1");
 		if (arm.stream)
@@ -199,6 +216,9 @@ int main(int argc, char **argv)
 
 				plain.chase = arm.chase;
 				arm.chase = t;
+				t = plain.seq_head;
+				plain.seq_head = arm.seq_head;
+				arm.seq_head = t;
 			}
 			pn = block(&plain);
 			an = block(&arm);

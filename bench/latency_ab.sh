@@ -17,7 +17,7 @@ sizes=${SIZES:-"$((512 * 1024)) $((8 * M)) $((12 * M)) $((16 * M)) $((24 * M)) $
 reps=${REPS:-4}
 quiet=${QUIET:-}
 [ -z "$quiet" ] && [ -x /work/team/quietrun ] && quiet=/work/team/quietrun
-arms=${*:-"stream arena region other memset nowarm warm1 alloc2"}
+arms=${*:-"stream arena region other memset nowarm warm1 alloc2 seq memseq"}
 printf 'size_bytes\tarm\tplain_ns\tarm_ns\tratio\tplain_spread_pct\n'
 for arm in $arms; do
 	# shellcheck disable=SC2086

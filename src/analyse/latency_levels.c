@@ -331,11 +331,55 @@ size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t 
 	return found;
 }
 
-static void fill_point(struct latency_point *pt, const struct latency_params *p, double huge_fraction)
+/* The largest of the per-block minima of v (n regions, per to a block):
+ * the allocation's worst moment. */
+static double worst_block_min(const double *v, unsigned n, unsigned per)
+{
+	double worst = -INFINITY;
+
+	for (unsigned at = 0; at < n; at += per)
+		worst = fmax(worst, stats_min(v + at, at + per <= n ? per : n - at));
+	return worst;
+}
+
+bool latency_placement_judge(const double *a, const double *b, unsigned n, unsigned per, double tol_pct,
+			     double *min_ns, double *spread_pct)
+{
+	double tol = (isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0) / 100.0;
+	const double *fast;
+
+	min_ns[0] = n ? stats_min(a, n) : NAN;
+	min_ns[1] = n ? stats_min(b, n) : NAN;
+	*spread_pct = n && fmin(min_ns[0], min_ns[1]) > 0
+			      ? 100.0 * (fmax(min_ns[0], min_ns[1]) / fmin(min_ns[0], min_ns[1]) - 1.0) : NAN;
+	if (!isfinite(*spread_pct))
+		return false;
+	/* Either way round: either allocation may hold the pages the cache
+	 * favours. At a shared cache's edge the host's moment alone moves a set
+	 * by 4x within a second (issue 31), so one block each proves nothing:
+	 * the slower allocation's best must stay beyond the tolerance above
+	 * the faster one's worst block, every block of one apart from every
+	 * block of the other. */
+	fast = min_ns[0] <= min_ns[1] ? a : b;
+	return fmax(min_ns[0], min_ns[1]) > worst_block_min(fast, n, per ? per : n) * (1.0 + tol);
+}
+
+static void fill_point(struct latency_point *pt, const struct latency_params *p, double huge_fraction,
+		       double tol_pct)
 {
 	pt->sweep_chase_ns = stats_min(pt->chase_trials_ns, pt->ntrials);
 	pt->chase_ns = pt->nretime ? fmin(pt->sweep_chase_ns, stats_min(pt->retime_trials_ns, pt->nretime))
 				   : pt->sweep_chase_ns;
+	pt->alloc_ns[0] = pt->alloc_ns[1] = pt->placement_spread_pct = NAN;
+	pt->placement_sensitive = false;
+	/* Both allocations are warm timings of the same set: the figure is the
+	 * minimum over them, the spread says how much the pages decided. */
+	if (pt->nalloc_trials) {
+		pt->placement_sensitive = latency_placement_judge(pt->alloc_trials_ns[0], pt->alloc_trials_ns[1],
+								  pt->nalloc_trials, pt->nalloc_trials / LATENCY_PLACEMENT_BLOCKS,
+								  tol_pct, pt->alloc_ns, &pt->placement_spread_pct);
+		pt->chase_ns = fmin(pt->chase_ns, fmin(pt->alloc_ns[0], pt->alloc_ns[1]));
+	}
 	pt->stream_ns = stats_min(pt->stream_trials_ns, pt->ntrials);
 	pt->prefetch_ratio = pt->chase_ns / pt->stream_ns;
 	pt->huge_fraction = huge_fraction;
@@ -352,12 +396,13 @@ void latency_derive(struct latency_result *r, const struct latency_params *p)
 	double small_frac = r->arena_small_bytes ? (double)r->arena_small_obtained_bytes / (double)r->arena_small_bytes : 0;
 	const struct latency_point *top;
 
-	r->steady_checked = r->steady_failed = 0;
+	r->steady_checked = r->steady_failed = r->placement_sensitive = 0;
 	r->tolerance_pct = fmax(isfinite(r->noise_floor_pct) ? r->noise_floor_pct : 0.0, LATENCY_LEVEL_MIN_STEP_PCT);
 	for (unsigned i = 0; i < r->npoints; i++) {
 		struct latency_point *pt = &r->points[i];
 
-		fill_point(pt, p, pt->pages == PAGES_HUGE ? huge_frac : small_frac);
+		fill_point(pt, p, pt->pages == PAGES_HUGE ? huge_frac : small_frac, r->tolerance_pct);
+		r->placement_sensitive += pt->placement_sensitive;
 		pt->steady_ok = true;
 		pt->steady_diff_pct = NAN;
 		if (!pt->steady_checked) {

@@ -40,13 +40,25 @@ const struct latency_point *latency_next_unsteady(const struct latency_result *r
  * the machine's, not the warm-up's. Pure. */
 bool latency_on_a_rise(const struct latency_result *r, const struct latency_point *p);
 
+/* One set on two allocations, their regions a[] and b[] (n each, per to a
+ * block, blocks alternated in time so the host's moment lands on both):
+ * min_ns[0..1] each allocation's minimum, *spread_pct 100 * (slower /
+ * faster - 1). Returns whether the set is placement-sensitive (which
+ * physical pages hold it decides its figure): the slower allocation's
+ * minimum beyond tol_pct above every block minimum of the faster one, so
+ * a spread a single block's moment explains is not. per 0: one block;
+ * n 0: NANs, false. Pure. */
+bool latency_placement_judge(const double *a, const double *b, unsigned n, unsigned per, double tol_pct,
+			     double *min_ns, double *spread_pct);
 /* Everything latency_run derives from its timings (it calls this through
  * latency_params.derive after the sweep and again after re-timing): from
  * r->points (chase and stream trials_ns, ntrials, steady_checked and
- * steady_long_ns), r->ncurve,
+ * steady_long_ns, the retime and the two allocations' trials), r->ncurve,
  * r->noise_floor_pct and the arenas' backing, with p's reported caches,
  * TLB steps and core clock, fills each point's minima and steady verdict,
- * steady_checked/failed (r's counts start at 0), levels, missing caches,
+ * placement verdict (latency_placement_judge; the chase figure the minimum
+ * over both allocations), steady_checked/failed and placement_sensitive
+ * (r's counts start at 0), levels, missing caches,
  * knees, falls and the figures at the largest size. Pure. */
 void latency_derive(struct latency_result *r, const struct latency_params *p);
 

@@ -141,6 +141,7 @@ static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsi
 #define BZ2_PLAIN_ALL 15u
 
 /* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
+struct bz2_walk_job;
 struct bz2_block {
 	uint32_t stored_crc;
 	uint32_t orig_ptr;
@@ -155,16 +156,19 @@ struct bz2_block {
 /* Read one block's body (after its magic) from b into blk: the CRC field,
  * the randomised bit, the origin pointer, the symbol map, the selectors,
  * the code tables and the symbols. max_block = 100000 x the level; plain:
- * BZ2_PLAIN_* bits. 0, or -1 with e->what and e->byte_offset filled (the
- * block number is the caller's). */
+ * BZ2_PLAIN_* bits; pace: the previous block's walk, stepped from inside
+ * this decode to the bytes it has emitted (the one-core overlap), or NULL.
+ * 0, or -1 with e->what and e->byte_offset filled (the block number is
+ * the caller's). */
 int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
-		     struct bz2_error *e);
+		     struct bz2_walk_job *pace, struct bz2_error *e);
 
 /* ---- symbols.c: the symbols after the headers (mtf.c's last part) ---- */
 /* Decode into blk->bwt, blk->counts and blk->nblock with blk's selectors
  * and tables; seq_to_byte[0..used) the symbol map. 0, or -1 with e filled. */
 int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
-		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_error *e);
+		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_walk_job *pace,
+		       struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
 /* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */
@@ -204,17 +208,34 @@ int bz2_ibwt_walk(uint32_t *tt, uint32_t nblock, uint32_t orig_ptr, uint8_t *out
 		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks);
 void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
 
+/* The same walk in slices (the one-core overlap): start it (the first
+ * pass, no step), pace it to `rows` rows walked from inside the next
+ * block's decode (bz2_block.pace), then end it: the rest of the steps,
+ * the assembly into out, and the one-lane fallback. start: 0 or -ENOMEM. */
+struct bz2_walk_job *bz2_walk_job_new(void);
+void bz2_walk_job_free(struct bz2_walk_job *j);
+int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out,
+		   const struct bz2_walk_opts *o, struct bz2_walk_scratch *sc);
+/* Steps until `rows` rows are walked; returns the rows walked (the next
+ * call is due when the decode has emitted that many bytes), UINT64_MAX
+ * once the walk has ended. */
+uint64_t bz2_walk_pace(struct bz2_walk_job *j, uint64_t rows);
+void bz2_walk_end(struct bz2_walk_job *j, struct bz2_walk_ticks *ticks);
+
 /* ---- rle.c: undo the first run-length stage (4 equal bytes + a count) ---- */
 /* Decoded bytes that in[0..n) expands to. */
 size_t bz2_rle_size(const uint8_t *in, size_t n);
 /* Expand into out (at least bz2_rle_size bytes); returns the bytes written. */
 size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out);
+/* The same into out[0..cap): the bytes written, or SIZE_MAX (out's
+ * contents undefined) when they would not fit: one pass, not two. */
+size_t bz2_rle_decode_cap(const uint8_t *in, size_t n, uint8_t *out, size_t cap);
 /* The same a byte at a time (the RLE axis's plain path). */
 size_t bz2_rle_size_plain(const uint8_t *in, size_t n);
 size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
-/* Slicing by 8; bz2_crc4 by 4 (the plain path of the CRC axis). */
+/* Slicing by 8 in three streams; bz2_crc4 by 4 (the plain path of the CRC axis). */
 uint32_t bz2_crc(const uint8_t *p, size_t n);
 uint32_t bz2_crc4(const uint8_t *p, size_t n);
 static inline uint32_t bz2_crc_combine(uint32_t stream, uint32_t block)
@@ -234,8 +255,15 @@ struct bz2_stage_ticks {
 	uint32_t rows;       /* the block's BWT rows (its size before the run-length stage), timed or not */
 };
 
+/* How block b+1's decode meets block b's walk: in turn (off), in slices
+ * on one core (interleave: the walk paced from inside the decode), or on
+ * two (scout: a second thread decodes and builds the T-vector ahead). */
+enum bz2_overlap { BZ2_OVERLAP_OFF, BZ2_OVERLAP_INTERLEAVE, BZ2_OVERLAP_SCOUT };
+
 struct bz2_decode_opts {
 	struct bz2_walk_opts walk;
+	enum bz2_overlap overlap;
+	int scout_cpu;       /* the scout thread's CPU (Linux); -1: the caller's mask */
 	bool fresh_output;   /* allocate and free the output buffer per block */
 	bool timed;          /* fill the per-stage ticks (clock_now around each) */
 	size_t max_output_bytes; /* 0: none; else -EFBIG before a block would pass it */

@@ -299,34 +299,21 @@ static int assemble(struct walk *c, uint8_t *out)
 	return o == c->n ? 0 : -1;
 }
 
-int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
-		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks)
+/* The first pass: segment 0 at the text's first row, S-1 more at random
+ * rows (a row drawn twice kept once), each marked in its table word. */
+static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_ptr, const struct bz2_walk_opts *o,
+		      struct bz2_walk_scratch *sc)
 {
-	struct walk *c;
-	unsigned k = o->lanes, s = o->segments ? o->segments : 4 * o->lanes;
-	uint64_t t0, t1, t2;
+	unsigned k = o->lanes > BZ2_LANES_MAX ? BZ2_LANES_MAX : o->lanes, s = o->segments ? o->segments : 4 * o->lanes;
 	struct rng r;
 	int rc;
 
-	if (k <= 1 || n < 2 * CHUNK_BYTES) {
-		t0 = ticks ? clock_now() : 0;
-		walk_one(tt, n, orig_ptr, out);
-		if (ticks)
-			ticks->traversal += clock_now() - t0;
-		return 0;
-	}
-	if (k > BZ2_LANES_MAX)
-		k = BZ2_LANES_MAX;
 	if (s < k)
 		s = k;
 	if (s > BZ2_SEGMENTS_MAX)
 		s = BZ2_SEGMENTS_MAX;
-	c = malloc(sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	t0 = ticks ? clock_now() : 0;
 	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + s + k + 2)))
-		goto out;
+		return rc;
 	c->tt = tt;
 	c->n = n;
 	c->sc = sc;
@@ -334,8 +321,6 @@ int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, con
 	c->next_seg = 0;
 	c->nsegs = 0;
 	rng_seed(&r, o->seed ^ ((uint64_t)n << 32 | orig_ptr));
-	/* Segment 0 starts at the text's first row; the rest at random rows,
-	 * a row drawn twice kept once. */
 	for (unsigned i = 0; i < s; i++) {
 		uint32_t row = i ? (uint32_t)rng_below(&r, n) : tt[orig_ptr] >> 8;
 
@@ -348,30 +333,248 @@ int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, con
 		c->nsegs++;
 	}
 	qsort(c->keys, c->nsegs, sizeof(c->keys[0]), key_cmp);
-	t1 = ticks ? clock_now() : 0;
-	rc = walk_dispatch(c, o);
-	t2 = ticks ? clock_now() : 0;
+	return 0;
+}
+
+/* Assemble after the lanes (rc: theirs), unmark the start rows, and walk
+ * with one lane where the segments did not chain (periodic text). */
+static void walk_teardown(struct walk *c, int rc, uint32_t orig_ptr, uint8_t *out, struct bz2_walk_ticks *ticks)
+{
+	uint64_t t0 = ticks ? clock_now() : 0;
+
 	if (!rc)
 		rc = assemble(c, out);
 	for (unsigned i = 0; i < c->nsegs; i++)
-		tt[c->start_row[i]] &= ~BZ2_ROW_MARK;
-	if (ticks) {
-		ticks->starts += t1 - t0;
-		ticks->traversal += t2 - t1;
-		ticks->assembly += clock_now() - t2;
-	}
+		c->tt[c->start_row[i]] &= ~BZ2_ROW_MARK;
+	if (ticks)
+		ticks->assembly += clock_now() - t0;
 	if (rc) {
 		/* Not one cycle through every start (or a runaway lane used up
 		 * the pool): the block's rows form shorter cycles. */
 		if (ticks)
 			ticks->fallbacks++;
 		t0 = ticks ? clock_now() : 0;
+		walk_one(c->tt, c->n, orig_ptr, out);
+		if (ticks)
+			ticks->traversal += clock_now() - t0;
+	}
+}
+
+int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
+		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks)
+{
+	struct walk *c;
+	uint64_t t0, t1, t2;
+	int rc;
+
+	if (o->lanes <= 1 || n < 2 * CHUNK_BYTES) {
+		t0 = ticks ? clock_now() : 0;
 		walk_one(tt, n, orig_ptr, out);
 		if (ticks)
 			ticks->traversal += clock_now() - t0;
-		rc = 0;
+		return 0;
 	}
+	c = malloc(sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	t0 = ticks ? clock_now() : 0;
+	if ((rc = walk_setup(c, tt, n, orig_ptr, o, sc)))
+		goto out;
+	t1 = ticks ? clock_now() : 0;
+	rc = walk_dispatch(c, o);
+	t2 = ticks ? clock_now() : 0;
+	if (ticks) {
+		ticks->starts += t1 - t0;
+		ticks->traversal += t2 - t1;
+	}
+	walk_teardown(c, rc, orig_ptr, out, ticks);
+	rc = 0;
 out:
 	free(c);
 	return rc;
+}
+
+/* ---- the walk in pieces, interleaved with the next block's decode ----
+ * The walk waits on one load per step; the decode of the next block is
+ * branchy arithmetic on L1-resident tables. Run as alternating slices on
+ * one core, each lane's next row is prefetched in one slice and loaded
+ * in the next, a few hundred cycles of decode later: by then the line
+ * has come from the L3 or memory, so the walk's slices seldom wait and
+ * its misses hide under the decode's instructions. */
+struct bz2_walk_job {
+	struct walk c;
+	struct lane L[BZ2_LANES_MAX];
+	unsigned k, live;
+	enum bz2_prefetch pf;
+	uint64_t steps;              /* rows walked so far (lanes x rounds) */
+	int rc;                      /* a lane's -1: the pool ran out */
+	bool one, done;              /* one: a single lane (K=1, small block) */
+	uint32_t orig_ptr, pos, i;   /* the single lane's row and output index */
+	uint8_t *out;
+	uint64_t t_setup;            /* ticks of the first pass */
+};
+
+struct bz2_walk_job *bz2_walk_job_new(void)
+{
+	return calloc(1, sizeof(struct bz2_walk_job));
+}
+
+void bz2_walk_job_free(struct bz2_walk_job *j)
+{
+	free(j);
+}
+
+/* Rounds of the K lanes until `target` rows are walked or every lane has
+ * parked. Called a round at a time from the decode's loop, the lanes stay
+ * in the job (L1): copying them to registers and back would cost more
+ * than the round. */
+static inline __attribute__((always_inline)) void pace_lanes(struct bz2_walk_job *j, const unsigned K,
+							      const enum bz2_prefetch pf, uint64_t target)
+{
+	struct walk *c = &j->c;
+	const uint32_t *tt = c->tt;
+	struct lane *L = j->L;
+	unsigned live = j->live;
+	uint64_t steps = j->steps;
+
+	while (live && steps < target) {
+#pragma GCC unroll 32
+		for (unsigned q = 0; q < K; q++) {
+			uint32_t v;
+
+			if (!L[q].on)
+				continue;
+			v = tt[L[q].pos];
+			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
+				int r;
+
+				lane_close(c, &L[q]);
+				if ((r = lane_take(c, &L[q])) < 0) {
+					j->rc = -1;
+					live = 0;
+					break;
+				}
+				live -= (unsigned)(r == 0);
+				continue;
+			}
+			if (__builtin_expect(L[q].w == L[q].wend, 0) && lane_chunk(c, &L[q])) {
+				j->rc = -1;
+				live = 0;
+				break;
+			}
+			*L[q].w++ = (uint8_t)v;
+			L[q].pos = v >> 8;
+			if (pf == BZ2_PREFETCH_NEXT)
+				__builtin_prefetch(&tt[v >> 8]);
+		}
+		steps += K;
+	}
+	j->live = live;
+	j->steps = steps;
+}
+
+#define PACE(K)                                                                                  \
+	static __attribute__((noinline)) void pace##K(struct bz2_walk_job *j, uint64_t target)    \
+	{                                                                                        \
+		if (j->pf == BZ2_PREFETCH_OFF)                                                   \
+			pace_lanes(j, K, BZ2_PREFETCH_OFF, target);                              \
+		else                                                                             \
+			pace_lanes(j, K, BZ2_PREFETCH_NEXT, target);                             \
+	}
+PACE(8)
+PACE(16)
+PACE(32)
+
+static __attribute__((noinline)) void pace_state(struct bz2_walk_job *j, uint64_t target)
+{
+	if (j->pf == BZ2_PREFETCH_OFF)
+		pace_lanes(j, j->k, BZ2_PREFETCH_OFF, target);
+	else
+		pace_lanes(j, j->k, BZ2_PREFETCH_NEXT, target);
+}
+
+int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out,
+		   const struct bz2_walk_opts *o, struct bz2_walk_scratch *sc)
+{
+	uint64_t t0 = clock_now();
+	int rc;
+
+	j->steps = 0;
+	j->rc = 0;
+	j->done = false;
+	j->orig_ptr = orig_ptr;
+	j->out = out;
+	j->one = o->lanes <= 1 || n < 2 * CHUNK_BYTES;
+	/* Prefetch two names a lane two on in lockstep; a slice's lanes
+	 * already run a round apart, so it pairs with next here. */
+	j->pf = o->prefetch == BZ2_PREFETCH_OFF ? BZ2_PREFETCH_OFF : BZ2_PREFETCH_NEXT;
+	if (j->one) {
+		j->c.tt = tt;
+		j->c.n = n;
+		j->pos = tt[orig_ptr] >> 8;
+		j->i = 0;
+		j->t_setup = clock_now() - t0;
+		return 0;
+	}
+	j->k = o->lanes > BZ2_LANES_MAX ? BZ2_LANES_MAX : o->lanes;
+	if ((rc = walk_setup(&j->c, tt, n, orig_ptr, o, sc)))
+		return rc;
+	j->live = 0;
+	for (unsigned q = 0; q < j->k; q++) {
+		int r = lane_take(&j->c, &j->L[q]);
+
+		if (r < 0) {
+			j->rc = -1;
+			j->live = 0;
+			break;
+		}
+		j->live += (unsigned)r;
+	}
+	j->t_setup = clock_now() - t0;
+	return 0;
+}
+
+uint64_t bz2_walk_pace(struct bz2_walk_job *j, uint64_t rows)
+{
+	if (j->done)
+		return UINT64_MAX;
+	if (j->steps >= rows)
+		return j->steps;
+	if (j->one) {
+		const uint32_t *tt = j->c.tt;
+		uint32_t pos = j->pos, i = j->i, end = rows < j->c.n ? (uint32_t)rows : j->c.n;
+
+		for (; i < end; i++) {
+			uint32_t v = tt[pos];
+
+			j->out[i] = (uint8_t)v;
+			pos = v >> 8;
+		}
+		j->pos = pos;
+		j->i = i;
+		j->steps = i;
+		j->done = i >= j->c.n;
+		return j->done ? UINT64_MAX : j->steps;
+	}
+	switch (j->k) {
+	case 8: pace8(j, rows); break;
+	case 16: pace16(j, rows); break;
+	case 32: pace32(j, rows); break;
+	default: pace_state(j, rows); break;
+	}
+	j->done = !j->live;
+	return j->done ? UINT64_MAX : j->steps;
+}
+
+void bz2_walk_end(struct bz2_walk_job *j, struct bz2_walk_ticks *ticks)
+{
+	uint64_t t0 = ticks ? clock_now() : 0;
+
+	bz2_walk_pace(j, UINT64_MAX);
+	if (ticks) {
+		ticks->starts += j->t_setup;
+		ticks->traversal += clock_now() - t0;
+	}
+	if (!j->one)
+		walk_teardown(&j->c, j->rc, j->orig_ptr, j->out, ticks);
 }

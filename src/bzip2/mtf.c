@@ -25,7 +25,7 @@ static int truncated(struct bz2_bits *b, struct bz2_error *e)
 }
 
 static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
-		      struct bz2_error *e)
+		      struct bz2_walk_job *pace, struct bz2_error *e)
 {
 	uint8_t seq_to_byte[256], selector_mtf[BZ2_MAX_GROUPS], *selectors = NULL;
 	uint8_t lengths[BZ2_MAX_ALPHA];
@@ -119,7 +119,7 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 			return fail(e, field, "bad Huffman table: more codes than the lengths allow");
 	}
 
-	if (bz2_symbols_decode(b, blk, seq_to_byte, used, nselectors, max_block, plain, e))
+	if (bz2_symbols_decode(b, blk, seq_to_byte, used, nselectors, max_block, plain, pace, e))
 		return -1;
 	if (bz2_bits_truncated(b))
 		return truncated(b, e);
@@ -129,11 +129,11 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 }
 
 int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
-		     struct bz2_error *e)
+		     struct bz2_walk_job *pace, struct bz2_error *e)
 {
 	/* Zero bits read past the end can look like any field's error: the
 	 * truncation is the real one. */
-	if (block_body(b, max_block, blk, plain, e) == 0)
+	if (block_body(b, max_block, blk, plain, pace, e) == 0)
 		return 0;
 	if (bz2_bits_truncated(b))
 		truncated(b, e);

@@ -7,7 +7,9 @@
  *
  * Two paths: plain, a byte at a time (a compare and branch per byte); fast,
  * a search for the next 4 equal bytes 5 positions per 8-byte word and one
- * memcpy for the bytes before it. The search is exact: parsed from a run's
+ * memcpy for the bytes before it, in one pass where the output fits the
+ * room given (bz2_rle_decode_cap: text expands by a few percent), sized
+ * first only where it does not. The search is exact: parsed from a run's
  * end, the first place 4 equal bytes start is where the next run starts
  * (an earlier start of the same run would itself be 4 equal bytes).
  */
@@ -106,18 +108,22 @@ size_t bz2_rle_size(const uint8_t *in, size_t n)
 	}
 }
 
-size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out)
+size_t bz2_rle_decode_cap(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 {
 	uint8_t *o = out;
 	size_t s = 0;
 
 	for (;;) {
-		size_t i = next_run(in, s, n);
+		size_t i = next_run(in, s, n), left = cap - (size_t)(o - out);
 
 		if (i == n) {
+			if (n - s > left)
+				return SIZE_MAX;
 			memcpy(o, in + s, n - s);
 			return (size_t)(o - out) + (n - s);
 		}
+		if (i + 4 - s + (i + 4 < n ? in[i + 4] : 0) > left)
+			return SIZE_MAX;
 		memcpy(o, in + s, i + 4 - s);
 		o += i + 4 - s;
 		if (i + 4 == n)
@@ -126,4 +132,9 @@ size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out)
 		o += in[i + 4];
 		s = i + 5;
 	}
+}
+
+size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out)
+{
+	return bz2_rle_decode_cap(in, n, out, SIZE_MAX);
 }

@@ -5,13 +5,18 @@
  * combined CRC, then the next stream if more bytes follow (pbzip2 and
  * `cat a.bz2 b.bz2` write several). Stage times come from one clock read
  * between stages; the output buffer is reused across blocks or allocated
- * fresh for each (the axis a decoder's buffer lifetime sets).
+ * fresh for each (the axis a decoder's buffer lifetime sets). Block b+1's
+ * decode may also run beside block b's walk (bz2_decode_opts.overlap):
+ * interleaved on this thread, or on a scout thread; either way blocks
+ * reach the sink, and errors the caller, in the order of the file.
  */
 #include "bzip2/bz2.h"
 
 #include "core/clock.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +55,10 @@ struct bz2_decoder {
 	size_t out_cap;
 	struct bz2_walk_scratch sc;
 	struct arena table;  /* tt's, when it is in one (table.base set) */
+	struct bz2_walk_job *job;   /* the sliced walk (the one-core overlap) */
+	/* The scout's second slot (the first is blk and tt). */
+	struct bz2_block *blk2;
+	uint32_t *tt2;
 };
 
 #define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
@@ -59,8 +68,9 @@ static int bufs_get(struct bz2_decoder *u)
 	u->blk = malloc(sizeof(*u->blk));
 	u->tt = u->table.base ? (uint32_t *)u->table.base : malloc(TT_BYTES);
 	u->text = malloc(BZ2_MAX_BLOCK_BYTES);
-	if (u->blk)
+	if (u->blk) {
 		u->blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
+	}
 	return u->blk && u->tt && u->text && u->blk->bwt ? 0 : -ENOMEM;
 }
 
@@ -76,6 +86,11 @@ static void bufs_put(struct bz2_decoder *u)
 	free(u->text);
 	free(u->out);
 	bz2_walk_scratch_free(&u->sc);
+	bz2_walk_job_free(u->job);
+	if (u->blk2)
+		free(u->blk2->bwt);
+	free(u->blk2);
+	free(u->tt2);
 }
 
 static inline uint64_t tick(bool timed)
@@ -83,32 +98,58 @@ static inline uint64_t tick(bool timed)
 	return timed ? clock_now() : 0;
 }
 
-/* One block's body at b: decode it into u->out; the bytes or -1/-errno
- * (-EFBIG when its output would pass room bytes). */
-static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
-		      unsigned plain, bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
-		      struct bz2_error *e, uint32_t *crc_out, size_t room)
+/* The front of a block: its body at b decoded into u->blk (pacing the
+ * previous block's walk when pace is not NULL). 0 or -1 with e filled. */
+static int block_front(struct bz2_bits *b, uint32_t max_block, unsigned block_no, unsigned plain, bool timed,
+		       struct bz2_decoder *u, struct bz2_walk_job *pace, struct bz2_stage_ticks *st, struct bz2_error *e)
 {
-	struct bz2_walk_ticks mine = {0};
-	uint64_t t0 = tick(timed), t1, t2, t3, t4, t5;
-	uint64_t body = bz2_bits_pos(b);
-	size_t bytes;
-	uint32_t crc;
-	int rc;
+	uint64_t t0 = tick(timed);
 
-	if (bz2_block_decode(b, max_block, u->blk, plain, e)) {
+	if (bz2_block_decode(b, max_block, u->blk, plain, pace, e)) {
 		e->block = block_no;
 		return -1;
 	}
-	t1 = tick(timed);
+	st->rows = u->blk->nblock;
+	st->decode = tick(timed) - t0;
+	return 0;
+}
+
+static void block_table(bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st)
+{
+	uint64_t t0 = tick(timed);
+
 	bz2_ibwt_table(u->blk, u->tt);
-	t2 = tick(timed);
-	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, &u->sc, timed ? &mine : NULL);
-	if (rc)
-		return rc;
-	t3 = tick(timed);
-	bytes = plain & BZ2_PLAIN_RLE ? bz2_rle_size_plain(u->text, u->blk->nblock)
-				      : bz2_rle_size(u->text, u->blk->nblock);
+	st->table = tick(timed) - t0;
+}
+
+/* What the back of a block needs once the next block's decode has
+ * overwritten u->blk. */
+struct block_meta {
+	uint32_t stored_crc, nblock;
+	uint64_t body;                   /* the body's first bit, for errors */
+	unsigned block_no;
+};
+
+/* The back of a block whose walk has filled u->text: the run-length
+ * stage into u->out and the CRC. The bytes or -1/-errno (-EFBIG when its
+ * output would pass room bytes). */
+static long block_back(const struct block_meta *m, unsigned plain, bool fresh, bool timed, struct bz2_decoder *u,
+		       struct bz2_stage_ticks *st, struct bz2_error *e, uint32_t *crc_out, size_t room)
+{
+	uint64_t t3 = tick(timed), t4, t5;
+	size_t bytes = SIZE_MAX;
+	uint32_t crc;
+
+	/* The fast path expands in one pass into the buffer as it is, with
+	 * the room checked per run: text grows a few percent, so the size
+	 * pass below (a second word search) runs only for a block that does
+	 * not fit, a run-length bomb among them. */
+	if (!(plain & BZ2_PLAIN_RLE) && !fresh && u->out) {
+		bytes = bz2_rle_decode_cap(u->text, m->nblock, u->out, u->out_cap < room ? u->out_cap : room);
+		if (bytes != SIZE_MAX)
+			goto crc;
+	}
+	bytes = plain & BZ2_PLAIN_RLE ? bz2_rle_size_plain(u->text, m->nblock) : bz2_rle_size(u->text, m->nblock);
 	/* Sized before it is expanded: a run-length bomb stops here, before
 	 * the expansion and the CRC that cost in proportion to it. */
 	if (bytes > room)
@@ -123,33 +164,63 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 			return -ENOMEM;
 	}
 	if (plain & BZ2_PLAIN_RLE)
-		bz2_rle_decode_plain(u->text, u->blk->nblock, u->out);
+		bz2_rle_decode_plain(u->text, m->nblock, u->out);
 	else
-		bz2_rle_decode(u->text, u->blk->nblock, u->out);
+		bz2_rle_decode(u->text, m->nblock, u->out);
+crc:
 	t4 = tick(timed);
 	crc = plain & BZ2_PLAIN_CRC ? bz2_crc4(u->out, bytes) : bz2_crc(u->out, bytes);
 	t5 = tick(timed);
-	if (crc != u->blk->stored_crc) {
+	if (crc != m->stored_crc) {
 		char what[120];
 
 		snprintf(what, sizeof(what), "bad block CRC (stored 0x%08x, decoded bytes give 0x%08x)",
-			 u->blk->stored_crc, crc);
-		return fail(e, block_no, body, what);
+			 m->stored_crc, crc);
+		return fail(e, m->block_no, m->body, what);
 	}
 	*crc_out = crc;
-	st->rows = u->blk->nblock;
+	st->rle = t4 - t3;
+	st->crc = t5 - t4;
+	return (long)bytes;
+}
+
+static void meta_of(const struct bz2_decoder *u, uint64_t body, unsigned block_no, struct block_meta *m)
+{
+	m->stored_crc = u->blk->stored_crc;
+	m->nblock = u->blk->nblock;
+	m->body = body;
+	m->block_no = block_no;
+}
+
+/* One block's body at b, in turn: decode it into u->out; the bytes or
+ * -1/-errno (-EFBIG when its output would pass room bytes). */
+static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
+		      unsigned plain, bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
+		      struct bz2_error *e, uint32_t *crc_out, size_t room)
+{
+	struct bz2_walk_ticks mine = {0};
+	struct block_meta m;
+	uint64_t t2, t3;
+	int rc;
+
+	meta_of(u, bz2_bits_pos(b), block_no, &m);
+	if (block_front(b, max_block, block_no, plain, timed, u, NULL, st, e))
+		return -1;
+	block_table(timed, u, st);
+	meta_of(u, m.body, block_no, &m);
+	t2 = tick(timed);
+	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, &u->sc, timed || wt ? &mine : NULL);
+	if (rc)
+		return rc;
+	t3 = tick(timed);
 	if (timed) {
-		st->decode = t1 - t0;
-		st->table = t2 - t1;
 		st->starts = mine.starts;
 		st->assembly = mine.assembly;
 		st->traversal = (t3 - t2) - mine.starts - mine.assembly;
-		st->rle = t4 - t3;
-		st->crc = t5 - t4;
 	}
 	if (wt)
 		wt->fallbacks += mine.fallbacks;
-	return (long)bytes;
+	return block_back(&m, plain, fresh, timed, u, st, e, crc_out, room);
 }
 
 int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, bz2_block_sink sink, void *ctx,
@@ -165,18 +236,362 @@ int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, b
 	return rc;
 }
 
+/* A block decoded and walking (the one-core overlap): its walk runs in
+ * slices inside the next block's decode; its back waits for that. */
+struct pending {
+	bool on;
+	struct block_meta m;
+	struct bz2_stage_ticks st;
+};
+
+/* Where a file's blocks go: the running totals and the caller's sink. */
+struct flow {
+	const struct bz2_decode_opts *o;
+	bz2_block_sink sink;
+	void *ctx;
+	struct bz2_walk_ticks *walk;
+	size_t total;
+	uint32_t combined;
+};
+
+/* A block's bytes out: counted, folded into the stream CRC, sunk. */
+static int flow_put(struct flow *f, struct bz2_decoder *u, unsigned block_no, long bytes, uint32_t crc,
+		    const struct bz2_stage_ticks *st)
+{
+	if (bytes < 0)
+		return (int)bytes;
+	f->total += (size_t)bytes;
+	f->combined = bz2_crc_combine(f->combined, crc);
+	return f->sink ? f->sink(f->ctx, block_no, u->out, (size_t)bytes, st) : 0;
+}
+
+/* The pending block to its end: the rest of its walk, its back, the sink.
+ * In production order it ends before anything after it is reported, so
+ * an error of its own comes first, as when blocks run in turn. */
+static int pending_finish(struct pending *pd, struct bz2_decoder *u, struct flow *f, struct bz2_error *e)
+{
+	const struct bz2_decode_opts *o = f->o;
+	struct bz2_walk_ticks mine = {0};
+	uint32_t crc = 0;
+	long bytes;
+
+	if (!pd->on)
+		return 0;
+	pd->on = false;
+	bz2_walk_end(u->job, &mine);
+	if (o->timed) {
+		pd->st.starts = mine.starts;
+		pd->st.traversal = mine.traversal;
+		pd->st.assembly = mine.assembly;
+	}
+	if (f->walk)
+		f->walk->fallbacks += mine.fallbacks;
+	bytes = block_back(&pd->m, o->plain, o->fresh_output, o->timed, u, &pd->st, e, &crc,
+			   o->max_output_bytes ? o->max_output_bytes - f->total : SIZE_MAX);
+	return flow_put(f, u, pd->m.block_no, bytes, crc, &pd->st);
+}
+
+/* One block at b with the one-core overlap: its decode paces the pending
+ * block's walk; then that block ends, this one's T-vector is built (the
+ * walk no longer reads it) and its walk starts, pending in turn. */
+static int block_interleave(struct bz2_bits *b, uint32_t max_block, unsigned block_no, struct bz2_decoder *u,
+			    struct pending *pd, struct flow *f, struct bz2_error *e)
+{
+	const struct bz2_decode_opts *o = f->o;
+	struct bz2_stage_ticks st = {0};
+	struct block_meta m;
+	int rc, front;
+
+	meta_of(u, bz2_bits_pos(b), block_no, &m);
+	front = block_front(b, max_block, block_no, o->plain, o->timed, u, pd->on ? u->job : NULL, &st, e);
+	if ((rc = pending_finish(pd, u, f, e)) || front)
+		return rc ? rc : front;
+	meta_of(u, m.body, block_no, &m);
+	block_table(o->timed, u, &st);
+	if ((rc = bz2_walk_start(u->job, u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, &o->walk, &u->sc)))
+		return rc;
+	pd->on = true;
+	pd->m = m;
+	pd->st = st;
+	return 0;
+}
+
+/* ---- the scout: a second thread decodes ahead (the two-core overlap) ----
+ * The scout reads the file's framing and decodes each block's body and
+ * T-vector into one of two slots; this thread walks, expands and checks
+ * each slot in order, so a block's decode runs beside the previous one's
+ * walk on the other core. Everything the scout meets (a block, a stream's
+ * end, an error) goes through the slots in file order, so errors come
+ * out in the order the blocks in turn would report them. */
+enum slot_kind { SLOT_FREE, SLOT_BLOCK, SLOT_END, SLOT_ERROR, SLOT_DONE };
+
+struct scout_slot {
+	enum slot_kind kind;
+	struct bz2_decoder view;     /* blk and tt of this slot */
+	struct block_meta m;
+	uint32_t orig_ptr, stored;   /* stored: a stream's end's CRC */
+	uint64_t at;                 /* a stream's end marker's bit */
+	struct bz2_stage_ticks st;
+	int rc;
+	struct bz2_error e;
+};
+
+struct scout {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct scout_slot slot[2];
+	unsigned put, take;          /* slots filled and taken so far */
+	bool quit;
+	const uint8_t *in;
+	size_t len;
+	const struct bz2_decode_opts *o;
+};
+
+/* The next free slot, or NULL when told to quit. */
+static struct scout_slot *scout_free_slot(struct scout *sc)
+{
+	struct scout_slot *s;
+
+	pthread_mutex_lock(&sc->mu);
+	while (!sc->quit && sc->put - sc->take >= 2)
+		pthread_cond_wait(&sc->cv, &sc->mu);
+	s = sc->quit ? NULL : &sc->slot[sc->put % 2];
+	pthread_mutex_unlock(&sc->mu);
+	return s;
+}
+
+static void scout_publish(struct scout *sc, struct scout_slot *s, enum slot_kind kind)
+{
+	pthread_mutex_lock(&sc->mu);
+	s->kind = kind;
+	sc->put++;
+	pthread_cond_broadcast(&sc->cv);
+	pthread_mutex_unlock(&sc->mu);
+}
+
+/* An error or the end: always gets a slot unless told to quit. */
+static void scout_event(struct scout *sc, enum slot_kind kind, int rc, const struct bz2_error *e)
+{
+	struct scout_slot *s = scout_free_slot(sc);
+
+	if (!s)
+		return;
+	s->rc = rc;
+	if (e)
+		s->e = *e;
+	scout_publish(sc, s, kind);
+}
+
+static void *scout_main(void *arg)
+{
+	struct scout *sc = arg;
+	const uint8_t *in = sc->in;
+	size_t len = sc->len, pos = 0;
+	unsigned block_no = 0;
+	struct bz2_error e;
+
+	memset(&e, 0, sizeof(e));
+	do {
+		uint32_t max_block = stream_level(in, len, pos);
+		struct bz2_bits b;
+
+		if (!max_block) {
+			scout_event(sc, SLOT_ERROR,
+				    fail(&e, 0, (uint64_t)pos * 8,
+					 pos ? "bad magic: bytes after a stream that are not another stream (expected BZh1..BZh9)"
+					     : len < 4 ? "truncated: shorter than a stream header"
+						       : "bad magic: not a bzip2 stream (expected BZh1..BZh9)"),
+				    &e);
+			return NULL;
+		}
+		bz2_bits_init(&b, in, len, (uint64_t)(pos + 4) * 8);
+		for (;;) {
+			uint64_t at = bz2_bits_pos(&b), magic = get48(&b);
+			struct scout_slot *s;
+
+			if (bz2_bits_truncated(&b)) {
+				scout_event(sc, SLOT_ERROR, fail(&e, block_no + 1, (uint64_t)len * 8,
+						"truncated: the input ends before the stream's end marker"), &e);
+				return NULL;
+			}
+			if (magic == END_MAGIC) {
+				uint32_t stored = bz2_bits_get(&b, 32);
+
+				if (bz2_bits_truncated(&b)) {
+					scout_event(sc, SLOT_ERROR, fail(&e, 0, (uint64_t)len * 8,
+							"truncated: the input ends inside the stream CRC"), &e);
+					return NULL;
+				}
+				if (!(s = scout_free_slot(sc)))
+					return NULL;
+				s->stored = stored;
+				s->at = at;
+				scout_publish(sc, s, SLOT_END);
+				break;
+			}
+			if (magic != BLOCK_MAGIC) {
+				scout_event(sc, SLOT_ERROR, fail(&e, block_no + 1, at,
+						"bad block magic (expected 0x314159265359 or the end marker)"), &e);
+				return NULL;
+			}
+			block_no++;
+			if (!(s = scout_free_slot(sc)))
+				return NULL;
+			memset(&s->st, 0, sizeof(s->st));
+			s->m.body = bz2_bits_pos(&b);
+			if (block_front(&b, max_block, block_no, sc->o->plain, sc->o->timed, &s->view, NULL, &s->st, &s->e)) {
+				s->rc = -1;
+				scout_publish(sc, s, SLOT_ERROR);
+				return NULL;
+			}
+			block_table(sc->o->timed, &s->view, &s->st);
+			meta_of(&s->view, s->m.body, block_no, &s->m);
+			s->orig_ptr = s->view.blk->orig_ptr;
+			scout_publish(sc, s, SLOT_BLOCK);
+		}
+		pos = (size_t)((bz2_bits_pos(&b) + 7) / 8);
+	} while (pos < len);
+	scout_event(sc, SLOT_DONE, 0, NULL);
+	return NULL;
+}
+
+/* Pin the scout to the CPU the caller named (the main thread is often
+ * pinned to one CPU, and a new thread inherits that mask: both would
+ * share it). Linux only; elsewhere the scheduler places it. */
+static void scout_pin(pthread_t th, int cpu)
+{
+#if defined(__linux__)
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(th, sizeof(set), &set);
+#else
+	(void)th, (void)cpu;
+#endif
+}
+
+static int scout_bufs(struct bz2_decoder *u)
+{
+	if (!u->blk2 && (u->blk2 = malloc(sizeof(*u->blk2)))) {
+		u->blk2->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
+	}
+	if (!u->tt2)
+		u->tt2 = malloc(TT_BYTES);
+	return u->blk2 && u->blk2->bwt && u->tt2 ? 0 : -ENOMEM;
+}
+
+/* This thread's side: each slot in order, walked, expanded, checked. */
+static int scout_consume(struct scout *sc, struct bz2_decoder *u, struct flow *f, struct bz2_error *e)
+{
+	const struct bz2_decode_opts *o = f->o;
+
+	for (;;) {
+		struct scout_slot *s;
+		int rc = 0;
+
+		pthread_mutex_lock(&sc->mu);
+		while (sc->put == sc->take)
+			pthread_cond_wait(&sc->cv, &sc->mu);
+		s = &sc->slot[sc->take % 2];
+		pthread_mutex_unlock(&sc->mu);
+		if (s->kind == SLOT_DONE)
+			return 0;
+		if (s->kind == SLOT_ERROR) {
+			*e = s->e;
+			return s->rc;
+		}
+		if (s->kind == SLOT_END) {
+			if (s->stored != f->combined) {
+				char what[120];
+
+				snprintf(what, sizeof(what), "bad stream CRC (stored 0x%08x, blocks give 0x%08x)", s->stored,
+					 f->combined);
+				return fail(e, 0, s->at, what);
+			}
+			f->combined = 0;
+		} else {
+			struct bz2_walk_ticks mine = {0};
+			uint64_t t0 = tick(o->timed);
+			uint32_t crc = 0;
+			long bytes;
+
+			rc = bz2_ibwt_walk(s->view.tt, s->m.nblock, s->orig_ptr, u->text, &o->walk, &u->sc, &mine);
+			if (o->timed) {
+				s->st.starts = mine.starts;
+				s->st.assembly = mine.assembly;
+				s->st.traversal = (tick(o->timed) - t0) - mine.starts - mine.assembly;
+			}
+			if (f->walk)
+				f->walk->fallbacks += mine.fallbacks;
+			if (!rc) {
+				bytes = block_back(&s->m, o->plain, o->fresh_output, o->timed, u, &s->st, e, &crc,
+						   o->max_output_bytes ? o->max_output_bytes - f->total : SIZE_MAX);
+				rc = flow_put(f, u, s->m.block_no, bytes, crc, &s->st);
+			}
+		}
+		pthread_mutex_lock(&sc->mu);
+		sc->take++;
+		pthread_cond_broadcast(&sc->cv);
+		pthread_mutex_unlock(&sc->mu);
+		if (rc)
+			return rc;
+	}
+}
+
+static int decode_scout(struct bz2_decoder *u, const uint8_t *in, size_t len, struct flow *f, struct bz2_error *e)
+{
+	struct scout sc = {.in = in, .len = len, .o = f->o};
+	pthread_t th;
+	int rc;
+
+	if ((rc = scout_bufs(u)))
+		return rc;
+	sc.slot[0].view.blk = u->blk;
+	sc.slot[0].view.tt = u->tt;
+	sc.slot[1].view.blk = u->blk2;
+	sc.slot[1].view.tt = u->tt2;
+	pthread_mutex_init(&sc.mu, NULL);
+	pthread_cond_init(&sc.cv, NULL);
+	if (pthread_create(&th, NULL, scout_main, &sc)) {
+		rc = -EAGAIN;
+		goto out;
+	}
+	scout_pin(th, f->o->scout_cpu);
+	rc = scout_consume(&sc, u, f, e);
+	pthread_mutex_lock(&sc.mu);
+	sc.quit = true;
+	pthread_cond_broadcast(&sc.cv);
+	pthread_mutex_unlock(&sc.mu);
+	pthread_join(th, NULL);
+out:
+	pthread_cond_destroy(&sc.cv);
+	pthread_mutex_destroy(&sc.mu);
+	return rc;
+}
+
 int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const struct bz2_decode_opts *o,
 		    bz2_block_sink sink, void *ctx, struct bz2_walk_ticks *walk, struct bz2_error *e)
 {
-	size_t pos = 0, total = 0;
+	struct flow f = {.o = o, .sink = sink, .ctx = ctx, .walk = walk};
+	bool interleave = o->overlap == BZ2_OVERLAP_INTERLEAVE;
+	struct pending pd = {.on = false};
+	size_t pos = 0;
 	unsigned block_no = 0;
 	int rc;
 
 	memset(e, 0, sizeof(*e));
+	if (o->overlap == BZ2_OVERLAP_SCOUT)
+		return decode_scout(u, in, len, &f, e);
+	if (interleave && !u->job && !(u->job = bz2_walk_job_new()))
+		return -ENOMEM;
 	do {
-		uint32_t max_block = stream_level(in, len, pos), combined = 0;
+		uint32_t max_block = stream_level(in, len, pos);
 		struct bz2_bits b;
 
+		f.combined = 0;
 		if (!max_block) {
 			rc = fail(e, 0, (uint64_t)pos * 8,
 				  pos ? "bad magic: bytes after a stream that are not another stream (expected BZh1..BZh9)"
@@ -187,10 +602,11 @@ int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const 
 		bz2_bits_init(&b, in, len, (uint64_t)(pos + 4) * 8);
 		for (;;) {
 			uint64_t at = bz2_bits_pos(&b), magic = get48(&b);
-			struct bz2_stage_ticks st = {0};
-			uint32_t crc = 0;
-			long bytes;
 
+			/* Whatever follows, the pending block ends first. */
+			if (magic != BLOCK_MAGIC || bz2_bits_truncated(&b))
+				if ((rc = pending_finish(&pd, u, &f, e)))
+					goto out;
 			if (bz2_bits_truncated(&b)) {
 				rc = fail(e, block_no + 1, (uint64_t)len * 8, "truncated: the input ends before the stream's end marker");
 				goto out;
@@ -202,11 +618,11 @@ int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const 
 					rc = fail(e, 0, (uint64_t)len * 8, "truncated: the input ends inside the stream CRC");
 					goto out;
 				}
-				if (stored != combined) {
+				if (stored != f.combined) {
 					char what[120];
 
 					snprintf(what, sizeof(what), "bad stream CRC (stored 0x%08x, blocks give 0x%08x)",
-						 stored, combined);
+						 stored, f.combined);
 					rc = fail(e, 0, at, what);
 					goto out;
 				}
@@ -217,21 +633,27 @@ int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const 
 				goto out;
 			}
 			block_no++;
-			bytes = block_run(&b, max_block, block_no, &o->walk, o->plain, o->fresh_output, o->timed, u, &st, walk, e,
-					  &crc, o->max_output_bytes ? o->max_output_bytes - total : SIZE_MAX);
-			if (bytes < 0) {
-				rc = (int)bytes;
-				goto out;
+			if (interleave) {
+				if ((rc = block_interleave(&b, max_block, block_no, u, &pd, &f, e)))
+					goto out;
+			} else {
+				struct bz2_stage_ticks st = {0};
+				uint32_t crc = 0;
+				long bytes = block_run(&b, max_block, block_no, &o->walk, o->plain, o->fresh_output, o->timed,
+						       u, &st, walk, e, &crc,
+						       o->max_output_bytes ? o->max_output_bytes - f.total : SIZE_MAX);
+
+				if ((rc = flow_put(&f, u, block_no, bytes, crc, &st)))
+					goto out;
 			}
-			total += (size_t)bytes;
-			combined = bz2_crc_combine(combined, crc);
-			if (sink && (rc = sink(ctx, block_no, u->out, (size_t)bytes, &st)))
-				goto out;
 		}
 		pos = (size_t)((bz2_bits_pos(&b) + 7) / 8);
 	} while (pos < len);
 	rc = 0;
 out:
+	/* An error with a block still pending (the sink's stop, memory)
+	 * leaves its start rows marked in the table; the next decode
+	 * rebuilds the table before it walks. */
 	return rc;
 }
 

@@ -147,7 +147,8 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, un
 
 static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, struct bz2_block *blk,
 							   const uint8_t *seq_to_byte, unsigned used,
-							   uint32_t nselectors, uint32_t max_block, struct bz2_error *e,
+							   uint32_t nselectors, uint32_t max_block,
+							   struct bz2_walk_job *pace, struct bz2_error *e,
 							   const bool table, const bool words)
 {
 	uint8_t mtf[256];
@@ -156,6 +157,7 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 	unsigned eob = used + 1;
 	const char *why = NULL;
 	uint64_t field = 0;
+	uint64_t pace_at = pace ? 0 : UINT64_MAX;
 
 	/* The list holds the bytes themselves, not their symbol-map indices:
 	 * one lookup less per symbol. */
@@ -178,6 +180,14 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 
 			while (left) {
 				uint32_t x;
+
+				/* The previous block's walk, a round of its lanes
+				 * each time this decode has emitted as many bytes
+				 * as the walk has rows: the two blocks stay in
+				 * step, and each lane's prefetched row has a
+				 * round of decode to arrive in. */
+				if (n >= pace_at)
+					pace_at = bz2_walk_pace(pace, n + 1);
 
 				/* Branchless: 56..63 bits after it, enough for a
 				 * 20-bit code; p + 8 stays inside the input by the
@@ -246,9 +256,10 @@ end:
 #define SYMBOLS(name, table, words)                                                                          \
 	static __attribute__((noinline)) int name(struct bz2_bits *b, struct bz2_block *blk,                 \
 						  const uint8_t *seq_to_byte, unsigned used, uint32_t nselectors, \
-						  uint32_t max_block, struct bz2_error *e)                       \
+						  uint32_t max_block, struct bz2_walk_job *pace,                 \
+						  struct bz2_error *e)                                           \
 	{                                                                                                    \
-		return symbols(b, blk, seq_to_byte, used, nselectors, max_block, e, table, words);            \
+		return symbols(b, blk, seq_to_byte, used, nselectors, max_block, pace, e, table, words);      \
 	}
 SYMBOLS(symbols_plain, false, false)
 SYMBOLS(symbols_table, true, false)
@@ -256,15 +267,16 @@ SYMBOLS(symbols_words, false, true)
 SYMBOLS(symbols_table_words, true, true)
 
 int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
-		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_error *e)
+		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_walk_job *pace,
+		       struct bz2_error *e)
 {
 	bool table = !(plain & BZ2_PLAIN_HUFFMAN), words = !(plain & BZ2_PLAIN_MTF);
 
 	if (table && words)
-		return symbols_table_words(b, blk, seq_to_byte, used, nselectors, max_block, e);
+		return symbols_table_words(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
 	if (table)
-		return symbols_table(b, blk, seq_to_byte, used, nselectors, max_block, e);
+		return symbols_table(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
 	if (words)
-		return symbols_words(b, blk, seq_to_byte, used, nselectors, max_block, e);
-	return symbols_plain(b, blk, seq_to_byte, used, nselectors, max_block, e);
+		return symbols_words(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
+	return symbols_plain(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
 }

@@ -430,7 +430,7 @@ static int whole_walk_round(struct sweep *s)
 	struct latency_result *r = s->r;
 	struct slot *sl = chase_slot(s, r->ncurve - 1);
 
-	r->whole_walk_ns_at_max = NAN;
+	r->whole_walk_ns_at_max = r->whole_walk_regions_ns = NAN;
 	r->whole_walk_loads = 0;
 	if (!sl || s->p->region_model || s->p->no_whole_walk)
 		return 0;
@@ -441,6 +441,13 @@ static int whole_walk_round(struct sweep *s)
 	r->whole_walk_ns_at_max = INFINITY;
 	for (unsigned w = 0; w < LATENCY_WHOLE_WALKS; w++)
 		r->whole_walk_ns_at_max = fmin(r->whole_walk_ns_at_max, slot_walk(s, sl, r->whole_walk_loads));
+	/* The headline's estimator at the same moment: on the Zen 5 guest the
+	 * memory set's figure moved 1.5x within minutes (192-327 ns), so a whole
+	 * walk tens of seconds after the sweep's regions compares moments, not
+	 * estimators. */
+	r->whole_walk_regions_ns = INFINITY;
+	for (unsigned t = 0; t < LATENCY_WHOLE_WALK_REGIONS; t++)
+		r->whole_walk_regions_ns = fmin(r->whole_walk_regions_ns, slot_walk(s, sl, s->hops));
 	return 0;
 }
 
@@ -530,6 +537,121 @@ static int retime_round(struct sweep *s, double budget_ns)
 	r->nretimed = kept;
 	r->retime_skipped = left;
 	return 0;
+}
+
+unsigned latency_placement_pick(const struct latency_result *r, unsigned *pick, unsigned cap)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < r->nlevels; k++) {
+		const struct latency_level *l = &r->levels[k];
+		unsigned j = 0;
+
+		if (l->tlb || l->reaches_max)
+			continue;
+		while (j + 1 < r->ncurve && r->points[j + 1].size_bytes <= l->size_bytes)
+			j++;
+		/* j: the level's last plateau point; j + 1: the first past it. */
+		for (unsigned i = j; i <= j + 1 && i < r->ncurve && n < cap; i++)
+			if (r->points[i].pages == PAGES_HUGE && r->points[i].size_bytes <= r->warm_max_bytes &&
+			    !r->points[i].nalloc_trials && (!n || pick[n - 1] < i))
+				pick[n++] = i;
+	}
+	return n;
+}
+
+/* The second allocation: a mapping of the set's own (other physical pages
+ * than the arena's), the same permutation (seed) as the arena's chain, so
+ * the pages are the one thing that differs. Built and checked as the
+ * arena's chains are; a model needs no memory. */
+static int own_build(struct sweep *s, struct slot *own, struct arena *m)
+{
+	const struct latency_params *p = s->p;
+	size_t bytes = own->pt->size_bytes, line = s->r->line_bytes;
+	struct layout_check check = {0};
+	int rc;
+
+	if (p->region_model)
+		return 0;
+	if ((rc = arena_map(m, bytes + ARENA_HUGE_BYTES, PAGES_HUGE)))
+		return rc;
+	rc = chain_build_verified(&own->chain, m->base, bytes, line, line, p->seed + bytes,
+				  p->layout ? p->layout : chain_offset_linear, &check);
+	chain_free(&own->chain);
+	own->cursor = (uintptr_t)own->chain.base;
+	return rc;
+}
+
+/* One placement block: the slot's warm start, then `per` regions into its
+ * allocation's trials from `at`. */
+static void placement_block(struct sweep *s, struct slot *sl, unsigned alloc, unsigned at, unsigned per)
+{
+	slot_warm(s, sl, true);
+	for (unsigned t = 0; t < per; t++)
+		sl->pt->alloc_trials_ns[alloc][at + t] = slot_walk(s, sl, s->hops);
+}
+
+/* Placement (issue 31): whether the figure at a level's end depends on
+ * which physical pages hold the set. A cache indexed by physical address
+ * past the 4 KiB page (an L2 or L3; on a guest whose 2 MiB pages the host
+ * backs with 4 KiB pages, past 4 KiB even inside a huge page) sees
+ * another conflict pattern on other pages; at a cache's end a few sets
+ * over their ways decide whether the set holds. Each picked point is timed
+ * on the arena's chain and on its own allocation, blocks alternated
+ * (own, arena, arena, own, own, arena: the host's moment and its drift
+ * land on both alike), one point at a time (one extra mapping at once). The own
+ * allocation's first block follows its build, as a plain chase's walks do.
+ * The largest points are kept first while their cost fits *budget_ns (the
+ * last cache's end is where the issue was seen), which is charged it. */
+static int placement_round(struct sweep *s, double *budget_ns)
+{
+	struct latency_result *r = s->r;
+	unsigned pick[LATENCY_PLACEMENT_POINTS_MAX], n, per = LATENCY_PLACEMENT_TRIALS / LATENCY_PLACEMENT_BLOCKS;
+	bool use[LATENCY_PLACEMENT_POINTS_MAX] = {false};
+	double cost = 0;
+	int rc = 0;
+
+	n = latency_placement_pick(r, pick, LATENCY_PLACEMENT_POINTS_MAX);
+	for (unsigned k = n; k-- > 0;) {
+		struct slot *sl = chase_slot(s, pick[k]);
+		double c = sl ? 2 * LATENCY_PLACEMENT_BLOCKS * retime_block_ns(s, sl, per) : INFINITY;
+
+		use[k] = cost + c <= *budget_ns;
+		cost += use[k] ? c : 0;
+		r->placement_skipped += !use[k];
+	}
+	*budget_ns -= cost;
+	for (unsigned k = 0; k < n && !rc; k++) {
+		struct slot *sl = chase_slot(s, pick[k]), own;
+		struct arena m = {0};
+
+		if (!use[k])
+			continue;
+		own = *sl;
+		if (own_build(s, &own, &m)) {
+			r->placement_skipped++;
+			arena_unmap(&m);
+			continue;
+		}
+		for (unsigned b = 0; b < LATENCY_PLACEMENT_BLOCKS && !rc; b++) {
+			struct slot *first = b % 2 ? sl : &own, *second = b % 2 ? &own : sl;
+
+			if (s->p->stop && *s->p->stop)
+				rc = -EINTR;
+			else {
+				placement_block(s, first, first == sl ? 0 : 1, b * per, per);
+				placement_block(s, second, second == sl ? 0 : 1, b * per, per);
+			}
+		}
+		if (!rc) {
+			sl->pt->nalloc_trials = LATENCY_PLACEMENT_BLOCKS * per;
+			r->nplaced++;
+		}
+		if (s->last == &own)
+			s->last = NULL;
+		arena_unmap(&m);
+	}
+	return rc;
 }
 
 /* Points, then two slots per point in visit order: ascending size, chase
@@ -662,6 +784,24 @@ sweep:
 		if ((rc = retime_round(&s, fmax(0.5e9, 0.05 * (double)(clock_wall_ns() - w1)))))
 			goto out;
 		p->derive(r, p);
+	}
+	/* The levels' ends on a second allocation, within
+	 * LATENCY_PLACEMENT_SHARE of the sweep's time (0.5 s at least). Where
+	 * that moves a level's end (the point past it held on one of them: a
+	 * share that the moment, or the pages, let hold more), the new end's
+	 * points are placed too, while the budget lasts. */
+	if (!p->no_placement) {
+		double budget = fmax(0.5e9, LATENCY_PLACEMENT_SHARE * (double)(clock_wall_ns() - w1));
+
+		for (unsigned round = 0; round < LATENCY_PLACEMENT_ROUNDS; round++) {
+			unsigned placed = r->nplaced, skipped = r->placement_skipped;
+
+			if ((rc = placement_round(&s, &budget)))
+				goto out;
+			p->derive(r, p);
+			if (r->nplaced == placed || r->placement_skipped > skipped)
+				break;
+		}
 	}
 	/* The references need the levels, and their chains still mapped. */
 	if ((rc = reference_round(&s)) || (rc = whole_walk_round(&s)))

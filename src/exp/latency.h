@@ -31,6 +31,18 @@
 #define LATENCY_RETIME_BLOCKS 2
 #define LATENCY_RETIME_TRIALS 16
 #define LATENCY_RETIME_POINTS_MAX 8
+/* Placement (issue 31): the sets at each cache level's end and just past
+ * it, timed on the arena and on a second allocation of their own (other
+ * physical pages), blocks alternated (see latency.c). At most this many
+ * points, blocks per allocation, and regions per allocation. */
+#define LATENCY_PLACEMENT_POINTS_MAX 6
+#define LATENCY_PLACEMENT_BLOCKS 3
+#define LATENCY_PLACEMENT_TRIALS 9
+/* Rounds of it: a round that moves a level's end places the new end's points. */
+#define LATENCY_PLACEMENT_ROUNDS 3
+/* The placement round's share of the sweep's own time (the budget prices
+ * the same share). */
+#define LATENCY_PLACEMENT_SHARE 0.10
 
 struct latency_result;
 
@@ -84,6 +96,8 @@ struct latency_params {
 	bool no_whole_walk;
 	/* Tests only: leave a point above a fall as the sweep read it. */
 	bool no_retime;
+	/* Tests only (and --quick): no second allocation at the levels' ends. */
+	bool no_placement;
 	/* Tests only: a timing model in place of the hardware. When set, no
 	 * memory is mapped and no chain is built; each timed region's ns per
 	 * load is what it returns, given the set, the region's loads and the
@@ -115,6 +129,18 @@ struct latency_point {
 	double sweep_chase_ns;
 	double retime_trials_ns[LATENCY_RETIME_TRIALS];
 	unsigned nretime;
+	/* Placement: the set timed on two allocations, blocks alternated in
+	 * time: [0] the arena's chain, [1] a chain of the same permutation in
+	 * a mapping of its own. nalloc_trials regions each; 0: not checked.
+	 * alloc_ns the minimum of each, placement_spread_pct 100 * (slower /
+	 * faster - 1), placement_sensitive when the slower one's minimum is
+	 * beyond the tolerance above every block of the faster one
+	 * (latency_placement_judge); chase_ns is then the minimum over both. */
+	double alloc_trials_ns[2][LATENCY_PLACEMENT_TRIALS];
+	unsigned nalloc_trials;
+	double alloc_ns[2];
+	double placement_spread_pct;
+	bool placement_sensitive;
 	double stream_trials_ns[LATENCY_TRIALS_MAX];
 	unsigned ntrials;
 	size_t chase_hops, stream_hops;/* loads per timed region */
@@ -232,6 +258,9 @@ struct latency_result {
 	size_t nfalls_sweep;         /* found before re-timing (the sweep's own curve) */
 	unsigned nretimed;           /* points re-timed because a larger set read faster */
 	unsigned retime_skipped;     /* points above a fall left as the sweep read them (cap or cost) */
+	unsigned nplaced;            /* points timed on a second allocation */
+	unsigned placement_skipped;  /* picked but left out (cost, memory, or its chain's check) */
+	unsigned placement_sensitive;/* of the placed, the allocations disagreeing beyond the tolerance */
 	double chase_ns_at_max;      /* huge pages */
 	double stream_ns_at_max;
 	double prefetch_ratio_at_max;/* chase / stream at max: the prefetcher, by subtraction */
@@ -244,6 +273,13 @@ struct latency_result {
 	 * chase times it. NAN: not measured (--quick, or a test's model). */
 	double whole_walk_ns_at_max;
 	size_t whole_walk_loads;
+	/* In the same block, right after the whole walk: the minimum of
+	 * LATENCY_WHOLE_WALK_REGIONS regions of region_hops loads, the
+	 * headline's estimator at the whole walk's moment. Their difference is
+	 * the estimators'; the headline's from the whole walk less it is the
+	 * host's moment (the sweep's memory-set blocks ran tens of seconds
+	 * earlier). NAN when the whole walk is. */
+	double whole_walk_regions_ns;
 	double translation_ns_at_max;/* small - huge chase at max, by subtraction */
 	double core_mhz_min, core_mhz_max;
 	uint64_t seed;
@@ -268,6 +304,7 @@ struct latency_result {
 /* The whole-walk figure at the largest size: walks, and loads per walk at
  * most (a plain chase's long regions past 64 MiB, bench/warm_chase.c). */
 #define LATENCY_WHOLE_WALKS 1
+#define LATENCY_WHOLE_WALK_REGIONS 6
 #define LATENCY_WHOLE_WALK_MAX_LOADS ((size_t)4 << 20)
 /* Back-to-back walks behind each warm reference (default). */
 #define LATENCY_REFERENCE_WALKS 5
@@ -281,6 +318,13 @@ size_t latency_lead_in_loads(size_t size_bytes);
  * moment, since no chase reads faster than warm). Pure. */
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
+
+/* The curve points the placement round times on a second allocation:
+ * for each cache level (not a TLB step, not running to the largest size)
+ * the last point of its plateau and the first past it, huge pages, sets
+ * up to r->warm_max_bytes, not placed yet (nalloc_trials 0), ascending, at
+ * most cap. Pure: r's levels and points as latency_derive left them. */
+unsigned latency_placement_pick(const struct latency_result *r, unsigned *pick, unsigned cap);
 
 /* Plan, map, build and verify every chain (layout check at every size), then
  * sweep the sizes in blocks, check each, and time each level's warm

@@ -83,6 +83,19 @@ static const struct jsonw_field app_bzip2_axis_fields[] = {
 	JSONW_FIELD(DOUBLE, "measured_speedup", struct app_bzip2_axis, measured_speedup),
 };
 
+static const struct jsonw_field app_bzip2_overlap_fields[] = {
+	JSONW_FIELD(STRING, "axis", struct app_bzip2_overlap_axis, name),
+	JSONW_FIELD(STRING, "how", struct app_bzip2_overlap_axis, how),
+	JSONW_FIELD(UINT, "threads", struct app_bzip2_overlap_axis, threads),
+	JSONW_FIELD(UINT, "base_variant", struct app_bzip2_overlap_axis, base_variant),
+	JSONW_FIELD(UINT, "variant", struct app_bzip2_overlap_axis, variant),
+	JSONW_FIELD(DOUBLE, "base_seconds", struct app_bzip2_overlap_axis, base_seconds),
+	JSONW_FIELD(DOUBLE, "seconds", struct app_bzip2_overlap_axis, seconds),
+	JSONW_FIELD(DOUBLE, "hideable_fraction", struct app_bzip2_overlap_axis, fraction),
+	JSONW_FIELD(DOUBLE, "bound_speedup", struct app_bzip2_overlap_axis, bound_speedup),
+	JSONW_FIELD(DOUBLE, "measured_speedup", struct app_bzip2_overlap_axis, measured_speedup),
+};
+
 static const struct jsonw_field app_bzip2_workers_fields[] = {
 	JSONW_FIELD(UINT, "workers", struct app_bzip2_workers, n),
 	JSONW_FIELD(DOUBLE, "wall_seconds", struct app_bzip2_workers, wall_seconds),
@@ -131,6 +144,29 @@ static const char *paths_name(unsigned plain)
 	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_CRC: return "+crc";
 	case BZ2_PLAIN_ALL & ~BZ2_PLAIN_RLE: return "+rle";
 	default: return "mixed";
+	}
+}
+
+static const char *overlap_name(enum bz2_overlap o)
+{
+	return o == BZ2_OVERLAP_INTERLEAVE ? "interleave" : o == BZ2_OVERLAP_SCOUT ? "scout" : "off";
+}
+
+static void write_overlaps_text(const struct app_bzip2_result *r, FILE *f)
+{
+	if (!r->noverlaps)
+		return;
+	fprintf(f, "  overlap axes: block b+1's decode beside block b's walk, against the same walk in turn;\n"
+		   "  f: the part a perfect overlap hides (interleave: the smaller of walk and decode; scout: the smaller\n"
+		   "  of decode+table and walk+rle+crc), bound 1/(1-f):\n");
+	fprintf(f, "  %-10s %7s %-4s %9s %9s %6s %7s %9s\n", "axis", "threads", "K", "base s", "s", "f", "bound",
+		"measured");
+	for (unsigned i = 0; i < r->noverlaps; i++) {
+		const struct app_bzip2_overlap_axis *x = &r->overlaps[i];
+
+		fprintf(f, "  %-10s %7u %-4u %9.4f %9.4f %6.2f %7.3f %9.3f  (%s)\n", x->name, x->threads,
+			r->variants[x->variant].k, x->base_seconds, x->seconds, x->fraction, x->bound_speedup,
+			x->measured_speedup, x->how);
 	}
 }
 
@@ -247,13 +283,13 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			snprintf(ratio, sizeof(ratio), "%.2f", v->walk_ratio);
 		fprintf(f, "  %-3u %-9s %-8s %-6s %-8s %-10s %9.4f %9.4f %8.1f %6.2f %6.2f %9.2f %9.2f %7s %5s %6.2f%s\n",
 			v->k, layout_name(v->layout), prefetch_name(v->prefetch), v->fresh_output ? "fresh" : "reused",
-			paths_name(v->plain), pages_text(v, pg, sizeof(pg)), v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction,
+			v->overlap ? overlap_name(v->overlap) : paths_name(v->plain), pages_text(v, pg, sizeof(pg)), v->cold_seconds, v->warm_seconds, v->mb_per_s, v->walk_fraction,
 			v->walk_speedup, v->predicted_speedup, v->measured_speedup, sc, ratio, v->ns_per_row,
 			v->fallbacks ? " (some blocks walked with one lane)" : "");
 	}
 	fprintf(f, "  f: the walk's share of K=1's whole time; s: the walk's speedup over K=1; predicted "
 		   "1/((1-f)+f/s);\n  S_chase: the chase's t(1)/t(K) at the table's footprint; R = s/S_chase; decode: "
-		   "the decode-stage paths (fast, plain, +AXIS: only it fast);\n  pages: the T-vector arena's request and "
+		   "the decode-stage paths (fast, plain, +AXIS: only it fast;\n  interleave, scout: fast, overlapped);\n  pages: the T-vector arena's request and "
 		   "the share of it huge pages back (smaps); ns/row: warm ns per BWT row (%llu rows)\n",
 		(unsigned long long)r->rows);
 	write_chase_text(r, f);
@@ -264,6 +300,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		}
 	write_stages_text("best", b, f);
 	write_axes_text(r, f);
+	write_overlaps_text(r, f);
 	write_translation_text(r, f);
 	fprintf(f, "  libbz2 %s BZ2_bzDecompress, one thread, same bytes: %.4f s, %.1f MB/s\n", r->libbz2_version,
 		r->libbz2_seconds, r->libbz2_mb_per_s);
@@ -320,6 +357,7 @@ static void variant_members(struct jsonw *w, const void *e)
 	jsonw_double(w, "warm_seconds", v->warm_seconds);
 	jsonw_double(w, "mb_per_s", v->mb_per_s);
 	jsonw_string(w, "decode_paths", paths_name(v->plain));
+	jsonw_string(w, "overlap", overlap_name(v->overlap));
 	jsonw_string(w, "pages_requested", arena_request_name(v->pages));
 	jsonw_double_array(w, "trial_seconds", v->trial_seconds, v->ntrials);
 	write_stages_json(w, &v->stages);
@@ -374,6 +412,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
 	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
+	JSONW_OBJECT_ARRAY(w, "overlap_axes", r->overlaps, r->noverlaps, app_bzip2_overlap_fields);
 	jsonw_string(w, "pages_requested", arena_request_name(r->pages));
 	JSONW_OBJECT_ARRAY_EACH(w, "translation", r->translations, r->ntranslations, translation_members);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);

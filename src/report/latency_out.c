@@ -73,6 +73,7 @@ static const struct jsonw_field latency_at_max_fields[] = {
 	JSONW_FIELD(DOUBLE, "translation_ns_at_max", struct latency_result, translation_ns_at_max),
 	JSONW_FIELD(DOUBLE, "whole_walk_ns_at_max", struct latency_result, whole_walk_ns_at_max),
 	JSONW_FIELD(UINT, "whole_walk_loads", struct latency_result, whole_walk_loads),
+	JSONW_FIELD(DOUBLE, "whole_walk_regions_ns", struct latency_result, whole_walk_regions_ns),
 };
 
 static const struct jsonw_field latency_run_fields[] = {
@@ -173,6 +174,32 @@ static void write_retimed_text(const struct latency_result *r, FILE *f)
 	if (r->retime_skipped)
 		fprintf(f, "  %u point(s) above a fall not re-timed (at most %d, within 5%% of the sweep's time)\n",
 			r->retime_skipped, LATENCY_RETIME_POINTS_MAX);
+}
+
+/* The points timed on two allocations (exp/latency.c, "placement"): both
+ * minima, the spread, and which way the verdict went. */
+static void write_placement_text(const struct latency_result *r, FILE *f)
+{
+	if (!r->nplaced && !r->placement_skipped)
+		return;
+	fprintf(f, "  placement: %u set(s) at the levels' ends timed on the arena and on an allocation of their own "
+		"(blocks alternated; the curve keeps the minimum)%s\n", r->nplaced,
+		r->placement_sensitive ? "" : ": none placement-sensitive beyond the tolerance");
+	for (unsigned i = 0; i < r->ncurve; i++) {
+		const struct latency_point *p = &r->points[i];
+		char sz[32];
+
+		if (!p->nalloc_trials)
+			continue;
+		report_format_bytes(sz, sizeof(sz), p->size_bytes);
+		fprintf(f, "    %-10s arena %8.2f ns, own allocation %8.2f ns: spread %.1f%%%s\n", sz, p->alloc_ns[0],
+			p->alloc_ns[1], p->placement_spread_pct,
+			p->placement_sensitive ? ": PLACEMENT-SENSITIVE (which pages hold the set decides its figure; "
+						 "the minimum is given)" : "");
+	}
+	if (r->placement_skipped)
+		fprintf(f, "    %u set(s) at a level's end not placed (cost past %.0f%% of the sweep's time, or their "
+			"mapping)\n", r->placement_skipped, 100.0 * LATENCY_PLACEMENT_SHARE);
 }
 
 void latency_write_text(const void *result, FILE *f)
@@ -313,10 +340,17 @@ void latency_write_text(const void *result, FILE *f)
 			"whole walks\n  of %zu loads (a plain chase's estimator; the minimum of %u) read %.2f ns (%+.1f%%)\n",
 			max, r->chase_ns_at_max, r->region_hops, r->whole_walk_loads, LATENCY_WHOLE_WALKS,
 			r->whole_walk_ns_at_max, 100.0 * (r->whole_walk_ns_at_max / r->chase_ns_at_max - 1.0));
+	if (r->whole_walk_loads && isfinite(r->whole_walk_ns_at_max) && isfinite(r->whole_walk_regions_ns))
+		fprintf(f, "  at %s, the same moment: regions of %zu loads right after the whole walk %.2f ns; whole walk "
+			"against them %+.1f%% (the estimators), the sweep's regions against them %+.1f%% (the host's "
+			"moment)\n", max, r->region_hops, r->whole_walk_regions_ns,
+			100.0 * (r->whole_walk_ns_at_max / r->whole_walk_regions_ns - 1.0),
+			100.0 * (r->chase_ns_at_max / r->whole_walk_regions_ns - 1.0));
 	if (isfinite(r->translation_ns_at_max))
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);
 	write_retimed_text(r, f);
+	write_placement_text(r, f);
 	if (r->nfalls_found == 0)
 		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows%s\n",
 			r->nfalls_sweep ? " (once re-timed)" : "");
@@ -359,6 +393,18 @@ static void point_members(struct jsonw *w, const void *e)
 	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
 	jsonw_double(w, "sweep_chase_ns", p->sweep_chase_ns);
 	jsonw_double_array(w, "retime_trials_ns", p->retime_trials_ns, p->nretime);
+	if (p->nalloc_trials) {
+		jsonw_object_begin(w, "placement");
+		jsonw_double(w, "arena_ns", p->alloc_ns[0]);
+		jsonw_double(w, "own_allocation_ns", p->alloc_ns[1]);
+		jsonw_double(w, "min_ns", fmin(p->alloc_ns[0], p->alloc_ns[1]));
+		jsonw_double(w, "spread_pct", p->placement_spread_pct);
+		jsonw_bool(w, "placement_sensitive", p->placement_sensitive);
+		jsonw_double_array(w, "arena_trials_ns", p->alloc_trials_ns[0], p->nalloc_trials);
+		jsonw_double_array(w, "own_allocation_trials_ns", p->alloc_trials_ns[1], p->nalloc_trials);
+		jsonw_object_end(w);
+	} else
+		jsonw_null(w, "placement");
 }
 
 static void level_members(struct jsonw *w, const void *e)
@@ -431,6 +477,9 @@ void latency_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_uint(w, "non_monotonic_found_in_sweep", r->nfalls_sweep);
 	jsonw_uint(w, "retimed_points", r->nretimed);
 	jsonw_uint(w, "retime_skipped", r->retime_skipped);
+	jsonw_uint(w, "placement_checked", r->nplaced);
+	jsonw_uint(w, "placement_skipped", r->placement_skipped);
+	jsonw_uint(w, "placement_sensitive", r->placement_sensitive);
 	{
 		struct latency_dist d[LATENCY_DIST_MAX];
 		unsigned nd = latency_dist_select(r, d, LATENCY_DIST_MAX);

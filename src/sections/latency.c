@@ -179,9 +179,13 @@ static double price_blocks(const struct budget *b, const struct latency_knobs *k
 		sweep += (k->passes * warm + k->trials * hops) * (chase + stream_ns) / 1e9;
 		sweep += (warm + k->steady_visits * 4 * hops) * chase / 1e9;
 	}
+	/* The levels' ends on a second allocation (exp/latency.c's placement
+	 * round, not --quick): within LATENCY_PLACEMENT_SHARE of the sweep's
+	 * time, 0.5 s at least. */
+	sweep += !b->quick * fmax(0.5, LATENCY_PLACEMENT_SHARE * sweep);
 	/* The memory set's whole walks, beside its regions (exp/latency.c; not --quick). */
-	sweep += !b->quick * LATENCY_WHOLE_WALKS * fmin((double)(max / line), (double)LATENCY_WHOLE_WALK_MAX_LOADS) *
-		 cost_chase_ns(f, max) / 1e9;
+	sweep += !b->quick * (LATENCY_WHOLE_WALKS * fmin((double)(max / line), (double)LATENCY_WHOLE_WALK_MAX_LOADS) +
+			      LATENCY_WHOLE_WALK_REGIONS * hops) * cost_chase_ns(f, max) / 1e9;
 	return sweep;
 }
 
@@ -312,6 +316,7 @@ static int latency_section_run(struct section_run *s, void *result)
 	/* --quick: two points per octave, three trials, one steady-state visit,
 	 * no whole walk of the memory set. */
 	lp.no_whole_walk = s->o->quick;
+	lp.no_placement = s->o->quick;
 	if (s->o->quick) {
 		lp.points_per_octave = 2;
 		lp.trials = 3;

@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: our bzip2 decoder over any bytes, with one lane and
- * with lanes in both layouts, its decode stage on the fast paths (pair
+ * with lanes in both layouts, overlapped (interleaved and scout), its decode stage on the fast paths (pair
  * table, unchecked groups, packed MTF words) and on the plain ones. It must never crash, hang or read out of
  * bounds; every walk must decode the same bytes or fail at the same block;
  * and what it accepts libbz2 must decode to the same bytes (libbz2 accepts
@@ -55,10 +55,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct {
 		struct bz2_walk_opts walk;
 		unsigned plain;
+		enum bz2_overlap overlap;
 	} walks[] = {
-		{{.lanes = 1}, 0},
-		{{.lanes = 4, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT}, BZ2_PLAIN_MTF},
-		{{.lanes = 3, .segments = 64, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_TWO}, BZ2_PLAIN_ALL},
+		{{.lanes = 1}, 0, BZ2_OVERLAP_OFF},
+		{{.lanes = 4, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT}, BZ2_PLAIN_MTF, BZ2_OVERLAP_OFF},
+		{{.lanes = 3, .segments = 64, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_TWO}, BZ2_PLAIN_ALL,
+		 BZ2_OVERLAP_OFF},
+		/* Block b+1's decode beside block b's walk: in slices, and on
+		 * a scout thread; errors must still come in block order. */
+		{{.lanes = 8, .prefetch = BZ2_PREFETCH_NEXT}, 0, BZ2_OVERLAP_INTERLEAVE},
+		{{.lanes = 2}, 0, BZ2_OVERLAP_SCOUT},
 	};
 	/* Kept across inputs: two 8 MiB allocations per input, and the
 	 * decoder's ~5 MB of block buffers per walk, cost more under ASan
@@ -75,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!dec && !(dec = bz2_decoder_new()))
 		abort();
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
-		struct bz2_decode_opts o = {.walk = walks[i].walk, .max_output_bytes = CAP_BYTES, .plain = walks[i].plain};
+		struct bz2_decode_opts o = {.walk = walks[i].walk, .max_output_bytes = CAP_BYTES, .plain = walks[i].plain,
+					    .overlap = walks[i].overlap, .scout_cpu = -1};
 		struct acc *a = i ? &other : &first;
 		struct bz2_error e;
 		int rc;

@@ -242,6 +242,14 @@ TEST(bzip2_rle_word_search_expands_as_the_byte_loop)
 			return;
 		CHECK(bz2_rle_decode(in, n, a) == na && bz2_rle_decode_plain(in, n, b) == nb && !memcmp(a, b, na),
 		      "round %d: the bytes differ", round);
+		/* One pass into a bounded buffer: exactly the bytes where they
+		 * fit, a refusal (and no write past the room) where one short. */
+		memset(a, 0xee, sizeof(a));
+		CHECK(bz2_rle_decode_cap(in, n, a, na) == na && !memcmp(a, b, na) && (na == sizeof(a) || a[na] == 0xee),
+		      "round %d: cap %zu", round, na);
+		memset(a, 0xee, sizeof(a));
+		CHECK(!na || (bz2_rle_decode_cap(in, n, a, na - 1) == SIZE_MAX && a[na - 1] == 0xee),
+		      "round %d: cap %zu - 1 passed or wrote past it", round, na);
 	}
 }
 
@@ -297,6 +305,16 @@ static const struct bz2_walk_opts walks[] = {
 	{.lanes = 12, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_NEXT, .seed = 7},
 };
 
+static const struct bz2_decode_opts overlaps[] = {
+	{.walk = {.lanes = 1}, .overlap = BZ2_OVERLAP_INTERLEAVE},
+	{.walk = {.lanes = 8, .prefetch = BZ2_PREFETCH_NEXT}, .overlap = BZ2_OVERLAP_INTERLEAVE},
+	{.walk = {.lanes = 16, .prefetch = BZ2_PREFETCH_NEXT, .seed = 3}, .overlap = BZ2_OVERLAP_INTERLEAVE},
+	{.walk = {.lanes = 32, .segments = 32}, .overlap = BZ2_OVERLAP_INTERLEAVE},
+	{.walk = {.lanes = 5, .prefetch = BZ2_PREFETCH_TWO}, .overlap = BZ2_OVERLAP_INTERLEAVE},
+	{.walk = {.lanes = 1}, .overlap = BZ2_OVERLAP_SCOUT, .scout_cpu = -1},
+	{.walk = {.lanes = 16, .prefetch = BZ2_PREFETCH_NEXT}, .overlap = BZ2_OVERLAP_SCOUT, .scout_cpu = -1},
+};
+
 /* Every walk decodes what libbz2 decodes; returns the failure or NULL. */
 static const char *round_trip(const uint8_t *text, size_t n, int level, unsigned *blocks, char *why, size_t whylen)
 {
@@ -318,6 +336,23 @@ static const char *round_trip(const uint8_t *text, size_t n, int level, unsigned
 			return why;
 		}
 		*blocks = s.blocks;
+		free(s.p);
+	}
+	/* Block b+1's decode overlapped with block b's walk: interleaved on
+	 * one core at each sliced lane count (one lane, the compiled K = 8,
+	 * 16 and 32, a run-time K) and the scout thread. */
+	for (size_t i = 0; i < sizeof(overlaps) / sizeof(overlaps[0]); i++) {
+		struct sink_buf s = {0};
+		struct bz2_error e;
+		int rc = bz2_decode(z, len, &overlaps[i], sink_append, &s, NULL, &e);
+
+		if (rc || s.n != n || (n && memcmp(s.p, text, n))) {
+			snprintf(why, whylen, "overlap %zu (K=%u, mode %d): rc %d, %zu of %zu bytes, block %u: %s", i,
+				 overlaps[i].walk.lanes, overlaps[i].overlap, rc, s.n, n, e.block, e.what);
+			free(s.p);
+			free(z);
+			return why;
+		}
 		free(s.p);
 	}
 	/* Each decode stage's plain path alone, then all of them, with one
@@ -389,9 +424,11 @@ TEST(bzip2_large_block_and_many_blocks_match_libbz2, NEEDS_LIBBZ2)
 	textgen_fill(t, 3 * n, TEXTGEN_REPEAT, 2);
 	CHECK(!(f = round_trip(t, 3 * n, 1, &blocks, why, sizeof(why))), "many blocks: %s", f);
 	CHECK(blocks >= 20, "level 1 over 2.7 MB made only %u blocks", blocks);
-	/* A periodic block: its rows form short cycles, the lanes fall back. */
+	/* A periodic block: its rows form short cycles, the lanes fall back
+	 * (a whole number of periods: "abc" over 200,000 bytes is not one,
+	 * and its rows form a single cycle). */
 	for (size_t i = 0; i < 200000; i++)
-		t[i] = "abc"[i % 3];
+		t[i] = "ab"[i % 2];
 	CHECK(!(f = round_trip(t, 200000, 9, &blocks, why, sizeof(why))), "periodic: %s", f);
 	/* Random bytes: MTF indices up to 255 (every word of the packed list). */
 	textgen_fill(t, 300000, TEXTGEN_RANDOM, 3);
@@ -455,7 +492,7 @@ TEST(bzip2_stages_alone_match_libbz2, NEEDS_LIBBZ2)
 		goto out;
 	blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
 	bz2_bits_init(&b, z, len, 32 + 48);
-	CHECK(blk->bwt && bz2_block_decode(&b, 900000, blk, 0, &e) == 0, "block: %s", e.what);
+	CHECK(blk->bwt && bz2_block_decode(&b, 900000, blk, 0, NULL, &e) == 0, "block: %s", e.what);
 	CHECK(blk->stored_crc == bz2_crc(t, n), "stored CRC 0x%08x, ours 0x%08x", blk->stored_crc, bz2_crc(t, n));
 	bz2_ibwt_table(blk, tt);
 	for (size_t i = 0; i < sizeof(walks) / sizeof(walks[0]); i++) {
@@ -609,4 +646,104 @@ TEST(bzip2_scan_finds_every_planted_magic_at_every_shift)
 	      "scan found %zu places, the slide %zu", ngot, nwant);
 	free(got);
 	free(buf);
+}
+
+/* Overlapped decodes fail as blocks in turn do: a corrupt or cut stream of
+ * several blocks gives the same return, block, byte and reason, and the
+ * same bytes reach the sink before it (the previous block ends first). */
+TEST(bzip2_overlap_refuses_as_in_turn, NEEDS_LIBBZ2)
+{
+	size_t n = 250000, zl = 0;
+	uint8_t *t = malloc(n), *z = NULL, *bad = NULL;
+
+	if (!t) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	textgen_fill(t, n, TEXTGEN_MARKOV, 11);
+	z = compress(t, n, 1, &zl);
+	bad = z ? malloc(zl) : NULL;
+	CHECK(z && bad, "compress");
+	for (size_t at = 0; bad && at < zl + 1600; at += 1499) {
+		/* Flip a bit at `at`, or (past the end) cut the stream short. */
+		size_t len = at < zl ? zl : zl - (at - zl) - 1;
+		struct bz2_decode_opts turn = {.walk = {.lanes = 8, .prefetch = BZ2_PREFETCH_NEXT}};
+		struct sink_buf s0 = {0};
+		struct bz2_error e0;
+		int rc0;
+
+		memcpy(bad, z, zl);
+		if (at < zl)
+			bad[at] ^= (uint8_t)(1u << (at % 8));
+		rc0 = bz2_decode(bad, len, &turn, sink_append, &s0, NULL, &e0);
+		for (size_t i = 0; i < sizeof(overlaps) / sizeof(overlaps[0]); i++) {
+			struct bz2_decode_opts o = overlaps[i];
+			struct sink_buf s = {0};
+			struct bz2_error e;
+			int rc = bz2_decode(bad, len, &o, sink_append, &s, NULL, &e);
+
+			CHECK(rc == rc0 && s.n == s0.n && (!s.n || !memcmp(s.p, s0.p, s.n)),
+			      "at %zu, overlap %zu: rc %d against %d, %zu bytes against %zu", at, i, rc, rc0, s.n, s0.n);
+			CHECK(!rc0 || (e.block == e0.block && e.byte_offset == e0.byte_offset && !strcmp(e.what, e0.what)),
+			      "at %zu, overlap %zu: block %u byte %llu %s, in turn block %u byte %llu %s", at, i, e.block,
+			      (unsigned long long)e.byte_offset, e.what, e0.block, (unsigned long long)e0.byte_offset, e0.what);
+			free(s.p);
+		}
+		free(s0.p);
+	}
+	free(bad);
+	free(z);
+	free(t);
+}
+
+/* The CRC in three streams combined in GF(2) equals slicing by 4 in one
+ * stream, around the length where the streams start and at odd tails. */
+TEST(bzip2_crc_streams_equal_one_stream)
+{
+	static const size_t lens[] = {0, 1, 7, 8, 12287, 12288, 12289, 12295, 12296, 100003, 900000};
+	uint8_t *p = malloc(900000 + 16);
+	struct rng r;
+
+	if (!p) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	rng_seed(&r, 5);
+	for (size_t i = 0; i < 900000 + 16; i++)
+		p[i] = (uint8_t)rng_below(&r, 256);
+	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		CHECK(bz2_crc(p + i, lens[i]) == bz2_crc4(p + i, lens[i]), "%zu bytes: 0x%08x against 0x%08x", lens[i],
+		      bz2_crc(p + i, lens[i]), bz2_crc4(p + i, lens[i]));
+	free(p);
+}
+
+/* A periodic block (its rows form short cycles) is walked again with one
+ * lane, and the count of such blocks reaches the caller without timing
+ * (the app's check decode reads it from there), in turn and overlapped. */
+TEST(bzip2_single_lane_fallbacks_are_counted_untimed, NEEDS_LIBBZ2)
+{
+	size_t n = 200000, zl = 0;
+	uint8_t *t = malloc(n), *z;
+
+	if (!t) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		t[i] = "ab"[i % 2];
+	z = compress(t, n, 9, &zl);
+	CHECK(z != NULL, "compress");
+	for (int ov = BZ2_OVERLAP_OFF; z && ov <= BZ2_OVERLAP_SCOUT; ov++) {
+		struct bz2_decode_opts o = {.walk = {.lanes = 8}, .overlap = (enum bz2_overlap)ov, .scout_cpu = -1};
+		struct bz2_walk_ticks wt = {0};
+		struct sink_buf s = {0};
+		struct bz2_error e;
+
+		CHECK(bz2_decode(z, zl, &o, sink_append, &s, &wt, &e) == 0 && s.n == n && !memcmp(s.p, t, n),
+		      "overlap %d: %s", ov, e.what);
+		CHECK(wt.fallbacks == 1, "overlap %d: %u fallbacks counted, 1 expected", ov, wt.fallbacks);
+		free(s.p);
+	}
+	free(z);
+	free(t);
 }

@@ -13,6 +13,7 @@
 #include "exp/app/bzip2.h"
 #include "exp/app/textgen.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,49 @@ TEST(bzip2_budget_fit_keeps_what_fits_and_one_block_files_whole)
 	q.budget_seconds = 0;
 	app_bzip2_fit(&q, r, &slow, 38, &sh);
 	CHECK(!sh.reduced && !sh.blocks && r->estimated_seconds > 1e3, "no budget, yet shrunk: '%s'", r->shrunk);
+	free(r);
+}
+
+/* The model's terms: linear in the rates (a fixed start aside), more for
+ * more trials, workers, peers, and for the translation pairs. */
+TEST(bzip2_budget_cost_grows_with_each_term)
+{
+	struct app_bzip2_params q = file_params();
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct app_bzip2_rates zero = rates(0), one = rates(1), two = rates(2);
+	struct app_bzip2_shrink sh;
+	double c0, c1, c2, base;
+
+	if (!r) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	q.budget_seconds = 0;  /* the full plan, nothing shrunk */
+	app_bzip2_fit(&q, r, &one, 38, &sh);
+	c0 = app_bzip2_cost(&q, r, 3, &zero);
+	c1 = app_bzip2_cost(&q, r, 3, &one);
+	c2 = app_bzip2_cost(&q, r, 3, &two);
+	CHECK(c0 >= 0 && c0 < 1 && c1 > c0, "cost at no rate %.2f s, at 1 s a decode %.2f s", c0, c1);
+	CHECK(fabs((c2 - c0) - 2 * (c1 - c0)) < 1e-9 * c2, "not linear in the rates: %.3f, %.3f, %.3f", c0, c1, c2);
+	CHECK(c1 == r->estimated_seconds, "the fit's estimate %.3f is not the model's %.3f", r->estimated_seconds, c1);
+	CHECK(app_bzip2_cost(&q, r, 2, &one) < c1, "fewer trials cost no less");
+	CHECK(c1 > (double)(r->nvariants * 5) * one.lanes, "%u variants of 5 decodes at %.1f s cost only %.1f s",
+	      r->nvariants, one.lanes, c1);
+	q.tools = false;
+	CHECK(app_bzip2_cost(&q, r, 3, &one) < c1, "leaving the peers out costs no less");
+	q.tools = true;
+	q.max_workers = 4;
+	CHECK(app_bzip2_cost(&q, r, 3, &one) > c1, "more workers cost no more");
+	q.max_workers = 2;
+	base = c1;
+	q.npages = 2;
+	q.pages[0] = PAGES_SMALL;
+	q.pages[1] = PAGES_HUGE;
+	app_bzip2_fit(&q, r, &one, 38, &sh);
+	/* Two more variants and their pairs: each a warm-up and two decodes
+	 * an iteration, over the trials + 2 iterations. */
+	CHECK(app_bzip2_cost(&q, r, 3, &one) > base + 2 * (3 + 2 + 1) * 2 * one.lanes,
+	      "--pages both costs %.1f s against %.1f s", app_bzip2_cost(&q, r, 3, &one), base);
 	free(r);
 }
 

@@ -191,6 +191,18 @@ static const char *prefetch_name(enum bz2_prefetch p)
 	return p == BZ2_PREFETCH_NEXT ? "next" : p == BZ2_PREFETCH_TWO ? "two" : "off";
 }
 
+/* The scout's CPU: an allowed one other than this thread's (which the
+ * run pins to one); -1 when there is no other. */
+static int scout_cpu(void)
+{
+	int cpus[APP_BZ2_WORKERS_MAX], n = team_allowed_cpus(cpus, APP_BZ2_WORKERS_MAX), me = sched_getcpu();
+
+	for (int i = 0; i < n && i < APP_BZ2_WORKERS_MAX; i++)
+		if (cpus[i] != me)
+			return cpus[i];
+	return -1;
+}
+
 /* The T-vector arena's bytes and huge-page bytes into v: the smaller of
  * each read (a huge page split during the trials is what they ran on). */
 static void table_backing(const struct bz2_decoder *d, struct app_bzip2_variant *v, bool first)
@@ -217,6 +229,8 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 			 .seed = p->seed},
 		.fresh_output = v->fresh_output,
 		.plain = v->plain,
+		.overlap = v->overlap,
+		.scout_cpu = scout_cpu(),
 	};
 	struct hash_sink h = {.bytes = 0};
 	struct bz2_walk_ticks wt = {0};
@@ -697,13 +711,13 @@ bool app_bzip2_registers_k(unsigned k)
 }
 
 /* ---- the run ---- */
-static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l, enum bz2_prefetch pf, bool fresh,
-			unsigned plain)
+static struct app_bzip2_variant *add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout l,
+					     enum bz2_prefetch pf, bool fresh, unsigned plain)
 {
 	struct app_bzip2_variant *v;
 
 	if (r->nvariants >= APP_BZ2_VARIANTS_MAX)
-		return;
+		return NULL;
 	v = &r->variants[r->nvariants++];
 	memset(v, 0, sizeof(*v));
 	v->k = k;
@@ -713,13 +727,14 @@ static void add_variant(struct app_bzip2_result *r, unsigned k, enum bz2_layout 
 	v->fresh_output = fresh;
 	v->plain = plain;
 	v->pages = r->pages;
+	return v;
 }
 
 /* The decode-stage axes: which path each names, its fast form and the
  * stage it changes. */
 static const unsigned axis_bits[APP_BZ2_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC, BZ2_PLAIN_RLE};
 static const char *const axis_names[APP_BZ2_AXES] = {"huffman", "mtf", "crc", "rle"};
-static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8",
+static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8, 3 streams",
 						     "word search"};
 static const char *const axis_stage[APP_BZ2_AXES] = {"decode", "decode", "crc", "rle"};
 
@@ -770,6 +785,58 @@ static void derive_axes(struct app_bzip2_result *r)
 	}
 }
 
+/* Each overlap variant against the same walk in turn (fast paths). */
+static void derive_overlaps(struct app_bzip2_result *r)
+{
+	r->noverlaps = 0;
+	for (unsigned i = 0; i < r->nvariants && r->noverlaps < APP_BZ2_OVERLAPS; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i], *b = NULL;
+		struct app_bzip2_overlap_axis *x = &r->overlaps[r->noverlaps];
+		const struct app_bzip2_stages *s;
+		double whole, walk, front, back;
+
+		if (v->overlap == BZ2_OVERLAP_OFF)
+			continue;
+		for (unsigned j = 0; j < r->nvariants && !b; j++) {
+			const struct app_bzip2_variant *c = &r->variants[j];
+
+			if (c->overlap == BZ2_OVERLAP_OFF && !c->plain && !c->fresh_output && c->k == v->k && c->pages == v->pages &&
+			    c->layout == v->layout && c->prefetch == v->prefetch) {
+				b = c;
+				x->base_variant = j;
+			}
+		}
+		if (!b || b->warm_seconds <= 0 || v->warm_seconds <= 0)
+			continue;
+		s = &b->stages;
+		whole = b->warm_seconds;
+		walk = s->starts + s->traversal + s->assembly;
+		front = s->decode + s->table;
+		back = walk + s->rle + s->crc;
+		x->variant = i;
+		x->base_seconds = whole;
+		x->seconds = v->warm_seconds;
+		x->measured_speedup = whole / v->warm_seconds;
+		if (v->overlap == BZ2_OVERLAP_INTERLEAVE) {
+			/* One core: at best the walk's waiting hides under the
+			 * decode, and the walk costs nothing more. */
+			x->name = "interleave";
+			x->how = "one core: block b's walk in slices inside block b+1's decode";
+			x->threads = 1;
+			x->fraction = whole > 0 ? (walk < s->decode ? walk : s->decode) / whole : 0;
+		} else {
+			/* Two cores: a pipeline of decode+table (the scout) and
+			 * walk+rle+crc (this thread); the slower one sets the pace. */
+			x->name = "scout";
+			x->how = "two cores: a scout thread decodes block b+1 and its T-vector while block b is walked";
+			x->threads = 2;
+			x->fraction = whole > 0 ? (front < back ? front : back) / whole : 0;
+		}
+		x->bound_speedup = x->fraction < 1 ? 1.0 / (1 - x->fraction) : 0;
+		r->noverlaps++;
+	}
+}
+
 static const struct app_bzip2_variant *find_k1(const struct app_bzip2_result *r)
 {
 	for (unsigned i = 0; i < r->nvariants; i++)
@@ -801,7 +868,9 @@ static void derive(struct app_bzip2_result *r)
 		v->predicted_speedup = v->walk_speedup > 0 ?
 			1.0 / ((1 - v->walk_fraction) + v->walk_fraction / v->walk_speedup) : 0;
 		v->measured_speedup = v->warm_seconds > 0 ? whole1 / v->warm_seconds : 0;
-		if (v->mb_per_s > r->variants[r->best].mb_per_s)
+		/* The best single thread: the scout runs two. */
+		if (v->overlap != BZ2_OVERLAP_SCOUT &&
+		    (r->variants[r->best].overlap == BZ2_OVERLAP_SCOUT || v->mb_per_s > r->variants[r->best].mb_per_s))
 			r->best = i;
 	}
 	b = &r->variants[r->best];
@@ -823,7 +892,33 @@ static void derive(struct app_bzip2_result *r)
 	for (unsigned i = 0; i < r->ntools; i++)
 		r->tools[i].ratio = r->tools[i].mb_per_s > 0 ? b->mb_per_s / r->tools[i].mb_per_s : 0;
 	derive_axes(r);
+	derive_overlaps(r);
 	app_bzip2_translation_derive(r);
+}
+
+/* The overlap axes at the fastest walk planned in turn (K=16 prefetch
+ * next where swept: the best on the text files here), each beside it:
+ * interleaved on one core, and the scout on two. */
+static void plan_overlaps(struct app_bzip2_result *r)
+{
+	int at = -1;
+
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i];
+
+		if (!v->plain && !v->fresh_output && v->pages == r->pages && !v->overlap && v->k > 1 && v->k <= 16 &&
+		    v->layout == BZ2_LAYOUT_REGISTERS && v->prefetch == BZ2_PREFETCH_NEXT &&
+		    (at < 0 || v->k > r->variants[at].k))
+			at = (int)i;
+	}
+	if (at < 0)
+		return;
+	for (int ov = BZ2_OVERLAP_INTERLEAVE; ov <= BZ2_OVERLAP_SCOUT; ov++) {
+		struct app_bzip2_variant base = r->variants[at], *v;
+
+		if ((v = add_variant(r, base.k, base.layout, base.prefetch, false, 0)))
+			v->overlap = (enum bz2_overlap)ov;
+	}
 }
 
 /* The translation axis (--pages both): K=1 and the decode-stage axes'
@@ -923,6 +1018,7 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
 		plan_translation(p, r, &at);
 	}
+	plan_overlaps(r);
 }
 
 /* ---- the budget (a user's file) ---- */

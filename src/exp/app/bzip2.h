@@ -20,7 +20,7 @@
 #include "core/clock.h"
 #include "exp/app/app.h"
 
-#define APP_BZ2_VARIANTS_MAX 24
+#define APP_BZ2_VARIANTS_MAX 28
 #define APP_BZ2_WORKERS_MAX 16
 #define APP_BZ2_TOOLS_MAX 3
 
@@ -73,6 +73,7 @@ struct app_bzip2_variant {
 	enum bz2_prefetch prefetch;
 	bool fresh_output;
 	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
+	enum bz2_overlap overlap;        /* block b+1's decode beside block b's walk (scout: two threads) */
 	enum page_request pages;         /* requested for the T-vector's arena */
 	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB */
 	size_t table_huge_bytes;         /* huge-page bytes of it per smaps (the smaller of after the map
@@ -106,6 +107,21 @@ struct app_bzip2_axis {
 	double stage_speedup;                  /* s: plain stage / fast stage */
 	double predicted_speedup;              /* 1/((1-f)+f/s) */
 	double measured_speedup;               /* all-plain whole / this one's whole */
+};
+
+/* One overlap axis (interleave on one core, scout on two) against the
+ * same walk in turn. bound: the speedup if the overlap were perfect (the
+ * walk hidden under the decode: 1/(1-f) with f the walk's share; the
+ * scout: the whole over the slower of its two threads' stages). */
+#define APP_BZ2_OVERLAPS 2
+struct app_bzip2_overlap_axis {
+	const char *name, *how;                /* "interleave", "one core, ..." */
+	unsigned threads;
+	unsigned base_variant, variant;        /* indices into variants[] */
+	double base_seconds, seconds;
+	double fraction;                       /* f: the part the overlap can hide, of the base whole */
+	double bound_speedup;                  /* the speedup a perfect overlap would give */
+	double measured_speedup;               /* base whole / this whole */
 };
 
 /* The translation axis (--pages both): one walk with its T-vector on small
@@ -169,13 +185,15 @@ struct app_bzip2_result {
 	uint64_t rows;                   /* BWT rows over all blocks (sum of the blocks' sizes) */
 	unsigned naxes;
 	struct app_bzip2_axis axes[APP_BZ2_AXES];
+	unsigned noverlaps;
+	struct app_bzip2_overlap_axis overlaps[APP_BZ2_OVERLAPS];
 	unsigned ntranslations;
 	struct app_bzip2_translation translations[APP_BZ2_TRANSLATIONS];
 	enum page_request pages;         /* the sweep's (and the workers') T-vector pages */
 	unsigned segments_override;      /* --segments, 0: 4K */
 	unsigned nvariants;
 	struct app_bzip2_variant variants[APP_BZ2_VARIANTS_MAX];
-	unsigned best;                   /* index of the fastest single-thread variant */
+	unsigned best;                   /* index of the fastest single-thread variant (the scout excluded) */
 	double best_vs_libbz2;           /* its MB/s / libbz2's */
 	const char *bound_stage;         /* the largest stage of the best variant */
 	double bound_fraction;
