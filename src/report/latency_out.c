@@ -64,6 +64,16 @@ static const struct jsonw_field latency_reference_fields[] = {
 	JSONW_FIELD(BOOL, "agrees", struct latency_reference, agrees),
 };
 
+static const struct jsonw_field latency_second_look_fields[] = {
+	JSONW_FIELD(UINT, "non_monotonic_found", struct latency_result, nfalls_found),
+	JSONW_FIELD(UINT, "non_monotonic_found_in_sweep", struct latency_result, nfalls_sweep),
+	JSONW_FIELD(UINT, "retimed_points", struct latency_result, nretimed),
+	JSONW_FIELD(UINT, "retime_skipped", struct latency_result, retime_skipped),
+	JSONW_FIELD(UINT, "placement_checked", struct latency_result, nplaced),
+	JSONW_FIELD(UINT, "placement_skipped", struct latency_result, placement_skipped),
+	JSONW_FIELD(UINT, "placement_sensitive", struct latency_result, placement_sensitive),
+};
+
 static const struct jsonw_field latency_at_max_fields[] = {
 	JSONW_FIELD(UINT, "warm_references_disagree", struct latency_result, refs_disagree),
 	JSONW_FIELD(DOUBLE, "prefetch_ratio_at_max", struct latency_result, prefetch_ratio_at_max),
@@ -473,13 +483,7 @@ void latency_write_json(const void *result, struct jsonw *w, const char *key)
 	JSONW_OBJECT_ARRAY(w, "warm_references", r->refs, r->nrefs, latency_reference_fields);
 	JSONW_FIELDS(w, r, latency_at_max_fields);
 	JSONW_OBJECT_ARRAY_EACH(w, "non_monotonic", r->falls, r->nfalls, fall_members);
-	jsonw_uint(w, "non_monotonic_found", r->nfalls_found);
-	jsonw_uint(w, "non_monotonic_found_in_sweep", r->nfalls_sweep);
-	jsonw_uint(w, "retimed_points", r->nretimed);
-	jsonw_uint(w, "retime_skipped", r->retime_skipped);
-	jsonw_uint(w, "placement_checked", r->nplaced);
-	jsonw_uint(w, "placement_skipped", r->placement_skipped);
-	jsonw_uint(w, "placement_sensitive", r->placement_sensitive);
+	JSONW_FIELDS(w, r, latency_second_look_fields);
 	{
 		struct latency_dist d[LATENCY_DIST_MAX];
 		unsigned nd = latency_dist_select(r, d, LATENCY_DIST_MAX);
