@@ -203,19 +203,32 @@ static int scout_cpu(void)
 	return -1;
 }
 
-/* The T-vector arena's bytes and huge-page bytes into v: the smaller of
- * each read (a huge page split during the trials is what they ran on). */
+/* The T-vector arenas' bytes and huge-page bytes into v, the scout's
+ * second slot's included: the smaller of each read (a huge page split
+ * during the trials is what they ran on). */
 static void table_backing(const struct bz2_decoder *d, struct app_bzip2_variant *v, bool first)
 {
-	const struct arena *a = bz2_decoder_table(d);
-	size_t huge;
+	const struct arena *a[2] = {bz2_decoder_table(d), bz2_decoder_scout_table(d)};
+	size_t bytes = 0, huge = 0, now;
+	bool read = true;
 
-	if (!a)
+	for (int i = 0; i < 2; i++) {
+		if (!a[i])
+			continue;
+		bytes += a[i]->bytes;
+		if (first)
+			huge += a[i]->huge_bytes_obtained;
+		else if (!arena_backing_obtained(a[i], &now))
+			huge += now;
+		else
+			read = false;
+	}
+	if (!bytes)
 		return;
 	if (first) {
-		v->table_arena_bytes = a->bytes;
-		v->table_huge_bytes = a->huge_bytes_obtained;
-	} else if (!arena_backing_obtained(a, &huge) && huge < v->table_huge_bytes) {
+		v->table_arena_bytes = bytes;
+		v->table_huge_bytes = huge;
+	} else if (read && huge < v->table_huge_bytes) {
 		v->table_huge_bytes = huge;
 	}
 }
@@ -255,6 +268,10 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	 * (pre-faulted), the rest first touched in the cold trial. */
 	if (!(d = bz2_decoder_new_pages(v->pages)))
 		return -ENOMEM;
+	if (v->overlap == BZ2_OVERLAP_SCOUT && bz2_decoder_scout_ready(d)) {
+		bz2_decoder_free(d);
+		return -ENOMEM;
+	}
 	table_backing(d, v, true);
 	for (unsigned t = 0; t < p->trials + 1; t++) {
 		if (t >= 2 && past(p, PHASE_VARIANTS))

@@ -75,7 +75,7 @@ struct app_bzip2_variant {
 	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
 	enum bz2_overlap overlap;        /* block b+1's decode beside block b's walk (scout: two threads) */
 	enum page_request pages;         /* requested for the T-vector's arena */
-	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB */
+	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB (the scout: its two slots' two) */
 	size_t table_huge_bytes;         /* huge-page bytes of it per smaps (the smaller of after the map
 	                                  * and after the trials) */
 	unsigned ntrials;                /* raw trial times, the cold one first */
