@@ -62,6 +62,7 @@ struct app_bzip2_rates {
 	double k1;       /* at K=1 */
 	double lanes;    /* at K=8 registers prefetch next */
 	double hash;     /* SHA-256 of its output */
+	double front;    /* its decode+table stages alone (the scout's side) */
 };
 
 #define APP_BZ2_TRIALS_MAX 16
