@@ -299,6 +299,12 @@ struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages);
 /* The T-vector's arena (NULL for bz2_decoder_new's): arena_backing_obtained
  * re-reads what backs it now. */
 const struct arena *bz2_decoder_table(const struct bz2_decoder *d);
+/* The scout's second slot (BZ2_OVERLAP_SCOUT), made now rather than in the
+ * first decode: its T-vector in an arena of the first's kind when that is in
+ * one (pre-faulted before any clock). 0 or -ENOMEM. */
+int bz2_decoder_scout_ready(struct bz2_decoder *d);
+/* That second T-vector's arena, NULL until made or when tt is malloc'd. */
+const struct arena *bz2_decoder_scout_table(const struct bz2_decoder *d);
 void bz2_decoder_free(struct bz2_decoder *d);
 
 /* bz2_decode with d's buffers (bz2_decoder_new), kept for the next call:

@@ -56,9 +56,12 @@ struct bz2_decoder {
 	struct bz2_walk_scratch sc;
 	struct arena table;  /* tt's, when it is in one (table.base set) */
 	struct bz2_walk_job *job;   /* the sliced walk (the one-core overlap) */
-	/* The scout's second slot (the first is blk and tt). */
+	/* The scout's second slot (the first is blk and tt); tt2 in an arena
+	 * of table's kind when tt is, or half the scout's blocks would run off
+	 * the requested pages. */
 	struct bz2_block *blk2;
 	uint32_t *tt2;
+	struct arena table2;
 };
 
 #define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
@@ -90,7 +93,10 @@ static void bufs_put(struct bz2_decoder *u)
 	if (u->blk2)
 		free(u->blk2->bwt);
 	free(u->blk2);
-	free(u->tt2);
+	if (u->table2.base)
+		arena_unmap(&u->table2);
+	else
+		free(u->tt2);
 }
 
 static inline uint64_t tick(bool timed)
@@ -478,8 +484,12 @@ static int scout_bufs(struct bz2_decoder *u)
 	if (!u->blk2 && (u->blk2 = malloc(sizeof(*u->blk2)))) {
 		u->blk2->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
 	}
-	if (!u->tt2)
+	if (!u->tt2 && u->table.base) {
+		if (!arena_map(&u->table2, TT_BYTES, u->table.requested))
+			u->tt2 = (uint32_t *)u->table2.base;
+	} else if (!u->tt2) {
 		u->tt2 = malloc(TT_BYTES);
+	}
 	return u->blk2 && u->blk2->bwt && u->tt2 ? 0 : -ENOMEM;
 }
 
@@ -686,6 +696,16 @@ struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages)
 const struct arena *bz2_decoder_table(const struct bz2_decoder *d)
 {
 	return d->table.base ? &d->table : NULL;
+}
+
+int bz2_decoder_scout_ready(struct bz2_decoder *d)
+{
+	return scout_bufs(d);
+}
+
+const struct arena *bz2_decoder_scout_table(const struct bz2_decoder *d)
+{
+	return d->table2.base ? &d->table2 : NULL;
 }
 
 void bz2_decoder_free(struct bz2_decoder *d)

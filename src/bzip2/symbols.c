@@ -12,9 +12,9 @@
  *            the input, the group runs with a branchless 8-byte refill and
  *            no bounds test at all.
  *   MTF      plain: a byte array and memmove (a libc call per symbol);
- *            words: its first 16 bytes moved as two little-endian 64-bit
- *            words in registers (7-Zip keeps the list in words), memmove
- *            only for indices past them.
+ *            words: its first 16 bytes kept as two little-endian 64-bit
+ *            words in registers across symbols (7-Zip keeps the list in
+ *            words), memmove only for indices past them.
  * Error offsets name the symbol's bit on the plain path and the group's
  * current bit on the table path (within 50 symbols of it).
  */
@@ -50,19 +50,16 @@ static inline uint64_t load_le64(const uint8_t *p)
 	       (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 | (uint64_t)p[1] << 8 | p[0];
 }
 
-static inline void store_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> 8 * i);
-}
-
 /* Move the byte at index i (1..255) of the list to its front: the first 16
- * bytes as two little-endian words shifted in registers (where text's
- * indices fall), the rest by memmove (random data's large indices, where
+ * bytes as two little-endian words *m0, *m1 kept in registers across
+ * symbols (where text's indices fall; loaded from and stored to the array
+ * each symbol, the next symbol's load waited on the store's forwarding),
+ * the rest in mtf[16..255] by memmove (random data's large indices, where
  * a word loop of i/8 steps lost to it by 1.5x). */
-static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, unsigned i)
+static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, uint64_t *m0, uint64_t *m1,
+								 unsigned i)
 {
-	uint64_t x = load_le64(mtf), y, low, upto;
+	uint64_t x = *m0, y = *m1, low, upto;
 	unsigned sh;
 	uint8_t v;
 
@@ -71,22 +68,23 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, un
 		low = (1ull << sh) - 1;
 		upto = low << 8 | 0xff;
 		v = (uint8_t)(x >> sh);
-		store_le64(mtf, (x & ~upto) | (x & low) << 8 | v);
+		*m0 = (x & ~upto) | (x & low) << 8 | v;
 		return v;
 	}
 	if (i < 16) {
-		y = load_le64(mtf + 8);
 		sh = (i - 8) * 8;
 		low = sh ? (1ull << sh) - 1 : 0;
 		upto = low << 8 | 0xff;
 		v = (uint8_t)(y >> sh);
-		store_le64(mtf + 8, (y & ~upto) | (y & low) << 8 | x >> 56);
-		store_le64(mtf, x << 8 | v);
+		*m1 = (y & ~upto) | (y & low) << 8 | x >> 56;
+		*m0 = x << 8 | v;
 		return v;
 	}
 	v = mtf[i];
-	memmove(mtf + 1, mtf, i);
-	mtf[0] = v;
+	memmove(mtf + 17, mtf + 16, i - 16);
+	mtf[16] = (uint8_t)(y >> 56);
+	*m1 = y << 8 | x >> 56;
+	*m0 = x << 8 | v;
 	return v;
 }
 
@@ -110,7 +108,7 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, un
 			break;                                                             \
 		}                                                                          \
 		if (weight) {                                                              \
-			uint8_t front_ = mtf[0];                                           \
+			uint8_t front_ = words ? (uint8_t)m0 : mtf[0];                     \
 			if (run > max_block - n) {                                         \
 				why = "more bytes than the block size allows";             \
 				goto BAD;                                                  \
@@ -134,7 +132,7 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, un
 		{                                                                          \
 			uint8_t byte_;                                                     \
 			if (words) {                                                       \
-				byte_ = words_move(mtf, s_ - 1);                           \
+				byte_ = words_move(mtf, &m0, &m1, s_ - 1);                 \
 			} else {                                                           \
 				byte_ = mtf[s_ - 1];                                       \
 				memmove(mtf + 1, mtf, s_ - 1);                             \
@@ -158,11 +156,14 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 	const char *why = NULL;
 	uint64_t field = 0;
 	uint64_t pace_at = pace ? 0 : UINT64_MAX;
+	uint64_t m0, m1;  /* the words path's list bytes 0..15 (mtf[] then holds 16..255) */
 
 	/* The list holds the bytes themselves, not their symbol-map indices:
 	 * one lookup less per symbol. */
 	memset(mtf, 0, sizeof(mtf));
 	memcpy(mtf, seq_to_byte, used);
+	m0 = load_le64(mtf);
+	m1 = load_le64(mtf + 8);
 	memset(counts, 0, sizeof(blk->counts));
 	for (;;) {
 		const struct bz2_huffman *h;

@@ -747,3 +747,48 @@ TEST(bzip2_single_lane_fallbacks_are_counted_untimed, NEEDS_LIBBZ2)
 	free(z);
 	free(t);
 }
+
+/* The scout's second T-vector slot lies in an arena of the first's page
+ * request (not malloc), made before any decode, and a scout decode through
+ * the two slots still gives the input back; a malloc'd decoder has none. */
+TEST(bzip2_scout_second_slot_in_the_requested_arena, NEEDS_LIBBZ2)
+{
+	size_t n = 250000, zl = 0;
+	uint8_t *t = malloc(n), *z;
+	struct bz2_decoder *plain = bz2_decoder_new();
+
+	CHECK(plain && !bz2_decoder_scout_ready(plain) && !bz2_decoder_scout_table(plain), "malloc'd decoder: an arena");
+	bz2_decoder_free(plain);
+	if (!t) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		t[i] = (uint8_t)('a' + (i * 7 + i / 13) % 23);
+	z = compress(t, n, 1, &zl); /* 100 kB blocks: three, so both slots carry one */
+	CHECK(z != NULL, "compress");
+	for (int req = PAGES_SMALL; z && req <= PAGES_HUGE; req++) {
+		struct bz2_decoder *d = bz2_decoder_new_pages((enum page_request)req);
+		struct bz2_decode_opts o = {.walk = {.lanes = 8}, .overlap = BZ2_OVERLAP_SCOUT, .scout_cpu = -1};
+		const struct arena *a, *b;
+		struct sink_buf s = {0};
+		struct bz2_error e;
+
+		if (!d) {
+			CHECK(0, "pages %d: decoder", req);
+			continue;
+		}
+		CHECK(!bz2_decoder_scout_table(d), "pages %d: second slot before it was asked for", req);
+		CHECK(bz2_decoder_scout_ready(d) == 0, "pages %d: second slot not made", req);
+		a = bz2_decoder_table(d);
+		b = bz2_decoder_scout_table(d);
+		CHECK(a && b && b->requested == (enum page_request)req && b->bytes == a->bytes && b->base != a->base,
+		      "pages %d: second slot not an arena of the first's kind", req);
+		CHECK(bz2_decode_with(d, z, zl, &o, sink_append, &s, NULL, &e) == 0 && s.n == n && !memcmp(s.p, t, n),
+		      "pages %d: scout decode: %s", req, e.what);
+		free(s.p);
+		bz2_decoder_free(d);
+	}
+	free(z);
+	free(t);
+}

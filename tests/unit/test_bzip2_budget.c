@@ -373,3 +373,45 @@ TEST(bzip2_budget_phases_stop_their_optional_trials, NEEDS_LIBBZ2 | NEEDS_HOST)
 	CHECK(r->tools_skipped && r->ntools == 0, "past all: peers skipped %d, %u run", r->tools_skipped, r->ntools);
 	free(r);
 }
+
+/* The overlap variants priced by what they run: the interleave as the same
+ * walk in turn (one core does both), the scout by the slower of its two
+ * sides (the probe's front against the rest), and as in turn when no front
+ * was probed; never as a plain-paths decode. */
+TEST(bzip2_budget_cost_prices_overlaps_by_what_they_run)
+{
+	struct app_bzip2_params q = file_params();
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct app_bzip2_rates rt = {.k1 = 1, .lanes = 0.4, .hash = 0.2, .front = 0.1};
+	double turn, inter, scout, scout_even, scout_none;
+
+	if (!r) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	q.max_workers = 0;
+	q.tools = false;
+	r->nvariants = 1;
+	r->pages = PAGES_HUGE;
+	r->variants[0] = (struct app_bzip2_variant){.k = 16, .segments = 64, .layout = BZ2_LAYOUT_REGISTERS,
+						    .prefetch = BZ2_PREFETCH_NEXT, .pages = PAGES_HUGE};
+	turn = app_bzip2_cost(&q, r, 3, &rt);
+	r->variants[0].overlap = BZ2_OVERLAP_INTERLEAVE;
+	inter = app_bzip2_cost(&q, r, 3, &rt);
+	r->variants[0].overlap = BZ2_OVERLAP_SCOUT;
+	scout = app_bzip2_cost(&q, r, 3, &rt);           /* front 25%: the back's 75% sets the pace */
+	rt.front = 0.2;
+	scout_even = app_bzip2_cost(&q, r, 3, &rt);      /* 50% each: the best a pipeline does */
+	rt.front = 0;
+	scout_none = app_bzip2_cost(&q, r, 3, &rt);
+	CHECK(fabs(inter - turn) < 1e-12, "interleave %.4f s, in turn %.4f s: one core runs the same work", inter,
+	      turn);
+	CHECK(scout < turn && scout_even < scout, "scout %.4f s (front 25%%), %.4f s (50%%), in turn %.4f s", scout,
+	      scout_even, turn);
+	CHECK(fabs(scout_none - turn) < 1e-12, "no front probed: scout %.4f s, in turn %.4f s", scout_none, turn);
+	r->variants[0].plain = BZ2_PLAIN_ALL;
+	r->variants[0].overlap = BZ2_OVERLAP_INTERLEAVE;
+	rt.front = 0.1;
+	CHECK(fabs(app_bzip2_cost(&q, r, 3, &rt) - inter) < 1e-12, "an overlap priced as a plain-paths decode");
+	free(r);
+}

@@ -203,19 +203,32 @@ static int scout_cpu(void)
 	return -1;
 }
 
-/* The T-vector arena's bytes and huge-page bytes into v: the smaller of
- * each read (a huge page split during the trials is what they ran on). */
+/* The T-vector arenas' bytes and huge-page bytes into v, the scout's
+ * second slot's included: the smaller of each read (a huge page split
+ * during the trials is what they ran on). */
 static void table_backing(const struct bz2_decoder *d, struct app_bzip2_variant *v, bool first)
 {
-	const struct arena *a = bz2_decoder_table(d);
-	size_t huge;
+	const struct arena *a[2] = {bz2_decoder_table(d), bz2_decoder_scout_table(d)};
+	size_t bytes = 0, huge = 0, now;
+	bool read = true;
 
-	if (!a)
+	for (int i = 0; i < 2; i++) {
+		if (!a[i])
+			continue;
+		bytes += a[i]->bytes;
+		if (first)
+			huge += a[i]->huge_bytes_obtained;
+		else if (!arena_backing_obtained(a[i], &now))
+			huge += now;
+		else
+			read = false;
+	}
+	if (!bytes)
 		return;
 	if (first) {
-		v->table_arena_bytes = a->bytes;
-		v->table_huge_bytes = a->huge_bytes_obtained;
-	} else if (!arena_backing_obtained(a, &huge) && huge < v->table_huge_bytes) {
+		v->table_arena_bytes = bytes;
+		v->table_huge_bytes = huge;
+	} else if (read && huge < v->table_huge_bytes) {
 		v->table_huge_bytes = huge;
 	}
 }
@@ -255,6 +268,10 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	 * (pre-faulted), the rest first touched in the cold trial. */
 	if (!(d = bz2_decoder_new_pages(v->pages)))
 		return -ENOMEM;
+	if (v->overlap == BZ2_OVERLAP_SCOUT && bz2_decoder_scout_ready(d)) {
+		bz2_decoder_free(d);
+		return -ENOMEM;
+	}
 	table_backing(d, v, true);
 	for (unsigned t = 0; t < p->trials + 1; t++) {
 		if (t >= 2 && past(p, PHASE_VARIANTS))
@@ -318,13 +335,17 @@ struct work {
 	size_t *bytes;
 	double *seconds;
 	double busy[APP_BZ2_WORKERS_MAX];  /* per worker: seconds inside its blocks */
+	/* Per worker, made and warmed before any clock starts, kept across
+	 * trials: mapped inside the wall, each worker's arena cost 6-10 ms a
+	 * trial, and two workers faulting at once contended in the kernel. */
+	struct bz2_decoder *dec[APP_BZ2_WORKERS_MAX];
 };
 
 static void *worker_main(void *arg)
 {
 	struct work *w = arg;
-	unsigned me = atomic_fetch_add(&w->next_worker, 1);
-	struct bz2_decoder *d;
+	unsigned me = atomic_fetch_add(&w->next_worker, 1) % APP_BZ2_WORKERS_MAX;
+	struct bz2_decoder *d = w->dec[me];
 
 	/* The main thread is pinned to one CPU and a new thread inherits its
 	 * mask: unpinned, every worker would share that one CPU. */
@@ -335,8 +356,6 @@ static void *worker_main(void *arg)
 		CPU_SET(w->cpus[me % (unsigned)w->ncpus], &set);
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	}
-	d = bz2_decoder_new_pages(w->pages);
-
 	for (;;) {
 		size_t i = atomic_fetch_add(&w->next, 1);
 		struct bz2_block_result r;
@@ -345,14 +364,10 @@ static void *worker_main(void *arg)
 
 		if (i >= w->ncand)
 			break;
-		if (!d) {
-			w->rc[i] = -ENOMEM;
-			continue;
-		}
 		t0 = clock_now();
 		w->rc[i] = bz2_decode_block_at(d, w->in, w->len, w->cand[i], (unsigned)i + 1, &w->walk, w->plain, &r, &e);
 		w->seconds[i] = clock_ticks_to_ns(w->clock, clock_now() - t0) * 1e-9;
-		w->busy[me % APP_BZ2_WORKERS_MAX] += w->seconds[i];
+		w->busy[me] += w->seconds[i];
 		if (!w->rc[i]) {
 			w->end_bit[i] = r.end_bit;
 			w->crc[i] = r.crc;
@@ -360,7 +375,6 @@ static void *worker_main(void *arg)
 			w->bytes[i] = r.bytes;
 		}
 	}
-	bz2_decoder_free(d);
 	return NULL;
 }
 
@@ -457,6 +471,41 @@ static void workers_shortfall(const struct app_bzip2_workers *one, struct app_bz
 		x->shortfall_cause = "the serial magic scan";
 }
 
+static void workers_release(struct work *w)
+{
+	for (unsigned i = 0; i < APP_BZ2_WORKERS_MAX; i++) {
+		bz2_decoder_free(w->dec[i]);
+		w->dec[i] = NULL;
+	}
+}
+
+/* n decoders, their T-vectors mapped and pre-faulted at the best variant's
+ * pages and the rest of their buffers first touched by one untimed block,
+ * so no trial's wall holds a map or a fault. 0 or -ENOMEM. */
+static int workers_ready(struct work *w, unsigned n)
+{
+	size_t ncand = 0;
+	uint64_t *cand = bz2_scan_blocks(w->in, w->len, &ncand);
+
+	if (!cand)
+		return -ENOMEM;
+	for (unsigned i = 0; i < n; i++) {
+		struct bz2_block_result r;
+		struct bz2_error e;
+
+		if (!(w->dec[i] = bz2_decoder_new_pages(w->pages))) {
+			free(cand);
+			workers_release(w);
+			return -ENOMEM;
+		}
+		/* A false magic fails here harmlessly: the trials check every block. */
+		if (ncand)
+			(void)bz2_decode_block_at(w->dec[i], w->in, w->len, cand[0], 1, &w->walk, w->plain, &r, &e);
+	}
+	free(cand);
+	return 0;
+}
+
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
 		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
@@ -469,6 +518,8 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 	w.ncpus = team_allowed_cpus(w.cpus, APP_BZ2_WORKERS_MAX);
 	if (w.ncpus > APP_BZ2_WORKERS_MAX)
 		w.ncpus = APP_BZ2_WORKERS_MAX;
+	if ((rc = workers_ready(&w, p->max_workers < APP_BZ2_WORKERS_MAX ? p->max_workers : APP_BZ2_WORKERS_MAX)))
+		return rc;
 	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
 		struct app_bzip2_workers *x = &r->workers[r->nworkers];
 		double best = 0, cpu_best = 0, *rates = NULL;
@@ -486,8 +537,10 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 
 			/* The scan is part of the parallel decoder's work. */
 			w.cand = bz2_scan_blocks(in, len, &w.ncand);
-			if (!w.cand)
-				return -ENOMEM;
+			if (!w.cand) {
+				rc = -ENOMEM;
+				break;
+			}
 			scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
 			memset(w.busy, 0, sizeof(w.busy));
 			w.rc = calloc(w.ncand + 1, sizeof(*w.rc));
@@ -563,6 +616,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		x->peak_rss_kib = ru.ru_maxrss;
 		r->nworkers++;
 	}
+	workers_release(&w);
 	return rc > 0 ? 0 : rc;
 }
 

@@ -62,6 +62,7 @@ struct app_bzip2_rates {
 	double k1;       /* at K=1 */
 	double lanes;    /* at K=8 registers prefetch next */
 	double hash;     /* SHA-256 of its output */
+	double front;    /* its decode+table stages alone (the scout's side) */
 };
 
 #define APP_BZ2_TRIALS_MAX 16
@@ -75,7 +76,7 @@ struct app_bzip2_variant {
 	unsigned plain;                  /* BZ2_PLAIN_* decode-stage paths kept plain (0: all fast) */
 	enum bz2_overlap overlap;        /* block b+1's decode beside block b's walk (scout: two threads) */
 	enum page_request pages;         /* requested for the T-vector's arena */
-	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB */
+	size_t table_arena_bytes;        /* that arena: 3.6 MB rounded up to 2 MiB (the scout: its two slots' two) */
 	size_t table_huge_bytes;         /* huge-page bytes of it per smaps (the smaller of after the map
 	                                  * and after the trials) */
 	unsigned ntrials;                /* raw trial times, the cold one first */
