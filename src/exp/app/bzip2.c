@@ -77,35 +77,6 @@ int app_bzip2_validate(const char *path, char *err, size_t errlen)
 	return rc;
 }
 
-/* ---- the budget's deadlines ---- */
-/* The up-front shrink (fit_budget) works from a probe; a shared machine
- * can run at half that speed for seconds. So each phase also stops
- * starting optional trials past its share of the budget (the cold trial
- * and one warm one always run), and the tools are left out past theirs. */
-enum phase {
-	PHASE_VARIANTS = APP_BZ2_PHASE_VARIANTS,
-	PHASE_LIBBZ2 = APP_BZ2_PHASE_LIBBZ2,
-	PHASE_WORKERS = APP_BZ2_PHASE_WORKERS,
-	PHASE_TOOLS = APP_BZ2_PHASE_TOOLS,
-};
-
-static uint64_t budget_now(const struct app_bzip2_params *p)
-{
-	return p->wall_ns ? p->wall_ns() : clock_wall_ns();
-}
-
-bool app_bzip2_past(const struct app_bzip2_params *p, enum app_bzip2_phase ph)
-{
-	static const double share[] = {0.55, 0.65, 0.75, 0.9};
-
-	return p->budget_seconds > 0 && (double)(budget_now(p) - p->start_ns) * 1e-9 > share[ph] * p->budget_seconds;
-}
-
-static bool past(const struct app_bzip2_params *p, enum phase ph)
-{
-	return app_bzip2_past(p, (enum app_bzip2_phase)ph);
-}
-
 /* ---- sinks ---- */
 struct hash_sink {
 	struct sha256 sha;
@@ -274,7 +245,7 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	}
 	table_backing(d, v, true);
 	for (unsigned t = 0; t < p->trials + 1; t++) {
-		if (t >= 2 && past(p, PHASE_VARIANTS))
+		if (t >= 2 && app_bzip2_past(p, APP_BZ2_PHASE_VARIANTS))
 			break;
 		struct stage_sink s = {.stop = p->stop};
 		uint64_t t0 = clock_now(), ticks;
@@ -527,7 +498,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		struct rusage ru;
 
 		for (unsigned t = 0; t < p->trials && !rc; t++) {
-			if (t >= 1 && past(p, PHASE_WORKERS))
+			if (t >= 1 && app_bzip2_past(p, APP_BZ2_PHASE_WORKERS))
 				break;
 			uint64_t t0 = clock_now();
 			double c0 = cpu_seconds(), sec, cpu;
@@ -670,7 +641,7 @@ static double tool_seconds(const struct app_bzip2_params *p, const struct tool_s
 		snprintf(t->command + strlen(t->command), sizeof(t->command) - strlen(t->command), "%s ", argv[i]);
 	snprintf(t->command + strlen(t->command), sizeof(t->command) - strlen(t->command), "FILE >/dev/null");
 	for (unsigned k = 0; k < p->trials; k++) {
-		if (k >= 1 && past(p, PHASE_TOOLS))
+		if (k >= 1 && app_bzip2_past(p, APP_BZ2_PHASE_TOOLS))
 			break;
 		uint64_t t0 = clock_now();
 		pid_t pid = fork();
@@ -724,7 +695,7 @@ static void run_tools(const struct app_bzip2_params *p, const uint8_t *in, size_
 		struct app_bzip2_tool *t = &r->tools[r->ntools];
 		double sec;
 
-		if (past(p, PHASE_TOOLS)) {
+		if (app_bzip2_past(p, APP_BZ2_PHASE_TOOLS)) {
 			r->tools_skipped = true;
 			break;
 		}
@@ -1255,7 +1226,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	struct app_bzip2_shrink shrink = {.reduced = false};
 	uint64_t t_start = clock_wall_ns();
 
-	q.start_ns = budget_now(p);
+	q.start_ns = app_bzip2_now(p);
 	uint8_t *in = NULL, *buf = NULL;
 	size_t len = 0;
 	struct hash_sink ref = {.bytes = 0};
@@ -1374,7 +1345,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 
 	/* libbz2 on one thread over the same bytes, no sink. */
 	for (unsigned t = 0; t < q.trials; t++) {
-		if (t >= 1 && past(&q, PHASE_LIBBZ2))
+		if (t >= 1 && app_bzip2_past(&q, APP_BZ2_PHASE_LIBBZ2))
 			break;
 		uint64_t t0 = clock_now();
 		double sec;

@@ -247,7 +247,10 @@ void app_bzip2_chase_ratios(struct app_bzip2_result *r);
  * cold trial and one warm one, libbz2 and the workers one trial, the peers
  * are left out. */
 enum app_bzip2_phase { APP_BZ2_PHASE_VARIANTS, APP_BZ2_PHASE_LIBBZ2, APP_BZ2_PHASE_WORKERS, APP_BZ2_PHASE_TOOLS };
-/* Whether p's budget clock is past phase ph's share (false without a budget). */
+/* exp/app/bzip2_phases.c. The budget clock's now (p->wall_ns where a test
+ * sets one), and whether it is past phase ph's share (false without a
+ * budget). */
+uint64_t app_bzip2_now(const struct app_bzip2_params *p);
 bool app_bzip2_past(const struct app_bzip2_params *p, enum app_bzip2_phase ph);
 
 /* exp/app/bzip2_translation.c. Pair each variant off the sweep's pages
