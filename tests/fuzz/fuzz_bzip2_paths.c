@@ -180,7 +180,7 @@ static void block_paths(const uint8_t *data, size_t size)
 		int rc;
 
 		bz2_bits_init(&b, data, size, bit);
-		rc = bz2_block_decode(&b, max_block, x, i ? path_set(i - 1) : 0, &e);
+		rc = bz2_block_decode(&b, max_block, x, i ? path_set(i - 1) : 0, NULL, &e);
 		if (rc && (!e.what[0] || strchr(e.what, '\n')))
 			abort();  /* a refusal says why, on one line */
 		if (!i) {
