@@ -10,7 +10,7 @@
 # Usage: bench/bzip2_textfile.sh OUT.bz2 [mlpscope-args...]
 # BYTES=N (default 34000000); REPS=N peer runs each (default 5); CPU=N the
 # peers' CPU (default 0); MLPSCOPE=path (default build/mlpscope); QUIET=cmd
-# the lock wrapper (default /work/team/quietrun if present); ONLY=make just
+# a wrapper that runs each measurement alone, e.g. a lock (default none: run it alone on the machine); ONLY=make just
 # builds the file; ONLY=peers skips mlpscope.
 # Prints the text's SHA-256 (same on another run: same input), then the
 # report, then per peer "peer min_s median_s max_s MB/s(at min)".
@@ -24,7 +24,6 @@ reps=${REPS:-5}
 cpu=${CPU:-0}
 bin=${MLPSCOPE:-$here/../build/mlpscope}
 quiet=${QUIET:-}
-[ -z "$quiet" ] && [ -x /work/team/quietrun ] && quiet=/work/team/quietrun
 export LC_ALL=C
 
 # The file list: sorted, regular files only, each source in turn.

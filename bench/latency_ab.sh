@@ -5,7 +5,7 @@
 # its own short run under the measurement lock, pinned to CPU 0.
 # Usage: bench/latency_ab.sh [ARM...]   (default: every arm)
 # SIZES="bytes..." overrides the sizes; REPS=N the alternations (default 4: each chain twice in each arm);
-# QUIET=cmd the lock wrapper (default /work/team/quietrun if present).
+# QUIET=cmd a wrapper that runs each measurement alone, e.g. a lock (default none: run it alone on the machine).
 # Prints "size arm plain_ns arm_ns ratio plain_spread_pct" per line.
 set -eu
 here=$(dirname "$0")
@@ -16,7 +16,6 @@ M=1048576
 sizes=${SIZES:-"$((512 * 1024)) $((8 * M)) $((12 * M)) $((16 * M)) $((24 * M)) $((256 * M))"}
 reps=${REPS:-4}
 quiet=${QUIET:-}
-[ -z "$quiet" ] && [ -x /work/team/quietrun ] && quiet=/work/team/quietrun
 arms=${*:-"stream arena region other memset nowarm warm1 alloc2 seq memseq"}
 printf 'size_bytes\tarm\tplain_ns\tarm_ns\tratio\tplain_spread_pct\n'
 for arm in $arms; do

@@ -9,13 +9,12 @@
 # siblings) or the host time-slices them; one that streams a buffer past the
 # L2 slows on the shared L3 and memory as well.
 # Usage: bench/pair_slowdown.sh [CMD...]  (default: the built-in probes)
-# A=0 B=1 REPS=5; QUIET=cmd the lock wrapper (default /work/team/quietrun).
+# A=0 B=1 REPS=5; QUIET=cmd a wrapper that runs each measurement alone, e.g. a lock (default none: run it alone on the machine).
 set -eu
 a=${A:-0}
 b=${B:-1}
 reps=${REPS:-5}
 quiet=${QUIET:-}
-[ -z "$quiet" ] && [ -x /work/team/quietrun ] && quiet=/work/team/quietrun
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT INT TERM
 cat >"$dir/probe.c" <<'C'
