@@ -260,7 +260,8 @@ $(FUZZ_DIR)/obj/%.o: %.c $(BUILDINFO)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter-out %.h,$^) $(LDLIBS)
+$(FUZZ_DIR)/fuzz_bzip2 $(FUZZ_DIR)/fuzz_bzip2_paths: tests/fuzz/bzip2_sink.h
 
 # The objects are named only by the pattern rule above, so make would treat
 # them as intermediates and delete them after linking; kept, a second

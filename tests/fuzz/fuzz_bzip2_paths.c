@@ -20,6 +20,7 @@
  * Output is capped at 1 MiB before a block is expanded, as in fuzz_bzip2.
  */
 #include "bzip2/bz2.h"
+#include "bzip2_sink.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +28,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-#define CAP_BYTES ((size_t)1 << 20)
 
 /* The path sets compared with all-fast: each plain bit alone, then all. */
 static unsigned path_set(unsigned i)
@@ -197,23 +197,6 @@ static void block_paths(const uint8_t *data, size_t size)
 }
 
 /* ---- the whole stream, every path set ---- */
-struct acc {
-	uint8_t *p;
-	size_t n;
-};
-
-static int keep(void *ctx, unsigned block, const uint8_t *out, size_t bytes, const struct bz2_stage_ticks *t)
-{
-	struct acc *a = ctx;
-
-	(void)block, (void)t;
-	if (bytes > CAP_BYTES - a->n)
-		return 1;
-	memcpy(a->p + a->n, out, bytes);
-	a->n += bytes;
-	return 0;
-}
-
 static void stream_paths(const uint8_t *data, size_t size)
 {
 	static struct acc first, other;

@@ -9,6 +9,7 @@
  * so, where the build has none (the cross build).
  */
 #include "../harness.h"
+#include "bzip2_fixture.h"
 
 #include "bzip2/bz2.h"
 #include "bzip2/libbz2_ref.h"
@@ -280,8 +281,7 @@ TEST(bzip2_huffman_refuses_oversubscribed_and_decodes_long_codes)
 	CHECK(bz2_huffman_decode(&h, &b) == 11, "fourth");
 }
 
-/* libbz2's stream of in[0..n) at level: malloc'd, NULL without libbz2. */
-static uint8_t *compress(const uint8_t *in, size_t n, int level, size_t *len)
+uint8_t *bzip2_fixture_compress(const uint8_t *in, size_t n, int level, size_t *len)
 {
 	char why[128];
 	uint8_t *out;
@@ -319,7 +319,7 @@ static const struct bz2_decode_opts overlaps[] = {
 static const char *round_trip(const uint8_t *text, size_t n, int level, unsigned *blocks, char *why, size_t whylen)
 {
 	size_t len = 0;
-	uint8_t *z = compress(text, n, level, &len);
+	uint8_t *z = bzip2_fixture_compress(text, n, level, &len);
 
 	if (!z)
 		return "libbz2 could not compress";
@@ -446,8 +446,8 @@ TEST(bzip2_concatenated_streams_match_libbz2, NEEDS_LIBBZ2)
 
 	textgen_fill(a, sizeof(a), TEXTGEN_MARKOV, 3);
 	textgen_fill(b, sizeof(b), TEXTGEN_RANDOM, 4);
-	za = compress(a, sizeof(a), 9, &la);
-	zb = compress(b, sizeof(b), 2, &lb);
+	za = bzip2_fixture_compress(a, sizeof(a), 9, &la);
+	zb = bzip2_fixture_compress(b, sizeof(b), 2, &lb);
 	both = malloc(la + lb + 4);
 	if (!za || !zb || !both) {
 		CHECK(0, "could not compress");
@@ -486,7 +486,7 @@ TEST(bzip2_stages_alone_match_libbz2, NEEDS_LIBBZ2)
 		goto out;
 	}
 	textgen_fill(t, n, TEXTGEN_MARKOV, 5);
-	z = compress(t, n, 9, &len);
+	z = bzip2_fixture_compress(t, n, 9, &len);
 	CHECK(z != NULL, "compress");
 	if (!z)
 		goto out;
@@ -548,7 +548,7 @@ TEST(bzip2_decoder_reused_across_inputs_decodes_as_fresh)
 			size_t zl;
 
 			textgen_fill(t, round ? n / 7 : n, TEXTGEN_MARKOV, (uint64_t)round + 3);
-			CHECK((z = compress(t, round ? n / 7 : n, 9, &zl)), "compress");
+			CHECK((z = bzip2_fixture_compress(t, round ? n / 7 : n, 9, &zl)), "compress");
 			memset(&s, 0, sizeof(s));
 			CHECK(bz2_decode_with(d, z, zl, &o, sink_append, &s, NULL, &e) == 0, "%s", e.what);
 			CHECK(s.n == (round ? n / 7 : n) && !memcmp(s.p, t, s.n), "round %d: the bytes differ", round);
@@ -573,7 +573,7 @@ TEST(bzip2_output_cap_stops_before_the_block_that_passes_it, NEEDS_LIBBZ2)
 
 	CHECK(t, "out of memory");
 	textgen_fill(t, n, TEXTGEN_MARKOV, 5);
-	CHECK((z = compress(t, n, 1, &zl)), "compress");
+	CHECK((z = bzip2_fixture_compress(t, n, 1, &zl)), "compress");
 	memset(&s, 0, sizeof(s));
 	CHECK(bz2_decode(z, zl, &o, sink_append, &s, NULL, &e) == -EFBIG,
 	      "150000-byte cap over %zu bytes in 100 kB blocks did not stop", n);
@@ -661,7 +661,7 @@ TEST(bzip2_overlap_refuses_as_in_turn, NEEDS_LIBBZ2)
 		return;
 	}
 	textgen_fill(t, n, TEXTGEN_MARKOV, 11);
-	z = compress(t, n, 1, &zl);
+	z = bzip2_fixture_compress(t, n, 1, &zl);
 	bad = z ? malloc(zl) : NULL;
 	CHECK(z && bad, "compress");
 	for (size_t at = 0; bad && at < zl + 1600; at += 1499) {
@@ -731,7 +731,7 @@ TEST(bzip2_single_lane_fallbacks_are_counted_untimed, NEEDS_LIBBZ2)
 	}
 	for (size_t i = 0; i < n; i++)
 		t[i] = "ab"[i % 2];
-	z = compress(t, n, 9, &zl);
+	z = bzip2_fixture_compress(t, n, 9, &zl);
 	CHECK(z != NULL, "compress");
 	for (int ov = BZ2_OVERLAP_OFF; z && ov <= BZ2_OVERLAP_SCOUT; ov++) {
 		struct bz2_decode_opts o = {.walk = {.lanes = 8}, .overlap = (enum bz2_overlap)ov, .scout_cpu = -1};
@@ -765,7 +765,7 @@ TEST(bzip2_scout_second_slot_in_the_requested_arena, NEEDS_LIBBZ2)
 	}
 	for (size_t i = 0; i < n; i++)
 		t[i] = (uint8_t)('a' + (i * 7 + i / 13) % 23);
-	z = compress(t, n, 1, &zl); /* 100 kB blocks: three, so both slots carry one */
+	z = bzip2_fixture_compress(t, n, 1, &zl); /* 100 kB blocks: three, so both slots carry one */
 	CHECK(z != NULL, "compress");
 	for (int req = PAGES_SMALL; z && req <= PAGES_HUGE; req++) {
 		struct bz2_decoder *d = bz2_decoder_new_pages((enum page_request)req);

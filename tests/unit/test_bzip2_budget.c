@@ -7,6 +7,7 @@
  * the trial counts each phase kept. No figure is asserted.
  */
 #include "../harness.h"
+#include "bzip2_fixture.h"
 
 #include "bzip2/bz2.h"
 #include "bzip2/libbz2_ref.h"
@@ -176,19 +177,6 @@ static int collect(void *ctx, unsigned block, const uint8_t *out, size_t bytes, 
 	return 0;
 }
 
-static uint8_t *squeeze(const uint8_t *in, size_t n, int level, size_t *len)
-{
-	char why[128];
-	uint8_t *out;
-
-	*len = n + n / 100 + 1024;
-	if (!(out = malloc(*len)) || bz2_ref_compress(in, n, level, out, len, why, sizeof(why))) {
-		free(out);
-		return NULL;
-	}
-	return out;
-}
-
 TEST(bzip2_budget_prefix_decodes_to_the_first_blocks, NEEDS_LIBBZ2)
 {
 	size_t n = 450000, len = 0, ncand = 0, plen = 0, upto = 0;
@@ -205,7 +193,7 @@ TEST(bzip2_budget_prefix_decodes_to_the_first_blocks, NEEDS_LIBBZ2)
 		goto out;
 	}
 	textgen_fill(text, n, TEXTGEN_MARKOV, 7);
-	if (!(z = squeeze(text, n, 1, &len)) || bz2_decode(z, len, &o, block_sizes, &sz, NULL, &e) ||
+	if (!(z = bzip2_fixture_compress(text, n, 1, &len)) || bz2_decode(z, len, &o, block_sizes, &sz, NULL, &e) ||
 	    !(cand = bz2_scan_blocks(z, len, &ncand))) {
 		CHECK(0, "could not make the stream");
 		goto out;
@@ -247,8 +235,8 @@ TEST(bzip2_budget_prefix_past_the_first_stream_does_not_decode, NEEDS_LIBBZ2)
 		return;
 	}
 	textgen_fill(text, n, TEXTGEN_MARKOV, 8);
-	a = squeeze(text, n, 1, &la);
-	b = squeeze(text, 50000, 1, &lb);
+	a = bzip2_fixture_compress(text, n, 1, &la);
+	b = bzip2_fixture_compress(text, 50000, 1, &lb);
 	if (!a || !b || !(both = malloc(la + lb))) {
 		CHECK(0, "could not make the streams");
 		goto out;
