@@ -66,37 +66,46 @@ struct bz2_decoder {
 
 #define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
 
+/* A block's symbol buffer: blk, and blk->bwt where blk was allocated
+ * (the caller checks both). */
+static struct bz2_block *block_new(void)
+{
+	struct bz2_block *blk = malloc(sizeof(*blk));
+
+	if (blk)
+		blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
+	return blk;
+}
+
+/* One slot's buffers: its block, and its T-vector in the arena where one
+ * was mapped, else malloc'd. */
+static void slot_free(struct bz2_block *blk, struct arena *table, uint32_t *tt)
+{
+	if (blk)
+		free(blk->bwt);
+	free(blk);
+	if (table->base)
+		arena_unmap(table);
+	else
+		free(tt);
+}
+
 static int bufs_get(struct bz2_decoder *u)
 {
-	u->blk = malloc(sizeof(*u->blk));
+	u->blk = block_new();
 	u->tt = u->table.base ? (uint32_t *)u->table.base : malloc(TT_BYTES);
 	u->text = malloc(BZ2_MAX_BLOCK_BYTES);
-	if (u->blk) {
-		u->blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
-	}
 	return u->blk && u->tt && u->text && u->blk->bwt ? 0 : -ENOMEM;
 }
 
 static void bufs_put(struct bz2_decoder *u)
 {
-	if (u->blk)
-		free(u->blk->bwt);
-	free(u->blk);
-	if (u->table.base)
-		arena_unmap(&u->table);
-	else
-		free(u->tt);
+	slot_free(u->blk, &u->table, u->tt);
 	free(u->text);
 	free(u->out);
 	bz2_walk_scratch_free(&u->sc);
 	bz2_walk_job_free(u->job);
-	if (u->blk2)
-		free(u->blk2->bwt);
-	free(u->blk2);
-	if (u->table2.base)
-		arena_unmap(&u->table2);
-	else
-		free(u->tt2);
+	slot_free(u->blk2, &u->table2, u->tt2);
 }
 
 static inline uint64_t tick(bool timed)
@@ -481,9 +490,8 @@ static void scout_pin(pthread_t th, int cpu)
 
 static int scout_bufs(struct bz2_decoder *u)
 {
-	if (!u->blk2 && (u->blk2 = malloc(sizeof(*u->blk2)))) {
-		u->blk2->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
-	}
+	if (!u->blk2)
+		u->blk2 = block_new();
 	if (!u->tt2 && u->table.base) {
 		if (!arena_map(&u->table2, TT_BYTES, u->table.requested))
 			u->tt2 = (uint32_t *)u->table2.base;
