@@ -27,6 +27,13 @@ struct rule {
 	double lo, hi;
 	bool whole;         /* an integer count */
 	const char *what;   /* the expectation, for the error */
+	/* 0 also allowed below lo: "not measured" for a figure whose smallest
+	 * measured value is lo (a fitted Ks is at least one lane). */
+	bool zero_ok;
+	/* The key names a unit: an object under it holds numbers of that unit
+	 * whatever their own names ("probe_seconds": {"lanes": 0.2} is seconds
+	 * spent probing the lanes, not a lane count). */
+	bool unit;
 };
 
 /* ~11.6 days in ns: no timed region or fitted latency comes near it, and it
@@ -36,28 +43,38 @@ struct rule {
 
 #define KEY(match, name) match, name, sizeof(name) - 1
 
+/* A loop of a handful of instructions per access; far past any real kernel,
+ * and it keeps the model's rates printable. */
+#define MAX_INSTRUCTIONS_PER_ACCESS 1e4
+#define MAX_SECONDS 1e9
+
 /* First match wins, so exact names come before the suffixes they end in. */
 static const struct rule rules[] = {
-	{ KEY(KEY_IS, "lanes"), 1, LANES_MAX, true, "lanes: an integer 1..128" },
-	{ KEY(KEY_ENDS, "_lanes"), 0, LANES_MAX, false, "lanes: 0..128" },
-	{ KEY(KEY_IS, "level"), 1, VET_MAX_LEVEL, true, "a cache level: an integer 1..8" },
-	{ KEY(KEY_ENDS, "_bytes"), 0, VET_MAX_BYTES, false, "a size: 0..2^50 bytes" },
-	{ KEY(KEY_IS, "threads"), 1, TEAM_MAX_THREADS, true, "a thread count: an integer 1..256" },
-	{ KEY(KEY_IS, "generators"), 0, TEAM_MAX_THREADS, true, "a thread count: an integer 0..256" },
-	{ KEY(KEY_IS, "trials"), 1, MAX_COUNT, true, "a trial count: an integer >= 1" },
-	{ KEY(KEY_STARTS, "trials_per_"), 1, MAX_COUNT, true, "a trial count: an integer >= 1" },
-	{ KEY(KEY_IS, "repeats"), 1, MAX_COUNT, true, "a repeat count: an integer >= 1" },
-	{ KEY(KEY_IS, "n"), 0, MAX_COUNT, true, "a filler count: an integer >= 0" },
-	{ KEY(KEY_STARTS, "capacity"), 0, MAX_COUNT, false, "a capacity: 0..2^30 entries" },
-	{ KEY(KEY_STARTS, "step_n_"), 0, MAX_COUNT, true, "a filler count: an integer >= 0" },
-	{ KEY(KEY_ENDS, "_ns"), -MAX_NS, MAX_NS, false, "a time: within +-1e15 ns" },
-	{ KEY(KEY_STARTS, "ns_per_"), 0, MAX_NS, false, "a time: 0..1e15 ns" },
-	{ KEY(KEY_ENDS, "_ns_at_max"), -MAX_NS, MAX_NS, false, "a time: within +-1e15 ns" },
-	{ KEY(KEY_ENDS, "gbps"), 0, 1e9, false, "a bandwidth: 0..1e9 GB/s" },
-	{ KEY(KEY_ENDS, "concurrency"), 0, 1e9, false, "a concurrency: 0..1e9" },
-	{ KEY(KEY_ENDS, "concurrency_littles_law"), 0, 1e9, false, "a concurrency: 0..1e9" },
-	{ KEY(KEY_ENDS, "occupancy_inferred"), 0, 1e9, false, "a concurrency: 0..1e9" },
-	{ KEY(KEY_ENDS, "_pct"), -1e9, 1e9, false, "a percentage within +-1e9" },
+	{ KEY(KEY_ENDS, "_seconds"), 0, MAX_SECONDS, false, .what = "a time: 0..1e9 s", .unit = true },
+	{ KEY(KEY_IS, "lanes"), 1, LANES_MAX, true, .what = "lanes: an integer 1..128" },
+	{ KEY(KEY_ENDS, "saturation_lanes"), 1, LANES_MAX, false, .what = "a saturation: 0 (not fitted) or 1..128 lanes",
+	  .zero_ok = true },
+	{ KEY(KEY_ENDS, "_lanes"), 0, LANES_MAX, false, .what = "lanes: 0..128" },
+	{ KEY(KEY_IS, "instructions_per_access"), 0, MAX_INSTRUCTIONS_PER_ACCESS, false,
+	  .what = "an instruction count: 0..1e4 per access" },
+	{ KEY(KEY_IS, "level"), 1, VET_MAX_LEVEL, true, .what = "a cache level: an integer 1..8" },
+	{ KEY(KEY_ENDS, "_bytes"), 0, VET_MAX_BYTES, false, .what = "a size: 0..2^50 bytes" },
+	{ KEY(KEY_IS, "threads"), 1, TEAM_MAX_THREADS, true, .what = "a thread count: an integer 1..256" },
+	{ KEY(KEY_IS, "generators"), 0, TEAM_MAX_THREADS, true, .what = "a thread count: an integer 0..256" },
+	{ KEY(KEY_IS, "trials"), 1, MAX_COUNT, true, .what = "a trial count: an integer >= 1" },
+	{ KEY(KEY_STARTS, "trials_per_"), 1, MAX_COUNT, true, .what = "a trial count: an integer >= 1" },
+	{ KEY(KEY_IS, "repeats"), 1, MAX_COUNT, true, .what = "a repeat count: an integer >= 1" },
+	{ KEY(KEY_IS, "n"), 0, MAX_COUNT, true, .what = "a filler count: an integer >= 0" },
+	{ KEY(KEY_STARTS, "capacity"), 0, MAX_COUNT, false, .what = "a capacity: 0..2^30 entries" },
+	{ KEY(KEY_STARTS, "step_n_"), 0, MAX_COUNT, true, .what = "a filler count: an integer >= 0" },
+	{ KEY(KEY_ENDS, "_ns"), -MAX_NS, MAX_NS, false, .what = "a time: within +-1e15 ns", .unit = true },
+	{ KEY(KEY_STARTS, "ns_per_"), 0, MAX_NS, false, .what = "a time: 0..1e15 ns" },
+	{ KEY(KEY_ENDS, "_ns_at_max"), -MAX_NS, MAX_NS, false, .what = "a time: within +-1e15 ns" },
+	{ KEY(KEY_ENDS, "gbps"), 0, 1e9, false, .what = "a bandwidth: 0..1e9 GB/s" },
+	{ KEY(KEY_ENDS, "concurrency"), 0, 1e9, false, .what = "a concurrency: 0..1e9" },
+	{ KEY(KEY_ENDS, "concurrency_littles_law"), 0, 1e9, false, .what = "a concurrency: 0..1e9" },
+	{ KEY(KEY_ENDS, "occupancy_inferred"), 0, 1e9, false, .what = "a concurrency: 0..1e9" },
+	{ KEY(KEY_ENDS, "_pct"), -1e9, 1e9, false, .what = "a percentage within +-1e9" },
 };
 
 struct vet {
@@ -135,7 +152,7 @@ static int check_number(struct vet *v, const char *key, size_t len, double x, co
 	const struct rule *r = rule_of(v, key, len);
 	char at[300];
 
-	if (!r || ((x >= r->lo && x <= r->hi) && (!r->whole || x == floor(x))))
+	if (!r || (r->zero_ok && x == 0) || ((x >= r->lo && x <= r->hi) && (!r->whole || x == floor(x))))
 		return 0;
 	at_format(at, sizeof(at), where, NULL);
 	snprintf(v->err, v->errlen, "%s: %s = %.10g is out of range (expected %s)", v->file, at, x, r->what);
@@ -185,16 +202,20 @@ static int walk(struct vet *v, const struct jsonr_value *x, const char *key, siz
 	switch (x->type) {
 	case JSONR_NUMBER:
 		return key ? check_number(v, key, klen, x->u.number, where) : 0;
-	case JSONR_OBJECT:
+	case JSONR_OBJECT: {
+		const struct rule *r = key ? rule_of(v, key, klen) : NULL;
+		bool inherit = r && r->unit;
+
 		if ((rc = check_lengths(v, x, where)))
 			return rc;
 		for (const struct jsonr_value *m = x->u.children.first; m; m = m->next) {
 			here.key = m->key;
 			here.klen = m->key_len;
-			if ((rc = walk(v, m, m->key, m->key_len, &here)))
+			if ((rc = walk(v, m, inherit ? key : m->key, inherit ? klen : m->key_len, &here)))
 				return rc;
 		}
 		return 0;
+	}
 	case JSONR_ARRAY:
 		for (const struct jsonr_value *e = x->u.children.first; e; e = e->next, here.index++)
 			if ((rc = walk(v, e, key, klen, &here)))

@@ -152,8 +152,11 @@ static void print_report(const struct compare_table *c, const char *const *label
 			fprintf(out, " %*s", vw, v);
 		}
 		for (size_t i = 1; i < c->n; i++) {
-			if (row->v[0] != 0)
-				fprintf(out, "  %5.2f ", row->v[i] / row->v[0]);
+			double ratio = row->v[i] / row->v[0];
+
+			/* A ratio over a vanishing A is no figure, whatever passed vetting. */
+			if (row->v[0] != 0 && isfinite(ratio))
+				fprintf(out, "  %5.2f ", ratio);
 			else
 				fputs("      - ", out);
 		}
