@@ -372,8 +372,10 @@ static int measure_and_report(const struct options *o)
 	plan.budget.peak_rss_bytes = budget_peak_rss_bytes();
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
-	if (!rc)
+	if (!rc) {
+		report_check_readable(&r);
 		rc = write_outputs(o, &r, &out);
+	}
 	abort_outputs(&out);
 	registry_free_results(&r);
 	return rc;

@@ -22,4 +22,9 @@ void report_write_json(const struct report *r, FILE *f);
 int report_build_summary(const struct report *r, struct summary *sum);
 void report_write_text(const struct report *r, FILE *f);
 
+/* The document r would write, parsed and vetted as every reader vets a
+ * stored result: 0, or nonzero with a warning added to r saying what a
+ * reader would refuse (the writer and the readers must never disagree). */
+int report_check_readable(struct report *r);
+
 #endif

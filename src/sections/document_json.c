@@ -7,6 +7,8 @@
  */
 #include "sections/document.h"
 
+#include "analyse/vet.h"
+
 #include "sections/budget.h"
 #include "sections/registry.h"
 #include "util/jsonr.h"
@@ -117,6 +119,32 @@ int report_build_summary(const struct report *r, struct summary *sum)
 	rc = jsonr_parse(buf, len, 0, &doc, err, sizeof(err));
 	if (!rc)
 		summary_build(registry_views(), doc.root, sum);
+	jsonr_free(&doc);
+	free(buf);
+	return rc;
+}
+
+int report_check_readable(struct report *r)
+{
+	char *buf = NULL, err[400] = "";
+	size_t len = 0;
+	struct jsonr_doc doc = {0};
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return -1;
+	write_document(r, m, NULL);
+	if (fclose(m)) {
+		free(buf);
+		return -1;
+	}
+	rc = jsonr_parse(buf, len, 0, &doc, err, sizeof(err));
+	if (!rc)
+		rc = vet_result(doc.root, "this result", err, sizeof(err));
+	if (rc)
+		result_warn(r, "THIS RESULT FAILS ITS OWN READERS' CHECK (%s): compare, model and plan --from will refuse "
+			    "it; the writer and the readers disagree, a defect to report", err);
 	jsonr_free(&doc);
 	free(buf);
 	return rc;
