@@ -34,6 +34,9 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 {
 	const struct jsonr_value *lv = jsonr_get(t, "levels");
 	size_t i = 0;
+	/* Levels are counted per page size: one name, one quantity, whichever
+	 * levels the other page size found (a fleet compares like with like). */
+	unsigned nsmall = 0, nhuge = 0;
 	bool eff;
 
 	(void)doc;
@@ -43,7 +46,7 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 		bool huge = summary_number(e, "page_bytes") > 4096;
 		char name[48], reach[32];
 
-		snprintf(name, sizeof(name), "tlb_level%zu_entries", i + 1);
+		snprintf(name, sizeof(name), "tlb_%s_level%u_entries", huge ? "huge" : "small", huge ? ++nhuge : ++nsmall);
 		if (!(g = summary_add(s, huge ? "TLB, huge pages" : "TLB, 4 KiB pages", "tlb", name,
 				      summary_number(e, "entries"), "entries", 0)))
 			continue;
@@ -65,15 +68,16 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 	}
 }
 
-/* "tlb_level2_entries": the level, and the pages its row names. */
+/* "tlb_huge_level2_entries": the pages and the level within them. */
 static bool prom_tlb(const struct summary_figure *g, char *labels, size_t len, double *value)
 {
+	char pages[8];
 	unsigned level;
 
 	*value = g->value;
-	if (sscanf(g->name, "tlb_level%u_entries", &level) != 1)
+	if (sscanf(g->name, "tlb_%5[a-z]_level%u_entries", pages, &level) != 2)
 		return false;
-	snprintf(labels, len, "level=\"%u\",pages=\"%s\"", level, strstr(g->line, "huge") ? "huge" : "small");
+	snprintf(labels, len, "level=\"%u\",pages=\"%s\"", level, pages);
 	return true;
 }
 

@@ -92,9 +92,9 @@ static bool expected_sample(const struct summary_figure *g, char *name, size_t n
 	} else if (sscanf(n, "window_%47s", word) == 1) {
 		snprintf(name, nlen, "mlpscope_window_entries");
 		snprintf(labels, llen, "structure=\"%.*s\"", (int)(strlen(word) - strlen("_entries")), word);
-	} else if (sscanf(n, "tlb_level%u_entries", &level) == 1) {
+	} else if (sscanf(n, "tlb_%7[a-z]_level%u_entries", word, &level) == 2) {
 		snprintf(name, nlen, "mlpscope_tlb_entries");
-		snprintf(labels, llen, "level=\"%u\"", level);
+		snprintf(labels, llen, "level=\"%u\",pages=\"%s\"", level, word);
 	} else if (!strcmp(n, "tlb_huge_reach_effective")) {
 		snprintf(name, nlen, "mlpscope_tlb_huge_reach_effective");
 	} else if (!strcmp(n, "c2c_median_ns") || !strcmp(n, "c2c_min_ns")) {

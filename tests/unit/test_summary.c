@@ -303,3 +303,32 @@ TEST(summary_l3_without_a_plateau_never_reads_a_point_past_memory_s_start)
 	CHECK((g = summary_find(&s, "l3_latency_ns")) && g->value == 36.2, "L3 line: %s %g",
 	      g ? g->note : "none", g ? g->value : NAN);
 }
+
+/* A TLB figure's name says its page size and counts levels within it, so
+ * the same name is the same quantity in every result of a fleet: the
+ * Zen 4 recording found two steps on each page size. */
+TEST(summary_tlb_levels_are_named_per_page_size)
+{
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+	unsigned tlb = 0;
+
+	CHECK(load_doc(&doc, "tests/data/cpus/amd-epyc-f25-m17/report.json") == 0, "fixture");
+	summary_build(registry_views(), doc.root, &s);
+	for (size_t i = 0; i < s.n; i++) {
+		char pages[8];
+		unsigned level;
+
+		if (sscanf(s.fig[i].name, "tlb_%7[a-z]_level%u_entries", pages, &level) != 2)
+			continue;
+		tlb++;
+		CHECK(!strcmp(pages, "huge") == !!strstr(s.fig[i].line, "huge"), "%s shown on the row '%s'",
+		      s.fig[i].name, s.fig[i].line);
+	}
+	CHECK(tlb >= 2, "only %u TLB levels named", tlb);
+	CHECK((g = summary_find(&s, "tlb_huge_level1_entries")) && strstr(g->line, "huge"), "no first huge-page level");
+	CHECK((g = summary_find(&s, "tlb_small_level1_entries")) && !strstr(g->line, "huge"),
+	      "no first small-page level");
+	jsonr_free(&doc);
+}
