@@ -365,33 +365,53 @@ static bool list_has(const char *list, const char *word)
 	return false;
 }
 
+/* Who takes option k: the sections that declare it (their .options, or
+ * .options_alone when asked for by name), written into takers; in_report
+ * when the full report takes it through one of its rows. False when no
+ * section declares it: an option every command shares (outputs, --cpu). */
+static bool option_takers(size_t k, char *takers, size_t len, bool *in_report)
+{
+	size_t used = 0;
+
+	takers[0] = 0;
+	*in_report = false;
+	for (size_t i = 0; i < registry_count; i++)
+		if ((registry[i]->options && list_has(registry[i]->options, opts[k].name)) ||
+		    (registry[i]->options_alone && list_has(registry[i]->options_alone, opts[k].name))) {
+			*in_report |= registry[i]->in_report && registry[i]->options &&
+				      list_has(registry[i]->options, opts[k].name);
+			used += (size_t)snprintf(takers + used, used < len ? len - used : 0, "%s%s", used ? " " : "",
+						 registry[i]->name);
+		}
+	return used > 0;
+}
+
+/* Whether command c honours option k (NULL: every command's help). */
+static bool option_applies(size_t k, const struct section *c)
+{
+	char takers[128];
+	bool in_report;
+
+	if (!c || !option_takers(k, takers, sizeof(takers), &in_report))
+		return true;
+	return list_has(takers, c->name) || (in_report && c->kind == SECTION_REPORT);
+}
+
 /* Options that mean something to a few sections only (each section's
  * .options): given to another command, they would be silently ignored while
  * it measures something else, so they are refused up front like an output a
  * command cannot write. The full report takes its sections' options. */
 static int check_options_apply(const struct options *o, const bool *given, char *err, size_t errlen)
 {
-	const char *cmd = command_name(o);
-
 	for (size_t k = 0; k < NOPTS; k++) {
-		char takers[128] = "";
-		size_t used = 0;
-		bool in_report = false;
+		char takers[128];
+		bool in_report;
 
-		if (!given[k])
+		if (!given[k] || option_applies(k, o->command))
 			continue;
-		for (size_t i = 0; i < registry_count; i++)
-			if ((registry[i]->options && list_has(registry[i]->options, opts[k].name)) ||
-			    (registry[i]->options_alone && list_has(registry[i]->options_alone, opts[k].name))) {
-				in_report |= registry[i]->in_report && registry[i]->options &&
-					     list_has(registry[i]->options, opts[k].name);
-				used += (size_t)snprintf(takers + used, used < sizeof(takers) ? sizeof(takers) - used : 0,
-							 "%s%s", used ? " " : "", registry[i]->name);
-			}
-		if (!used || list_has(takers, cmd) || (in_report && o->command->kind == SECTION_REPORT))
-			continue;
+		option_takers(k, takers, sizeof(takers), &in_report);
 		return usage_fail(err, errlen, "--%s: %s takes no such option (expected it with: %s%s)", opts[k].name,
-				  cmd, in_report ? "report " : "", takers);
+				  command_name(o), in_report ? "report " : "", takers);
 	}
 	return 0;
 }
@@ -492,12 +512,15 @@ bool cli_option(size_t i, const char **name, const char **arg, const char **help
 	return true;
 }
 
-static void print_options(FILE *f)
+/* Every option, or those command c honours. */
+static void print_options(FILE *f, const struct section *c)
 {
-	fprintf(f, "options:\n");
+	fprintf(f, c ? "options %s takes:\n" : "options:\n", c ? c->name : "");
 	for (size_t i = 0; i < NOPTS; i++) {
 		char left[40];
 
+		if (!option_applies(i, c))
+			continue;
 		snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
 			 opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-20s %s\n", left, opts[i].help);
@@ -517,7 +540,7 @@ int cli_print_help(FILE *f, const char *topic)
 			if (!registry[i]->report_only)
 				fprintf(f, "  %-9s %s\n", registry[i]->name, registry[i]->summary);
 		fputc('\n', f);
-		print_options(f);
+		print_options(f, NULL);
 		fprintf(f, "\nSizes: K, M, G, T (and Ki, KiB...) are binary; KB, MB, GB are decimal.\n"
 			   "Outputs: a FILE is replaced whole or not at all (a symbolic link: its target), a\n"
 			   "DIR gets all of its files or keeps what it held; FILE - is stdout (not atomic),\n"
@@ -529,6 +552,6 @@ int cli_print_help(FILE *f, const char *topic)
 	if (!c || !c->help)
 		return -ENOENT;
 	fprintf(f, "mlpscope %s: %s\n\n%s\n", c->name, c->summary, c->help);
-	print_options(f);
+	print_options(f, c);
 	return 0;
 }

@@ -527,7 +527,7 @@ static void app_section_text(const void *res, FILE *f)
 
 const struct section section_app = {
 	.name = "app",
-	.options = "text input bzip2 budget",
+	.options = "size pages max-lanes trials threads text input bzip2 budget",
 	.options_alone = "lanes segments layout prefetch output-buffer",
 	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
 	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,

@@ -105,7 +105,7 @@ static void c2c_section_free(void *res)
 
 const struct section section_c2c = {
 	.name = "c2c",
-	.options = "budget",
+	.options = "threads budget",
 	.summary = "core-to-core latency: one cache line bounced between every ordered pair of CPUs",
 	.help = c2c_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct c2c_result),

@@ -372,7 +372,7 @@ static int latency_section_run(struct section_run *s, void *result)
 
 const struct section section_latency = {
 	.name = "latency",
-	.options = "budget",
+	.options = "size budget",
 	.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
 	.help = latency_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct latency_result), .needs = "tlb",

@@ -108,7 +108,7 @@ static int loaded_section_run(struct section_run *s, void *result)
 
 const struct section section_loaded = {
 	.name = "loaded",
-	.options = "budget",
+	.options = "threads budget",
 	.summary = "latency under load: one chaser while other threads generate traffic",
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result),

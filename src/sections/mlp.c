@@ -263,7 +263,7 @@ static void mlp_section_free(void *res)
 
 const struct section section_mlp = {
 	.name = "mlp", .summary = "memory-level parallelism: K lanes of dependent loads",
-	.options = "levels read-size budget",
+	.options = "size spacing pages max-lanes repeat trials accesses levels read-size budget",
 	.help = mlp_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct mlp_arms), .budget = &mlp_budget, .run = mlp_section_run,
 	.write_text = mlp_write_text, .write_json = mlp_write_json, .write_csv = mlp_write_csv,

@@ -138,6 +138,6 @@ const struct section section_model = {
 	.name = "model",
 	.summary = "the envelope: which resource could bind each point of a measured lanes curve",
 	.help = model_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
-	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "window result", .needs_from = true,
+	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "window result", .needs_from = true, .options = "from",
 	.usage = "mlpscope model --from run.json [window.json] [--json FILE]", .command = cmd_model,
 };

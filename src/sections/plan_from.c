@@ -40,7 +40,7 @@ static int plan_section_command(const struct options *o, char *err, size_t errle
 
 const struct section section_plan = {
 	.name = "plan",
-	.options = "budget",
+	.options = "from budget",
 	.summary = "the planner alone, on another machine's facts: plan --from RESULT.json",
 	.help = plan_help, .kind = SECTION_FILE_COMMAND, .operands = SECTION_ARGS_OPTIONAL,
 	.operand_name = "command", .needs_from = true,

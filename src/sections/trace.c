@@ -248,7 +248,7 @@ static const char trace_help[] =
 
 const struct section section_trace = {
 	.name = "trace",
-	.options = "latency queue",
+	.options = "latency queue from",
 	.summary = "characterise a program's memory trace (valgrind lackey format)",
 	.help = trace_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
 	.operands = SECTION_ARGS_ONE, .operand_name = "trace file",

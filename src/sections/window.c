@@ -147,7 +147,7 @@ static int window_section_run(struct section_run *s, void *result)
 
 const struct section section_window = {
 	.name = "window",
-	.options = "budget",
+	.options = "size trials fillers max-n dump-code budget",
 	.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
 	.help = window_help, .kind = SECTION_MEASURE, .in_report = false,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result),
