@@ -329,7 +329,7 @@ static int measure_and_report(const struct options *o)
 		.o = o, .plan = &plan, .r = &r, .stop = &stop_requested,
 		.progress = isatty(STDERR_FILENO) ? show_progress : NULL, .progress_done = clear_progress,
 	};
-	char err[CLI_ERR_LEN];
+	char err[CLI_ERR_LEN], why[300];
 	uint64_t w0;
 	int rc;
 
@@ -372,6 +372,8 @@ static int measure_and_report(const struct options *o)
 	plan.budget.peak_rss_bytes = budget_peak_rss_bytes();
 	if (rc == 130)
 		fprintf(stderr, "mlpscope: interrupted; no result written\n");
+	if (!rc && plan.has_budget && budget_overrun(&plan.budget, why, sizeof(why)))
+		result_warn(&r, "%s", why);
 	if (!rc) {
 		report_check_readable(&r);
 		rc = write_outputs(o, &r, &out);

@@ -485,3 +485,25 @@ size_t budget_peak_rss_bytes(void)
 
 	return getrusage(RUSAGE_SELF, &ru) ? 0 : (size_t)ru.ru_maxrss * 1024;
 }
+
+bool budget_overrun(const struct budget *b, char *out, size_t len)
+{
+	const struct budget_section *worst = NULL;
+
+	out[0] = 0;
+	if (!(b->actual_s > BUDGET_OVERRUN * b->budget_s))
+		return false;
+	for (unsigned i = 0; i < b->nsec; i++) {
+		const struct budget_section *s = &b->sec[i];
+
+		if (s->runs && !s->refused && isfinite(s->actual_s) &&
+		    (!worst || s->actual_s - s->planned_s > worst->actual_s - worst->planned_s))
+			worst = s;
+	}
+	snprintf(out, len, "OVER BUDGET: took %.1f s of a %.0f s budget (%+.0f%%), planned %.1f s", b->actual_s,
+		 b->budget_s, 100 * (b->actual_s / b->budget_s - 1), b->planned_s);
+	if (worst)
+		snprintf(out + strlen(out), len - strlen(out), "; the estimate missed most on %s: %.1f s taken, %.1f s "
+			 "planned", worst->name, worst->actual_s, worst->planned_s);
+	return true;
+}

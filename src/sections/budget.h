@@ -30,6 +30,8 @@ struct jsonw_field;
 #define BUDGET_REPORT_S 90.0
 #define BUDGET_QUICK_S 20.0
 #define BUDGET_MIN_S 5.0
+/* A run that takes more than this times its budget says so. */
+#define BUDGET_OVERRUN 1.1
 #define BUDGET_MAX_S 86400.0
 
 /* Peak resident memory allowed: this, or what the sets at their floor need
@@ -200,6 +202,10 @@ void budget_write_text(const struct budget *b, FILE *f);
 
 /* The `plan` object of the JSON result. */
 void budget_write_json(const struct budget *b, struct jsonw *w, const char *key);
+
+/* A run that took more than BUDGET_OVERRUN times its budget: true, and out
+ * says by how much and which section's estimate missed by the most. */
+bool budget_overrun(const struct budget *b, char *out, size_t len);
 
 /* Peak resident set of this process so far (getrusage ru_maxrss), bytes. */
 size_t budget_peak_rss_bytes(void);

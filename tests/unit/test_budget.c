@@ -335,3 +335,24 @@ TEST(budget_steps_have_distinct_ranks)
 		}
 	}
 }
+
+/* A run past a tenth over its budget says so and names the section whose
+ * estimate missed most; one within it says nothing. */
+TEST(budget_overrun_is_said_with_the_section_that_missed)
+{
+	static struct budget b;
+	char why[300];
+
+	memset(&b, 0, sizeof(b));
+	b.budget_s = 15;
+	b.planned_s = 13;
+	b.nsec = 2;
+	b.sec[0] = (struct budget_section){.name = "noise", .runs = true, .planned_s = 0.2, .actual_s = 0.3};
+	b.sec[1] = (struct budget_section){.name = "mlp", .runs = true, .planned_s = 12.8, .actual_s = 17.3};
+	b.actual_s = 16.4;
+	CHECK(!budget_overrun(&b, why, sizeof(why)) && !why[0], "9%% over is within the promise: %s", why);
+	b.actual_s = 17.6;
+	CHECK(budget_overrun(&b, why, sizeof(why)), "17.6 s of 15 s not said");
+	CHECK(strstr(why, "OVER BUDGET") && strstr(why, "+17%") && strstr(why, "mlp: 17.3 s taken, 12.8 s planned"),
+	      "%s", why);
+}
