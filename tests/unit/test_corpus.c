@@ -234,7 +234,8 @@ static void reported_caches(const struct jsonr_value *root, size_t *out, unsigne
 
 /* The latency section of a report into lat and lat_params, as latency_run
  * leaves them before its derivation: trials (the recorded minimum where a
- * report kept no trials), steady long regions, the huge-page TLB steps. */
+ * report kept no trials), the re-timed and second-allocation trials,
+ * steady long regions, the huge-page TLB steps. */
 static int latency_load(const struct jsonr_value *root)
 {
 	const struct jsonr_value *L = jsonr_get(root, "latency"), *pts = jsonr_get(root, "latency.points");
@@ -268,6 +269,13 @@ static int latency_load(const struct jsonr_value *root)
 		/* A re-timed point keeps its second look: its figure is the minimum over both. */
 		pt->nretime = numbers(j, "retime_trials_ns", pt->retime_trials_ns, LATENCY_RETIME_TRIALS);
 		lat.nretimed += pt->nretime > 0;
+		/* A point timed on a second allocation: its figure is the minimum over both. */
+		pt->nalloc_trials = numbers(j, "placement.arena_trials_ns", pt->alloc_trials_ns[0],
+					    LATENCY_PLACEMENT_TRIALS);
+		if (numbers(j, "placement.own_allocation_trials_ns", pt->alloc_trials_ns[1], LATENCY_PLACEMENT_TRIALS) !=
+		    pt->nalloc_trials)
+			return -EPROTO;
+		lat.nplaced += pt->nalloc_trials > 0;
 		pt->steady_checked = jsonr_get_number(j, "steady_long_ns", &pt->steady_long_ns);
 		jsonr_get_bool(j, "layout_ok", &ok);
 		pt->chase_layout.ok = pt->stream_layout.ok = ok;
