@@ -441,7 +441,7 @@ static bool shrink_trials(struct budget *b, struct budget_section *s)
 static const struct budget_hooks app_budget = {
 	.alone_budget_s = APP_ALONE_BUDGET_S, .defaults = app_defaults, .price = app_price,
 	BUDGET_SET(struct app_knobs, bytes, BUDGET_SET_SIZE),
-	BUDGET_STEPS({.rank = 18, .fn = shrink_trials}),
+	BUDGET_STEPS({.rank = 16, .fn = shrink_trials}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "app_bytes", struct app_knobs, bytes),
 		      JSONW_FIELD(UINT, "app_trials", struct app_knobs, trials),
 		      JSONW_FIELD(UINT, "app_walk_rows", struct app_knobs, walk_rows)),

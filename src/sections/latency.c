@@ -227,11 +227,11 @@ static bool shrink_warm(struct budget *b, struct budget_section *s)
 }
 
 static const struct budget_hooks latency_budget = {
-	.defaults = latency_defaults, .price = latency_price,
+	.keep = BUDGET_KEEP_HEADLINE, .defaults = latency_defaults, .price = latency_price,
 	BUDGET_SET(struct latency_knobs, max_bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY | BUDGET_SET_FIT),
-	BUDGET_STEPS(BUDGET_STEP_DOWN(15, struct latency_knobs, trials, 3, 1, "latency trials"),
-		     {.rank = 19, .fn = shrink_near},
-		     BUDGET_STEP_DOWN(20, struct latency_knobs, points_per_octave, 2, 1, "latency points per octave"),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(19, struct latency_knobs, trials, 3, 1, "latency trials"),
+		     {.rank = 20, .fn = shrink_near},
+		     BUDGET_STEP_DOWN(22, struct latency_knobs, points_per_octave, 2, 1, "latency points per octave"),
 		     {.rank = 31, .fn = shrink_warm}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "latency_max_bytes", struct latency_knobs, max_bytes),
 		      JSONW_FIELD(UINT, "latency_trials", struct latency_knobs, trials),

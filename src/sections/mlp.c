@@ -78,10 +78,10 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 }
 
 static const struct budget_hooks mlp_budget = {
-	.alone_budget_s = 15.0, .defaults = mlp_defaults, .price = mlp_price,
+	.alone_budget_s = 15.0, .keep = BUDGET_KEEP_HEADLINE, .defaults = mlp_defaults, .price = mlp_price,
 	BUDGET_SET(struct mlp_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY | BUDGET_SET_FIT),
-	BUDGET_STEPS(BUDGET_STEP_DOWN(16, struct mlp_knobs, repeats, 1, 1, "mlp repeats (sweeps)"),
-		     BUDGET_STEP_DOWN(21, struct mlp_knobs, trials, 3, 3, "mlp trials")),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(18, struct mlp_knobs, repeats, 1, 1, "mlp repeats (sweeps)"),
+		     BUDGET_STEP_DOWN(23, struct mlp_knobs, trials, 3, 3, "mlp trials")),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "mlp_bytes", struct mlp_knobs, bytes),
 		      JSONW_FIELD(UINT, "mlp_trials", struct mlp_knobs, trials),
 		      JSONW_FIELD(UINT, "mlp_repeats", struct mlp_knobs, repeats)),

@@ -44,7 +44,7 @@ static double tlb_price(const struct budget *b, const void *knobs, size_t *peak)
 	return 0.1 + 0.7 * (k->points_per_octave * k->trials) / 20.0;
 }
 
-static const struct budget_hooks tlb_budget = {.defaults = tlb_defaults, .price = tlb_price};
+static const struct budget_hooks tlb_budget = {.keep = BUDGET_KEEP_SUPPORT, .defaults = tlb_defaults, .price = tlb_price};
 
 static int tlb_section_run(struct section_run *s, void *result)
 {
