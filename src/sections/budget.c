@@ -334,7 +334,8 @@ static struct budget_section *next_refused(struct budget *b)
 	for (unsigned i = 0; i < b->nsec; i++) {
 		struct budget_section *s = &b->sec[i];
 
-		if (!s->runs || s->refused || (s->hooks && s->hooks->never_refused))
+		/* a section priced at nothing frees nothing */
+		if (!s->runs || s->refused || (s->hooks && s->hooks->never_refused) || s->planned_s <= 0)
 			continue;
 		if (!worst || keep_of(s) < keep_of(worst) ||
 		    (keep_of(s) == keep_of(worst) && s->planned_s > worst->planned_s))
@@ -364,6 +365,8 @@ static void refuse_to_fit(struct budget *b)
 static void note_over_default(struct budget *b)
 {
 	b->over_budget_s = b->planned_s - b->budget_s;
+	if (b->nnotes >= BUDGET_NOTES)
+		b->nnotes = BUDGET_NOTES - 1;  /* this one is never dropped */
 	budget_note(b, "the smallest plan needs %.0f s, %.0f s (%.0f%%) over the default %.0f s budget: run whole, "
 		    "nothing refused (--budget SECONDS refuses what it cannot hold)", b->planned_s, b->over_budget_s,
 		    100.0 * b->over_budget_s / b->budget_s, b->budget_s);

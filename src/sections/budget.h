@@ -24,7 +24,7 @@ struct jsonw;
 struct jsonw_field;
 
 #define BUDGET_SECTIONS 16
-#define BUDGET_NOTES 16
+#define BUDGET_NOTES 24
 
 /* --budget: seconds, default by command. A default is a promise, not a
  * gate: a run without --budget that cannot hold its smallest plan runs it
