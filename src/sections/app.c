@@ -136,7 +136,7 @@ static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 /* The full report inverts one BWT block of generated (markov) text at
  * bzip2's largest block size, 900,000 bytes; no bzip2 data is decoded:
  * a walk past the last cache with its chase reference costs about a minute
- * here, which the report's 90 s budget cannot hold; `app bwt` does that. */
+ * here, which the report's 45 s budget cannot hold; `app bwt` does that. */
 static bool app_bzip2(const struct section_run *s)
 {
 	return s->o->bzip2 || (!section_asked_for(s, "app") && !s->o->text_path);
