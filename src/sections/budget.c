@@ -367,7 +367,7 @@ static void note_over_default(struct budget *b)
 	b->over_budget_s = b->planned_s - b->budget_s;
 	if (b->nnotes >= BUDGET_NOTES)
 		b->nnotes = BUDGET_NOTES - 1;  /* this one is never dropped */
-	budget_note(b, "the smallest plan needs %.0f s, %.0f s (%.0f%%) over the default %.0f s budget: run whole, "
+	budget_note(b, "the smallest plan needs %.0f s, %.1f s (%.0f%%) over the default %.0f s budget: run whole, "
 		    "nothing refused (--budget SECONDS refuses what it cannot hold)", b->planned_s, b->over_budget_s,
 		    100.0 * b->over_budget_s / b->budget_s, b->budget_s);
 }
@@ -441,7 +441,7 @@ void budget_write_plan_line(const struct budget *b, FILE *f)
 
 	fprintf(f, "planned %.0f s of a %.0f s budget", b->planned_s, b->budget_s);
 	if (b->over_budget_s > 0)
-		fprintf(f, " (the default; %.0f s over it, its smallest plan)", b->over_budget_s);
+		fprintf(f, " (the default; %.1f s over it, its smallest plan)", b->over_budget_s);
 	for (unsigned i = 0; i < b->nsec; i++)
 		if (b->sec[i].runs && !b->sec[i].refused && b->sec[i].planned_s >= 0.5) {
 			fprintf(f, "%s%s %.0f s", sep, b->sec[i].name, b->sec[i].planned_s);

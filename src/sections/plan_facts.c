@@ -52,6 +52,6 @@ void plan_cmd_print(const struct budget *b, FILE *f)
 	else if (b->budget_given)
 		fprintf(f, "  DOES NOT FIT the budget\n");
 	else
-		fprintf(f, "  OVER THE DEFAULT BUDGET by %.0f s: its smallest plan runs whole, nothing refused\n",
+		fprintf(f, "  OVER THE DEFAULT BUDGET by %.1f s: its smallest plan runs whole, nothing refused\n",
 			b->over_budget_s);
 }

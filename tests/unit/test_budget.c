@@ -110,7 +110,7 @@ static void check_default_plan(struct test_ctx *tctx, const char *label, const s
 	}
 	CHECK(fabs(b->over_budget_s - (b->planned_s - b->budget_s)) < 1e-9, "%s: over_budget_s %.2f for %.2f of %.0f s",
 	      label, b->over_budget_s, b->planned_s, b->budget_s);
-	snprintf(over, sizeof(over), "%.0f s (", b->over_budget_s);
+	snprintf(over, sizeof(over), "%.1f s (", b->over_budget_s);
 	for (unsigned i = 0; i < b->nnotes; i++)
 		said |= strstr(b->notes[i], "over the default") && strstr(b->notes[i], over);
 	CHECK(said, "%s: %.1f s over the default %.0f s budget and no note says '%s'", label, b->over_budget_s,
@@ -123,8 +123,8 @@ static void check_quick_headlines(struct test_ctx *tctx, const char *label, stru
 {
 	struct budget_section *lat = budget_section(b, "latency"), *mlp = budget_section(b, "mlp");
 
-	CHECK(lat && mlp && !lat->refused && !mlp->refused, "%s --quick: latency or mlp not run", label);
-	CHECK(lat->planned_s + mlp->planned_s <= QUICK_HEADLINE_S, "%s --quick: latency %.1f s + mlp %.1f s over %.0f s",
+	CHECK(lat && mlp && !lat->refused && !mlp->refused, "%s: latency or mlp not run", label);
+	CHECK(lat->planned_s + mlp->planned_s <= QUICK_HEADLINE_S, "%s: latency %.1f s + mlp %.1f s over %.0f s",
 	      label, lat->planned_s, mlp->planned_s, QUICK_HEADLINE_S);
 }
 
@@ -143,7 +143,7 @@ static void check_fits(struct test_ctx *tctx, const char *path, bool quick, doub
 	CHECK(refused(&b) == 0, "%s%s: %u section(s) refused", path, quick ? " --quick" : "", refused(&b));
 	check_default_plan(tctx, path, &b);
 	if (quick)
-		check_quick_headlines(tctx, path, &b);
+		check_quick_headlines(tctx, path, &b);  /* the label: the facts file (--quick) */
 	CHECK(b.planned_peak_bytes <= b.rss_cap_bytes, "%s: planned peak %zu over the cap %zu", path,
 	      b.planned_peak_bytes, b.rss_cap_bytes);
 	/* every section of the report is priced, none for free */
