@@ -277,7 +277,8 @@ static const struct budget_hooks latency_budget = {
 		      JSONW_FIELD(UINT, "latency_trials", struct latency_knobs, trials),
 		      JSONW_FIELD(UINT, "latency_points_per_octave", struct latency_knobs, points_per_octave),
 		      JSONW_FIELD(UINT, "latency_warm_max_bytes", struct latency_knobs, warm_max_bytes),
-		      JSONW_FIELD(UINT, "latency_region_hops", struct latency_knobs, region_hops)),
+		      JSONW_FIELD(UINT, "latency_region_hops", struct latency_knobs, region_hops),
+		      JSONW_FIELD(UINT, "latency_dense_max_bytes", struct latency_knobs, dense_max_bytes)),
 };
 
 /* The huge-page TLB steps, as working-set bytes, for latency's level ends
