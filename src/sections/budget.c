@@ -325,23 +325,36 @@ static unsigned keep_of(const struct budget_section *s)
 	return s->hooks ? s->hooks->keep : BUDGET_KEEP_EXTRA;
 }
 
-/* The section to refuse next: the one kept least, the dearest of those
- * (a headline section goes only when nothing else is left to refuse). */
+static bool refusable(const struct budget_section *s)
+{
+	/* a section priced at nothing frees nothing */
+	return s->runs && !s->refused && !(s->hooks && s->hooks->never_refused) && s->planned_s > 0;
+}
+
+/* The section to refuse next, among those kept least (a headline section
+ * goes only when nothing else is left to refuse): the cheapest whose
+ * refusal alone brings the plan within the budget, so the most work is
+ * kept; where none does, the dearest. */
 static struct budget_section *next_refused(struct budget *b)
 {
-	struct budget_section *worst = NULL;
+	struct budget_section *dearest = NULL, *enough = NULL;
+	double over = b->planned_s - b->budget_s;
+	unsigned keep = ~0u;
 
+	for (unsigned i = 0; i < b->nsec; i++)
+		if (refusable(&b->sec[i]) && keep_of(&b->sec[i]) < keep)
+			keep = keep_of(&b->sec[i]);
 	for (unsigned i = 0; i < b->nsec; i++) {
 		struct budget_section *s = &b->sec[i];
 
-		/* a section priced at nothing frees nothing */
-		if (!s->runs || s->refused || (s->hooks && s->hooks->never_refused) || s->planned_s <= 0)
+		if (!refusable(s) || keep_of(s) != keep)
 			continue;
-		if (!worst || keep_of(s) < keep_of(worst) ||
-		    (keep_of(s) == keep_of(worst) && s->planned_s > worst->planned_s))
-			worst = s;
+		if (!dearest || s->planned_s > dearest->planned_s)
+			dearest = s;
+		if (s->planned_s >= over && (!enough || s->planned_s < enough->planned_s))
+			enough = s;
 	}
-	return worst;
+	return enough ? enough : dearest;
 }
 
 /* A budget the user gave, still over at the smallest plan: sections say
