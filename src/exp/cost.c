@@ -244,7 +244,8 @@ double cost_build_s(const struct cost_facts *f, size_t nodes)
 
 /* Where the OS reports no cache at all (a guest shown none), the smallest
  * L1d and L2 of any core we met: a set that fits them hits there whatever
- * the OS says, and pricing it as a miss put a sweep 1.8x over its time. */
+ * the OS says (priced as misses, a latency sweep's sets inside the caches
+ * cost many times their time). */
 #define COST_L1_PRESUMED_BYTES ((size_t)32 << 10)
 #define COST_L2_PRESUMED_BYTES ((size_t)256 << 10)
 
