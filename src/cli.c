@@ -90,10 +90,11 @@ static const struct opt opts[] = {
 	 "app bzip2: reused across blocks or fresh per block (default reused; fresh at K=8 and K=1)"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
-	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 20 s)"},
+	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 10 s)"},
 	{"budget", "SECONDS", OPT_UINT, F(budget_s), 5, 86400,
 	 "time budget, 5..86400 s: sizes and trials shrink to fit it, a section that cannot is\n"
-	 "                       refused (default: report 90, --quick 20, app 60, mlp 15, others 30)"},
+	 "                       refused (default: report 45, --quick 10, app 60, window 20, mlp 15, others 30;\n"
+	 "                       a default is never refused: the smallest plan runs and says by how much it is over)"},
 	{"levels", NULL, OPT_FLAG, F(levels), 0, 0,
 	 "mlp: also sweep at working sets in the L2 and the last cache (OS sizes), 1-2 s more here"},
 	{"read-size", NULL, OPT_FLAG, F(read_size), 0, 0,

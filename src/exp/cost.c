@@ -242,13 +242,23 @@ double cost_build_s(const struct cost_facts *f, size_t nodes)
 	return (double)nodes * f->rates.build_ns_per_node / 1e9;
 }
 
+/* Where the OS reports no cache at all (a guest shown none), the smallest
+ * L1d and L2 of any core we met: a set that fits them hits there whatever
+ * the OS says (priced as misses, a latency sweep's sets inside the caches
+ * cost many times their time). */
+#define COST_L1_PRESUMED_BYTES ((size_t)32 << 10)
+#define COST_L2_PRESUMED_BYTES ((size_t)256 << 10)
+
 double cost_chase_ns(const struct cost_facts *f, size_t set_bytes)
 {
+	bool none = !f->l1_bytes && !f->l2_bytes && !f->llc_bytes;
+	size_t l1 = none ? COST_L1_PRESUMED_BYTES : f->l1_bytes, l2 = none ? COST_L2_PRESUMED_BYTES : f->l2_bytes;
+
 	/* Rough per-level prices relative to a DRAM miss: an L1 or L2 hit is a
 	 * few ns on every core we met, an L3 hit a quarter to a half of a miss. */
-	if (f->l1_bytes && set_bytes <= f->l1_bytes)
+	if (l1 && set_bytes <= l1)
 		return 1.5;
-	if (f->l2_bytes && set_bytes <= f->l2_bytes)
+	if (l2 && set_bytes <= l2)
 		return 5.0;
 	if (f->llc_bytes && set_bytes <= f->llc_bytes)
 		return 0.4 * f->rates.dram_ns;

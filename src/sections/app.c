@@ -136,7 +136,7 @@ static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 /* The full report inverts one BWT block of generated (markov) text at
  * bzip2's largest block size, 900,000 bytes; no bzip2 data is decoded:
  * a walk past the last cache with its chase reference costs about a minute
- * here, which the report's 90 s budget cannot hold; `app bwt` does that. */
+ * here, which the report's 45 s budget cannot hold; `app bwt` does that. */
 static bool app_bzip2(const struct section_run *s)
 {
 	return s->o->bzip2 || (!section_asked_for(s, "app") && !s->o->text_path);
@@ -441,7 +441,7 @@ static bool shrink_trials(struct budget *b, struct budget_section *s)
 static const struct budget_hooks app_budget = {
 	.alone_budget_s = APP_ALONE_BUDGET_S, .defaults = app_defaults, .price = app_price,
 	BUDGET_SET(struct app_knobs, bytes, BUDGET_SET_SIZE),
-	BUDGET_STEPS({.rank = 18, .fn = shrink_trials}),
+	BUDGET_STEPS({.rank = 16, .fn = shrink_trials}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "app_bytes", struct app_knobs, bytes),
 		      JSONW_FIELD(UINT, "app_trials", struct app_knobs, trials),
 		      JSONW_FIELD(UINT, "app_walk_rows", struct app_knobs, walk_rows)),

@@ -118,10 +118,10 @@ static bool shrink_eff_nodes(struct budget *b, struct budget_section *s)
 }
 
 static const struct budget_hooks bandwidth_budget = {
-	.defaults = bandwidth_defaults, .price = bandwidth_price, .memory_set = bandwidth_memory_set,
+	.keep = BUDGET_KEEP_SUPPORT, .defaults = bandwidth_defaults, .price = bandwidth_price, .memory_set = bandwidth_memory_set,
 	BUDGET_STEPS(BUDGET_STEP_DOWN(10, struct bandwidth_knobs, trials, 3, 3, "bandwidth trials"),
 		     {.rank = 14, .fn = shrink_eff_nodes},
-		     BUDGET_STEP_DOWN(17, struct bandwidth_knobs, eff_trials, 3, 3, "bandwidth efficiency trials")),
+		     BUDGET_STEP_DOWN(15, struct bandwidth_knobs, eff_trials, 3, 3, "bandwidth efficiency trials")),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "bandwidth_bytes", struct bandwidth_knobs, bytes),
 		      JSONW_FIELD(UINT, "bandwidth_trials", struct bandwidth_knobs, trials),
 		      JSONW_FIELD(UINT, "bandwidth_efficiency_max_nodes", struct bandwidth_knobs, eff_max_nodes)),

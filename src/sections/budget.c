@@ -4,9 +4,11 @@
  * sections/NAME.c), then shrunk step by step in the order of the steps'
  * ranks (trials first, then points, then the sets past the caches) until
  * the run fits its budget, each knob's change written down. Past the
- * smallest plan the dearest section is refused with its price, never run
- * over. Here: the loops, the sets past the caches and the memory cap; no
- * section is named. Pure: no clock, no memory mapped, so `plan --from` and
+ * smallest plan, a budget the user gave refuses sections (those kept least
+ * first, then the dearest) rather than run over; the default budget refuses
+ * none: a user who named no budget asked for a measurement, so the smallest
+ * plan runs and the plan says by how much it is over. Here: the loops, the
+ * sets past the caches and the memory cap; no section is named. Pure: no clock, no memory mapped, so `plan --from` and
  * the tests run it.
  */
 #include "sections/budget.h"
@@ -26,6 +28,8 @@ static const struct jsonw_field budget_time_fields[] = {
 	JSONW_FIELD(STRING, "command", struct budget, command),
 	JSONW_FIELD(BOOL, "quick", struct budget, quick),
 	JSONW_FIELD(DOUBLE, "budget_s", struct budget, budget_s),
+	JSONW_FIELD(BOOL, "budget_given", struct budget, budget_given),
+	JSONW_FIELD(DOUBLE, "over_budget_s", struct budget, over_budget_s),
 	JSONW_FIELD(DOUBLE, "planned_s", struct budget, planned_s),
 	JSONW_FIELD(DOUBLE, "actual_s", struct budget, actual_s),
 };
@@ -316,25 +320,69 @@ static void set_defaults(struct budget *b, const struct budget_row *rows, unsign
 	}
 }
 
-/* Still over at the smallest plan: the dearest section says so and does
- * not run, then the next, rather than run over (a section never refused
- * stays: every other section reads its clock and floor). */
-static void refuse_dearest(struct budget *b)
+static unsigned keep_of(const struct budget_section *s)
 {
-	while (b->planned_s > b->budget_s) {
-		struct budget_section *worst = NULL;
+	return s->hooks ? s->hooks->keep : BUDGET_KEEP_EXTRA;
+}
 
-		for (unsigned i = 0; i < b->nsec; i++)
-			if (b->sec[i].runs && !b->sec[i].refused && !(b->sec[i].hooks && b->sec[i].hooks->never_refused) &&
-			    (!worst || b->sec[i].planned_s > worst->planned_s))
-				worst = &b->sec[i];
-		if (!worst)
-			break;
-		worst->refused = true;
+static bool refusable(const struct budget_section *s)
+{
+	/* a section priced at nothing frees nothing */
+	return s->runs && !s->refused && !(s->hooks && s->hooks->never_refused) && s->planned_s > 0;
+}
+
+/* The section to refuse next, among those kept least (a headline section
+ * goes only when nothing else is left to refuse): the cheapest whose
+ * refusal alone brings the plan within the budget, so the most work is
+ * kept; where none does, the dearest. */
+static struct budget_section *next_refused(struct budget *b)
+{
+	struct budget_section *dearest = NULL, *enough = NULL;
+	double over = b->planned_s - b->budget_s;
+	unsigned keep = ~0u;
+
+	for (unsigned i = 0; i < b->nsec; i++)
+		if (refusable(&b->sec[i]) && keep_of(&b->sec[i]) < keep)
+			keep = keep_of(&b->sec[i]);
+	for (unsigned i = 0; i < b->nsec; i++) {
+		struct budget_section *s = &b->sec[i];
+
+		if (!refusable(s) || keep_of(s) != keep)
+			continue;
+		if (!dearest || s->planned_s > dearest->planned_s)
+			dearest = s;
+		if (s->planned_s >= over && (!enough || s->planned_s < enough->planned_s))
+			enough = s;
+	}
+	return enough ? enough : dearest;
+}
+
+/* A budget the user gave, still over at the smallest plan: sections say
+ * so and do not run, in next_refused's order, rather than run over (a
+ * section never refused stays: every other section reads its clock and
+ * floor). */
+static void refuse_to_fit(struct budget *b)
+{
+	struct budget_section *s;
+
+	while (b->planned_s > b->budget_s && (s = next_refused(b))) {
+		s->refused = true;
 		budget_note(b, "%s not run: its smallest plan needs %.0f s of the %.0f s budget (raise --budget)",
-			    worst->name, worst->planned_s, b->budget_s);
+			    s->name, s->planned_s, b->budget_s);
 		price_all(b);
 	}
+}
+
+/* The default budget, over at the smallest plan: nothing refused; the
+ * plan says what it needs and by how much it is over. */
+static void note_over_default(struct budget *b)
+{
+	b->over_budget_s = b->planned_s - b->budget_s;
+	if (b->nnotes >= BUDGET_NOTES)
+		b->nnotes = BUDGET_NOTES - 1;  /* this one is never dropped */
+	budget_note(b, "the smallest plan needs %.0f s, %.1f s (%.0f%%) over the default %.0f s budget: run whole, "
+		    "nothing refused (--budget SECONDS refuses what it cannot hold)", b->planned_s, b->over_budget_s,
+		    100.0 * b->over_budget_s / b->budget_s, b->budget_s);
 }
 
 void budget_make(struct budget *b, const struct cost_facts *f, const char *command, bool quick, double budget_s,
@@ -350,7 +398,8 @@ void budget_make(struct budget *b, const struct cost_facts *f, const char *comma
 	b->full_report = !strcmp(command, BUDGET_FULL_REPORT);
 	b->actual_s = NAN;
 	set_defaults(b, rows, nrows);
-	b->budget_s = budget_s > 0 ? budget_s : default_budget_s(b);
+	b->budget_given = budget_s > 0;
+	b->budget_s = b->budget_given ? budget_s : default_budget_s(b);
 	b->rss_cap_bytes = BUDGET_RSS_CAP_BYTES;
 	if (BUDGET_FLOOR_PEAK * (double)b->memory_set_floor_bytes > (double)b->rss_cap_bytes)
 		b->rss_cap_bytes = (size_t)(BUDGET_FLOOR_PEAK * (double)b->memory_set_floor_bytes);
@@ -372,8 +421,11 @@ void budget_make(struct budget *b, const struct cost_facts *f, const char *comma
 		else
 			k++;
 	}
-	refuse_dearest(b);
-	if (b->planned_s > b->budget_s)
+	if (b->budget_given)
+		refuse_to_fit(b);
+	else if (b->planned_s > b->budget_s)
+		note_over_default(b);
+	if (b->budget_given && b->planned_s > b->budget_s)
 		budget_note(b, "the smallest plan needs %.0f s, over the %.0f s budget", b->planned_s, b->budget_s);
 }
 
@@ -401,6 +453,8 @@ void budget_write_plan_line(const struct budget *b, FILE *f)
 	const char *sep = ": ";
 
 	fprintf(f, "planned %.0f s of a %.0f s budget", b->planned_s, b->budget_s);
+	if (b->over_budget_s > 0)
+		fprintf(f, " (the default; %.1f s over it, its smallest plan)", b->over_budget_s);
 	for (unsigned i = 0; i < b->nsec; i++)
 		if (b->sec[i].runs && !b->sec[i].refused && b->sec[i].planned_s >= 0.5) {
 			fprintf(f, "%s%s %.0f s", sep, b->sec[i].name, b->sec[i].planned_s);
@@ -418,7 +472,8 @@ void budget_write_text(const struct budget *b, FILE *f)
 {
 	char a[32], c[32];
 
-	fprintf(f, "\nplan: the cost model's estimate against the time taken (--budget %.0f s)\n", b->budget_s);
+	fprintf(f, "\nplan: the cost model's estimate against the time taken (--budget %.0f s%s)\n", b->budget_s,
+		b->budget_given ? "" : ", the default");
 	fprintf(f, "  rates          first touch %.2f GB/s, chain build %.0f ns/node, DRAM miss %.0f ns, "
 		"stream %.1f GB/s (%s, %.2f s)\n", b->facts.rates.touch_gbps, b->facts.rates.build_ns_per_node,
 		b->facts.rates.dram_ns, b->facts.rates.stream_gbps, b->facts.rates.from, b->facts.rates.seconds);

@@ -24,11 +24,13 @@ struct jsonw;
 struct jsonw_field;
 
 #define BUDGET_SECTIONS 16
-#define BUDGET_NOTES 16
+#define BUDGET_NOTES 24
 
-/* --budget: seconds, default by command. */
-#define BUDGET_REPORT_S 90.0
-#define BUDGET_QUICK_S 20.0
+/* --budget: seconds, default by command. A default is a promise, not a
+ * gate: a run without --budget that cannot hold its smallest plan runs it
+ * and says by how much it is over; only a budget the user gave refuses. */
+#define BUDGET_REPORT_S 45.0
+#define BUDGET_QUICK_S 10.0
 #define BUDGET_MIN_S 5.0
 /* A run that takes more than this times its budget says so. */
 #define BUDGET_OVERRUN 1.1
@@ -56,7 +58,8 @@ typedef bool (*budget_step_fn)(struct budget *b, struct budget_section *s);
 struct budget_step {
 	/* The order over every section's steps, ascending: what costs a figure
 	 * least first (10-29: trials past the first min-of-3 groups, then
-	 * points), the sets past the caches at 30 and under their floor at 40. */
+	 * points; a headline section's from BUDGET_RANK_HEADLINE, after every
+	 * other's), the sets past the caches at 30 and under their floor at 40. */
 	unsigned rank;
 	budget_step_fn fn;           /* NULL: lower the unsigned knob at knob_offset */
 	size_t knob_offset;
@@ -76,6 +79,19 @@ struct budget_step {
 	.fields = (const struct jsonw_field[]){__VA_ARGS__}, \
 	.nfields = sizeof((const struct jsonw_field[]){__VA_ARGS__}) / sizeof(struct jsonw_field)
 
+/* What a section is kept for, when the plan must shrink or (a budget the
+ * user gave) refuse: the lowest gives up its work first. The latency curve
+ * and the MLP headline are what the tool is run for; their shrink steps
+ * rank after every other section's (below the sets past the caches). */
+enum budget_keep {
+	BUDGET_KEEP_EXTRA = 0,       /* a section the summary can do without */
+	BUDGET_KEEP_SUPPORT = 1,     /* a summary line, or what a headline section reads */
+	BUDGET_KEEP_HEADLINE = 2,    /* latency, mlp */
+};
+/* Headline sections' time steps rank from here (every other section's
+ * under it, the sets past the caches at 30). */
+#define BUDGET_RANK_HEADLINE 18
+
 /* How a section's working set (a size_t knob) follows the plan. */
 enum budget_set_follows {
 	BUDGET_SET_SIZE = 1u << 0,    /* --size fixes it */
@@ -90,6 +106,7 @@ enum budget_set_follows {
 struct budget_hooks {
 	double alone_budget_s;       /* default --budget when asked for alone; 0: 30 s */
 	bool never_refused;          /* every other section reads what it measures */
+	unsigned keep;               /* enum budget_keep: refused in ascending order, dearest first within one */
 	/* Its defaults, from b's facts, quick, command and memory_set_bytes. */
 	void (*defaults)(const struct budget *b, void *knobs);
 	/* Seconds it takes, and the memory it holds at its peak. */
@@ -138,6 +155,8 @@ struct budget_section {
 
 struct budget {
 	double budget_s;
+	bool budget_given;           /* --budget: refuse what it cannot hold; else the default, never refused */
+	double over_budget_s;        /* the smallest plan's seconds past a default budget it could not fit; 0: fits */
 	bool quick;
 	const char *command;         /* "report", or the section asked for */
 	bool full_report;            /* command is BUDGET_FULL_REPORT */
@@ -162,7 +181,10 @@ struct budget {
 
 /* Plan command (a registry row name, BUDGET_FULL_REPORT for the full
  * report) on the machine f within budget_s seconds (0: the default for
- * command and quick), over rows[0..nrows) in report order. size_bytes:
+ * command and quick), over rows[0..nrows) in report order. Work is shrunk
+ * step by step to fit; past the smallest plan a budget given (budget_s >
+ * 0) refuses sections, the lowest keep first, while the default runs the
+ * smallest plan whole and sets over_budget_s and a note. size_bytes:
  * the user's --size, which fixes the working sets that follow it
  * (BUDGET_SET_SIZE; 0: the planner's). Pure. */
 void budget_make(struct budget *b, const struct cost_facts *f, const char *command, bool quick, double budget_s,

@@ -52,6 +52,7 @@ struct latency_knobs {
 	bool near_caches;            /* five more points around each reported cache size */
 	unsigned passes, warm_walks;
 	size_t warm_max_bytes, region_hops;
+	size_t dense_max_bytes;      /* past it one point per octave; 0: the sweep's own (exp/latency.h) */
 };
 _Static_assert(sizeof(struct latency_knobs) <= BUDGET_KNOB_BYTES, "latency's knobs fit their slot");
 
@@ -113,6 +114,7 @@ static unsigned priced_sizes(const struct budget *b, const struct latency_knobs 
 		if (caches[i])
 			reported[n++] = caches[i];
 	return latency_plan_sizes(&(struct latency_ladder){.max_bytes = k->max_bytes, .line_bytes = b->facts.line_bytes,
+							    .dense_max_bytes = k->dense_max_bytes,
 							    .points_per_octave = k->points_per_octave,
 							    .near_caches = k->near_caches, .cache_bytes = reported,
 							    .ncaches = n},
@@ -226,17 +228,57 @@ static bool shrink_warm(struct budget *b, struct budget_section *s)
 	return true;
 }
 
+/* Past the last cache the curve is memory's plateau (the TLB's steps are
+ * the tlb section's): one point an octave from twice the largest reported
+ * cache, or from 16 MiB where the OS reports none (the last cache's end is
+ * then found within an octave), instead of from 4x that cache or 128 MiB.
+ * Each size past the caches costs a chain build over memory, the larger
+ * part of the sweep's setup. */
+static bool shrink_dense(struct budget *b, struct budget_section *s)
+{
+	struct latency_knobs *k = BUDGET_KNOBS(s, struct latency_knobs);
+	size_t llc = b->facts.llc_bytes;
+	size_t from = k->dense_max_bytes ? k->dense_max_bytes : llc ? 4 * llc : LATENCY_DENSE_MAX_BYTES_DEFAULT;
+	size_t floor = llc ? 2 * llc : 16 * MIB;
+
+	if (from <= floor)
+		return false;
+	budget_note_bytes(b, "latency: one point an octave past", from, floor, "");
+	k->dense_max_bytes = floor;
+	return true;
+}
+
+/* Loads per timed region, halved down to a quarter of the default: a
+ * region past the caches still spans 2 ms or more, thousands of misses,
+ * and one inside them stays over the clock's minimum region (raised to it
+ * where not: latency_region_hops). Every size keeps its trials and its
+ * steady check; each region is shorter. */
+static bool shrink_region_hops(struct budget *b, struct budget_section *s)
+{
+	struct latency_knobs *k = BUDGET_KNOBS(s, struct latency_knobs);
+
+	if (k->region_hops / 2 < LATENCY_REGION_HOPS / 4)
+		return false;
+	budget_note_count(b, "latency loads per timed region", k->region_hops, k->region_hops / 2, "");
+	k->region_hops /= 2;
+	return true;
+}
+
 static const struct budget_hooks latency_budget = {
-	.defaults = latency_defaults, .price = latency_price,
+	.keep = BUDGET_KEEP_HEADLINE, .defaults = latency_defaults, .price = latency_price,
 	BUDGET_SET(struct latency_knobs, max_bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY | BUDGET_SET_FIT),
-	BUDGET_STEPS(BUDGET_STEP_DOWN(15, struct latency_knobs, trials, 3, 1, "latency trials"),
-		     {.rank = 19, .fn = shrink_near},
-		     BUDGET_STEP_DOWN(20, struct latency_knobs, points_per_octave, 2, 1, "latency points per octave"),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(19, struct latency_knobs, trials, 3, 1, "latency trials"),
+		     {.rank = 20, .fn = shrink_near},
+		     {.rank = 21, .fn = shrink_region_hops},
+		     {.rank = 25, .fn = shrink_dense},
+		     BUDGET_STEP_DOWN(22, struct latency_knobs, points_per_octave, 2, 1, "latency points per octave"),
 		     {.rank = 31, .fn = shrink_warm}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "latency_max_bytes", struct latency_knobs, max_bytes),
 		      JSONW_FIELD(UINT, "latency_trials", struct latency_knobs, trials),
 		      JSONW_FIELD(UINT, "latency_points_per_octave", struct latency_knobs, points_per_octave),
-		      JSONW_FIELD(UINT, "latency_warm_max_bytes", struct latency_knobs, warm_max_bytes)),
+		      JSONW_FIELD(UINT, "latency_warm_max_bytes", struct latency_knobs, warm_max_bytes),
+		      JSONW_FIELD(UINT, "latency_region_hops", struct latency_knobs, region_hops),
+		      JSONW_FIELD(UINT, "latency_dense_max_bytes", struct latency_knobs, dense_max_bytes)),
 };
 
 /* The huge-page TLB steps, as working-set bytes, for latency's level ends
@@ -289,6 +331,19 @@ static void fill_reported_caches(const struct topo *t, size_t *out, int cap)
 	out[n] = 0;
 }
 
+/* The sweep's loads per region: its own default (which it raises where
+ * the clock's minimum region needs more) unless the budget shortened them,
+ * then at least what keeps a region of the fastest loads the sweep assumes
+ * (0.5 ns) over the clock's minimum: 0 for the default. */
+static size_t latency_region_hops(const struct latency_knobs *k, const struct clock_info *c)
+{
+	size_t min_hops = (size_t)ceil(c->min_region_ns / 0.5);
+
+	if (k->region_hops >= LATENCY_REGION_HOPS)
+		return 0;
+	return k->region_hops > min_hops ? k->region_hops : min_hops;
+}
+
 static int latency_section_run(struct section_run *s, void *result)
 {
 	struct latency_result *l = result;
@@ -330,8 +385,8 @@ static int latency_section_run(struct section_run *s, void *result)
 		lp.warm_max_bytes = k->warm_max_bytes;
 		lp.passes = k->passes;
 		lp.warm_walks = k->warm_walks;
-		/* region_hops stays latency.c's own: it raises the default where the
-		 * clock's minimum region needs more loads (the budget prices 65536). */
+		lp.region_hops = latency_region_hops(k, &r->clock);
+		lp.dense_max_bytes = k->dense_max_bytes;
 	}
 	/* Cycles need a core-clock estimate: the machine section's when it ran,
 	 * else a quick one here (35 ms). */

@@ -42,6 +42,7 @@ static const char mlp_help[] =
 struct mlp_knobs {
 	size_t bytes;
 	unsigned trials, repeats;
+	bool levels;                 /* the full report's sweeps at the L2 and last-cache levels */
 };
 _Static_assert(sizeof(struct mlp_knobs) <= BUDGET_KNOB_BYTES, "mlp's knobs fit their slot");
 
@@ -51,7 +52,7 @@ _Static_assert(sizeof(struct mlp_knobs) <= BUDGET_KNOB_BYTES, "mlp's knobs fit t
 static void mlp_defaults(const struct budget *b, void *knobs)
 {
 	*(struct mlp_knobs *)knobs = (struct mlp_knobs){.bytes = b->memory_set_bytes, .trials = 6,
-							.repeats = b->quick ? 1 : 3};
+							.repeats = b->quick ? 1 : 3, .levels = b->full_report};
 }
 
 static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
@@ -60,32 +61,58 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 	const struct cost_facts *f = &b->facts;
 	/* Fitted on the Ice Lake guest (quiet runs at 512 MiB, 3 repeats of 6
 	 * trials: setup 1.5-2.3 s, sweep 7.2-7.6 s at a 104 ns miss; 256 MiB,
-	 * 1 x 3: 0.7 s and 2.0 s): one trial of the sweep (K = 1 up to the
-	 * plateau, the control arm, the L1 kernels) costs about 4 M
-	 * miss-times, the setup 1.65x a bare chain build (page collapse, the
-	 * backing read, the order array). */
-	double per_trial = 4.0e6 * f->rates.dram_ns / 1e9;
-	double t = 1.65 * cost_build_s(f, k->bytes / MLP_PRICED_SPACING) + k->repeats * k->trials * per_trial;
+	 * 1 x 3: 0.7 s and 2.0 s) and the Zen 5 guest (256 MiB, 3 x 6: sweep
+	 * 9.5 s at 146 ns; 1 x 3: 3.8 s at 174 ns): the sweep costs about 13 M
+	 * miss-times whatever its trials (the control arm, the L1 kernels, the
+	 * sweep's fixed points) and 2.9 M per trial (K = 1 up to the plateau):
+	 * with one trial group the fixed part is most of the sweep. The setup
+	 * is 1.65x a bare chain build (page collapse, the backing read, the
+	 * order array). */
+	double fixed = 13.0e6 * f->rates.dram_ns / 1e9, per_trial = 2.9e6 * f->rates.dram_ns / 1e9;
+	double t = 1.65 * cost_build_s(f, k->bytes / MLP_PRICED_SPACING) + fixed + k->repeats * k->trials * per_trial;
 
 	/* --levels (always in the full report): two more sweeps of one repeat
 	 * in sets inside the caches, 2.2-2.6 s whatever the trials there
 	 * (3.1 s at a 234 ns miss): mostly their chains and the K sweep's
 	 * fixed costs. */
-	if (b->full_report)
+	if (k->levels)
 		t += 1.6 + 8e6 * f->rates.dram_ns / 1e9;
 	*peak = k->bytes + k->bytes / 16;
 	return t;
 }
 
+/* The last of mlp's steps: the levels' sweeps go, the memory sweep (the
+ * headline Ks) stays whole; the report then has no per-level Ks. */
+static bool shrink_levels(struct budget *b, struct budget_section *s)
+{
+	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
+
+	if (!k->levels)
+		return false;
+	budget_note(b, "mlp: no sweeps at the L2 and last-cache levels (the memory sweep's Ks alone)");
+	k->levels = false;
+	return true;
+}
+
 static const struct budget_hooks mlp_budget = {
-	.alone_budget_s = 15.0, .defaults = mlp_defaults, .price = mlp_price,
+	.alone_budget_s = 15.0, .keep = BUDGET_KEEP_HEADLINE, .defaults = mlp_defaults, .price = mlp_price,
 	BUDGET_SET(struct mlp_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY | BUDGET_SET_FIT),
-	BUDGET_STEPS(BUDGET_STEP_DOWN(16, struct mlp_knobs, repeats, 1, 1, "mlp repeats (sweeps)"),
-		     BUDGET_STEP_DOWN(21, struct mlp_knobs, trials, 3, 3, "mlp trials")),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(18, struct mlp_knobs, repeats, 1, 1, "mlp repeats (sweeps)"),
+		     BUDGET_STEP_DOWN(23, struct mlp_knobs, trials, 3, 3, "mlp trials"),
+		     {.rank = 24, .fn = shrink_levels}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "mlp_bytes", struct mlp_knobs, bytes),
 		      JSONW_FIELD(UINT, "mlp_trials", struct mlp_knobs, trials),
-		      JSONW_FIELD(UINT, "mlp_repeats", struct mlp_knobs, repeats)),
+		      JSONW_FIELD(UINT, "mlp_repeats", struct mlp_knobs, repeats),
+		      JSONW_FIELD(BOOL, "mlp_levels", struct mlp_knobs, levels)),
 };
+
+/* The report's level sweeps, unless the budget gave them up. */
+static bool mlp_levels_planned(const struct section_run *s)
+{
+	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
+
+	return !k || k->levels;
+}
 
 /* Sweeps per run: --repeat when given, else the budget's, else --repeat's default. */
 static unsigned mlp_repeats(const struct section_run *s)
@@ -247,7 +274,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 	 * a third of a memory sweep (priced in budget.c), and they are the
 	 * evidence that tells a core-wide cap from one on requests that leave
 	 * the last cache. */
-	if (o->levels || o->command->kind == SECTION_REPORT) {
+	if (o->levels || (o->command->kind == SECTION_REPORT && mlp_levels_planned(s))) {
 		int rc = mlp_levels_section_run(s, a);
 
 		if (rc)

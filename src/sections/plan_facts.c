@@ -47,5 +47,11 @@ void plan_cmd_print(const struct budget *b, FILE *f)
 	report_format_bytes(g, sizeof(g), b->facts.llc_bytes);
 	fprintf(f, "  sets past the caches %s (floor %s, twice the %s last cache); planned peak %s of a %s cap\n", a, e,
 		g, c, d);
-	fprintf(f, "  %s\n", b->planned_s <= b->budget_s ? "fits the budget" : "DOES NOT FIT the budget");
+	if (b->planned_s <= b->budget_s)
+		fprintf(f, "  fits the budget\n");
+	else if (b->budget_given)
+		fprintf(f, "  DOES NOT FIT the budget\n");
+	else
+		fprintf(f, "  OVER THE DEFAULT BUDGET by %.1f s: its smallest plan runs whole, nothing refused\n",
+			b->over_budget_s);
 }

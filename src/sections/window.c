@@ -106,7 +106,7 @@ static double window_price(const struct budget *b, const void *knobs, size_t *pe
 }
 
 static const struct budget_hooks window_budget = {
-	.defaults = window_defaults, .price = window_price,
+	.alone_budget_s = 20.0, .defaults = window_defaults, .price = window_price,
 	BUDGET_SET(struct window_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY),
 	BUDGET_STEPS(BUDGET_STEP_DOWN(11, struct window_knobs, trials, 6, 3, "window trials")),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "window_bytes", struct window_knobs, bytes),
