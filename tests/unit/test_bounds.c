@@ -1,0 +1,258 @@
+/*
+ * Physical bounds on derived figures: the rule (core/bounds.h) and, per
+ * section, a planted impossible timing fed through the section's analysis
+ * seam (synthetic trials, no run) seen marked, written with its flag and
+ * left out of the fit, and a possible curve seen plain.
+ */
+#include "../harness.h"
+
+#include "core/bounds.h"
+#include "exp/app/app.h"
+#include "exp/mlp.h"
+#include "report/app_out.h"
+#include "report/mlp_out.h"
+#include "util/jsonw.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+TEST(bounds_rule_allows_the_floor_and_no_more)
+{
+	CHECK(!bounds_exceeded(8.0, 8.0, 2.0) && !bounds_exceeded(8.15, 8.0, 2.0), "within the floor marked");
+	CHECK(bounds_exceeded(8.2, 8.0, 2.0), "8.2 above 8 + 2%% not marked");
+	CHECK(!bounds_exceeded(8.0 * (1 + BOUNDS_UNKNOWN_FLOOR_PCT / 100) - 1e-9, 8.0, NAN) &&
+		      bounds_exceeded(8.0 * (1 + BOUNDS_UNKNOWN_FLOOR_PCT / 100) + 1e-9, 8.0, NAN),
+	      "no floor measured: not the assumed one");
+	CHECK(bounds_exceeded(8.01, 8.0, -5.0), "a negative floor widened the bound");
+	CHECK(!bounds_exceeded(NAN, 8.0, 2.0) && !bounds_exceeded(INFINITY, 8.0, 2.0) &&
+		      !bounds_exceeded(9.0, NAN, 2.0) && !bounds_exceeded(9.0, 0.0, 2.0),
+	      "a figure that cannot be judged was marked");
+	CHECK(fabs(bounds_limit(8.0, 2.0) - 8.16) < 1e-12 && bounds_limit(8.0, -1) == 8.0, "limit %g",
+	      bounds_limit(8.0, 2.0));
+}
+
+/* A lanes curve t(K) = max(L/K, L/Ks) with a small alternating jitter, two
+ * groups of three trials per point so the floor is measured. */
+#define SYN_L_NS 100.0
+#define SYN_KS 10.0
+#define SYN_POINTS 24
+#define SYN_TRIALS 6
+
+static void synthetic_sweep(struct mlp_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->npoints = SYN_POINTS;
+	r->line_bytes = 64;
+	for (unsigned i = 0; i < SYN_POINTS; i++) {
+		double k = i + 1, t = fmax(SYN_L_NS / k, SYN_L_NS / SYN_KS);
+
+		r->sweep[i].trials_ns = calloc(SYN_TRIALS, sizeof(double));
+		for (unsigned j = 0; j < SYN_TRIALS; j++)
+			r->sweep[i].trials_ns[j] = t * (1.0 + 0.002 * (double)((i + j) % 3));
+		r->sweep[i].ntrials = SYN_TRIALS;
+	}
+}
+
+/* Every trial of point K (1-based) times ns. */
+static void plant(struct mlp_result *r, unsigned k, double ns)
+{
+	for (unsigned j = 0; j < SYN_TRIALS; j++)
+		r->sweep[k - 1].trials_ns[j] = ns * (1.0 + 0.001 * j);
+}
+
+static char *mlp_outputs(const struct mlp_result *r, char **json)
+{
+	struct mlp_arms *a = calloc(1, sizeof(*a));
+	char *text = NULL;
+	size_t len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	a->n = 1;
+	a->arm[0] = *r;
+	f = open_memstream(&text, &len);
+	mlp_write_text(a, f);
+	fclose(f);
+	f = open_memstream(json, &len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	mlp_write_json(a, &w, "mlp");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	free(a);
+	return text;
+}
+
+/* "nan" or "inf" as a word (not "inference"), any case. */
+static bool has_nan(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((!strncasecmp(p, "nan", 3) || !strncasecmp(p, "inf", 3)) && (p == s || !isalpha((unsigned char)p[-1])) &&
+		    !isalpha((unsigned char)p[3]))
+			return true;
+	return false;
+}
+
+TEST(mlp_planted_speedup_above_k_is_marked_and_left_out_of_the_fit)
+{
+	static struct mlp_result clean, r;
+	char *json = NULL, *text;
+
+	synthetic_sweep(&clean);
+	mlp_analyse(&clean, 1, SYN_TRIALS);
+	/* K = 8 at a third of the plateau's time: t(1)/t(8) = 30, nearly 4x
+	 * what 8 lanes can overlap, and faster than every other K. */
+	synthetic_sweep(&r);
+	plant(&r, 8, SYN_L_NS / 30.0);
+	mlp_analyse(&r, 1, SYN_TRIALS);
+	CHECK(isfinite(r.noise_floor_pct) && r.noise_floor_pct < 5, "floor %g", r.noise_floor_pct);
+	CHECK(r.sweep[7].impossible && r.nimpossible == 1, "K=8 speedup %.2f: marked %d, %u marked",
+	      r.sweep[7].speedup, r.sweep[7].impossible, r.nimpossible);
+	CHECK(!clean.nimpossible, "the clean curve had %u marked", clean.nimpossible);
+	/* Left out: peak, plateau and the fit are the clean curve's. */
+	CHECK(r.estimate.peak_lanes != 8 && r.estimate.peak_concurrency <= r.estimate.peak_lanes * 1.05,
+	      "peak %.2f at K=%u", r.estimate.peak_concurrency, r.estimate.peak_lanes);
+	CHECK(r.estimate.plateau_from_lanes == clean.estimate.plateau_from_lanes,
+	      "plateau from K=%u, clean %u", r.estimate.plateau_from_lanes, clean.estimate.plateau_from_lanes);
+	CHECK(fabs(r.estimate.fit_saturation_lanes - clean.estimate.fit_saturation_lanes) < 0.5 &&
+		      fabs(r.estimate.fit_saturation_lanes - SYN_KS) < 0.5,
+	      "Ks %.2f, clean %.2f", r.estimate.fit_saturation_lanes, clean.estimate.fit_saturation_lanes);
+	text = mlp_outputs(&r, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: t1/tK above K = 8"), "the row is not marked:\n%s", text);
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"speedup_bound\": 8") &&
+		      strstr(json, "\"impossible_points\": 1"),
+	      "the JSON has no flag");
+	CHECK(!has_nan(text) && !has_nan(json), "NaN or inf written");
+	free(text);
+	free(json);
+	mlp_result_free(&r);
+	mlp_result_free(&clean);
+}
+
+TEST(mlp_possible_curve_stays_plain)
+{
+	static struct mlp_result r;
+	char *json = NULL, *text;
+
+	/* At the bound: t(1)/t(K) = K exactly up to Ks, with the jitter. */
+	synthetic_sweep(&r);
+	mlp_analyse(&r, 1, SYN_TRIALS);
+	CHECK(r.nimpossible == 0, "%u marked", r.nimpossible);
+	for (unsigned i = 0; i < r.npoints; i++)
+		CHECK(!r.sweep[i].impossible, "K=%u (speedup %.3f) marked", i + 1, r.sweep[i].speedup);
+	text = mlp_outputs(&r, &json);
+	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\": true") &&
+		      strstr(json, "\"impossible_points\": 0"),
+	      "a possible curve printed marked");
+	free(text);
+	free(json);
+	mlp_result_free(&r);
+}
+
+/* One variant of K in {1, 2, 4, 8} against a chase, its trials given. */
+static void synthetic_app(struct app_kernel_result *k, const double *ns, bool chase_impossible_at_8)
+{
+	static const unsigned ks[] = {1, 2, 4, 8};
+	struct app_chase *c = &k->chase;
+	struct app_variant *v;
+
+	memset(k, 0, sizeof(*k));
+	k->kernel = "hash";
+	k->trials = 3;
+	k->warmth = "warm";
+	k->check.ok = true;
+	k->check.what = "synthetic";
+	k->nvariants = 1;
+	v = &k->variants[0];
+	v->name = "lanes";
+	v->what = "synthetic";
+	v->npoints = 4;
+	c->ran = true;
+	c->latency_ns = 100;
+	c->noise_floor_pct = 2.0;
+	c->knee_k = 4;
+	c->npoints = 4;
+	for (unsigned i = 0; i < 4; i++) {
+		struct app_point *pt = &v->points[i];
+
+		pt->k = ks[i];
+		pt->loads_per_item = 1;
+		pt->dependent_loads_per_item = 1;
+		pt->ntrials = 3;
+		for (unsigned j = 0; j < 3; j++)
+			pt->trials_ns[j] = ns[i] * (1.0 + 0.001 * j);
+		c->k[i] = ks[i];
+		c->ns_per_access[i] = 100.0 / ks[i];
+		c->speedup[i] = ks[i];
+	}
+	if (chase_impossible_at_8) {
+		c->speedup[3] = 30.75;
+		c->impossible[3] = true;
+		c->nimpossible = 1;
+	}
+}
+
+static char *app_outputs(const struct app_kernel_result *k, char **json)
+{
+	static struct app_result res;
+	char *text = NULL;
+	size_t len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	res.nkernels = 1;
+	res.kernels[0] = *k;
+	f = open_memstream(&text, &len);
+	app_write_text(&res, f);
+	fclose(f);
+	f = open_memstream(json, &len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	app_write_json(&res, &w, "app");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	return text;
+}
+
+TEST(app_planted_speedup_above_k_is_marked_and_left_out_of_the_knee)
+{
+	static struct app_kernel_result k, clean;
+	/* K = 4 at 100/9: S_app = 9 from 4 lanes. */
+	const double planted[] = {100, 50, 100.0 / 9, 12.5}, possible[] = {100, 50, 25, 25};
+	struct app_params p = {0};
+	char *json = NULL, *text;
+
+	synthetic_app(&clean, possible, false);
+	app_finish(&p, &clean);
+	synthetic_app(&k, planted, true);
+	app_finish(&p, &k);
+	CHECK(k.variants[0].points[2].impossible && k.variants[0].nimpossible == 1, "S_app %.2f at K=4 not marked",
+	      k.variants[0].points[2].speedup);
+	CHECK(k.variants[0].points[3].chase_impossible && k.headline_impossible, "the chase's mark did not reach "
+	      "the point and the headline");
+	/* Without K = 4 the plateau starts at K = 8 (12.5 ns), not at the planted 11.1. */
+	CHECK(k.variants[0].plateau_k == 8, "plateau from K=%u", k.variants[0].plateau_k);
+	CHECK(isfinite(k.variants[0].knee_k) && k.variants[0].knee_k <= 8.0, "knee %g", k.variants[0].knee_k);
+	text = app_outputs(&k, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: S_app above K") && strstr(text, "IMPOSSIBLE: S_chase above K") &&
+		      strstr(text, "[IMPOSSIBLE: a speedup above K = 8]"),
+	      "not marked in the text:\n%s", text);
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"chase_impossible\": true") &&
+		      strstr(json, "\"speedup_bound\": 4"),
+	      "no flag in the JSON");
+	free(text);
+	free(json);
+	CHECK(!clean.variants[0].nimpossible && !clean.headline_impossible && clean.variants[0].plateau_k == 4,
+	      "the possible curve: %u marked, plateau from K=%u", clean.variants[0].nimpossible,
+	      clean.variants[0].plateau_k);
+	text = app_outputs(&clean, &json);
+	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "impossible\": true"), "a possible curve printed marked");
+	free(text);
+	free(json);
+}
