@@ -154,7 +154,13 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	bp.max_threads = s->o->threads;
 	bp.seed = s->o->seed;
 	bp.stop = s->stop;
-	return section_threaded_done(s, "bandwidth", bandwidth_run(&bp, result, why, sizeof(why)), why);
+	int rc = section_threaded_done(s, "bandwidth", bandwidth_run(&bp, result, why, sizeof(why)), why);
+	const struct bandwidth_result *r = result;
+
+	if (!rc && r->nimpossible)
+		result_warn(s->r, "bandwidth: %u figure(s) above threads x the same kernel's one-thread GB/s after a "
+			    "re-time, marked IMPOSSIBLE and left out of the summary", r->nimpossible);
+	return rc;
 }
 
 static void bandwidth_section_free(void *res)

@@ -8,9 +8,14 @@
 
 #include "core/bounds.h"
 #include "exp/app/app.h"
+#include "exp/bandwidth.h"
 #include "exp/mlp.h"
 #include "report/app_out.h"
+#include "report/bandwidth_out.h"
 #include "report/mlp_out.h"
+#include "report/summary.h"
+#include "sections/registry.h"
+#include "util/jsonr.h"
 #include "util/jsonw.h"
 
 #include <ctype.h>
@@ -253,6 +258,108 @@ TEST(app_planted_speedup_above_k_is_marked_and_left_out_of_the_knee)
 	      clean.variants[0].plateau_k);
 	text = app_outputs(&clean, &json);
 	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "impossible\": true"), "a possible curve printed marked");
+	free(text);
+	free(json);
+}
+
+/* One kernel at 1 and 2 threads, the 2-thread figure given; the JSON the
+ * section writes, and the summary read from it. */
+static void synthetic_bandwidth(struct bandwidth_result *r, struct bandwidth_point *pts, double two_gbps)
+{
+	const struct stream_kernel *all[64];
+	const struct stream_kernel *read = NULL;
+	size_t n = stream_kernels(all, 64);
+	static double per_thread[2][2];
+
+	for (size_t i = 0; i < n && !read; i++)
+		if (all[i]->op == STREAM_READ)
+			read = all[i];
+	memset(r, 0, sizeof(*r));
+	memset(pts, 0, 2 * sizeof(*pts));
+	r->nkernels = 1;
+	r->kernels[0] = read;
+	r->ncounts = 2;
+	r->thread_counts[0] = 1;
+	r->thread_counts[1] = 2;
+	r->npoints = 2;
+	r->points = pts;
+	r->trials = 3;
+	r->noise_floor_pct = 2.0;
+	r->overlap_min_pct = 99.0;
+	r->overlap_ok = true;
+	r->read_scaling = NAN;
+	for (unsigned i = 0; i < 2; i++) {
+		pts[i].kernel = read;
+		pts[i].threads = i + 1;
+		pts[i].gbps = i ? two_gbps : 7.75;
+		pts[i].per_thread_gbps = per_thread[i];
+		pts[i].ntrials = 3;
+		for (unsigned t = 0; t < 3; t++)
+			pts[i].trials_gbps[t] = pts[i].gbps * (1.0 - 0.001 * t);
+	}
+}
+
+static char *bandwidth_outputs(const struct bandwidth_result *r, char **json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	bandwidth_write_text(r, f);
+	fclose(f);
+	f = open_memstream(json, &len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	bandwidth_write_json(r, &w, "bandwidth");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	return text;
+}
+
+/* The summary's 2-thread read figure from the JSON, NaN when it has none. */
+static double summary_two_thread_read(const char *json)
+{
+	static struct summary s;
+	struct jsonr_doc doc = {0};
+	char err[128];
+	const struct summary_figure *g;
+	double v = NAN;
+
+	if (jsonr_parse(json, strlen(json), 0, &doc, err, sizeof(err)))
+		return -1;
+	summary_build(registry_views(), doc.root, &s);
+	if ((g = summary_find(&s, "read_gbps_all_threads")))
+		v = g->value;
+	jsonr_free(&doc);
+	return v;
+}
+
+TEST(bandwidth_planted_figure_above_threads_times_one_is_marked_and_left_out)
+{
+	static struct bandwidth_result r;
+	static struct bandwidth_point pts[2];
+	char *json = NULL, *text;
+
+	/* 64.1 GB/s on two threads where one streams 7.75: 8.3x from 2x. */
+	synthetic_bandwidth(&r, pts, 64.1);
+	CHECK(r.kernels[0], "no read kernel in this build");
+	CHECK(bandwidth_check_bounds(&r) == 1 && pts[1].impossible && !pts[0].impossible, "not marked");
+	CHECK(fabs(pts[1].bound_gbps - 15.5) < 1e-9, "bound %g", pts[1].bound_gbps);
+	text = bandwidth_outputs(&r, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: above 2 x 1 thread (bound 15.50 GB/s)"), "not marked in the text:\n%s", text);
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"bound_gbps\": 15.5"), "no flag in the JSON");
+	CHECK(isnan(summary_two_thread_read(json)), "the summary took the impossible figure");
+	free(text);
+	free(json);
+
+	synthetic_bandwidth(&r, pts, 14.9);
+	CHECK(bandwidth_check_bounds(&r) == 0 && !pts[1].impossible, "a possible 2-thread figure was marked");
+	text = bandwidth_outputs(&r, &json);
+	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\""), "a possible figure printed marked");
+	CHECK(summary_two_thread_read(json) == 14.9, "the summary lost the possible figure");
 	free(text);
 	free(json);
 }
