@@ -52,6 +52,7 @@ struct loaded_point {
 	double offered_gbps;        /* generators alone (no chaser), all generators together */
 	double bw_gbps;             /* delivered by the generators while the chase ran, median of trials */
 	double latency_ns;          /* chase ns per load, min over trials */
+	bool impossible;            /* bw_gbps above offered_gbps beyond the floor, after a re-time */
 	unsigned ntrials;
 	double trials_latency_ns[LOADED_MAX_TRIALS];
 	double trials_bw_gbps[LOADED_MAX_TRIALS];
@@ -82,6 +83,8 @@ struct loaded_result {
 	struct loaded_curve curves[2];
 	const char *bw_definition;
 	double noise_floor_pct;     /* upper quartile of min-of-3 latency spreads */
+	unsigned nimpossible;       /* points marked impossible (loaded_check_bounds) */
+	unsigned offered_retimed;   /* offered rates measured again for a point above its offer */
 	struct team_placement placement; /* thread 0 chases */
 	double seconds;
 };
@@ -103,7 +106,17 @@ int loaded_offered_rates(const struct loaded_params *p, enum loaded_traffic traf
 /* Interpolate along a curve (points in any delay order) the delivered
  * bandwidth at which latency reaches 2 x idle and stays there at every
  * higher offered load (a lone spike is not a knee); fills the curve's
- * double_* and max_* fields. Pure; exposed for tests. */
+ * double_* and max_* fields. Points marked impossible take no part.
+ * Pure; exposed for tests. */
 void loaded_find_double(struct loaded_curve *c);
+
+/* The bound on delivered bandwidth: the generators alone (offered) are
+ * the most they can issue at that delay; with the chaser beside them they
+ * only meet more competition, so a point's bw_gbps above its offered_gbps
+ * beyond the ratio's floor of r->noise_floor_pct is impossible (the
+ * offered rate, one short window, read low). Marks each point, sets and
+ * returns r->nimpossible. Pure: the seam a test feeds points through;
+ * loaded_run first measures the offered rates of marked points again. */
+unsigned loaded_check_bounds(struct loaded_result *r);
 
 #endif

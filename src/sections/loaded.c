@@ -103,7 +103,14 @@ static int loaded_section_run(struct section_run *s, void *result)
 	lp.threads = s->o->threads;
 	lp.seed = s->o->seed;
 	lp.stop = s->stop;
-	return section_threaded_done(s, "loaded", loaded_run(&lp, result, why, sizeof(why)), why);
+	int rc = section_threaded_done(s, "loaded", loaded_run(&lp, result, why, sizeof(why)), why);
+	const struct loaded_result *r = result;
+
+	if (!rc && r->nimpossible)
+		result_warn(s->r, "loaded: %u point(s) delivered more than the generators offered alone, after the "
+			    "offer was measured again: marked IMPOSSIBLE and left out of where latency doubles",
+			    r->nimpossible);
+	return rc;
 }
 
 const struct section section_loaded = {

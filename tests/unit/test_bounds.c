@@ -9,9 +9,11 @@
 #include "core/bounds.h"
 #include "exp/app/app.h"
 #include "exp/bandwidth.h"
+#include "exp/loaded.h"
 #include "exp/mlp.h"
 #include "report/app_out.h"
 #include "report/bandwidth_out.h"
+#include "report/loaded_out.h"
 #include "report/mlp_out.h"
 #include "report/summary.h"
 #include "sections/registry.h"
@@ -360,6 +362,82 @@ TEST(bandwidth_planted_figure_above_threads_times_one_is_marked_and_left_out)
 	text = bandwidth_outputs(&r, &json);
 	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\""), "a possible figure printed marked");
 	CHECK(summary_two_thread_read(json) == 14.9, "the summary lost the possible figure");
+	free(text);
+	free(json);
+}
+
+/* One read curve: full load (delay 0) delivering delivered_gbps where the
+ * generators alone offered 1.88, two lighter points and idle. */
+static void synthetic_loaded(struct loaded_result *r, double delivered_gbps)
+{
+	struct loaded_curve *c = &r->curves[0];
+
+	memset(r, 0, sizeof(*r));
+	r->generators = 1;
+	r->ncurves = 1;
+	r->noise_floor_pct = 2.0;
+	r->idle_latency_ns = 100;
+	r->bw_definition = "synthetic";
+	c->name = "read";
+	c->npoints = 4;
+	c->idle_latency_ns = 100;
+	c->points[0] = (struct loaded_point){.delay_ns = 0, .offered_gbps = 1.88, .bw_gbps = delivered_gbps,
+					     .latency_ns = 300};
+	c->points[1] = (struct loaded_point){.delay_ns = 10, .offered_gbps = 1.5, .bw_gbps = 1.4, .latency_ns = 150};
+	c->points[2] = (struct loaded_point){.delay_ns = 100, .offered_gbps = 0.3, .bw_gbps = 0.3, .latency_ns = 110};
+	c->points[3] = (struct loaded_point){.idle = true, .delay_ns = NAN, .latency_ns = 100};
+	for (unsigned i = 0; i < 4; i++) {
+		c->points[i].ntrials = 1;
+		c->points[i].trials_latency_ns[0] = c->points[i].latency_ns;
+		c->points[i].trials_bw_gbps[0] = c->points[i].bw_gbps;
+	}
+}
+
+static char *loaded_outputs(const struct loaded_result *r, char **json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	loaded_write_text(r, f);
+	fclose(f);
+	f = open_memstream(json, &len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	loaded_write_json(r, &w, "loaded");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	return text;
+}
+
+TEST(loaded_planted_delivery_above_the_offer_is_marked_and_left_out_of_the_knee)
+{
+	static struct loaded_result r;
+	char *json = NULL, *text;
+
+	/* 5.62 GB/s delivered where the generators alone offered 1.88. */
+	synthetic_loaded(&r, 5.62);
+	CHECK(loaded_check_bounds(&r) == 1 && r.curves[0].points[0].impossible, "not marked");
+	loaded_find_double(&r.curves[0]);
+	/* Its 300 ns would be the doubling; without it the curve reaches 1.5x. */
+	CHECK(!r.curves[0].double_reached && fabs(r.curves[0].max_latency_ratio - 1.5) < 1e-9,
+	      "the impossible point made the knee: reached %d at %.2f, max x%.2f", r.curves[0].double_reached,
+	      r.curves[0].bw_at_double_latency_gbps, r.curves[0].max_latency_ratio);
+	text = loaded_outputs(&r, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: delivered above offered (bound 1.88 GB/s)"), "not marked:\n%s", text);
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"bound_gbps\": 1.88"), "no flag in the JSON");
+	free(text);
+	free(json);
+
+	synthetic_loaded(&r, 1.85);
+	CHECK(loaded_check_bounds(&r) == 0, "a delivery within its offer was marked");
+	loaded_find_double(&r.curves[0]);
+	CHECK(r.curves[0].double_reached, "the possible full-load point is not the knee");
+	text = loaded_outputs(&r, &json);
+	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\""), "a possible point printed marked");
 	free(text);
 	free(json);
 }
