@@ -11,10 +11,12 @@
 #include "exp/bandwidth.h"
 #include "exp/loaded.h"
 #include "exp/mlp.h"
+#include "exp/tlb.h"
 #include "report/app_out.h"
 #include "report/bandwidth_out.h"
 #include "report/loaded_out.h"
 #include "report/mlp_out.h"
+#include "report/tlb_out.h"
 #include "report/summary.h"
 #include "sections/registry.h"
 #include "util/jsonr.h"
@@ -440,4 +442,98 @@ TEST(loaded_planted_delivery_above_the_offer_is_marked_and_left_out_of_the_knee)
 	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\""), "a possible point printed marked");
 	free(text);
 	free(json);
+}
+
+/* A small-page series of two steps, the second extra_ns given. */
+static void synthetic_tlb(struct tlb_result *r, double second_extra_ns)
+{
+	struct tlb_series *s = &r->series[0];
+
+	memset(r, 0, sizeof(*r));
+	r->nseries = 1;
+	r->stride_bytes = TLB_STRIDE_BYTES;
+	r->noise_floor_pct = 2.0;
+	r->tolerance_pct = 10.0;
+	r->trials = 3;
+	s->page_bytes = TLB_STRIDE_BYTES;
+	s->npoints = 3;
+	for (unsigned i = 0; i < 3; i++) {
+		s->points[i].pages = 32u << (5 * i);
+		s->points[i].page_bytes = TLB_STRIDE_BYTES;
+		s->points[i].control_ns = 1.5;
+		s->points[i].extra_ns = i == 0 ? 0 : i == 1 ? 2.0 : second_extra_ns;
+		s->points[i].ns_per_load = s->points[i].control_ns + s->points[i].extra_ns;
+	}
+	s->nlevels = 2;
+	s->levels[0] = (struct tlb_level){.entries = 64, .reach_bytes = 64 * 4096, .page_bytes = 4096, .extra_ns = 2.0};
+	s->levels[1] = (struct tlb_level){.entries = 1448, .reach_bytes = 1448 * 4096, .page_bytes = 4096,
+					  .extra_ns = second_extra_ns};
+	s->walk_ns = second_extra_ns;
+	s->max_extra_ns = second_extra_ns;
+	s->walk_on_plateau = true;
+}
+
+static char *tlb_outputs(const struct tlb_result *r, char **json)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	tlb_write_text(r, f);
+	fclose(f);
+	f = open_memstream(json, &len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	tlb_write_json(r, &w, "tlb");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	return text;
+}
+
+/* Whether the summary read from the JSON shows the TLB level of that name. */
+static bool summary_has(const char *json, const char *name)
+{
+	static struct summary s;
+	struct jsonr_doc doc = {0};
+	char err[128];
+	bool has;
+
+	if (jsonr_parse(json, strlen(json), 0, &doc, err, sizeof(err)))
+		return false;
+	summary_build(registry_views(), doc.root, &s);
+	has = summary_find(&s, name) != NULL;
+	jsonr_free(&doc);
+	return has;
+}
+
+TEST(tlb_planted_step_above_a_page_walk_is_marked_and_left_out_of_the_summary)
+{
+	static struct tlb_result r;
+	char *json = NULL, *text;
+
+	/* +313 ns per load where memory itself reads 160 ns. */
+	synthetic_tlb(&r, 313);
+	CHECK(tlb_check_bounds(&r, 160) == 1 && r.series[0].levels[1].impossible && !r.series[0].levels[0].impossible,
+	      "not marked");
+	text = tlb_outputs(&r, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: above one page walk's cost, the run's memory latency 160.0 ns"),
+	      "not marked:\n%s", text);
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"bound_ns\": 160"), "no flag in the JSON");
+	CHECK(summary_has(json, "tlb_level1_entries") && !summary_has(json, "tlb_level2_entries"),
+	      "the summary kept the impossible step or lost the possible one");
+	free(text);
+	free(json);
+
+	synthetic_tlb(&r, 50);
+	CHECK(tlb_check_bounds(&r, 160) == 0, "a 50 ns step under a 160 ns memory latency was marked");
+	text = tlb_outputs(&r, &json);
+	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\"") && summary_has(json, "tlb_level2_entries"),
+	      "a possible step printed marked");
+	free(text);
+	free(json);
+	synthetic_tlb(&r, 313);
+	CHECK(tlb_check_bounds(&r, NAN) == 0 && r.step_bound_ns == 0, "judged with no memory latency");
 }
