@@ -11,11 +11,13 @@
 #include "exp/bandwidth.h"
 #include "exp/loaded.h"
 #include "exp/mlp.h"
+#include "exp/multicore.h"
 #include "exp/tlb.h"
 #include "report/app_out.h"
 #include "report/bandwidth_out.h"
 #include "report/loaded_out.h"
 #include "report/mlp_out.h"
+#include "report/multicore_out.h"
 #include "report/tlb_out.h"
 #include "report/summary.h"
 #include "sections/registry.h"
@@ -536,4 +538,67 @@ TEST(tlb_planted_step_above_a_page_walk_is_marked_and_left_out_of_the_summary)
 	free(json);
 	synthetic_tlb(&r, 313);
 	CHECK(tlb_check_bounds(&r, NAN) == 0 && r.step_bound_ns == 0, "judged with no memory latency");
+}
+
+/* T = 1 and 2, K = 1..4, t1_single 100 ns, every point at its bound but
+ * T = 2, K = 2, which takes rate_at_2_2 accesses per ns. */
+static void synthetic_multicore(struct multicore_result *r, struct multicore_point *pts, double rate_at_2_2)
+{
+	memset(r, 0, sizeof(*r));
+	memset(pts, 0, 8 * sizeof(*pts));
+	r->ncounts = 2;
+	r->thread_counts[0] = 1;
+	r->thread_counts[1] = 2;
+	r->max_lanes = 4;
+	r->npoints = 8;
+	r->points = pts;
+	r->trials = 3;
+	r->noise_floor_pct = 2.0;
+	r->concurrency_definition = "synthetic";
+	r->pages_requested = "small";
+	for (unsigned i = 0; i < 8; i++) {
+		struct multicore_point *pt = &pts[i];
+		double rate;
+
+		pt->threads = i / 4 + 1;
+		pt->lanes = i % 4 + 1;
+		rate = pt->threads == 2 && pt->lanes == 2 ? rate_at_2_2 : 0.01 * pt->threads * pt->lanes;
+		pt->ntrials = 3;
+		for (unsigned t = 0; t < 3; t++) {
+			pt->trials_rate[t] = rate * (1.0 - 0.001 * t);
+			pt->trials_slowest_ns[t] = pt->lanes / rate;
+		}
+	}
+}
+
+TEST(multicore_planted_concurrency_above_t_times_k_is_marked_and_left_out)
+{
+	static struct multicore_result r;
+	static struct multicore_point pts[8];
+	char *text = NULL, *json = NULL;
+	size_t len = 0;
+	struct jsonw w;
+	FILE *f;
+
+	/* 0.09 accesses/ns at T = 2, K = 2: concurrency 9 from 4 lanes. */
+	synthetic_multicore(&r, pts, 0.09);
+	CHECK(multicore_analyse(&r) == 1 && pts[5].impossible, "not marked (concurrency %.2f)", pts[5].concurrency_total);
+	CHECK(r.sat[1].peak_lanes == 4 && fabs(r.sat[1].peak_accesses_per_ns - 0.08) < 1e-9,
+	      "the impossible point is T = 2's peak: K = %u, %.4f/ns", r.sat[1].peak_lanes, r.sat[1].peak_accesses_per_ns);
+	f = open_memstream(&text, &len);
+	multicore_write_text(&r, f);
+	fclose(f);
+	f = open_memstream(&json, &len);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	multicore_write_json(&r, &w, "multicore");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	CHECK(strstr(text, "IMPOSSIBLE: above T x K = 4"), "not marked:\n%s", text);
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"concurrency_bound\": 4"), "no flag in the JSON");
+	free(text);
+	free(json);
+	synthetic_multicore(&r, pts, 0.0405);
+	CHECK(multicore_analyse(&r) == 0, "a concurrency within its floor was marked");
 }
