@@ -227,7 +227,8 @@ void tlb_analyse(struct tlb_result *r)
 unsigned tlb_check_bounds(struct tlb_result *r, double memory_latency_ns)
 {
 	r->nimpossible = 0;
-	r->step_bound_ns = isfinite(memory_latency_ns) && memory_latency_ns > 0 ? memory_latency_ns : 0;
+	r->step_bound_ns = isfinite(memory_latency_ns) && memory_latency_ns > 0
+				   ? TLB_STEP_MAX_MEMORY_ACCESSES * memory_latency_ns : 0;
 	for (unsigned s = 0; s < r->nseries; s++)
 		for (unsigned k = 0; k < r->series[s].nlevels; k++) {
 			struct tlb_level *l = &r->series[s].levels[k];

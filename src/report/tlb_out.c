@@ -105,8 +105,8 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 		fprintf(f, "    step %u: after ~%u pages (reach %s), +%.2f ns per load over the control; %s\n", k + 1,
 			l->entries, reach, l->extra_ns, rep);
 		if (l->impossible)
-			fprintf(f, "      IMPOSSIBLE: above one page walk's cost, the run's memory latency %.1f ns (left "
-				   "out of the summary)\n", r->step_bound_ns);
+			fprintf(f, "      IMPOSSIBLE: above what translation can add to a load, %d memory accesses "
+				   "(%.1f ns); left out of the summary\n", TLB_STEP_MAX_MEMORY_ACCESSES, r->step_bound_ns);
 	}
 	fprintf(f, "    page walk (every TLB level missed): +%.2f ns per load", s->walk_ns);
 	if (!s->walk_on_plateau)

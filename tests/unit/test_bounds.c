@@ -511,32 +511,35 @@ static bool summary_has(const char *json, const char *name)
 	return has;
 }
 
-TEST(tlb_planted_step_above_a_page_walk_is_marked_and_left_out_of_the_summary)
+TEST(tlb_planted_step_above_what_translation_can_cost_is_marked_and_left_out)
 {
 	static struct tlb_result r;
 	char *json = NULL, *text;
 
-	/* +313 ns per load where memory itself reads 160 ns. */
-	synthetic_tlb(&r, 313);
+	/* +700 ns per load where memory itself reads 160 ns: over four
+	 * memory accesses for a translation. */
+	synthetic_tlb(&r, 700);
 	CHECK(tlb_check_bounds(&r, 160) == 1 && r.series[0].levels[1].impossible && !r.series[0].levels[0].impossible,
 	      "not marked");
 	text = tlb_outputs(&r, &json);
-	CHECK(strstr(text, "IMPOSSIBLE: above one page walk's cost, the run's memory latency 160.0 ns"),
+	CHECK(strstr(text, "IMPOSSIBLE: above what translation can add to a load, 3 memory accesses (480.0 ns)"),
 	      "not marked:\n%s", text);
-	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"bound_ns\": 160"), "no flag in the JSON");
+	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"bound_ns\": 480"), "no flag in the JSON");
 	CHECK(summary_has(json, "tlb_level1_entries") && !summary_has(json, "tlb_level2_entries"),
 	      "the summary kept the impossible step or lost the possible one");
 	free(text);
 	free(json);
 
-	synthetic_tlb(&r, 50);
-	CHECK(tlb_check_bounds(&r, 160) == 0, "a 50 ns step under a 160 ns memory latency was marked");
+	/* +441 ns against 286 ns of memory: read on a 2-vCPU guest (nested
+	 * paging), dear but possible. */
+	synthetic_tlb(&r, 441);
+	CHECK(tlb_check_bounds(&r, 286) == 0, "a 441 ns step under a 286 ns memory latency was marked");
 	text = tlb_outputs(&r, &json);
 	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "\"impossible\"") && summary_has(json, "tlb_level2_entries"),
 	      "a possible step printed marked");
 	free(text);
 	free(json);
-	synthetic_tlb(&r, 313);
+	synthetic_tlb(&r, 700);
 	CHECK(tlb_check_bounds(&r, NAN) == 0 && r.step_bound_ns == 0, "judged with no memory latency");
 }
 
