@@ -155,6 +155,9 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 		"plateau concurrency %.1f (rms residual %.1f%%)\n",
 		e->fit_saturation_lanes, e->fit_uncertainty, e->fit_latency_ns,
 		e->fit_plateau_concurrency, 100.0 * e->fit_rms_log_residual);
+	if (m->nimpossible)
+		fprintf(f, "    from %u of the %u K: the others' speedups are IMPOSSIBLE (above K)\n",
+			m->npoints - m->nimpossible, m->npoints);
 	fprintf(f, "    peak concurrency observed:  %.1f at K = %u\n", e->peak_concurrency, e->peak_lanes);
 	fprintf(f, "    plateau from:               K = %u (first K within the floor of the best time)\n",
 		e->plateau_from_lanes);

@@ -135,6 +135,7 @@ TEST(mlp_planted_speedup_above_k_is_marked_and_left_out_of_the_fit)
 	      "Ks %.2f, clean %.2f", r.estimate.fit_saturation_lanes, clean.estimate.fit_saturation_lanes);
 	text = mlp_outputs(&r, &json);
 	CHECK(strstr(text, "IMPOSSIBLE: t1/tK above K = 8"), "the row is not marked:\n%s", text);
+	CHECK(strstr(text, "from 23 of the 24 K"), "the estimate does not say what it left out");
 	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"speedup_bound\": 8") &&
 		      strstr(json, "\"impossible_points\": 1"),
 	      "the JSON has no flag");
