@@ -405,6 +405,16 @@ unsigned bandwidth_check_bounds(struct bandwidth_result *r)
 	return r->nimpossible;
 }
 
+double bandwidth_peak_gbps(const struct bandwidth_result *r)
+{
+	double peak = 0;
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		if (!r->points[i].impossible && isfinite(r->points[i].gbps) && r->points[i].gbps > peak)
+			peak = r->points[i].gbps;
+	return peak;
+}
+
 /* The point of kernel k at one thread. */
 static struct bandwidth_point *one_thread_point(struct bandwidth_result *r, const struct stream_kernel *k)
 {

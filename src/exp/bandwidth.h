@@ -185,6 +185,10 @@ unsigned bandwidth_pick_trial(const double *gbps, const bool *preempted, unsigne
  * the marked points and their one-thread point once before the last call. */
 unsigned bandwidth_check_bounds(struct bandwidth_result *r);
 
+/* The most any kernel point streamed, of those not marked impossible, in
+ * decimal GB/s; 0 when none was measured. */
+double bandwidth_peak_gbps(const struct bandwidth_result *r);
+
 /* The point for (kernel name, threads), NULL when not measured. */
 const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,
 					     unsigned threads);

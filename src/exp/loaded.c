@@ -358,7 +358,10 @@ unsigned loaded_check_bounds(struct loaded_result *r)
 		for (unsigned i = 0; i < r->curves[k].npoints; i++) {
 			struct loaded_point *pt = &r->curves[k].points[i];
 
-			pt->impossible = !pt->idle && bounds_exceeded(pt->bw_gbps, pt->offered_gbps, floor_pct);
+			pt->bound_gbps = pt->idle ? 0 : pt->offered_gbps;
+			if (!pt->idle && r->stream_peak_gbps > 0 && r->stream_peak_gbps < pt->bound_gbps)
+				pt->bound_gbps = r->stream_peak_gbps;
+			pt->impossible = !pt->idle && bounds_exceeded(pt->bw_gbps, pt->bound_gbps, floor_pct);
 			r->nimpossible += pt->impossible;
 		}
 	return r->nimpossible;
@@ -431,6 +434,7 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 	r->trials = p->trials;
 	r->hops = p->hops;
 	r->ncurves = p->read_write ? 2 : 1;
+	r->stream_peak_gbps = isfinite(p->stream_peak_gbps) && p->stream_peak_gbps > 0 ? p->stream_peak_gbps : 0;
 	if ((rc = setup_generators(p, nthreads, &gen_arena, &c, err, errlen)))
 		goto out;
 	if ((rc = arena_map(&chase_arena, p->chase_bytes, p->pages)) ||

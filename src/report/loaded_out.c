@@ -52,8 +52,8 @@ static void write_curve_text(const struct loaded_curve *c, FILE *f)
 				pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
 		fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)", q.p50, q.p90, q.p99, q.max, q.n);
 		if (pt->impossible)
-			fprintf(f, "  IMPOSSIBLE: delivered above offered (bound %.2f GB/s); not in the knee",
-				pt->offered_gbps);
+			fprintf(f, "  IMPOSSIBLE: delivered above %s (bound %.2f GB/s); not in the knee",
+				pt->bound_gbps < pt->offered_gbps ? "the run's stream peak" : "offered", pt->bound_gbps);
 		fputc('\n', f);
 	}
 	if (c->double_reached)
@@ -108,7 +108,7 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 			JSONW_FIELDS(w, pt, loaded_point_fields);
 			if (pt->impossible) {
 				jsonw_bool(w, "impossible", true);
-				jsonw_double(w, "bound_gbps", pt->offered_gbps);
+				jsonw_double(w, "bound_gbps", pt->bound_gbps);
 			}
 			{
 				struct stats_pcts q;

@@ -5,6 +5,7 @@
  * In --help: sequential read/write/copy bandwidth per thread and in total;
  * random-access efficiency.
  */
+#include "sections/bandwidth.h"
 #include "sections/registry.h"
 
 #include "report/bandwidth_out.h"
@@ -180,3 +181,8 @@ const struct section section_bandwidth = {
 	.free = bandwidth_section_free,
 	.view = &view_bandwidth,
 };
+
+const struct bandwidth_result *bandwidth_section_result(const struct report *r)
+{
+	return registry_result(r, &section_bandwidth);
+}

@@ -437,6 +437,15 @@ TEST(loaded_planted_delivery_above_the_offer_is_marked_and_left_out_of_the_knee)
 	free(text);
 	free(json);
 
+	/* Within its offer, above what the run's streams ever drew. */
+	synthetic_loaded(&r, 1.85);
+	r.stream_peak_gbps = 1.6;
+	CHECK(loaded_check_bounds(&r) == 1 && r.curves[0].points[0].bound_gbps == 1.6, "the stream peak bounds nothing");
+	text = loaded_outputs(&r, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: delivered above the run's stream peak (bound 1.60 GB/s)"), "not marked:\n%s", text);
+	free(text);
+	free(json);
+
 	synthetic_loaded(&r, 1.85);
 	CHECK(loaded_check_bounds(&r) == 0, "a delivery within its offer was marked");
 	loaded_find_double(&r.curves[0]);
