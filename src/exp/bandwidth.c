@@ -424,12 +424,12 @@ static struct bandwidth_point *one_thread_point(struct bandwidth_result *r, cons
 	return NULL;
 }
 
-/* Up to p->trials more trials of a point (the best of all stands), the
- * re-time of a point that broke its bound. */
+/* One more min-of-3 group of trials of a point (the best of all stands),
+ * the re-time of a point that broke its bound. */
 static int retime_point(const struct bandwidth_params *p, struct bandwidth_point *pt, char *base,
 			struct stream_slot *slots)
 {
-	for (unsigned x = 0; x < p->trials && pt->ntrials < BANDWIDTH_MAX_TRIALS; x++) {
+	for (unsigned x = 0; x < BANDWIDTH_TRIAL_GROUP && pt->ntrials < BANDWIDTH_MAX_TRIALS; x++) {
 		int rc;
 
 		if (stopped(p))

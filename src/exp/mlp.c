@@ -274,9 +274,9 @@ static int sweep_all(struct sweep *s)
 
 /* Re-time, once, every point marked impossible and K = 1 with it (the
  * speedup is their ratio, and a t(1) slowed by a busy moment is the usual
- * culprit): each gets fresh trials in place of all its old ones, visited
- * round-robin as the sweep was. Costs at most one K = 1 column of the
- * sweep (the marked K are cheaper). */
+ * culprit): fresh trials, visited round-robin as the sweep was, take the
+ * place of each one's first repeat. At most one repeat of the sweep's
+ * lanes arm, whatever the repeats. */
 static int retime_impossible(struct sweep *s)
 {
 	const struct mlp_params *p = s->p;
@@ -287,13 +287,12 @@ static int retime_impossible(struct sweep *s)
 		if (k == 1 || r->sweep[k - 1].impossible)
 			s->slots[s->nslots++] = (struct slot){&r->sweep[k - 1], lanes_kernel(k), k, false};
 	r->retimed_points = s->nslots;
-	for (unsigned rep = 0; rep < p->repeats; rep++)
-		for (unsigned t = 0; t < p->trials; t++)
-			for (unsigned i = 0; i < s->nslots; i++) {
-				if (*p->stop)
-					return -EINTR;
-				s->slots[i].point->trials_ns[rep * p->trials + t] = visit(s, &s->slots[i]);
-			}
+	for (unsigned t = 0; t < p->trials; t++)
+		for (unsigned i = 0; i < s->nslots; i++) {
+			if (*p->stop)
+				return -EINTR;
+			s->slots[i].point->trials_ns[t] = visit(s, &s->slots[i]);
+		}
 	return 0;
 }
 

@@ -233,9 +233,10 @@ unsigned multicore_analyse(struct multicore_result *r)
 	return r->nimpossible;
 }
 
-/* More trials, once, for each marked point and for T = 1, K = 1 (the
- * concurrency is its time over theirs; a t1_single slowed by a busy
- * moment is the usual culprit); the best of all trials stands. */
+/* One more min-of-3 group of trials, once, for each marked point and for
+ * T = 1, K = 1 (the concurrency is its time over theirs; a t1_single
+ * slowed by a busy moment is the usual culprit); the best of all trials
+ * stands. */
 static int retime_impossible(const struct multicore_params *p, struct multicore_result *r, struct mc_ctx *c)
 {
 	for (unsigned i = 0; i < r->npoints; i++) {
@@ -243,7 +244,7 @@ static int retime_impossible(const struct multicore_params *p, struct multicore_
 
 		if (i && !pt->impossible)
 			continue;
-		for (unsigned t = 0; t < p->trials && pt->ntrials < MULTICORE_MAX_TRIALS; t++) {
+		for (unsigned t = 0; t < MULTICORE_TRIAL_GROUP && pt->ntrials < MULTICORE_MAX_TRIALS; t++) {
 			int rc;
 
 			if (p->stop && *p->stop)
