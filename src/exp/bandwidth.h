@@ -73,6 +73,8 @@ struct bandwidth_point {
 	bool trial_preempted[BANDWIDTH_MAX_TRIALS]; /* a thread was off its CPU > BANDWIDTH_OFFCPU_MAX_PCT */
 	unsigned preempted_trials;   /* how many of the trials */
 	unsigned best_trial;         /* index of the trial gbps comes from */
+	bool impossible;             /* above threads x the same kernel's one-thread gbps, after a re-time */
+	double bound_gbps;           /* that bound (0: one thread, or no one-thread point) */
 	uint64_t checksum;           /* read kernels' sum, so the loads are observable */
 };
 
@@ -129,7 +131,9 @@ struct bandwidth_result {
 	double overlap_min_pct;      /* lowest overlap_pct over multi-thread points; NAN with none */
 	bool overlap_ok;             /* every multi-thread point's overlap_pct >= BANDWIDTH_OVERLAP_MIN_PCT */
 	char overlap_note[320];      /* which point overlapped too little, or "" */
-	double read_scaling;         /* widest read: gbps at most threads / at 1 thread */
+	unsigned nimpossible;        /* kernel points marked impossible (bandwidth_check_bounds) */
+	double read_scaling;         /* widest read: gbps at most threads / at 1 thread; NaN when
+	                              * either point is marked impossible */
 	char scaling_note[320];      /* why read did not scale, or "" */
 	unsigned nmixes;             /* 0: not measured */
 	struct bandwidth_mix mixes[BANDWIDTH_MAX_MIXES];
@@ -171,6 +175,19 @@ void bandwidth_check_overlap(struct bandwidth_result *r);
  * index the estimate comes from. Pure (pick_trial: not reentrant). */
 bool bandwidth_trial_replaces_best(const struct bandwidth_point *pt, double gbps, bool preempted);
 unsigned bandwidth_pick_trial(const double *gbps, const bool *preempted, unsigned n);
+
+/* The bound on every kernel point of more than one thread: T threads
+ * stream at most T times what one thread of the same kernel streams (each
+ * thread's path to memory is one thread's; sharing only takes away). Sets
+ * each point's bound_gbps and impossible (beyond the ratio's floor of
+ * r->noise_floor_pct) and r->nimpossible, which it returns. Pure: the seam
+ * a test feeds recorded or synthetic points through; bandwidth_run re-times
+ * the marked points and their one-thread point once before the last call. */
+unsigned bandwidth_check_bounds(struct bandwidth_result *r);
+
+/* The most any kernel point streamed, of those not marked impossible, in
+ * decimal GB/s; 0 when none was measured. */
+double bandwidth_peak_gbps(const struct bandwidth_result *r);
 
 /* The point for (kernel name, threads), NULL when not measured. */
 const struct bandwidth_point *bandwidth_find(const struct bandwidth_result *r, const char *kernel,

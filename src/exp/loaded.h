@@ -42,6 +42,7 @@ struct loaded_params {
 	unsigned trials;            /* per point, a multiple of 3 */
 	size_t hops;                /* chase loads per timed region */
 	double offered_window_ns;   /* how long the generator-alone rate is timed per delay */
+	double stream_peak_gbps;    /* the same run's best stream bandwidth (bandwidth section); 0: none */
 	uint64_t seed;
 	volatile sig_atomic_t *stop;/* may be NULL */
 };
@@ -52,6 +53,8 @@ struct loaded_point {
 	double offered_gbps;        /* generators alone (no chaser), all generators together */
 	double bw_gbps;             /* delivered by the generators while the chase ran, median of trials */
 	double latency_ns;          /* chase ns per load, min over trials */
+	bool impossible;            /* bw_gbps above bound_gbps beyond the floor, after a re-time */
+	double bound_gbps;          /* the smaller of offered_gbps and the run's stream peak; 0: idle */
 	unsigned ntrials;
 	double trials_latency_ns[LOADED_MAX_TRIALS];
 	double trials_bw_gbps[LOADED_MAX_TRIALS];
@@ -82,6 +85,9 @@ struct loaded_result {
 	struct loaded_curve curves[2];
 	const char *bw_definition;
 	double noise_floor_pct;     /* upper quartile of min-of-3 latency spreads */
+	unsigned nimpossible;       /* points marked impossible (loaded_check_bounds) */
+	double stream_peak_gbps;    /* from the params: the run's stream peak; 0: none */
+	unsigned offered_retimed;   /* offered rates measured again for a point above its offer */
 	struct team_placement placement; /* thread 0 chases */
 	double seconds;
 };
@@ -103,7 +109,20 @@ int loaded_offered_rates(const struct loaded_params *p, enum loaded_traffic traf
 /* Interpolate along a curve (points in any delay order) the delivered
  * bandwidth at which latency reaches 2 x idle and stays there at every
  * higher offered load (a lone spike is not a knee); fills the curve's
- * double_* and max_* fields. Pure; exposed for tests. */
+ * double_* and max_* fields. Points marked impossible take no part.
+ * Pure; exposed for tests. */
 void loaded_find_double(struct loaded_curve *c);
+
+/* The bound on delivered bandwidth: the generators alone (offered) are
+ * the most they can issue at that delay; with the chaser beside them they
+ * only meet more competition. Nor can they draw more than this memory
+ * streamed to any team in the same run (r->stream_peak_gbps, where the run
+ * has one). A point's bw_gbps above the smaller of the two beyond the
+ * ratio's floor of r->noise_floor_pct is impossible (the offered rate, one
+ * short window, read low, or the delivered count is wrong). Sets each
+ * point's bound_gbps and impossible, sets and returns r->nimpossible.
+ * Pure: the seam a test feeds points through; loaded_run first measures
+ * the offered rates of marked points again. */
+unsigned loaded_check_bounds(struct loaded_result *r);
 
 #endif

@@ -13,6 +13,7 @@
  */
 #include "exp/mlp.h"
 
+#include "core/bounds.h"
 #include "core/stats.h"
 
 #include <errno.h>
@@ -142,19 +143,37 @@ static void fill_derived(struct mlp_point *pt, unsigned k, double t1, size_t lin
 	pt->line_gbps = (double)line_bytes / pt->ns_per_access;
 }
 
+/* The K and time of each point the estimate may use: every lanes point
+ * but those marked impossible. Returns how many. */
+static unsigned possible_points(const struct mlp_result *r, double *k, double *t)
+{
+	unsigned m = 0;
+
+	for (unsigned i = 0; i < r->npoints; i++)
+		if (!r->sweep[i].impossible) {
+			k[m] = i + 1;
+			t[m++] = r->sweep[i].ns_per_access;
+		}
+	return m;
+}
+
+/* An older tool's rule on the possible points, as a lane count. */
+static size_t rule_lanes(const double *k, const double *t, unsigned m, double frac)
+{
+	size_t j = stats_rule_first_gain_below(t, m, frac);
+
+	return j ? (size_t)k[j - 1] : 0;
+}
+
 static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trials)
 {
 	struct mlp_estimate *e = &r->estimate;
-	unsigned n = r->npoints;
 	double k[LANES_MAX], t[LANES_MAX], ks[POLICY_REPEAT_MAX], median;
+	unsigned n = possible_points(r, k, t);
 	struct saturation_fit fit;
 
-	for (unsigned i = 0; i < n; i++) {
-		k[i] = i + 1;
-		t[i] = r->sweep[i].ns_per_access;
-	}
-	e->rule_5pct_lanes = stats_rule_first_gain_below(t, n, 0.05);
-	e->rule_1pct_lanes = stats_rule_first_gain_below(t, n, 0.01);
+	e->rule_5pct_lanes = rule_lanes(k, t, n, 0.05);
+	e->rule_1pct_lanes = rule_lanes(k, t, n, 0.01);
 	stats_fit_saturation(k, t, n, &fit);
 	e->fit_latency_ns = fit.latency_ns;
 	e->fit_saturation_lanes = fit.saturation_lanes;
@@ -164,8 +183,8 @@ static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trial
 	 * known to within the floor: their ratio to within about sqrt(2) of it. */
 	e->fit_uncertainty = fit.saturation_lanes * sqrt(2.0) * r->noise_floor_pct / 100.0;
 	e->peak_concurrency = 0;
-	for (unsigned i = 0; i < n; i++)
-		if (r->sweep[i].concurrency > e->peak_concurrency) {
+	for (unsigned i = 0; i < r->npoints; i++)
+		if (!r->sweep[i].impossible && r->sweep[i].concurrency > e->peak_concurrency) {
 			e->peak_concurrency = r->sweep[i].concurrency;
 			e->peak_lanes = i + 1;
 		}
@@ -173,14 +192,14 @@ static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trial
 
 	for (unsigned i = 0; i < n; i++)
 		if (t[i] <= best * (1.0 + r->noise_floor_pct / 100.0)) {
-			e->plateau_from_lanes = i + 1;
+			e->plateau_from_lanes = (unsigned)k[i];
 			break;
 		}
 	e->flat_at_end = curve_flat(t, n, r->noise_floor_pct);
 	e->repeats = repeats;
 	for (unsigned rep = 0; rep < repeats; rep++) {
 		for (unsigned i = 0; i < n; i++)
-			t[i] = point_min(&r->sweep[i], (int)rep, trials);
+			t[i] = point_min(&r->sweep[(unsigned)k[i] - 1], (int)rep, trials);
 		stats_fit_saturation(k, t, n, &fit);
 		ks[rep] = e->repeat_saturation_lanes[rep] = fit.saturation_lanes;
 	}
@@ -189,6 +208,20 @@ static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trial
 	for (unsigned rep = 0; rep < repeats; rep++)
 		if (fabs(ks[rep] - median) <= fmax(1.0, 0.1 * median))
 			e->repeats_agreeing++;
+}
+
+/* K lanes keep at most K misses in flight, so t(1)/t(K) cannot exceed K:
+ * beyond the ratio's floor, one of the two timings is wrong (a t(1) taken
+ * while another CPU loaded memory, a t(K) the timer misread). */
+static void mark_impossible(struct mlp_result *r)
+{
+	r->nimpossible = 0;
+	for (unsigned i = 0; i < r->npoints; i++) {
+		struct mlp_point *pt = &r->sweep[i];
+
+		pt->impossible = bounds_exceeded(pt->speedup, pt->lanes, bounds_ratio_floor_pct(r->noise_floor_pct));
+		r->nimpossible += pt->impossible;
+	}
 }
 
 static int alloc_trials(struct mlp_result *r, size_t per_point)
@@ -239,6 +272,30 @@ static int sweep_all(struct sweep *s)
 	return 0;
 }
 
+/* Re-time, once, every point marked impossible and K = 1 with it (the
+ * speedup is their ratio, and a t(1) slowed by a busy moment is the usual
+ * culprit): fresh trials, visited round-robin as the sweep was, take the
+ * place of each one's first repeat. At most one repeat of the sweep's
+ * lanes arm, whatever the repeats. */
+static int retime_impossible(struct sweep *s)
+{
+	const struct mlp_params *p = s->p;
+	struct mlp_result *r = s->r;
+
+	s->nslots = 0;
+	for (unsigned k = 1; k <= r->npoints; k++)
+		if (k == 1 || r->sweep[k - 1].impossible)
+			s->slots[s->nslots++] = (struct slot){&r->sweep[k - 1], lanes_kernel(k), k, false};
+	r->retimed_points = s->nslots;
+	for (unsigned t = 0; t < p->trials; t++)
+		for (unsigned i = 0; i < s->nslots; i++) {
+			if (*p->stop)
+				return -EINTR;
+			s->slots[i].point->trials_ns[t] = visit(s, &s->slots[i]);
+		}
+	return 0;
+}
+
 void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials)
 {
 	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints);
@@ -253,6 +310,7 @@ void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials)
 		fill_derived(&r->control[c], 1u << c, t1, r->line_bytes);
 		r->control[c].speedup = control_t1 / r->control[c].ns_per_access;
 	}
+	mark_impossible(r);
 	fill_estimate(r, repeats, trials);
 }
 
@@ -291,6 +349,11 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 	if ((rc = sweep_all(&s)))
 		goto out;
 	mlp_analyse(r, p->repeats, p->trials);
+	if (r->nimpossible) {
+		if ((rc = retime_impossible(&s)))
+			goto out;
+		mlp_analyse(r, p->repeats, p->trials);
+	}
 	/* About 0.1 s: the core's rate for the same kernels, for the model's
 	 * u/P term (a failure here costs that term, not the sweep). */
 	if ((rc = mlp_core_run(r->npoints, 9, p->line_bytes, p->seed, p->clock, p->stop, &r->core)) == -EINTR)

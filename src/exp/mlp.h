@@ -31,6 +31,7 @@ struct mlp_point {
 	double concurrency;         /* lanes arm: t(1) / t(K), Little's law */
 	double useful_gbps;         /* 8 B per access, decimal GB/s */
 	double line_gbps;           /* one line per access (an assumption) */
+	bool impossible;            /* speedup above K beyond the floor, after a re-time */
 	double *trials_ns;          /* ntrials raw values, visit order */
 	size_t ntrials;
 };
@@ -67,6 +68,8 @@ struct mlp_result {
 	unsigned trials_per_repeat;
 	double noise_floor_pct;
 	unsigned npoints;
+	unsigned nimpossible;       /* lanes points marked impossible, left out of the estimate */
+	unsigned retimed_points;    /* lanes points re-timed for a speedup above K (t(1) among them) */
 	struct mlp_point sweep[LANES_MAX];
 	unsigned ncontrol;
 	struct mlp_point control[MLP_CONTROL_ARMS];
@@ -115,8 +118,10 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *result);
  * recorded or synthetic sweep through: from r->sweep[] and r->control[]
  * (trials_ns: repeats x trials each, repeat-major; ntrials), r->npoints,
  * r->ncontrol and r->line_bytes, fills the floor, each point's time,
- * speedup and concurrency, and the estimate (rules, saturation fit, peak,
- * plateau, each repeat's Ks and how many agree). Pure. */
+ * speedup and concurrency, marks each lanes point whose speedup t(1)/t(K)
+ * exceeds K beyond the floor (impossible: K lanes overlap at most K
+ * misses), and from the others only the estimate (rules, saturation fit,
+ * peak, plateau, each repeat's Ks and how many agree). Pure. */
 void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials);
 
 /* Groups of this many trials form one min-of-N estimate. */

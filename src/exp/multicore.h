@@ -49,6 +49,7 @@ struct multicore_point {
 	double concurrency_total;
 	double accesses_per_ns;     /* sum over threads of 1 / tK_i: aggregate rate */
 	double slowest_thread_ns;   /* max over threads of tK_i, same trial */
+	bool impossible;            /* concurrency_total above threads x lanes beyond the floor, after a re-time */
 	unsigned ntrials;
 	double trials_rate[MULTICORE_MAX_TRIALS];  /* accesses per ns, per trial */
 	double trials_slowest_ns[MULTICORE_MAX_TRIALS];
@@ -79,6 +80,7 @@ struct multicore_result {
 	double t1_single_ns;
 	const char *concurrency_definition;
 	double noise_floor_pct;
+	unsigned nimpossible;         /* points marked impossible, left out of the saturation */
 	struct multicore_saturation sat[MULTICORE_MAX_COUNTS];
 	/* Thread count after which adding threads raises the peak rate by less
 	 * than the noise floor; 0 when the rate still grows at the largest T. */
@@ -98,6 +100,14 @@ void multicore_params_default(struct multicore_params *p, const struct clock_inf
  * CPUs); -EPROTO when a layout check failed; -EINTR; other -errno. Free
  * with multicore_result_free. */
 int multicore_run(const struct multicore_params *p, struct multicore_result *r, char *err, size_t errlen);
+
+/* From the points' trials (trials_rate, ntrials) and r->noise_floor_pct:
+ * t1_single, each point's rate and concurrency_total, each point whose
+ * concurrency exceeds threads x lanes beyond the ratio's floor marked
+ * impossible (T threads of K lanes hold at most T x K misses), and the
+ * saturation per thread count from the other points. Returns how many
+ * are marked. Pure: the seam a test feeds synthetic trials through. */
+unsigned multicore_analyse(struct multicore_result *r);
 
 void multicore_result_free(struct multicore_result *r);
 

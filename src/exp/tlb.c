@@ -20,6 +20,7 @@
  */
 #include "exp/tlb.h"
 
+#include "core/bounds.h"
 #include "core/chain.h"
 #include "kern/lanes.h"
 #include "core/rng.h"
@@ -221,6 +222,21 @@ void tlb_analyse(struct tlb_result *r)
 	}
 	r->huge_reach_known = r->nseries == 2 && tlb_huge_reach_effective(&r->series[0], &r->series[1],
 									   &r->huge_reach_effective);
+}
+
+unsigned tlb_check_bounds(struct tlb_result *r, double memory_latency_ns)
+{
+	r->nimpossible = 0;
+	r->step_bound_ns = isfinite(memory_latency_ns) && memory_latency_ns > 0
+				   ? TLB_STEP_MAX_MEMORY_ACCESSES * memory_latency_ns : 0;
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned k = 0; k < r->series[s].nlevels; k++) {
+			struct tlb_level *l = &r->series[s].levels[k];
+
+			l->impossible = bounds_exceeded(l->extra_ns, r->step_bound_ns, r->noise_floor_pct);
+			r->nimpossible += l->impossible;
+		}
+	return r->nimpossible;
 }
 
 bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective)

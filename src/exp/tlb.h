@@ -62,6 +62,7 @@ struct tlb_level {
 	double extra_ns;             /* extra ns per load once past it (over the control) */
 	unsigned reported_entries;   /* CPUID's entries for this level and 4 KiB pages; 0: unknown */
 	bool agrees_with_reported;   /* entries within 1.5x of reported_entries */
+	bool impossible;             /* extra_ns above what one page walk can cost (tlb_check_bounds) */
 };
 
 struct tlb_series {
@@ -92,6 +93,8 @@ struct tlb_result {
 	unsigned trials;
 	double noise_floor_pct;
 	double tolerance_pct;        /* max(floor, 10%) of a point's ns, at least TLB_MIN_STEP_NS */
+	double step_bound_ns;        /* what translation can add to a load; 0: no memory latency known */
+	unsigned nimpossible;        /* levels marked impossible */
 	double region_ns;
 	uint64_t seed;
 	double seconds;
@@ -114,6 +117,25 @@ void tlb_analyse(struct tlb_result *r);
  * levels (entries, reach, extra), first_extra_ns, walk_ns, max_extra_ns
  * and walk_on_plateau of s from s->points. Pure. */
 void tlb_find_steps(struct tlb_series *s, double tol_pct);
+
+/* The bound on a step: what translation can add to one load. The probe's
+ * data lines would be cache-resident (its control is as many lines packed
+ * densely), so a step is translation and what it brings with it. The
+ * walk's upper levels for at most 128 MiB are a handful of entries every
+ * walk reuses (the paging-structure caches keep them), so past the caches
+ * a walk reads at most its leaf entry, and under nested paging the host's
+ * leaf entry for the data page besides; the leaf lines (256 KiB of them
+ * for 32768 pages) can evict the data line the control keeps, one more
+ * memory access. So a step costs at most TLB_STEP_MAX_MEMORY_ACCESSES
+ * memory latencies (memory_latency_ns: the same run's latency curve at its
+ * largest set on huge pages, no walk in it). A guest under nested paging read
+ * +441 ns at 32768 pages against 286 ns of memory: past one latency, well
+ * within three. Marks each level above it beyond r->noise_floor_pct, sets
+ * step_bound_ns (0 when memory_latency_ns is not a latency: nothing is
+ * judged) and nimpossible, and returns it. Pure: the seam a test feeds
+ * levels through. */
+#define TLB_STEP_MAX_MEMORY_ACCESSES 3
+unsigned tlb_check_bounds(struct tlb_result *r, double memory_latency_ns);
 
 /* Whether huge pages give huge-page reach: false in *effective when the
  * huge-page series' first step lies within 4x of the small-page series'

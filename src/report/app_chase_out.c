@@ -31,6 +31,10 @@ void app_chase_write_json(struct jsonw *w, const struct app_chase *c)
 			jsonw_uint(w, "k", c->k[i]);
 			jsonw_double(w, "ns_per_access", c->ns_per_access[i]);
 			jsonw_double(w, "speedup", c->speedup[i]);
+			if (c->impossible[i]) {
+				jsonw_bool(w, "impossible", true);
+				jsonw_double(w, "speedup_bound", c->k[i]);
+			}
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);

@@ -11,10 +11,12 @@
 #include "report/app_chase_out.h"
 #include "exp/app/kernels.h"
 #include "report/csv.h"
+#include "core/bounds.h"
 #include "util/format.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
 static const struct jsonw_field app_stage_fields[] = {
@@ -56,7 +58,7 @@ static const struct jsonw_field app_headline_fields[] = {
 	JSONW_FIELD(DOUBLE, "ratio", struct app_kernel_result, headline_ratio),
 };
 
-void app_format_headline(const struct app_kernel_result *k, char *out, size_t len)
+static void format_headline_figures(const struct app_kernel_result *k, char *out, size_t len)
 {
 	if (k->ceiling && k->chase.ran)
 		snprintf(out, len, "chase reaches S = %.2f at K = %u; %s (independent loads, no lanes) keeps %.2f in "
@@ -71,10 +73,31 @@ void app_format_headline(const struct app_kernel_result *k, char *out, size_t le
 			 k->headline_ratio);
 }
 
+void app_format_headline(const struct app_kernel_result *k, char *out, size_t len)
+{
+	size_t n;
+
+	format_headline_figures(k, out, len);
+	n = strlen(out);
+	if (k->headline_impossible && n < len)
+		snprintf(out + n, len - n, " [IMPOSSIBLE: a speedup above K = %u]", k->headline_k);
+}
+
+/* A knee, or why there is none: no chase, or under two possible K to fit. */
+static void format_knee(char *out, size_t len, double knee)
+{
+	if (isfinite(knee))
+		snprintf(out, len, "%.1f", knee);
+	else
+		snprintf(out, len, "none");
+}
+
 static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 {
 	const struct app_chase *c = &k->chase;
-	char fp[32], huge[32], total[32], head[200];
+	char fp[32], huge[32], total[32], head[240];
+	/* The floor app_finish judged the speedups against (exp/app/app.h). */
+	double floor_pct = c->ran && isfinite(c->noise_floor_pct) ? c->noise_floor_pct : 2.0;
 
 	report_format_bytes(fp, sizeof(fp), k->footprint_bytes);
 	report_format_bytes(huge, sizeof(huge), k->huge_bytes_obtained);
@@ -99,6 +122,9 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 			c->working_set_bytes, c->latency_ns, c->knee_k, c->noise_floor_pct,
 			c->layout_ok ? "ok" : "FAILED", huge, total, c->seconds);
 		fprintf(f, "  chase reference warmth: %s\n", APP_CHASE_WARMTH);
+		if (c->nimpossible)
+			fprintf(f, "  chase reference: %u S_chase above K after mlp's re-time, marked IMPOSSIBLE below\n",
+				c->nimpossible);
 	}
 	fprintf(f, "  check: %s (%u runs, %s %016" PRIx64 ")\n", k->check.ok ? "ok" : k->check.failure,
 		k->check.runs_checked, k->check.what, k->check.expected_hash);
@@ -107,6 +133,7 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 		fprintf(f, "    %-58s %9.3f s\n", k->stages[i].name, k->stages[i].seconds);
 	for (unsigned v = 0; v < k->nvariants; v++) {
 		const struct app_variant *var = &k->variants[v];
+		char app_knee[32], chase_knee[32];
 
 		fprintf(f, "\n  %s: %s\n", var->name, var->what);
 		fprintf(f, "  %4s %10s %10s %9s %8s %8s %8s %8s %8s\n", "K", "items/s", "ns/item", "ns/depld",
@@ -114,12 +141,22 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 		for (unsigned i = 0; i < var->npoints; i++) {
 			const struct app_point *p = &var->points[i];
 
-			fprintf(f, "  %4u %10.3g %10.3f %9.3f %8.2f %8.2f %8.2f %8.2f %8.2f\n", p->k,
+			fprintf(f, "  %4u %10.3g %10.3f %9.3f %8.2f %8.2f %8.2f %8.2f %8.2f", p->k,
 				p->items_per_second, p->ns_per_item, p->ns_per_dependent_load, p->speedup,
 				p->chase_speedup, p->ratio, p->occupancy, p->chase_occupancy);
+			if (p->impossible || p->chase_impossible)
+				fprintf(f, "  IMPOSSIBLE: %s above K (bound %.2f with the floor)",
+					p->impossible && p->chase_impossible ? "S_app and S_chase"
+					: p->impossible ? "S_app" : "S_chase", bounds_limit(p->k, bounds_ratio_floor_pct(floor_pct)));
+			fputc('\n', f);
 		}
-		fprintf(f, "  knee (fit Ks): app %.1f, chase %.1f; app plateau from K = %u; output hash %016" PRIx64
-			   "\n", var->knee_k, c->ran ? c->knee_k : NAN, var->plateau_k, var->output_hash);
+		if (var->nimpossible)
+			fprintf(f, "  IMPOSSIBLE: %u S_app above K (K lanes hold at most K items in progress); left out "
+				   "of the knee and plateau\n", var->nimpossible);
+		format_knee(app_knee, sizeof(app_knee), var->knee_k);
+		format_knee(chase_knee, sizeof(chase_knee), c->ran ? c->knee_k : NAN);
+		fprintf(f, "  knee (fit Ks): app %s, chase %s; app plateau from K = %u; output hash %016" PRIx64
+			   "\n", app_knee, chase_knee, var->plateau_k, var->output_hash);
 	}
 	fprintf(f, "  ns/item: elapsed / items (min over %u trials), throughput; ns/depld: per dependent load.\n"
 		   "  S_app = t(1)/t(K) of the variant; S_chase: the chase's at the same K and footprint; R = S_app/S_chase.\n"
@@ -144,6 +181,12 @@ static void point_members(struct jsonw *w, const void *e)
 	const struct app_point *p = e;
 
 	JSONW_FIELDS(w, p, app_point_fields);
+	if (p->impossible) {
+		jsonw_bool(w, "impossible", true);
+		jsonw_double(w, "speedup_bound", p->k);
+	}
+	if (p->chase_impossible)
+		jsonw_bool(w, "chase_impossible", true);
 	/* deprecated for one schema version: occupancy_inferred, chase_concurrency_littles_law */
 	jsonw_double(w, "occupancy", p->occupancy);
 	jsonw_double(w, "chase_occupancy", p->chase_occupancy);
@@ -158,13 +201,14 @@ static void variant_members(struct jsonw *w, const void *e)
 	jsonw_string(w, "what", var->what);
 	JSONW_OBJECT_ARRAY_EACH(w, "points", var->points, var->npoints, point_members);
 	jsonw_double(w, "knee_k", var->knee_k);
+	jsonw_uint(w, "impossible_points", var->nimpossible);
 	jsonw_uint(w, "plateau_k", var->plateau_k);
 	jsonw_hex64(w, "output_hash", var->output_hash);
 }
 
 static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k)
 {
-	char head[200];
+	char head[240];
 
 	jsonw_object_begin(w, k->kernel);
 	jsonw_object_begin(w, "params");
@@ -188,6 +232,8 @@ static void write_kernel_json(struct jsonw *w, const struct app_kernel_result *k
 	app_chase_write_json(w, &k->chase);
 	jsonw_object_begin(w, "headline");
 	JSONW_FIELDS(w, k, app_headline_fields);
+	if (k->headline_impossible)
+		jsonw_bool(w, "impossible", true);
 	app_format_headline(k, head, sizeof(head));
 	jsonw_string(w, "text", head);
 	jsonw_object_end(w);

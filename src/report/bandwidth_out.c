@@ -76,6 +76,8 @@ void bandwidth_write_text(const void *result, FILE *f)
 		for (unsigned t = 0; t < pt->threads && t < 16; t++)
 			fprintf(f, "%s%.2f", t ? " " : "", pt->per_thread_gbps[t]);
 		fprintf(f, "%s", pt->threads > 16 ? " ..." : "");
+		if (pt->impossible)
+			fprintf(f, "  IMPOSSIBLE: above %u x 1 thread (bound %.2f GB/s)", pt->threads, pt->bound_gbps);
 		write_preempted_text(pt, f);
 		fprintf(f, "\n");
 	}
@@ -148,6 +150,10 @@ static void kernel_members(struct jsonw *w, const void *e)
 	jsonw_bool(w, "nontemporal", pt->kernel->nontemporal);
 	jsonw_uint(w, "threads", pt->threads);
 	jsonw_double(w, "gbps", pt->gbps);
+	if (pt->impossible) {
+		jsonw_bool(w, "impossible", true);
+		jsonw_double(w, "bound_gbps", pt->bound_gbps);
+	}
 	write_point_timing(w, pt);
 }
 

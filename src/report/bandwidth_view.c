@@ -46,6 +46,15 @@ static void bandwidth_html(FILE *f, const struct jsonr_value *v, const struct ht
 	HTML_ROWS(f, jsonr_get(v, "efficiency"), eff_cols, "random-access efficiency (a model)");
 }
 
+/* A point the run marked impossible (above threads x one thread) is no
+ * headline and no comparison figure. */
+static bool marked_impossible(const struct jsonr_value *e)
+{
+	bool b = false;
+
+	return jsonr_get_bool(e, "impossible", &b) && b;
+}
+
 static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *b)
 {
 	const struct jsonr_value *k = jsonr_get(b, "kernels"), *best1 = NULL, *bestn = NULL;
@@ -65,7 +74,7 @@ static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, cons
 		const char *op = jsonr_get_string(e, "op");
 		double t = summary_number(e, "threads"), v = summary_number(e, "gbps");
 
-		if (!op || strcmp(op, "read") || !isfinite(v))
+		if (!op || strcmp(op, "read") || !isfinite(v) || marked_impossible(e))
 			continue;
 		if (t == 1 && (!best1 || v > summary_number(best1, "gbps"))) {
 			best1 = e;
@@ -105,7 +114,7 @@ static void compare_bandwidth(struct compare_table *c, size_t i, const struct js
 		const char *op = jsonr_get_string(k, "op");
 		double t = summary_number(k, "threads"), g = summary_number(k, "gbps");
 
-		if (!op || strcmp(op, "read") || !isfinite(g))
+		if (!op || strcmp(op, "read") || !isfinite(g) || marked_impossible(k))
 			continue;
 		if (t == 1)
 			best1 = isfinite(best1) ? fmax(best1, g) : g;

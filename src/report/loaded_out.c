@@ -50,7 +50,11 @@ static void write_curve_text(const struct loaded_curve *c, FILE *f)
 		else
 			fprintf(f, "  %10.0f %14.2f %16.2f %11.1f %9.2f", pt->delay_ns, pt->offered_gbps,
 				pt->bw_gbps, pt->latency_ns, pt->latency_ns / c->idle_latency_ns);
-		fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)\n", q.p50, q.p90, q.p99, q.max, q.n);
+		fprintf(f, "   %.1f / %.1f / %.1f / %.1f (%zu)", q.p50, q.p90, q.p99, q.max, q.n);
+		if (pt->impossible)
+			fprintf(f, "  IMPOSSIBLE: delivered above %s (bound %.2f GB/s); not in the knee",
+				pt->bound_gbps < pt->offered_gbps ? "the run's stream peak" : "offered", pt->bound_gbps);
+		fputc('\n', f);
 	}
 	if (c->double_reached)
 		fprintf(f, "  latency doubles at %.2f GB/s delivered\n", c->bw_at_double_latency_gbps);
@@ -102,6 +106,10 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 			jsonw_object_begin(w, NULL);
 			jsonw_double_or_null(w, "delay", !pt->idle, pt->delay_ns);
 			JSONW_FIELDS(w, pt, loaded_point_fields);
+			if (pt->impossible) {
+				jsonw_bool(w, "impossible", true);
+				jsonw_double(w, "bound_gbps", pt->bound_gbps);
+			}
 			{
 				struct stats_pcts q;
 

@@ -8,6 +8,7 @@
 #include "report/csv.h"
 #include "report/plots.h"
 
+#include "core/bounds.h"
 #include "util/format.h"
 
 #include <inttypes.h>
@@ -98,6 +99,18 @@ static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 		m->noise_floor_pct);
 }
 
+/* What the bound check did: the re-time, and the points it left marked. */
+static void write_bounds_note(const struct mlp_result *m, FILE *f)
+{
+	if (m->nimpossible)
+		fprintf(f, "  IMPOSSIBLE: %u speedup(s) above K (K lanes overlap at most K misses) after K = 1 and\n"
+			   "  them were re-timed once; left out of the fit, the rules, the peak and the plateau.\n",
+			m->nimpossible);
+	else if (m->retimed_points)
+		fprintf(f, "  re-timed once: K = 1 and %u point(s) whose speedup exceeded K; the row(s) above are\n"
+			   "  the re-timed figures, now within their bounds.\n", m->retimed_points - 1);
+}
+
 static void write_mlp_table(const struct mlp_result *m, FILE *f)
 {
 	unsigned c = 0;
@@ -116,8 +129,14 @@ static void write_mlp_table(const struct mlp_result *m, FILE *f)
 			(double)(p->steps_per_lane * m->spacing_bytes) / 1024.0);
 		if (c < m->ncontrol && m->control[c].lanes == p->lanes)
 			fprintf(f, "  %12.3f", m->control[c++].ns_per_access);
+		else if (p->impossible)
+			fprintf(f, "  %12s", "");
+		if (p->impossible)
+			fprintf(f, "  IMPOSSIBLE: t1/tK above K = %u (bound %.2f with the floor)", p->lanes,
+				bounds_limit(p->lanes, bounds_ratio_floor_pct(m->noise_floor_pct)));
 		fputc('\n', f);
 	}
+	write_bounds_note(m, f);
 	fprintf(f, "  time/acc: elapsed time / logical accesses, the reciprocal of throughput; a latency only at K=1.\n"
 		   "  speedup: t(1)/t(K); read by Little's law it is also the accesses in flight if each took t(1)\n"
 		   "  (concurrency_littles_law in JSON): an inference from timing, not a count of misses.\n"
@@ -136,6 +155,9 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 		"plateau concurrency %.1f (rms residual %.1f%%)\n",
 		e->fit_saturation_lanes, e->fit_uncertainty, e->fit_latency_ns,
 		e->fit_plateau_concurrency, 100.0 * e->fit_rms_log_residual);
+	if (m->nimpossible)
+		fprintf(f, "    from %u of the %u K: the others' speedups are IMPOSSIBLE (above K)\n",
+			m->npoints - m->nimpossible, m->npoints);
 	fprintf(f, "    peak concurrency observed:  %.1f at K = %u\n", e->peak_concurrency, e->peak_lanes);
 	fprintf(f, "    plateau from:               K = %u (first K within the floor of the best time)\n",
 		e->plateau_from_lanes);
@@ -165,6 +187,10 @@ static void write_point(struct jsonw *w, const struct mlp_point *pt, size_t spac
 	jsonw_double(w, "concurrency", pt->concurrency);  /* deprecated: concurrency_littles_law */
 	jsonw_double(w, "useful_gbps", pt->useful_gbps);
 	jsonw_double(w, "line_gbps", pt->line_gbps);
+	if (pt->impossible) {
+		jsonw_bool(w, "impossible", true);
+		jsonw_double(w, "speedup_bound", pt->lanes);
+	}
 	jsonw_double_array(w, "trials_ns", pt->trials_ns, pt->ntrials);
 	if (core && core->measured && pt->lanes >= 1 && pt->lanes <= core->npoints) {
 		unsigned i = pt->lanes - 1;
@@ -348,6 +374,8 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	jsonw_double(w, "noise_floor_pct", m->noise_floor_pct);
 	jsonw_string(w, "noise_floor_method",
 		     "upper quartile over lane counts of the spread (max/min - 1) of min-of-3 trial groups");
+	jsonw_uint(w, "impossible_points", m->nimpossible);
+	jsonw_uint(w, "retimed_points", m->retimed_points);
 	jsonw_array_begin(w, "sweep");
 	for (unsigned i = 0; i < m->npoints; i++)
 		write_point(w, &m->sweep[i], m->spacing_bytes, &m->core);

@@ -167,6 +167,7 @@ static void add_mlp(struct summary *s, const struct jsonr_value *doc, const stru
 	const char *key = "mlp", *pages;
 	char from[64];
 	struct summary_figure *g;
+	double impossible;
 
 	(void)doc;
 	/* --pages both: the huge-page arm is the one without translation misses. */
@@ -184,7 +185,12 @@ static void add_mlp(struct summary *s, const struct jsonr_value *doc, const stru
 			     summary_number(arm, "estimate.fit_saturation_lanes"), "lanes", 1))) {
 		snprintf(g->what, sizeof(g->what), "Ks");
 		g->uncertainty = summary_number(arm, "estimate.fit_uncertainty");
-		snprintf(g->note, sizeof(g->note), "%s pages", pages ? pages : "?");
+		impossible = summary_number(arm, "impossible_points");
+		if (impossible > 0)
+			snprintf(g->note, sizeof(g->note), "%s pages, fit without %.0f IMPOSSIBLE speedups",
+				 pages ? pages : "?", impossible);
+		else
+			snprintf(g->note, sizeof(g->note), "%s pages", pages ? pages : "?");
 		snprintf(g->from, sizeof(g->from), "%s", from);
 	}
 	if ((g = summary_add(s, "MLP", "mlp", "mlp_plateau_concurrency",

@@ -74,10 +74,25 @@ void multicore_write_text(const void *result, FILE *f)
 	for (unsigned i = 0; i < r->npoints; i++) {
 		const struct multicore_point *pt = &r->points[i];
 
-		fprintf(f, "  %7u %5u %17.2f %15.4f %18.2f\n", pt->threads, pt->lanes, pt->concurrency_total,
+		fprintf(f, "  %7u %5u %17.2f %15.4f %18.2f", pt->threads, pt->lanes, pt->concurrency_total,
 			pt->accesses_per_ns, pt->slowest_thread_ns);
+		if (pt->impossible)
+			fprintf(f, "  IMPOSSIBLE: above T x K = %u; not in the saturation", pt->threads * pt->lanes);
+		fputc('\n', f);
 	}
 	write_saturation_text(r, f);
+}
+
+/* A point's keys, and its mark where its concurrency broke T x K. */
+static void point_members(struct jsonw *w, const void *e)
+{
+	const struct multicore_point *pt = e;
+
+	JSONW_FIELDS(w, pt, multicore_point_fields);
+	if (pt->impossible) {
+		jsonw_bool(w, "impossible", true);
+		jsonw_double(w, "concurrency_bound", (double)pt->threads * pt->lanes);
+	}
 }
 
 void multicore_write_json(const void *result, struct jsonw *w, const char *key)
@@ -86,7 +101,7 @@ void multicore_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, multicore_result_fields);
-	JSONW_OBJECT_ARRAY(w, "points", r->points, r->npoints, multicore_point_fields);
+	JSONW_OBJECT_ARRAY_EACH(w, "points", r->points, r->npoints, point_members);
 	JSONW_OBJECT_ARRAY(w, "saturation", r->sat, r->ncounts, multicore_saturation_fields);
 	jsonw_uint_or_null(w, "saturated_at_threads", r->saturated_at_threads, r->saturated_at_threads);
 	jsonw_double(w, "rate_gain_last_threads", r->rate_gain_last);

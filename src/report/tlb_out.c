@@ -104,6 +104,9 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 		}
 		fprintf(f, "    step %u: after ~%u pages (reach %s), +%.2f ns per load over the control; %s\n", k + 1,
 			l->entries, reach, l->extra_ns, rep);
+		if (l->impossible)
+			fprintf(f, "      IMPOSSIBLE: above what translation can add to a load, %d memory accesses "
+				   "(%.1f ns); left out of the summary\n", TLB_STEP_MAX_MEMORY_ACCESSES, r->step_bound_ns);
 	}
 	fprintf(f, "    page walk (every TLB level missed): +%.2f ns per load", s->walk_ns);
 	if (!s->walk_on_plateau)
@@ -161,10 +164,14 @@ void tlb_write_text(const void *result, FILE *f)
 	fprintf(f, "  setup and sweep %.1f s\n", r->seconds);
 }
 
-static void write_level(struct jsonw *w, const struct tlb_level *l)
+static void write_level(struct jsonw *w, const struct tlb_level *l, double bound_ns)
 {
 	jsonw_object_begin(w, NULL);
 	JSONW_FIELDS(w, l, tlb_level_fields);
+	if (l->impossible) {
+		jsonw_bool(w, "impossible", true);
+		jsonw_double(w, "bound_ns", bound_ns);
+	}
 	if (l->reported_entries) {
 		jsonw_uint(w, "reported_entries", l->reported_entries);
 		jsonw_bool(w, "agrees_with_reported", l->agrees_with_reported);
@@ -194,7 +201,7 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_array_begin(w, "levels");
 	for (unsigned s = 0; s < r->nseries; s++)
 		for (unsigned k = 0; k < r->series[s].nlevels; k++)
-			write_level(w, &r->series[s].levels[k]);
+			write_level(w, &r->series[s].levels[k], r->step_bound_ns);
 	jsonw_array_end(w);
 	JSONW_OBJECT_ARRAY(w, "walk", r->series, r->nseries, tlb_series_fields);
 	jsonw_bool_or_null(w, "huge_reach_effective", r->huge_reach_known, r->huge_reach_effective);

@@ -30,6 +30,15 @@ static void tlb_html(FILE *f, const struct jsonr_value *v, const struct html_ctx
 	HTML_ROWS(f, jsonr_get(v, "levels"), tlb_level_cols, "steps (translation, by subtraction)");
 }
 
+/* A step the run marked impossible (above one page walk's cost) is no
+ * headline figure. */
+static bool marked_impossible(const struct jsonr_value *e)
+{
+	bool b = false;
+
+	return jsonr_get_bool(e, "impossible", &b) && b;
+}
+
 static void add_tlb(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *t)
 {
 	const struct jsonr_value *lv = jsonr_get(t, "levels");
@@ -46,6 +55,8 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 		bool huge = summary_number(e, "page_bytes") > 4096;
 		char name[48], reach[32];
 
+		if (marked_impossible(e))
+			continue;
 		snprintf(name, sizeof(name), "tlb_%s_level%u_entries", huge ? "huge" : "small", huge ? ++nhuge : ++nsmall);
 		if (!(g = summary_add(s, huge ? "TLB, huge pages" : "TLB, 4 KiB pages", "tlb", name,
 				      summary_number(e, "entries"), "entries", 0)))

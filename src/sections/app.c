@@ -314,6 +314,9 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 		return rc;
 	}
 	app_bzip2_warn_pages(s->r, res->bzip2);
+	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused)
+		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
+			    res->bzip2->chase.nimpossible);
 	return 0;
 }
 
@@ -447,6 +450,22 @@ static const struct budget_hooks app_budget = {
 		      JSONW_FIELD(UINT, "app_walk_rows", struct app_knobs, walk_rows)),
 };
 
+/* The speedups above their K (exp/app/app.c marks them): one warning each
+ * for the kernel's variants and for its chase reference. */
+static void warn_impossible(struct report *r, const struct app_kernel_result *k)
+{
+	unsigned n = 0;
+
+	for (unsigned v = 0; v < k->nvariants; v++)
+		n += k->variants[v].nimpossible;
+	if (n)
+		result_warn(r, "app %s: %u speedup(s) S_app above K, marked IMPOSSIBLE and left out of the knees",
+			    k->kernel, n);
+	if (k->chase.nimpossible)
+		result_warn(r, "app %s: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
+			    k->kernel, k->chase.nimpossible);
+}
+
 static int app_section_run(struct section_run *s, void *result)
 {
 	const struct app_knobs *knobs = section_knobs_of(s, &app_budget);
@@ -503,6 +522,7 @@ static int app_section_run(struct section_run *s, void *result)
 	 * its 20 s go to the memory figures. */
 	if (!section_asked_for(s, "app") && !o->quick && bz2_ref_available() && (rc = app_bzip2_section_run(s, res, true)))
 		return rc;
+	warn_impossible(r, k);
 	if (o->text_path)
 		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
 			    kernel, o->text_path, k->check.runs_checked);

@@ -5,6 +5,7 @@
  * In --help: sequential read/write/copy bandwidth per thread and in total;
  * random-access efficiency.
  */
+#include "sections/bandwidth.h"
 #include "sections/registry.h"
 
 #include "report/bandwidth_out.h"
@@ -154,7 +155,13 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	bp.max_threads = s->o->threads;
 	bp.seed = s->o->seed;
 	bp.stop = s->stop;
-	return section_threaded_done(s, "bandwidth", bandwidth_run(&bp, result, why, sizeof(why)), why);
+	int rc = section_threaded_done(s, "bandwidth", bandwidth_run(&bp, result, why, sizeof(why)), why);
+	const struct bandwidth_result *r = result;
+
+	if (!rc && r->nimpossible)
+		result_warn(s->r, "bandwidth: %u figure(s) above threads x the same kernel's one-thread GB/s after a "
+			    "re-time, marked IMPOSSIBLE and left out of the summary", r->nimpossible);
+	return rc;
 }
 
 static void bandwidth_section_free(void *res)
@@ -174,3 +181,8 @@ const struct section section_bandwidth = {
 	.free = bandwidth_section_free,
 	.view = &view_bandwidth,
 };
+
+const struct bandwidth_result *bandwidth_section_result(const struct report *r)
+{
+	return registry_result(r, &section_bandwidth);
+}

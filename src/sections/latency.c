@@ -400,6 +400,10 @@ static int latency_section_run(struct section_run *s, void *result)
 	section_progress_done(s);
 	if (rc)
 		return rc;
+	/* The largest set on huge pages: one memory access with no page walk
+	 * in it, what the TLB steps measured before this curve are bounded by. */
+	if (l->ncurve)
+		tlb_section_judge_steps(r, l->points[l->ncurve - 1].chase_ns);
 	if (l->nfalls_found)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
 			    "measurement fault, not smoothed (still there after re-timing %u point(s))", l->nfalls_found,

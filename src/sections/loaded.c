@@ -7,6 +7,7 @@
  */
 #include "sections/loaded.h"
 #include "sections/registry.h"
+#include "sections/bandwidth.h"
 
 #include "report/loaded_out.h"
 #include "sections/plan.h"
@@ -102,8 +103,20 @@ static int loaded_section_run(struct section_run *s, void *result)
 	}
 	lp.threads = s->o->threads;
 	lp.seed = s->o->seed;
+	/* The streams ran before this section in a full report: what this
+	 * memory delivered to any team bounds what the generators can. */
+	if (bandwidth_section_result(s->r))
+		lp.stream_peak_gbps = bandwidth_peak_gbps(bandwidth_section_result(s->r));
 	lp.stop = s->stop;
-	return section_threaded_done(s, "loaded", loaded_run(&lp, result, why, sizeof(why)), why);
+	int rc = section_threaded_done(s, "loaded", loaded_run(&lp, result, why, sizeof(why)), why);
+	const struct loaded_result *r = result;
+
+	if (!rc && r->nimpossible)
+		result_warn(s->r, "loaded: %u point(s) delivered more than the generators offered alone (after the "
+			    "offer was measured again) or the run's stream peak: marked IMPOSSIBLE and left out of "
+			    "where latency doubles",
+			    r->nimpossible);
+	return rc;
 }
 
 const struct section section_loaded = {

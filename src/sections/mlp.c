@@ -266,6 +266,9 @@ static int mlp_section_run(struct section_run *s, void *result)
 		if (!m->estimate.flat_at_end)
 			result_warn(r, "mlp (%s pages): the curve was still falling at --max-lanes %u; "
 				    "the plateau may lie beyond it", m->pages_requested, o->max_lanes);
+		if (m->nimpossible)
+			result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
+				    "IMPOSSIBLE and left out of the fit", m->pages_requested, m->nimpossible);
 		if (m->estimate.repeats_agreeing < m->estimate.repeats)
 			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);

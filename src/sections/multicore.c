@@ -113,7 +113,13 @@ static int multicore_section_run(struct section_run *s, void *result)
 	mp.max_threads = s->o->threads;
 	mp.seed = s->o->seed;
 	mp.stop = s->stop;
-	return section_threaded_done(s, "multicore", multicore_run(&mp, result, why, sizeof(why)), why);
+	int rc = section_threaded_done(s, "multicore", multicore_run(&mp, result, why, sizeof(why)), why);
+	const struct multicore_result *r = result;
+
+	if (!rc && r->nimpossible)
+		result_warn(s->r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked "
+			    "IMPOSSIBLE and left out of the saturation", r->nimpossible);
+	return rc;
 }
 
 static void multicore_section_free(void *res)

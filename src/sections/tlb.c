@@ -92,3 +92,14 @@ const struct tlb_result *tlb_section_result(const struct report *r)
 {
 	return registry_result(r, &section_tlb);
 }
+
+void tlb_section_judge_steps(struct report *r, double memory_latency_ns)
+{
+	size_t i = registry_index(&section_tlb);
+	struct tlb_result *t = i < registry_count ? r->results[i] : NULL;
+
+	if (t && tlb_check_bounds(t, memory_latency_ns))
+		result_warn(r, "tlb: %u step(s) above what translation can add to a load (%d memory accesses, "
+			    "%.1f ns), marked IMPOSSIBLE and left out of the summary", t->nimpossible,
+			    TLB_STEP_MAX_MEMORY_ACCESSES, t->step_bound_ns);
+}

@@ -8,6 +8,7 @@
 #include "exp/app/app.h"
 
 #include "exp/mlp.h"
+#include "core/bounds.h"
 #include "core/stats.h"
 
 #include <errno.h>
@@ -85,6 +86,8 @@ int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app
 		c->k[i] = k;
 		c->ns_per_access[i] = m.sweep[k - 1].ns_per_access;
 		c->speedup[i] = m.sweep[k - 1].speedup;
+		c->impossible[i] = m.sweep[k - 1].impossible;
+		c->nimpossible += c->impossible[i];
 		c->npoints = i + 1;
 	}
 	c->seconds = (double)(clock_wall_ns() - w0) / 1e9;
@@ -123,6 +126,17 @@ static double chase_speedup_at(const struct app_chase *c, unsigned k)
 	return NAN;
 }
 
+/* Marked by mlp after its re-time, or (a stored chase read back) above K
+ * by more than the ratio's floor of the chase's own floor. */
+static bool chase_impossible_at(const struct app_chase *c, unsigned k)
+{
+	for (unsigned i = 0; i < c->npoints; i++)
+		if (c->k[i] == k)
+			return c->impossible[i] ||
+			       bounds_exceeded(c->speedup[i], k, bounds_ratio_floor_pct(c->noise_floor_pct));
+	return false;
+}
+
 void app_start(const struct app_params *p, struct app_kernel_result *r, const char *kernel, const char *warmth,
 	       const char *check_what)
 {
@@ -132,6 +146,47 @@ void app_start(const struct app_params *p, struct app_kernel_result *r, const ch
 	r->warmth = warmth;
 	r->check.ok = true;
 	r->check.what = check_what;
+}
+
+/* K lanes of a walk keep at most K of its items in progress, so t(1)/t(K)
+ * of one variant cannot exceed K: beyond the ratio's floor, a timing is
+ * wrong. */
+static void mark_impossible(struct app_variant *var, double floor_pct)
+{
+	var->nimpossible = 0;
+	for (unsigned i = 0; i < var->npoints; i++) {
+		struct app_point *pt = &var->points[i];
+
+		pt->impossible = bounds_exceeded(pt->speedup, pt->k, bounds_ratio_floor_pct(floor_pct));
+		var->nimpossible += pt->impossible;
+	}
+}
+
+/* The knee (saturation fit) and plateau of a variant from its possible points. */
+static void fit_variant(struct app_variant *var, double floor_pct)
+{
+	double k[APP_NLANE_SET], t[APP_NLANE_SET], best;
+	struct saturation_fit fit;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < var->npoints; i++)
+		if (!var->points[i].impossible) {
+			k[n] = var->points[i].k;
+			t[n++] = var->points[i].ns_per_item;
+		}
+	var->plateau_k = 0;
+	if (!n) {
+		var->knee_k = NAN;
+		return;
+	}
+	stats_fit_saturation(k, t, n, &fit);
+	var->knee_k = n > 1 ? fit.saturation_lanes : NAN;
+	best = stats_min(t, n);
+	for (unsigned i = 0; i < n; i++)
+		if (t[i] <= best * (1.0 + floor_pct / 100.0)) {
+			var->plateau_k = (unsigned)k[i];
+			break;
+		}
 }
 
 /* Per point: the minimum over trials and everything derived from it; per
@@ -144,8 +199,7 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 	(void)p;
 	for (unsigned v = 0; v < r->nvariants; v++) {
 		struct app_variant *var = &r->variants[v];
-		double k[APP_NLANE_SET], t[APP_NLANE_SET], t1, best;
-		struct saturation_fit fit;
+		double t1;
 
 		for (unsigned i = 0; i < var->npoints; i++) {
 			struct app_point *pt = &var->points[i];
@@ -154,8 +208,6 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 			pt->items_per_second = 1e9 / pt->ns_per_item;
 			pt->ns_per_dependent_load = pt->dependent_loads_per_item > 0
 							    ? pt->ns_per_item / pt->dependent_loads_per_item : NAN;
-			k[i] = pt->k;
-			t[i] = pt->ns_per_item;
 		}
 		t1 = var->points[0].k == 1 ? var->points[0].ns_per_item : NAN;
 		for (unsigned i = 0; i < var->npoints; i++) {
@@ -163,21 +215,17 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 
 			pt->speedup = t1 / pt->ns_per_item;
 			pt->chase_speedup = c->ran ? chase_speedup_at(c, pt->k) : NAN;
+			pt->chase_impossible = c->ran && chase_impossible_at(c, pt->k);
 			pt->ratio = pt->speedup / pt->chase_speedup;
 			pt->chase_occupancy = pt->chase_speedup;
 			pt->occupancy = c->ran ? c->latency_ns * pt->loads_per_item / pt->ns_per_item : NAN;
 		}
-		stats_fit_saturation(k, t, var->npoints, &fit);
-		var->knee_k = var->npoints > 1 ? fit.saturation_lanes : NAN;
-		best = stats_min(t, var->npoints);
-		for (unsigned i = 0; i < var->npoints; i++)
-			if (t[i] <= best * (1.0 + floor_pct / 100.0)) {
-				var->plateau_k = var->points[i].k;
-				break;
-			}
+		mark_impossible(var, floor_pct);
+		fit_variant(var, floor_pct);
 	}
 	/* The headline reads the last variant (the register lanes, the best a
 	 * compiler can do) at the largest K both curves have. */
+	r->headline_impossible = false;
 	if (r->nvariants && r->ceiling) {
 		/* A control with no lanes: its occupancy against the chase's best. */
 		const struct app_point *pt = &r->variants[0].points[0];
@@ -187,6 +235,7 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 		r->headline_speedup = pt->occupancy;
 		r->headline_chase_speedup = c->npoints ? c->speedup[c->npoints - 1] : NAN;
 		r->headline_ratio = r->headline_speedup / r->headline_chase_speedup;
+		r->headline_impossible = c->npoints && chase_impossible_at(c, c->k[c->npoints - 1]);
 	} else if (r->nvariants) {
 		const struct app_variant *var = &r->variants[r->nvariants - 1];
 
@@ -200,5 +249,6 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r)
 		r->headline_speedup = pt->speedup;
 		r->headline_chase_speedup = pt->chase_speedup;
 		r->headline_ratio = pt->ratio;
+		r->headline_impossible = pt->impossible || pt->chase_impossible;
 	}
 }

@@ -67,6 +67,8 @@ struct app_point {
 	double ratio;                    /* speedup / chase_speedup */
 	double occupancy;                /* chase latency / ns per random load */
 	double chase_occupancy;          /* the chase's t(1) / t(K) */
+	bool impossible;                 /* speedup above K beyond the floor: left out of the knee */
+	bool chase_impossible;           /* the chase's speedup at this K is marked so */
 	unsigned ntrials;
 	double trials_ns[APP_TRIALS_MAX];/* ns per item, each trial in visit order */
 };
@@ -77,6 +79,7 @@ struct app_variant {
 	unsigned npoints;
 	struct app_point points[APP_NLANE_SET];
 	double knee_k;                   /* saturation fit's Ks */
+	unsigned nimpossible;            /* points marked impossible */
 	unsigned plateau_k;              /* first K within the floor of the best time */
 	uint64_t output_hash;
 };
@@ -123,6 +126,8 @@ struct app_chase {
 	unsigned k[APP_NLANE_SET];
 	double ns_per_access[APP_NLANE_SET];
 	double speedup[APP_NLANE_SET];
+	bool impossible[APP_NLANE_SET];  /* above K even after mlp's re-time */
+	unsigned nimpossible;
 	double seconds;
 };
 
@@ -153,6 +158,7 @@ struct app_kernel_result {
 	double headline_speedup;
 	double headline_chase_speedup;
 	double headline_ratio;
+	bool headline_impossible;        /* either speedup of the headline is marked impossible */
 	double sweep_seconds;
 };
 
@@ -185,6 +191,11 @@ int app_chase_checked(const struct app_params *p, size_t footprint_bytes, const 
 		      struct app_kernel_result *r);
 /* How many K of app_lane_set a sweep up to max_k takes. */
 unsigned app_lane_count(unsigned max_k);
+/* From the trials: each point's figures, a point whose speedup t(1)/t(K)
+ * exceeds K beyond the chase's floor (2% without one) marked impossible,
+ * the knee and plateau of each variant from its other points, and the
+ * headline (marked where either of its speedups is). Pure: the seam a test
+ * feeds synthetic trials and chase through. */
 void app_finish(const struct app_params *p, struct app_kernel_result *r);
 void app_param_num(struct app_kernel_result *r, const char *key, double v);
 void app_param_text(struct app_kernel_result *r, const char *key, const char *v);
