@@ -156,6 +156,12 @@ double stats_floor_take_pct(struct stats_floor *f)
 	return pct;
 }
 
+double stats_floor_or_run(double own_pct, double run_pct, bool *from_run)
+{
+	*from_run = !isfinite(own_pct) && isfinite(run_pct) && run_pct > 0;
+	return *from_run ? run_pct : own_pct;
+}
+
 double stats_paired_min_ratio(const double *a, const double *b, size_t n)
 {
 	double min_a = stats_min(a, n), min_b = stats_min(b, n), best = INFINITY, any = INFINITY;

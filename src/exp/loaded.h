@@ -43,6 +43,8 @@ struct loaded_params {
 	size_t hops;                /* chase loads per timed region */
 	double offered_window_ns;   /* how long the generator-alone rate is timed per delay */
 	uint64_t seed;
+	double run_floor_pct;        /* the run's floor (noise section), taken where the
+	                              * points' own has too few groups; NaN: none */
 	volatile sig_atomic_t *stop;/* may be NULL */
 };
 
@@ -82,6 +84,7 @@ struct loaded_result {
 	struct loaded_curve curves[2];
 	const char *bw_definition;
 	double noise_floor_pct;     /* upper quartile of min-of-3 latency spreads */
+	bool floor_from_run;         /* one min-of-3 group per point: the run's floor taken */
 	struct team_placement placement; /* thread 0 chases */
 	double seconds;
 };

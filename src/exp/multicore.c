@@ -91,6 +91,7 @@ void multicore_params_default(struct multicore_params *p, const struct clock_inf
 	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, bytes = policy_memory_set_bytes(llc) / (quick ? 4 : 2);
 
 	*p = (struct multicore_params){
+		.run_floor_pct = NAN,
 		.clock = clock, .max_threads = 0, .max_lanes = quick ? 16 : 48, .per_thread_bytes = bytes,
 		.spacing_bytes = 64, .line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64,
 		.pages = PAGES_HUGE, .trials = quick ? 3 : 9, .accesses = 32768, .seed = 11,
@@ -274,7 +275,7 @@ int multicore_run(const struct multicore_params *p, struct multicore_result *r, 
 		pt->slowest_thread_ns = pt->trials_slowest_ns[best];
 		pt->concurrency_total = r->t1_single_ns * pt->accesses_per_ns;
 	}
-	r->noise_floor_pct = noise_floor_pct(r);
+	r->noise_floor_pct = stats_floor_or_run(noise_floor_pct(r), p->run_floor_pct, &r->floor_from_run);
 	summarise(r);
 	r->seconds = (double)(clock_wall_ns() - w0) / 1e9;
 out:
