@@ -313,9 +313,9 @@ struct latency_result {
  * one per 4 KiB of the set, 16K to 256K (the budget prices the same). */
 size_t latency_lead_in_loads(size_t size_bytes);
 
-/* Whether a curve point agrees with its warm reference: curve / warm - 1
- * within tol_pct (one-sided: a reference read slower is noise at its
- * moment, since no chase reads faster than warm). Pure. */
+/* Whether a curve point agrees with its warm reference within tol_pct,
+ * whichever reads faster (stats_agree_within_pct): the agreement section
+ * judges the same pair by the same rule. Pure. */
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
 

@@ -337,9 +337,10 @@ void latency_write_text(const void *result, FILE *f)
 			report_format_bytes(sz, sizeof(sz), x->size_bytes);
 			fprintf(f, "    level %u at %-10s curve %8.2f ns, back to back %8.2f ns (%+.1f%%): %s\n", x->level, sz,
 				x->curve_ns, x->warm_ns, x->diff_pct,
-				!x->agrees ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
-				: x->diff_pct < -r->tolerance_pct ? "agree (the reference read slower: the machine's state at its moment)"
-				: "agree");
+				x->agrees ? "agree"
+				: x->curve_ns > x->warm_ns ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
+				: "DISAGREE beyond the tolerance: the curve reads faster than a warm chase (a curve too fast, or "
+				  "the reference's moment slow)");
 		}
 	}
 	write_dist_text(r, f);

@@ -90,3 +90,27 @@ TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
 	      strstr(a.lines[0].fig[2].reason, "different working set"), "nearest set: %u figures, '%s'",
 	      a.lines[0].nfig, a.lines[0].nfig == 3 ? a.lines[0].fig[2].reason : "");
 }
+
+/* Two-sided: a figure faster than latency's beyond the floor differs as
+ * much as a slower one (a curve that reads too slow would otherwise hide
+ * behind every other section reading "faster"); within the floor either
+ * way agrees. Judged as the slower over the faster, so the verdict does not
+ * depend on which figure is the reference. */
+TEST(agree_is_two_sided_a_faster_figure_differs_too)
+{
+	static struct agreement_result a;
+	static const struct {
+		double mlp_ns;
+		bool differs;
+	} cases[] = {{170.0 * 1.20, true}, {170.0 / 1.20, true}, {170.0 * 1.04, false}, {170.0 / 1.04, false},
+		     {170.0 / 1.06, true}};
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		setup();
+		rep.mlp[0].sweep[0].ns_per_access = cases[c].mlp_ns;
+		agreement_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+		CHECK(a.lines[0].fig[1].differs == cases[c].differs, "mlp K=1 at %.1f ns against 170: %s (diff %+.1f%%)",
+		      cases[c].mlp_ns, a.lines[0].fig[1].differs ? "differs" : "agrees", a.lines[0].fig[1].diff_pct);
+		CHECK(!cases[c].differs || a.lines[0].fig[1].reason[0], "a difference without a reason");
+	}
+}
