@@ -716,6 +716,7 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 	r->noise_floor_pct = p->noise_floor_pct;
 	r->core_mhz_min = p->core_mhz_min;
 	r->core_mhz_max = p->core_mhz_max;
+	r->core_clock_unsteady = p->core_clock_unsteady;
 	r->seed = p->seed;
 	if (!p->clock || !p->derive || r->trials > LATENCY_TRIALS_MAX || r->line_bytes < sizeof(uintptr_t) ||
 	    r->line_bytes % sizeof(uintptr_t) || r->max_bytes % r->line_bytes)

@@ -130,7 +130,7 @@ void tlb_find_steps(struct tlb_series *s, double tol_pct)
 
 	s->nlevels = 0;
 	s->first_extra_ns = s->walk_ns = NAN;
-	s->walk_on_plateau = false;
+	s->walk_on_plateau = s->steps_hidden = false;
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -182,6 +182,7 @@ void tlb_find_steps(struct tlb_series *s, double tol_pct)
 	s->walk_ns = s->nlevels ? level_extra : NAN;
 	s->max_extra_ns = extra[n - 1];
 	s->walk_on_plateau = hi[nraw - 1] == n;
+	s->steps_hidden = !s->nlevels && s->max_extra_ns - s->first_extra_ns > TLB_MIN_STEP_NS;
 }
 
 static const struct cpu_tlb *reported_for(const struct tlb_result *r, unsigned level, size_t page_bytes)

@@ -77,6 +77,8 @@ struct tlb_series {
 	double max_extra_ns;         /* extra at the largest count */
 	bool walk_on_plateau;        /* the largest count lies on that plateau (else the
 	                              * curve rose again: page-table lines leaving a cache) */
+	bool steps_hidden;           /* no step found while the extra rose past TLB_MIN_STEP_NS:
+	                              * the tolerance (the run's floor) hid them */
 };
 
 struct tlb_result {

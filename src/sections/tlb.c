@@ -46,6 +46,21 @@ static double tlb_price(const struct budget *b, const void *knobs, size_t *peak)
 
 static const struct budget_hooks tlb_budget = {.defaults = tlb_defaults, .price = tlb_price};
 
+/* A floor high enough to hide the steps removes the TLB from the summary:
+ * say so among the warnings, with the rise it hid. */
+static void warn_hidden_steps(struct report *r, const struct tlb_result *t)
+{
+	for (unsigned i = 0; i < t->nseries; i++) {
+		const struct tlb_series *se = &t->series[i];
+
+		if (se->steps_hidden)
+			result_warn(r, "noise floor %.1f%%: TLB steps not shown (%s pages: the extra per load rose %.2f -> "
+				    "%.2f ns with no step beyond the %.1f%% tolerance)", t->noise_floor_pct,
+				    se->page_bytes == TLB_STRIDE_BYTES ? "4 KiB" : "huge", se->first_extra_ns,
+				    se->max_extra_ns, t->tolerance_pct);
+	}
+}
+
 static int tlb_section_run(struct section_run *s, void *result)
 {
 	const struct tlb_knobs *k = section_knobs_of(s, &tlb_budget);
@@ -72,6 +87,8 @@ static int tlb_section_run(struct section_run *s, void *result)
 	}
 	rc = tlb_run(&tp, result);
 	section_progress_done(s);
+	if (!rc)
+		warn_hidden_steps(s->r, result);
 	return rc;
 }
 
