@@ -27,6 +27,9 @@
 /* The smallest step counted, in ns per load, whatever the floor: below it
  * a step is the timer's and the loop's, not a TLB's. */
 #define TLB_MIN_STEP_NS 0.3
+/* The least tolerance a step is judged by, in percent of a load's time;
+ * the run's floor where that is higher. */
+#define TLB_MIN_TOLERANCE_PCT 10.0
 
 struct tlb_params {
 	unsigned min_pages;          /* 0: 8 */
@@ -77,8 +80,10 @@ struct tlb_series {
 	double max_extra_ns;         /* extra at the largest count */
 	bool walk_on_plateau;        /* the largest count lies on that plateau (else the
 	                              * curve rose again: page-table lines leaving a cache) */
-	bool steps_hidden;           /* no step found while the extra rose past TLB_MIN_STEP_NS:
-	                              * the tolerance (the run's floor) hid them */
+	bool steps_hidden;           /* the tolerance (the run's floor) hid steps: none found while
+	                              * the extra rose past TLB_MIN_STEP_NS, or (small pages, floor
+	                              * above TLB_MIN_TOLERANCE_PCT) the first found lies past 1.5x
+	                              * the reach of the CPU's reported first level */
 };
 
 struct tlb_result {

@@ -111,6 +111,10 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 		fprintf(f, "; at %u pages +%.2f ns (rising again: page-table lines leave a cache)",
 			s->points[s->npoints - 1].pages, s->max_extra_ns);
 	fputc('\n', f);
+	if (s->steps_hidden)
+		fprintf(f, "    NOT RESOLVED: the first step found lies past the CPU's first level, and this run's "
+			"tolerance (%.1f%%, its floor) is above what an L1 TLB miss costs: a smaller step is hidden\n",
+			r->tolerance_pct);
 }
 
 void tlb_write_text(const void *result, FILE *f)

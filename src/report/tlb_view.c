@@ -40,8 +40,9 @@ static void hidden_steps(struct summary *s, const struct jsonr_value *t)
 	for (const struct jsonr_value *e = walk && walk->type == JSONR_ARRAY ? walk->u.children.first : NULL; e;
 	     e = e->next)
 		if (jsonr_get_bool(e, "steps_hidden_by_floor", &hidden) && hidden)
-			summary_hidden(s, "noise floor %.1f%%: TLB steps not shown (%s pages: the extra per load rose to "
-				       "%.1f ns with no step beyond the floor)", summary_number(t, "noise_floor_pct"),
+			summary_hidden(s, "noise floor %.1f%%: TLB steps not shown (%s pages: a step under the floor is "
+				       "not told from noise; the extra per load rose to %.1f ns)",
+				       summary_number(t, "noise_floor_pct"),
 				       summary_number(e, "page_bytes") > 4096 ? "huge" : "4 KiB",
 				       summary_number(e, "max_extra_ns"));
 }

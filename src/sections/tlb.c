@@ -54,10 +54,10 @@ static void warn_hidden_steps(struct report *r, const struct tlb_result *t)
 		const struct tlb_series *se = &t->series[i];
 
 		if (se->steps_hidden)
-			result_warn(r, "noise floor %.1f%%: TLB steps not shown (%s pages: the extra per load rose %.2f -> "
-				    "%.2f ns with no step beyond the %.1f%% tolerance)", t->noise_floor_pct,
-				    se->page_bytes == TLB_STRIDE_BYTES ? "4 KiB" : "huge", se->first_extra_ns,
-				    se->max_extra_ns, t->tolerance_pct);
+			result_warn(r, "noise floor %.1f%%: TLB steps not shown (%s pages: a step under the %.1f%% tolerance "
+				    "of a load's time is not told from noise; the extra per load rose to %.2f ns)",
+				    t->noise_floor_pct, se->page_bytes == TLB_STRIDE_BYTES ? "4 KiB" : "huge",
+				    t->tolerance_pct, se->max_extra_ns);
 	}
 }
 
