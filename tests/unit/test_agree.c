@@ -6,6 +6,7 @@
  */
 #include "../harness.h"
 
+#include "exp/app/app.h"
 #include "report/agreement_out.h"
 
 #include <math.h>
@@ -113,4 +114,46 @@ TEST(agree_is_two_sided_a_faster_figure_differs_too)
 		      cases[c].mlp_ns, a.lines[0].fig[1].differs ? "differs" : "agrees", a.lines[0].fig[1].diff_pct);
 		CHECK(!cases[c].differs || a.lines[0].fig[1].reason[0], "a difference without a reason");
 	}
+}
+
+/* The app's chase reference joins the block: its t(1) at the kernel's
+ * footprint and pages beside latency's curve there, two-sided. A chase at
+ * 289.8 ns where the curve reads 150 differs (as app hash read at 64 MiB);
+ * one 25% faster differs too; one within the floor agrees. */
+TEST(agree_app_chase_reference_is_compared_with_the_curve_both_ways)
+{
+	static struct agreement_result a;
+	static struct app_result app;
+	static const struct {
+		double ns;
+		bool differs;
+	} cases[] = {{289.8, true}, {150.0 / 1.25, true}, {153.0, false}};
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct agreement_figure *g = NULL;
+
+		setup();
+		memset(&app, 0, sizeof(app));
+		app.nkernels = 1;
+		app.kernels[0].kernel = "hash";
+		app.kernels[0].chase = (struct app_chase){.ran = true, .working_set_bytes = (size_t)128 << 20,
+							  .pages_requested = "huge", .total_bytes = (size_t)128 << 20,
+							  .huge_bytes_obtained = (size_t)128 << 20, .latency_ns = cases[c].ns};
+		agreement_compute(&rep.latency, NULL, 0, NULL, rep.floor_pct, &a);
+		agreement_add_app_chases(&a, &rep.latency, &app);
+		for (unsigned i = 0; i < a.nlines; i++)
+			for (unsigned j = 1; j < a.lines[i].nfig; j++)
+				if (!strcmp(a.lines[i].fig[j].section, "app hash chase"))
+					g = &a.lines[i].fig[j];
+		CHECK(g, "no app hash chase row");
+		CHECK(g->differs == cases[c].differs, "chase %.1f ns against the curve's 150: %s", cases[c].ns,
+		      g->differs ? "differs" : "agrees");
+		CHECK(!g->differs || g->reason[0], "a difference without a reason");
+	}
+	/* A chase that did not run is no row. */
+	setup();
+	app.kernels[0].chase.ran = false;
+	agreement_compute(&rep.latency, NULL, 0, NULL, rep.floor_pct, &a);
+	agreement_add_app_chases(&a, &rep.latency, &app);
+	CHECK(a.nlines == 0, "%u lines from a chase that did not run", a.nlines);
 }
