@@ -17,8 +17,6 @@
 #include "analyse/agreement.h"
 
 #include "core/stats.h"
-#include "exp/app/app.h"
-#include "exp/app/bzip2.h"
 #include "util/format.h"
 
 #include <math.h>
@@ -207,40 +205,14 @@ void agreement_compute(const struct latency_result *lat, const struct mlp_result
 			i++;
 }
 
-/* The row's name for a kernel's chase: a literal, as every section name. */
-static const char *app_chase_name(const char *kernel)
+void agreement_add_chases(struct agreement_result *a, const struct latency_result *lat,
+			  const struct agreement_chase *c, unsigned n)
 {
-	static const char *const names[][2] = {
-		{"hash", "app hash chase"}, {"bwt", "app bwt chase"}, {"search", "app search chase"},
-		{"gather", "app gather chase"}, {"bzip2", "app bzip2 chase"},
-	};
-
-	for (size_t i = 0; kernel && i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(kernel, names[i][0]))
-			return names[i][1];
-	return "app chase";
-}
-
-static void add_app_chase(struct agreement_result *a, const struct latency_result *lat, const char *kernel,
-			  const struct app_chase *c)
-{
-	if (!c->ran || !c->pages_requested)
+	if (!lat)
 		return;
-	/* One chain timed in regions after an untimed pass over all its nodes
-	 * (mlp_run): more than one load per 4 KiB before them. */
-	add(a, lat, app_chase_name(kernel), c->latency_ns, c->working_set_bytes, !strcmp(c->pages_requested, "huge"),
-	    c->total_bytes ? (double)c->huge_bytes_obtained / (double)c->total_bytes : 0, (double)c->working_set_bytes,
-	    0);
-}
-
-void agreement_add_app_chases(struct agreement_result *a, const struct latency_result *lat,
-			      const struct app_result *app)
-{
-	if (!lat || !app)
-		return;
-	for (unsigned i = 0; i < app->nkernels && i < APP_KERNELS_MAX; i++)
-		add_app_chase(a, lat, app->kernels[i].kernel, &app->kernels[i].chase);
-	/* bzip2's chase may be the bwt kernel's own, reused: one row for one timing. */
-	if (app->bzip2 && !app->bzip2->chase_reused)
-		add_app_chase(a, lat, "bzip2", &app->bzip2->chase);
+	/* Each chain is timed in regions after an untimed pass over all its
+	 * nodes (mlp_run): more than one load per 4 KiB before them. */
+	for (unsigned i = 0; i < n; i++)
+		add(a, lat, c[i].section, c[i].ns, c[i].set_bytes, c[i].huge, c[i].huge_fraction,
+		    (double)c[i].set_bytes, 0);
 }

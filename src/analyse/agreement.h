@@ -51,13 +51,21 @@ struct agreement_result {
 void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
 		   const struct loaded_result *ld, double floor_pct, struct agreement_result *a);
 
-/* Each app kernel's chase reference (its t(1), one dependent load at the
- * kernel's footprint and pages) beside latency's curve at that set and
- * pages, into a after agreement_compute: two-sided within a's tolerance, a
- * difference with the reasons the results show. Chases that did not run
- * are left out; app NULL adds nothing. Pure. */
-struct app_result;
-void agreement_add_app_chases(struct agreement_result *a, const struct latency_result *lat,
-			      const struct app_result *app);
+/* A chase reference another section timed (each app kernel's t(1)): one
+ * dependent load at a working set and page backing, after an untimed pass
+ * over its whole chain. */
+struct agreement_chase {
+	const char *section;         /* "app hash chase": a string that outlives a */
+	double ns;
+	size_t set_bytes;
+	bool huge;                   /* pages requested */
+	double huge_fraction;        /* page backing obtained */
+};
+
+/* Set each chase beside latency's curve at its set and pages, into a after
+ * agreement_compute: two-sided within a's tolerance, a difference with the
+ * reasons the results show. Pure. */
+void agreement_add_chases(struct agreement_result *a, const struct latency_result *lat,
+			  const struct agreement_chase *c, unsigned n);
 
 #endif
