@@ -242,7 +242,8 @@ void tlb_analyse(struct tlb_result *r)
 bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective)
 {
 	*effective = false;
-	if (!small->nlevels)
+	/* No step on huge pages says nothing of reach when the floor hid it. */
+	if (!small->nlevels || (!huge->nlevels && huge->steps_hidden))
 		return false;
 	/* A 2 MiB entry reaches 512x a 4 KiB one: even a TLB with 8x fewer
 	 * huge entries would step 64x later. Within 4x is the same TLB

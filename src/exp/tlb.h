@@ -125,7 +125,8 @@ void tlb_find_steps(struct tlb_series *s, double tol_pct);
 /* Whether huge pages give huge-page reach: false in *effective when the
  * huge-page series' first step lies within 4x of the small-page series'
  * (the TLB holds 4 KiB translations of the 2 MiB pages). Returns false when
- * it cannot tell (no small-page step). Pure. */
+ * it cannot tell (no small-page step, or no huge-page step because the floor
+ * hid it: steps_hidden). Pure. */
 bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective);
 
 #endif

@@ -176,3 +176,21 @@ TEST(tlb_a_high_floor_that_swallows_the_first_step_says_so)
 			      r.series[0].nlevels ? r.series[0].levels[0].entries : 0);
 	}
 }
+
+/* Huge pages with no step because the floor hid it are no evidence of
+ * huge-page reach: unknown, not "yes". */
+TEST(tlb_huge_reach_is_unknown_when_the_floor_hid_the_huge_steps)
+{
+	static struct tlb_series sm, hg;
+	const double stepped[] = {0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 50, 50, 50};
+	bool eff = true;
+
+	fill(&sm, pages, stepped, 15);
+	tlb_find_steps(&sm, 10.0);
+	fill(&hg, pages, stepped, 15);
+	hg.page_bytes = 2u << 20;
+	tlb_find_steps(&hg, 5000.0);
+	CHECK(sm.nlevels && !hg.nlevels && hg.steps_hidden, "small %u steps, huge %u (hidden %d)", sm.nlevels,
+	      hg.nlevels, hg.steps_hidden);
+	CHECK(!tlb_huge_reach_effective(&sm, &hg, &eff) && !eff, "reach judged from steps the floor hid");
+}
