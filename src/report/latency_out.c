@@ -236,8 +236,12 @@ void latency_write_text(const void *result, FILE *f)
 		"the caches the OS reports)\n  or a lead-in of one load per 4 KiB (larger sets), then regions until it "
 		"settles; each value the minimum;\n  layout checked at every size\n", r->trials, r->passes,
 		r->region_hops, r->warm_walks, a);
-	fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
-		r->tolerance_pct);
+	if (isfinite(r->noise_floor_pct))
+		fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n",
+			r->noise_floor_pct, r->tolerance_pct);
+	else
+		fprintf(f, "  noise floor not known (the noise section did not run); levels use a tolerance of %.1f%%\n",
+			r->tolerance_pct);
 	if (r->core_mhz_min > 0 && r->core_clock_unsteady) {
 		struct machine_clock_state clk;
 
