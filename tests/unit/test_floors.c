@@ -9,6 +9,8 @@
 #include "core/stats.h"
 #include "exp/mlp.h"
 #include "report/mlp_out.h"
+#include "report/summary.h"
+#include "sections/registry.h"
 #include "util/format.h"
 #include "util/jsonr.h"
 #include "util/jsonw.h"
@@ -151,6 +153,22 @@ TEST(floor_quick_mlp_takes_the_run_floor_and_writes_no_nan)
 	const char *src = jsonr_get_string(doc.root, "mlp.noise_floor_source");
 
 	CHECK(src && !strcmp(src, "run"), "noise_floor_source");
+	/* The headline read from that JSON: Ks with its +/-, no NaN. */
+	{
+		static struct summary s;
+		const struct summary_figure *g;
+		char *buf = NULL;
+		size_t blen = 0;
+		FILE *f;
+
+		summary_build(registry_views(), doc.root, &s);
+		CHECK((g = summary_find(&s, "mlp_saturation_lanes")) && isfinite(g->uncertainty), "Ks without its +/-");
+		CHECK((f = open_memstream(&buf, &blen)), "memstream");
+		summary_write_text(&s, f);
+		fclose(f);
+		CHECK(!has_non_finite_word(buf), "NaN in the summary:\n%s", buf);
+		free(buf);
+	}
 	jsonr_free(&doc);
 }
 
