@@ -8,7 +8,10 @@
  * per 4 KiB of the set (the page-walk caches and page-table lines are not
  * warm: see latency's steady-state check), or other threads running.
  * Latency's warm references (a back-to-back chase at each level's middle)
- * are lines of their own: a difference there says the curve was not warm.
+ * are lines of their own, judged as latency judges them (two-sided, at its
+ * level tolerance): a difference there says the curve was not warm, or that
+ * one of the two read wrong. Every comparison is two-sided: a figure faster
+ * than latency's beyond the floor differs as much as a slower one.
  * Draws conclusions only; its text and JSON are report/agreement_out.c.
  */
 #include "analyse/agreement.h"
@@ -67,9 +70,11 @@ static void append(char *buf, size_t len, const char *text)
 	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-/* lead_in_loads: untimed loads right before the timed region. */
-static void add(struct agreement_result *a, const struct latency_result *l, const char *section, double ns,
-		size_t set, bool huge, double huge_fraction, double lead_in_loads, unsigned other_threads)
+/* lead_in_loads: untimed loads right before the timed region. Returns the
+ * figure added, NULL when none was (no line, a full line, a NaN). */
+static struct agreement_figure *add(struct agreement_result *a, const struct latency_result *l,
+				    const char *section, double ns, size_t set, bool huge, double huge_fraction,
+				    double lead_in_loads, unsigned other_threads)
 {
 	struct agreement_line *ln = line_for(a, l, set, huge);
 	struct agreement_figure *f, *ref;
@@ -78,15 +83,15 @@ static void add(struct agreement_result *a, const struct latency_result *l, cons
 	size_t len;
 
 	if (!ln || ln->nfig == AGREEMENT_FIGURES_MAX || !isfinite(ns))
-		return;
+		return NULL;
 	ref = &ln->fig[0];
 	p = latency_near(l, set, huge);
 	f = &ln->fig[ln->nfig++];
 	*f = (struct agreement_figure){.section = section, .ns = ns, .set_bytes = set, .huge_fraction = huge_fraction};
 	f->diff_pct = 100.0 * (ns / ref->ns - 1.0);
-	f->differs = fabs(f->diff_pct) > a->tolerance_pct;
+	f->differs = !stats_agree_within_pct(ns, ref->ns, a->tolerance_pct);
 	if (!f->differs)
-		return;
+		return f;
 	why = f->reason;
 	len = sizeof(f->reason);
 	if (fabs(log((double)set / (double)ref->set_bytes)) > log(1.04)) {
@@ -122,6 +127,43 @@ static void add(struct agreement_result *a, const struct latency_result *l, cons
 			 "between the sections; latency's own trials here ranged %.1f-%.1f ns%s", lo, hi,
 			 ns >= lo && ns <= hi ? ", and this figure lies inside that range" : "");
 	}
+	return f;
+}
+
+/* The tolerance latency judged its references by (its level tolerance),
+ * so this block and latency's own line give one verdict for one pair. */
+static double reference_tolerance_pct(const struct agreement_result *a, const struct latency_result *l)
+{
+	return isfinite(l->tolerance_pct) && l->tolerance_pct > 0 ? l->tolerance_pct : a->tolerance_pct;
+}
+
+/* Two-sided, as latency judges its references: a reference slower than
+ * the curve beyond the tolerance is a difference too (either the curve
+ * read faster than a warm chase can, or the reference's moment was slow;
+ * the results cannot tell which). */
+static void add_warm_reference(struct agreement_result *a, const struct latency_result *lat,
+			       const struct latency_reference *x)
+{
+	const struct latency_point *p = &lat->points[x->point];
+	double tol = reference_tolerance_pct(a, lat);
+	struct agreement_figure *g = add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->pages == PAGES_HUGE,
+					 p->huge_fraction, (double)x->size_bytes, 0);
+
+	if (!g)
+		return;
+	g->differs = !latency_reference_agrees(x->curve_ns, x->warm_ns, tol);
+	g->reason[0] = 0;
+	if (!g->differs)
+		return;
+	if (x->warm_ns > x->curve_ns)
+		snprintf(g->reason, sizeof(g->reason),
+			 "the back-to-back walks (%.2f ns) read slower than the curve (%.2f ns) beyond %.1f%%: the curve "
+			 "read faster than a warm chase, or the machine was slower at the reference's moment",
+			 x->warm_ns, x->curve_ns, tol);
+	else
+		snprintf(g->reason, sizeof(g->reason),
+			 "latency's figure (%.2f ns) is not what back-to-back warm walks read (%.2f ns) beyond %.1f%%: "
+			 "the curve was not taken warm here", x->curve_ns, x->warm_ns, tol);
 }
 
 void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
@@ -151,32 +193,26 @@ void agreement_compute(const struct latency_result *lat, const struct mlp_result
 	}
 	/* Latency's own warm references: at each level's middle, the same chase
 	 * walked back to back. Full walks precede them, so they carry no
-	 * warm-up reason; a difference says the curve's blocks were not warm. */
-	for (unsigned i = 0; i < lat->nrefs; i++) {
-		const struct latency_reference *x = &lat->refs[i];
-		const struct latency_point *p = &lat->points[x->point];
-		struct agreement_line *ln;
-
-		add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->pages == PAGES_HUGE, p->huge_fraction,
-		    (double)x->size_bytes, 0);
-		if (!(ln = line_for(a, lat, x->size_bytes, p->pages == PAGES_HUGE)) || !ln->fig[ln->nfig - 1].differs)
-			continue;
-		/* One-sided, as latency judges its references: a reference slower
-		 * than the curve explains itself and is no disagreement. */
-		ln->fig[ln->nfig - 1].differs = !latency_reference_agrees(x->curve_ns, x->warm_ns, a->tolerance_pct);
-		if (x->warm_ns > x->curve_ns)
-			snprintf(ln->fig[ln->nfig - 1].reason, sizeof(ln->fig[0].reason),
-				 "the back-to-back walks (%.2f ns) read slower than the curve (%.2f ns): the machine's "
-				 "state at their moment; no chase reads faster than warm", x->warm_ns, x->curve_ns);
-		else
-			snprintf(ln->fig[ln->nfig - 1].reason, sizeof(ln->fig[0].reason),
-				 "latency's figure (%.2f ns) is not what back-to-back warm walks read (%.2f ns): "
-				 "the curve was not taken warm here", x->curve_ns, x->warm_ns);
-	}
+	 * warm-up reason; a difference says the curve's blocks were not warm,
+	 * or, the reference slower, that one of the two read wrong. */
+	for (unsigned i = 0; i < lat->nrefs; i++)
+		add_warm_reference(a, lat, &lat->refs[i]);
 	/* A line with latency alone compares nothing. */
 	for (unsigned i = 0; i < a->nlines;)
 		if (a->lines[i].nfig < 2)
 			memmove(&a->lines[i], &a->lines[i + 1], (--a->nlines - i) * sizeof(a->lines[0]));
 		else
 			i++;
+}
+
+void agreement_add_chases(struct agreement_result *a, const struct latency_result *lat,
+			  const struct agreement_chase *c, unsigned n)
+{
+	if (!lat)
+		return;
+	/* Each chain is timed in regions after an untimed pass over all its
+	 * nodes (mlp_run): more than one load per 4 KiB before them. */
+	for (unsigned i = 0; i < n; i++)
+		add(a, lat, c[i].section, c[i].ns, c[i].set_bytes, c[i].huge, c[i].huge_fraction,
+		    (double)c[i].set_bytes, 0);
 }

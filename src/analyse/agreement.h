@@ -1,7 +1,7 @@
 /*
- * "Sections agree": where latency, mlp at K = 1 and loaded's idle point
- * each measure one random dependent load from a working set far past the
- * caches, the figures are set side by side at the same set and page size,
+ * "Sections agree": where latency, mlp at K = 1, loaded's idle point and
+ * each app kernel's chase reference measure one random dependent load from
+ * the same working set, the figures are set side by side at the same set and page size,
  * and a difference beyond the noise floor is flagged with the reason found
  * in the results themselves (working set, page backing, warm-up, load).
  * Derived from results; measures nothing, writes nothing (its writers are
@@ -18,11 +18,11 @@
 #include "exp/loaded.h"
 #include "exp/mlp.h"
 
-#define AGREEMENT_LINES_MAX 8
-#define AGREEMENT_FIGURES_MAX 4
+#define AGREEMENT_LINES_MAX 12
+#define AGREEMENT_FIGURES_MAX 6
 
 struct agreement_figure {
-	const char *section;         /* "latency", "mlp K=1", "loaded idle", "warm chase" */
+	const char *section;         /* "latency", "mlp K=1", "loaded idle", "warm chase", "app hash chase" */
 	double ns;                   /* ns per dependent load */
 	size_t set_bytes;            /* the working set it was measured at */
 	double huge_fraction;        /* page backing obtained */
@@ -50,5 +50,22 @@ struct agreement_result {
  * Any input may be NULL (not run); floor_pct NAN: 10%. Pure. */
 void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
 		   const struct loaded_result *ld, double floor_pct, struct agreement_result *a);
+
+/* A chase reference another section timed (each app kernel's t(1)): one
+ * dependent load at a working set and page backing, after an untimed pass
+ * over its whole chain. */
+struct agreement_chase {
+	const char *section;         /* "app hash chase": a string that outlives a */
+	double ns;
+	size_t set_bytes;
+	bool huge;                   /* pages requested */
+	double huge_fraction;        /* page backing obtained */
+};
+
+/* Set each chase beside latency's curve at its set and pages, into a after
+ * agreement_compute: two-sided within a's tolerance, a difference with the
+ * reasons the results show. Pure. */
+void agreement_add_chases(struct agreement_result *a, const struct latency_result *lat,
+			  const struct agreement_chase *c, unsigned n);
 
 #endif

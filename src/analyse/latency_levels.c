@@ -384,9 +384,10 @@ static void fill_point(struct latency_point *pt, const struct latency_params *p,
 	pt->prefetch_ratio = pt->chase_ns / pt->stream_ns;
 	pt->huge_fraction = huge_fraction;
 	pt->layout_ok = pt->chase_layout.ok && pt->stream_layout.ok;
-	/* ns * MHz / 1000 = cycles; the clock's range gives the cycles' range. */
-	pt->chase_cycles_min = p->core_mhz_min > 0 ? pt->chase_ns * p->core_mhz_min / 1000.0 : NAN;
-	pt->chase_cycles_max = p->core_mhz_max > 0 ? pt->chase_ns * p->core_mhz_max / 1000.0 : NAN;
+	/* ns * MHz / 1000 = cycles; the clock's range gives the cycles' range,
+	 * and a clock that moved between its samples gives none. */
+	pt->chase_cycles_min = p->core_mhz_min > 0 && !p->core_clock_unsteady ? pt->chase_ns * p->core_mhz_min / 1000.0 : NAN;
+	pt->chase_cycles_max = p->core_mhz_max > 0 && !p->core_clock_unsteady ? pt->chase_ns * p->core_mhz_max / 1000.0 : NAN;
 }
 
 void latency_derive(struct latency_result *r, const struct latency_params *p)

@@ -156,6 +156,21 @@ double stats_floor_take_pct(struct stats_floor *f)
 	return pct;
 }
 
+double stats_floor_or_run(double own_pct, double run_pct, bool *from_run)
+{
+	*from_run = !isfinite(own_pct) && isfinite(run_pct) && run_pct > 0;
+	return *from_run ? run_pct : own_pct;
+}
+
+bool stats_agree_within_pct(double a, double b, double tol_pct)
+{
+	double tol = isfinite(tol_pct) && tol_pct > 0 ? tol_pct / 100.0 : 0.0;
+
+	if (!(isfinite(a) && isfinite(b) && a > 0 && b > 0))
+		return false;
+	return fmax(a, b) / fmin(a, b) - 1.0 <= tol;
+}
+
 double stats_paired_min_ratio(const double *a, const double *b, size_t n)
 {
 	double min_a = stats_min(a, n), min_b = stats_min(b, n), best = INFINITY, any = INFINITY;

@@ -60,6 +60,19 @@ void stats_floor_add(struct stats_floor *f, const double *trials, size_t n, size
 /* The floor in percent (NaN when no point had two whole groups); frees f. */
 double stats_floor_take_pct(struct stats_floor *f);
 
+/* The floor a section judges by: its own (own_pct) where its points had two
+ * whole min-of-N groups, else the run's (run_pct, the noise section's; NaN
+ * or <= 0: none), since one group has no spread to read. *from_run says
+ * which was taken; NaN when neither is known. */
+double stats_floor_or_run(double own_pct, double run_pct, bool *from_run);
+
+/* Whether two figures of one quantity agree within tol_pct, whichever is
+ * the larger: max / min - 1 <= tol_pct / 100 (a tolerance that is NaN or
+ * negative grants none). Two-sided, so a figure that reads too fast is a
+ * disagreement as much as one that reads too slow; false when either is
+ * not finite and positive. */
+bool stats_agree_within_pct(double a, double b, double tol_pct);
+
 /* Paired estimator: min over i of a[i] / b[i] (divide inside each
  * iteration, then take the minimum), so clock drift between iterations
  * cancels in each quotient instead of multiplying into a ratio of minima.

@@ -128,6 +128,7 @@ void bandwidth_params_default(struct bandwidth_params *p, const struct clock_inf
 	if (topo && topo->mem_available_bytes && ws > topo->mem_available_bytes / 4)
 		ws = topo->mem_available_bytes / 4;
 	*p = (struct bandwidth_params){
+		.run_floor_pct = NAN,
 		.clock = clock, .max_threads = 0, .working_set_bytes = ws, .llc_bytes = llc,
 		.line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64, .trials = quick ? 3 : 9,
 		.all_kernels = false, .efficiency = true, .efficiency_bytes = eff,
@@ -744,7 +745,7 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 						.slice_bytes = SLICE_ALIGN},
 			   slots, sizeof(*slots))))
 		goto out;
-	r->noise_floor_pct = noise_floor_pct(r);
+	r->noise_floor_pct = stats_floor_or_run(noise_floor_pct(r), p->run_floor_pct, &r->floor_from_run);
 	if ((rc = retime_impossible(p, r, arena.base, slots)))
 		goto out;
 	bandwidth_check_overlap(r);

@@ -54,6 +54,8 @@ struct bandwidth_params {
 	uint64_t seed;
 	bool mixes;                  /* also the read:write mixes on every thread (bandwidth_mix) */
 	double stagger_ns;           /* thread i starts i x this late; 0 except in the test that breaks the overlap check */
+	double run_floor_pct;        /* the run's floor (noise section), taken where the
+	                              * points' own has too few groups; NaN: none */
 	volatile sig_atomic_t *stop; /* may be NULL */
 };
 
@@ -126,6 +128,7 @@ struct bandwidth_result {
 	struct bandwidth_point *points;
 	struct team_placement placement; /* of the largest team; thread i -> CPU */
 	double noise_floor_pct;      /* upper quartile over points of min-of-3 spreads */
+	bool floor_from_run;         /* one min-of-3 group per point: the run's floor taken */
 	bool rfo_counted;            /* false: a missing store's line read is not in bytes_moved */
 	const char *rfo_note;
 	double overlap_min_pct;      /* lowest overlap_pct over multi-thread points; NAN with none */

@@ -39,6 +39,7 @@
 #include "exp/latency.h"
 #include "exp/latency_sizes.h"
 
+#include "core/stats.h"
 #include "kern/lanes.h"
 
 #include <errno.h>
@@ -336,12 +337,11 @@ static int steady_round(struct sweep *s)
 
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct)
 {
-	double tol = (isfinite(tol_pct) && tol_pct > 0 ? tol_pct : 0.0) / 100.0;
-
-	/* One-sided, as the steady check: no chase reads faster than its warm
-	 * steady state, so a reference slower than the curve is noise at the
-	 * reference's one moment (5 walks against the curve's two passes). */
-	return isfinite(curve_ns) && isfinite(warm_ns) && warm_ns > 0 && curve_ns / warm_ns - 1.0 <= tol;
+	/* Two-sided: a curve slower than its warm reference was not taken warm;
+	 * a curve faster than it reads below what a warm chase can read (or the
+	 * reference was caught in a slow moment): either way the two figures
+	 * of one quantity differ, and which to believe is not known here. */
+	return stats_agree_within_pct(curve_ns, warm_ns, tol_pct);
 }
 
 
@@ -716,6 +716,7 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 	r->noise_floor_pct = p->noise_floor_pct;
 	r->core_mhz_min = p->core_mhz_min;
 	r->core_mhz_max = p->core_mhz_max;
+	r->core_clock_unsteady = p->core_clock_unsteady;
 	r->seed = p->seed;
 	if (!p->clock || !p->derive || r->trials > LATENCY_TRIALS_MAX || r->line_bytes < sizeof(uintptr_t) ||
 	    r->line_bytes % sizeof(uintptr_t) || r->max_bytes % r->line_bytes)

@@ -74,6 +74,7 @@ struct latency_params {
 	size_t line_bytes;           /* node spacing; 0: 64 */
 	double noise_floor_pct;      /* from noise_run: the tolerance for levels and falls */
 	double core_mhz_min, core_mhz_max; /* core clock estimate; 0: unknown */
+	bool core_clock_unsteady;    /* its samples spread beyond the tolerance: no cycles derived */
 	uint64_t seed;
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop; /* may be NULL */
@@ -121,7 +122,7 @@ struct latency_point {
 	double chase_ns;             /* random chase: min over trials, ns per load (latency) */
 	double stream_ns;            /* +line sequential chain: min over trials, ns per load */
 	double prefetch_ratio;       /* chase_ns / stream_ns */
-	double chase_cycles_min, chase_cycles_max; /* from core_mhz_*; NAN when unknown */
+	double chase_cycles_min, chase_cycles_max; /* from core_mhz_*; NAN when unknown or not steady */
 	double chase_trials_ns[LATENCY_TRIALS_MAX];  /* visit order */
 	/* A point that read slower than a larger set after it is timed again
 	 * (see latency.c, "re-timing"): sweep_chase_ns is the sweep's own
@@ -282,6 +283,7 @@ struct latency_result {
 	double whole_walk_regions_ns;
 	double translation_ns_at_max;/* small - huge chase at max, by subtraction */
 	double core_mhz_min, core_mhz_max;
+	bool core_clock_unsteady;    /* as given: the cycle figures are NaN */
 	uint64_t seed;
 	double setup_seconds, sweep_seconds;
 };
@@ -313,9 +315,9 @@ struct latency_result {
  * one per 4 KiB of the set, 16K to 256K (the budget prices the same). */
 size_t latency_lead_in_loads(size_t size_bytes);
 
-/* Whether a curve point agrees with its warm reference: curve / warm - 1
- * within tol_pct (one-sided: a reference read slower is noise at its
- * moment, since no chase reads faster than warm). Pure. */
+/* Whether a curve point agrees with its warm reference within tol_pct,
+ * whichever reads faster (stats_agree_within_pct): the agreement section
+ * judges the same pair by the same rule. Pure. */
 bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
 

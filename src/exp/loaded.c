@@ -189,6 +189,7 @@ void loaded_params_default(struct loaded_params *p, const struct clock_info *clo
 	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, gen = policy_memory_set_bytes(llc), chase_bytes = gen / 2;
 
 	*p = (struct loaded_params){
+		.run_floor_pct = NAN,
 		.clock = clock, .threads = 0, .chase_bytes = chase_bytes, .gen_bytes = gen, .spacing_bytes = 64,
 		.line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64, .pages = PAGES_HUGE,
 		.read_write = !quick, .trials = quick ? 3 : 9, .hops = quick ? 16384 : 32768,
@@ -515,7 +516,7 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 		cv->idle_latency_ns = cv->points[cv->npoints - 1].latency_ns;
 	}
 	r->idle_latency_ns = r->curves[0].idle_latency_ns;
-	r->noise_floor_pct = noise_floor_pct(r);
+	r->noise_floor_pct = stats_floor_or_run(noise_floor_pct(r), p->run_floor_pct, &r->floor_from_run);
 	if (loaded_check_bounds(r)) {
 		if ((rc = retime_offered(r, &c)))
 			goto out;

@@ -44,6 +44,8 @@ struct loaded_params {
 	double offered_window_ns;   /* how long the generator-alone rate is timed per delay */
 	double stream_peak_gbps;    /* the same run's best stream bandwidth (bandwidth section); 0: none */
 	uint64_t seed;
+	double run_floor_pct;        /* the run's floor (noise section), taken where the
+	                              * points' own has too few groups; NaN: none */
 	volatile sig_atomic_t *stop;/* may be NULL */
 };
 
@@ -88,6 +90,7 @@ struct loaded_result {
 	unsigned nimpossible;       /* points marked impossible (loaded_check_bounds) */
 	double stream_peak_gbps;    /* from the params: the run's stream peak; 0: none */
 	unsigned offered_retimed;   /* offered rates measured again for a point above its offer */
+	bool floor_from_run;         /* one min-of-3 group per point: the run's floor taken */
 	struct team_placement placement; /* thread 0 chases */
 	double seconds;
 };

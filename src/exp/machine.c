@@ -12,6 +12,7 @@
 #include "core/host.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,6 +227,16 @@ int machine_estimate_core_clock(const struct clock_info *clock, int nsamples, do
 	}
 	out->nsamples = nsamples;
 	return 0;
+}
+
+void machine_core_clock_state(double min_mhz, double max_mhz, double floor_pct, struct machine_clock_state *out)
+{
+	double tol = isfinite(floor_pct) ? floor_pct : MACHINE_CLOCK_STEADY_MIN_PCT;
+
+	out->tolerance_pct = fmin(fmax(tol, MACHINE_CLOCK_STEADY_MIN_PCT), MACHINE_CLOCK_STEADY_MAX_PCT);
+	out->known = min_mhz > 0 && max_mhz >= min_mhz && isfinite(max_mhz);
+	out->spread_pct = out->known ? 100.0 * (max_mhz / min_mhz - 1.0) : NAN;
+	out->steady = out->known && out->spread_pct <= out->tolerance_pct;
 }
 
 /* Timed here, or the samples a recorded host holds (a replay times

@@ -9,6 +9,7 @@
 #ifndef MLPSCOPE_EXP_MACHINE_H
 #define MLPSCOPE_EXP_MACHINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/coretype.h"
@@ -92,6 +93,24 @@ int machine_probe(struct machine_info *m, const struct clock_info *clock);
  * hiding it. Returns 0 or -EINVAL. */
 int machine_estimate_core_clock(const struct clock_info *clock, int nsamples, double sample_ms,
 				struct machine_core_clock *out);
+
+/* Whether the core clock's samples are one clock: their spread, 100 x
+ * (max / min - 1), within tolerance_pct. A clock that moves between samples
+ * (a P-state flipping 3657 <-> 1997 MHz, a host's share of the core) turns
+ * ns into no single cycle count, so cycle figures are derived only from a
+ * steady one. The tolerance is the run's floor (NaN: none), clamped to
+ * [MACHINE_CLOCK_STEADY_MIN_PCT, MACHINE_CLOCK_STEADY_MAX_PCT]: 5 ms samples
+ * carry their own timing noise below the first, and past the second no
+ * cycle figure names one clock whatever the floor. Pure. */
+#define MACHINE_CLOCK_STEADY_MIN_PCT 5.0
+#define MACHINE_CLOCK_STEADY_MAX_PCT 20.0
+struct machine_clock_state {
+	bool known;              /* samples with a positive minimum */
+	bool steady;
+	double spread_pct;       /* NaN when not known */
+	double tolerance_pct;
+};
+void machine_core_clock_state(double min_mhz, double max_mhz, double floor_pct, struct machine_clock_state *out);
 
 /* Read the bracketed word of a sysfs mode file ("always [madvise] never" ->
  * "madvise") into out. Returns 0, -errno when the file cannot be read, or

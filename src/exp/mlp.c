@@ -106,13 +106,20 @@ static int run_rounds(struct sweep *s, unsigned repeat, double done, double shar
 /* This section's own floor, on its own points (stats_floor: the estimator
  * every section shares): the run's floor from the noise section is an
  * L1-resident chase, far quieter than DRAM misses overlapped K ways. */
-static double noise_floor_pct(const struct mlp_point *pts, unsigned n)
+static double noise_floor_pct(const struct mlp_point *pts, unsigned n, double run_floor_pct, bool *from_run)
 {
 	struct stats_floor fl = {0};
 
 	for (unsigned i = 0; i < n; i++)
 		stats_floor_add(&fl, pts[i].trials_ns, pts[i].ntrials, MLP_TRIAL_GROUP, false);
-	return stats_floor_take_pct(&fl);
+	return stats_floor_or_run(stats_floor_take_pct(&fl), run_floor_pct, from_run);
+}
+
+/* The floor as a tolerance: none known is none granted (a NaN would make
+ * every comparison false, and no K would be "within the floor"). */
+static double tolerance_frac(double floor_pct)
+{
+	return isfinite(floor_pct) && floor_pct > 0 ? floor_pct / 100.0 : 0.0;
 }
 
 /* Minimum over the trials of one repeat (repeat < 0: all repeats). */
@@ -130,7 +137,7 @@ static bool curve_flat(const double *t, unsigned n, double floor_pct)
 	if (n < 2 * FLAT_SPAN)
 		return false;
 	return stats_min(t + n - FLAT_SPAN, FLAT_SPAN) >=
-	       stats_min(t, n - FLAT_SPAN) * (1.0 - floor_pct / 100.0);
+	       stats_min(t, n - FLAT_SPAN) * (1.0 - tolerance_frac(floor_pct));
 }
 
 static void fill_derived(struct mlp_point *pt, unsigned k, double t1, size_t line_bytes)
@@ -181,7 +188,8 @@ static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trial
 	e->fit_rms_log_residual = fit.rms_log_residual;
 	/* Ks = L / t_floor, and each of L and t_floor is a min-of-N estimate
 	 * known to within the floor: their ratio to within about sqrt(2) of it. */
-	e->fit_uncertainty = fit.saturation_lanes * sqrt(2.0) * r->noise_floor_pct / 100.0;
+	e->fit_uncertainty = isfinite(r->noise_floor_pct) ? fit.saturation_lanes * sqrt(2.0) * r->noise_floor_pct / 100.0
+							  : NAN;
 	e->peak_concurrency = 0;
 	for (unsigned i = 0; i < r->npoints; i++)
 		if (!r->sweep[i].impossible && r->sweep[i].concurrency > e->peak_concurrency) {
@@ -191,7 +199,7 @@ static void fill_estimate(struct mlp_result *r, unsigned repeats, unsigned trial
 	double best = stats_min(t, n);
 
 	for (unsigned i = 0; i < n; i++)
-		if (t[i] <= best * (1.0 + r->noise_floor_pct / 100.0)) {
+		if (t[i] <= best * (1.0 + tolerance_frac(r->noise_floor_pct))) {
 			e->plateau_from_lanes = (unsigned)k[i];
 			break;
 		}
@@ -241,6 +249,7 @@ static int sweep_all(struct sweep *s)
 	struct mlp_result *r = s->r;
 	unsigned lo = 1, hi = p->max_lanes < FIRST_BLOCK_LANES ? p->max_lanes : FIRST_BLOCK_LANES;
 	double share = 1.0 / (p->repeats + 1), t[LANES_MAX];
+	bool from_run;
 	int rc;
 
 	for (;;) {
@@ -256,7 +265,7 @@ static int sweep_all(struct sweep *s)
 			return rc;
 		for (unsigned i = 0; i < hi; i++)
 			t[i] = point_min(&r->sweep[i], 0, p->trials);
-		if (hi == p->max_lanes || curve_flat(t, hi, noise_floor_pct(r->sweep, hi)))
+		if (hi == p->max_lanes || curve_flat(t, hi, noise_floor_pct(r->sweep, hi, p->run_floor_pct, &from_run)))
 			break;
 		lo = hi + 1;
 		hi = hi + BLOCK_LANES < p->max_lanes ? hi + BLOCK_LANES : p->max_lanes;
@@ -296,9 +305,9 @@ static int retime_impossible(struct sweep *s)
 	return 0;
 }
 
-void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials)
+void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double run_floor_pct)
 {
-	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints);
+	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints, run_floor_pct, &r->floor_from_run);
 	double t1 = stats_min(r->sweep[0].trials_ns, r->sweep[0].ntrials);
 	double control_t1 = r->ncontrol ? stats_min(r->control[0].trials_ns, r->control[0].ntrials) : NAN;
 
@@ -348,11 +357,11 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
 	if ((rc = sweep_all(&s)))
 		goto out;
-	mlp_analyse(r, p->repeats, p->trials);
+	mlp_analyse(r, p->repeats, p->trials, p->run_floor_pct);
 	if (r->nimpossible) {
 		if ((rc = retime_impossible(&s)))
 			goto out;
-		mlp_analyse(r, p->repeats, p->trials);
+		mlp_analyse(r, p->repeats, p->trials, p->run_floor_pct);
 	}
 	/* About 0.1 s: the core's rate for the same kernels, for the model's
 	 * u/P term (a failure here costs that term, not the sweep). */

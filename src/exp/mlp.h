@@ -66,7 +66,8 @@ struct mlp_result {
 	uint64_t perm_hash;
 	size_t accesses_per_point;
 	unsigned trials_per_repeat;
-	double noise_floor_pct;
+	double noise_floor_pct;     /* NaN only when neither its own nor the run's is known */
+	bool floor_from_run;        /* too few min-of-3 groups for its own: the run's taken */
 	unsigned npoints;
 	unsigned nimpossible;       /* lanes points marked impossible, left out of the estimate */
 	unsigned retimed_points;    /* lanes points re-timed for a speedup above K (t(1) among them) */
@@ -102,6 +103,8 @@ struct mlp_params {
 	unsigned trials;          /* per point per repeat, a multiple of 3 */
 	size_t accesses;          /* per timed region, H */
 	uint64_t seed;
+	double run_floor_pct;     /* the run's floor (noise section), taken where the
+	                           * sweep's own has too few groups; 0 or NaN: none */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;   /* set asynchronously: finish early */
 	void (*progress)(void *ctx, double fraction);
@@ -121,8 +124,10 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *result);
  * speedup and concurrency, marks each lanes point whose speedup t(1)/t(K)
  * exceeds K beyond the floor (impossible: K lanes overlap at most K
  * misses), and from the others only the estimate (rules, saturation fit,
- * peak, plateau, each repeat's Ks and how many agree). Pure. */
-void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials);
+ * peak, plateau, each repeat's Ks and how many agree). The floor is the
+ * sweep's own, or run_floor_pct (0 or NaN: none) where it has one min-of-3
+ * group per point (stats_floor_or_run). Pure. */
+void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double run_floor_pct);
 
 /* Groups of this many trials form one min-of-N estimate. */
 #define MLP_TRIAL_GROUP 3

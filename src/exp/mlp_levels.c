@@ -93,9 +93,14 @@ void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n)
 		lv[i].resident = !lv[i].from_main_sweep && lv[i].measured && mem > 0 && lv[i].t1_ns < 0.25 * mem;
 }
 
+double mlp_level_floor_frac(const struct mlp_level *lv)
+{
+	return fmax(isfinite(lv->noise_floor_pct) ? lv->noise_floor_pct / 100 : 0, 0.02);
+}
+
 bool mlp_level_saturated(const struct mlp_level *lv)
 {
-	double floor = fmax(isfinite(lv->noise_floor_pct) ? lv->noise_floor_pct / 100 : 0, 0.02);
+	double floor = mlp_level_floor_frac(lv);
 
 	return lv->measured && lv->plateau_concurrency > 0 &&
 	       lv->peak_concurrency <= lv->plateau_concurrency * (1 + 2 * floor);

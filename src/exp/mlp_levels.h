@@ -43,6 +43,10 @@ struct mlp_level {
  * describe no saturation. Pure. */
 bool mlp_level_saturated(const struct mlp_level *lv);
 
+/* The floor that check judges by, as a fraction: the level's own (or the
+ * run's, where its sweep borrowed it), at least 2%. Pure. */
+double mlp_level_floor_frac(const struct mlp_level *lv);
+
 /* Plan the levels: half the L2 and half the largest cache the OS reports
  * (when it is larger than the L2), then past_bytes (the main sweep's working
  * set). Returns how many were planned (1..MLP_LEVELS). */

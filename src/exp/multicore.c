@@ -92,6 +92,7 @@ void multicore_params_default(struct multicore_params *p, const struct clock_inf
 	size_t llc = topo ? topo_largest_cache_bytes(topo) : 0, bytes = policy_memory_set_bytes(llc) / (quick ? 4 : 2);
 
 	*p = (struct multicore_params){
+		.run_floor_pct = NAN,
 		.clock = clock, .max_threads = 0, .max_lanes = quick ? 16 : 48, .per_thread_bytes = bytes,
 		.spacing_bytes = 64, .line_bytes = topo && topo->line_bytes ? topo->line_bytes : 64,
 		.pages = PAGES_HUGE, .trials = quick ? 3 : 9, .accesses = 32768, .seed = 11,
@@ -312,7 +313,7 @@ int multicore_run(const struct multicore_params *p, struct multicore_result *r, 
 			if ((rc = run_point(&c, &r->points[i], true)))
 				goto out;
 		}
-	r->noise_floor_pct = noise_floor_pct(r);
+	r->noise_floor_pct = stats_floor_or_run(noise_floor_pct(r), p->run_floor_pct, &r->floor_from_run);
 	if (multicore_analyse(r)) {
 		if ((rc = retime_impossible(p, r, &c)))
 			goto out;

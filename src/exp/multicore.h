@@ -36,6 +36,8 @@ struct multicore_params {
 	unsigned trials;            /* per point, a multiple of 3 */
 	size_t accesses;            /* per thread per timed region (H, split over K lanes) */
 	uint64_t seed;
+	double run_floor_pct;        /* the run's floor (noise section), taken where the
+	                              * points' own has too few groups; NaN: none */
 	volatile sig_atomic_t *stop;/* may be NULL */
 };
 
@@ -81,6 +83,7 @@ struct multicore_result {
 	const char *concurrency_definition;
 	double noise_floor_pct;
 	unsigned nimpossible;         /* points marked impossible, left out of the saturation */
+	bool floor_from_run;         /* one min-of-3 group per point: the run's floor taken */
 	struct multicore_saturation sat[MULTICORE_MAX_COUNTS];
 	/* Thread count after which adding threads raises the peak rate by less
 	 * than the noise floor; 0 when the rate still grows at the largest T. */

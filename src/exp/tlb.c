@@ -131,7 +131,7 @@ void tlb_find_steps(struct tlb_series *s, double tol_pct)
 
 	s->nlevels = 0;
 	s->first_extra_ns = s->walk_ns = NAN;
-	s->walk_on_plateau = false;
+	s->walk_on_plateau = s->steps_hidden = false;
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -183,6 +183,7 @@ void tlb_find_steps(struct tlb_series *s, double tol_pct)
 	s->walk_ns = s->nlevels ? level_extra : NAN;
 	s->max_extra_ns = extra[n - 1];
 	s->walk_on_plateau = hi[nraw - 1] == n;
+	s->steps_hidden = !s->nlevels && s->max_extra_ns - s->first_extra_ns > TLB_MIN_STEP_NS;
 }
 
 static const struct cpu_tlb *reported_for(const struct tlb_result *r, unsigned level, size_t page_bytes)
@@ -192,6 +193,20 @@ static const struct cpu_tlb *reported_for(const struct tlb_result *r, unsigned l
 		    strcmp(r->reported[i].type, "instruction"))
 			return &r->reported[i];
 	return NULL;
+}
+
+/* A floor above the least tolerance that leaves the first step the CPU
+ * reports unfound: the first step found on small pages lies past 1.5x the
+ * reach of the reported first level, so a smaller step (an L1 miss that
+ * costs a few ns against a load of tens) sat within the floor. Huge pages
+ * are left out: a guest's huge pages may step early or late for reasons of
+ * their own (tlb_huge_reach_effective). */
+static bool first_step_hidden(const struct tlb_result *r, const struct tlb_series *se)
+{
+	const struct cpu_tlb *c = reported_for(r, 1, se->page_bytes);
+
+	return r->tolerance_pct > TLB_MIN_TOLERANCE_PCT && se->page_bytes == TLB_STRIDE_BYTES && se->nlevels && c &&
+	       (double)se->levels[0].reach_bytes > 1.5 * (double)c->entries * (double)se->page_bytes;
 }
 
 void tlb_analyse(struct tlb_result *r)
@@ -219,6 +234,7 @@ void tlb_analyse(struct tlb_result *r)
 			ratio = (double)l->reach_bytes / ((double)c->entries * (double)se->page_bytes);
 			l->agrees_with_reported = ratio >= 1.0 / 1.5 && ratio <= 1.5;
 		}
+		se->steps_hidden |= first_step_hidden(r, se);
 	}
 	r->huge_reach_known = r->nseries == 2 && tlb_huge_reach_effective(&r->series[0], &r->series[1],
 									   &r->huge_reach_effective);
@@ -242,7 +258,8 @@ unsigned tlb_check_bounds(struct tlb_result *r, double memory_latency_ns)
 bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective)
 {
 	*effective = false;
-	if (!small->nlevels)
+	/* No step on huge pages says nothing of reach when the floor hid it. */
+	if (!small->nlevels || (!huge->nlevels && huge->steps_hidden))
 		return false;
 	/* A 2 MiB entry reaches 512x a 4 KiB one: even a TLB with 8x fewer
 	 * huge entries would step 64x later. Within 4x is the same TLB
@@ -300,7 +317,7 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 	memset(r, 0, sizeof(*r));
 	r->trials = p->trials ? p->trials : DEFAULT_TRIALS;
 	r->noise_floor_pct = p->noise_floor_pct;
-	r->tolerance_pct = fmax(isfinite(p->noise_floor_pct) ? p->noise_floor_pct : 0.0, 10.0);
+	r->tolerance_pct = fmax(isfinite(p->noise_floor_pct) ? p->noise_floor_pct : 0.0, TLB_MIN_TOLERANCE_PCT);
 	r->stride_bytes = TLB_STRIDE_BYTES;
 	r->seed = p->seed;
 	s.target_ns = p->region_ns > 0 ? p->region_ns : DEFAULT_REGION_NS;

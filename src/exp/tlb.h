@@ -27,6 +27,9 @@
 /* The smallest step counted, in ns per load, whatever the floor: below it
  * a step is the timer's and the loop's, not a TLB's. */
 #define TLB_MIN_STEP_NS 0.3
+/* The least tolerance a step is judged by, in percent of a load's time;
+ * the run's floor where that is higher. */
+#define TLB_MIN_TOLERANCE_PCT 10.0
 
 struct tlb_params {
 	unsigned min_pages;          /* 0: 8 */
@@ -78,6 +81,10 @@ struct tlb_series {
 	double max_extra_ns;         /* extra at the largest count */
 	bool walk_on_plateau;        /* the largest count lies on that plateau (else the
 	                              * curve rose again: page-table lines leaving a cache) */
+	bool steps_hidden;           /* the tolerance (the run's floor) hid steps: none found while
+	                              * the extra rose past TLB_MIN_STEP_NS, or (small pages, floor
+	                              * above TLB_MIN_TOLERANCE_PCT) the first found lies past 1.5x
+	                              * the reach of the CPU's reported first level */
 };
 
 struct tlb_result {
@@ -140,7 +147,8 @@ unsigned tlb_check_bounds(struct tlb_result *r, double memory_latency_ns);
 /* Whether huge pages give huge-page reach: false in *effective when the
  * huge-page series' first step lies within 4x of the small-page series'
  * (the TLB holds 4 KiB translations of the 2 MiB pages). Returns false when
- * it cannot tell (no small-page step). Pure. */
+ * it cannot tell (no small-page step, or no huge-page step because the floor
+ * hid it: steps_hidden). Pure. */
 bool tlb_huge_reach_effective(const struct tlb_series *small, const struct tlb_series *huge, bool *effective);
 
 #endif

@@ -42,7 +42,7 @@ void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 
 	*p = (struct window_params){
 		.working_set_bytes = ws, .trials = 15, .iters = 8192, .max_n = 1024,
-		.seed = 7, .clock = clock, .stop = stop,
+		.seed = 7, .run_floor_pct = NAN, .clock = clock, .stop = stop,
 	};
 }
 
@@ -1193,7 +1193,12 @@ int window_run(const struct window_params *p, struct window_result *r)
 		    (rc = rob_check(&s, &rob_fr[1], "middle", WINDOW_PHASE_ROB_MIDDLE)))
 			goto out;
 	}
-	r->noise_floor_pct = 100 * s.floor_frac;
+	/* One min-of-3 group a point has no spread of its own: the run's floor
+	 * then; with neither, the decisions keep the 2% they started with and
+	 * the result says no floor was measured. */
+	r->noise_floor_pct = stats_floor_or_run(100 * noise_floor_frac(r), p->run_floor_pct, &r->floor_from_run);
+	if (isfinite(r->noise_floor_pct))
+		s.floor_frac = r->noise_floor_pct / 100;
 	for (unsigned i = 0; i < r->nfillers; i++)
 		fill_filler(&r->fillers[i], s.floor_frac, p->max_n);
 	/* The repeat, after every sweep, so it is minutes (not seconds) away

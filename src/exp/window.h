@@ -40,6 +40,8 @@ struct window_params {
 	unsigned max_n;            /* coarse sweep ceiling, fillers per miss */
 	unsigned filler_mask;      /* bit (1u << enum probe_filler); 0 = all */
 	uint64_t seed;
+	double run_floor_pct;      /* the run's floor (noise section), taken where the points'
+	                            * own has too few groups; 0 or NaN: none */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;   /* set asynchronously: finish early */
 	void (*progress)(void *ctx, double fraction);
@@ -221,7 +223,9 @@ struct window_result {
 	struct layout_check layout;
 	uint64_t iters;            /* per timed region, as used */
 	unsigned trials;
-	double noise_floor_pct;    /* upper quartile of min-of-3 spreads over all points */
+	double noise_floor_pct;    /* upper quartile of min-of-3 spreads over all points, or the
+	                            * run's (floor_from_run); NaN: neither (decisions used 2%) */
+	bool floor_from_run;
 	double setup_seconds, sweep_seconds;
 	unsigned nfillers;
 	struct window_filler_result fillers[PROBE_FILLER_COUNT];

@@ -5,6 +5,7 @@
  * ownership), because an unlabelled bandwidth is the classic misreading.
  */
 #include "report/bandwidth_out.h"
+#include "util/format.h"
 #include "report/csv.h"
 #include "report/threads_out.h"
 
@@ -66,7 +67,7 @@ void bandwidth_write_text(const void *result, FILE *f)
 		"%.1f%% in huge pages (obtained); floor %s\n",
 		(double)r->working_set_bytes / (1 << 20), (double)r->window_bytes / (1 << 20),
 		r->working_set_bytes ? 100.0 * (double)r->huge_bytes_obtained / (double)r->working_set_bytes : 0.0,
-		threads_floor_text(r->noise_floor_pct, fl, sizeof(fl)));
+		report_format_floor(fl, sizeof(fl), r->noise_floor_pct, r->floor_from_run));
 	threads_write_placement_text(&r->placement, f);
 	fprintf(f, "  %-16s %7s %10s  %s\n", "kernel", "threads", "GB/s", "per thread GB/s");
 	for (unsigned i = 0; i < r->npoints; i++) {
@@ -183,6 +184,7 @@ void bandwidth_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_string(w, "estimator", "min time of trials (max GB/s); total = all bytes / (last end - first start); "
 				     "every thread stops once the first has streamed its whole slice");
 	jsonw_double(w, "noise_floor_pct", r->noise_floor_pct);
+	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
 	jsonw_bool(w, "rfo_counted", r->rfo_counted);
 	jsonw_string(w, "rfo_note", r->rfo_note);
 	JSONW_OBJECT_ARRAY_EACH(w, "kernels", r->points, r->npoints, kernel_members);

@@ -5,6 +5,7 @@
  * counts prefetches or page walks (no PMU is assumed).
  */
 #include "report/latency_out.h"
+#include "exp/machine.h"
 #include "report/csv.h"
 
 #include "analyse/latency_levels.h"
@@ -111,7 +112,7 @@ static double pct(size_t part, size_t whole)
 
 static void write_points_text(const struct latency_result *r, FILE *f)
 {
-	bool cycles = r->core_mhz_min > 0 && r->core_mhz_max > 0;
+	bool cycles = r->core_mhz_min > 0 && r->core_mhz_max > 0 && !r->core_clock_unsteady;
 
 	fprintf(f, "\n  %-10s  %-5s  %12s  %14s  %12s  %15s  %6s  %6s\n", "working", "pages", "chase ns/load",
 		"stream ns/load", "prefetcher", cycles ? "chase cycles" : "", "layout", "trials");
@@ -235,11 +236,23 @@ void latency_write_text(const void *result, FILE *f)
 		"the caches the OS reports)\n  or a lead-in of one load per 4 KiB (larger sets), then regions until it "
 		"settles; each value the minimum;\n  layout checked at every size\n", r->trials, r->passes,
 		r->region_hops, r->warm_walks, a);
-	fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n", r->noise_floor_pct,
-		r->tolerance_pct);
-	if (r->core_mhz_min > 0)
+	if (isfinite(r->noise_floor_pct))
+		fprintf(f, "  noise floor %.2f%% (" REPORT_FLOOR_RUN "); levels use a tolerance of %.1f%%\n",
+			r->noise_floor_pct, r->tolerance_pct);
+	else
+		fprintf(f, "  noise floor not known (the noise section did not run); levels use a tolerance of %.1f%%\n",
+			r->tolerance_pct);
+	if (r->core_mhz_min > 0 && r->core_clock_unsteady) {
+		struct machine_clock_state clk;
+
+		machine_core_clock_state(r->core_mhz_min, r->core_mhz_max, r->noise_floor_pct, &clk);
+		fprintf(f, "  core clock NOT STEADY: its samples read %.0f-%.0f MHz (%.0f%% apart, beyond the %.1f%% "
+			"tolerance): no cycle figures given, ns only\n", r->core_mhz_min, r->core_mhz_max, clk.spread_pct,
+			clk.tolerance_pct);
+	} else if (r->core_mhz_min > 0) {
 		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",
 			r->core_mhz_min, r->core_mhz_max);
+	}
 	write_points_text(r, f);
 	fprintf(f, "\n  %-6s  %-12s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at*", "half-way**",
 		"latency ns", "OS reports", "note");
@@ -337,9 +350,10 @@ void latency_write_text(const void *result, FILE *f)
 			report_format_bytes(sz, sizeof(sz), x->size_bytes);
 			fprintf(f, "    level %u at %-10s curve %8.2f ns, back to back %8.2f ns (%+.1f%%): %s\n", x->level, sz,
 				x->curve_ns, x->warm_ns, x->diff_pct,
-				!x->agrees ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
-				: x->diff_pct < -r->tolerance_pct ? "agree (the reference read slower: the machine's state at its moment)"
-				: "agree");
+				x->agrees ? "agree"
+				: x->curve_ns > x->warm_ns ? "DISAGREE beyond the tolerance: the curve is not what a warm chase reads"
+				: "DISAGREE beyond the tolerance: the curve reads faster than a warm chase (a curve too fast, or "
+				  "the reference's moment slow)");
 		}
 	}
 	write_dist_text(r, f);
@@ -511,6 +525,7 @@ void latency_write_json(const void *result, struct jsonw *w, const char *key)
 	JSONW_FIELDS(w, r, latency_run_fields);
 	jsonw_double(w, "core_mhz_min", r->core_mhz_min > 0 ? r->core_mhz_min : NAN);
 	jsonw_double(w, "core_mhz_max", r->core_mhz_max > 0 ? r->core_mhz_max : NAN);
+	jsonw_bool_or_null(w, "core_clock_steady", r->core_mhz_min > 0, !r->core_clock_unsteady);
 	jsonw_uint(w, "seed", r->seed);
 	jsonw_double(w, "setup_seconds", r->setup_seconds);
 	jsonw_double(w, "sweep_seconds", r->sweep_seconds);

@@ -107,9 +107,12 @@ static void add_cycles(struct summary *s, const struct jsonr_value *l, const cha
 		       double ns, const char *from_ns)
 {
 	double lo = summary_number(l, "core_mhz_min"), hi = summary_number(l, "core_mhz_max");
+	const struct jsonr_value *steady = jsonr_get(l, "core_clock_steady");
 	struct summary_figure *g;
 
-	if (!(lo > 0 && hi >= lo))
+	/* A clock that moved between its samples makes no cycle figure: the
+	 * latency section said so among the warnings. */
+	if (!(lo > 0 && hi >= lo) || (steady && steady->type == JSONR_BOOL && !steady->u.boolean))
 		return;
 	if ((g = summary_add(s, line, "latency", name, ns * (lo + hi) / 2000.0, "cycles", 1))) {
 		/* The clock's range as +/-, where it shows at this precision. */

@@ -5,6 +5,7 @@
  * point's per-region spread is printed beside its minimum.
  */
 #include "report/loaded_out.h"
+#include "util/format.h"
 #include "report/csv.h"
 #include "report/threads_out.h"
 
@@ -73,7 +74,7 @@ void loaded_write_text(const void *result, FILE *f)
 		r->generators == 1 ? "s" : "");
 	fprintf(f, "  chase %.0f MiB, generators %.0f MiB; spin %.3f ns/iteration; floor %s\n",
 		(double)r->chase_bytes / (1 << 20), (double)r->gen_bytes / (1 << 20), r->spin_ns_per_iter,
-		threads_floor_text(r->noise_floor_pct, fl, sizeof(fl)));
+		report_format_floor(fl, sizeof(fl), r->noise_floor_pct, r->floor_from_run));
 	threads_write_placement_text(&r->placement, f);
 	fprintf(f, "  thread 0 chases; bandwidth = %s\n", r->bw_definition);
 	fprintf(f, "  idle latency %.1f ns\n", r->idle_latency_ns);
@@ -87,6 +88,7 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, loaded_result_fields);
+	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
 	/* The read curve at top level (the keys), every curve below. */
 	for (unsigned k = 0; k < r->ncurves; k++) {
 		const struct loaded_curve *c = &r->curves[k];

@@ -11,6 +11,7 @@
 #include "util/format.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -98,6 +99,20 @@ static void write_pages_text(const struct machine_info *m, FILE *f)
 		m->thp_defrag[0] ? m->thp_defrag : "(unreadable)");
 }
 
+/* A clock that moved between its samples, said where the samples are: the
+ * latency section gives no cycle figures from it (judged by the run's
+ * floor, which is not known yet here; this line uses the least tolerance). */
+static void write_clock_state(const struct machine_info *m, FILE *f)
+{
+	struct machine_clock_state clk;
+
+	machine_core_clock_state(m->core_clock.min_mhz, m->core_clock.max_mhz, NAN, &clk);
+	if (clk.known && !clk.steady)
+		fprintf(f, LABEL "NOT STEADY: the samples spread %.0f%% (%.0f-%.0f MHz), beyond %.0f%%: the clock moved "
+			"while it was timed, and cycles from it name no one clock\n", "clock state", clk.spread_pct,
+			m->core_clock.min_mhz, m->core_clock.max_mhz, clk.tolerance_pct);
+}
+
 static void write_pmu_text(const struct machine_info *m, FILE *f)
 {
 	const struct pmu_probe *p = &m->pmu;
@@ -163,6 +178,7 @@ void machine_write_text(const void *result, FILE *f)
 		for (int i = 0; i < m->core_clock.nsamples; i++)
 			fprintf(f, "%s%.0f", i ? " " : "", m->core_clock.samples_mhz[i]);
 		fputc('\n', f);
+		write_clock_state(m, f);
 	} else {
 		fprintf(f, LABEL "not estimated (%s)\n", "core clock",
 			m->core_clock_rc == -ENODATA ? "the recorded host holds no samples" : strerror(-m->core_clock_rc));

@@ -12,6 +12,7 @@
 #include "util/format.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
 static const struct jsonw_field mlp_estimate_fields[] = {
@@ -78,7 +79,7 @@ static const struct jsonw_field layout_check_fields[] = {
 static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 {
 	const struct layout_check *l = &m->layout;
-	char ws[32], huge[32], total[32];
+	char ws[32], huge[32], total[32], fl[96];
 
 	report_format_bytes(ws, sizeof(ws), m->working_set_bytes);
 	report_format_bytes(huge, sizeof(huge), m->huge_bytes_obtained);
@@ -95,8 +96,8 @@ static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 	fprintf(f, "  permutation: Sattolo, seed %" PRIu64 ", hash %016" PRIx64 "\n", m->perm_seed, m->perm_hash);
 	fprintf(f, "  %zu accesses per timed region; %u trials x %u repeats per point, visited round-robin\n",
 		m->accesses_per_point, m->trials_per_repeat, m->estimate.repeats);
-	fprintf(f, "  noise floor of the min-of-3 estimator: %.1f%% (" REPORT_FLOOR_OWN ": its tolerance)\n",
-		m->noise_floor_pct);
+	fprintf(f, "  noise floor of the min-of-3 estimator: %s: its tolerance\n",
+		report_format_floor(fl, sizeof(fl), m->noise_floor_pct, m->floor_from_run));
 }
 
 /* What the bound check did: the re-time, and the points it left marked. */
@@ -151,9 +152,15 @@ static void write_mlp_estimate(const struct mlp_result *m, FILE *f)
 	const struct mlp_estimate *e = &m->estimate;
 
 	fprintf(f, "\n  estimate:\n");
-	fprintf(f, "    fit t(K) = max(L/K, L/Ks):  Ks = %.1f +/- %.1f lanes, L = %.1f ns, "
+	char unc[48];
+
+	if (isfinite(e->fit_uncertainty))
+		snprintf(unc, sizeof(unc), " +/- %.1f", e->fit_uncertainty);
+	else
+		snprintf(unc, sizeof(unc), " (no floor known: no uncertainty)");
+	fprintf(f, "    fit t(K) = max(L/K, L/Ks):  Ks = %.1f%s lanes, L = %.1f ns, "
 		"plateau concurrency %.1f (rms residual %.1f%%)\n",
-		e->fit_saturation_lanes, e->fit_uncertainty, e->fit_latency_ns,
+		e->fit_saturation_lanes, unc, e->fit_latency_ns,
 		e->fit_plateau_concurrency, 100.0 * e->fit_rms_log_residual);
 	if (m->nimpossible)
 		fprintf(f, "    from %u of the %u K: the others' speedups are IMPOSSIBLE (above K)\n",
@@ -276,8 +283,10 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 		char ws[32], ks[32], peak[32];
 
 		report_format_bytes(ws, sizeof(ws), lv->working_set_bytes);
-		if (mlp_level_saturated(lv))
+		if (mlp_level_saturated(lv) && isfinite(lv->ks_uncertainty))
 			snprintf(ks, sizeof(ks), "%.1f +/- %.1f", lv->ks, lv->ks_uncertainty);
+		else if (mlp_level_saturated(lv))
+			snprintf(ks, sizeof(ks), "%.1f", lv->ks);
 		else
 			snprintf(ks, sizeof(ks), "not saturated");
 		snprintf(peak, sizeof(peak), "%.1f (%u)", lv->peak_concurrency, lv->peak_lanes);
@@ -289,7 +298,7 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 			fprintf(f, "  %s: not saturated: the peak %.1f (K = %u) is beyond its plateau %.1f by more than two\n"
 				"  floors (%.1f%%): the curve still rises or alternates, so no Ks is given for it.\n",
 				a->levels[i].name, a->levels[i].peak_concurrency, a->levels[i].peak_lanes,
-				a->levels[i].plateau_concurrency, a->levels[i].noise_floor_pct);
+				a->levels[i].plateau_concurrency, 100 * mlp_level_floor_frac(&a->levels[i]));
 	for (unsigned i = 0; i < a->nlevels; i++)
 		if (!a->levels[i].from_main_sweep && !a->levels[i].resident)
 			fprintf(f, "  %s: t(1) is not under half of memory's: the chain did not stay in that cache (the\n"
@@ -372,6 +381,7 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	jsonw_uint(w, "accesses_per_point", m->accesses_per_point);
 	jsonw_uint(w, "trials_per_repeat", m->trials_per_repeat);
 	jsonw_double(w, "noise_floor_pct", m->noise_floor_pct);
+	jsonw_string(w, "noise_floor_source", report_floor_source(m->noise_floor_pct, m->floor_from_run));
 	jsonw_string(w, "noise_floor_method",
 		     "upper quartile over lane counts of the spread (max/min - 1) of min-of-3 trial groups");
 	jsonw_uint(w, "impossible_points", m->nimpossible);

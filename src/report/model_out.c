@@ -176,14 +176,17 @@ static void write_plateau(FILE *out, const struct env_inputs *in)
 	size_t ip = model_plateau_index(in);
 	struct env_point p;
 	double t = in->measured_ns[ip], frac = in->noise_floor_frac;
-	char src[2 * ENV_SOURCE_LEN], words[1024];
+	char src[2 * ENV_SOURCE_LEN], words[1024], unc[32] = "";
 
 	envelope_at(in, ip, &p);
-	fprintf(out, "\n  What sets the plateau. Ks = %.1f +/- %.1f lanes and a plateau of %.1f accesses in flight\n"
+	/* A stored result may carry no floor (null): no +/- is known then. */
+	if (isfinite(in->ks_uncertainty))
+		snprintf(unc, sizeof(unc), " +/- %.1f", in->ks_uncertainty);
+	fprintf(out, "\n  What sets the plateau. Ks = %.1f%s lanes and a plateau of %.1f accesses in flight\n"
 		"  (t(1)/t(K)) are a saturation of this kernel's throughput (lanes_K, %.2f instructions and %.2f\n"
 		"  loads per access at K = %.0f) on this machine: a knee is not a queue capacity, and several\n"
 		"  resources could set it. At K = %.0f, the last point (%.2f ns per access measured), each candidate:\n",
-		in->ks, in->ks_uncertainty, in->plateau_concurrency, in->insns_per_access[ip],
+		in->ks, unc, in->plateau_concurrency, in->insns_per_access[ip],
 		in->loads_per_access[ip], p.k, p.k, t);
 	for (size_t c = 0; c < sizeof(candidates) / sizeof(candidates[0]); c++) {
 		enum env_term term = candidates[c].term;

@@ -9,6 +9,7 @@
 #include "report/summary.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "util/format.h"
@@ -56,6 +57,17 @@ struct summary_figure *summary_add(struct summary *s, const char *line, const ch
 	/* Three significant figures are all a latency carries here. */
 	g->decimals = !strcmp(unit, "ns") && fabs(value) >= 10 && decimals > 1 ? 1 : decimals;
 	return g;
+}
+
+void summary_hidden(struct summary *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nhidden == SUMMARY_MAX_HIDDEN)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->hidden[s->nhidden++], sizeof(s->hidden[0]), fmt, ap);
+	va_end(ap);
 }
 
 void summary_format_bytes(char *out, size_t len, double b)
@@ -152,6 +164,10 @@ void summary_write_text(const struct summary *s, FILE *f)
 		}
 		if (any)
 			fputc('\n', f);
+		/* What the floor hid, right under the floor's own row. */
+		if (!strcmp(lines[l], "noise floor"))
+			for (size_t i = 0; i < s->nhidden; i++)
+				fprintf(f, "  %-16s ! %s\n", "hidden by it", s->hidden[i]);
 	}
 	for (size_t i = 0; i < s->nabsent; i++)
 		fprintf(f, "  %-16s not run (mlpscope %s)\n", s->absent[i].line, s->absent[i].section);
@@ -189,6 +205,10 @@ void summary_write_json(const struct summary *s, struct jsonw *w)
 	jsonw_array_begin(w, "not_run");
 	for (size_t i = 0; i < s->nabsent; i++)
 		jsonw_string(w, NULL, s->absent[i].section);
+	jsonw_array_end(w);
+	jsonw_array_begin(w, "hidden_by_floor");
+	for (size_t i = 0; i < s->nhidden; i++)
+		jsonw_string(w, NULL, s->hidden[i]);
 	jsonw_array_end(w);
 	jsonw_object_end(w);
 }

@@ -21,6 +21,7 @@ struct view;
 
 #define SUMMARY_MAX_FIGURES 48
 #define SUMMARY_MAX_ABSENT 16
+#define SUMMARY_MAX_HIDDEN 4
 
 struct summary_figure {
 	const char *line;     /* text row and HTML row it is shown on: "L1 latency" */
@@ -47,6 +48,10 @@ struct summary {
 	struct summary_figure fig[SUMMARY_MAX_FIGURES];
 	size_t nabsent;
 	struct summary_absent absent[SUMMARY_MAX_ABSENT];
+	/* Figures the noise floor kept off the summary, in words: "noise floor
+	 * 67.0%: TLB steps not shown (...)". */
+	size_t nhidden;
+	char hidden[SUMMARY_MAX_HIDDEN][200];
 };
 
 /* Fill s from a result document through the views' summary hooks (views:
@@ -61,6 +66,12 @@ void summary_build(const struct view *const *views, const struct jsonr_value *do
  * s is full. The caller fills what, note and from. */
 struct summary_figure *summary_add(struct summary *s, const char *line, const char *section, const char *name,
 				   double value, const char *unit, int decimals);
+
+/* Say that a section's figures are not on the summary because the run's
+ * noise floor hid them (printf-style); shown as a warning under the noise
+ * floor's row, and in JSON as summary.hidden_by_floor[]. Dropped past
+ * SUMMARY_MAX_HIDDEN. */
+void summary_hidden(struct summary *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* The number at path in v, NaN when absent or not a number. */
 double summary_number(const struct jsonr_value *v, const char *path);
@@ -81,7 +92,7 @@ void summary_format_value(char *out, size_t len, const struct summary_figure *g)
 /* The text block: a heading and one line per row. */
 void summary_write_text(const struct summary *s, FILE *f);
 
-/* "summary": {"figures": [...], "not_run": [...]}. */
+/* "summary": {"figures": [...], "not_run": [...], "hidden_by_floor": [...]}. */
 void summary_write_json(const struct summary *s, struct jsonw *w);
 
 /* A compact table, one column per run, each figure a link to its section

@@ -1,22 +1,12 @@
 /*
  * The pieces the threaded sections' writers share (threads_out.h): their
- * floor's wording, their placement in text and JSON. One place, so the three
- * sections say the same thing about the same team in the same words.
+ * placement in text and JSON (their floor's wording is report_format_floor,
+ * every section's). One place, so the three sections say the same thing
+ * about the same team in the same words.
  */
 #include "report/threads_out.h"
 
 #include "util/format.h"
-
-#include <math.h>
-
-const char *threads_floor_text(double pct, char *buf, size_t len)
-{
-	if (isnan(pct))
-		snprintf(buf, len, "n/a (one min-of-3 group per point)");
-	else
-		snprintf(buf, len, "%.1f%% (" REPORT_FLOOR_OWN ")", pct);
-	return buf;
-}
 
 void threads_write_placement_text(const struct team_placement *pl, FILE *f)
 {

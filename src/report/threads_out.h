@@ -1,6 +1,6 @@
 /*
  * What the threaded sections' writers (bandwidth, multicore, loaded) say
- * alike: the section's own noise floor, where its threads ran (thread i ->
+ * alike: where its threads ran (thread i ->
  * CPU, as pinned and as each thread observed it) and the close of its JSON
  * object. Reads a placement and writes; never measures.
  */
@@ -12,10 +12,6 @@
 
 #include "core/team.h"
 #include "util/jsonw.h"
-
-/* "4.2% (whose)" into buf, or why there is none (NAN: one min-of-3 group
- * per point, --quick, has no spread); returns buf. */
-const char *threads_floor_text(double pct, char *buf, size_t len);
 
 /* The text line naming each thread's CPU. */
 void threads_write_placement_text(const struct team_placement *pl, FILE *f);

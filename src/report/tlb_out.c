@@ -33,6 +33,7 @@ static const struct jsonw_field tlb_series_fields[] = {
 	JSONW_FIELD(DOUBLE, "walk_ns", struct tlb_series, walk_ns),
 	JSONW_FIELD(DOUBLE, "max_extra_ns", struct tlb_series, max_extra_ns),
 	JSONW_FIELD(BOOL, "walk_on_plateau", struct tlb_series, walk_on_plateau),
+	JSONW_FIELD(BOOL, "steps_hidden_by_floor", struct tlb_series, steps_hidden),
 	JSONW_FIELD(UINT, "arena_bytes", struct tlb_series, arena_bytes),
 	JSONW_FIELD(UINT, "arena_huge_obtained_bytes", struct tlb_series, huge_obtained_bytes),
 };
@@ -74,7 +75,7 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 		report_format_bytes(reach, sizeof(reach), (size_t)s->points[s->npoints - 1].pages * r->stride_bytes);
 		/* No step found while the extra still rose: the tolerance (this
 		 * run's floor) hid the steps, and nothing can be said of reach. */
-		if (s->max_extra_ns - s->first_extra_ns > TLB_MIN_STEP_NS)
+		if (s->steps_hidden)
 			fprintf(f, "no step up to %u pages (%s) within this run's tolerance (%.1f%%), although the "
 				"extra rose %.2f -> %.2f ns: the floor hides the steps, not resolved in this run\n",
 				s->points[s->npoints - 1].pages, reach, r->tolerance_pct, s->first_extra_ns,
@@ -113,6 +114,10 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 		fprintf(f, "; at %u pages +%.2f ns (rising again: page-table lines leave a cache)",
 			s->points[s->npoints - 1].pages, s->max_extra_ns);
 	fputc('\n', f);
+	if (s->steps_hidden)
+		fprintf(f, "    NOT RESOLVED: the first step found lies past the CPU's first level, and this run's "
+			"tolerance (%.1f%%, its floor) is above what an L1 TLB miss costs: a smaller step is hidden\n",
+			r->tolerance_pct);
 }
 
 void tlb_write_text(const void *result, FILE *f)

@@ -39,6 +39,23 @@ static bool marked_impossible(const struct jsonr_value *e)
 	return jsonr_get_bool(e, "impossible", &b) && b;
 }
 
+/* Each series whose steps the floor hid: the summary has no TLB row for
+ * it, and says why rather than leaving the row out in silence. */
+static void hidden_steps(struct summary *s, const struct jsonr_value *t)
+{
+	const struct jsonr_value *walk = jsonr_get(t, "walk");
+	bool hidden;
+
+	for (const struct jsonr_value *e = walk && walk->type == JSONR_ARRAY ? walk->u.children.first : NULL; e;
+	     e = e->next)
+		if (jsonr_get_bool(e, "steps_hidden_by_floor", &hidden) && hidden)
+			summary_hidden(s, "noise floor %.1f%%: TLB steps not shown (%s pages: a step under the floor is "
+				       "not told from noise; the extra per load rose to %.1f ns)",
+				       summary_number(t, "noise_floor_pct"),
+				       summary_number(e, "page_bytes") > 4096 ? "huge" : "4 KiB",
+				       summary_number(e, "max_extra_ns"));
+}
+
 static void add_tlb(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *t)
 {
 	const struct jsonr_value *lv = jsonr_get(t, "levels");
@@ -68,6 +85,7 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 			snprintf(g->note, sizeof(g->note), "%s", reach);
 		snprintf(g->from, sizeof(g->from), "tlb.levels[%zu].entries", i);
 	}
+	hidden_steps(s, t);
 	if (jsonr_get_bool(t, "huge_reach_effective", &eff)) {
 		struct summary_figure *g = summary_add(s, "TLB, huge pages", "tlb", "tlb_huge_reach_effective", eff ? 1 : 0, "", 0);
 

@@ -144,12 +144,13 @@ static void write_rob_text(FILE *f, const struct window_rob_timeline *t)
 void window_write_text(const void *result, FILE *f)
 {
 	const struct window_result *r = result;
+	char fl[96];
 
 	fprintf(f, "\nwindow: out-of-order structures behind a DRAM miss (%s), %u trials x %llu iterations per point\n",
 		r->isa ? r->isa : "?", r->trials, (unsigned long long)r->iters);
-	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %.1f%% (" REPORT_FLOOR_OWN ")\n",
+	fprintf(f, "  chase arena %zu MiB, %zu MiB in huge pages; layout check %s; noise floor %s\n",
 		r->total_bytes >> 20, r->huge_bytes_obtained >> 20, r->layout.ok ? "ok" : "FAILED",
-		r->noise_floor_pct);
+		report_format_floor(fl, sizeof(fl), r->noise_floor_pct, r->floor_from_run));
 	if (r->note[0])
 		fprintf(f, "  warning: %s\n", r->note);
 	fprintf(f, "  %-12s %-36s %9s %9s %9s %9s %8s\n", "filler", "fills", "fits N", "fails N",
@@ -323,6 +324,7 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, window_result_fields);
+	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
 	if (r->note[0])
 		jsonw_string(w, "warning", r->note);
 	jsonw_array_begin(w, "fillers");

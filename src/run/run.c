@@ -1,9 +1,10 @@
 /*
- * The run object's helpers: warnings. Each section's result is freed
+ * The run object's helpers: warnings, the run's floor. Each section's result is freed
  * through its registry row (registry_free_results), not here.
  */
 #include "run/run.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,4 +18,9 @@ void result_warn(struct report *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(r->warnings[r->nwarnings++], sizeof(r->warnings[0]), fmt, ap);
 	va_end(ap);
+}
+
+double report_run_floor_pct(const struct report *r)
+{
+	return r->has_noise_floor ? r->noise_floor_pct : NAN;
 }

@@ -45,6 +45,10 @@ struct report {
 	char warnings[REPORT_MAX_WARNINGS][240];
 };
 
+/* The run's noise floor in percent, NaN when the noise section did not run:
+ * the fallback of a section whose own floor has too few groups. */
+double report_run_floor_pct(const struct report *r);
+
 /* printf-style; silently drops warnings past REPORT_MAX_WARNINGS. */
 void result_warn(struct report *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -5,6 +5,7 @@
  * In --help: a real walk as K lanes against the chase curve: app
  * bwt|hash|search|gather|bzip2.
  */
+#include "sections/app.h"
 #include "sections/registry.h"
 
 #include "bzip2/libbz2_ref.h"
@@ -558,3 +559,8 @@ const struct section section_app = {
 	.free = app_section_free,
 	.view = &view_app,
 };
+
+const struct app_result *app_section_result(const struct report *r)
+{
+	return registry_result(r, &section_app);
+}

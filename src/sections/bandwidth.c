@@ -144,6 +144,7 @@ static int bandwidth_section_run(struct section_run *s, void *result)
 	char why[CLI_ERR_LEN] = "";
 
 	bandwidth_params_default(&bp, &s->r->clock, &s->r->topo, s->o->quick);
+	bp.run_floor_pct = report_run_floor_pct(s->r);
 	if (k) {
 		bp.working_set_bytes = k->bytes;
 		bp.trial_bytes = k->trial_bytes;
@@ -174,7 +175,7 @@ const struct section section_bandwidth = {
 	.options = "threads budget",
 	.summary = "sequential read/write/copy bandwidth per thread and in total; random-access efficiency",
 	.help = bandwidth_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
-	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct bandwidth_result),
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct bandwidth_result), .needs = "noise",
 	.budget = &bandwidth_budget, .peak_bytes = bandwidth_section_peak, .run = bandwidth_section_run,
 	.write_text = bandwidth_write_text, .write_json = bandwidth_write_json,
 	.write_csv = bandwidth_write_csv, .placement_offset = offsetof(struct bandwidth_result, placement),

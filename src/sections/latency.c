@@ -363,6 +363,7 @@ static int latency_section_run(struct section_run *s, void *result)
 		.derive = latency_derive,
 	};
 	struct machine_core_clock cc;
+	struct machine_clock_state clk;
 	int rc;
 
 	s->label = "latency";
@@ -396,6 +397,8 @@ static int latency_section_run(struct section_run *s, void *result)
 		cc.min_mhz = cc.max_mhz = 0;
 	lp.core_mhz_min = cc.min_mhz;
 	lp.core_mhz_max = cc.max_mhz;
+	machine_core_clock_state(cc.min_mhz, cc.max_mhz, report_run_floor_pct(r), &clk);
+	lp.core_clock_unsteady = clk.known && !clk.steady;
 	rc = latency_run(&lp, l);
 	section_progress_done(s);
 	if (rc)
@@ -404,6 +407,10 @@ static int latency_section_run(struct section_run *s, void *result)
 	 * in it, what the TLB steps measured before this curve are bounded by. */
 	if (l->ncurve)
 		tlb_section_judge_steps(r, l->points[l->ncurve - 1].chase_ns);
+	if (lp.core_clock_unsteady)
+		result_warn(r, "latency: the core clock was not steady (samples %.0f-%.0f MHz, %.0f%% apart, beyond the "
+			    "%.1f%% tolerance): no cycle figures given, ns only", cc.min_mhz, cc.max_mhz, clk.spread_pct,
+			    clk.tolerance_pct);
 	if (l->nfalls_found)
 		result_warn(r, "latency: the curve falls where it must rise at %zu point(s): a probable layout or "
 			    "measurement fault, not smoothed (still there after re-timing %u point(s))", l->nfalls_found,

@@ -96,6 +96,7 @@ static int loaded_section_run(struct section_run *s, void *result)
 	if (s->plan->threads < 2)
 		return 1;  /* skipped; the plan warned */
 	loaded_params_default(&lp, &s->r->clock, &s->r->topo, s->o->quick);
+	lp.run_floor_pct = report_run_floor_pct(s->r);
 	if (k) {
 		lp.chase_bytes = k->chase_bytes;
 		lp.gen_bytes = k->gen_bytes;
@@ -124,7 +125,7 @@ const struct section section_loaded = {
 	.options = "threads budget",
 	.summary = "latency under load: one chaser while other threads generate traffic",
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
-	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result),
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result), .needs = "noise",
 	.budget = &loaded_budget, .plan = loaded_section_plan, .peak_bytes = loaded_section_peak, .run = loaded_section_run,
 	.write_text = loaded_write_text, .write_json = loaded_write_json,
 	.write_csv = loaded_write_csv, .placement_offset = offsetof(struct loaded_result, placement),

@@ -105,6 +105,7 @@ static int multicore_section_run(struct section_run *s, void *result)
 	char why[CLI_ERR_LEN] = "";
 
 	multicore_params_default(&mp, &s->r->clock, &s->r->topo, s->o->quick);
+	mp.run_floor_pct = report_run_floor_pct(s->r);
 	if (k) {
 		mp.per_thread_bytes = k->bytes;
 		mp.trials = k->trials;
@@ -132,7 +133,7 @@ const struct section section_multicore = {
 	.options = "threads budget",
 	.summary = "the lanes sweep on T threads at once: total concurrency against K and T",
 	.help = multicore_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
-	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct multicore_result),
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct multicore_result), .needs = "noise",
 	.budget = &multicore_budget, .peak_bytes = multicore_section_peak, .run = multicore_section_run,
 	.write_text = multicore_write_text, .write_json = multicore_write_json,
 	.write_csv = multicore_write_csv, .placement_offset = offsetof(struct multicore_result, placement),

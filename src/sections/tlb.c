@@ -48,6 +48,21 @@ static double tlb_price(const struct budget *b, const void *knobs, size_t *peak)
 
 static const struct budget_hooks tlb_budget = {.keep = BUDGET_KEEP_SUPPORT, .defaults = tlb_defaults, .price = tlb_price};
 
+/* A floor high enough to hide the steps removes the TLB from the summary:
+ * say so among the warnings, with the rise it hid. */
+static void warn_hidden_steps(struct report *r, const struct tlb_result *t)
+{
+	for (unsigned i = 0; i < t->nseries; i++) {
+		const struct tlb_series *se = &t->series[i];
+
+		if (se->steps_hidden)
+			result_warn(r, "noise floor %.1f%%: TLB steps not shown (%s pages: a step under the %.1f%% tolerance "
+				    "of a load's time is not told from noise; the extra per load rose to %.2f ns)",
+				    t->noise_floor_pct, se->page_bytes == TLB_STRIDE_BYTES ? "4 KiB" : "huge",
+				    t->tolerance_pct, se->max_extra_ns);
+	}
+}
+
 static int tlb_section_run(struct section_run *s, void *result)
 {
 	const struct tlb_knobs *k = section_knobs_of(s, &tlb_budget);
@@ -74,6 +89,8 @@ static int tlb_section_run(struct section_run *s, void *result)
 	}
 	rc = tlb_run(&tp, result);
 	section_progress_done(s);
+	if (!rc)
+		warn_hidden_steps(s->r, result);
 	return rc;
 }
 

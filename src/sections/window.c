@@ -133,6 +133,7 @@ static int window_section_run(struct section_run *s, void *result)
 		wp.max_n = o->max_n;
 	wp.filler_mask = s->plan->window_fillers;
 	wp.seed = o->seed;
+	wp.run_floor_pct = report_run_floor_pct(s->r);
 	wp.progress = s->progress;
 	wp.progress_ctx = s;
 	s->label = "window";
@@ -150,7 +151,7 @@ const struct section section_window = {
 	.options = "size trials fillers max-n dump-code budget",
 	.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
 	.help = window_help, .kind = SECTION_MEASURE, .in_report = false,
-	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result),
+	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result), .needs = "noise",
 	.budget = &window_budget, .plan = window_section_plan, .instead = window_section_instead, .run = window_section_run,
 	.write_text = window_write_text, .write_json = window_write_json,
 	.write_csv = window_write_csv,

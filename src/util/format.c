@@ -5,6 +5,7 @@
  */
 #include "util/format.h"
 
+#include <math.h>
 #include <stdio.h>
 
 void report_format_bytes(char *out, size_t len, size_t bytes)
@@ -23,4 +24,18 @@ void report_format_bytes(char *out, size_t len, size_t bytes)
 		snprintf(out, len, "%.0f %s", v, unit[u]);
 	else
 		snprintf(out, len, "%.2f %s", v, unit[u]);
+}
+
+const char *report_format_floor(char *out, size_t len, double pct, bool from_run)
+{
+	if (!isfinite(pct))
+		snprintf(out, len, "not known (one min-of-3 group per point and no run floor)");
+	else
+		snprintf(out, len, "%.1f%% (%s)", pct, from_run ? REPORT_FLOOR_RUN_FALLBACK : REPORT_FLOOR_OWN);
+	return out;
+}
+
+const char *report_floor_source(double pct, bool from_run)
+{
+	return !isfinite(pct) ? "none" : from_run ? "run" : "own";
 }

@@ -90,3 +90,58 @@ TEST(agree_a_difference_beyond_the_floor_names_the_reason_broken)
 	      strstr(a.lines[0].fig[2].reason, "different working set"), "nearest set: %u figures, '%s'",
 	      a.lines[0].nfig, a.lines[0].nfig == 3 ? a.lines[0].fig[2].reason : "");
 }
+
+/* Two-sided: a figure faster than latency's beyond the floor differs as
+ * much as a slower one (a curve that reads too slow would otherwise hide
+ * behind every other section reading "faster"); within the floor either
+ * way agrees. Judged as the slower over the faster, so the verdict does not
+ * depend on which figure is the reference. */
+TEST(agree_is_two_sided_a_faster_figure_differs_too)
+{
+	static struct agreement_result a;
+	static const struct {
+		double mlp_ns;
+		bool differs;
+	} cases[] = {{170.0 * 1.20, true}, {170.0 / 1.20, true}, {170.0 * 1.04, false}, {170.0 / 1.04, false},
+		     {170.0 / 1.06, true}};
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		setup();
+		rep.mlp[0].sweep[0].ns_per_access = cases[c].mlp_ns;
+		agreement_compute(&rep.latency, rep.mlp, rep.nmlp, &rep.loaded, rep.floor_pct, &a);
+		CHECK(a.lines[0].fig[1].differs == cases[c].differs, "mlp K=1 at %.1f ns against 170: %s (diff %+.1f%%)",
+		      cases[c].mlp_ns, a.lines[0].fig[1].differs ? "differs" : "agrees", a.lines[0].fig[1].diff_pct);
+		CHECK(!cases[c].differs || a.lines[0].fig[1].reason[0], "a difference without a reason");
+	}
+}
+
+/* The app's chase reference joins the block: its t(1) at the kernel's
+ * footprint and pages beside latency's curve there, two-sided. A chase at
+ * 289.8 ns where the curve reads 150 differs (as app hash read at 64 MiB);
+ * one 25% faster differs too; one within the floor agrees. */
+TEST(agree_app_chase_reference_is_compared_with_the_curve_both_ways)
+{
+	static struct agreement_result a;
+	static const struct {
+		double ns;
+		bool differs;
+	} cases[] = {{289.8, true}, {150.0 / 1.25, true}, {153.0, false}};
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct agreement_chase chase = {.section = "app hash chase", .ns = cases[c].ns,
+						      .set_bytes = (size_t)128 << 20, .huge = true, .huge_fraction = 1.0};
+		const struct agreement_figure *g = NULL;
+
+		setup();
+		agreement_compute(&rep.latency, NULL, 0, NULL, rep.floor_pct, &a);
+		agreement_add_chases(&a, &rep.latency, &chase, 1);
+		for (unsigned i = 0; i < a.nlines; i++)
+			for (unsigned j = 1; j < a.lines[i].nfig; j++)
+				if (!strcmp(a.lines[i].fig[j].section, "app hash chase"))
+					g = &a.lines[i].fig[j];
+		CHECK(g, "no app hash chase row");
+		CHECK(g->differs == cases[c].differs, "chase %.1f ns against the curve's 150: %s", cases[c].ns,
+		      g->differs ? "differs" : "agrees");
+		CHECK(!g->differs || g->reason[0], "a difference without a reason");
+	}
+}

@@ -115,12 +115,12 @@ TEST(mlp_planted_speedup_above_k_is_marked_and_left_out_of_the_fit)
 	char *json = NULL, *text;
 
 	synthetic_sweep(&clean);
-	mlp_analyse(&clean, 1, SYN_TRIALS);
+	mlp_analyse(&clean, 1, SYN_TRIALS, NAN);
 	/* K = 8 at a third of the plateau's time: t(1)/t(8) = 30, nearly 4x
 	 * what 8 lanes can overlap, and faster than every other K. */
 	synthetic_sweep(&r);
 	plant(&r, 8, SYN_L_NS / 30.0);
-	mlp_analyse(&r, 1, SYN_TRIALS);
+	mlp_analyse(&r, 1, SYN_TRIALS, NAN);
 	CHECK(isfinite(r.noise_floor_pct) && r.noise_floor_pct < 5, "floor %g", r.noise_floor_pct);
 	CHECK(r.sweep[7].impossible && r.nimpossible == 1, "K=8 speedup %.2f: marked %d, %u marked",
 	      r.sweep[7].speedup, r.sweep[7].impossible, r.nimpossible);
@@ -153,7 +153,7 @@ TEST(mlp_possible_curve_stays_plain)
 
 	/* At the bound: t(1)/t(K) = K exactly up to Ks, with the jitter. */
 	synthetic_sweep(&r);
-	mlp_analyse(&r, 1, SYN_TRIALS);
+	mlp_analyse(&r, 1, SYN_TRIALS, NAN);
 	CHECK(r.nimpossible == 0, "%u marked", r.nimpossible);
 	for (unsigned i = 0; i < r.npoints; i++)
 		CHECK(!r.sweep[i].impossible, "K=%u (speedup %.3f) marked", i + 1, r.sweep[i].speedup);

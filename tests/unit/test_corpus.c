@@ -601,7 +601,8 @@ static int mlp_load(const struct jsonr_value *root)
 	mlpr.npoints = (unsigned)n;
 	mlpr.ncontrol = (unsigned)nc;
 	mlpr.line_bytes = (size_t)num_or(M, "line_bytes", 64);
-	mlp_analyse(&mlpr, mlp_repeats, trials);
+	/* Recorded sweeps had two groups a point: their own floor, none borrowed. */
+	mlp_analyse(&mlpr, mlp_repeats, trials, NAN);
 	return 0;
 }
 

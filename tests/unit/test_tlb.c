@@ -142,3 +142,55 @@ VALIDATE(tlb_shape_small_pages_step_and_walk_above_it)
 		 r.series[0].walk_ns, !r.huge_reach_known ? "unknown" : r.huge_reach_effective ? "effective" : "not effective",
 		 r.seconds);
 }
+
+/* A floor high enough to swallow the L1 TLB's few-ns step: the first step
+ * found is the second level's, past 1.5x the CPU's reported 96 entries, so
+ * the series says its steps were hidden; at the least tolerance the same
+ * curve finds the small step and hides nothing. */
+TEST(tlb_a_high_floor_that_swallows_the_first_step_says_so)
+{
+	static struct tlb_result r;
+	/* The L1 miss adds 2 ns to a 4 ns load (50%); the page walk 50 ns. */
+	const double extra[] = {0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 50, 50, 50};
+
+	for (unsigned pass = 0; pass < 2; pass++) {
+		memset(&r, 0, sizeof(r));
+		fill(&r.series[0], pages, extra, 15);
+		for (unsigned i = 0; i < 15; i++) {
+			r.series[0].points[i].control_ns = 4.0;
+			r.series[0].points[i].trials_ns[0] = 4.0 + extra[i];
+			r.series[0].points[i].ntrials = 1;
+		}
+		r.nseries = 1;
+		r.nreported = 1;
+		r.reported[0] = (struct cpu_tlb){.level = 1, .type = "data", .page_bytes = 4096, .entries = 96};
+		r.tolerance_pct = pass ? 64.0 : TLB_MIN_TOLERANCE_PCT;
+		tlb_analyse(&r);
+		if (pass)
+			CHECK(r.series[0].steps_hidden && r.series[0].nlevels && r.series[0].levels[0].entries > 96 * 3 / 2,
+			      "floor 64%%: hidden %d, first step at %u", r.series[0].steps_hidden,
+			      r.series[0].nlevels ? r.series[0].levels[0].entries : 0);
+		else
+			CHECK(!r.series[0].steps_hidden && r.series[0].nlevels == 2 && r.series[0].levels[0].entries == 91,
+			      "floor 10%%: hidden %d, %u steps, first at %u", r.series[0].steps_hidden, r.series[0].nlevels,
+			      r.series[0].nlevels ? r.series[0].levels[0].entries : 0);
+	}
+}
+
+/* Huge pages with no step because the floor hid it are no evidence of
+ * huge-page reach: unknown, not "yes". */
+TEST(tlb_huge_reach_is_unknown_when_the_floor_hid_the_huge_steps)
+{
+	static struct tlb_series sm, hg;
+	const double stepped[] = {0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 50, 50, 50};
+	bool eff = true;
+
+	fill(&sm, pages, stepped, 15);
+	tlb_find_steps(&sm, 10.0);
+	fill(&hg, pages, stepped, 15);
+	hg.page_bytes = 2u << 20;
+	tlb_find_steps(&hg, 5000.0);
+	CHECK(sm.nlevels && !hg.nlevels && hg.steps_hidden, "small %u steps, huge %u (hidden %d)", sm.nlevels,
+	      hg.nlevels, hg.steps_hidden);
+	CHECK(!tlb_huge_reach_effective(&sm, &hg, &eff) && !eff, "reach judged from steps the floor hid");
+}
