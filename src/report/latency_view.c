@@ -242,6 +242,36 @@ static void note_unsteady(struct summary_figure *g, const struct jsonr_value *l,
 	}
 }
 
+/* Where the OS reports no caches (a guest, an unknown CPU) the levels are
+ * the curve's own plateaus, caches only: not a TLB step, not memory. */
+static void add_measured_levels(struct summary *s, const struct jsonr_value *l)
+{
+	const struct jsonr_value *lv = jsonr_get(l, "levels_detected");
+	size_t i = 0;
+	int n = 0;
+
+	for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e && n < 4;
+	     e = e->next, i++) {
+		bool tlb_step = false, reaches_max = false;
+		struct summary_figure *g;
+		char name[48], a[32];
+
+		jsonr_get_bool(e, "tlb_step", &tlb_step);
+		jsonr_get_bool(e, "reaches_max", &reaches_max);
+		if (tlb_step || reaches_max || !isfinite(summary_number(e, "latency_ns")))
+			continue;
+		snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
+		if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, "latency_ns"), "ns", 2)))
+			continue;
+		summary_format_bytes(a, sizeof(a), summary_number(e, "size_bytes"));
+		snprintf(g->note, sizeof(g->note), "plateau ending at %s; the OS reports no cache sizes", a);
+		snprintf(g->from, sizeof(g->from), "latency.levels_detected[%zu].latency_ns", i);
+		snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+		add_cycles(s, l, level_line[n], name, g->value, g->from);
+		n++;
+	}
+}
+
 static void add_latency(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *l)
 {
 	double os[4], max = summary_number(l, "max_bytes"), huge = summary_number(l, "arena_huge_obtained_bytes");
@@ -252,6 +282,8 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 
 	for (int n = 0; n < nlev; n++)
 		add_level(s, l, n, os);
+	if (!nlev)
+		add_measured_levels(s, l);
 	summary_format_bytes(a, sizeof(a), max);
 	if ((g = summary_add(s, "memory latency", "latency", "memory_latency_ns",
 			     summary_number(l, "chase_ns_at_max"), "ns", 1))) {

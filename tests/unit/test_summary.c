@@ -332,3 +332,24 @@ TEST(summary_tlb_levels_are_named_per_page_size)
 	      "no first small-page level");
 	jsonr_free(&doc);
 }
+
+/* A guest whose OS reports no caches still gets its cache latencies in the
+ * summary: the curve's own plateaus, a TLB step and memory left out. */
+TEST(summary_levels_from_the_curve_where_the_os_reports_no_caches)
+{
+	static struct summary s;
+	struct jsonr_doc doc;
+	const struct summary_figure *g;
+
+	CHECK(load_doc(&doc, "tests/data/cpus/amd-epyc-f26-m2/report.json") == 0, "fixture");
+	CHECK(!jsonr_get(doc.root, "machine.caches_reported") ||
+	      jsonr_get(doc.root, "machine.caches_reported")->u.children.count == 0, "the fixture reports caches");
+	summary_build(registry_views(), doc.root, &s);
+	CHECK((g = summary_find(&s, "l1_latency_ns")) && g->value > 0.5 && g->value < 2 && strstr(g->note, "no cache"),
+	      "no L1 from the curve");
+	CHECK((g = summary_find(&s, "l2_latency_ns")) && g->value > summary_find(&s, "l1_latency_ns")->value,
+	      "no L2 above the L1");
+	CHECK(!summary_find(&s, "l4_latency_ns") || summary_find(&s, "l4_latency_ns")->value <
+	      summary_find(&s, "memory_latency_ns")->value, "memory counted as a cache level");
+	jsonr_free(&doc);
+}
