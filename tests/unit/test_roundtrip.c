@@ -15,6 +15,7 @@
 #include "util/jsonr.h"
 #include "util/jsonw.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -240,12 +241,30 @@ static void stop_streamers(pid_t pid)
 	}
 }
 
+/* "nan" or "inf" as a word of its own (not "provenance", "info"): what
+ * printf makes of a NaN or an infinity, in text or in JSON. */
+static const char *non_finite_word(const char *text)
+{
+	static const char *const words[] = {"nan", "inf"};
+
+	for (size_t w = 0; w < 2; w++)
+		for (const char *at = strcasestr(text, words[w]); at; at = strcasestr(at + 1, words[w])) {
+			char before = at == text ? ' ' : at[-1], after = at[3];
+
+			if (!isalnum((unsigned char)before) && before != '_' && !isalnum((unsigned char)after) &&
+			    after != '_')
+				return at;
+		}
+	return NULL;
+}
+
 /* One real command: it exits 0, prints no NaN, writes no NaN, and every
  * reader takes its result. why: the first thing that failed, "" if none. */
 static void run_and_read(const char *const args[], const char *json, char *why, size_t whylen)
 {
 	char bin[4096], *argv[16];
 	struct test_run r;
+	const char *bad;
 	size_t n = 0;
 	char *text;
 
@@ -262,8 +281,8 @@ static void run_and_read(const char *const args[], const char *json, char *why, 
 		free(r.out);
 		return;
 	}
-	if (strstr(r.out, " nan") || strstr(r.out, "nan%") || strstr(r.out, "-nan")) {
-		snprintf(why, whylen, "%s printed NaN: ...%.200s", args[0], strstr(r.out, "nan") - 60);
+	if ((bad = non_finite_word(r.out))) {
+		snprintf(why, whylen, "%s printed a non-finite figure: ...%.120s", args[0], bad > r.out + 60 ? bad - 60 : r.out);
 		free(r.out);
 		return;
 	}
@@ -276,8 +295,9 @@ static void run_and_read(const char *const args[], const char *json, char *why, 
 	}
 	free(r.out);
 	text = test_read_text(json);
-	if (!text || strstr(text, "NaN") || strstr(text, "nan")) {
-		snprintf(why, whylen, "%s: its JSON is unreadable or holds NaN", args[0]);
+	if (!text || (bad = non_finite_word(text))) {
+		snprintf(why, whylen, "%s: its JSON is unreadable or holds a non-finite number: ...%.120s", args[0],
+			 !text ? "" : bad > text + 60 ? bad - 60 : text);
 		free(text);
 		return;
 	}
