@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include "sections/budget.h"
 #include "sections/registry.h"
 #include "kern/lanes.h"
 #include "util/usage.h"
@@ -525,6 +526,11 @@ static void print_options(FILE *f, const struct section *c)
 		snprintf(left, sizeof(left), "--%s%s%s", opts[i].name, opts[i].arg ? " " : "",
 			 opts[i].arg ? opts[i].arg : "");
 		fprintf(f, "  %-20s %s\n", left, opts[i].help);
+		/* The general line lists every command's default; here, this one's. */
+		if (c && opts[i].field == F(budget_s) && (c->kind == SECTION_MEASURE || c->kind == SECTION_REPORT))
+			fprintf(f, "  %-20s %s: %.0f s by default, %.0f s with --quick\n", "", c->name,
+				budget_default_s(c->budget, c->kind == SECTION_REPORT, false),
+				budget_default_s(c->budget, c->kind == SECTION_REPORT, true));
 	}
 }
 

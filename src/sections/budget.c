@@ -291,17 +291,22 @@ static unsigned gather_steps(struct budget *b, struct ranked_step *out, unsigned
 	return n;
 }
 
+double budget_default_s(const struct budget_hooks *alone, bool full_report, bool quick)
+{
+	if (quick)
+		return BUDGET_QUICK_S;
+	if (full_report)
+		return BUDGET_REPORT_S;
+	return alone && alone->alone_budget_s > 0 ? alone->alone_budget_s : BUDGET_ALONE_S;
+}
+
 /* The default budget: the report's, --quick's, or the command's own. */
 static double default_budget_s(const struct budget *b)
 {
-	if (b->quick)
-		return BUDGET_QUICK_S;
-	if (b->full_report)
-		return BUDGET_REPORT_S;
 	for (unsigned i = 0; i < b->nsec; i++)
-		if (!strcmp(b->sec[i].name, b->command) && b->sec[i].hooks && b->sec[i].hooks->alone_budget_s > 0)
-			return b->sec[i].hooks->alone_budget_s;
-	return BUDGET_ALONE_S;
+		if (!strcmp(b->sec[i].name, b->command))
+			return budget_default_s(b->sec[i].hooks, b->full_report, b->quick);
+	return budget_default_s(NULL, b->full_report, b->quick);
 }
 
 static void set_defaults(struct budget *b, const struct budget_row *rows, unsigned nrows)

@@ -190,6 +190,10 @@ struct budget {
 void budget_make(struct budget *b, const struct cost_facts *f, const char *command, bool quick, double budget_s,
 		 size_t size_bytes, const struct budget_row *rows, unsigned nrows);
 
+/* A command's default budget in seconds: the full report's, --quick's, or
+ * that of the section whose hooks are alone (NULL: none of its own). */
+double budget_default_s(const struct budget_hooks *alone, bool full_report, bool quick);
+
 /* The section's slot, or NULL when it does not run. */
 struct budget_section *budget_section(struct budget *b, const char *name);
 
