@@ -194,6 +194,8 @@ static void walk_serial(const struct chain *c, struct layout_check *check, uint6
 /* Under this many nodes the chain is in the caches and a serial walk cheap. */
 #define VERIFY_PARALLEL_MIN_NODES ((size_t)VERIFY_WALKERS * 256)
 
+#define VERIFY_STREAM_PEEK 64
+
 struct segment {
 	uintptr_t cut;         /* its first node */
 	uintptr_t at;          /* the node last walked */
@@ -305,6 +307,20 @@ static bool walk_parallel(const struct chain *c, struct layout_check *check, uin
 	return true;
 }
 
+/* A chain whose first VERIFY_STREAM_PEEK steps each go to the next slot
+ * (chain_build_sequential's): the prefetcher streams it to one walk faster
+ * than it follows many walks far apart (4 Mi nodes: 0.09 s, against 0.25 s
+ * in segments). Either walk gives the same counts. */
+static bool streams(const struct chain *c)
+{
+	const char *p = c->base;
+
+	for (unsigned i = 0; i < VERIFY_STREAM_PEEK; i++, p += c->spacing_bytes)
+		if (*(const uintptr_t *)p != (uintptr_t)(p + c->spacing_bytes))
+			return false;
+	return true;
+}
+
 int chain_verify(struct chain *c, struct layout_check *check)
 {
 	size_t n = c->nodes, span = n * c->spacing_bytes;
@@ -321,7 +337,7 @@ int chain_verify(struct chain *c, struct layout_check *check)
 	memset(g, 0, sizeof(g));
 	if (!node_bits || !line_bits || !order)
 		goto out;
-	if (n < VERIFY_PARALLEL_MIN_NODES || !walk_parallel(c, check, node_bits, line_bits, order, g)) {
+	if (n < VERIFY_PARALLEL_MIN_NODES || streams(c) || !walk_parallel(c, check, node_bits, line_bits, order, g)) {
 		memset(check, 0, sizeof(*check));
 		memset(node_bits, 0, node_words * sizeof(uint64_t));
 		memset(line_bits, 0, line_words * sizeof(uint64_t));
