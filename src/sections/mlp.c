@@ -61,14 +61,15 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 	const struct cost_facts *f = &b->facts;
 	/* Fitted on the Ice Lake guest (quiet runs at 512 MiB, 3 repeats of 6
 	 * trials: setup 1.5-2.3 s, sweep 7.2-7.6 s at a 104 ns miss; 256 MiB,
-	 * 1 x 3: 0.7 s and 2.0 s) and the Zen 5 guest (256 MiB, 3 x 6: sweep
-	 * 9.5 s at 146 ns; 1 x 3: 3.8 s at 174 ns): the sweep costs about 13 M
-	 * miss-times whatever its trials (the control arm, the L1 kernels, the
-	 * sweep's fixed points) and 2.9 M per trial (K = 1 up to the plateau):
-	 * with one trial group the fixed part is most of the sweep. The setup
-	 * is 1.65x a bare chain build (page collapse, the backing read, the
-	 * order array). */
-	double fixed = 13.0e6 * f->rates.dram_ns / 1e9, per_trial = 2.9e6 * f->rates.dram_ns / 1e9;
+	 * 1 x 3: 0.7 s and 2.0 s) and the Zen 5 guest (256 MiB, 1 x 6: sweep
+	 * 3.8 s at 160 ns): the sweep costs about 10 M miss-times whatever its
+	 * trials (K = 1 and any IMPOSSIBLE point re-timed, the L1 kernels, an
+	 * eighth of a region's warm-up per point) and 2.3 M per trial (K = 1
+	 * up to the plateau, the control arm's quarter regions): with one
+	 * trial group the fixed part is most of the sweep. The setup is 1.65x
+	 * a bare chain build (page collapse, the backing read, the order
+	 * array). */
+	double fixed = 10.0e6 * f->rates.dram_ns / 1e9, per_trial = 2.3e6 * f->rates.dram_ns / 1e9;
 	double t = 1.65 * cost_build_s(f, k->bytes / MLP_PRICED_SPACING) + fixed + k->repeats * k->trials * per_trial;
 
 	/* --levels (always in the full report): two more sweeps of one repeat
