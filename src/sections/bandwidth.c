@@ -86,14 +86,11 @@ static double bandwidth_price(const struct budget *b, const void *knobs, size_t 
 		nodes = bytes / spacings[i];
 		/* Per node, both arms: two builds (layout checks included) and
 		 * half a miss's worth of the small-page arm's table walks; per
-		 * byte, both arenas first touched at a tenth of the measured
-		 * rate (the rate's probe reuses pages the process just freed;
-		 * these arenas are fresh: 1.9 ms per MiB of footprint on the Zen
-		 * 5 guest, against 0.2 at its measured rate). Fitted there on
-		 * eight rows, 64 Ki-8 Mi nodes over 16-256 MiB (0.28-1.58 s a
-		 * row). Then the chase regions. */
+		 * byte, both arenas first touched fresh. Fitted on the Zen 5
+		 * guest on eight rows, 64 Ki-8 Mi nodes over 16-256 MiB
+		 * (0.28-1.58 s a row). Then the chase regions. */
 		t += (double)nodes * (2 * f->rates.build_ns_per_node + 0.5 * f->rates.dram_ns) / 1e9 +
-		     10.0 * cost_touch_s(f, 2 * bytes) +
+		     cost_fresh_touch_s(f, 2 * bytes) +
 		     2.0 * (k->eff_trials + 1) * fmin(32768.0, (double)nodes / 2) * f->rates.dram_ns * 1.5 / 1e9;
 	}
 	*peak = bandwidth_peak_bytes(k->bytes, k->eff_bytes);
