@@ -237,12 +237,12 @@ double cost_touch_s(const struct cost_facts *f, size_t bytes)
 	return (double)bytes / f->rates.touch_gbps / 1e9;
 }
 
-/* What the probe's best of three reused pages leaves out (cost.h). */
-#define COST_FRESH_TOUCH_FACTOR 10.0
+/* Fresh pages from a host, at most (cost.h), GB/s. */
+#define COST_FRESH_GBPS 1.0
 
 double cost_fresh_touch_s(const struct cost_facts *f, size_t bytes)
 {
-	return COST_FRESH_TOUCH_FACTOR * cost_touch_s(f, bytes);
+	return (double)bytes / fmin(f->rates.touch_gbps, COST_FRESH_GBPS) / 1e9;
 }
 
 double cost_build_s(const struct cost_facts *f, size_t nodes)
