@@ -247,7 +247,7 @@ static double visit(struct sweep *s, const struct probe *pr)
 }
 
 /* The untimed first run of a probe: its code page fetched and its TLB
- * walk taken; an eighth of a region does both (a whole one cost a sixth
+ * walk taken; an eighth of a region does both (a whole one cost a seventh
  * of the sweep at six trials). */
 static void visit_warm(struct sweep *s, const struct probe *pr)
 {
