@@ -73,7 +73,9 @@ void chain_set_payload(struct chain *c, size_t payload_bytes, size_t lines_per_n
 
 /* Walk the cycle from node 0 as the hardware will, count distinct nodes and
  * lines, and record the cycle order for lane starts. Fills *check; returns 0,
- * or -ENOMEM. check->ok is the verdict. */
+ * or -ENOMEM. check->ok is the verdict. A large chain is walked in segments
+ * at once (its misses overlap); the counts are those of the one walk from
+ * node 0, which decides any chain the segments do not prove whole. */
 int chain_verify(struct chain *c, struct layout_check *check);
 
 /* chain_build, then chain_verify into *check: 0; -errno from either; or

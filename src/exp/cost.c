@@ -237,6 +237,14 @@ double cost_touch_s(const struct cost_facts *f, size_t bytes)
 	return (double)bytes / f->rates.touch_gbps / 1e9;
 }
 
+/* Fresh pages from a host, at most (cost.h), GB/s. */
+#define COST_FRESH_GBPS 1.0
+
+double cost_fresh_touch_s(const struct cost_facts *f, size_t bytes)
+{
+	return (double)bytes / fmin(f->rates.touch_gbps, COST_FRESH_GBPS) / 1e9;
+}
+
 double cost_build_s(const struct cost_facts *f, size_t nodes)
 {
 	return (double)nodes * f->rates.build_ns_per_node / 1e9;

@@ -55,6 +55,14 @@ void cost_facts_write_json(const struct cost_facts *f, struct jsonw *w, const ch
 /* Seconds to first-touch bytes of fresh memory. */
 double cost_touch_s(const struct cost_facts *f, size_t bytes);
 
+/* Seconds to first-touch `bytes` of a fresh arena that no earlier probe
+ * faulted: at the measured rate, but never faster than COST_FRESH_GBPS.
+ * The rate's probe maps 8-16 MiB thrice and keeps its best, pages the
+ * process just freed; a section's large arenas come fresh from the host:
+ * on the Zen 5 guest about 1 GB/s, huge pages or small, where the probe
+ * read 10-14 GB/s. */
+double cost_fresh_touch_s(const struct cost_facts *f, size_t bytes);
+
 /* Seconds to build and verify a random chain of nodes nodes in fresh memory
  * (touch included: build_ns_per_node was measured that way). */
 double cost_build_s(const struct cost_facts *f, size_t nodes);

@@ -142,7 +142,8 @@ static void write_mlp_table(const struct mlp_result *m, FILE *f)
 		   "  speedup: t(1)/t(K); read by Little's law it is also the accesses in flight if each took t(1)\n"
 		   "  (concurrency_littles_law in JSON): an inference from timing, not a count of misses.\n"
 		   "  useful: 8 B per access; lines*: %zu B per access, an assumption (nothing counts lines here).\n"
-		   "  control: one chain hopped K times per iteration (same loop overhead, no overlap).\n"
+		   "  control: one chain hopped K times per iteration (same loop overhead, no overlap), over a quarter of\n"
+		   "  the accesses (each is a whole miss).\n"
 		   "  GB/s are decimal (1e9 B/s).\n",
 		m->line_bytes);
 }

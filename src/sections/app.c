@@ -105,6 +105,10 @@ static const char app_help[] =
  * (another kernel, or `plan --from`, which prices from facts alone). */
 static double app_bzip2_planned_s = -1;
 
+/* The kernel being planned (app_section_plan), NULL for `plan --from` and
+ * the full report: priced as bwt. */
+static const char *app_kernel_planned;
+
 /* The kernel: the operand, or bwt in the full report. */
 static const char *app_kernel(const struct options *o)
 {
@@ -343,6 +347,7 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 	/* Nothing has run yet: the OS's sizes (the run re-sizes by the curve). */
 	cache_sizes_of(t, NULL, &sizes);
 	fp = app_footprint(o, &sizes);
+	app_kernel_planned = kernel;
 	if (!strcmp(kernel, "bzip2"))
 		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
@@ -406,20 +411,49 @@ static void app_defaults(const struct budget *b, void *knobs)
 		.trials = 3, .walk_rows = (size_t)4 << 20};
 }
 
+/* Each kernel's work in a row's miss-times (a row: 4 bytes of the
+ * footprint): its setup, and each trial's walk over every variant and K.
+ * hash, search and gather fitted on the Zen 5 guest at the default 8 MiB
+ * (1 and 3 trials: hash 1.8 and 2.8 s, search 3.1 and 6.0 s, gather 0.3-0.4
+ * s), bwt on the Ice Lake guest (64 MiB, 16 Mi rows: the suffix sort about
+ * 360 ns a byte beside; per trial the two lanes variants over every K
+ * about 7.5 miss-times per row walked, the ring, which decodes the whole
+ * text, about 2.1 per row) and checked on the Zen 5 guest (2.3 s at 3
+ * trials). Every kernel also chases its footprint for the reference,
+ * about 28 M miss-times. */
+struct app_kernel_price {
+	const char *kernel;
+	double setup_per_row, trial_per_row;
+};
+
+static const struct app_kernel_price app_prices[] = {
+	{"hash", 14.0, 11.0},
+	{"search", 22.0, 31.0},
+	{"gather", 0.0, 0.0},
+};
+
+/* What a miss costs a walk of the footprint: a DRAM miss, or where the OS
+ * reports no cache a sixth of one: the default 8 MiB table then sat in a
+ * cache the guest was not told of (the chase reference read 18-26 ns
+ * against a 155 ns miss on the Zen 5 guest). */
+static double app_miss_ns(const struct cost_facts *f)
+{
+	return f->llc_bytes ? f->rates.dram_ns : f->rates.dram_ns / 6;
+}
+
 static double app_price(const struct budget *b, const void *knobs, size_t *peak)
 {
 	const struct app_knobs *k = knobs;
-	double rows = (double)(k->bytes / 4), walk = fmin(rows, (double)k->walk_rows), d = b->facts.rates.dram_ns;
-	/* bwt, fitted on the Ice Lake guest (64 MiB table, 16 Mi rows): the
-	 * suffix sort about 360 ns a byte; the chase reference at the same
-	 * footprint about 28 M miss-times; per trial the two lanes variants
-	 * over every K cost about 7.5 miss-times per row walked, the ring
-	 * (which decodes the whole text) about 2.1 per row. */
-	double t = rows * 360e-9 + 28e6 * d / 1e9 + 1.0 + k->trials * (walk * 7.5 * d + rows * 2.1 * d) / 1e9;
+	double rows = (double)(k->bytes / 4), walk = fmin(rows, (double)k->walk_rows), d = app_miss_ns(&b->facts);
+	double t = rows * 360e-9 + 28e6 * d / 1e9 + k->trials * (walk * 7.5 * d + rows * 2.1 * d) / 1e9;
 
+	for (size_t i = 0; app_kernel_planned && i < sizeof(app_prices) / sizeof(app_prices[0]); i++)
+		if (!strcmp(app_kernel_planned, app_prices[i].kernel))
+			t = (28e6 + rows * (app_prices[i].setup_per_row + k->trials * app_prices[i].trial_per_row)) * d / 1e9;
 	*peak = (size_t)(rows * 18);
 	/* the full report: bwt over one bzip2-sized block (cache-resident) and
-	 * its chase reference, 1.4-1.5 s on the Ice Lake guest alone; then app
+	 * its chase reference, 0.6-0.8 s on the Zen 5 guest alone (1.4-1.5 s on
+	 * the Ice Lake guest before the layout check walked in segments); then app
 	 * bzip2's short form (2 MB of text, one trial, K up to 8), 2.4 s there:
 	 * Huffman decoding and the walk of a cache-resident table, so no rate
 	 * here scales it. */
@@ -427,7 +461,7 @@ static double app_price(const struct budget *b, const void *knobs, size_t *peak)
 		*peak = (size_t)48 << 20;  /* 37 MB peak RSS with two workers on the 34 MB file */
 		return app_bzip2_planned_s;
 	}
-	return b->full_report ? 0.6 + 8e6 * d / 1e9 + (b->quick ? 0 : APP_BZIP2_SHORT_S) : t;
+	return b->full_report ? 0.4 + 4e6 * b->facts.rates.dram_ns / 1e9 + (b->quick ? 0 : APP_BZIP2_SHORT_S) : t;
 }
 
 static bool shrink_trials(struct budget *b, struct budget_section *s)

@@ -84,11 +84,13 @@ static double bandwidth_price(const struct budget *b, const void *knobs, size_t 
 		if (bytes / spacings[i] > k->eff_max_nodes)
 			bytes = k->eff_max_nodes * spacings[i];
 		nodes = bytes / spacings[i];
-		/* Per node, both arms: two builds and about four misses' worth of
-		 * page faults and table walks in the small-page arm (fitted on
-		 * four runs on the Ice Lake guest, 3-20 M nodes: 0.7-1.1 us a
-		 * node whatever the build rate). Then the chase regions. */
-		t += (double)nodes * (2 * f->rates.build_ns_per_node + 4 * f->rates.dram_ns) / 1e9 +
+		/* Per node, both arms: two builds (layout checks included) and
+		 * half a miss's worth of the small-page arm's table walks; per
+		 * byte, both arenas first touched fresh. Fitted on the Zen 5
+		 * guest on eight rows, 64 Ki-8 Mi nodes over 16-256 MiB
+		 * (0.28-1.58 s a row). Then the chase regions. */
+		t += (double)nodes * (2 * f->rates.build_ns_per_node + 0.5 * f->rates.dram_ns) / 1e9 +
+		     cost_fresh_touch_s(f, 2 * bytes) +
 		     2.0 * (k->eff_trials + 1) * fmin(32768.0, (double)nodes / 2) * f->rates.dram_ns * 1.5 / 1e9;
 	}
 	*peak = bandwidth_peak_bytes(k->bytes, k->eff_bytes);

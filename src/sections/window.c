@@ -77,40 +77,72 @@ static int window_section_instead(struct section_run *s)
 	return 0;
 }
 
-/* window's settings in the plan (budget.h): the set and the trials. */
+/* window's settings in the plan (budget.h): the set, the trials and the
+ * loop iterations per timed region. */
 struct window_knobs {
 	size_t bytes;
-	unsigned trials;
+	unsigned trials, iters;
 };
 _Static_assert(sizeof(struct window_knobs) <= BUDGET_KNOB_BYTES, "window's knobs fit their slot");
 
+/* Iterations per region: the default, and the fewest the budget goes to
+ * (2048 iterations of two misses each are still 0.3 ms or more a region,
+ * a hundred times the clock's minimum on every machine we met). */
+#define WINDOW_ITERS_DEFAULT 8192
+#define WINDOW_ITERS_MIN 2048
+
 static void window_defaults(const struct budget *b, void *knobs)
 {
-	*(struct window_knobs *)knobs = (struct window_knobs){.bytes = b->memory_set_bytes, .trials = b->quick ? 6 : 15};
+	*(struct window_knobs *)knobs = (struct window_knobs){.bytes = b->memory_set_bytes, .trials = b->quick ? 6 : 15,
+							      .iters = WINDOW_ITERS_DEFAULT};
 }
+
+/* Points per filler (coarse, refined around the step and the ramp,
+ * repeated: 47-85, about 62 on average on the Zen 5 guest, 51 on the Ice
+ * Lake guest), and the fillers with the reorder buffer's middle and end
+ * checks (two more nop sweeps). */
+#define WINDOW_PRICED_POINTS 62.0
+#define WINDOW_PRICED_SWEEPS 12.0
 
 static double window_price(const struct budget *b, const void *knobs, size_t *peak)
 {
 	const struct window_knobs *k = knobs;
 	const struct cost_facts *f = &b->facts;
-	/* Fitted on the Ice Lake guest (main, 10 fillers): about 51 points a
-	 * filler (coarse, refined, repeated), each trials regions of 8192
-	 * iterations at about 1.35 DRAM misses an iteration (two overlapped,
-	 * or serialised past the step), and as much again in generating and
-	 * switching probes; the nop filler twice more, the reorder buffer's
-	 * middle and end checks. */
-	double sweep = 12.0 * 51 * k->trials * 8192.0 * 1.35 * f->rates.dram_ns * 2.0 / 1e9;
+	/* Each point: an untimed visit of an eighth of a region, then its
+	 * trials, each iters iterations at about 1.35 DRAM misses (two
+	 * overlapped, or serialised past the step), times 2.2 for what a
+	 * region costs past its misses (the fillers, the probe's code): fitted
+	 * on the Zen 5 guest at 6 trials of 8192 and of 2048 iterations (19.8
+	 * and 3.5 s at a 151-157 ns miss); generating a probe is lost in it. */
+	double visits = k->trials + 0.125;
+	double per_point = visits * k->iters * 1.35 * f->rates.dram_ns * 2.2 / 1e9;
+	double sweep = WINDOW_PRICED_SWEEPS * WINDOW_PRICED_POINTS * per_point;
 
 	*peak = k->bytes + k->bytes / 16;
 	return cost_build_s(f, k->bytes / 64) + sweep;
 }
 
+/* Halve the iterations per region, down to WINDOW_ITERS_MIN: every point
+ * keeps its trials (the section's own floor comes from their groups). */
+static bool shrink_iters(struct budget *b, struct budget_section *s)
+{
+	struct window_knobs *k = BUDGET_KNOBS(s, struct window_knobs);
+
+	if (k->iters / 2 < WINDOW_ITERS_MIN)
+		return false;
+	budget_note_count(b, "window iterations per region", k->iters, k->iters / 2, "");
+	k->iters /= 2;
+	return true;
+}
+
 static const struct budget_hooks window_budget = {
 	.alone_budget_s = 20.0, .defaults = window_defaults, .price = window_price,
 	BUDGET_SET(struct window_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY),
-	BUDGET_STEPS(BUDGET_STEP_DOWN(11, struct window_knobs, trials, 6, 3, "window trials")),
+	BUDGET_STEPS(BUDGET_STEP_DOWN(11, struct window_knobs, trials, 6, 3, "window trials"),
+		     {.rank = 17, .fn = shrink_iters}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "window_bytes", struct window_knobs, bytes),
-		      JSONW_FIELD(UINT, "window_trials", struct window_knobs, trials)),
+		      JSONW_FIELD(UINT, "window_trials", struct window_knobs, trials),
+		      JSONW_FIELD(UINT, "window_iters", struct window_knobs, iters)),
 };
 
 static int window_section_run(struct section_run *s, void *result)
@@ -124,6 +156,7 @@ static int window_section_run(struct section_run *s, void *result)
 	if (k) {
 		wp.working_set_bytes = k->bytes;
 		wp.trials = k->trials;
+		wp.iters = k->iters;
 	}
 	if (o->size_bytes)
 		wp.working_set_bytes = s->plan->working_set_bytes;

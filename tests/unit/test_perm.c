@@ -102,6 +102,71 @@ TEST(layout_check_fires_on_a_colliding_layout)
 		 check.steps_walked, check.distinct_lines_walked);
 }
 
+/* Past a few thousand nodes the check walks the cycle in segments at once
+ * (many misses in flight); what it counts must be the serial walk's. */
+TEST(layout_check_in_segments_passes_a_large_linear_layout_and_keeps_the_order)
+{
+	size_t nodes = 1 << 17, bytes = nodes * 64;
+	char *base = aligned_alloc(4096, bytes);
+	struct chain c;
+	struct layout_check check;
+	size_t bad = nodes;
+
+	CHECK(base, "out of memory");
+	CHECK(chain_build(&c, base, bytes, 64, 64, 11, chain_offset_linear) == 0, "build");
+	CHECK(chain_verify(&c, &check) == 0, "verify failed to run");
+	CHECK(check.ok && check.closed && check.steps_walked == nodes && check.distinct_nodes_walked == nodes &&
+	      check.distinct_lines_walked == nodes, "walked %zu steps, %zu nodes, %zu lines", check.steps_walked,
+	      check.distinct_nodes_walked, check.distinct_lines_walked);
+	CHECK(c.order[0] == 0, "the order starts at node %u, not node 0", c.order[0]);
+	for (size_t pos = 0; pos < nodes && bad == nodes; pos++)
+		if (*(uintptr_t *)chain_node_at(&c, pos) != chain_node_at(&c, pos + 1))
+			bad = pos;
+	chain_free(&c);
+	free(base);
+	CHECK(bad == nodes, "position %zu does not link to the next", bad);
+}
+
+TEST(layout_check_in_segments_fires_on_a_large_colliding_layout)
+{
+	struct layout_check check;
+	int rc;
+
+	build_and_check(1 << 16, colliding_offset, &check, &rc);
+	CHECK(rc == 0, "verify failed to run");
+	CHECK(!check.ok && check.distinct_lines_walked < (1 << 16), "a colliding layout passed: %zu lines walked",
+	      check.distinct_lines_walked);
+}
+
+/* Two cycles of half the nodes each, or a walk that runs into its own
+ * tail: the segments cannot chain through node 0 over every node, and the
+ * counts are the serial walk's (half the nodes, closed; n steps, open). */
+TEST(layout_check_in_segments_fires_on_two_cycles_and_on_a_tail)
+{
+	size_t n = 1 << 16, half = n / 2;
+	uintptr_t *v = malloc(n * sizeof(*v));
+	struct chain c = {0};
+	struct layout_check check;
+
+	CHECK(v, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uintptr_t)&v[i % half == half - 1 ? i - (half - 1) : i + 1];
+	c = (struct chain){.base = (char *)v, .nodes = n, .spacing_bytes = 8, .line_bytes = 64};
+	CHECK(chain_verify(&c, &check) == 0, "verify failed to run");
+	CHECK(!check.ok && check.closed && check.steps_walked == half && check.distinct_nodes_walked == half,
+	      "two cycles: ok %d closed %d, %zu steps, %zu nodes", check.ok, check.closed, check.steps_walked,
+	      check.distinct_nodes_walked);
+	chain_free(&c);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (uintptr_t)&v[i + 1 == n ? half : i + 1];
+	CHECK(chain_verify(&c, &check) == 0, "verify failed to run");
+	CHECK(!check.ok && !check.closed && check.steps_walked == n &&
+	      check.distinct_nodes_walked == n, "a tail: ok %d closed %d, %zu steps, %zu nodes", check.ok,
+	      check.closed, check.steps_walked, check.distinct_nodes_walked);
+	chain_free(&c);
+	free(v);
+}
+
 TEST(chain_positions_follow_the_cycle)
 {
 	size_t nodes = 1024, bytes = nodes * 64;
