@@ -109,7 +109,8 @@ static double app_bzip2_planned_s = -1;
  * the full report: priced as bwt. */
 static const char *app_kernel_planned;
 
-/* The kernel: the operand, or bwt in the full report. */
+/* The kernel: the operand, or bwt (the full report's, and `app` alone's:
+ * a command typed without operands measures). */
 static const char *app_kernel(const struct options *o)
 {
 	return o->npaths ? o->paths[0] : "bwt";
@@ -586,8 +587,8 @@ const struct section section_app = {
 	.options_alone = "lanes segments layout prefetch output-buffer",
 	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
 	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
-	.operands = SECTION_ARGS_ONE, .operand_name = "kernel",
-	.usage = "mlpscope app bwt|hash|search|gather|bzip2 [FILE.bz2]",
+	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "kernel",
+	.usage = "mlpscope app [bwt|hash|search|gather|bzip2 [FILE.bz2]]",
 	.result_bytes = sizeof(struct app_result), .budget = &app_budget, .plan = app_section_plan, .run = app_section_run,
 	.write_text = app_section_text, .write_json = app_write_json, .write_csv = app_write_csv,
 	.free = app_section_free,
