@@ -356,7 +356,7 @@ bool latency_placement_judge(const double *a, const double *b, unsigned n, unsig
 		return false;
 	/* Either way round: either allocation may hold the pages the cache
 	 * favours. At a shared cache's edge the host's moment alone moves a set
-	 * by 4x within a second (issue 31), so one block each proves nothing:
+	 * by 4x within a second, so one block each proves nothing:
 	 * the slower allocation's best must stay beyond the tolerance above
 	 * the faster one's worst block, every block of one apart from every
 	 * block of the other. */

@@ -230,7 +230,7 @@ static size_t slot_settle(struct sweep *s, struct slot *sl)
 /* A set that may fit a cache is walked whole until a walk reads no faster
  * than the one before by more than LATENCY_SETTLE_PCT (after warm_walks at
  * least, LATENCY_WARM_WALKS_MAX at most): the state a plain warm chase
- * reaches by walking it back to back. On the Zen 5 guest (issue 31) a set
+ * reaches by walking it back to back. On the Zen 5 guest a set
  * in the L3 share came back a walk at a time after other sets had run
  * (4 MiB: 101, 88, 70, 58, 44, 35, 26, 22 ns over eight walks), and one
  * whole walk after one warm walk read 1.7-2.6x the minimum of five back to
@@ -423,7 +423,7 @@ static int reference_round(struct sweep *s)
  * minimum of LATENCY_WHOLE_WALKS walks of the whole set (at most
  * LATENCY_WHOLE_WALK_MAX_LOADS loads each), beside the curve's minimum over
  * short regions. On the Zen 5 guest the report read 256 MiB at 176 ns over
- * regions while whole walks read 218 ns (issue 31): the headline says
+ * regions while whole walks read 218 ns: the headline says
  * which estimator it is and shows both. */
 static int whole_walk_round(struct sweep *s)
 {
@@ -591,7 +591,7 @@ static void placement_block(struct sweep *s, struct slot *sl, unsigned alloc, un
 		sl->pt->alloc_trials_ns[alloc][at + t] = slot_walk(s, sl, s->hops);
 }
 
-/* Placement (issue 31): whether the figure at a level's end depends on
+/* Placement: whether the figure at a level's end depends on
  * which physical pages hold the set. A cache indexed by physical address
  * past the 4 KiB page (an L2 or L3; on a guest whose 2 MiB pages the host
  * backs with 4 KiB pages, past 4 KiB even inside a huge page) sees

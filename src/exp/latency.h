@@ -31,7 +31,7 @@
 #define LATENCY_RETIME_BLOCKS 2
 #define LATENCY_RETIME_TRIALS 16
 #define LATENCY_RETIME_POINTS_MAX 8
-/* Placement (issue 31): the sets at each cache level's end and just past
+/* Placement: the sets at each cache level's end and just past
  * it, timed on the arena and on a second allocation of their own (other
  * physical pages), blocks alternated (see latency.c). At most this many
  * points, blocks per allocation, and regions per allocation. */
@@ -266,7 +266,7 @@ struct latency_result {
 	double stream_ns_at_max;
 	double prefetch_ratio_at_max;/* chase / stream at max: the prefetcher, by subtraction */
 	double small_chase_ns_at_max;/* NAN without a small-page point at max */
-	/* The memory set's second estimator (issue 31): chase_ns_at_max is the
+	/* The memory set's second estimator: chase_ns_at_max is the
 	 * minimum over regions of region_hops loads, which on a shared host can
 	 * pick its quietest moments; this is the minimum of LATENCY_WHOLE_WALKS
 	 * walks of whole_walk_loads each (the whole set, at most

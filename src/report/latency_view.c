@@ -294,7 +294,7 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 			snprintf(g->note, sizeof(g->note), "at %s, huge pages %.0f%% obtained", a, 100.0 * huge / total);
 		else
 			snprintf(g->note, sizeof(g->note), "at %s, huge pages requested", a);
-		/* Which estimator, and the plain chase's beside it (issue 31). */
+		/* Which estimator, and the plain chase's beside it. */
 		used = strlen(g->note);
 		if (isfinite(region) && region > 0 && isfinite(whole) && whole > 0)
 			snprintf(g->note + used, sizeof(g->note) - used, "; min over %.0f-load regions; whole walks %.1f ns",

@@ -43,7 +43,7 @@ static const char latency_help[] =
 	"slow); a fall that remains is flagged.\n";
 
 /* latency's settings in the plan (budget.h), what the sweep's parameters
- * take from it. The steady sweep's work (exp/latency.h, issue 21): trials
+ * take from it. The steady sweep's work (exp/latency.h): trials
  * split over passes, each size's block after warm_walks full walks when
  * the set is at most warm_max, every region region_hops loads. */
 struct latency_knobs {
@@ -84,7 +84,7 @@ static void latency_defaults(const struct budget *b, void *knobs)
 	k->points_per_octave = q ? 2 : 4;
 	k->steady_visits = q ? 1 : 2;
 	k->near_caches = true;
-	/* each size is timed as a block after a warm start (issue 21): two
+	/* each size is timed as a block after a warm start: two
 	 * passes (ascending, then descending) keep some drift protection;
 	 * --quick's three trials make one. */
 	k->passes = q ? 1 : LATENCY_PASSES;
@@ -155,7 +155,7 @@ static double price_setup(const struct budget *b, const struct latency_knobs *k,
 	return t;
 }
 
-/* The steady sweep (issue 21): per size and chain, `passes` blocks, each a
+/* The steady sweep: per size and chain, `passes` blocks, each a
  * warm start (warm_walks laps up to warm_max, then regions until one is no
  * faster than the last, about 3 regions and never over min(4 laps, 16
  * regions); past warm_max a lead-in, then the same settling) and its share
