@@ -37,13 +37,19 @@ LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
 LIB_SRC := $(wildcard src/*.c src/*/*.c src/*/*/*.c)
-LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
+# Each binary's main is its own: src/main.c (mlpscope), src/bunzip2/main.c.
+LIB_SRC := $(filter-out src/main.c src/bunzip2/main.c,$(LIB_SRC))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c tests/unit/*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/obj/%.o)
 HDR_SRC := $(wildcard src/*.h src/*/*.h src/*/*/*.h)
 HDR_DEP := $(HDR_SRC:%.h=$(BUILD)/obj/%.h.d)
 BIN     := $(BUILD)/mlpscope
+# The bzip2 decoder as a tool of its own (src/bunzip2/), linked from the
+# library archive so it carries only the objects it calls.
+BUNZIP  := $(BUILD)/mlpbunzip2
+LIBA    := $(BUILD)/libmlpscope.a
+BUNZIP_MAN := docs/mlpbunzip2.1
 TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 GEN_APP := $(BUILD)/gen_app
@@ -61,13 +67,20 @@ BINDIR  := $(PREFIX)/bin
 MANDIR  := $(PREFIX)/share/man/man1
 DOCDIR  := $(PREFIX)/share/doc/mlpscope
 DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALIDATION.md
-INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
+INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(BINDIR)/mlpbunzip2 $(MANDIR)/mlpbunzip2.1 \
+	$(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
 .PHONY: all run test test-hosts validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
 	fuzz fuzz-build fuzz-smoke test-sanitize
-all: $(BIN) $(MAN) $(HOST_ANSWERS)
+all: $(BIN) $(MAN) $(HOST_ANSWERS) $(BUNZIP)
 
 $(BIN): $(BUILD)/obj/src/main.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIBA): $(LIB_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(BUNZIP): $(BUILD)/obj/src/bunzip2/main.o $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(TESTBIN): $(TEST_OBJ) $(LIB_OBJ) | $(HDR_DEP)
@@ -114,12 +127,14 @@ FORCE:
 # The directories install had to create (mkdir -pv names each one) are
 # listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes
 # them again, and only them.
-install: $(BIN) $(MAN) $(HOST_ANSWERS)
+install: $(BIN) $(MAN) $(HOST_ANSWERS) $(BUNZIP)
 	@made=$$(LC_ALL=C mkdir -pv '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' '$(DESTDIR)$(DOCDIR)' | \
 	  sed -n "s/^mkdir: created directory '\(.*\)'$$/\1/p" | tac) && \
 	  printf '%s\n' "$$made" > '$(DESTDIR)$(DOCDIR)/installed-dirs'
 	install -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/mlpscope'
 	install -m 644 $(MAN) '$(DESTDIR)$(MANDIR)/mlpscope.1'
+	install -m 755 $(BUNZIP) '$(DESTDIR)$(BINDIR)/mlpbunzip2'
+	install -m 644 $(BUNZIP_MAN) '$(DESTDIR)$(MANDIR)/mlpbunzip2.1'
 	install -m 644 $(DOCS) '$(DESTDIR)$(DOCDIR)/'
 
 uninstall:
@@ -160,14 +175,14 @@ $(BUILD)/obj/src/kern/lanes_count.o: $(BUILD)/gen/lanes_insns.h
 run: $(BIN)
 	$(BIN) report --json $(BUILD)/report.json --html $(BUILD)/report.html
 
-test: $(BIN) $(MAN) $(TESTBIN) check-gen
+test: $(BIN) $(MAN) $(BUNZIP) $(TESTBIN) check-gen
 	$(TESTBIN)
 
 # The whole suite once per recorded host (tests/data/cpus/*/host and the
 # hand-made tests/data/hosts/*/host) in place of the default one, child
 # binaries included: a few minutes, so not part of check, which reruns on
 # each host only the tests that read a host fact (tests/main.c).
-test-hosts: $(BIN) $(MAN) $(TESTBIN)
+test-hosts: $(BIN) $(MAN) $(BUNZIP) $(TESTBIN)
 	@rc=0; for h in tests/data/cpus/*/host tests/data/hosts/*/host; do \
 	  log=$(BUILD)/test-hosts-$$(basename $$(dirname $$h)).txt; \
 	  $(TESTBIN) --host $$h > $$log 2>&1 || rc=1; echo "$$h: $$(tail -1 $$log) ($$log)"; \
@@ -223,7 +238,7 @@ check-aarch64:
 # three times (native, AArch64, fuzz), most of its time on a small machine.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check:
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(BIN) $(MAN) $(TESTBIN) check-gen
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(BIN) $(MAN) $(BUNZIP) $(TESTBIN) check-gen
 	@MAKE='$(MAKE)' CHECK_JOBS='$(CHECK_JOBS)' A64_CC='$(A64_CC)' FUZZ_CC='$(FUZZ_CC)' tests/check.sh $(TESTBIN)
 
 # Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes

@@ -151,6 +151,10 @@ struct bz2_block {
 	/* Scratch of the decode itself, kept here so a block needs no allocation. */
 	uint8_t selectors[BZ2_MAX_SELECTORS];
 	struct bz2_huffman tables[BZ2_MAX_GROUPS];
+	/* Bit t: table t's lengths are oversubscribed. libbz2 builds every
+	 * table without a check and fails only on the codes it reads, so such
+	 * a table is refused when a group names it, not when it is read. */
+	uint8_t bad_tables;
 };
 
 /* Read one block's body (after its magic) from b into blk: the CRC field,
@@ -306,6 +310,12 @@ int bz2_decoder_scout_ready(struct bz2_decoder *d);
 /* That second T-vector's arena, NULL until made or when tt is malloc'd. */
 const struct arena *bz2_decoder_scout_table(const struct bz2_decoder *d);
 void bz2_decoder_free(struct bz2_decoder *d);
+
+/* Exchange d's output buffer (what bz2_decode_block_at's result points
+ * into) with *buf of *cap bytes (NULL, 0: none; the next block allocates
+ * one): a caller that keeps each block's bytes past the next decode takes
+ * the buffer instead of copying it out. Both are malloc'd. */
+void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
 
 /* bz2_decode with d's buffers (bz2_decoder_new), kept for the next call:
  * the fuzz target's inputs would otherwise pay ~5 MB of allocation each,

@@ -5,7 +5,9 @@
  * lengths (delta coded), then the symbols (symbols.c: Huffman, the zero
  * runs and MTF). The result is the BWT's last column and its byte counts; the inverse BWT
  * (ibwt.c) starts from there. Every field the format bounds is checked, in
- * the order libbz2 checks it, so a corrupt block fails here and not later.
+ * the order libbz2 checks it, so a corrupt block fails here and not later;
+ * the one exception is an oversubscribed table, which libbz2 accepts until
+ * a group uses it (symbols.c refuses it there).
  */
 #include "bzip2/bz2.h"
 
@@ -98,6 +100,7 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 		nselectors = BZ2_MAX_SELECTORS;
 
 	tables = blk->tables;
+	blk->bad_tables = 0;
 	for (unsigned t = 0; t < ngroups; t++) {
 		unsigned len;
 
@@ -116,7 +119,7 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 		if (bz2_bits_truncated(b))
 			return truncated(b, e);
 		if (bz2_huffman_build(&tables[t], lengths, alpha))
-			return fail(e, field, "bad Huffman table: more codes than the lengths allow");
+			blk->bad_tables |= (uint8_t)(1u << t);
 	}
 
 	if (bz2_symbols_decode(b, blk, seq_to_byte, used, nselectors, max_block, plain, pace, e))

@@ -716,6 +716,17 @@ const struct arena *bz2_decoder_scout_table(const struct bz2_decoder *d)
 	return d->table2.base ? &d->table2 : NULL;
 }
 
+void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap)
+{
+	uint8_t *out = d->out;
+	size_t out_cap = d->out_cap;
+
+	d->out = *buf;
+	d->out_cap = *buf ? *cap : 0;
+	*buf = out;
+	*cap = out_cap;
+}
+
 void bz2_decoder_free(struct bz2_decoder *d)
 {
 	if (!d)

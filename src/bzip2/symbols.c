@@ -173,6 +173,8 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 			return fail(e, bz2_bits_pos(b), "more symbols than the selectors cover");
 		if (bz2_bits_truncated(b))
 			return fail(e, (uint64_t)(b->end - b->base) * 8, "truncated: the input ends inside this block");
+		if (blk->bad_tables >> blk->selectors[group] & 1)
+			return fail(e, bz2_bits_pos(b), "bad Huffman table: more codes than the lengths allow");
 		h = &blk->tables[blk->selectors[group++]];
 		if (table && b->end - b->p >= GROUP_SAFE_BYTES) {
 			const uint8_t *p = b->p;

@@ -137,10 +137,11 @@ TEST(make_install_then_uninstall_leaves_only_what_was_there, NEEDS_BINARY | NEED
 	CHECK(system(cmd) == 0, "setup");
 	/* -o: use the binary and page as built; a test never rebuilds them. */
 	snprintf(cmd, sizeof(cmd),
-		 NESTED_MAKE " -o %s/mlpscope -o %s/mlpscope.1 BUILD=%s install PREFIX='%s/p' 2>&1 && "
+		 NESTED_MAKE " -o %s/mlpscope -o %s/mlpscope.1 -o %s/mlpbunzip2 BUILD=%s install PREFIX='%s/p' 2>&1 && "
 		 "'%s/p/bin/mlpscope' --version && test -s '%s/p/share/man/man1/mlpscope.1' && "
-		 "test -s '%s/p/share/doc/mlpscope/OUTPUT.md'",
-		 test_bin_dir(), test_bin_dir(), test_bin_dir(), dir, dir, dir, dir);
+		 "test -s '%s/p/share/doc/mlpscope/OUTPUT.md' && '%s/p/bin/mlpbunzip2' --version && "
+		 "test -s '%s/p/share/man/man1/mlpbunzip2.1'",
+		 test_bin_dir(), test_bin_dir(), test_bin_dir(), test_bin_dir(), dir, dir, dir, dir, dir, dir);
 	st = run(cmd, out, sizeof(out));
 	CHECK(st == 0 && strstr(out, "mlpscope "), "install or --version failed (%d):\n%s", st, out);
 	if (!test_toolchain("man", why, sizeof(why))) {
@@ -153,11 +154,11 @@ TEST(make_install_then_uninstall_leaves_only_what_was_there, NEEDS_BINARY | NEED
 	}
 	/* DESTDIR stages under the prefix. */
 	snprintf(cmd, sizeof(cmd),
-		 NESTED_MAKE " -o %s/mlpscope -o %s/mlpscope.1 BUILD=%s install PREFIX=/usr DESTDIR='%s/stage' 2>&1 && "
-		 "test -x '%s/stage/usr/bin/mlpscope' && "
+		 NESTED_MAKE " -o %s/mlpscope -o %s/mlpscope.1 -o %s/mlpbunzip2 BUILD=%s install PREFIX=/usr "
+		 "DESTDIR='%s/stage' 2>&1 && test -x '%s/stage/usr/bin/mlpscope' && test -x '%s/stage/usr/bin/mlpbunzip2' && "
 		 NESTED_MAKE " BUILD=%s uninstall PREFIX=/usr DESTDIR='%s/stage' 2>&1 && "
 		 "test ! -e '%s/stage'",
-		 test_bin_dir(), test_bin_dir(), test_bin_dir(), dir, dir, test_bin_dir(), dir, dir);
+		 test_bin_dir(), test_bin_dir(), test_bin_dir(), test_bin_dir(), dir, dir, dir, test_bin_dir(), dir, dir);
 	st = run(cmd, out, sizeof(out));
 	CHECK(st == 0, "DESTDIR install/uninstall (%d):\n%s", st, out);
 	snprintf(cmd, sizeof(cmd),

@@ -338,8 +338,8 @@ TEST(include_check_finds_a_cycle_through_headers_alone)
 }
 
 /* The folders by layer, top first (docs/METHODOLOGY.md, "How the code is
- * wired"): the front door (src/
- * itself) reads the sections; the sections fill the run object (run/) and
+ * wired"): the front doors (src/ itself, and bunzip2/ for the second
+ * binary, which reads only the decoder and the host seam) read the sections; the sections fill the run object (run/) and
  * drive experiments, analyses and writers, which never see the run; those
  * use the JIT, the instrument's primitives, the per-ISA contract and the
  * hot loops; everything may use util/. An include may point
@@ -349,7 +349,7 @@ static const struct {
 	const char *folder;
 	int layer;
 } layers[] = {
-	{"", 0},
+	{"", 0}, {"bunzip2", 0},
 	{"sections", 1},
 	{"run", 2},
 	{"report", 3}, {"analyse", 3}, {"exp", 3}, {"exp/app", 3},

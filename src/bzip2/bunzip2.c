@@ -1,0 +1,778 @@
+/*
+ * bunzip2.h's decode: one coordinating thread reads the input in chunks
+ * into a window, walks the file's framing (stream headers, each block's
+ * magic where the previous block ended, end markers and their CRCs) and
+ * writes blocks in order; with N threads, N workers decode ahead. Where a
+ * block ends is known only once it is decoded, so the workers start at
+ * every place the 48-bit block magic occurs (bz2_scan_blocks), each on a
+ * copy of the bytes up to the next such place, and the coordinator keeps
+ * only the blocks that start where the one before ended: a magic that
+ * occurs by chance inside compressed data (about 2^-48 a bit) costs one
+ * wasted decode. A block cut short by such a false magic, or longer than
+ * the bytes it was given, is decoded again here with more input. The
+ * window holds input from the block being written to the blocks in flight,
+ * so memory is bounded by the blocks in flight, whatever the file's size.
+ * Nothing here prints or times: errors fill a struct bunzip2_error.
+ */
+#include "bzip2/bunzip2.h"
+
+#include "bzip2/bz2.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_MAGIC 0x314159265359ull
+#define END_MAGIC 0x177245385090ull
+#define DEFAULT_CHUNK ((size_t)1 << 20)
+/* The input a block is first given: an encoder writes at most about
+ * 920 kB for one (900 kB of incompressible bytes and its tables). */
+#define FIRST_LOOK ((size_t)2 << 20)
+/* The longest block accepted: 900,100 symbols of 20 bits are 2.25 MB, but
+ * a table's delta-coded lengths may run on without end (libbz2 reads on);
+ * refused past this so memory stays bounded. */
+#define MAX_BLOCK_IN ((size_t)16 << 20)
+/* A decoder's buffers (bz2_decoder_new: the T-vector's 3.6 MB, the column,
+ * the walk's output and scratch, the output buffer) and one block in
+ * flight (its input and output). */
+#define DECODER_BYTES ((size_t)8 << 20)
+#define SLOT_BYTES ((size_t)3 << 20)
+
+/* The walk's fastest form on both text and binary input: 16 lanes with
+ * their state in registers, each prefetching its next row. */
+static const struct bz2_walk_opts walk_opts = {
+	.lanes = 16, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT, .seed = 0x62756e7a6970ull,
+};
+
+enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_BUSY, SLOT_DONE };
+
+/* One block decoded ahead: its input copied out of the window, its output
+ * buffer swapped with the worker's decoder (no copy). */
+struct slot {
+	enum slot_state state;
+	uint64_t bit;          /* its magic's bit in the file */
+	uint64_t start;        /* the file byte of in[0] */
+	uint8_t *in;
+	size_t in_len, in_cap;
+	bool to_end;           /* in reaches the end of the input */
+	uint8_t *out;
+	size_t out_cap;
+	int rc;
+	struct bz2_error e;
+	size_t bytes;
+	uint32_t crc, nblock;
+	uint64_t end_bit;      /* in the file */
+};
+
+struct pool {
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct slot *slots;
+	unsigned nslots;
+	unsigned head, next, tail;  /* retired, taken by a worker, dispatched: counts */
+	bool quit;
+	pthread_t *th;
+	struct bz2_decoder **dec;
+	unsigned nth;
+};
+
+struct worker_arg {
+	struct pool *p;
+	struct bz2_decoder *d;
+};
+
+struct ctx {
+	bunzip2_read_fn rd;
+	void *rctx;
+	bunzip2_write_fn wr;
+	void *wctx;
+	const struct bunzip2_opts *o;
+	struct bunzip2_summary sum;
+	struct bunzip2_error *e;
+	/* The window: file bytes [base, base + len) in buf. */
+	uint8_t *buf;
+	size_t cap, len, chunk;
+	uint64_t base;
+	bool eof;
+	/* Block magics found and not yet dispatched, ascending. */
+	bool scanning;
+	uint64_t scan_from;    /* the first byte whose 7-byte window is unscanned */
+	uint64_t *cand;
+	size_t ncand, cand_head, cand_cap;
+	/* The framing: where the next magic must be, and the stream's state. */
+	uint64_t bit;
+	uint32_t max_block, combined;
+	unsigned stream, block;
+	struct bz2_decoder *dec;   /* the coordinator's own, for retries and one thread */
+	struct pool *pool;
+	struct worker_arg *args;
+};
+
+static int fail(struct ctx *c, int status, unsigned block, uint64_t byte, const char *what)
+{
+	c->e->stream = c->stream;
+	c->e->block = block;
+	c->e->byte_offset = byte;
+	snprintf(c->e->what, sizeof(c->e->what), "%s", what);
+	return status;
+}
+
+static int fail_errno(struct ctx *c, int status, int err, const char *what)
+{
+	c->e->sys_errno = err;
+	return fail(c, status, c->block, c->base + c->len, what);
+}
+
+/* ---- the window ---- */
+
+static uint64_t head_byte(const struct ctx *c)
+{
+	return c->base + c->len;
+}
+
+/* The block magics whose 7-byte windows the last read completed. */
+static int scan_new(struct ctx *c)
+{
+	uint64_t end = head_byte(c);
+	size_t n = 0;
+	uint64_t *bits;
+
+	/* Bytes dropped before they were scanned lie before the block being
+	 * written: no block starts there. */
+	if (c->scan_from < c->base)
+		c->scan_from = c->base;
+	if (!c->scanning || end < c->scan_from + 7)
+		return 0;
+	bits = bz2_scan_blocks(c->buf + (c->scan_from - c->base), (size_t)(end - c->scan_from), &n);
+	if (!bits)
+		return -ENOMEM;
+	if (c->ncand + n > c->cand_cap) {
+		size_t cap = (c->ncand + n) * 2 + 16;
+		uint64_t *m = realloc(c->cand, cap * sizeof(*m));
+
+		if (!m) {
+			free(bits);
+			return -ENOMEM;
+		}
+		c->cand = m;
+		c->cand_cap = cap;
+	}
+	for (size_t i = 0; i < n; i++)
+		c->cand[c->ncand++] = c->scan_from * 8 + bits[i];
+	free(bits);
+	/* A window starting at end - 6 or later needs bytes not read yet. */
+	c->scan_from = end - 6;
+	return 0;
+}
+
+/* One read of up to a chunk: 0 (eof set at the end), or a status. */
+static int read_chunk(struct ctx *c)
+{
+	long got;
+
+	if (c->len + c->chunk > c->cap) {
+		size_t cap = c->cap * 2 > c->len + c->chunk ? c->cap * 2 : c->len + c->chunk;
+		uint8_t *m = realloc(c->buf, cap);
+
+		if (!m)
+			return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for the input window");
+		c->buf = m;
+		c->cap = cap;
+	}
+	got = c->rd(c->rctx, c->buf + c->len, c->chunk);
+	if (got < 0)
+		return fail_errno(c, BUNZIP2_READ, (int)-got, "read error");
+	if (got == 0) {
+		c->eof = true;
+		return 0;
+	}
+	c->len += (size_t)got;
+	c->sum.in_bytes += (uint64_t)got;
+	if (scan_new(c))
+		return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for the block list");
+	return 0;
+}
+
+/* Read until the window reaches file byte upto or the input ends. */
+static int fill(struct ctx *c, uint64_t upto)
+{
+	int rc;
+
+	while (!c->eof && head_byte(c) < upto)
+		if ((rc = read_chunk(c)))
+			return rc;
+	return 0;
+}
+
+/* Forget the bytes before keep; the window moves down once a quarter of
+ * it is behind, so each byte is moved a bounded number of times. */
+static void drop_before(struct ctx *c, uint64_t keep)
+{
+	size_t d;
+
+	if (keep <= c->base)
+		return;
+	d = keep - c->base < c->len ? (size_t)(keep - c->base) : c->len;
+	if (d < c->cap / 4 && d < c->len)
+		return;
+	memmove(c->buf, c->buf + d, c->len - d);
+	c->base += d;
+	c->len -= d;
+}
+
+/* n <= 48 bits at file bit `bit`, which the window holds whole. */
+static uint64_t peek(const struct ctx *c, uint64_t bit, unsigned n)
+{
+	const uint8_t *p = c->buf + (bit / 8 - c->base);
+	uint64_t w = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		w = w << 8 | (bit / 8 + i < head_byte(c) ? p[i] : 0);
+	return (w << (bit % 8)) >> (64 - n);
+}
+
+/* Bits of the window from file bit `bit` on. */
+static uint64_t bits_left(const struct ctx *c, uint64_t bit)
+{
+	return head_byte(c) * 8 > bit ? head_byte(c) * 8 - bit : 0;
+}
+
+/* ---- one block decoded here ---- */
+
+static bool truncation(const struct bz2_error *be)
+{
+	return !strncmp(be->what, "truncated", 9);
+}
+
+struct got {
+	const uint8_t *out;
+	size_t bytes;
+	uint32_t crc, nblock;
+	uint64_t end_bit;
+	struct slot *slot;     /* to retire once written, or NULL */
+};
+
+static int decoder_error(struct ctx *c, int rc, const struct bz2_error *be, uint64_t start)
+{
+	if (rc == -ENOMEM)
+		return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a block");
+	if (rc != -1)
+		return fail(c, BUNZIP2_NOMEM, c->block, start, "a block could not be decoded (no memory or thread)");
+	return fail(c, BUNZIP2_CORRUPT, c->block, start + be->byte_offset, be->what);
+}
+
+/* The block at c->bit from the window, first with FIRST_LOOK bytes of
+ * input and again with four times more while a truncation may be the
+ * slice's and not the file's. */
+static int decode_here(struct ctx *c, struct got *g)
+{
+	struct bz2_block_result r;
+	struct bz2_error be;
+	uint64_t start = c->bit / 8;
+
+	if (!c->dec && !(c->dec = bz2_decoder_new()))
+		return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
+	for (size_t look = FIRST_LOOK;; look *= 4) {
+		size_t len, avail;
+		int rc;
+
+		if (look > MAX_BLOCK_IN)
+			look = MAX_BLOCK_IN;
+		if ((rc = fill(c, start + look)))
+			return rc;
+		avail = (size_t)(head_byte(c) - start);
+		len = avail < look ? avail : look;
+		rc = bz2_decode_block_at(c->dec, c->buf + (start - c->base), len, c->bit % 8, c->block, &walk_opts, 0,
+					 &r, &be);
+		if (rc == 0) {
+			g->out = r.out;
+			g->bytes = r.bytes;
+			g->crc = r.crc;
+			g->nblock = r.nblock;
+			g->end_bit = start * 8 + r.end_bit;
+			g->slot = NULL;
+			return 0;
+		}
+		if (rc == -1 && truncation(&be) && (len < avail || !c->eof)) {
+			if (look < MAX_BLOCK_IN)
+				continue;
+			return fail(c, BUNZIP2_CORRUPT, c->block, start,
+				    "a block longer than 16 MiB of input (no encoder writes one; refused to bound memory)");
+		}
+		return decoder_error(c, rc, &be, start);
+	}
+}
+
+/* ---- the workers ---- */
+
+static void slot_decode(struct bz2_decoder *d, struct slot *s)
+{
+	struct bz2_block_result r;
+
+	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
+	s->rc = bz2_decode_block_at(d, s->in, s->in_len, s->bit - s->start * 8, 0, &walk_opts, 0, &r, &s->e);
+	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
+	if (s->rc == 0) {
+		s->bytes = r.bytes;
+		s->crc = r.crc;
+		s->nblock = r.nblock;
+		s->end_bit = s->start * 8 + r.end_bit;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker_arg *w = arg;
+	struct pool *p = w->p;
+
+	for (;;) {
+		struct slot *s;
+
+		pthread_mutex_lock(&p->mu);
+		while (!p->quit && p->next == p->tail)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (p->quit) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		s = &p->slots[p->next++ % p->nslots];
+		s->state = SLOT_BUSY;
+		pthread_mutex_unlock(&p->mu);
+		slot_decode(w->d, s);
+		pthread_mutex_lock(&p->mu);
+		s->state = SLOT_DONE;
+		pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/* Workers and twice as many slots (a finished block waits for its turn
+ * while its worker goes on): 0, or -ENOMEM with none started. */
+static int pool_start(struct ctx *c, unsigned threads)
+{
+	struct pool *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->nslots = 2 * threads;
+	p->slots = calloc(p->nslots, sizeof(*p->slots));
+	p->th = calloc(threads, sizeof(*p->th));
+	p->dec = calloc(threads, sizeof(*p->dec));
+	c->args = calloc(threads, sizeof(*c->args));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	c->pool = p;
+	if (!p->slots || !p->th || !p->dec || !c->args)
+		return -ENOMEM;
+	for (unsigned i = 0; i < threads; i++) {
+		if (!(p->dec[i] = bz2_decoder_new()))
+			break;
+		c->args[i].p = p;
+		c->args[i].d = p->dec[i];
+		if (pthread_create(&p->th[i], NULL, worker_main, &c->args[i])) {
+			bz2_decoder_free(p->dec[i]);
+			p->dec[i] = NULL;
+			break;
+		}
+		p->nth++;
+	}
+	return p->nth ? 0 : -ENOMEM;
+}
+
+static void pool_stop(struct ctx *c)
+{
+	struct pool *p = c->pool;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->quit = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < p->nth; i++) {
+		pthread_join(p->th[i], NULL);
+		bz2_decoder_free(p->dec[i]);
+	}
+	for (unsigned i = 0; p->slots && i < p->nslots; i++) {
+		free(p->slots[i].in);
+		free(p->slots[i].out);
+	}
+	pthread_cond_destroy(&p->done);
+	pthread_cond_destroy(&p->work);
+	pthread_mutex_destroy(&p->mu);
+	free(p->slots);
+	free(p->th);
+	free(p->dec);
+	free(p);
+	free(c->args);
+	c->pool = NULL;
+}
+
+/* Where the next candidate's input ends, or 0 while the window cannot
+ * say: at the next candidate (its block ends there when that one is
+ * real), FIRST_LOOK bytes on, or the input's end. */
+static uint64_t slice_end(const struct ctx *c)
+{
+	uint64_t from = c->cand[c->cand_head] / 8, end = from + FIRST_LOOK;
+
+	if (c->cand_head + 1 < c->ncand) {
+		uint64_t next = (c->cand[c->cand_head + 1] + 7) / 8;
+
+		return next < end ? next : end;
+	}
+	if (head_byte(c) >= end)
+		return end;
+	return c->eof ? head_byte(c) : 0;
+}
+
+static int dispatch(struct ctx *c, uint64_t end)
+{
+	struct pool *p = c->pool;
+	struct slot *s = &p->slots[p->tail % p->nslots];
+	uint64_t bit = c->cand[c->cand_head++];
+	size_t n = (size_t)(end - bit / 8);
+
+	if (n > s->in_cap) {
+		uint8_t *m = realloc(s->in, n);
+
+		if (!m)
+			return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for a block's input");
+		s->in = m;
+		s->in_cap = n;
+	}
+	memcpy(s->in, c->buf + (bit / 8 - c->base), n);
+	s->in_len = n;
+	s->bit = bit;
+	s->start = bit / 8;
+	s->to_end = c->eof && end == head_byte(c);
+	pthread_mutex_lock(&p->mu);
+	s->state = SLOT_QUEUED;
+	p->tail++;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* Fill the free slots with the candidates whose input is known, reading
+ * on as needed while the window stays within the slots' reach. */
+static int pump(struct ctx *c)
+{
+	struct pool *p = c->pool;
+	uint64_t reach = (uint64_t)(p->nslots + 1) * FIRST_LOOK;
+
+	for (;;) {
+		uint64_t end;
+		int rc;
+
+		if (p->tail - p->head == p->nslots)
+			return 0;
+		while (c->cand_head < c->ncand && c->cand[c->cand_head] < c->bit)
+			c->cand_head++;
+		if (c->cand_head > 1024 && 2 * c->cand_head > c->ncand) {
+			memmove(c->cand, c->cand + c->cand_head, (c->ncand - c->cand_head) * sizeof(*c->cand));
+			c->ncand -= c->cand_head;
+			c->cand_head = 0;
+		}
+		if (c->cand_head == c->ncand) {
+			c->cand_head = c->ncand = 0;
+		} else if ((end = slice_end(c))) {
+			if ((rc = dispatch(c, end)))
+				return rc;
+			continue;
+		}
+		if (c->eof || head_byte(c) - c->bit / 8 > reach)
+			return 0;
+		if ((rc = read_chunk(c)))
+			return rc;
+	}
+}
+
+/* The oldest slot once a worker is done with it (the lock held). */
+static struct slot *wait_head(struct pool *p)
+{
+	struct slot *s = &p->slots[p->head % p->nslots];
+
+	while (s->state != SLOT_DONE)
+		pthread_cond_wait(&p->done, &p->mu);
+	return s;
+}
+
+static void retire(struct pool *p, struct slot *s)
+{
+	pthread_mutex_lock(&p->mu);
+	s->state = SLOT_FREE;
+	p->head++;
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The block at c->bit from the workers: slots that start before it (a
+ * false magic inside an earlier block) are dropped; a slot whose input
+ * was cut short is decoded again here. */
+static int decode_pooled(struct ctx *c, struct got *g)
+{
+	struct pool *p = c->pool;
+	struct slot *s = NULL;
+	int rc;
+
+	if ((rc = pump(c)))
+		return rc;
+	pthread_mutex_lock(&p->mu);
+	while (p->head != p->tail && p->slots[p->head % p->nslots].bit < c->bit) {
+		wait_head(p)->state = SLOT_FREE;
+		p->head++;
+	}
+	if (p->head != p->tail && p->slots[p->head % p->nslots].bit == c->bit)
+		s = wait_head(p);
+	pthread_mutex_unlock(&p->mu);
+	/* No worker has it (the window's reach passed before its input was
+	 * known): decode it here. */
+	if (!s)
+		return decode_here(c, g);
+	/* Keep the workers fed while this block is written. */
+	if ((rc = pump(c)))
+		return rc;
+	if (s->rc == -1 && truncation(&s->e) && !s->to_end) {
+		retire(p, s);
+		return decode_here(c, g);
+	}
+	if (s->rc) {
+		rc = decoder_error(c, s->rc, &s->e, s->start);
+		retire(p, s);
+		return rc;
+	}
+	g->out = s->out;
+	g->bytes = s->bytes;
+	g->crc = s->crc;
+	g->nblock = s->nblock;
+	g->end_bit = s->end_bit;
+	g->slot = s;
+	return 0;
+}
+
+/* ---- the framing ---- */
+
+static int block_out(struct ctx *c, const struct got *g)
+{
+	const struct bunzip2_opts *o = c->o;
+	char what[160];
+	int rc;
+
+	if (g->nblock > c->max_block) {
+		snprintf(what, sizeof(what), "a block of %u bytes, past this stream's level (BZh%u: at most %u)",
+			 g->nblock, c->max_block / 100000, c->max_block);
+		return fail(c, BUNZIP2_CORRUPT, c->block, c->bit / 8, what);
+	}
+	if (o->max_output_bytes && c->sum.out_bytes + g->bytes > o->max_output_bytes) {
+		snprintf(what, sizeof(what), "the output would pass the limit of %llu bytes",
+			 (unsigned long long)o->max_output_bytes);
+		return fail(c, BUNZIP2_LIMIT, c->block, c->bit / 8, what);
+	}
+	c->combined = bz2_crc_combine(c->combined, g->crc);
+	if (g->bytes && (rc = c->wr(c->wctx, g->out, g->bytes))) {
+		c->e->sys_errno = -rc;
+		return fail(c, BUNZIP2_WRITE, c->block, c->bit / 8, "write error");
+	}
+	c->sum.out_bytes += g->bytes;
+	c->sum.blocks++;
+	return 0;
+}
+
+/* The end marker at c->bit: its CRC checked; the next stream's byte. */
+static int stream_end(struct ctx *c, uint64_t *next)
+{
+	uint32_t stored;
+	int rc;
+
+	if ((rc = fill(c, c->bit / 8 + 11)))
+		return rc;
+	if (bits_left(c, c->bit) < 80)
+		return fail(c, BUNZIP2_CORRUPT, 0, head_byte(c), "truncated: the input ends inside the stream CRC");
+	stored = (uint32_t)peek(c, c->bit + 48, 32);
+	if (stored != c->combined) {
+		char what[120];
+
+		snprintf(what, sizeof(what), "bad stream CRC (stored 0x%08x, blocks give 0x%08x)", stored, c->combined);
+		return fail(c, BUNZIP2_CORRUPT, 0, c->bit / 8, what);
+	}
+	*next = (c->bit + 80 + 7) / 8;
+	return 0;
+}
+
+/* One stream's blocks from c->bit to its end marker. */
+static int stream_blocks(struct ctx *c, uint64_t *next)
+{
+	for (;;) {
+		struct got g;
+		uint64_t magic;
+		int rc;
+
+		drop_before(c, c->bit / 8);
+		if ((rc = fill(c, c->bit / 8 + 8)))
+			return rc;
+		if (bits_left(c, c->bit) < 48)
+			return fail(c, BUNZIP2_CORRUPT, c->block + 1, head_byte(c),
+				    "truncated: the input ends before the stream's end marker");
+		magic = peek(c, c->bit, 48);
+		if (magic == END_MAGIC)
+			return stream_end(c, next);
+		if (magic != BLOCK_MAGIC)
+			return fail(c, BUNZIP2_CORRUPT, c->block + 1, c->bit / 8,
+				    "bad block magic (expected 0x314159265359 or the end marker)");
+		c->block++;
+		rc = c->pool ? decode_pooled(c, &g) : decode_here(c, &g);
+		if (rc)
+			return rc;
+		rc = block_out(c, &g);
+		if (g.slot)
+			retire(c->pool, g.slot);
+		if (rc)
+			return rc;
+		c->bit = g.end_bit;
+	}
+}
+
+/* The header of stream c->stream at byte pos: 0 with the level set, 1
+ * when the input ends or trailing garbage starts there (after the first
+ * stream, as bzip2 ignores it), or a status. */
+static int stream_header(struct ctx *c, uint64_t pos)
+{
+	static const char magic[3] = {'B', 'Z', 'h'};
+	size_t avail, i;
+	int rc;
+
+	if ((rc = fill(c, pos + 4)))
+		return rc;
+	avail = head_byte(c) > pos ? (size_t)(head_byte(c) - pos) : 0;
+	if (avail > 4)
+		avail = 4;
+	for (i = 0; i < avail; i++) {
+		uint8_t b = c->buf[pos - c->base + i];
+
+		if (i < 3 ? b != (uint8_t)magic[i] : b < '1' || b > '9')
+			break;
+	}
+	if (c->stream == 1 && i < 4)
+		return fail(c, BUNZIP2_CORRUPT, 0, pos,
+			    i < avail ? "bad magic: not a bzip2 stream (expected BZh1..BZh9)"
+				      : "truncated: shorter than a stream header");
+	if (avail == 0)
+		return 1;
+	if (i < avail) {
+		c->sum.garbage_offset = pos;
+		c->sum.garbage_bytes = head_byte(c) - pos;
+		return 1;
+	}
+	if (i < 4)
+		return fail(c, BUNZIP2_CORRUPT, 0, pos, "truncated: the input ends inside a stream header");
+	c->max_block = 100000u * (uint32_t)(c->buf[pos - c->base + 3] - '0');
+	return 0;
+}
+
+static int run(struct ctx *c)
+{
+	uint64_t pos = 0;
+
+	for (c->stream = 1;; c->stream++) {
+		int rc;
+
+		drop_before(c, pos);
+		if ((rc = stream_header(c, pos)))
+			return rc > 0 ? 0 : rc;
+		c->bit = (pos + 4) * 8;
+		c->combined = 0;
+		c->sum.streams++;
+		if ((rc = stream_blocks(c, &pos)))
+			return rc;
+	}
+}
+
+size_t bunzip2_memory_bytes(unsigned threads)
+{
+	if (threads <= 1)
+		return DECODER_BYTES + 2 * FIRST_LOOK;
+	/* Each worker's decoder, two slots a worker, the window over them. */
+	return DECODER_BYTES + threads * (DECODER_BYTES + 2 * SLOT_BYTES) + (2 * threads + 2) * FIRST_LOOK;
+}
+
+int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wctx,
+		   const struct bunzip2_opts *o, struct bunzip2_summary *sum, struct bunzip2_error *e)
+{
+	struct ctx c = {.rd = rd, .rctx = rctx, .wr = wr, .wctx = wctx, .o = o, .e = e};
+	unsigned threads = o->threads ? o->threads : 1;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	c.chunk = o->chunk_bytes ? o->chunk_bytes : DEFAULT_CHUNK;
+	while (o->max_memory_bytes && threads > 1 && bunzip2_memory_bytes(threads) > o->max_memory_bytes)
+		threads--;
+	if (o->max_memory_bytes && bunzip2_memory_bytes(threads) > o->max_memory_bytes) {
+		char what[120];
+
+		snprintf(what, sizeof(what), "one decoder needs about %zu bytes, past the memory limit",
+			 bunzip2_memory_bytes(1));
+		rc = fail(&c, BUNZIP2_LIMIT, 0, 0, what);
+		goto out;
+	}
+	/* One thread decodes on the caller's: no scan, no copies, no hand-off. */
+	if (threads > 1) {
+		if (pool_start(&c, threads)) {
+			pool_stop(&c);
+			rc = fail(&c, BUNZIP2_NOMEM, 0, 0, "no memory or thread for the workers");
+			goto out;
+		}
+		c.scanning = true;
+		threads = c.pool->nth;
+	}
+	c.sum.threads = threads;
+	rc = run(&c);
+out:
+	pool_stop(&c);
+	bz2_decoder_free(c.dec);
+	free(c.buf);
+	free(c.cand);
+	if (sum)
+		*sum = c.sum;
+	return rc;
+}
+
+struct mem_src {
+	const uint8_t *p;
+	size_t left;
+};
+
+static long mem_read(void *ctx, uint8_t *buf, size_t cap)
+{
+	struct mem_src *m = ctx;
+	size_t n = m->left < cap ? m->left : cap;
+
+	if (n)
+		memcpy(buf, m->p, n);
+	m->p += n;
+	m->left -= n;
+	return (long)n;
+}
+
+int bunzip2_decode_memory(const uint8_t *in, size_t len, bunzip2_write_fn wr, void *wctx,
+			  const struct bunzip2_opts *o, struct bunzip2_summary *sum, struct bunzip2_error *e)
+{
+	struct mem_src m = {.p = in, .left = len};
+
+	return bunzip2_decode(mem_read, &m, wr, wctx, o, sum, e);
+}
+
+const char *bunzip2_status_name(int status)
+{
+	switch (status) {
+	case BUNZIP2_OK: return "ok";
+	case BUNZIP2_CORRUPT: return "corrupt input";
+	case BUNZIP2_READ: return "read error";
+	case BUNZIP2_WRITE: return "write error";
+	case BUNZIP2_NOMEM: return "out of memory";
+	case BUNZIP2_LIMIT: return "limit reached";
+	default: return "unknown status";
+	}
+}
