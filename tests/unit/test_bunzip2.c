@@ -1,0 +1,490 @@
+/*
+ * The decoding library (src/bzip2/bunzip2.h) against libbz2 and the
+ * format: text, binary, empty, many-block and concatenated streams decode
+ * to the bytes libbz2 compressed, with one thread and several, with the
+ * input read in chunks small enough that magics straddle them; a block
+ * magic planted inside a block (in its selectors, which any 3-table block
+ * may spell) is skipped; hostile inputs (every truncation, bit flips) are
+ * refused exactly where libbz2 refuses, naming block and byte, with only
+ * whole blocks written before; trailing garbage as bzip2 treats it; the
+ * limits; and mlpbunzip2's argument parser. No test here runs the binary
+ * (test_bunzip2_cli.c does).
+ */
+#include "../harness.h"
+#include "bzip2_fixture.h"
+
+#include "bunzip2/args.h"
+#include "bzip2/bunzip2.h"
+#include "bzip2/bz2.h"
+#include "bzip2/libbz2_ref.h"
+#include "core/rng.h"
+#include "exp/app/textgen.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sink {
+	uint8_t *p;
+	size_t n, cap;
+	unsigned calls;
+	int stop_after;          /* >0: fail the call after this many with -ENOSPC */
+};
+
+static int sink_write(void *ctx, const uint8_t *buf, size_t len)
+{
+	struct sink *s = ctx;
+
+	if (s->stop_after && (int)s->calls >= s->stop_after)
+		return -ENOSPC;
+	s->calls++;
+	if (s->n + len > s->cap) {
+		size_t cap = (s->n + len) * 2 + 64;
+		uint8_t *p = realloc(s->p, cap);
+
+		if (!p)
+			return -ENOMEM;
+		s->p = p;
+		s->cap = cap;
+	}
+	memcpy(s->p + s->n, buf, len);
+	s->n += len;
+	return 0;
+}
+
+static int ref_write(void *ctx, const uint8_t *p, size_t n)
+{
+	return sink_write(ctx, p, n);
+}
+
+static int decode(const uint8_t *z, size_t len, unsigned threads, size_t chunk, struct sink *s,
+		  struct bunzip2_summary *sum, struct bunzip2_error *e)
+{
+	struct bunzip2_opts o = {.threads = threads, .chunk_bytes = chunk};
+
+	memset(s, 0, sizeof(*s));
+	return bunzip2_decode_memory(z, len, sink_write, s, &o, sum, e);
+}
+
+static const struct {
+	unsigned threads;
+	size_t chunk;
+} runs[] = {{1, 0}, {2, 0}, {1, 4093}, {2, 4093}, {3, 65536}, {4, 777}};
+
+/* Every run decodes z to want[0..n); NULL, or why not. */
+static const char *all_runs(const uint8_t *z, size_t len, const uint8_t *want, size_t n, unsigned *blocks, char *why,
+			    size_t whylen)
+{
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct bunzip2_summary sum;
+		struct bunzip2_error e;
+		struct sink s;
+		int rc = decode(z, len, runs[i].threads, runs[i].chunk, &s, &sum, &e);
+
+		if (rc || s.n != n || (n && memcmp(s.p, want, n)) || sum.out_bytes != n || sum.in_bytes != len) {
+			snprintf(why, whylen, "-n %u, chunks of %zu: rc %d, %zu of %zu bytes, block %u byte %llu: %s",
+				 runs[i].threads, runs[i].chunk, rc, s.n, n, e.block, (unsigned long long)e.byte_offset,
+				 e.what);
+			free(s.p);
+			return why;
+		}
+		*blocks = sum.blocks;
+		free(s.p);
+	}
+	return NULL;
+}
+
+static const char *round_trip(const uint8_t *t, size_t n, int level, unsigned *blocks, char *why, size_t whylen)
+{
+	size_t len = 0;
+	uint8_t *z = bzip2_fixture_compress(t, n, level, &len);
+	const char *f;
+
+	if (!z)
+		return "libbz2 could not compress";
+	f = all_runs(z, len, t, n, blocks, why, whylen);
+	free(z);
+	return f;
+}
+
+TEST(bunzip2_text_binary_and_empty_inputs_match_libbz2, NEEDS_LIBBZ2)
+{
+	size_t n = 2500000;
+	uint8_t *t = malloc(n);
+	char why[300];
+	unsigned blocks = 0;
+	const char *f;
+	struct rng r;
+
+	CHECK(t, "out of memory");
+	t[0] = 'q';
+	CHECK(!(f = round_trip(t, 0, 9, &blocks, why, sizeof(why))) && blocks == 0, "empty: %s", f ? f : "blocks");
+	CHECK(!(f = round_trip(t, 1, 9, &blocks, why, sizeof(why))) && blocks == 1, "one byte: %s", f ? f : "blocks");
+	textgen_fill(t, n, TEXTGEN_MARKOV, 11);
+	CHECK(!(f = round_trip(t, n, 9, &blocks, why, sizeof(why))) && blocks == 3, "text: %s (%u blocks)",
+	      f ? f : "", blocks);
+	/* Binary: short runs of random bytes and of zeros, as in object files. */
+	rng_seed(&r, 5);
+	for (size_t i = 0; i < n;) {
+		size_t run = 1 + rng_below(&r, 64);
+		bool zero = rng_below(&r, 3) == 0;
+
+		for (; run-- && i < n; i++)
+			t[i] = zero ? 0 : (uint8_t)rng_next(&r);
+	}
+	CHECK(!(f = round_trip(t, n, 9, &blocks, why, sizeof(why))), "binary: %s", f);
+	CHECK(!(f = round_trip(t, n, 1, &blocks, why, sizeof(why))) && blocks >= 10, "many blocks: %s (%u blocks)",
+	      f ? f : "", blocks);
+	/* A long run: a few bytes of input, 46 MB a block of output. */
+	free(t);
+	n = 50u << 20;
+	CHECK((t = calloc(1, n)), "out of memory");
+	CHECK(!(f = round_trip(t, n, 9, &blocks, why, sizeof(why))) && blocks == 2, "zeros: %s (%u blocks)",
+	      f ? f : "", blocks);
+	free(t);
+}
+
+TEST(bunzip2_concatenated_streams_decode_in_turn, NEEDS_LIBBZ2)
+{
+	uint8_t a[300000], b[5000], *za, *zb, *ze, *all;
+	size_t la, lb, le, total;
+	char why[300];
+	unsigned blocks = 0;
+	const char *f;
+
+	textgen_fill(a, sizeof(a), TEXTGEN_MARKOV, 1);
+	textgen_fill(b, sizeof(b), TEXTGEN_RANDOM, 2);
+	za = bzip2_fixture_compress(a, sizeof(a), 1, &la);
+	zb = bzip2_fixture_compress(b, sizeof(b), 9, &lb);
+	ze = bzip2_fixture_compress(b, 0, 9, &le);
+	CHECK(za && zb && ze, "libbz2 could not compress");
+	/* a, empty, b, a: their outputs in turn. */
+	total = la + le + lb + la;
+	CHECK((all = malloc(total)), "out of memory");
+	memcpy(all, za, la);
+	memcpy(all + la, ze, le);
+	memcpy(all + la + le, zb, lb);
+	memcpy(all + la + le + lb, za, la);
+	{
+		uint8_t *want = malloc(2 * sizeof(a) + sizeof(b));
+
+		CHECK(want, "out of memory");
+		memcpy(want, a, sizeof(a));
+		memcpy(want + sizeof(a), b, sizeof(b));
+		memcpy(want + sizeof(a) + sizeof(b), a, sizeof(a));
+		f = all_runs(all, total, want, 2 * sizeof(a) + sizeof(b), &blocks, why, sizeof(why));
+		CHECK(!f, "a, empty, b, a: %s", f);
+		CHECK(blocks >= 7, "%u blocks (a is at least 3)", blocks);
+		free(want);
+	}
+	free(all);
+	free(za);
+	free(zb);
+	free(ze);
+}
+
+/* Trailing bytes as bzip2 1.0.8 takes them: after a stream, bytes that
+ * cannot start one are ignored (a warning, success); a cut-off "BZh" is a
+ * truncation; before any stream, anything else is no bzip2 file. */
+TEST(bunzip2_trailing_garbage_as_bzip2, NEEDS_LIBBZ2)
+{
+	static const struct {
+		const char *tail;
+		int rc;
+		bool garbage;
+	} cases[] = {
+		{"", BUNZIP2_OK, false},      {"xyz", BUNZIP2_OK, true},      {"BZh0", BUNZIP2_OK, true},
+		{"BZx", BUNZIP2_OK, true},    {"B", BUNZIP2_CORRUPT, false},  {"BZh", BUNZIP2_CORRUPT, false},
+		{"BZh9", BUNZIP2_CORRUPT, false}, {"BZh91AY&SYjunk", BUNZIP2_CORRUPT, false},
+	};
+	uint8_t t[1000], buf[4096], *z;
+	size_t len;
+
+	textgen_fill(t, sizeof(t), TEXTGEN_MARKOV, 3);
+	CHECK((z = bzip2_fixture_compress(t, sizeof(t), 9, &len)) && len + 32 < sizeof(buf), "libbz2");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		for (unsigned threads = 1; threads <= 2; threads++) {
+			size_t tl = strlen(cases[i].tail);
+			struct bunzip2_summary sum;
+			struct bunzip2_error e;
+			struct sink s;
+			int rc;
+
+			memcpy(buf, z, len);
+			memcpy(buf + len, cases[i].tail, tl);
+			rc = decode(buf, len + tl, threads, 0, &s, &sum, &e);
+			CHECK(rc == cases[i].rc && s.n == sizeof(t) && !memcmp(s.p, t, sizeof(t)),
+			      "'%s' -n %u: rc %d, %zu bytes: %s", cases[i].tail, threads, rc, s.n, e.what);
+			CHECK(rc || (sum.garbage_bytes > 0) == cases[i].garbage, "'%s': garbage %llu", cases[i].tail,
+			      (unsigned long long)sum.garbage_bytes);
+			CHECK(!rc || (e.stream == 2 && e.byte_offset >= len), "'%s': stream %u byte %llu", cases[i].tail,
+			      e.stream, (unsigned long long)e.byte_offset);
+			free(s.p);
+		}
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		struct bunzip2_error e;
+		struct sink s;
+
+		CHECK(decode((const uint8_t *)"", 0, threads, 0, &s, NULL, &e) == BUNZIP2_CORRUPT &&
+			      strstr(e.what, "truncated"), "empty input: %s", e.what);
+		CHECK(decode((const uint8_t *)"PK\3\4", 4, threads, 0, &s, NULL, &e) == BUNZIP2_CORRUPT &&
+			      strstr(e.what, "not a bzip2 stream") && e.byte_offset == 0, "zip: %s", e.what);
+	}
+	free(z);
+}
+
+/* ---- a block magic planted inside a block ---- */
+struct bitw {
+	uint8_t buf[512];
+	size_t bits;
+};
+
+static void put(struct bitw *w, unsigned n, uint64_t v)
+{
+	for (unsigned i = n; i-- > 0;) {
+		if ((v >> i) & 1)
+			w->buf[w->bits / 8] |= (uint8_t)(0x80 >> (w->bits % 8));
+		w->bits++;
+	}
+}
+
+/* The one-block stream of "a" with three tables and, after the selector
+ * its symbols use, selectors whose unary codes ("0", "10", "110") spell
+ * the block magic: a scan finds it inside the block. *planted: its bit. */
+static size_t stream_with_planted_magic(uint8_t *out, uint64_t *planted)
+{
+	const uint64_t magic = 0x314159265359ull;
+	uint32_t crc = bz2_crc((const uint8_t *)"a", 1);
+	unsigned sel[64], nsel = 0, ones = 0;
+	struct bitw w;
+
+	/* Bits of the magic then a 0, cut into runs of ones each ended by a
+	 * zero: each run's length is one selector (at most 2 here). */
+	for (int i = 48; i >= 0; i--) {
+		unsigned bit = i ? (unsigned)(magic >> (i - 1)) & 1 : 0;
+
+		if (bit) {
+			ones++;
+		} else {
+			sel[nsel++] = ones;
+			ones = 0;
+		}
+	}
+	memset(&w, 0, sizeof(w));
+	put(&w, 32, 0x425a6839);                /* BZh9 */
+	put(&w, 48, magic);
+	put(&w, 32, crc);
+	put(&w, 1, 0);
+	put(&w, 24, 0);
+	put(&w, 16, 0x8000 >> 6);               /* 'a' = 0x61 */
+	put(&w, 16, 0x8000 >> 1);
+	put(&w, 3, 3);                          /* three tables */
+	put(&w, 15, 1 + nsel);
+	put(&w, 1, 0);                          /* the first group's: table 0 */
+	*planted = w.bits;
+	for (unsigned i = 0; i < nsel; i++) {
+		put(&w, sel[i], (1u << sel[i]) - 1);
+		put(&w, 1, 0);
+	}
+	for (int t = 0; t < 3; t++) {
+		put(&w, 5, 1);                  /* RUNA 1, RUNB 2, EOB 2 */
+		put(&w, 1, 0);
+		put(&w, 3, 4);
+		put(&w, 1, 0);
+	}
+	put(&w, 1, 0);                          /* RUNA: one 'a' */
+	put(&w, 2, 3);                          /* EOB */
+	put(&w, 48, 0x177245385090ull);
+	put(&w, 32, crc);
+	memcpy(out, w.buf, sizeof(w.buf));
+	return (w.bits + 7) / 8;
+}
+
+TEST(bunzip2_skips_a_block_magic_inside_a_block)
+{
+	uint8_t in[512];
+	uint64_t planted = 0, *bits;
+	size_t len = stream_with_planted_magic(in, &planted), count = 0;
+	char why[300];
+	unsigned blocks = 0;
+	const char *f;
+
+	bits = bz2_scan_blocks(in, len, &count);
+	CHECK(bits && count == 2 && bits[0] == 32 && bits[1] == planted, "the scan found %zu magics, not the planted one",
+	      count);
+	free(bits);
+	f = all_runs(in, len, (const uint8_t *)"a", 1, &blocks, why, sizeof(why));
+	CHECK(!f && blocks == 1, "%s", f ? f : "blocks");
+	if (bz2_ref_available()) {
+		struct sink ref = {0};
+		uint8_t back[64];
+
+		CHECK(bz2_ref_decode(in, len, ref_write, &ref, back, sizeof(back), why, sizeof(why)) == 0 && ref.n == 1,
+		      "libbz2 refuses the planted stream: %s", why);
+		free(ref.p);
+	}
+}
+
+/* ---- hostile input ---- */
+
+/* z cut or flipped: refused exactly when libbz2 refuses it, one line with
+ * the block and a byte inside the input, and only whole blocks of the
+ * original written before the refusal. */
+static const char *hostile_one(const uint8_t *z, size_t len, const uint8_t *t, size_t n, unsigned threads, char *why,
+			       size_t whylen)
+{
+	struct sink s, ref = {0};
+	struct bunzip2_error e;
+	uint8_t back[4096];
+	char rwhy[160];
+	int rc = decode(z, len, threads, 0, &s, NULL, &e), ref_rc;
+
+	ref_rc = bz2_ref_decode(z, len, ref_write, &ref, back, sizeof(back), rwhy, sizeof(rwhy));
+	free(ref.p);
+	if ((rc == 0) != (ref_rc == 0))
+		snprintf(why, whylen, "rc %d where libbz2 gives %d (%s): %s", rc, ref_rc, rwhy, e.what);
+	else if (rc && (rc != BUNZIP2_CORRUPT || !e.what[0] || strchr(e.what, '\n') || e.byte_offset > len))
+		snprintf(why, whylen, "rc %d, byte %llu of %zu: '%s'", rc, (unsigned long long)e.byte_offset, len, e.what);
+	else if (rc && (s.n > n || (s.n && memcmp(s.p, t, s.n))))
+		snprintf(why, whylen, "%zu bytes written before the refusal are not the original's", s.n);
+	else
+		why = NULL;
+	free(s.p);
+	return why;
+}
+
+TEST(bunzip2_refuses_hostile_input_where_libbz2_does, NEEDS_LIBBZ2)
+{
+	size_t n = 250000, len;
+	uint8_t *t = malloc(n), *z, *m;
+	char why[400];
+	const char *f;
+	struct rng r;
+
+	CHECK(t, "out of memory");
+	textgen_fill(t, n, TEXTGEN_MARKOV, 9);
+	CHECK((z = bzip2_fixture_compress(t, n, 1, &len)) && (m = malloc(len)), "libbz2");
+	rng_seed(&r, 42);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		/* Every cut in the headers and trailers, a sample inside. */
+		for (size_t cut = 0; cut < len; cut += cut < 64 || cut > len - 64 ? 1 : 997) {
+			f = hostile_one(z, cut, t, n, threads, why, sizeof(why));
+			CHECK(!f, "-n %u, cut at %zu of %zu: %s", threads, cut, len, f);
+		}
+		for (unsigned k = 0; k < 120; k++) {
+			uint64_t bit = rng_below(&r, (uint64_t)len * 8);
+
+			memcpy(m, z, len);
+			m[bit / 8] ^= (uint8_t)(0x80 >> (bit % 8));
+			f = hostile_one(m, len, t, n, threads, why, sizeof(why));
+			CHECK(!f, "-n %u, bit %llu flipped: %s", threads, (unsigned long long)bit, f);
+		}
+	}
+	free(m);
+	free(z);
+	free(t);
+}
+
+TEST(bunzip2_limits_and_a_stopped_writer, NEEDS_LIBBZ2)
+{
+	size_t n = 600000, len;
+	uint8_t *t = malloc(n), *z;
+
+	CHECK(t, "out of memory");
+	textgen_fill(t, n, TEXTGEN_MARKOV, 4);
+	CHECK((z = bzip2_fixture_compress(t, n, 1, &len)), "libbz2");
+	for (unsigned threads = 1; threads <= 3; threads++) {
+		struct bunzip2_opts o = {.threads = threads, .max_output_bytes = 250000};
+		struct bunzip2_summary sum;
+		struct bunzip2_error e;
+		struct sink s = {0};
+		int rc = bunzip2_decode_memory(z, len, sink_write, &s, &o, &sum, &e);
+
+		CHECK(rc == BUNZIP2_LIMIT && s.n <= 250000 && e.block == 3 && strstr(e.what, "250000"),
+		      "-n %u: rc %d, %zu bytes, block %u: %s", threads, rc, s.n, e.block, e.what);
+		free(s.p);
+		memset(&s, 0, sizeof(s));
+		s.stop_after = 2;
+		o.max_output_bytes = 0;
+		rc = bunzip2_decode_memory(z, len, sink_write, &s, &o, &sum, &e);
+		CHECK(rc == BUNZIP2_WRITE && e.sys_errno == ENOSPC && e.block == 3, "-n %u: rc %d, errno %d, block %u",
+		      threads, rc, e.sys_errno, e.block);
+		free(s.p);
+	}
+	{
+		struct bunzip2_opts o = {.threads = 8, .max_memory_bytes = bunzip2_memory_bytes(2)};
+		struct bunzip2_summary sum;
+		struct bunzip2_error e;
+		struct sink s = {0};
+		int rc = bunzip2_decode_memory(z, len, sink_write, &s, &o, &sum, &e);
+
+		CHECK(rc == 0 && sum.threads == 2 && s.n == n, "8 threads in two's memory: rc %d, %u threads: %s", rc,
+		      sum.threads, e.what);
+		free(s.p);
+		o.max_memory_bytes = 1 << 20;
+		CHECK(bunzip2_decode_memory(z, len, sink_write, &s, &o, &sum, &e) == BUNZIP2_LIMIT, "1 MiB accepted");
+	}
+	free(z);
+	free(t);
+}
+
+/* ---- mlpbunzip2's arguments ---- */
+
+static int parse(const char *line, struct bunzip2_args *a, char *err, size_t errlen)
+{
+	static char copy[256];
+	char *argv[16];
+	int argc = 0;
+
+	snprintf(copy, sizeof(copy), "mlpbunzip2 %s", line);
+	for (char *tok = strtok(copy, " "); tok && argc < 15; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return bunzip2_args_parse(argc, argv, a, err, errlen);
+}
+
+TEST(bunzip2_arguments_as_bzip2_and_lbzip2_spell_them)
+{
+	struct bunzip2_args a;
+	char err[300];
+
+	CHECK(!parse("-dkc -n4 a.bz2 -- -b.bz2", &a, err, sizeof(err)), "%s", err);
+	CHECK(a.keep && a.to_stdout && !a.force && a.threads == 4 && a.nfiles == 2 && !strcmp(a.files[0], "a.bz2") &&
+		      !strcmp(a.files[1], "-b.bz2"), "flags or files wrong");
+	CHECK(!parse("-n 2 -ftqvv -9 -s --keep -", &a, err, sizeof(err)), "%s", err);
+	CHECK(a.threads == 2 && a.force && a.test && a.quiet && a.verbose == 2 && a.keep && a.nfiles == 1 &&
+		      !strcmp(a.files[0], "-"), "second line wrong");
+	CHECK(!parse("--threads=3 --stdout", &a, err, sizeof(err)) && a.threads == 3 && a.to_stdout, "%s", err);
+	static const struct {
+		const char *line, *says;
+	} bad[] = {
+		{"-x", "-x: unknown option (accepted: "},     {"--frob", "--frob: unknown option"},
+		{"-n", "-n: needs a thread count"},          {"-n 0", "'0' is not a thread count (expected an integer"},
+		{"-n4x", "'4x'"},                            {"-n -3", "'-3'"},
+		{"-n 5000", "1..4096"},                      {"-z", "-z: compression is not supported"},
+		{"--compress", "only decompresses"},         {"-dkz", "-z:"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(parse(bad[i].line, &a, err, sizeof(err)) == -1 && strstr(err, bad[i].says) && !strchr(err, '\n'),
+		      "'%s' gave '%s'", bad[i].line, err);
+	}
+}
+
+TEST(bunzip2_output_names_as_bzip2_gives_them)
+{
+	static const struct {
+		const char *in, *out;
+		bool guessed;
+	} cases[] = {
+		{"a.bz2", "a", true},         {"dir/x.tar.bz2", "dir/x.tar", true}, {"a.bz", "a", true},
+		{"s.tbz2", "s.tar", true},    {"s.tbz", "s.tar", true},             {"plain", "plain.out", false},
+		{"d/.bz2", "d/.bz2.out", false}, {"a.bz2.gz", "a.bz2.gz.out", false},
+	};
+	char out[64];
+	bool guessed;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(!bunzip2_output_name(cases[i].in, out, sizeof(out), &guessed) && !strcmp(out, cases[i].out) &&
+			      guessed == cases[i].guessed, "%s -> %s", cases[i].in, out);
+	CHECK(bunzip2_output_name("a-long-name.bz2", out, 8, &guessed) == -1, "a name past the buffer fit");
+}
