@@ -104,6 +104,56 @@ static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t se
 	return 0;
 }
 
+static int cmp_uptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int tlb_layout_walk(uintptr_t first, size_t nodes, struct layout_check *c)
+{
+	uintptr_t *seen = malloc((nodes ? nodes : 1) * sizeof(*seen)), at = first;
+	size_t steps = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
+	c->nodes = c->expected_lines = nodes;
+	do {
+		seen[steps++] = at;
+		at = *(const uintptr_t *)at;
+	} while (at != first && steps < nodes);
+	c->steps_walked = steps;
+	c->closed = at == first;
+	qsort(seen, steps, sizeof(*seen), cmp_uptr);
+	for (size_t i = 0; i < steps; i++) {
+		c->distinct_nodes_walked += !i || seen[i] != seen[i - 1];
+		c->distinct_lines_walked += !i || seen[i] / 64 != seen[i - 1] / 64;
+	}
+	c->ok = c->closed && steps == nodes && c->distinct_nodes_walked == nodes && c->distinct_lines_walked == nodes;
+	free(seen);
+	return 0;
+}
+
+/* Adds chain c's walk to the result's sum. */
+static int check_layout(struct tlb_result *r, const struct tchain *c)
+{
+	struct layout_check one;
+	int rc = tlb_layout_walk(c->cursor, c->nodes, &one);
+
+	if (rc)
+		return rc;
+	r->layout.nodes += one.nodes;
+	r->layout.expected_lines += one.expected_lines;
+	r->layout.steps_walked += one.steps_walked;
+	r->layout.distinct_nodes_walked += one.distinct_nodes_walked;
+	r->layout.distinct_lines_walked += one.distinct_lines_walked;
+	r->nlayout_failed += !one.ok;
+	r->layout.closed = r->layout.ok = !r->nlayout_failed;
+	return 0;
+}
+
 /* An untimed lap of the chain, then one timed region. */
 static double visit(const struct tsweep *s, struct tchain *c, size_t hops)
 {
@@ -320,6 +370,7 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 	r->tolerance_pct = fmax(isfinite(p->noise_floor_pct) ? p->noise_floor_pct : 0.0, TLB_MIN_TOLERANCE_PCT);
 	r->stride_bytes = TLB_STRIDE_BYTES;
 	r->seed = p->seed;
+	r->layout.closed = r->layout.ok = true;
 	s.target_ns = p->region_ns > 0 ? p->region_ns : DEFAULT_REGION_NS;
 	if (!p->clock || r->trials > TLB_TRIALS_MAX || (p->min_pages && p->min_pages < 2) ||
 	    (p->max_pages && p->max_pages < (p->min_pages ? p->min_pages : DEFAULT_MIN_PAGES)))
@@ -348,7 +399,8 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 
 			ser->points[j] = (struct tlb_point){.pages = counts[j], .page_bytes = ser->page_bytes};
 			*c = (struct tchain){.pt = &ser->points[j], .nodes = counts[j]};
-			if ((rc = build(arenas[se].base, counts[j], j, false, p->seed + 977 * se + counts[j], &c->cursor)))
+			if ((rc = build(arenas[se].base, counts[j], j, false, p->seed + 977 * se + counts[j], &c->cursor)) ||
+			    (rc = check_layout(r, c)))
 				goto out;
 		}
 	}
@@ -360,7 +412,8 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 
 		/* One control per count, shared by both series. */
 		*c = (struct tchain){.pt = &r->series[0].points[j], .control = true, .nodes = counts[j]};
-		if ((rc = build(ctrl.base + ctrl_off, counts[j], 0, true, p->seed + 31 + counts[j], &c->cursor)))
+		if ((rc = build(ctrl.base + ctrl_off, counts[j], 0, true, p->seed + 31 + counts[j], &c->cursor)) ||
+		    (rc = check_layout(r, c)))
 			goto out;
 		ctrl_off += ((size_t)counts[j] * 64 + 4095) / 4096 * 4096;
 	}

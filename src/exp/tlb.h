@@ -19,6 +19,7 @@
 #include "core/cpu_id.h"
 #include "core/arena.h"
 #include "core/clock.h"
+#include "core/chain.h"
 
 #define TLB_POINTS_MAX 80
 #define TLB_TRIALS_MAX 16
@@ -102,6 +103,8 @@ struct tlb_result {
 	double tolerance_pct;        /* max(floor, 10%) of a point's ns, at least TLB_MIN_STEP_NS */
 	double step_bound_ns;        /* what translation can add to a load; 0: no memory latency known */
 	unsigned nimpossible;        /* levels marked impossible */
+	struct layout_check layout;  /* every chain's walk summed (probe and control); ok: all held */
+	unsigned nlayout_failed;     /* chains whose walk disagreed with their layout */
 	double region_ns;
 	uint64_t seed;
 	double seconds;
@@ -110,6 +113,14 @@ struct tlb_result {
 /* Map, build every chain, sweep round-robin. Returns 0; -EINVAL for bad
  * params; -EINTR when *stop was raised; other -errno for resources. */
 int tlb_run(const struct tlb_params *p, struct tlb_result *r);
+
+/* The layout check of one built chain: walk nodes steps from first as the
+ * hardware will, and count the distinct nodes and 64-byte lines visited. A
+ * chain of one load per page must close after exactly nodes steps on nodes
+ * distinct lines; an offset that lands two nodes on one line (a stray
+ * factor in node_offset) makes a "random" chase partly cache hits, and the
+ * step it shows is not the TLB's. Fills *c; returns 0 or -ENOMEM. */
+int tlb_layout_walk(uintptr_t first, size_t nodes, struct layout_check *c);
 
 /* Everything tlb_run derives from its timings, the seam a test feeds a
  * recorded or synthetic sweep through: each point's ns_per_load (min of

@@ -47,6 +47,15 @@ static const struct jsonw_field cpu_tlb_fields[] = {
 	JSONW_FIELD(STRING, "source", struct cpu_tlb, source),
 };
 
+static const struct jsonw_field tlb_layout_fields[] = {
+	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
+	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
+	JSONW_FIELD(UINT, "steps_walked", struct layout_check, steps_walked),
+	JSONW_FIELD(UINT, "distinct_nodes_walked", struct layout_check, distinct_nodes_walked),
+	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
+	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
+};
+
 static const struct jsonw_field tlb_result_fields[] = {
 	JSONW_FIELD(UINT, "stride_bytes", struct tlb_result, stride_bytes),
 	JSONW_FIELD(UINT, "control_arena_bytes", struct tlb_result, control_arena_bytes),
@@ -135,6 +144,12 @@ void tlb_write_text(const void *result, FILE *f)
 	fprintf(f, "  extra = chase - control: translation, by subtraction; %u trials round-robin, each value the minimum;\n"
 		   "  a step is a plateau more than %.1f%% (at least %.1f ns) above the one before\n",
 		r->trials, r->tolerance_pct, TLB_MIN_STEP_NS);
+	/* A recorded result that predates the walk has no nodes: nothing to say. */
+	if (r->layout.nodes)
+		fprintf(f, "  layout check: walked %zu steps, %zu distinct nodes, %zu distinct lines (expected %zu): %s\n",
+			r->layout.steps_walked, r->layout.distinct_nodes_walked, r->layout.distinct_lines_walked,
+			r->layout.expected_lines,
+			r->layout.ok ? "ok" : "FAILED: some chain visits fewer lines than it claims, its points are suspect");
 	fprintf(f, "\n  %7s  %10s  %12s  %12s  %12s  %11s  %11s\n", "pages", "span", "small ns", "huge ns",
 		"control ns", "small extra", "huge extra");
 	for (unsigned i = 0; i < sm->npoints; i++) {
@@ -213,5 +228,9 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 	JSONW_OBJECT_ARRAY(w, "reported", r->reported, r->nreported, cpu_tlb_fields);
 	jsonw_bool(w, "reported_known", r->reported_rc >= 0);
 	JSONW_FIELDS(w, r, tlb_result_fields);
+	if (r->layout.nodes) {
+		JSONW_FIELDS_OBJECT(w, "layout_check", &r->layout, tlb_layout_fields);
+		jsonw_uint(w, "layout_failed_chains", r->nlayout_failed);
+	}
 	jsonw_object_end(w);
 }

@@ -7,7 +7,9 @@
  */
 #include "../harness.h"
 
+#include "core/chain.h"
 #include "core/clock.h"
+#include "core/rng.h"
 #include "exp/tlb.h"
 #include "report/tlb_out.h"
 
@@ -193,4 +195,50 @@ TEST(tlb_huge_reach_is_unknown_when_the_floor_hid_the_huge_steps)
 	CHECK(sm.nlevels && !hg.nlevels && hg.steps_hidden, "small %u steps, huge %u (hidden %d)", sm.nlevels,
 	      hg.nlevels, hg.steps_hidden);
 	CHECK(!tlb_huge_reach_effective(&sm, &hg, &eff) && !eff, "reach judged from steps the floor hid");
+}
+
+/* One load per page, line rotating: what node_offset writes for chain 0. */
+static size_t offset_per_page(size_t k)
+{
+	return k * 4096 + (k % 64) * 64;
+}
+
+/* A stray factor: k / 2 where k was meant, so nodes pair up on one line
+ * (each pair in two words of it) and half the loads hit the cache. */
+static size_t offset_stray_factor(size_t k)
+{
+	return (k / 2) * 4096 + ((k / 2) % 64) * 64 + (k % 2) * sizeof(uintptr_t);
+}
+
+static void write_chain(char *base, size_t nodes, size_t (*off)(size_t))
+{
+	uint32_t *succ = malloc(nodes * sizeof(*succ));
+	struct rng g;
+
+	if (!succ)
+		abort();
+	rng_seed(&g, 1);
+	perm_sattolo(succ, nodes, &g);
+	for (size_t k = 0; k < nodes; k++)
+		*(uintptr_t *)(base + off(k)) = (uintptr_t)(base + off(succ[k]));
+	free(succ);
+}
+
+TEST(tlb_layout_walk_fails_on_a_stray_factor_in_the_offset)
+{
+	size_t nodes = 256;
+	char *base = calloc(nodes, 4096);
+	struct layout_check c;
+
+	CHECK(base != NULL, "no memory");
+	write_chain(base, nodes, offset_per_page);
+	CHECK(tlb_layout_walk((uintptr_t)base, nodes, &c) == 0, "walk");
+	CHECK(c.ok && c.steps_walked == nodes && c.distinct_lines_walked == nodes, "sound layout: %zu steps, %zu lines",
+	      c.steps_walked, c.distinct_lines_walked);
+	memset(base, 0, nodes * 4096);
+	write_chain(base, nodes, offset_stray_factor);
+	CHECK(tlb_layout_walk((uintptr_t)base, nodes, &c) == 0, "walk");
+	free(base);
+	CHECK(!c.ok && c.closed && c.distinct_nodes_walked == nodes && c.distinct_lines_walked == nodes / 2,
+	      "stray factor: ok %d, %zu nodes, %zu lines", c.ok, c.distinct_nodes_walked, c.distinct_lines_walked);
 }
