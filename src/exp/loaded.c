@@ -444,6 +444,8 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 	    (rc = chain_verify(&chain, &check)))
 		goto out;
 	r->layout_ok = check.ok;
+	r->perm_seed = p->seed;
+	r->perm_hash = chain.perm_hash;
 	if (!check.ok) {
 		snprintf(err, errlen, "loaded: the chase chain failed its layout check");
 		rc = -EPROTO;

@@ -79,6 +79,8 @@ struct loaded_result {
 	size_t chase_bytes, gen_bytes, line_bytes;
 	size_t huge_bytes_obtained; /* chase + generator arenas */
 	bool layout_ok;
+	uint64_t perm_seed;         /* the chase chain's */
+	uint64_t perm_hash;         /* its FNV-1a permutation hash; 0: not recorded */
 	unsigned trials;
 	size_t hops;
 	double spin_ns_per_iter;    /* the injection delay's calibration */

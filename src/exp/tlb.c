@@ -25,6 +25,7 @@
 #include "kern/lanes.h"
 #include "core/rng.h"
 #include "core/stats.h"
+#include "exp/perm_fold.h"
 
 #include <errno.h>
 #include <math.h>
@@ -84,7 +85,8 @@ static size_t node_offset(size_t k, unsigned j)
 	return k * TLB_STRIDE_BYTES + line * 64 + (j % 8u) * sizeof(uintptr_t);
 }
 
-static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t seed, uintptr_t *first)
+static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t seed, uintptr_t *first,
+		 uint64_t *hash)
 {
 	uint32_t *succ = malloc(nodes * sizeof(*succ));
 	struct rng g;
@@ -93,6 +95,7 @@ static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t se
 		return -ENOMEM;
 	rng_seed(&g, seed);
 	perm_sattolo(succ, nodes, &g);
+	*hash = perm_hash_fold(*hash, perm_hash(succ, nodes));
 	for (size_t k = 0; k < nodes; k++) {
 		size_t at = control ? k * 64 : node_offset(k, j);
 		size_t next = control ? succ[k] * (size_t)64 : node_offset(succ[k], j);
@@ -371,6 +374,7 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 	r->stride_bytes = TLB_STRIDE_BYTES;
 	r->seed = p->seed;
 	r->layout.closed = r->layout.ok = true;
+	r->perm_hash = PERM_FOLD_BASIS;
 	s.target_ns = p->region_ns > 0 ? p->region_ns : DEFAULT_REGION_NS;
 	if (!p->clock || r->trials > TLB_TRIALS_MAX || (p->min_pages && p->min_pages < 2) ||
 	    (p->max_pages && p->max_pages < (p->min_pages ? p->min_pages : DEFAULT_MIN_PAGES)))
@@ -399,7 +403,8 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 
 			ser->points[j] = (struct tlb_point){.pages = counts[j], .page_bytes = ser->page_bytes};
 			*c = (struct tchain){.pt = &ser->points[j], .nodes = counts[j]};
-			if ((rc = build(arenas[se].base, counts[j], j, false, p->seed + 977 * se + counts[j], &c->cursor)) ||
+			if ((rc = build(arenas[se].base, counts[j], j, false, p->seed + 977 * se + counts[j], &c->cursor,
+					&r->perm_hash)) ||
 			    (rc = check_layout(r, c)))
 				goto out;
 		}
@@ -412,7 +417,8 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 
 		/* One control per count, shared by both series. */
 		*c = (struct tchain){.pt = &r->series[0].points[j], .control = true, .nodes = counts[j]};
-		if ((rc = build(ctrl.base + ctrl_off, counts[j], 0, true, p->seed + 31 + counts[j], &c->cursor)) ||
+		if ((rc = build(ctrl.base + ctrl_off, counts[j], 0, true, p->seed + 31 + counts[j], &c->cursor,
+				&r->perm_hash)) ||
 		    (rc = check_layout(r, c)))
 			goto out;
 		ctrl_off += ((size_t)counts[j] * 64 + 4095) / 4096 * 4096;

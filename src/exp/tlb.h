@@ -105,10 +105,15 @@ struct tlb_result {
 	unsigned nimpossible;        /* levels marked impossible */
 	struct layout_check layout;  /* every chain's walk summed (probe and control); ok: all held */
 	unsigned nlayout_failed;     /* chains whose walk disagreed with their layout */
+	uint64_t perm_hash;          /* 0: not recorded; else every chain's permutation hash folded in build order (perm_fold.h) */
 	double region_ns;
 	uint64_t seed;
 	double seconds;
 };
+
+/* How each chain's seed derives from the run's: the hash folds them all. */
+#define TLB_CHAIN_SEEDS "seed + 977 x series + pages per probe chain, seed + 31 + pages per control; " \
+			"hash: each chain's folded in build order"
 
 /* Map, build every chain, sweep round-robin. Returns 0; -EINVAL for bad
  * params; -EINTR when *stop was raised; other -errno for resources. */

@@ -7,6 +7,7 @@
  */
 #include "report/tlb_out.h"
 
+#include "report/perm_out.h"
 #include "util/format.h"
 
 #include <math.h>
@@ -150,6 +151,8 @@ void tlb_write_text(const void *result, FILE *f)
 			r->layout.steps_walked, r->layout.distinct_nodes_walked, r->layout.distinct_lines_walked,
 			r->layout.expected_lines,
 			r->layout.ok ? "ok" : "FAILED: some chain visits fewer lines than it claims, its points are suspect");
+	if (r->perm_hash)
+		perm_write_text(f, r->seed, r->perm_hash, TLB_CHAIN_SEEDS);
 	fprintf(f, "\n  %7s  %10s  %12s  %12s  %12s  %11s  %11s\n", "pages", "span", "small ns", "huge ns",
 		"control ns", "small extra", "huge extra");
 	for (unsigned i = 0; i < sm->npoints; i++) {
@@ -232,5 +235,7 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 		JSONW_FIELDS_OBJECT(w, "layout_check", &r->layout, tlb_layout_fields);
 		jsonw_uint(w, "layout_failed_chains", r->nlayout_failed);
 	}
+	if (r->perm_hash)
+		perm_write_json(w, r->seed, r->perm_hash, TLB_CHAIN_SEEDS);
 	jsonw_object_end(w);
 }
