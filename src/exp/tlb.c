@@ -262,8 +262,21 @@ static bool first_step_hidden(const struct tlb_result *r, const struct tlb_serie
 	       (double)se->levels[0].reach_bytes > 1.5 * (double)c->entries * (double)se->page_bytes;
 }
 
+/* Falls of ns_per_load beyond the run's floor (curve_falls.h). */
+static void find_falls(struct tlb_series *se, double floor_pct)
+{
+	double pages[TLB_POINTS_MAX], ns[TLB_POINTS_MAX];
+
+	for (unsigned i = 0; i < se->npoints; i++) {
+		pages[i] = se->points[i].pages;
+		ns[i] = se->points[i].ns_per_load;
+	}
+	se->nfalls = (unsigned)curve_find_falls(pages, ns, se->npoints, floor_pct, se->falls, TLB_FALLS_MAX);
+}
+
 void tlb_analyse(struct tlb_result *r)
 {
+	r->nfalls = 0;
 	for (unsigned s = 0; s < r->nseries; s++) {
 		struct tlb_series *se = &r->series[s];
 
@@ -274,6 +287,8 @@ void tlb_analyse(struct tlb_result *r)
 			pt->extra_ns = pt->ns_per_load - pt->control_ns;
 		}
 		tlb_find_steps(se, r->tolerance_pct);
+		find_falls(se, r->noise_floor_pct);
+		r->nfalls += se->nfalls;
 		/* The CPU's claim for this level and page size, compared by
 		 * reach: a 2 MiB entry that holds only 4 KiB reaches 512x less. */
 		for (unsigned k = 0; k < se->nlevels; k++) {

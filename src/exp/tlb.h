@@ -20,6 +20,7 @@
 #include "core/arena.h"
 #include "core/clock.h"
 #include "core/chain.h"
+#include "exp/curve_falls.h"
 
 #define TLB_POINTS_MAX 80
 #define TLB_TRIALS_MAX 16
@@ -69,6 +70,8 @@ struct tlb_level {
 	bool impossible;             /* extra_ns above what one page walk can cost (tlb_check_bounds) */
 };
 
+#define TLB_FALLS_MAX 8
+
 struct tlb_series {
 	size_t page_bytes;           /* requested */
 	size_t arena_bytes, huge_obtained_bytes;
@@ -86,6 +89,11 @@ struct tlb_series {
 	                              * the extra rose past TLB_MIN_STEP_NS, or (small pages, floor
 	                              * above TLB_MIN_TOLERANCE_PCT) the first found lies past 1.5x
 	                              * the reach of the CPU's reported first level */
+	/* Falls of ns_per_load as pages grow. More pages never translate or
+	 * cache better than fewer (each added page is one more entry and line
+	 * to hold), so a fall beyond the floor is a fault of the run. */
+	unsigned nfalls;             /* how many; falls[] holds the first TLB_FALLS_MAX */
+	struct curve_fall falls[TLB_FALLS_MAX];
 };
 
 struct tlb_result {
@@ -103,6 +111,7 @@ struct tlb_result {
 	double tolerance_pct;        /* max(floor, 10%) of a point's ns, at least TLB_MIN_STEP_NS */
 	double step_bound_ns;        /* what translation can add to a load; 0: no memory latency known */
 	unsigned nimpossible;        /* levels marked impossible */
+	unsigned nfalls;             /* both series' falls (tlb_series.nfalls) */
 	struct layout_check layout;  /* every chain's walk summed (probe and control); ok: all held */
 	unsigned nlayout_failed;     /* chains whose walk disagreed with their layout */
 	uint64_t perm_hash;          /* 0: not recorded; else every chain's permutation hash folded in build order (perm_fold.h) */
@@ -131,7 +140,8 @@ int tlb_layout_walk(uintptr_t first, size_t nodes, struct layout_check *c);
  * recorded or synthetic sweep through: each point's ns_per_load (min of
  * trials_ns) and extra_ns (less control_ns), each series' steps at
  * r->tolerance_pct (tlb_find_steps), the CPU's claim per step from
- * r->reported, and whether huge pages reach further. Pure. */
+ * r->reported, whether huge pages reach further, and each series' falls of
+ * ns_per_load beyond r->noise_floor_pct (nfalls, falls[]). Pure. */
 void tlb_analyse(struct tlb_result *r);
 
 /* Steps of extra[] over ascending pages[]: plateaus of points that agree

@@ -130,6 +130,25 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 			r->tolerance_pct);
 }
 
+/* The curve's falls beside the table: a fault of the run, not a property
+ * of the TLB, so the reader reads the points around them with doubt. */
+static void write_falls_text(const struct tlb_result *r, FILE *f)
+{
+	if (!r->nfalls) {
+		fprintf(f, "  ns per load never falls by more than the floor (%.1f%%) as pages grow\n", r->noise_floor_pct);
+		return;
+	}
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned i = 0; i < r->series[s].nfalls && i < TLB_FALLS_MAX; i++) {
+			const struct curve_fall *c = &r->series[s].falls[i];
+
+			fprintf(f, "  NON-MONOTONIC: %s pages fall %.1f -> %.1f ns per load from %.0f to %.0f pages "
+				"(-%.1f%%, beyond the %.1f%% floor): more pages cannot translate faster, so the higher point is\n"
+				"  suspect (a fault or a neighbour during it), not a TLB property\n",
+				series_name(&r->series[s]), c->ref_y, c->y, c->ref_x, c->x, c->fall_pct, r->noise_floor_pct);
+		}
+}
+
 void tlb_write_text(const void *result, FILE *f)
 {
 	const struct tlb_result *r = result;
@@ -169,6 +188,7 @@ void tlb_write_text(const void *result, FILE *f)
 			fprintf(f, "  %11.2f", hg->points[i].extra_ns);
 		fputc('\n', f);
 	}
+	write_falls_text(r, f);
 	fprintf(f, "\n  steps (a TLB level running out):\n");
 	for (unsigned s = 0; s < r->nseries; s++)
 		write_steps_text(r, &r->series[s], f);
@@ -205,6 +225,26 @@ static void write_level(struct jsonw *w, const struct tlb_level *l, double bound
 	jsonw_object_end(w);
 }
 
+static void write_falls_json(struct jsonw *w, const struct tlb_result *r)
+{
+	jsonw_uint(w, "non_monotonic_found", r->nfalls);
+	jsonw_array_begin(w, "non_monotonic");
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned i = 0; i < r->series[s].nfalls && i < TLB_FALLS_MAX; i++) {
+			const struct curve_fall *c = &r->series[s].falls[i];
+
+			jsonw_object_begin(w, NULL);
+			jsonw_uint(w, "page_bytes", r->series[s].page_bytes);
+			jsonw_double(w, "pages", c->x);
+			jsonw_double(w, "ns_per_load", c->y);
+			jsonw_double(w, "ref_pages", c->ref_x);
+			jsonw_double(w, "ref_ns_per_load", c->ref_y);
+			jsonw_double(w, "fall_pct", c->fall_pct);
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+}
+
 void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct tlb_result *r = result;
@@ -237,5 +277,6 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 	}
 	if (r->perm_hash)
 		perm_write_json(w, r->seed, r->perm_hash, TLB_CHAIN_SEEDS);
+	write_falls_json(w, r);
 	jsonw_object_end(w);
 }
