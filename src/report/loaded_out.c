@@ -56,6 +56,9 @@ static void write_curve_text(const struct loaded_curve *c, FILE *f)
 		if (pt->impossible)
 			fprintf(f, "  IMPOSSIBLE: delivered above %s (bound %.2f GB/s); not in the knee",
 				pt->bound_gbps < pt->offered_gbps ? "the run's stream peak" : "offered", pt->bound_gbps);
+		if (pt->non_monotonic)
+			fprintf(f, "  NON-MONOTONIC: %.1f%% below the %.1f ns at less load (a busier memory cannot answer "
+				"sooner: that point is suspect)", pt->fall_pct, c->points[pt->fall_ref].latency_ns);
 		fputc('\n', f);
 	}
 	if (c->double_reached)
@@ -91,6 +94,7 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, loaded_result_fields);
+	jsonw_uint(w, "non_monotonic_found", r->nfalls);
 	if (r->perm_hash)
 		perm_write_json(w, r->perm_seed, r->perm_hash, NULL);
 	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
@@ -116,6 +120,11 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 			if (pt->impossible) {
 				jsonw_bool(w, "impossible", true);
 				jsonw_double(w, "bound_gbps", pt->bound_gbps);
+			}
+			if (pt->non_monotonic) {
+				jsonw_bool(w, "non_monotonic", true);
+				jsonw_double(w, "fall_pct", pt->fall_pct);
+				jsonw_double(w, "ref_latency_ns", c->points[pt->fall_ref].latency_ns);
 			}
 			{
 				struct stats_pcts q;
