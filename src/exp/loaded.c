@@ -12,6 +12,7 @@
  *   trials; latency is the minimum over trials, bandwidth from that trial.
  */
 #include "exp/loaded.h"
+#include "exp/curve_falls.h"
 #include "exp/policy.h"
 
 #include "core/bounds.h"
@@ -292,6 +293,37 @@ out:
 	return rc;
 }
 
+unsigned loaded_find_falls(struct loaded_result *r)
+{
+	r->nfalls = 0;
+	for (unsigned k = 0; k < r->ncurves; k++) {
+		struct loaded_curve *c = &r->curves[k];
+		double load[LOADED_MAX_DELAYS + 1], ns[LOADED_MAX_DELAYS + 1];
+		unsigned at[LOADED_MAX_DELAYS + 1], n = c->npoints;
+		struct curve_fall falls[LOADED_MAX_DELAYS + 1];
+		size_t nf;
+
+		/* The curve holds delays ascending, idle last: read backwards it
+		 * is idle first, then the offered load rising. */
+		for (unsigned i = 0; i < n; i++) {
+			at[i] = n - 1 - i;
+			load[i] = i;
+			ns[i] = c->points[at[i]].impossible ? NAN : c->points[at[i]].latency_ns;
+			c->points[at[i]].non_monotonic = false;
+		}
+		nf = curve_find_falls(load, ns, n, r->noise_floor_pct, falls, LOADED_MAX_DELAYS + 1);
+		for (size_t j = 0; j < nf; j++) {
+			struct loaded_point *pt = &c->points[at[falls[j].index]];
+
+			pt->non_monotonic = true;
+			pt->fall_pct = falls[j].fall_pct;
+			pt->fall_ref = at[falls[j].ref_index];
+		}
+		r->nfalls += (unsigned)nf;
+	}
+	return r->nfalls;
+}
+
 void loaded_find_double(struct loaded_curve *c)
 {
 	unsigned order[LOADED_MAX_DELAYS + 1], n = c->npoints;
@@ -444,6 +476,8 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 	    (rc = chain_verify(&chain, &check)))
 		goto out;
 	r->layout_ok = check.ok;
+	r->perm_seed = p->seed;
+	r->perm_hash = chain.perm_hash;
 	if (!check.ok) {
 		snprintf(err, errlen, "loaded: the chase chain failed its layout check");
 		rc = -EPROTO;
@@ -524,6 +558,7 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 	}
 	for (unsigned k = 0; k < r->ncurves; k++)
 		loaded_find_double(&r->curves[k]);
+	loaded_find_falls(r);
 	r->huge_bytes_obtained = chase_arena.huge_bytes_obtained + gen_arena.huge_bytes_obtained;
 	if (!arena_backing_obtained(&chase_arena, &huge) && huge < chase_arena.huge_bytes_obtained)
 		r->huge_bytes_obtained -= chase_arena.huge_bytes_obtained - huge;

@@ -56,6 +56,9 @@ struct loaded_point {
 	double bw_gbps;             /* delivered by the generators while the chase ran, median of trials */
 	double latency_ns;          /* chase ns per load, min over trials */
 	bool impossible;            /* bw_gbps above bound_gbps beyond the floor, after a re-time */
+	bool non_monotonic;         /* latency below a less loaded point's beyond the floor (loaded_find_falls) */
+	double fall_pct;            /* with it: 100 * (1 - latency / that point's) */
+	unsigned fall_ref;          /* with it: index of that less loaded point */
 	double bound_gbps;          /* the smaller of offered_gbps and the run's stream peak; 0: idle */
 	unsigned ntrials;
 	double trials_latency_ns[LOADED_MAX_TRIALS];
@@ -79,6 +82,8 @@ struct loaded_result {
 	size_t chase_bytes, gen_bytes, line_bytes;
 	size_t huge_bytes_obtained; /* chase + generator arenas */
 	bool layout_ok;
+	uint64_t perm_seed;         /* the chase chain's */
+	uint64_t perm_hash;         /* its FNV-1a permutation hash; 0: not recorded */
 	unsigned trials;
 	size_t hops;
 	double spin_ns_per_iter;    /* the injection delay's calibration */
@@ -88,6 +93,7 @@ struct loaded_result {
 	const char *bw_definition;
 	double noise_floor_pct;     /* upper quartile of min-of-3 latency spreads */
 	unsigned nimpossible;       /* points marked impossible (loaded_check_bounds) */
+	unsigned nfalls;            /* points marked non_monotonic, every curve (loaded_find_falls) */
 	double stream_peak_gbps;    /* from the params: the run's stream peak; 0: none */
 	unsigned offered_retimed;   /* offered rates measured again for a point above its offer */
 	bool floor_from_run;         /* one min-of-3 group per point: the run's floor taken */
@@ -127,5 +133,14 @@ void loaded_find_double(struct loaded_curve *c);
  * Pure: the seam a test feeds points through; loaded_run first measures
  * the offered rates of marked points again. */
 unsigned loaded_check_bounds(struct loaded_result *r);
+
+/* Latency against load: a busier memory never answers a dependent load
+ * sooner (its queues only lengthen), so along each curve from idle through
+ * the delays descending (offered load rising) latency should not fall. A
+ * point more than r->noise_floor_pct below the largest latency at any less
+ * loaded point is marked non_monotonic (the less loaded point is suspect:
+ * a fault or a neighbour during it). Impossible points take no part. Sets
+ * and returns r->nfalls. Pure: the seam a test feeds curves through. */
+unsigned loaded_find_falls(struct loaded_result *r);
 
 #endif

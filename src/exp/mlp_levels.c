@@ -93,6 +93,25 @@ void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n)
 		lv[i].resident = !lv[i].from_main_sweep && lv[i].measured && mem > 0 && lv[i].t1_ns < 0.25 * mem;
 }
 
+unsigned mlp_levels_mark_falls(struct mlp_level *lv, unsigned n)
+{
+	double top = 0;
+	unsigned falls = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		lv[i].non_monotonic = false;
+		if (!lv[i].measured || !isfinite(lv[i].t1_ns))
+			continue;
+		if (top > 0 && lv[i].t1_ns < top * (1 - mlp_level_floor_frac(&lv[i]))) {
+			lv[i].non_monotonic = true;
+			lv[i].fall_pct = 100 * (1 - lv[i].t1_ns / top);
+			falls++;
+		}
+		top = fmax(top, lv[i].t1_ns);
+	}
+	return falls;
+}
+
 double mlp_level_floor_frac(const struct mlp_level *lv)
 {
 	return fmax(isfinite(lv->noise_floor_pct) ? lv->noise_floor_pct / 100 : 0, 0.02);

@@ -34,6 +34,8 @@ struct mlp_level {
 	unsigned npoints;
 	double ns_per_access[LANES_MAX], concurrency[LANES_MAX];
 	double seconds;
+	bool non_monotonic;           /* t1_ns below a smaller level's beyond the floor (mlp_levels_mark_falls) */
+	double fall_pct;              /* with it: 100 * (1 - t1_ns / that level's) */
 };
 
 /* Whether a level's sweep saturated: its peak concurrency is within two
@@ -66,5 +68,12 @@ unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result
  * whose last cache is slower than a quarter of memory gets no resident
  * last-cache level: conservative, model then says nothing from it. */
 void mlp_levels_mark_resident(struct mlp_level *lv, unsigned n);
+
+/* Levels come in working set ascending, and a larger set never reaches a
+ * nearer level than a smaller one: t(1), one lane's latency, should not
+ * fall from row to row. A measured level whose t1_ns lies more than its
+ * floor (mlp_level_floor_frac) below the largest t1_ns of a smaller
+ * measured level is marked non_monotonic. Returns how many. Pure. */
+unsigned mlp_levels_mark_falls(struct mlp_level *lv, unsigned n);
 
 #endif

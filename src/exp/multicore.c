@@ -8,6 +8,7 @@
  * best trial, here the trial with the highest aggregate rate.
  */
 #include "exp/multicore.h"
+#include "exp/perm_fold.h"
 #include "exp/policy.h"
 
 #include "kern/lanes.h"
@@ -291,7 +292,10 @@ int multicore_run(const struct multicore_params *p, struct multicore_result *r, 
 	}
 	rc = team_run(&r->placement, build_member, &c, NULL, 0);
 	r->layout_ok = rc != -EPROTO;
+	r->perm_seed = p->seed;
+	r->perm_hash = PERM_FOLD_BASIS;
 	for (unsigned i = 0; i < nthreads; i++) {
+		r->perm_hash = perm_hash_fold(r->perm_hash, c.th[i].chain.perm_hash);
 		r->huge_bytes_obtained += c.th[i].arena.huge_bytes_obtained;
 		r->total_bytes += c.th[i].arena.bytes;
 	}

@@ -65,6 +65,9 @@ struct multicore_saturation {
 	unsigned plateau_from_lanes;  /* first K within the noise floor of the peak */
 };
 
+/* How each thread's chain is seeded, and what the one hash covers. */
+#define MULTICORE_CHAIN_SEEDS "seed + i for thread i's chain; hash: the threads' folded in order"
+
 struct multicore_result {
 	size_t per_thread_bytes;
 	size_t spacing_bytes;
@@ -72,6 +75,8 @@ struct multicore_result {
 	size_t huge_bytes_obtained;   /* summed over the threads' arenas */
 	size_t total_bytes;           /* mapped, summed */
 	bool layout_ok;               /* every thread's chain passed */
+	uint64_t perm_seed;           /* thread i's chain is seeded perm_seed + i */
+	uint64_t perm_hash;           /* 0: not recorded; else the threads' hashes folded in order (perm_fold.h) */
 	size_t accesses;
 	unsigned trials;
 	unsigned max_lanes;

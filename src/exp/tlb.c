@@ -25,6 +25,7 @@
 #include "kern/lanes.h"
 #include "core/rng.h"
 #include "core/stats.h"
+#include "exp/perm_fold.h"
 
 #include <errno.h>
 #include <math.h>
@@ -84,7 +85,8 @@ static size_t node_offset(size_t k, unsigned j)
 	return k * TLB_STRIDE_BYTES + line * 64 + (j % 8u) * sizeof(uintptr_t);
 }
 
-static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t seed, uintptr_t *first)
+static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t seed, uintptr_t *first,
+		 uint64_t *hash)
 {
 	uint32_t *succ = malloc(nodes * sizeof(*succ));
 	struct rng g;
@@ -93,6 +95,7 @@ static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t se
 		return -ENOMEM;
 	rng_seed(&g, seed);
 	perm_sattolo(succ, nodes, &g);
+	*hash = perm_hash_fold(*hash, perm_hash(succ, nodes));
 	for (size_t k = 0; k < nodes; k++) {
 		size_t at = control ? k * 64 : node_offset(k, j);
 		size_t next = control ? succ[k] * (size_t)64 : node_offset(succ[k], j);
@@ -101,6 +104,56 @@ static int build(char *base, size_t nodes, unsigned j, bool control, uint64_t se
 	}
 	*first = (uintptr_t)(base + (control ? 0 : node_offset(0, j)));
 	free(succ);
+	return 0;
+}
+
+static int cmp_uptr(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int tlb_layout_walk(uintptr_t first, size_t nodes, struct layout_check *c)
+{
+	uintptr_t *seen = malloc((nodes ? nodes : 1) * sizeof(*seen)), at = first;
+	size_t steps = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
+	c->nodes = c->expected_lines = nodes;
+	do {
+		seen[steps++] = at;
+		at = *(const uintptr_t *)at;
+	} while (at != first && steps < nodes);
+	c->steps_walked = steps;
+	c->closed = at == first;
+	qsort(seen, steps, sizeof(*seen), cmp_uptr);
+	for (size_t i = 0; i < steps; i++) {
+		c->distinct_nodes_walked += !i || seen[i] != seen[i - 1];
+		c->distinct_lines_walked += !i || seen[i] / 64 != seen[i - 1] / 64;
+	}
+	c->ok = c->closed && steps == nodes && c->distinct_nodes_walked == nodes && c->distinct_lines_walked == nodes;
+	free(seen);
+	return 0;
+}
+
+/* Adds chain c's walk to the result's sum. */
+static int check_layout(struct tlb_result *r, const struct tchain *c)
+{
+	struct layout_check one;
+	int rc = tlb_layout_walk(c->cursor, c->nodes, &one);
+
+	if (rc)
+		return rc;
+	r->layout.nodes += one.nodes;
+	r->layout.expected_lines += one.expected_lines;
+	r->layout.steps_walked += one.steps_walked;
+	r->layout.distinct_nodes_walked += one.distinct_nodes_walked;
+	r->layout.distinct_lines_walked += one.distinct_lines_walked;
+	r->nlayout_failed += !one.ok;
+	r->layout.closed = r->layout.ok = !r->nlayout_failed;
 	return 0;
 }
 
@@ -209,8 +262,21 @@ static bool first_step_hidden(const struct tlb_result *r, const struct tlb_serie
 	       (double)se->levels[0].reach_bytes > 1.5 * (double)c->entries * (double)se->page_bytes;
 }
 
+/* Falls of ns_per_load beyond the run's floor (curve_falls.h). */
+static void find_falls(struct tlb_series *se, double floor_pct)
+{
+	double pages[TLB_POINTS_MAX], ns[TLB_POINTS_MAX];
+
+	for (unsigned i = 0; i < se->npoints; i++) {
+		pages[i] = se->points[i].pages;
+		ns[i] = se->points[i].ns_per_load;
+	}
+	se->nfalls = (unsigned)curve_find_falls(pages, ns, se->npoints, floor_pct, se->falls, TLB_FALLS_MAX);
+}
+
 void tlb_analyse(struct tlb_result *r)
 {
+	r->nfalls = 0;
 	for (unsigned s = 0; s < r->nseries; s++) {
 		struct tlb_series *se = &r->series[s];
 
@@ -221,6 +287,8 @@ void tlb_analyse(struct tlb_result *r)
 			pt->extra_ns = pt->ns_per_load - pt->control_ns;
 		}
 		tlb_find_steps(se, r->tolerance_pct);
+		find_falls(se, r->noise_floor_pct);
+		r->nfalls += se->nfalls;
 		/* The CPU's claim for this level and page size, compared by
 		 * reach: a 2 MiB entry that holds only 4 KiB reaches 512x less. */
 		for (unsigned k = 0; k < se->nlevels; k++) {
@@ -320,6 +388,8 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 	r->tolerance_pct = fmax(isfinite(p->noise_floor_pct) ? p->noise_floor_pct : 0.0, TLB_MIN_TOLERANCE_PCT);
 	r->stride_bytes = TLB_STRIDE_BYTES;
 	r->seed = p->seed;
+	r->layout.closed = r->layout.ok = true;
+	r->perm_hash = PERM_FOLD_BASIS;
 	s.target_ns = p->region_ns > 0 ? p->region_ns : DEFAULT_REGION_NS;
 	if (!p->clock || r->trials > TLB_TRIALS_MAX || (p->min_pages && p->min_pages < 2) ||
 	    (p->max_pages && p->max_pages < (p->min_pages ? p->min_pages : DEFAULT_MIN_PAGES)))
@@ -348,7 +418,9 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 
 			ser->points[j] = (struct tlb_point){.pages = counts[j], .page_bytes = ser->page_bytes};
 			*c = (struct tchain){.pt = &ser->points[j], .nodes = counts[j]};
-			if ((rc = build(arenas[se].base, counts[j], j, false, p->seed + 977 * se + counts[j], &c->cursor)))
+			if ((rc = build(arenas[se].base, counts[j], j, false, p->seed + 977 * se + counts[j], &c->cursor,
+					&r->perm_hash)) ||
+			    (rc = check_layout(r, c)))
 				goto out;
 		}
 	}
@@ -360,7 +432,9 @@ int tlb_run(const struct tlb_params *p, struct tlb_result *r)
 
 		/* One control per count, shared by both series. */
 		*c = (struct tchain){.pt = &r->series[0].points[j], .control = true, .nodes = counts[j]};
-		if ((rc = build(ctrl.base + ctrl_off, counts[j], 0, true, p->seed + 31 + counts[j], &c->cursor)))
+		if ((rc = build(ctrl.base + ctrl_off, counts[j], 0, true, p->seed + 31 + counts[j], &c->cursor,
+				&r->perm_hash)) ||
+		    (rc = check_layout(r, c)))
 			goto out;
 		ctrl_off += ((size_t)counts[j] * 64 + 4095) / 4096 * 4096;
 	}

@@ -19,6 +19,8 @@
 #include "core/cpu_id.h"
 #include "core/arena.h"
 #include "core/clock.h"
+#include "core/chain.h"
+#include "exp/curve_falls.h"
 
 #define TLB_POINTS_MAX 80
 #define TLB_TRIALS_MAX 16
@@ -68,6 +70,8 @@ struct tlb_level {
 	bool impossible;             /* extra_ns above what one page walk can cost (tlb_check_bounds) */
 };
 
+#define TLB_FALLS_MAX 8
+
 struct tlb_series {
 	size_t page_bytes;           /* requested */
 	size_t arena_bytes, huge_obtained_bytes;
@@ -85,6 +89,11 @@ struct tlb_series {
 	                              * the extra rose past TLB_MIN_STEP_NS, or (small pages, floor
 	                              * above TLB_MIN_TOLERANCE_PCT) the first found lies past 1.5x
 	                              * the reach of the CPU's reported first level */
+	/* Falls of ns_per_load as pages grow. More pages never translate or
+	 * cache better than fewer (each added page is one more entry and line
+	 * to hold), so a fall beyond the floor is a fault of the run. */
+	unsigned nfalls;             /* how many; falls[] holds the first TLB_FALLS_MAX */
+	struct curve_fall falls[TLB_FALLS_MAX];
 };
 
 struct tlb_result {
@@ -102,20 +111,37 @@ struct tlb_result {
 	double tolerance_pct;        /* max(floor, 10%) of a point's ns, at least TLB_MIN_STEP_NS */
 	double step_bound_ns;        /* what translation can add to a load; 0: no memory latency known */
 	unsigned nimpossible;        /* levels marked impossible */
+	unsigned nfalls;             /* both series' falls (tlb_series.nfalls) */
+	struct layout_check layout;  /* every chain's walk summed (probe and control); ok: all held */
+	unsigned nlayout_failed;     /* chains whose walk disagreed with their layout */
+	uint64_t perm_hash;          /* 0: not recorded; else every chain's permutation hash folded in build order (perm_fold.h) */
 	double region_ns;
 	uint64_t seed;
 	double seconds;
 };
 
+/* How each chain's seed derives from the run's: the hash folds them all. */
+#define TLB_CHAIN_SEEDS "seed + 977 x series + pages per probe chain, seed + 31 + pages per control; " \
+			"hash: each chain's folded in build order"
+
 /* Map, build every chain, sweep round-robin. Returns 0; -EINVAL for bad
  * params; -EINTR when *stop was raised; other -errno for resources. */
 int tlb_run(const struct tlb_params *p, struct tlb_result *r);
+
+/* The layout check of one built chain: walk nodes steps from first as the
+ * hardware will, and count the distinct nodes and 64-byte lines visited. A
+ * chain of one load per page must close after exactly nodes steps on nodes
+ * distinct lines; an offset that lands two nodes on one line (a stray
+ * factor in node_offset) makes a "random" chase partly cache hits, and the
+ * step it shows is not the TLB's. Fills *c; returns 0 or -ENOMEM. */
+int tlb_layout_walk(uintptr_t first, size_t nodes, struct layout_check *c);
 
 /* Everything tlb_run derives from its timings, the seam a test feeds a
  * recorded or synthetic sweep through: each point's ns_per_load (min of
  * trials_ns) and extra_ns (less control_ns), each series' steps at
  * r->tolerance_pct (tlb_find_steps), the CPU's claim per step from
- * r->reported, and whether huge pages reach further. Pure. */
+ * r->reported, whether huge pages reach further, and each series' falls of
+ * ns_per_load beyond r->noise_floor_pct (nfalls, falls[]). Pure. */
 void tlb_analyse(struct tlb_result *r);
 
 /* Steps of extra[] over ascending pages[]: plateaus of points that agree

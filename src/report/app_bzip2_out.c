@@ -255,7 +255,8 @@ static void write_chase_text(const struct app_bzip2_result *r, FILE *f)
 		   "floor %.1f%%; S_chase:", c->pages_requested, r->chase_reused ? ", the bwt kernel's in this run" : "",
 		c->working_set_bytes, c->latency_ns, c->knee_k, c->noise_floor_pct);
 	for (unsigned i = 0; i < c->npoints; i++)
-		fprintf(f, " K=%u %.2f%s", c->k[i], c->speedup[i], c->impossible[i] ? " (IMPOSSIBLE: above K)" : "");
+		fprintf(f, " K=%u %.2f%s%s", c->k[i], c->speedup[i], c->impossible[i] ? " (IMPOSSIBLE: above K)" : "",
+			c->non_monotonic[i] ? " (NON-MONOTONIC: below a smaller K's)" : "");
 	fputc('\n', f);
 }
 

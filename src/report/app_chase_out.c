@@ -35,9 +35,12 @@ void app_chase_write_json(struct jsonw *w, const struct app_chase *c)
 				jsonw_bool(w, "impossible", true);
 				jsonw_double(w, "speedup_bound", c->k[i]);
 			}
+			if (c->non_monotonic[i])
+				jsonw_bool(w, "non_monotonic", true);
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);
+		jsonw_uint(w, "non_monotonic_found", c->nfalls);
 		jsonw_double(w, "seconds", c->seconds);
 	}
 	jsonw_object_end(w);

@@ -125,6 +125,9 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 		if (c->nimpossible)
 			fprintf(f, "  chase reference: %u S_chase above K after mlp's re-time, marked IMPOSSIBLE below\n",
 				c->nimpossible);
+		if (c->nfalls)
+			fprintf(f, "  chase reference: %u S_chase NON-MONOTONIC, below a smaller K's beyond the floor (a lane "
+				"added cannot undo the others' overlap: those points are suspect)\n", c->nfalls);
 	}
 	fprintf(f, "  check: %s (%u runs, %s %016" PRIx64 ")\n", k->check.ok ? "ok" : k->check.failure,
 		k->check.runs_checked, k->check.what, k->check.expected_hash);

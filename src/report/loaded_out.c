@@ -7,6 +7,7 @@
 #include "report/loaded_out.h"
 #include "util/format.h"
 #include "report/csv.h"
+#include "report/perm_out.h"
 #include "report/threads_out.h"
 
 #include "core/stats.h"
@@ -55,6 +56,9 @@ static void write_curve_text(const struct loaded_curve *c, FILE *f)
 		if (pt->impossible)
 			fprintf(f, "  IMPOSSIBLE: delivered above %s (bound %.2f GB/s); not in the knee",
 				pt->bound_gbps < pt->offered_gbps ? "the run's stream peak" : "offered", pt->bound_gbps);
+		if (pt->non_monotonic)
+			fprintf(f, "  NON-MONOTONIC: %.1f%% below the %.1f ns at less load (a busier memory cannot answer "
+				"sooner: that point is suspect)", pt->fall_pct, c->points[pt->fall_ref].latency_ns);
 		fputc('\n', f);
 	}
 	if (c->double_reached)
@@ -75,6 +79,8 @@ void loaded_write_text(const void *result, FILE *f)
 	fprintf(f, "  chase %.0f MiB, generators %.0f MiB; spin %.3f ns/iteration; floor %s\n",
 		(double)r->chase_bytes / (1 << 20), (double)r->gen_bytes / (1 << 20), r->spin_ns_per_iter,
 		report_format_floor(fl, sizeof(fl), r->noise_floor_pct, r->floor_from_run));
+	if (r->perm_hash)
+		perm_write_text(f, r->perm_seed, r->perm_hash, NULL);
 	threads_write_placement_text(&r->placement, f);
 	fprintf(f, "  thread 0 chases; bandwidth = %s\n", r->bw_definition);
 	fprintf(f, "  idle latency %.1f ns\n", r->idle_latency_ns);
@@ -88,6 +94,9 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, loaded_result_fields);
+	jsonw_uint(w, "non_monotonic_found", r->nfalls);
+	if (r->perm_hash)
+		perm_write_json(w, r->perm_seed, r->perm_hash, NULL);
 	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
 	/* The read curve at top level (the keys), every curve below. */
 	for (unsigned k = 0; k < r->ncurves; k++) {
@@ -111,6 +120,11 @@ void loaded_write_json(const void *result, struct jsonw *w, const char *key)
 			if (pt->impossible) {
 				jsonw_bool(w, "impossible", true);
 				jsonw_double(w, "bound_gbps", pt->bound_gbps);
+			}
+			if (pt->non_monotonic) {
+				jsonw_bool(w, "non_monotonic", true);
+				jsonw_double(w, "fall_pct", pt->fall_pct);
+				jsonw_double(w, "ref_latency_ns", c->points[pt->fall_ref].latency_ns);
 			}
 			{
 				struct stats_pcts q;

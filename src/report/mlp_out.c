@@ -262,6 +262,9 @@ static void level_members(struct jsonw *w, const void *e)
 	jsonw_double_array(w, "concurrency_littles_law", lv->concurrency, lv->npoints);
 	jsonw_double_array(w, "concurrency", lv->concurrency, lv->npoints);  /* deprecated */
 	jsonw_double(w, "seconds", lv->seconds);
+	jsonw_bool(w, "non_monotonic", lv->non_monotonic);
+	if (lv->non_monotonic)
+		jsonw_double(w, "fall_pct", lv->fall_pct);
 }
 
 static void write_levels(struct jsonw *w, const struct mlp_arms *a)
@@ -294,6 +297,11 @@ static void write_levels_text(const struct mlp_arms *a, FILE *f)
 		fprintf(f, "  %-20s %11s %9.2f %14s %9.1f %11s  %s\n", lv->name, ws, lv->t1_ns, ks,
 			lv->plateau_concurrency, peak, lv->size_from);
 	}
+	for (unsigned i = 0; i < a->nlevels; i++)
+		if (a->levels[i].non_monotonic)
+			fprintf(f, "  NON-MONOTONIC: %s t(1) %.2f ns is %.1f%% below a smaller level's: a larger set cannot "
+				"reach a nearer cache, one of the two rows is suspect\n", a->levels[i].name,
+				a->levels[i].t1_ns, a->levels[i].fall_pct);
 	for (unsigned i = 0; i < a->nlevels; i++)
 		if (a->levels[i].measured && !mlp_level_saturated(&a->levels[i]))
 			fprintf(f, "  %s: not saturated: the peak %.1f (K = %u) is beyond its plateau %.1f by more than two\n"

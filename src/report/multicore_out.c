@@ -6,6 +6,7 @@
 #include "report/multicore_out.h"
 #include "util/format.h"
 #include "report/csv.h"
+#include "report/perm_out.h"
 #include "report/threads_out.h"
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
@@ -68,6 +69,8 @@ void multicore_write_text(const void *result, FILE *f)
 		"layout %s; floor %s\n", (double)r->per_thread_bytes / (1 << 20), r->pages_requested,
 		(double)r->huge_bytes_obtained / (1 << 20), (double)r->total_bytes / (1 << 20),
 		r->layout_ok ? "ok" : "FAILED", report_format_floor(fl, sizeof(fl), r->noise_floor_pct, r->floor_from_run));
+	if (r->perm_hash)
+		perm_write_text(f, r->perm_seed, r->perm_hash, MULTICORE_CHAIN_SEEDS);
 	threads_write_placement_text(&r->placement, f);
 	fprintf(f, "  t1_single %.1f ns; %s\n", r->t1_single_ns, r->concurrency_definition);
 	fprintf(f, "  %7s %5s %17s %15s %18s\n", "threads", "K", "concurrency_total", "accesses/ns",
@@ -102,6 +105,8 @@ void multicore_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, multicore_result_fields);
+	if (r->perm_hash)
+		perm_write_json(w, r->perm_seed, r->perm_hash, MULTICORE_CHAIN_SEEDS);
 	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
 	JSONW_OBJECT_ARRAY_EACH(w, "points", r->points, r->npoints, point_members);
 	JSONW_OBJECT_ARRAY(w, "saturation", r->sat, r->ncounts, multicore_saturation_fields);

@@ -7,6 +7,7 @@
  */
 #include "report/tlb_out.h"
 
+#include "report/perm_out.h"
 #include "util/format.h"
 
 #include <math.h>
@@ -45,6 +46,15 @@ static const struct jsonw_field cpu_tlb_fields[] = {
 	JSONW_FIELD(UINT, "entries", struct cpu_tlb, entries),
 	JSONW_FIELD(UINT, "ways", struct cpu_tlb, ways),
 	JSONW_FIELD(STRING, "source", struct cpu_tlb, source),
+};
+
+static const struct jsonw_field tlb_layout_fields[] = {
+	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
+	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
+	JSONW_FIELD(UINT, "steps_walked", struct layout_check, steps_walked),
+	JSONW_FIELD(UINT, "distinct_nodes_walked", struct layout_check, distinct_nodes_walked),
+	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
+	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
 };
 
 static const struct jsonw_field tlb_result_fields[] = {
@@ -120,6 +130,25 @@ static void write_steps_text(const struct tlb_result *r, const struct tlb_series
 			r->tolerance_pct);
 }
 
+/* The curve's falls beside the table: a fault of the run, not a property
+ * of the TLB, so the reader reads the points around them with doubt. */
+static void write_falls_text(const struct tlb_result *r, FILE *f)
+{
+	if (!r->nfalls) {
+		fprintf(f, "  ns per load never falls by more than the floor (%.1f%%) as pages grow\n", r->noise_floor_pct);
+		return;
+	}
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned i = 0; i < r->series[s].nfalls && i < TLB_FALLS_MAX; i++) {
+			const struct curve_fall *c = &r->series[s].falls[i];
+
+			fprintf(f, "  NON-MONOTONIC: %s pages fall %.1f -> %.1f ns per load from %.0f to %.0f pages "
+				"(-%.1f%%, beyond the %.1f%% floor): more pages cannot translate faster, so the higher point is\n"
+				"  suspect (a fault or a neighbour during it), not a TLB property\n",
+				series_name(&r->series[s]), c->ref_y, c->y, c->ref_x, c->x, c->fall_pct, r->noise_floor_pct);
+		}
+}
+
 void tlb_write_text(const void *result, FILE *f)
 {
 	const struct tlb_result *r = result;
@@ -135,6 +164,14 @@ void tlb_write_text(const void *result, FILE *f)
 	fprintf(f, "  extra = chase - control: translation, by subtraction; %u trials round-robin, each value the minimum;\n"
 		   "  a step is a plateau more than %.1f%% (at least %.1f ns) above the one before\n",
 		r->trials, r->tolerance_pct, TLB_MIN_STEP_NS);
+	/* A recorded result that predates the walk has no nodes: nothing to say. */
+	if (r->layout.nodes)
+		fprintf(f, "  layout check: walked %zu steps, %zu distinct nodes, %zu distinct lines (expected %zu): %s\n",
+			r->layout.steps_walked, r->layout.distinct_nodes_walked, r->layout.distinct_lines_walked,
+			r->layout.expected_lines,
+			r->layout.ok ? "ok" : "FAILED: some chain visits fewer lines than it claims, its points are suspect");
+	if (r->perm_hash)
+		perm_write_text(f, r->seed, r->perm_hash, TLB_CHAIN_SEEDS);
 	fprintf(f, "\n  %7s  %10s  %12s  %12s  %12s  %11s  %11s\n", "pages", "span", "small ns", "huge ns",
 		"control ns", "small extra", "huge extra");
 	for (unsigned i = 0; i < sm->npoints; i++) {
@@ -151,6 +188,7 @@ void tlb_write_text(const void *result, FILE *f)
 			fprintf(f, "  %11.2f", hg->points[i].extra_ns);
 		fputc('\n', f);
 	}
+	write_falls_text(r, f);
 	fprintf(f, "\n  steps (a TLB level running out):\n");
 	for (unsigned s = 0; s < r->nseries; s++)
 		write_steps_text(r, &r->series[s], f);
@@ -187,6 +225,26 @@ static void write_level(struct jsonw *w, const struct tlb_level *l, double bound
 	jsonw_object_end(w);
 }
 
+static void write_falls_json(struct jsonw *w, const struct tlb_result *r)
+{
+	jsonw_uint(w, "non_monotonic_found", r->nfalls);
+	jsonw_array_begin(w, "non_monotonic");
+	for (unsigned s = 0; s < r->nseries; s++)
+		for (unsigned i = 0; i < r->series[s].nfalls && i < TLB_FALLS_MAX; i++) {
+			const struct curve_fall *c = &r->series[s].falls[i];
+
+			jsonw_object_begin(w, NULL);
+			jsonw_uint(w, "page_bytes", r->series[s].page_bytes);
+			jsonw_double(w, "pages", c->x);
+			jsonw_double(w, "ns_per_load", c->y);
+			jsonw_double(w, "ref_pages", c->ref_x);
+			jsonw_double(w, "ref_ns_per_load", c->ref_y);
+			jsonw_double(w, "fall_pct", c->fall_pct);
+			jsonw_object_end(w);
+		}
+	jsonw_array_end(w);
+}
+
 void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct tlb_result *r = result;
@@ -213,5 +271,12 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 	JSONW_OBJECT_ARRAY(w, "reported", r->reported, r->nreported, cpu_tlb_fields);
 	jsonw_bool(w, "reported_known", r->reported_rc >= 0);
 	JSONW_FIELDS(w, r, tlb_result_fields);
+	if (r->layout.nodes) {
+		JSONW_FIELDS_OBJECT(w, "layout_check", &r->layout, tlb_layout_fields);
+		jsonw_uint(w, "layout_failed_chains", r->nlayout_failed);
+	}
+	if (r->perm_hash)
+		perm_write_json(w, r->seed, r->perm_hash, TLB_CHAIN_SEEDS);
+	write_falls_json(w, r);
 	jsonw_object_end(w);
 }

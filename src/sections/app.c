@@ -323,6 +323,9 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused)
 		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
 			    res->bzip2->chase.nimpossible);
+	if (res->bzip2->chase.nfalls && !res->bzip2->chase_reused)
+		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase fall below a smaller K's beyond the floor, "
+			    "marked NON-MONOTONIC", res->bzip2->chase.nfalls);
 	return 0;
 }
 
@@ -500,6 +503,9 @@ static void warn_impossible(struct report *r, const struct app_kernel_result *k)
 	if (k->chase.nimpossible)
 		result_warn(r, "app %s: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
 			    k->kernel, k->chase.nimpossible);
+	if (k->chase.nfalls)
+		result_warn(r, "app %s: %u chase speedup(s) S_chase fall below a smaller K's beyond the floor, "
+			    "marked NON-MONOTONIC", k->kernel, k->chase.nfalls);
 }
 
 static int app_section_run(struct section_run *s, void *result)

@@ -117,6 +117,10 @@ static int loaded_section_run(struct section_run *s, void *result)
 			    "offer was measured again) or the run's stream peak: marked IMPOSSIBLE and left out of "
 			    "where latency doubles",
 			    r->nimpossible);
+	if (!rc && r->nfalls)
+		result_warn(s->r, "loaded: latency falls by more than the %.1f%% floor at %u point(s) as offered load "
+			    "rises (NON-MONOTONIC in the curve): the less loaded point is suspect",
+			    r->noise_floor_pct, r->nfalls);
 	return rc;
 }
 

@@ -197,6 +197,9 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 	}
 	section_progress_done(s);
 	mlp_levels_mark_resident(a->levels, a->nlevels);
+	if (mlp_levels_mark_falls(a->levels, a->nlevels))
+		result_warn(r, "mlp --levels: t(1) falls by more than the floor from a smaller level to a larger one "
+			    "(NON-MONOTONIC in the levels table): one of the two rows is suspect");
 	a->levels_seconds = (double)(clock_wall_ns() - w0) / 1e9;
 	free(m);
 	return rc;

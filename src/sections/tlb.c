@@ -63,6 +63,20 @@ static void warn_hidden_steps(struct report *r, const struct tlb_result *t)
 	}
 }
 
+/* A chain that lands two nodes on one line times cache hits among its
+ * misses: its step is not the TLB's, and the reader must know. The same
+ * holds for a curve that falls where it cannot: a fault, not a TLB. */
+static void warn_layout(struct report *r, const struct tlb_result *t)
+{
+	if (!t->layout.ok)
+		result_warn(r, "tlb: layout check FAILED on %u chain(s): %zu distinct lines walked, %zu expected; "
+			    "a chain that revisits lines times the cache, not the TLB",
+			    t->nlayout_failed, t->layout.distinct_lines_walked, t->layout.expected_lines);
+	if (t->nfalls)
+		result_warn(r, "tlb: ns per load falls by more than the %.1f%% floor at %u point(s) as pages grow "
+			    "(NON-MONOTONIC in the text): the point above them is suspect, not a TLB property", t->noise_floor_pct, t->nfalls);
+}
+
 static int tlb_section_run(struct section_run *s, void *result)
 {
 	const struct tlb_knobs *k = section_knobs_of(s, &tlb_budget);
@@ -91,6 +105,9 @@ static int tlb_section_run(struct section_run *s, void *result)
 	section_progress_done(s);
 	if (!rc)
 		warn_hidden_steps(s->r, result);
+	if (!rc)
+		warn_layout(s->r, result);
+
 	return rc;
 }
 

@@ -325,3 +325,25 @@ TEST(app_bwt_wide_table_decodes_the_same_text)
 	p.broken_walk = short_walk64;
 	CHECK(app_run("bwt", &p, &r, err, sizeof(err)) == -EPROTO, "a broken walk passed on the wide table");
 }
+
+/* The chase reference's speedup over K: 1, 1.9, 3.6, 2.5 against a 10%
+ * floor falls at the last K (30% below 3.6) and is flagged; 3.4 is within
+ * the floor; an impossible point takes no part. */
+TEST(app_chase_speedup_falling_as_k_grows_is_flagged_non_monotonic)
+{
+	static struct app_chase c;
+	const double s[] = {1.0, 1.9, 3.6, 2.5};
+
+	c.npoints = 4;
+	c.noise_floor_pct = 10;
+	for (unsigned i = 0; i < 4; i++) {
+		c.k[i] = 1u << i;
+		c.speedup[i] = s[i];
+	}
+	CHECK(app_chase_mark_falls(&c) == 1 && c.non_monotonic[3] && !c.non_monotonic[2], "falls %u", c.nfalls);
+	c.speedup[3] = 3.4;
+	CHECK(app_chase_mark_falls(&c) == 0 && !c.non_monotonic[3], "a fall within the floor flagged");
+	c.speedup[3] = 2.5;
+	c.impossible[2] = true;
+	CHECK(app_chase_mark_falls(&c) == 0, "an impossible point made a fall");
+}

@@ -308,6 +308,31 @@ TEST(loaded_double_latency_is_interpolated_or_not_reached)
 	CHECK(!c.double_reached, "a lone spike at 2 GB/s read as doubling at %.2f GB/s", c.bw_at_double_latency_gbps);
 }
 
+/* Latency that falls as offered load rises (delay 100 ns slower than delay
+ * 10 ns by 25%) is flagged against a 10% floor, and not against 30%; an
+ * impossible point takes no part. */
+TEST(loaded_latency_falling_as_load_rises_is_flagged_non_monotonic)
+{
+	static struct loaded_result r;
+	struct loaded_curve *c = &r.curves[0];
+
+	r.ncurves = 1;
+	r.noise_floor_pct = 10;
+	c->npoints = 4;
+	c->points[0] = (struct loaded_point){.delay_ns = 0, .bw_gbps = 30, .latency_ns = 300};
+	c->points[1] = (struct loaded_point){.delay_ns = 10, .bw_gbps = 20, .latency_ns = 150};
+	c->points[2] = (struct loaded_point){.delay_ns = 100, .bw_gbps = 2, .latency_ns = 200};
+	c->points[3] = (struct loaded_point){.idle = true, .delay_ns = NAN, .latency_ns = 100};
+	CHECK(loaded_find_falls(&r) == 1 && c->points[1].non_monotonic && c->points[1].fall_ref == 2 &&
+	      fabs(c->points[1].fall_pct - 25) < 1e-9, "falls %u, point 1 %d ref %u %.1f%%", r.nfalls,
+	      c->points[1].non_monotonic, c->points[1].fall_ref, c->points[1].fall_pct);
+	r.noise_floor_pct = 30;
+	CHECK(loaded_find_falls(&r) == 0 && !c->points[1].non_monotonic, "a 25%% fall flagged under a 30%% floor");
+	r.noise_floor_pct = 10;
+	c->points[2].impossible = true;
+	CHECK(loaded_find_falls(&r) == 0, "an impossible point made a fall");
+}
+
 static struct bandwidth_result bw_shape;
 
 VALIDATE(bandwidth_two_threads_read_more_than_one_or_the_report_says_why)

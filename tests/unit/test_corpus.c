@@ -544,6 +544,17 @@ TEST(corpus_tlb_steps)
 				      answer(&cpus[ci], "%s", kx));
 			}
 		}
+		for (unsigned s = 0; s < tlbr.nseries; s++) {
+			const struct tlb_series *se = &tlbr.series[s];
+			const struct curve_fall *c = &se->falls[0];
+
+			CHECK(se->nfalls == answer(&cpus[ci], "tlb.%s.non_monotonic", series[s]),
+			      "%s: %s pages %u falls past the floor, answer %g", cpus[ci].name, series[s], se->nfalls,
+			      answer(&cpus[ci], "tlb.%s.non_monotonic", series[s]));
+			CHECK(!se->nfalls || c->x == answer(&cpus[ci], "tlb.%s.fall1.pages", series[s]),
+			      "%s: %s pages first fall %.1f -> %.1f ns at %.0f pages, answer %g", cpus[ci].name,
+			      series[s], c->ref_y, c->y, c->x, answer(&cpus[ci], "tlb.%s.fall1.pages", series[s]));
+		}
 		CHECK(tlbr.nseries == 2 && tlbr.huge_reach_effective == answer(&cpus[ci], "tlb.huge_reach_effective"),
 		      "%s: huge reach effective %d, answer %g", cpus[ci].name, tlbr.huge_reach_effective,
 		      answer(&cpus[ci], "tlb.huge_reach_effective"));

@@ -371,6 +371,28 @@ TEST(envelope_levels_plan_halves_the_reported_caches)
 	CHECK(mlp_levels_plan(&t, 1u << 30, lv) == 1, "without caches");
 }
 
+/* The level rows run in working set ascending: t(1) of 166 ns past the
+ * last cache after 52 ns in it is no fall; 40 ns after 52, beyond a 10%
+ * floor, is; within the floor it is not. Unmeasured rows take no part. */
+TEST(mlp_levels_t1_falling_from_a_smaller_level_is_flagged_non_monotonic)
+{
+	struct mlp_level lv[3] = {
+		{.measured = true, .t1_ns = 5, .noise_floor_pct = 10},
+		{.measured = true, .t1_ns = 52, .noise_floor_pct = 10},
+		{.measured = true, .t1_ns = 166, .noise_floor_pct = 10},
+	};
+
+	CHECK(mlp_levels_mark_falls(lv, 3) == 0, "a rising t(1) flagged");
+	lv[2].t1_ns = 40;
+	CHECK(mlp_levels_mark_falls(lv, 3) == 1 && lv[2].non_monotonic && fabs(lv[2].fall_pct - 100.0 * 12 / 52) < 1e-9,
+	      "52 -> 40 ns: %d, %.1f%%", lv[2].non_monotonic, lv[2].fall_pct);
+	lv[2].t1_ns = 49;
+	CHECK(mlp_levels_mark_falls(lv, 3) == 0 && !lv[2].non_monotonic, "a fall within the floor flagged");
+	lv[2].t1_ns = 40;
+	lv[1].measured = false;
+	CHECK(mlp_levels_mark_falls(lv, 3) == 0, "an unmeasured row made a fall");
+}
+
 TEST(envelope_payload_kernel_reads_every_word_and_follows_the_chain)
 {
 	/* 4 nodes of 4 words in a cycle 0 -> 2 -> 1 -> 3 -> 0; words 1..3 hold

@@ -7,7 +7,9 @@
  */
 #include "../harness.h"
 
+#include "core/chain.h"
 #include "core/clock.h"
+#include "core/rng.h"
 #include "exp/tlb.h"
 #include "report/tlb_out.h"
 
@@ -193,4 +195,92 @@ TEST(tlb_huge_reach_is_unknown_when_the_floor_hid_the_huge_steps)
 	CHECK(sm.nlevels && !hg.nlevels && hg.steps_hidden, "small %u steps, huge %u (hidden %d)", sm.nlevels,
 	      hg.nlevels, hg.steps_hidden);
 	CHECK(!tlb_huge_reach_effective(&sm, &hg, &eff) && !eff, "reach judged from steps the floor hid");
+}
+
+/* One load per page, line rotating: what node_offset writes for chain 0. */
+static size_t offset_per_page(size_t k)
+{
+	return k * 4096 + (k % 64) * 64;
+}
+
+/* A stray factor: k / 2 where k was meant, so nodes pair up on one line
+ * (each pair in two words of it) and half the loads hit the cache. */
+static size_t offset_stray_factor(size_t k)
+{
+	return (k / 2) * 4096 + ((k / 2) % 64) * 64 + (k % 2) * sizeof(uintptr_t);
+}
+
+static void write_chain(char *base, size_t nodes, size_t (*off)(size_t))
+{
+	uint32_t *succ = malloc(nodes * sizeof(*succ));
+	struct rng g;
+
+	if (!succ)
+		abort();
+	rng_seed(&g, 1);
+	perm_sattolo(succ, nodes, &g);
+	for (size_t k = 0; k < nodes; k++)
+		*(uintptr_t *)(base + off(k)) = (uintptr_t)(base + off(succ[k]));
+	free(succ);
+}
+
+TEST(tlb_layout_walk_fails_on_a_stray_factor_in_the_offset)
+{
+	size_t nodes = 256;
+	char *base = calloc(nodes, 4096);
+	struct layout_check c;
+
+	CHECK(base != NULL, "no memory");
+	write_chain(base, nodes, offset_per_page);
+	CHECK(tlb_layout_walk((uintptr_t)base, nodes, &c) == 0, "walk");
+	CHECK(c.ok && c.steps_walked == nodes && c.distinct_lines_walked == nodes, "sound layout: %zu steps, %zu lines",
+	      c.steps_walked, c.distinct_lines_walked);
+	memset(base, 0, nodes * 4096);
+	write_chain(base, nodes, offset_stray_factor);
+	CHECK(tlb_layout_walk((uintptr_t)base, nodes, &c) == 0, "walk");
+	free(base);
+	CHECK(!c.ok && c.closed && c.distinct_nodes_walked == nodes && c.distinct_lines_walked == nodes / 2,
+	      "stray factor: ok %d, %zu nodes, %zu lines", c.ok, c.distinct_nodes_walked, c.distinct_lines_walked);
+}
+
+/* A curve that falls 30% at one count against a 10% floor: flagged in the
+ * series, in the text and in the JSON; the same curve with a 40% floor is
+ * not. */
+TEST(tlb_a_curve_falling_past_the_floor_is_flagged_non_monotonic)
+{
+	static struct tlb_result r;
+	const double extra[] = {0, 0, 0.01, 0, 1.9, 1.9, 1.92, 1.88, 2.1, 2.2, 5.0, 14, 27, 18, 27.2};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct jsonw w;
+	bool text_ok, json_ok;
+
+	r.nseries = 1;
+	r.stride_bytes = 4096;
+	r.noise_floor_pct = r.tolerance_pct = 10;
+	fill(&r.series[0], pages, extra, 15);
+	for (unsigned i = 0; i < 15; i++) {
+		r.series[0].points[i].trials_ns[0] = r.series[0].points[i].ns_per_load;
+		r.series[0].points[i].ntrials = 1;
+	}
+	tlb_analyse(&r);
+	CHECK(r.nfalls == 1 && r.series[0].nfalls == 1 && r.series[0].falls[0].x == pages[13] &&
+	      fabs(r.series[0].falls[0].ref_y - 28.0) < 1e-9, "falls %u, at %.0f pages", r.nfalls, r.series[0].falls[0].x);
+	f = open_memstream(&buf, &len);
+	CHECK(f, "open_memstream");
+	tlb_write_text(&r, f);
+	jsonw_init(&w, f);
+	jsonw_object_begin(&w, NULL);
+	tlb_write_json(&r, &w, "tlb");
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(f);
+	text_ok = strstr(buf, "NON-MONOTONIC: small pages fall 28.0 -> 19.0 ns") != NULL;
+	json_ok = strstr(buf, "\"non_monotonic_found\": 1") && strstr(buf, "\"ref_ns_per_load\"");
+	free(buf);
+	CHECK(text_ok && json_ok, "text %d, json %d", text_ok, json_ok);
+	r.noise_floor_pct = 40;
+	tlb_analyse(&r);
+	CHECK(r.nfalls == 0, "a 30%% fall flagged under a 40%% floor");
 }

@@ -6,6 +6,7 @@
  * noise floor, so "the chase predicts S" means the very curve `mlp` reports.
  */
 #include "exp/app/app.h"
+#include "exp/curve_falls.h"
 
 #include "exp/mlp.h"
 #include "core/bounds.h"
@@ -90,10 +91,29 @@ int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app
 		c->nimpossible += c->impossible[i];
 		c->npoints = i + 1;
 	}
+	app_chase_mark_falls(c);
 	c->seconds = (double)(clock_wall_ns() - w0) / 1e9;
 out:
 	mlp_result_free(&m);
 	return rc;
+}
+
+unsigned app_chase_mark_falls(struct app_chase *c)
+{
+	double k[APP_NLANE_SET], s[APP_NLANE_SET];
+	struct curve_fall falls[APP_NLANE_SET];
+	size_t n;
+
+	for (unsigned i = 0; i < c->npoints; i++) {
+		k[i] = c->k[i];
+		s[i] = c->impossible[i] ? NAN : c->speedup[i];
+		c->non_monotonic[i] = false;
+	}
+	n = curve_find_falls(k, s, c->npoints, c->noise_floor_pct, falls, APP_NLANE_SET);
+	for (size_t j = 0; j < n; j++)
+		c->non_monotonic[falls[j].index] = true;
+	c->nfalls = (unsigned)n;
+	return c->nfalls;
 }
 
 int app_chase_checked(const struct app_params *p, size_t footprint_bytes, const char *kernel,

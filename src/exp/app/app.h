@@ -128,6 +128,8 @@ struct app_chase {
 	double speedup[APP_NLANE_SET];
 	bool impossible[APP_NLANE_SET];  /* above K even after mlp's re-time */
 	unsigned nimpossible;
+	bool non_monotonic[APP_NLANE_SET]; /* speedup below a smaller K's beyond the floor (app_chase_mark_falls) */
+	unsigned nfalls;
 	double seconds;
 };
 
@@ -185,6 +187,12 @@ size_t app_bwt_text_bytes(size_t footprint_bytes);
 void app_start(const struct app_params *p, struct app_kernel_result *r, const char *kernel, const char *warmth,
 	       const char *check_what);
 int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app_chase *c);
+/* The chase's speedup over K should not fall: another lane adds
+ * independent misses, and once the miss buffers are full it waits for one
+ * without undoing the overlap the others have. A speedup more than the
+ * chase's floor below the largest at a smaller K is marked non_monotonic
+ * (impossible points take no part). Sets and returns c->nfalls. Pure. */
+unsigned app_chase_mark_falls(struct app_chase *c);
 /* app_chase_run into r->chase for the kernel named kernel; a failed layout
  * check also fails r's check, saying so (no figure is then valid). */
 int app_chase_checked(const struct app_params *p, size_t footprint_bytes, const char *kernel,
