@@ -916,7 +916,7 @@ static enum window_rob_state rob_state_over(const struct window_rob_timeline *t,
 /* A step at N=fits/fails is the ROB's in state st (either, when unknown):
  * its bracket meets the span of the ROB's own steps in that state, widened
  * by the floor of a step's position, 2% of N and at least 2 entries. Not
- * the timing floor: that measures time (14% on the Zen 5 guest), and 14% of
+ * the timing floor: that measures time (14% on one recorded guest), and 14% of
  * 440 would take load_fp's step at 402 for the ROB's at 440-445. Words for
  * the note into which. */
 static bool rob_step_matches(const struct window_rob_timeline *t, enum window_rob_state st, unsigned fits,
@@ -968,7 +968,7 @@ static void rob_note(struct window_rob_timeline *t, double tol_frac)
 	}
 	if (!t->have_partitioned) {
 		/* "Whole" is relative to the checks: one size seen, not the whole
-		 * ROB shown (the Zen 5 guest's start look stepped at 212/218 in one
+		 * ROB shown (one recorded guest's start look stepped at 212/218 in one
 		 * run, at 440/442 in another). */
 		note_add(t->note, sizeof(t->note),
 			 "one size seen, %.1f entries (N=%u/%u), for %.0f%% of the run, unknown for %.0f%% (a check found "
