@@ -31,8 +31,6 @@ static const struct {
 	const char *name;
 } waiting_split[] = {
 	{"exp/app/kernel_bwt.c", "bwt_run"},
-	{"report/latency_out.c", "latency_write_text"},
-	{"report/svg.c", "svg_plot_write"},
 	{"exp/app/kernel_hash.c", "hash_run"},
 	{"exp/app/kernel_search.c", "search_run"},
 	{"exp/app/bzip2.c", "app_bzip2_run"},
@@ -43,7 +41,6 @@ static const struct {
 	{"exp/latency.c", "latency_run"},
 	{"sections/compare.c", "print_report"},
 	{"util/jsonr.c", "parse_doc"},
-	{"report/mlp_view.c", "lanes_plot"},
 	{"exp/bandwidth.c", "bandwidth_run"},
 };
 
