@@ -703,6 +703,31 @@ static bool brackets_agree(const struct window_filler_result *a, const struct wi
 	       b->whole_capacity_low - slack <= a->whole_capacity_high + slack;
 }
 
+/* The other fillers bounding the same structure that stepped, against the
+ * one its figure comes from: agreeing, or disagreeing (noted on both). */
+static void cross_check(struct window_result *r, struct window_summary *sm, struct window_filler_result *from)
+{
+	enum probe_structure st = sm->structure;
+
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		struct window_filler_result *fr = &r->fillers[i];
+
+		if (fr == from || !fr->step_found || fr->rob_bound || probe_filler_info(fr->filler)->bounds != st)
+			continue;
+		sm->partitioned = sm->partitioned || fr->partitioned;
+		if (brackets_agree(fr, from)) {
+			sm->agree[sm->nagree++] = i;
+			continue;
+		}
+		sm->disagree[sm->ndisagree++] = i;
+		fr->disagrees = from->disagrees = true;
+		note_add(fr->note, sizeof(fr->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
+			 from->name, fr->whole_capacity, from->whole_capacity, probe_structure_name(st));
+		note_add(from->note, sizeof(from->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
+			 fr->name, from->whole_capacity, fr->whole_capacity, probe_structure_name(st));
+	}
+}
+
 static void summarise_one(struct window_result *r, struct window_summary *sm)
 {
 	struct window_filler_result *from = NULL;
@@ -771,23 +796,7 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 	sm->partitioned = from->partitioned;
 	snprintf(sm->note, sizeof(sm->note), "%.1f entries from %s (fits at N=%u, not at %u)", sm->capacity, from->name,
 		 from->step_n_fits, from->step_n_fails);
-	for (unsigned i = 0; i < r->nfillers; i++) {
-		struct window_filler_result *fr = &r->fillers[i];
-
-		if (fr == from || !fr->step_found || fr->rob_bound || probe_filler_info(fr->filler)->bounds != st)
-			continue;
-		sm->partitioned = sm->partitioned || fr->partitioned;
-		if (brackets_agree(fr, from)) {
-			sm->agree[sm->nagree++] = i;
-			continue;
-		}
-		sm->disagree[sm->ndisagree++] = i;
-		fr->disagrees = from->disagrees = true;
-		note_add(fr->note, sizeof(fr->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
-			 from->name, fr->whole_capacity, from->whole_capacity, probe_structure_name(st));
-		note_add(from->note, sizeof(from->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
-			 fr->name, from->whole_capacity, fr->whole_capacity, probe_structure_name(st));
-	}
+	cross_check(r, sm, from);
 	for (unsigned k = 0; k < sm->nagree; k++)
 		note_add(sm->note, sizeof(sm->note), "%s%s", k ? ", " : "; agrees: ", r->fillers[sm->agree[k]].name);
 	for (unsigned k = 0; k < sm->ndisagree; k++)

@@ -36,12 +36,10 @@ static const struct {
 	{"exp/app/bzip2.c", "app_bzip2_run"},
 	{"exp/app/bzip2.c", "run_workers"},
 	{"exp/window.c", "window_run"},
-	{"exp/window.c", "summarise_one"},
 	{"exp/loaded.c", "loaded_run"},
 	{"exp/latency.c", "latency_run"},
 	{"sections/compare.c", "print_report"},
 	{"util/jsonr.c", "parse_doc"},
-	{"exp/bandwidth.c", "bandwidth_run"},
 };
 
 /* CPU code names a comment must not carry (matched as words, any case
