@@ -38,7 +38,6 @@ static const struct {
 	{"exp/window.c", "window_run"},
 	{"exp/loaded.c", "loaded_run"},
 	{"exp/latency.c", "latency_run"},
-	{"sections/compare.c", "print_report"},
 	{"util/jsonr.c", "parse_doc"},
 };
 
