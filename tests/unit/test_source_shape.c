@@ -38,7 +38,6 @@ static const struct {
 	{"exp/window.c", "window_run"},
 	{"exp/loaded.c", "loaded_run"},
 	{"exp/latency.c", "latency_run"},
-	{"util/jsonr.c", "parse_doc"},
 };
 
 /* CPU code names a comment must not carry (matched as words, any case
