@@ -49,7 +49,7 @@ uint64_t cpu_add_chain(uint64_t iters)
 
 	if (!iters)
 		return 0;
-	/* Register-source adds: some cores (Golden Cove) execute small
+	/* Register-source adds: some cores (e.g. a recent Intel P-core) execute small
 	 * add-immediates at rename with no latency, which would read as a clock
 	 * several times too fast. The DEC/JNZ pair is independent of the chain
 	 * and hides under it. */

@@ -667,6 +667,44 @@ static int run_mixes(const struct bandwidth_params *p, struct bandwidth_result *
 	return rc;
 }
 
+/* Every point's trials, round-robin after an untimed pass, then the
+ * re-runs of a point whose every trial lost a time slice. */
+static int run_trials(const struct bandwidth_params *p, struct bandwidth_result *r, char *base,
+		      struct stream_slot *slots)
+{
+	int rc;
+
+	/* Untimed pass of each kernel on the largest team: first use of a code
+	 * path and of the team's CPUs belongs to no point. */
+	for (unsigned k = 0; k < r->nkernels; k++)
+		if ((rc = run_point(p, &r->points[k * r->ncounts + r->ncounts - 1], base, p->working_set_bytes,
+				    slots, false)))
+			return rc;
+	for (unsigned t = 0; t < p->trials; t++)
+		for (unsigned i = 0; i < r->npoints; i++) {
+			if (stopped(p))
+				return -EINTR;
+			if ((rc = run_point(p, &r->points[i], base, p->working_set_bytes, slots, true)))
+				return rc;
+		}
+	/* A point whose every trial lost a time slice gets up to as many again,
+	 * until one is clean: on a machine where another task keeps a CPU busy
+	 * a few trials fall between its slices. Not round-robin, so they stay
+	 * out of the floor; recorded with the others. */
+	for (unsigned i = 0; i < r->npoints; i++) {
+		struct bandwidth_point *pt = &r->points[i];
+
+		for (unsigned x = 0; x < p->trials && pt->trial_preempted[pt->best_trial] &&
+				     pt->ntrials < BANDWIDTH_MAX_TRIALS; x++) {
+			if (stopped(p))
+				return -EINTR;
+			if ((rc = run_point(p, pt, base, p->working_set_bytes, slots, true)))
+				return rc;
+		}
+	}
+	return 0;
+}
+
 int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, char *err, size_t errlen)
 {
 	struct arena arena = {0};
@@ -704,38 +742,8 @@ int bandwidth_run(const struct bandwidth_params *p, struct bandwidth_result *r, 
 	r->working_set_bytes = arena.bytes;
 	r->window_bytes = bandwidth_window(p);
 	r->huge_bytes_obtained = arena.huge_bytes_obtained;
-	/* Untimed pass of each kernel on the largest team: first use of a code
-	 * path and of the team's CPUs belongs to no point. */
-	for (unsigned k = 0; k < r->nkernels; k++)
-		if ((rc = run_point(p, &r->points[k * r->ncounts + r->ncounts - 1], arena.base, p->working_set_bytes,
-				    slots, false)))
-			goto out;
-	for (unsigned t = 0; t < p->trials; t++)
-		for (unsigned i = 0; i < r->npoints; i++) {
-			if (stopped(p)) {
-				rc = -EINTR;
-				goto out;
-			}
-			if ((rc = run_point(p, &r->points[i], arena.base, p->working_set_bytes, slots, true)))
-				goto out;
-		}
-	/* A point whose every trial lost a time slice gets up to as many again,
-	 * until one is clean: on a machine where another task keeps a CPU busy
-	 * a few trials fall between its slices. Not round-robin, so they stay
-	 * out of the floor; recorded with the others. */
-	for (unsigned i = 0; i < r->npoints; i++) {
-		struct bandwidth_point *pt = &r->points[i];
-
-		for (unsigned x = 0; x < p->trials && pt->trial_preempted[pt->best_trial] &&
-				     pt->ntrials < BANDWIDTH_MAX_TRIALS; x++) {
-			if (stopped(p)) {
-				rc = -EINTR;
-				goto out;
-			}
-			if ((rc = run_point(p, pt, arena.base, p->working_set_bytes, slots, true)))
-				goto out;
-		}
-	}
+	if ((rc = run_trials(p, r, arena.base, slots)))
+		goto out;
 	if ((rc = run_mixes(p, r, arena.base, slots)))
 		goto out;
 	/* Observed CPUs of the largest team, for provenance: one short read (a

@@ -59,7 +59,7 @@ double cost_touch_s(const struct cost_facts *f, size_t bytes);
  * faulted: at the measured rate, but never faster than COST_FRESH_GBPS.
  * The rate's probe maps 8-16 MiB thrice and keeps its best, pages the
  * process just freed; a section's large arenas come fresh from the host:
- * on the Zen 5 guest about 1 GB/s, huge pages or small, where the probe
+ * on one recorded guest about 1 GB/s, huge pages or small, where the probe
  * read 10-14 GB/s. */
 double cost_fresh_touch_s(const struct cost_facts *f, size_t bytes);
 

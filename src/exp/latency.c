@@ -28,7 +28,7 @@
  * - Re-timing: a point that read slower than a larger set after it is
  *   timed again, after a fresh warm start, before the fall is flagged. At
  *   the edge of a shared cache's share the steady state is not unique: on
- *   the Ice Lake-SP guest a plain warm chase of 4 MiB, walked back to back,
+ *   another recorded guest a plain warm chase of 4 MiB, walked back to back,
  *   settled at 26 ns in one run and climbed to 95 ns in the next, seconds
  *   apart (what ran before, and the other tenants, decide which). Both are
  *   timings of the set warm, so both are trials of the same minimum: no
@@ -204,7 +204,7 @@ static double slot_walk(struct sweep *s, struct slot *sl, size_t loads)
 }
 
 /* After the full walk, a set between the L2 and the last cache is not yet
- * steady: on this Ice Lake-SP guest a 4 MiB chase read 90, 76, 63 ns over
+ * steady: on another recorded guest a 4 MiB chase read 90, 76, 63 ns over
  * the three regions after one walk and 34 ns a lap later (the last cache
  * fills from the L2's evictions, a lap at a time); past the caches the
  * page-walk state keeps warming after the lead-in (1 GiB read 167 ns over
@@ -230,7 +230,7 @@ static size_t slot_settle(struct sweep *s, struct slot *sl)
 /* A set that may fit a cache is walked whole until a walk reads no faster
  * than the one before by more than LATENCY_SETTLE_PCT (after warm_walks at
  * least, LATENCY_WARM_WALKS_MAX at most): the state a plain warm chase
- * reaches by walking it back to back. On the Zen 5 guest a set
+ * reaches by walking it back to back. On one recorded guest a set
  * in the L3 share came back a walk at a time after other sets had run
  * (4 MiB: 101, 88, 70, 58, 44, 35, 26, 22 ns over eight walks), and one
  * whole walk after one warm walk read 1.7-2.6x the minimum of five back to
@@ -422,7 +422,7 @@ static int reference_round(struct sweep *s)
 /* The memory set timed as a plain chase times it: after its lead-in, the
  * minimum of LATENCY_WHOLE_WALKS walks of the whole set (at most
  * LATENCY_WHOLE_WALK_MAX_LOADS loads each), beside the curve's minimum over
- * short regions. On the Zen 5 guest the report read 256 MiB at 176 ns over
+ * short regions. On one recorded guest the report read 256 MiB at 176 ns over
  * regions while whole walks read 218 ns: the headline says
  * which estimator it is and shows both. */
 static int whole_walk_round(struct sweep *s)
@@ -441,7 +441,7 @@ static int whole_walk_round(struct sweep *s)
 	r->whole_walk_ns_at_max = INFINITY;
 	for (unsigned w = 0; w < LATENCY_WHOLE_WALKS; w++)
 		r->whole_walk_ns_at_max = fmin(r->whole_walk_ns_at_max, slot_walk(s, sl, r->whole_walk_loads));
-	/* The headline's estimator at the same moment: on the Zen 5 guest the
+	/* The headline's estimator at the same moment: on one recorded guest the
 	 * memory set's figure moved 1.5x within minutes (192-327 ns), so a whole
 	 * walk tens of seconds after the sweep's regions compares moments, not
 	 * estimators. */

@@ -3,8 +3,8 @@
  * row sits in the middle of the plateau its steady curve shows for that
  * cache: a guest may be shown a whole socket's L3 and keep only a share of
  * it (4-14 MiB of 260 MiB on one Intel guest), and a row at half the OS's
- * size would then time memory; a guest that reports no cache at all (the
- * Zen 5 guest) still gets a row per cache the curve shows, each standing
+ * size would then time memory; a guest that reports no cache at all (as one
+ * 2-vCPU guest does) still gets a row per cache the curve shows, each standing
  * for the cache of its rank (exp/cache_sizes.h). Without the curve: half of the OS's size,
  * not all of it (the chain must stay resident beside the stack, the code and
  * the other cores' lines, and a random cycle over exactly the capacity

@@ -703,6 +703,31 @@ static bool brackets_agree(const struct window_filler_result *a, const struct wi
 	       b->whole_capacity_low - slack <= a->whole_capacity_high + slack;
 }
 
+/* The other fillers bounding the same structure that stepped, against the
+ * one its figure comes from: agreeing, or disagreeing (noted on both). */
+static void cross_check(struct window_result *r, struct window_summary *sm, struct window_filler_result *from)
+{
+	enum probe_structure st = sm->structure;
+
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		struct window_filler_result *fr = &r->fillers[i];
+
+		if (fr == from || !fr->step_found || fr->rob_bound || probe_filler_info(fr->filler)->bounds != st)
+			continue;
+		sm->partitioned = sm->partitioned || fr->partitioned;
+		if (brackets_agree(fr, from)) {
+			sm->agree[sm->nagree++] = i;
+			continue;
+		}
+		sm->disagree[sm->ndisagree++] = i;
+		fr->disagrees = from->disagrees = true;
+		note_add(fr->note, sizeof(fr->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
+			 from->name, fr->whole_capacity, from->whole_capacity, probe_structure_name(st));
+		note_add(from->note, sizeof(from->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
+			 fr->name, from->whole_capacity, fr->whole_capacity, probe_structure_name(st));
+	}
+}
+
 static void summarise_one(struct window_result *r, struct window_summary *sm)
 {
 	struct window_filler_result *from = NULL;
@@ -771,23 +796,7 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 	sm->partitioned = from->partitioned;
 	snprintf(sm->note, sizeof(sm->note), "%.1f entries from %s (fits at N=%u, not at %u)", sm->capacity, from->name,
 		 from->step_n_fits, from->step_n_fails);
-	for (unsigned i = 0; i < r->nfillers; i++) {
-		struct window_filler_result *fr = &r->fillers[i];
-
-		if (fr == from || !fr->step_found || fr->rob_bound || probe_filler_info(fr->filler)->bounds != st)
-			continue;
-		sm->partitioned = sm->partitioned || fr->partitioned;
-		if (brackets_agree(fr, from)) {
-			sm->agree[sm->nagree++] = i;
-			continue;
-		}
-		sm->disagree[sm->ndisagree++] = i;
-		fr->disagrees = from->disagrees = true;
-		note_add(fr->note, sizeof(fr->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
-			 from->name, fr->whole_capacity, from->whole_capacity, probe_structure_name(st));
-		note_add(from->note, sizeof(from->note), "; CROSS-CHECK: disagrees with %s (%.1f vs %.1f entries of the %s)",
-			 fr->name, from->whole_capacity, fr->whole_capacity, probe_structure_name(st));
-	}
+	cross_check(r, sm, from);
 	for (unsigned k = 0; k < sm->nagree; k++)
 		note_add(sm->note, sizeof(sm->note), "%s%s", k ? ", " : "; agrees: ", r->fillers[sm->agree[k]].name);
 	for (unsigned k = 0; k < sm->ndisagree; k++)
@@ -916,7 +925,7 @@ static enum window_rob_state rob_state_over(const struct window_rob_timeline *t,
 /* A step at N=fits/fails is the ROB's in state st (either, when unknown):
  * its bracket meets the span of the ROB's own steps in that state, widened
  * by the floor of a step's position, 2% of N and at least 2 entries. Not
- * the timing floor: that measures time (14% on the Zen 5 guest), and 14% of
+ * the timing floor: that measures time (14% on one recorded guest), and 14% of
  * 440 would take load_fp's step at 402 for the ROB's at 440-445. Words for
  * the note into which. */
 static bool rob_step_matches(const struct window_rob_timeline *t, enum window_rob_state st, unsigned fits,
@@ -968,7 +977,7 @@ static void rob_note(struct window_rob_timeline *t, double tol_frac)
 	}
 	if (!t->have_partitioned) {
 		/* "Whole" is relative to the checks: one size seen, not the whole
-		 * ROB shown (the Zen 5 guest's start look stepped at 212/218 in one
+		 * ROB shown (one recorded guest's start look stepped at 212/218 in one
 		 * run, at 440/442 in another). */
 		note_add(t->note, sizeof(t->note),
 			 "one size seen, %.1f entries (N=%u/%u), for %.0f%% of the run, unknown for %.0f%% (a check found "

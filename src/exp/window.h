@@ -87,7 +87,7 @@ struct window_fit {
 
 /* At most this many points may sit between the two levels at the step
  * (N where some iterations overlap and some do not: one or two points at
- * the store queue's and FP register file's edge on Zen 4, five at the
+ * the store queue's and FP register file's edge on one AMD core, five at the
  * reorder buffer's when sampled at every N). Each one the fit sets aside
  * costs it a penalty of two noise floors, so only points that neither
  * segment explains are set aside; and a ramp may not be a short steep run
@@ -100,7 +100,7 @@ struct window_fit {
  * below 5%. */
 double window_jump_needed(double tol_frac);
 
-/* About the jump of a clean step (seen 1.72-1.81x on Zen 3 and Zen 4): when
+/* About the jump of a clean step (seen 1.72-1.81x on two AMD core generations): when
  * window_jump_needed reaches it, a run that found no step says nothing about
  * the core, and the summary says the run was too noisy instead. */
 #define WINDOW_CLEAN_JUMP 1.7

@@ -3,7 +3,7 @@
  * limit of Q entries, the next iteration's first miss must also fit behind
  * the fillers of two groups, so the time starts to creep up once 2N passes
  * Q, a ramp from about Q/2 before the step at Q. The recorded runs do not
- * all bear that out (Emerald Rapids' load_fp ramps from N=32 with its step
+ * all bear that out (one recorded Intel server's load_fp ramps from N=32 with its step
  * at 187), so the section checks it filler by filler and says, instead of
  * claiming it. Pure: it reads a filler's points, ramp onset and step.
  */

@@ -196,7 +196,7 @@ static void x_int_add(struct jit_code *c, unsigned k)
 }
 
 /* The reorder-buffer fillers beside nop, for cores that drop nops before
- * they take a window entry (Zen 4 does: a nop-interleaved probe overlaps at
+ * they take a window entry (some AMD cores do: a nop-interleaved probe overlaps at
  * twice the N). Each is handled at rename, so it takes a window entry but
  * no execution port and no new physical register: a 64-bit move between
  * integer registers (AMD SOG 19h "zero cycle move"), the 32-bit XOR

@@ -213,12 +213,12 @@ static void write_placement_text(const struct latency_result *r, FILE *f)
 			"mapping)\n", r->placement_skipped, 100.0 * LATENCY_PLACEMENT_SHARE);
 }
 
-void latency_write_text(const void *result, FILE *f)
+/* The run's frame: the sizes, the arenas as obtained, trials, the noise
+ * floor and the core clock the cycle figures rest on. */
+static void write_setup_text(const struct latency_result *r, const char *max, FILE *f)
 {
-	const struct latency_result *r = result;
-	char max[32], a[32], b[32];
+	char a[32], b[32];
 
-	report_format_bytes(max, sizeof(max), r->max_bytes);
 	fprintf(f, "\nlatency: ns per dependent load, random chase vs +%zu B stream, up to %s\n", r->line_bytes, max);
 	report_format_bytes(a, sizeof(a), r->arena_huge_obtained_bytes);
 	report_format_bytes(b, sizeof(b), r->arena_huge_bytes);
@@ -253,7 +253,12 @@ void latency_write_text(const void *result, FILE *f)
 		fprintf(f, "  cycles from a core clock of %.0f-%.0f MHz (estimated, not read from a counter)\n",
 			r->core_mhz_min, r->core_mhz_max);
 	}
-	write_points_text(r, f);
+}
+
+/* The levels' table and the OS's caches the curve shows no plateau for,
+ * with the table's footnotes. */
+static void write_levels_text(const struct latency_result *r, FILE *f)
+{
 	fprintf(f, "\n  %-6s  %-12s  %-12s  %-12s  %14s  %-12s  %s\n", "level", "from", "ends at*", "half-way**",
 		"latency ns", "OS reports", "note");
 	for (unsigned i = 0; i < r->nlevels; i++) {
@@ -302,6 +307,11 @@ void latency_write_text(const void *result, FILE *f)
 		   "    extra past each TLB reach): what is compared with the OS-reported size.\n"
 		   "  ** half-way: where the rise to the next level is half done (the geometric mean of the two\n"
 		   "    latencies), where about half the working set misses: a second figure, compared with nothing.\n");
+}
+
+/* Each knee: a cache level ending, or a TLB reach the tlb section measured. */
+static void write_knees_text(const struct latency_result *r, FILE *f)
+{
 	for (unsigned i = 0; i < r->nknees; i++) {
 		const struct latency_knee *k = &r->knees[i];
 		char s0[32], s1[32], reach[32];
@@ -320,6 +330,11 @@ void latency_write_text(const void *result, FILE *f)
 			fprintf(f, "  knee %s -> %s: %.2f -> %.2f ns: a cache level ends\n", s0, s1, k->from_ns, k->to_ns);
 		}
 	}
+}
+
+/* The steady-state check: every size re-timed over longer regions. */
+static void write_steady_text(const struct latency_result *r, FILE *f)
+{
 	if (r->steady_checked) {
 		const struct latency_point *p;
 
@@ -340,6 +355,11 @@ void latency_write_text(const void *result, FILE *f)
 				latency_on_a_rise(r, p) ? "; on the rise between two levels, where a shared cache's state can move" : "");
 		}
 	}
+}
+
+/* The warm reference at each level's middle against the curve. */
+static void write_refs_text(const struct latency_result *r, FILE *f)
+{
 	if (r->nrefs) {
 		fprintf(f, "  warm reference: at each level's middle, the same chase walked back to back (%u walks after "
 			"a full one), against the curve:\n", r->reference_walks);
@@ -356,7 +376,12 @@ void latency_write_text(const void *result, FILE *f)
 				  "the reference's moment slow)");
 		}
 	}
-	write_dist_text(r, f);
+}
+
+/* The figures at the largest size: prefetch effect, the estimators
+ * against each other, translation cost. */
+static void write_at_max_text(const struct latency_result *r, const char *max, FILE *f)
+{
 	fprintf(f, "\n  at %s: chase %.2f ns, stream %.3f ns: prefetcher effect, by subtraction: %.1fx\n", max,
 		r->chase_ns_at_max, r->stream_ns_at_max, r->prefetch_ratio_at_max);
 	if (r->whole_walk_loads && isfinite(r->whole_walk_ns_at_max))
@@ -373,8 +398,11 @@ void latency_write_text(const void *result, FILE *f)
 	if (isfinite(r->translation_ns_at_max))
 		fprintf(f, "  at %s: small pages %.2f ns - huge pages %.2f ns: translation cost, by subtraction: "
 			"%.2f ns per load\n", max, r->small_chase_ns_at_max, r->chase_ns_at_max, r->translation_ns_at_max);
-	write_retimed_text(r, f);
-	write_placement_text(r, f);
+}
+
+/* Where the curve falls as the set grows, re-timed, never smoothed. */
+static void write_falls_text(const struct latency_result *r, FILE *f)
+{
 	if (r->nfalls_found == 0)
 		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows%s\n",
 			r->nfalls_sweep ? " (once re-timed)" : "");
@@ -393,6 +421,25 @@ void latency_write_text(const void *result, FILE *f)
 							  "(its layout, or where its memory lives)"
 							: "a probable layout or measurement fault");
 	}
+}
+
+void latency_write_text(const void *result, FILE *f)
+{
+	const struct latency_result *r = result;
+	char max[32];
+
+	report_format_bytes(max, sizeof(max), r->max_bytes);
+	write_setup_text(r, max, f);
+	write_points_text(r, f);
+	write_levels_text(r, f);
+	write_knees_text(r, f);
+	write_steady_text(r, f);
+	write_refs_text(r, f);
+	write_dist_text(r, f);
+	write_at_max_text(r, max, f);
+	write_retimed_text(r, f);
+	write_placement_text(r, f);
+	write_falls_text(r, f);
 	fprintf(f, "  setup %.1f s (map, build, verify), sweep %.1f s\n", r->setup_seconds, r->sweep_seconds);
 }
 

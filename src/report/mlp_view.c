@@ -245,18 +245,9 @@ static void compare_mlp(struct compare_table *c, size_t i, const struct jsonr_va
 	compare_table_setting(c, i, "mlp", "pages requested", false, &tmp);
 }
 
-/* Time per access (or t(1)/t(K)) against lanes, per arm: the points, the
- * control's, and the fitted model t(K) = max(L/K, L/Ks) redrawn from the L
- * and Ks in the document, never refitted here, so the curve shows exactly
- * the fit the text report states; the knee marked. Error bars are the
- * run's own noise floor (the spread of min-of-3 estimates), not a
- * confidence interval. */
-static int lanes_plot(struct svg_plot *p, bool concurrency, const struct jsonr_value *const *docs,
-		      const char *const *labels, size_t n)
+/* The lanes plot's axes and note, as time or as concurrency. */
+static void lanes_plot_init(struct svg_plot *p, bool concurrency)
 {
-	double kmax = 0;
-	int drawn = 0;
-
 	if (concurrency) {
 		svg_plot_init(p, "lanes_concurrency", "Concurrency against lanes",
 			      "lanes K (independent chains of dependent loads)", SVG_LINEAR,
@@ -269,6 +260,42 @@ static int lanes_plot(struct svg_plot *p, bool concurrency, const struct jsonr_v
 			      "time per access (ns, reciprocal throughput; log scale)", SVG_LOG10);
 		snprintf(p->note, sizeof(p->note), "points: measured; dashed: fitted model t(K) = max(L/K, L/Ks); bars: +/- the run's noise floor");
 	}
+}
+
+/* The control beside an arm's points: one chain unrolled K times, in
+ * the colour of the arm's series s. */
+static int lanes_control_series(struct svg_plot *p, const struct jsonr_value *arm, int s, const char *pages,
+				const char *label, size_t n)
+{
+	const struct jsonr_value *cu = jsonr_get(arm, "control_unrolled");
+	char what[128], lab[160];
+
+	if (cu && cu->type == JSONR_ARRAY && cu->u.children.count) {
+		snprintf(what, sizeof(what), "control: one chain unrolled K times, %s pages", pages);
+		plots_label(lab, sizeof(lab), label, n, what);
+		int c = svg_plot_series(p, lab, SVG_POINTS, p->series[s].color, 4);
+
+		if (c < 0)
+			return -ENOMEM;
+		for (const struct jsonr_value *pt = cu->u.children.first; pt; pt = pt->next)
+			svg_plot_point(p, c, summary_number(pt, "lanes"), summary_number(pt, "ns_per_access"), NAN);
+	}
+	return 0;
+}
+
+/* Time per access (or t(1)/t(K)) against lanes, per arm: the points, the
+ * control's, and the fitted model t(K) = max(L/K, L/Ks) redrawn from the L
+ * and Ks in the document, never refitted here, so the curve shows exactly
+ * the fit the text report states; the knee marked. Error bars are the
+ * run's own noise floor (the spread of min-of-3 estimates), not a
+ * confidence interval. */
+static int lanes_plot(struct svg_plot *p, bool concurrency, const struct jsonr_value *const *docs,
+		      const char *const *labels, size_t n)
+{
+	double kmax = 0;
+	int drawn = 0;
+
+	lanes_plot_init(p, concurrency);
 	p->x.include_zero = true;
 	for (size_t d = 0; d < n; d++) {
 		const struct jsonr_value *arms[2];
@@ -304,20 +331,8 @@ static int lanes_plot(struct svg_plot *p, bool concurrency, const struct jsonr_v
 				svg_plot_point(p, s, k, v, isfinite(floor_pct) ? v * floor_pct / 100 : NAN);
 			}
 			kmax = fmax(kmax, klast);
-			if (!concurrency) {
-				const struct jsonr_value *cu = jsonr_get(arms[a], "control_unrolled");
-
-				if (cu && cu->type == JSONR_ARRAY && cu->u.children.count) {
-					snprintf(what, sizeof(what), "control: one chain unrolled K times, %s pages", pages[a]);
-					plots_label(lab, sizeof(lab), labels[d], n, what);
-					int c = svg_plot_series(p, lab, SVG_POINTS, p->series[s].color, 4);
-
-					if (c < 0)
-						return -ENOMEM;
-					for (const struct jsonr_value *pt = cu->u.children.first; pt; pt = pt->next)
-						svg_plot_point(p, c, summary_number(pt, "lanes"), summary_number(pt, "ns_per_access"), NAN);
-				}
-			}
+			if (!concurrency && lanes_control_series(p, arms[a], s, pages[a], labels[d], n) < 0)
+				return -ENOMEM;
 			if (!(L > 0 && Ks > 0))
 				continue;
 			snprintf(what, sizeof(what), "model: L = %.1f ns, Ks = %.1f, %s pages", L, Ks, pages[a]);

@@ -454,27 +454,21 @@ static void data_extent(const struct svg_plot *p, double *xlo, double *xhi, doub
 	}
 }
 
-int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
-{
+/* Where a plot's parts sit on the page (px), worked out before any is drawn. */
+struct layout {
 	struct range xr, yr;
-	double xlo, xhi, ylo, yhi, band_px, top_px, bot_px, legend_top, h_px, px0, px1;
+	double px0, px1, top_px, bot_px, legend_top, h_px;
+	size_t cols;
+	int *mark_row;           /* per mark: the label row of a vertical line */
+};
+
+/* Rows for vertical-line labels, first fit left to right in input order;
+ * returns the rows used. */
+static size_t place_mark_labels(const struct svg_plot *p, struct layout *L)
+{
 	double row_end[MAX_LABEL_ROWS];
-	int *mark_row = NULL;
-	size_t nrows = 0, cols, legend_rows;
-	double max_label = 0;
+	size_t nrows = 0;
 
-	if (p->error)
-		return p->error;
-	data_extent(p, &xlo, &xhi, &ylo, &yhi);
-	range_finish(&xr, &p->x, xlo, xhi);
-	range_finish(&yr, &p->y, ylo, yhi);
-	px0 = LEFT_PX;
-	px1 = W_PX - RIGHT_PX;
-
-	/* Rows for vertical-line labels, first fit left to right in input order. */
-	mark_row = calloc(p->nmarks + 1, sizeof(*mark_row));
-	if (!mark_row)
-		return -ENOMEM;
 	for (size_t r = 0; r < MAX_LABEL_ROWS; r++)
 		row_end[r] = -1e9;
 	for (size_t i = 0; i < p->nmarks; i++) {
@@ -484,26 +478,41 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 
 		if (m->kind != SVG_MARK_VLINE || !usable(p->x.scale, m->x0) || !m->label[0])
 			continue;
-		x = to_px(&xr, m->x0, px0, px1);
+		x = to_px(&L->xr, m->x0, L->px0, L->px1);
 		w = label_px(m->label);
 		start = x + w > W_PX - 4 ? x - w : x;
 		for (r = 0; r < MAX_LABEL_ROWS - 1 && start < row_end[r] + 6; r++)
 			;
 		row_end[r] = fmax(row_end[r], start + w);
-		mark_row[i] = (int)r;
+		L->mark_row[i] = (int)r;
 		if (r + 1 > nrows)
 			nrows = r + 1;
 	}
-	band_px = nrows ? (double)nrows * ROW_PX + 6 : 0;
-	top_px = TITLE_PX + (p->note[0] ? NOTE_PX : 0) + band_px + 8;
-	bot_px = top_px + PLOT_H_PX;
+	return nrows;
+}
 
+/* The plot area's top and bottom under the title, note and label rows,
+ * and the legend's columns and rows below the axis label. */
+static void place_areas(const struct svg_plot *p, struct layout *L, size_t nrows)
+{
+	double band_px = nrows ? (double)nrows * ROW_PX + 6 : 0;
+	double max_label = 0;
+	size_t legend_rows;
+
+	L->top_px = TITLE_PX + (p->note[0] ? NOTE_PX : 0) + band_px + 8;
+	L->bot_px = L->top_px + PLOT_H_PX;
 	for (size_t i = 0; i < p->nseries; i++)
 		max_label = fmax(max_label, label_px(p->series[i].label));
-	cols = max_label + 40 < (px1 - px0) / 2 && p->nseries > 3 ? 2 : 1;
-	legend_rows = (p->nseries + cols - 1) / cols;
-	legend_top = bot_px + AXIS_PX;
-	h_px = legend_top + (double)legend_rows * LEGEND_ROW_PX + 10;
+	L->cols = max_label + 40 < (L->px1 - L->px0) / 2 && p->nseries > 3 ? 2 : 1;
+	legend_rows = (p->nseries + L->cols - 1) / L->cols;
+	L->legend_top = L->bot_px + AXIS_PX;
+	L->h_px = L->legend_top + (double)legend_rows * LEGEND_ROW_PX + 10;
+}
+
+/* The document's head, title, note, clip area, grid, ticks and axis labels. */
+static void write_frame(const struct svg_plot *p, const struct layout *L, FILE *f, bool standalone)
+{
+	double px0 = L->px0, px1 = L->px1, top_px = L->top_px, bot_px = L->bot_px, h_px = L->h_px;
 
 	if (standalone)
 		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -521,8 +530,8 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 		p->id, px0, top_px, px1 - px0, bot_px - top_px);
 
 	/* Grid and ticks. */
-	write_grid(f, &xr, p->x.ticks, false, px0, px1, top_px, bot_px);
-	write_grid(f, &yr, p->y.ticks, true, px0, px1, top_px, bot_px);
+	write_grid(f, &L->xr, p->x.ticks, false, px0, px1, top_px, bot_px);
+	write_grid(f, &L->yr, p->y.ticks, true, px0, px1, top_px, bot_px);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333333\"/>\n",
 		px0, top_px, px1 - px0, bot_px - top_px);
 	text_at(f, (px0 + px1) / 2, bot_px + 40, "middle", " font-size=\"12\"", p->x.label);
@@ -530,16 +539,21 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 		(top_px + bot_px) / 2, (top_px + bot_px) / 2);
 	svg_escape(f, p->y.label);
 	fputs("</text>\n", f);
+}
 
-	/* Marks under the data, so points stay visible. */
+/* Marks under the data, so points stay visible. */
+static void write_marks(const struct svg_plot *p, const struct layout *L, FILE *f)
+{
+	double px0 = L->px0, px1 = L->px1, top_px = L->top_px, bot_px = L->bot_px;
+
 	for (size_t i = 0; i < p->nmarks; i++) {
 		const struct svg_mark *m = &p->marks[i];
 		const char *col = svg_color(m->color);
 		const char *dash = m->dashed ? " stroke-dasharray=\"5 3\"" : "";
 
 		if (m->kind == SVG_MARK_VLINE && usable(p->x.scale, m->x0)) {
-			double x = to_px(&xr, m->x0, px0, px1);
-			double ly = TITLE_PX + (p->note[0] ? NOTE_PX : 0) + 4 + (double)(mark_row[i] + 1) * ROW_PX;
+			double x = to_px(&L->xr, m->x0, px0, px1);
+			double ly = TITLE_PX + (p->note[0] ? NOTE_PX : 0) + 4 + (double)(L->mark_row[i] + 1) * ROW_PX;
 			double w = label_px(m->label);
 
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\"%s/>\n",
@@ -548,7 +562,7 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 				text_at(f, x + w > W_PX - 4 ? x - 3 : x + 3, ly, x + w > W_PX - 4 ? "end" : "start",
 					HALO " font-size=\"10\"", m->label);
 		} else if (m->kind == SVG_MARK_HLINE && usable(p->y.scale, m->y)) {
-			double y = to_px(&yr, m->y, bot_px, top_px);
+			double y = to_px(&L->yr, m->y, bot_px, top_px);
 
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.2\"%s/>\n",
 				px0, y, px1, y, col, dash);
@@ -556,8 +570,8 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 				text_at(f, px1 - 4, y - 4, "end", HALO " font-size=\"10\"", m->label);
 		} else if (m->kind == SVG_MARK_HSEG && usable(p->y.scale, m->y) &&
 			   usable(p->x.scale, m->x0) && usable(p->x.scale, m->x1)) {
-			double y = to_px(&yr, m->y, bot_px, top_px);
-			double x0 = to_px(&xr, m->x0, px0, px1), x1 = to_px(&xr, m->x1, px0, px1);
+			double y = to_px(&L->yr, m->y, bot_px, top_px);
+			double x0 = to_px(&L->xr, m->x0, px0, px1), x1 = to_px(&L->xr, m->x1, px0, px1);
 
 			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"5\" stroke-opacity=\"0.3\" stroke-linecap=\"round\"/>\n",
 				x0, y, x1, y, col);
@@ -565,57 +579,60 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 				text_at(f, x0, y + 15, "start", HALO " font-size=\"10\"", m->label);
 		}
 	}
+}
 
-	fprintf(f, "<g clip-path=\"url(#%s-clip)\">\n", p->id);
-	for (size_t i = 0; i < p->nseries; i++) {
-		const struct svg_series *s = &p->series[i];
-		const char *col = svg_color(s->color);
-		bool pen = false;
+/* One series: its line (broken at a missing point), error bars, markers. */
+static void write_one_series(const struct svg_plot *p, const struct layout *L, const struct svg_series *s, FILE *f)
+{
+	double px0 = L->px0, px1 = L->px1, top_px = L->top_px, bot_px = L->bot_px;
+	const char *col = svg_color(s->color);
+	bool pen = false;
 
-		if (s->style & SVG_LINES) {
-			fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col,
-				s->style & SVG_DASHED ? "1.6" : "1.3",
-				s->style & SVG_DASHED ? " stroke-dasharray=\"7 4\"" : "");
-			for (size_t j = 0; j < s->n; j++) {
-				if (!usable(p->x.scale, s->x[j]) || !usable(p->y.scale, s->y[j])) {
-					pen = false;  /* a gap, not a line through a missing point */
-					continue;
-				}
-				fprintf(f, "%s%.1f %.1f", pen ? "L" : "M", to_px(&xr, s->x[j], px0, px1),
-					to_px(&yr, s->y[j], bot_px, top_px));
-				pen = true;
-			}
-			fputs("\"/>\n", f);
-		}
+	if (s->style & SVG_LINES) {
+		fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s d=\"", col,
+			s->style & SVG_DASHED ? "1.6" : "1.3",
+			s->style & SVG_DASHED ? " stroke-dasharray=\"7 4\"" : "");
 		for (size_t j = 0; j < s->n; j++) {
-			double x, y, e = s->err[j];
-
-			if (!usable(p->x.scale, s->x[j]) || !usable(p->y.scale, s->y[j]))
+			if (!usable(p->x.scale, s->x[j]) || !usable(p->y.scale, s->y[j])) {
+				pen = false;  /* a gap, not a line through a missing point */
 				continue;
-			x = to_px(&xr, s->x[j], px0, px1);
-			y = to_px(&yr, s->y[j], bot_px, top_px);
-			if (isfinite(e) && e > 0) {
-				double lo = s->y[j] - e, hi = s->y[j] + e;
-				double elo_px = usable(p->y.scale, lo) ? to_px(&yr, lo, bot_px, top_px) : bot_px;
-				double ehi_px = to_px(&yr, hi, bot_px, top_px);
+			}
+			fprintf(f, "%s%.1f %.1f", pen ? "L" : "M", to_px(&L->xr, s->x[j], px0, px1),
+				to_px(&L->yr, s->y[j], bot_px, top_px));
+			pen = true;
+		}
+		fputs("\"/>\n", f);
+	}
+	for (size_t j = 0; j < s->n; j++) {
+		double x, y, e = s->err[j];
 
-				fprintf(f, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"%s\" stroke-opacity=\"0.6\"/>\n",
-					x, elo_px, x, ehi_px, x - 2.5, elo_px, x + 2.5, elo_px, x - 2.5, ehi_px, x + 2.5, ehi_px, col);
-			}
-			if (s->style & SVG_POINTS) {
-				draw_marker(f, s->marker, x, y, col);
-				fputc('\n', f);
-			}
+		if (!usable(p->x.scale, s->x[j]) || !usable(p->y.scale, s->y[j]))
+			continue;
+		x = to_px(&L->xr, s->x[j], px0, px1);
+		y = to_px(&L->yr, s->y[j], bot_px, top_px);
+		if (isfinite(e) && e > 0) {
+			double lo = s->y[j] - e, hi = s->y[j] + e;
+			double elo_px = usable(p->y.scale, lo) ? to_px(&L->yr, lo, bot_px, top_px) : bot_px;
+			double ehi_px = to_px(&L->yr, hi, bot_px, top_px);
+
+			fprintf(f, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"%s\" stroke-opacity=\"0.6\"/>\n",
+				x, elo_px, x, ehi_px, x - 2.5, elo_px, x + 2.5, elo_px, x - 2.5, ehi_px, x + 2.5, ehi_px, col);
+		}
+		if (s->style & SVG_POINTS) {
+			draw_marker(f, s->marker, x, y, col);
+			fputc('\n', f);
 		}
 	}
-	fputs("</g>\n", f);
+}
 
-	/* Legend below the axis label: never over the data. */
+/* Legend below the axis label: never over the data. */
+static void write_legend(const struct svg_plot *p, const struct layout *L, FILE *f)
+{
 	for (size_t i = 0; i < p->nseries; i++) {
 		const struct svg_series *s = &p->series[i];
-		double colw = (px1 - px0) / (double)cols;
-		double lx = px0 + (double)(i % cols) * colw;
-		double ly = legend_top + (double)(i / cols) * LEGEND_ROW_PX;
+		double colw = (L->px1 - L->px0) / (double)L->cols;
+		double lx = L->px0 + (double)(i % L->cols) * colw;
+		double ly = L->legend_top + (double)(i / L->cols) * LEGEND_ROW_PX;
 		const char *col = svg_color(s->color);
 
 		if (s->style & SVG_LINES)
@@ -625,7 +642,33 @@ int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
 			draw_marker(f, s->marker, lx + 13, ly, col);
 		text_at(f, lx + 34, ly + 4, "start", NULL, s->label);
 	}
+}
+
+int svg_plot_write(const struct svg_plot *p, FILE *f, bool standalone)
+{
+	struct layout L;
+	double xlo, xhi, ylo, yhi;
+
+	if (p->error)
+		return p->error;
+	data_extent(p, &xlo, &xhi, &ylo, &yhi);
+	range_finish(&L.xr, &p->x, xlo, xhi);
+	range_finish(&L.yr, &p->y, ylo, yhi);
+	L.px0 = LEFT_PX;
+	L.px1 = W_PX - RIGHT_PX;
+	L.mark_row = calloc(p->nmarks + 1, sizeof(*L.mark_row));
+	if (!L.mark_row)
+		return -ENOMEM;
+	place_areas(p, &L, place_mark_labels(p, &L));
+
+	write_frame(p, &L, f, standalone);
+	write_marks(p, &L, f);
+	fprintf(f, "<g clip-path=\"url(#%s-clip)\">\n", p->id);
+	for (size_t i = 0; i < p->nseries; i++)
+		write_one_series(p, &L, &p->series[i], f);
+	fputs("</g>\n", f);
+	write_legend(p, &L, f);
 	fputs("</svg>\n", f);
-	free(mark_row);
+	free(L.mark_row);
 	return atomic_stream_error(f);
 }

@@ -94,7 +94,7 @@ static const char app_help[] =
 /* app alone's budget by default (its budget hooks' alone_budget_s). */
 #define APP_ALONE_BUDGET_S 60.0
 /* What app bzip2 takes beside its experiment: the chase at the table's
- * footprint and the start (0.3-2 s measured on the Zen 5 guest). */
+ * footprint and the start (0.3-2 s measured on one recorded guest). */
 #define APP_BZIP2_BESIDE_S 8.0
 #define APP_BZIP2_CHASE_S 1.0
 
@@ -401,7 +401,7 @@ struct app_knobs {
 _Static_assert(sizeof(struct app_knobs) <= BUDGET_KNOB_BYTES, "app's knobs fit their slot");
 
 #define MIB ((size_t)1 << 20)
-/* app bzip2's short form in the full report on the Ice Lake guest (s). */
+/* app bzip2's short form in the full report on another recorded guest (s). */
 #define APP_BZIP2_SHORT_S 2.4
 
 static void app_defaults(const struct budget *b, void *knobs)
@@ -417,12 +417,12 @@ static void app_defaults(const struct budget *b, void *knobs)
 
 /* Each kernel's work in a row's miss-times (a row: 4 bytes of the
  * footprint): its setup, and each trial's walk over every variant and K.
- * hash, search and gather fitted on the Zen 5 guest at the default 8 MiB
+ * hash, search and gather fitted on one recorded guest at the default 8 MiB
  * (1 and 3 trials: hash 1.8 and 2.8 s, search 3.1 and 6.0 s, gather 0.3-0.4
- * s), bwt on the Ice Lake guest (64 MiB, 16 Mi rows: the suffix sort about
+ * s), bwt on another recorded guest (64 MiB, 16 Mi rows: the suffix sort about
  * 360 ns a byte beside; per trial the two lanes variants over every K
  * about 7.5 miss-times per row walked, the ring, which decodes the whole
- * text, about 2.1 per row) and checked on the Zen 5 guest (2.3 s at 3
+ * text, about 2.1 per row) and checked on one recorded guest (2.3 s at 3
  * trials). Every kernel also chases its footprint for the reference,
  * about 28 M miss-times. */
 struct app_kernel_price {
@@ -439,7 +439,7 @@ static const struct app_kernel_price app_prices[] = {
 /* What a miss costs a walk of the footprint: a DRAM miss, or where the OS
  * reports no cache a sixth of one: the default 8 MiB table then sat in a
  * cache the guest was not told of (the chase reference read 18-26 ns
- * against a 155 ns miss on the Zen 5 guest). */
+ * against a 155 ns miss on one recorded guest). */
 static double app_miss_ns(const struct cost_facts *f)
 {
 	return f->llc_bytes ? f->rates.dram_ns : f->rates.dram_ns / 6;
@@ -456,8 +456,8 @@ static double app_price(const struct budget *b, const void *knobs, size_t *peak)
 			t = (28e6 + rows * (app_prices[i].setup_per_row + k->trials * app_prices[i].trial_per_row)) * d / 1e9;
 	*peak = (size_t)(rows * 18);
 	/* the full report: bwt over one bzip2-sized block (cache-resident) and
-	 * its chase reference, 0.6-0.8 s on the Zen 5 guest alone (1.4-1.5 s on
-	 * the Ice Lake guest before the layout check walked in segments); then app
+	 * its chase reference, 0.6-0.8 s on one recorded guest alone (1.4-1.5 s on
+	 * another recorded guest before the layout check walked in segments); then app
 	 * bzip2's short form (2 MB of text, one trial, K up to 8), 2.4 s there:
 	 * Huffman decoding and the walk of a cache-resident table, so no rate
 	 * here scales it. */

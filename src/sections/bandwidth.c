@@ -86,7 +86,7 @@ static double bandwidth_price(const struct budget *b, const void *knobs, size_t 
 		nodes = bytes / spacings[i];
 		/* Per node, both arms: two builds (layout checks included) and
 		 * half a miss's worth of the small-page arm's table walks; per
-		 * byte, both arenas first touched fresh. Fitted on the Zen 5
+		 * byte, both arenas first touched fresh. Fitted on one recorded
 		 * guest on eight rows, 64 Ki-8 Mi nodes over 16-256 MiB
 		 * (0.28-1.58 s a row). Then the chase regions. */
 		t += (double)nodes * (2 * f->rates.build_ns_per_node + 0.5 * f->rates.dram_ns) / 1e9 +

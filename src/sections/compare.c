@@ -62,13 +62,9 @@ static void fmt_val(char *out, size_t len, double v, double unc)
 		snprintf(out, len, "%.*f", prec, v);
 }
 
-static void print_report(const struct compare_table *c, const char *const *labels, FILE *out)
+/* The runs compared, one letter each. */
+static void print_runs(const struct compare_table *c, const char *const *labels, FILE *out)
 {
-	bool all_skip = false, any = false;
-	bool group_skip[COMPARE_MAX_SETTINGS];
-	char why[COMPARE_MAX_ROWS][200];
-	int vw = 18;
-
 	fprintf(out, "mlpscope compare: %zu runs\n", c->n);
 	for (size_t i = 0; i < c->n; i++) {
 		const char *cpu = jsonr_get_string(c->docs[i], "provenance.cpu_model");
@@ -78,6 +74,13 @@ static void print_report(const struct compare_table *c, const char *const *label
 		fprintf(out, "  %c  %s: %s, %s, mlpscope %s\n", letter(i), labels[i], cpu ? cpu : "unknown CPU",
 			ts ? ts : "no timestamp", ver ? ver : "?");
 	}
+}
+
+/* The settings that differ between the runs; group_skip[s] set where a
+ * setting's rows are skipped. Returns whether nothing is compared. */
+static bool print_settings(const struct compare_table *c, bool *group_skip, FILE *out)
+{
+	bool all_skip = false, any = false;
 
 	fputs("\nsettings that differ:\n", out);
 	for (size_t s = 0; s < c->nset; s++) {
@@ -101,6 +104,46 @@ static void print_report(const struct compare_table *c, const char *const *label
 	}
 	if (!any)
 		fputs("  none\n", out);
+	return all_skip;
+}
+
+/* One compared row: the quantity, each run's value and each run over A. */
+static void print_row(const struct compare_table *c, const struct compare_row *row, int vw, FILE *out)
+{
+	char name[96];
+
+	/* Arm rows carry their page kind: "MLP estimate Ks (huge pages)". */
+	if (!strncmp(row->group, "mlp (", 5))
+		snprintf(name, sizeof(name), "%s %s", row->name, row->group + 4);
+	else
+		snprintf(name, sizeof(name), "%s", row->name);
+	fprintf(out, "%-40s %-7s", name, row->unit);
+	for (size_t i = 0; i < c->n; i++) {
+		char v[48];
+
+		fmt_val(v, sizeof(v), row->v[i], row->unc[i]);
+		fprintf(out, " %*s", vw, v);
+	}
+	for (size_t i = 1; i < c->n; i++) {
+		double ratio = row->v[i] / row->v[0];
+
+		/* A ratio over a vanishing A is no figure, whatever passed vetting. */
+		if (row->v[0] != 0 && isfinite(ratio))
+			fprintf(out, "  %5.2f ", ratio);
+		else
+			fputs("      - ", out);
+	}
+}
+
+static void print_report(const struct compare_table *c, const char *const *labels, FILE *out)
+{
+	bool all_skip = false, any = false;
+	bool group_skip[COMPARE_MAX_SETTINGS];
+	char why[COMPARE_MAX_ROWS][200];
+	int vw = 18;
+
+	print_runs(c, labels, out);
+	all_skip = print_settings(c, group_skip, out);
 
 	fprintf(out, "\n%-40s %-7s", "quantity", "unit");
 	for (size_t i = 0; i < c->n; i++)
@@ -135,31 +178,7 @@ static void print_report(const struct compare_table *c, const char *const *label
 			}
 		if (why[r][0])
 			continue;
-		{
-			char name[96];
-
-			/* Arm rows carry their page kind: "MLP estimate Ks (huge pages)". */
-			if (!strncmp(row->group, "mlp (", 5))
-				snprintf(name, sizeof(name), "%s %s", row->name, row->group + 4);
-			else
-				snprintf(name, sizeof(name), "%s", row->name);
-			fprintf(out, "%-40s %-7s", name, row->unit);
-		}
-		for (size_t i = 0; i < c->n; i++) {
-			char v[48];
-
-			fmt_val(v, sizeof(v), row->v[i], row->unc[i]);
-			fprintf(out, " %*s", vw, v);
-		}
-		for (size_t i = 1; i < c->n; i++) {
-			double ratio = row->v[i] / row->v[0];
-
-			/* A ratio over a vanishing A is no figure, whatever passed vetting. */
-			if (row->v[0] != 0 && isfinite(ratio))
-				fprintf(out, "  %5.2f ", ratio);
-			else
-				fputs("      - ", out);
-		}
+		print_row(c, row, vw, out);
 		fputc('\n', out);
 	}
 	any = false;

@@ -57,13 +57,13 @@ struct latency_knobs {
 _Static_assert(sizeof(struct latency_knobs) <= BUDGET_KNOB_BYTES, "latency's knobs fit their slot");
 
 #define MIB ((size_t)1 << 20)
-/* The setup's chains cost about 1.8x their step model on the Zen 5 guest
+/* The setup's chains cost about 1.8x their step model on one recorded guest
  * (a 256 MiB chain's layout check meets more page-table misses than the
  * rate probe's 32-64 MiB chains); its two arenas, fresh from the host, are
  * priced apart (cost_fresh_touch_s): 1.7 s at 256 MiB --quick and 2.3 s
  * for the full curve, against 1.5 and 2.0 s priced. The sweep's step model
- * holds there within 10% (1.5 and 15.7 s against 1.4 and 17 s); on the
- * Ice Lake guest, before the layout check walked in segments, the setup
+ * holds there within 10% (1.5 and 15.7 s against 1.4 and 17 s); on another
+ * recorded guest (docs/VALIDATION.md), before the layout check walked in segments, the setup
  * and the sweep both read 1.35x their step model. */
 #define LAT_SETUP_FIT 1.8
 #define LAT_SWEEP_FIT 1.0

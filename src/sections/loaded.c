@@ -53,7 +53,7 @@ static double loaded_price(const struct budget *b, const void *knobs, size_t *pe
 	double t = cost_build_s(f, k->chase_bytes / 64) + cost_touch_s(f, k->gen_bytes) +
 		   kinds * (delays + 1) * (2e-3 + k->trials * (b->quick ? 16384.0 : 32768.0) * f->rates.dram_ns * 1.9 / 1e9);
 
-	/* fitted on the Ice Lake guest: 2.6-3.2 s against 2.4 s priced, 0.8 s
+	/* fitted on another recorded guest: 2.6-3.2 s against 2.4 s priced, 0.8 s
 	 * against 0.4 with --quick (the teams' start and the rate windows) */
 	t = 1.15 * t + 0.3;
 

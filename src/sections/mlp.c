@@ -59,7 +59,7 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 {
 	const struct mlp_knobs *k = knobs;
 	const struct cost_facts *f = &b->facts;
-	/* Fitted on the Zen 5 guest at 256 MiB (1 x 3 trials: sweep 1.0 s at
+	/* Fitted on one recorded guest at 256 MiB (1 x 3 trials: sweep 1.0 s at
 	 * a 139 ns miss, 1.3 s with a re-time; 1 x 6: 3.8 s at 160 ns before
 	 * the control arm's regions were quartered): about 2.2 M miss-times a
 	 * trial (every K up to 32 once, the control arm's six quarter
@@ -75,7 +75,7 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 	 * (3.1 s at a 234 ns miss): mostly their chains and the K sweep's
 	 * fixed costs. Where the OS reports no cache the levels are the
 	 * latency curve's, inside the L1 and L2 (the L3 a guest is not told
-	 * of rarely shows): 0.3 s on the Zen 5 guest. */
+	 * of rarely shows): 0.3 s on one recorded guest. */
 	if (k->levels)
 		t += f->llc_bytes ? 1.6 + 8e6 * f->rates.dram_ns / 1e9 : 0.3 + 1e6 * f->rates.dram_ns / 1e9;
 	*peak = k->bytes + k->bytes / 16;

@@ -52,7 +52,7 @@ static double multicore_price(const struct budget *b, const void *knobs, size_t 
 
 	for (unsigned l = 1; l <= k->lanes; l++)
 		per_region += 32768.0 * f->rates.dram_ns / (l < 10 ? l : 10) / 1e9;
-	/* 1.3: fitted on the Ice Lake guest (1.4 and 2.4 s against 1.2 and
+	/* 1.3: fitted on another recorded guest (1.4 and 2.4 s against 1.2 and
 	 * 1.7 s priced) */
 	t = 1.3 * (cost_build_s(f, k->bytes / 64) * (f->cpus > 1 ? 1.3 : 1.0) + counts * k->trials * per_region);
 	*peak = multicore_peak_bytes(f->cpus, k->bytes);

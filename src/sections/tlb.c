@@ -32,9 +32,9 @@ static void tlb_defaults(const struct budget *b, void *knobs)
 	*(struct tlb_knobs *)knobs = (struct tlb_knobs){.points_per_octave = b->quick ? 2 : 4, .trials = b->quick ? 3 : 5};
 }
 
-/* 0.7 s at 4 points an octave and 5 trials on the Ice Lake guest alone,
+/* 0.7 s at 4 points an octave and 5 trials on another recorded guest alone,
  * 0.35 s at 2 and 3 (1.7-2.3 s beside other work); 1.4 s and 0.6-1.2 s
- * on the Zen 5 guest, whose fixed part (the sets' chains, the page-size
+ * on one recorded guest, whose fixed part (the sets' chains, the page-size
  * series) is larger: priced at the slower. Its chases fit the caches, so
  * no rate. */
 static double tlb_price(const struct budget *b, const void *knobs, size_t *peak)

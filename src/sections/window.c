@@ -98,8 +98,8 @@ static void window_defaults(const struct budget *b, void *knobs)
 }
 
 /* Points per filler (coarse, refined around the step and the ramp,
- * repeated: 47-85, about 62 on average on the Zen 5 guest, 51 on the Ice
- * Lake guest), and the fillers with the reorder buffer's middle and end
+ * repeated: 47-85, about 62 on average on one recorded guest, 51 on another
+ * recorded guest; docs/VALIDATION.md), and the fillers with the reorder buffer's middle and end
  * checks (two more nop sweeps). */
 #define WINDOW_PRICED_POINTS 62.0
 #define WINDOW_PRICED_SWEEPS 12.0
@@ -112,7 +112,7 @@ static double window_price(const struct budget *b, const void *knobs, size_t *pe
 	 * trials, each iters iterations at about 1.35 DRAM misses (two
 	 * overlapped, or serialised past the step), times 2.2 for what a
 	 * region costs past its misses (the fillers, the probe's code): fitted
-	 * on the Zen 5 guest at 6 trials of 8192 and of 2048 iterations (19.8
+	 * on one recorded guest at 6 trials of 8192 and of 2048 iterations (19.8
 	 * and 3.5 s at a 151-157 ns miss); generating a probe is lost in it. */
 	double visits = k->trials + 0.125;
 	double per_point = visits * k->iters * 1.35 * f->rates.dram_ns * 2.2 / 1e9;

@@ -448,6 +448,29 @@ static void attach(struct jsonr_value *parent, struct jsonr_value *v)
 
 enum state { EXPECT_VALUE, EXPECT_KEY, AFTER_VALUE };
 
+/* A value that holds no other, starting at c, into v. */
+static int parse_scalar(struct parser *p, struct jsonr_value *v, char c)
+{
+	if (c == '"') {
+		v->type = JSONR_STRING;
+		return parse_string(p, &v->u.string.bytes, &v->u.string.len);
+	}
+	if (c == '-' || is_digit(c)) {
+		v->type = JSONR_NUMBER;
+		return parse_number(p, &v->u.number);
+	}
+	if (c == 't' || c == 'f') {
+		v->type = JSONR_BOOL;
+		v->u.boolean = c == 't';
+		return parse_literal(p, c == 't' ? "true" : "false");
+	}
+	if (c == 'n') {
+		v->type = JSONR_NULL;
+		return parse_literal(p, "null");
+	}
+	return fail(p, "expected a value");
+}
+
 static int parse_doc(struct parser *p, struct jsonr_value **stack, unsigned max_depth)
 {
 	enum state st = EXPECT_VALUE;
@@ -520,24 +543,9 @@ static int parse_doc(struct parser *p, struct jsonr_value **stack, unsigned max_
 			if (depth >= max_depth)
 				return fail(p, "nesting deeper than %u levels", max_depth);
 			v->type = c == '{' ? JSONR_OBJECT : JSONR_ARRAY;
-		} else if (c == '"') {
-			v->type = JSONR_STRING;
-			rc = parse_string(p, &v->u.string.bytes, &v->u.string.len);
-		} else if (c == '-' || is_digit(c)) {
-			v->type = JSONR_NUMBER;
-			rc = parse_number(p, &v->u.number);
-		} else if (c == 't' || c == 'f') {
-			v->type = JSONR_BOOL;
-			v->u.boolean = c == 't';
-			rc = parse_literal(p, c == 't' ? "true" : "false");
-		} else if (c == 'n') {
-			v->type = JSONR_NULL;
-			rc = parse_literal(p, "null");
-		} else {
-			return fail(p, "expected a value");
-		}
-		if (v->type != JSONR_OBJECT && v->type != JSONR_ARRAY && rc)
+		} else if ((rc = parse_scalar(p, v, c))) {
 			return rc;
+		}
 		if (top)
 			attach(top, v);
 		else

@@ -595,7 +595,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 /* Each run on one thread by its own option where it has one, and pinned:
  * the child inherits this thread's one-CPU mask. lbzip2 unrestricted
  * starts a thread per CPU of the machine on that one CPU (30 MB/s where
- * pinned with -n 1 gives 45-52 on the Zen 5 guest): how a peer is run
+ * pinned with -n 1 gives 45-52 on one recorded guest): how a peer is run
  * decides its figure, so each is named with its command. */
 static const struct tool_spec {
 	const char *name, *version_cmd, *version_key;
@@ -1026,7 +1026,7 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 		add_variant(r, 1, BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_OFF, true, 0);
 		axis_at = r->nvariants - 4;
 		/* More lanes with prefetch next: 8 lanes reached half the
-		 * chase's S at 3.6 MB on the Zen 3 guest, 24 went 12% faster. */
+		 * chase's S at 3.6 MB on a third recorded guest, 24 went 12% faster. */
 		for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++)
 			if (ks[i] > 8 && ks[i] <= p->max_k)
 				add_variant(r, ks[i], BZ2_LAYOUT_REGISTERS, BZ2_PREFETCH_NEXT, false, 0);

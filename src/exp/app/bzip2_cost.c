@@ -1,7 +1,7 @@
 /*
  * `app bzip2`'s cost model: what a run will take, from a probe of the
  * input and the plan of variants, in seconds. It used to count everything
- * in K=1 decodes from the file's first 3 blocks; on the Zen 5 guest that
+ * in K=1 decodes from the file's first 3 blocks; on one recorded guest that
  * put `app bzip2 FILE` 0.5-3x off its wall time, for three reasons found by
  * timing each phase against the model:
  *   - the first blocks are no sample: a 34 MB file of licences, copyright

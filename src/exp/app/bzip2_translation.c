@@ -10,7 +10,7 @@
  * per-iteration quotients small / huge (stats_paired_min_ratio, which drops
  * an iteration disturbed on one side only). A burst shorter than a decode
  * (0.1-0.5 s) still lands on one side of a pair: the min picked 0.74x from
- * pairs of 0.33/0.24, 0.26/0.26 and 0.26/0.35 s on the Zen 5 guest, where a
+ * pairs of 0.33/0.24, 0.26/0.26 and 0.26/0.35 s on one recorded guest, where a
  * standalone alternation gave 1.0-1.25x. So the ratio of the two sides'
  * minima over the same interleaved iterations is given beside it, and two
  * more pairs than the trials are run.
