@@ -437,6 +437,7 @@ static int retime_point(const struct bandwidth_params *p, struct bandwidth_point
 			return -EINTR;
 		if ((rc = run_point(p, pt, base, p->working_set_bytes, slots, true)))
 			return rc;
+		pt->retimed_trials++;
 	}
 	return 0;
 }

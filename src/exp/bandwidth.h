@@ -71,6 +71,7 @@ struct bandwidth_point {
 	double overlap_pct;          /* best trial: (first end - last start) / (last end - first start) x 100 */
 	double start_skew_ns;        /* best trial: last start - first start */
 	unsigned ntrials;            /* the sweep's trials, then retries while every one was preempted */
+	unsigned retimed_trials;     /* of ntrials, those a re-time added last (retime_impossible) */
 	double trials_gbps[BANDWIDTH_MAX_TRIALS];
 	bool trial_preempted[BANDWIDTH_MAX_TRIALS]; /* a thread was off its CPU > BANDWIDTH_OFFCPU_MAX_PCT */
 	unsigned preempted_trials;   /* how many of the trials */
