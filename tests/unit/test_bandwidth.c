@@ -501,8 +501,8 @@ VALIDATE(bandwidth_counts_trials_in_which_a_thread_lost_its_cpu)
 					    (swept == 2 * p.trials || !pt->trial_preempted[swept - 1])),
 		      "%s x%u: %u trials (%u re-timed), first clean %u", pt->kernel->name, pt->threads, pt->ntrials,
 		      pt->retimed_trials, first_clean);
-		CHECK(pt->retimed_trials <= BANDWIDTH_TRIAL_GROUP, "%s x%u: %u trials re-timed, more than one group", pt->kernel->name,
-		      pt->threads, pt->retimed_trials);
+		CHECK(pt->retimed_trials <= BANDWIDTH_TRIAL_GROUP, "%s x%u: %u trials re-timed, more than one group",
+		      pt->kernel->name, pt->threads, pt->retimed_trials);
 		CHECK(pt->trial_preempted[pt->best_trial] == (pt->preempted_trials == pt->ntrials),
 		      "%s x%u: estimate from a preempted trial while a clean one exists", pt->kernel->name, pt->threads);
 		if (pt->threads == 2) {
