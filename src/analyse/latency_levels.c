@@ -12,6 +12,7 @@
 #include "analyse/latency_levels.h"
 
 #include "core/stats.h"
+#include "exp/curve_falls.h"
 
 #include <math.h>
 #include <string.h>
@@ -310,24 +311,16 @@ unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, doub
 size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
 				  struct latency_fall *out, size_t cap)
 {
-	double tol = (isfinite(floor_pct) && floor_pct > 0 ? floor_pct : 0.0) / 100.0;
-	size_t found = 0, ref = 0;
+	/* The rule every swept curve shares (exp/curve_falls.h), in latency's
+	 * own names. */
+	struct curve_fall c[LATENCY_FALLS_MAX];
+	size_t found = curve_find_falls(sizes, ns, n, floor_pct, c, LATENCY_FALLS_MAX);
 
-	/* Against the largest earlier value, not only the neighbour: a fall
-	 * spread over several points is still a fall. */
-	for (size_t i = 1; i < n; i++) {
-		if (ns[i - 1] > ns[ref])
-			ref = i - 1;
-		if (ns[i] < ns[ref] * (1.0 - tol)) {
-			if (found < cap)
-				out[found] = (struct latency_fall){
-					.index = i, .size_bytes = sizes[i], .latency_ns = ns[i],
-					.ref_index = ref, .ref_size_bytes = sizes[ref],
-					.ref_latency_ns = ns[ref], .fall_pct = 100.0 * (1.0 - ns[i] / ns[ref]),
-				};
-			found++;
-		}
-	}
+	for (size_t i = 0; i < found && i < cap && i < LATENCY_FALLS_MAX; i++)
+		out[i] = (struct latency_fall){
+			.index = c[i].index, .size_bytes = c[i].x, .latency_ns = c[i].y, .ref_index = c[i].ref_index,
+			.ref_size_bytes = c[i].ref_x, .ref_latency_ns = c[i].ref_y, .fall_pct = c[i].fall_pct,
+		};
 	return found;
 }
 
