@@ -83,6 +83,8 @@ static const struct opt opts[] = {
 	{"bytes-per-tick", "B", OPT_STRING, F(qmodel_bytes_per_tick), 0, 0, "qmodel: data path rate (default unlimited)"},
 	{"chase-vs-stream", NULL, OPT_FLAG, F(qmodel_versus), 0, 0,
 	 "qmodel: also the same reads as one dependent chain and as a stream, strides and reads/writes beside"},
+	{"dram-map", "MAP", OPT_STRING, F(qmodel_dram_map), 0, 0,
+	 "qmodel: row hits and bank spread through this DRAM map, e.g. ch=2,rank=1,bank=16,row=8K,interleave=line"},
 	{"lanes", "K", OPT_UINT, F(lanes), 1, 32, "app bzip2: only this lane count beside K=1, 1..32 (default 1..32 by powers of two)"},
 	{"segments", "S", OPT_UINT, F(segments), 1, 4096, "app bzip2: start rows per block, K..4096 (default 4K)"},
 	{"layout", "KIND", OPT_STRING, F(layout), 0, 0, "app bzip2: lane state in registers or a state array (default both)"},

@@ -29,6 +29,23 @@ static uint64_t splitmix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
+uint64_t qmodel_address(const struct qmodel_workload *w, uint64_t request_bytes, uint64_t i)
+{
+	/* scattered lines: a chase's next address is data, not arithmetic */
+	if (w->feed == QMODEL_FEED_CHAINS)
+		return (splitmix64(w->seed ^ (i * 0x100000001b3ull)) % QMODEL_CHAIN_LINES) * request_bytes;
+	return i * request_bytes;
+}
+
+uint64_t qmodel_in_flight(const struct qmodel_memory *m, const struct qmodel_workload *w)
+{
+	uint64_t p = w->feed == QMODEL_FEED_CHAINS ? w->chains : w->requests;
+
+	if (m->queue_cap > 0 && (uint64_t)m->queue_cap < p)
+		p = (uint64_t)m->queue_cap;
+	return p < w->requests ? p : w->requests;
+}
+
 static int qmodel_check(const struct qmodel_memory *m, const struct qmodel_workload *w)
 {
 	if (!(m->latency > 0) || !isfinite(m->latency) || !m->request_bytes)
@@ -94,11 +111,10 @@ int qmodel_run(const struct qmodel_memory *m, const struct qmodel_workload *w, s
 				ready_head = (ready_head + 1) % nchains;
 				nready--;
 				remaining[chain]--;
-				/* scattered lines: a chase's next address is data, not arithmetic */
-				addr = (splitmix64(w->seed ^ (issued * 0x100000001b3ull)) % (1u << 24)) * m->request_bytes;
 			} else {
-				addr = stream_next++ * m->request_bytes;
+				stream_next++;
 			}
+			addr = qmodel_address(w, m->request_bytes, issued);
 			issued++;
 			charz_arrive(&cz, t, addr, m->request_bytes, false);
 			done = t + m->latency;

@@ -43,6 +43,18 @@ struct qmodel_result {
 	struct charz_summary seen;   /* what the memory system experienced */
 };
 
+/* Lines a chain's scattered requests are drawn from (1 GiB of 64-byte lines). */
+#define QMODEL_CHAIN_LINES (1ull << 24)
+
+/* The byte address of the i-th request (i from 0, in issue order) of w: a
+ * stream walks consecutive lines from 0, chains draw lines from
+ * QMODEL_CHAIN_LINES with w->seed. */
+uint64_t qmodel_address(const struct qmodel_workload *w, uint64_t request_bytes, uint64_t i);
+
+/* How many of w's requests m holds at once in steady state: K chains
+ * (one each), or the stream's all, either capped by Q and the request count. */
+uint64_t qmodel_in_flight(const struct qmodel_memory *m, const struct qmodel_workload *w);
+
 /* Simulate. 0, -EINVAL for bad parameters, -ENOMEM. */
 int qmodel_run(const struct qmodel_memory *m, const struct qmodel_workload *w, struct qmodel_result *r);
 

@@ -94,6 +94,8 @@ void qmodel_write_text(FILE *out, const struct qmodel_table *t)
 	}
 	if (t->versus)
 		versus_text(out, t);
+	if (t->has_dram)
+		qmodel_dram_write_text(out, t);
 }
 
 static void bound_json(struct jsonw *w, const struct qmodel_bound *b)
@@ -144,8 +146,9 @@ static void seen_json(struct jsonw *w, const struct charz_summary *s)
 	jsonw_object_end(w);
 }
 
+/* row: a table row, which carries "dram"; NULL for the comparison's two. */
 static void result_json(struct jsonw *w, const char *key, uint64_t chains, const struct qmodel_result *r,
-			const struct qmodel_bound *b)
+			const struct qmodel_bound *b, const struct qmodel_table *t, const struct qmodel_row *row)
 {
 	jsonw_object_begin(w, key);
 	jsonw_string(w, "feed", chains ? "chains" : "stream");
@@ -154,6 +157,8 @@ static void result_json(struct jsonw *w, const char *key, uint64_t chains, const
 	jsonw_double(w, "per_request_ticks", r->per_request);
 	bound_json(w, b);
 	seen_json(w, &r->seen);
+	if (row)
+		qmodel_dram_row_json(w, t, row);
 	jsonw_object_end(w);
 }
 
@@ -170,17 +175,18 @@ void qmodel_write_json(struct jsonw *w, const struct qmodel_table *t)
 	jsonw_object_end(w);
 	jsonw_array_begin(w, "rows");
 	for (size_t i = 0; i < t->nrows; i++)
-		result_json(w, NULL, t->rows[i].chains, &t->rows[i].r, &t->rows[i].b);
+		result_json(w, NULL, t->rows[i].chains, &t->rows[i].r, &t->rows[i].b, t, &t->rows[i]);
 	jsonw_array_end(w);
 	if (t->versus) {
 		jsonw_object_begin(w, "chase_vs_stream");
 		jsonw_uint(w, "reads", t->requests);
 		jsonw_double_or_null(w, "slowdown", isfinite(t->cmp.slowdown), t->cmp.slowdown);
-		result_json(w, "chase", 1, &t->cmp.chase, &t->cmp.chase_bound);
-		result_json(w, "stream", 0, &t->cmp.stream, &t->cmp.stream_bound);
+		result_json(w, "chase", 1, &t->cmp.chase, &t->cmp.chase_bound, t, NULL);
+		result_json(w, "stream", 0, &t->cmp.stream, &t->cmp.stream_bound, t, NULL);
 		jsonw_object_end(w);
 	} else {
 		jsonw_null(w, "chase_vs_stream");
 	}
+	qmodel_dram_write_json(w, t);
 	jsonw_object_end(w);
 }

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyse/dram.h"
 #include "analyse/qmodel.h"
+#include "analyse/qmodel_dram.h"
 
 struct jsonw;
 
@@ -22,6 +24,7 @@ struct qmodel_row {
 	uint64_t chains;             /* K; 0: the stream of independent requests */
 	struct qmodel_result r;
 	struct qmodel_bound b;
+	struct qmodel_dram dram;     /* when the table has a DRAM map */
 };
 
 struct qmodel_table {
@@ -31,11 +34,21 @@ struct qmodel_table {
 	size_t nrows;
 	bool versus;                 /* the chase-vs-stream comparison ran */
 	struct qmodel_comparison cmp;
+	bool has_dram;               /* --dram-map given: rows carry dram, and two */
+	struct dram_map map;
+	struct dram_two_streams two; /* two walks of `requests` lines each */
 };
 
 void qmodel_write_text(FILE *out, const struct qmodel_table *t);
 
 /* The object "qmodel": inputs, rows, and chase_vs_stream when it ran. */
 void qmodel_write_json(struct jsonw *w, const struct qmodel_table *t);
+
+/* The DRAM map's part (report/qmodel_dram_out.c): the per-feed row-buffer
+ * table and the two-walks case in text; in JSON a row's "dram" object, and
+ * the table's "dram_map" and "dram_two_streams" (null without a map). */
+void qmodel_dram_write_text(FILE *out, const struct qmodel_table *t);
+void qmodel_dram_row_json(struct jsonw *w, const struct qmodel_table *t, const struct qmodel_row *r);
+void qmodel_dram_write_json(struct jsonw *w, const struct qmodel_table *t);
 
 #endif

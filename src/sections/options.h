@@ -57,6 +57,7 @@ struct options {
 	unsigned qmodel_queue;       /* qmodel: Q, 0: unlimited */
 	const char *qmodel_bytes_per_tick; /* qmodel: B, NULL: unlimited */
 	bool qmodel_versus;          /* qmodel: --chase-vs-stream, seed 003's scenario B */
+	const char *qmodel_dram_map; /* qmodel: --dram-map, channels, ranks, banks, row size, interleave */
 	/* app bzip2: each narrows one axis of the sweep (0/NULL: the default set) */
 	unsigned lanes;              /* --lanes K */
 	unsigned segments;           /* --segments S: start rows per block */

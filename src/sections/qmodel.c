@@ -8,6 +8,7 @@
 #include "sections/registry.h"
 
 #include "analyse/qmodel.h"
+#include "analyse/qmodel_dram.h"
 #include "report/qmodel_out.h"
 #include "util/atomic.h"
 #include "util/jsonw.h"
@@ -84,6 +85,12 @@ int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *e
 	if (o->qmodel_bytes_per_tick && parse_real(o->qmodel_bytes_per_tick, true, &a->bytes_per_tick))
 		return usage_fail(err, errlen, "--bytes-per-tick: '%s' is not a rate (expected a number >= 0, "
 				  "0 for unlimited, e.g. 3.2)", o->qmodel_bytes_per_tick);
+	if (o->qmodel_dram_map && (dram_map_parse(o->qmodel_dram_map, &a->dram) ||
+				   dram_map_check(&a->dram, a->request_bytes)))
+		return usage_fail(err, errlen, "--dram-map: '%s' is not a DRAM map (expected %s; at most %u banks in "
+				  "all, the row a multiple of the %llu-byte line)", o->qmodel_dram_map, DRAM_MAP_FORM,
+				  DRAM_MAX_BANKS, (unsigned long long)a->request_bytes);
+	a->has_dram = o->qmodel_dram_map != NULL;
 	if (o->qmodel_chains && parse_lanes(o->qmodel_chains, a))
 		return usage_fail(err, errlen, "--chains: '%s' is not a list of chain counts (expected up to %d "
 				  "integers 1..%llu separated by commas, e.g. 1,8,16)", o->qmodel_chains,
@@ -113,10 +120,18 @@ static int qmodel_simulate(const struct qmodel_cmd_args *a, struct qmodel_table 
 			return rc;
 		r->chains = a->lanes[i];
 		qmodel_bound_at(&t->m, (double)a->lanes[i], 0, &r->b);
+		if (a->has_dram && (rc = qmodel_dram_at(&a->dram, &t->m, &chains, &r->dram)))
+			return rc;
 	}
 	if ((rc = qmodel_run(&t->m, &stream, &t->rows[t->nrows].r)))
 		return rc;
+	if (a->has_dram && (rc = qmodel_dram_at(&a->dram, &t->m, &stream, &t->rows[t->nrows].dram)))
+		return rc;
 	qmodel_bound_at(&t->m, 0, 0, &t->rows[t->nrows++].b);
+	t->has_dram = a->has_dram;
+	t->map = a->dram;
+	if (a->has_dram && (rc = dram_two_streams(&a->dram, a->request_bytes, a->requests, &t->two)))
+		return rc;
 	t->versus = a->chase_vs_stream;
 	return t->versus ? qmodel_compare_chase_stream(&t->m, a->requests, &t->cmp) : 0;
 }
@@ -187,26 +202,30 @@ int cmd_qmodel(const struct options *o, char *err, size_t errlen)
 
 static const char qmodel_help[] =
 	"mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q]\n"
-	"[--bytes-per-tick B] [--chase-vs-stream] [--json FILE]: simulates requests that\n"
-	"each stay outstanding L ticks, at most Q at once, through a data path of B bytes\n"
-	"per tick, fed by K dependent chains (each issues its next request when the last\n"
-	"completes) and by a stream of independent ones. Prints the makespan, the time\n"
-	"per request, the mean and peak outstanding the memory saw, and the bound\n"
-	"max(L/K, L/Q, bytes/B) with its binding term. A tick is the caller's unit.\n"
-	"With no option it answers the textbook case: 64 misses at L = 200 cycles take\n"
-	"12,800 cycles at K = 1, 1,600 at K = 8 and 800 at K = 16. --chase-vs-stream\n"
-	"adds the same reads as one dependent chain and as a stream, with reads,\n"
-	"writes, regular and irregular strides side by side. --json writes every row\n"
-	"with the characteriser's figures, flags (and why none can fire in the model),\n"
-	"properties and covers; --json - writes it alone to stdout. No measurement is\n"
-	"made; see docs/MODEL.md.\n";
+	"[--bytes-per-tick B] [--chase-vs-stream] [--dram-map MAP] [--json FILE]:\n"
+	"simulates requests that each stay outstanding L ticks, at most Q at once,\n"
+	"through a data path of B bytes per tick, fed by K dependent chains (each issues\n"
+	"its next request when the last completes) and by a stream of independent ones.\n"
+	"Prints the makespan, the time per request, the mean and peak outstanding the\n"
+	"memory saw, and the bound max(L/K, L/Q, bytes/B) with its binding term. A tick\n"
+	"is the caller's unit. With no option it answers the textbook case: 64 misses at\n"
+	"L = 200 cycles take 12,800 cycles at K = 1, 1,600 at K = 8 and 800 at K = 16.\n"
+	"--chase-vs-stream adds the same reads as one dependent chain and as a stream,\n"
+	"with reads, writes, regular and irregular strides side by side. --json writes\n"
+	"every row with the characteriser's figures, flags (and why none can fire in the\n"
+	"model), properties and covers; --json - writes it alone to stdout. --dram-map\n"
+	"MAP (ch=N,rank=N,bank=N,row=SIZE,interleave=line|row) adds, per feed, the row\n"
+	"hits, empties and conflicts its addresses meet through that map (open page,\n"
+	"arrival order) and the banks its in-flight requests keep busy, each beside the\n"
+	"derivation's figure, and two sequential walks interleaved in one bank against\n"
+	"the same walks kept apart. No measurement is made; see docs/MODEL.md.\n";
 
 const struct section section_qmodel = {
 	.name = "qmodel",
-	.options = "latency chains requests queue bytes-per-tick chase-vs-stream",
+	.options = "latency chains requests queue bytes-per-tick chase-vs-stream dram-map",
 	.summary = "the queue model: K dependent chains against latency, a queue cap and a data path",
 	.help = qmodel_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
 	.usage = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q] [--bytes-per-tick B] "
-		 "[--chase-vs-stream] [--json FILE]",
+		 "[--chase-vs-stream] [--dram-map MAP] [--json FILE]",
 	.command = cmd_qmodel,
 };

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyse/dram.h"
 #include "sections/options.h"
 
 #define QMODEL_CMD_MAX_LANES 32
@@ -26,6 +27,8 @@ struct qmodel_cmd_args {
 	double bytes_per_tick;       /* 0: unlimited */
 	uint64_t request_bytes;
 	bool chase_vs_stream;        /* also the same reads as one chain and as a stream */
+	bool has_dram;               /* --dram-map given */
+	struct dram_map dram;        /* row hits and bank spread through it */
 	const char *json_out;        /* --json FILE ("-": stdout); NULL: none */
 };
 

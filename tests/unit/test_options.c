@@ -45,6 +45,7 @@ static const char *value_of(const char *name, const char *arg)
 		{"requests", "4"}, {"queue", "2"}, {"lanes", "2"}, {"segments", "64"}, {"layout", "registers"},
 		{"prefetch", "off"}, {"output-buffer", "reused"}, {"budget", "30"}, {"latency", "200"},
 		{"chains", "1"}, {"bytes-per-tick", "1"}, {"sort", "read_gbps_1_thread"},
+		{"dram-map", "ch=1,rank=1,bank=16,row=1K,interleave=row"},
 	};
 
 	if (!arg)
