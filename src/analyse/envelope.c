@@ -10,12 +10,18 @@
  * - u is counted in the compiled kernel (spills included), P measured on
  *   the same kernels with every load an L1 hit, so u/P is the core's issue
  *   cost per access at the best rate it sustained for this instruction mix.
+ * - The ports are split from u/P: a loop can sit on its loads or on its
+ *   stores while the aggregate rate has room. Their counts a cycle are the
+ *   vendors' (analyse/ports.c), by the CPU the result's machine section
+ *   recorded; cycles become ns at the fastest core clock the run timed,
+ *   the clock that makes the term smallest, so it stays a lower bound.
  * - Window capacities are entries; each load (the chase load and the stack
  *   reloads) holds a load-queue entry, and each instruction a ROB entry,
  *   until the oldest outstanding miss retires, about L: Q_j / (m_j W_j).
  */
 #include "analyse/envelope.h"
 
+#include "analyse/ports.h"
 #include "util/jsonr.h"
 
 #include <errno.h>
@@ -32,7 +38,8 @@ static bool positive(double v)
 const char *envelope_term_name(enum env_term t)
 {
 	static const char *const names[ENV_NTERMS] = {
-		"latency", "issue", "core", "bandwidth_core", "bandwidth_memory", "load_queue", "rob",
+		"latency", "issue", "load_ports", "store_ports", "core", "bandwidth_core", "bandwidth_memory",
+		"load_queue", "rob",
 	};
 
 	return (unsigned)t < ENV_NTERMS ? names[t] : "?";
@@ -192,6 +199,34 @@ static void read_levels(const struct jsonr_value *m, struct env_inputs *in)
 	}
 }
 
+/* Loads and stores a cycle by the recorded CPU, and the clock that turns
+ * cycles into ns: machine.core_clock_mhz.max, timed by the run. */
+static void read_ports(const struct jsonr_value *root, struct env_inputs *in)
+{
+	const char *vendor = jsonr_get_string(root, "machine.vendor");
+	double fam = -1, mod = -1, mhz = 0;
+	struct ports p;
+
+	jsonr_get_number(root, "machine.family", &fam);
+	jsonr_get_number(root, "machine.model", &mod);
+	ports_lookup(vendor, (int)fam, (int)mod, &p);
+	if (p.assumed) {
+		set_source(&in->load_ports, p.loads_per_cycle, "%.0f loads/cycle, %s", p.loads_per_cycle, p.source);
+		set_source(&in->store_ports, p.stores_per_cycle, "%.0f stores/cycle, %s", p.stores_per_cycle, p.source);
+	} else {
+		set_source(&in->load_ports, p.loads_per_cycle, "%.0f loads/cycle: machine family %.0f model %.0f is "
+			   "%s (public: %s)", p.loads_per_cycle, fam, mod, p.core, p.source);
+		set_source(&in->store_ports, p.stores_per_cycle, "%.0f stores/cycle: machine family %.0f model %.0f "
+			   "is %s (public: %s)", p.stores_per_cycle, fam, mod, p.core, p.source);
+	}
+	if (jsonr_get_number(root, "machine.core_clock_mhz.max", &mhz) && positive(mhz))
+		set_source(&in->clock_ghz, mhz / 1000, "machine.core_clock_mhz.max = %.0f MHz (the fastest timed)",
+			   mhz);
+	else
+		set_source(&in->clock_ghz, 0, "unknown: this file has no machine.core_clock_mhz (the machine "
+			   "section of this version times the core clock)");
+}
+
 int envelope_inputs_from(const struct jsonr_value *root, const struct jsonr_value *m, const char *name,
 			 const struct jsonr_value *extra, struct env_inputs *in, char *err, size_t errlen)
 {
@@ -219,6 +254,7 @@ int envelope_inputs_from(const struct jsonr_value *root, const struct jsonr_valu
 		if (jsonr_get_number(pt, "instructions_per_access", &v) && positive(v)) {
 			in->insns_per_access[i] = v;
 			in->loads_per_access[i] = jsonr_get_number(pt, "loads_per_access", &v) && positive(v) ? v : 1;
+			in->stores_per_access[i] = jsonr_get_number(pt, "stores_per_access", &v) && positive(v) ? v : 0;
 		} else {
 			/* The generator's shape: K loads, a decrement and a branch. */
 			counted = false;
@@ -259,6 +295,7 @@ int envelope_inputs_from(const struct jsonr_value *root, const struct jsonr_valu
 			   "version times the kernels L1-resident)");
 	}
 	read_bandwidth(root, in);
+	read_ports(root, in);
 	read_window(root, extra, "load_queue", &in->load_queue);
 	read_window(root, extra, "reorder_buffer", &in->rob);
 	read_loaded(root, in);
@@ -279,6 +316,14 @@ void envelope_term_source(const struct env_inputs *in, enum env_term t, char *bu
 		break;
 	case ENV_ISSUE:
 		snprintf(buf, len, "u / P; u: %s; P: %s", in->count_source, in->issue.source);
+		break;
+	case ENV_LOAD_PORTS:
+		snprintf(buf, len, "loads per access / (ports x f); ports: %s; f: %s", in->load_ports.source,
+			 in->clock_ghz.source);
+		break;
+	case ENV_STORE_PORTS:
+		snprintf(buf, len, "stores per access (stack spills; none: no term) / (ports x f); ports: %s; f: %s",
+			 in->store_ports.source, in->clock_ghz.source);
 		break;
 	case ENV_CORE:
 		snprintf(buf, len, "mlp.sweep[].core_ns_per_access: this kernel with every load an L1 hit");
@@ -336,6 +381,10 @@ void envelope_at(const struct env_inputs *in, size_t i, struct env_point *p)
 	p->ns[ENV_LATENCY] = L / k;
 	if (in->issue.value > 0)
 		p->ns[ENV_ISSUE] = in->insns_per_access[i] / in->issue.value;
+	if (in->load_ports.value > 0 && in->clock_ghz.value > 0) {
+		p->ns[ENV_LOAD_PORTS] = in->loads_per_access[i] / (in->load_ports.value * in->clock_ghz.value);
+		p->ns[ENV_STORE_PORTS] = in->stores_per_access[i] / (in->store_ports.value * in->clock_ghz.value);
+	}
 	p->ns[ENV_CORE] = in->core_ns[i];
 	if (in->read_core.value > 0)
 		p->ns[ENV_BW_CORE] = in->line_bytes / in->read_core.value;

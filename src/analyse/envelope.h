@@ -3,7 +3,9 @@
  * time per access from each resource separately, every term from its own
  * evidence (never from the sweep it explains), the binding term and its
  * margin to the next. Terms: latency L/K (L = t(1)); issue u/P (u counted
- * in the kernel that ran, P measured L1-resident); core (the same kernel's
+ * in the kernel that ran, P measured L1-resident); load and store ports,
+ * m/(ports f) and s/(ports f) (ports per cycle by CPU from the vendors'
+ * guides, f the fastest core clock the run timed); core (the same kernel's
  * L1-resident time); bandwidth b/B (B from the bandwidth section's reads);
  * load_queue L m/Q and rob L u/ROB (Q and ROB from window). Pure: reads a
  * parsed JSON document, prints nothing (report/model_out.c writes).
@@ -23,6 +25,8 @@ struct jsonr_value;
 enum env_term {
 	ENV_LATENCY,       /* L/K: the lanes' own dependency */
 	ENV_ISSUE,         /* u(K)/P: instructions per access over the measured issue rate */
+	ENV_LOAD_PORTS,    /* m(K)/(ports x f): loads per access over the L1D's loads per ns */
+	ENV_STORE_PORTS,   /* s(K)/(ports x f): stores per access over the L1D's stores per ns */
 	ENV_CORE,          /* the same kernel L1-resident: the core's work with every load a hit */
 	ENV_BW_CORE,       /* line / B1: one thread's measured streaming read */
 	ENV_BW_MEMORY,     /* line / Bmax: the most threads' measured read */
@@ -48,6 +52,9 @@ struct env_inputs {
 	struct env_source read_memory;  /* GB/s, the most threads measured */
 	struct env_source load_queue;   /* entries */
 	struct env_source rob;          /* entries */
+	struct env_source load_ports;   /* loads a cycle the L1D takes (analyse/ports.h) */
+	struct env_source store_ports;  /* stores a cycle */
+	struct env_source clock_ghz;    /* the fastest core clock timed in the run */
 	char count_source[ENV_SOURCE_LEN];   /* instructions/loads per access */
 	bool counts_assumed;            /* from the generator's shape, not counted */
 	double ks, ks_uncertainty, plateau_concurrency;
@@ -66,6 +73,7 @@ struct env_inputs {
 	size_t npoints;
 	double lanes[ENV_MAX_POINTS], measured_ns[ENV_MAX_POINTS];
 	double insns_per_access[ENV_MAX_POINTS], loads_per_access[ENV_MAX_POINTS];
+	double stores_per_access[ENV_MAX_POINTS];  /* stack spills; 0 when none or not counted */
 	double core_ns[ENV_MAX_POINTS];       /* 0: not measured */
 };
 
@@ -80,8 +88,8 @@ struct env_point {
 	double loaded_latency_ns; /* t_loaded(K), NAN when the file cannot give it */
 };
 
-/* "latency", "issue", "core", "bandwidth_core", "bandwidth_memory",
- * "load_queue", "rob". */
+/* "latency", "issue", "load_ports", "store_ports", "core",
+ * "bandwidth_core", "bandwidth_memory", "load_queue", "rob". */
 const char *envelope_term_name(enum env_term t);
 
 /* Where term t at point i came from, in words (or why it is unknown). */

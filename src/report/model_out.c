@@ -60,6 +60,8 @@ struct candidate {
 static const struct candidate candidates[] = {
 	{"dependency (L/K)", ENV_LATENCY, "the lanes' own latency: more lanes would still help"},
 	{"core issue (u/P)", ENV_ISSUE, "the instructions of each access at the best rate measured"},
+	{"load ports", ENV_LOAD_PORTS, "loads of each access at the L1D's loads per cycle"},
+	{"store ports", ENV_STORE_PORTS, "stores of each access (spills) at the L1D's stores per cycle"},
 	{"core work, L1-resident", ENV_CORE, "this kernel with every load a hit"},
 	{"bandwidth, one core", ENV_BW_CORE, "lines this core streamed in the bandwidth section"},
 	{"bandwidth, memory system", ENV_BW_MEMORY, "lines the memory system delivered to all threads"},
@@ -224,7 +226,8 @@ static void write_plateau(FILE *out, const struct env_inputs *in)
 
 void model_write_text(FILE *out, const struct env_inputs *in)
 {
-	static const char *const head[ENV_NTERMS] = {"L/K", "u/P", "core", "bw_core", "bw_mem", "load_q", "rob"};
+	static const char *const head[ENV_NTERMS] = {"L/K", "u/P", "ld_port", "st_port", "core",
+						     "bw_core", "bw_mem", "load_q", "rob"};
 	char src[2 * ENV_SOURCE_LEN];
 
 	fprintf(out, "\n%s: the envelope t(K) >= max(terms), ns per access, each term from its own evidence\n",
@@ -347,6 +350,12 @@ static const struct jsonw_field env_input_fields[] = {
 	JSONW_FIELD(DOUBLE, "issue_per_ns", struct env_inputs, issue.value),
 	JSONW_FIELD(TEXT, "issue_source", struct env_inputs, issue.source),
 	JSONW_FIELD(TEXT, "count_source", struct env_inputs, count_source),
+	JSONW_FIELD(DOUBLE, "load_ports_per_cycle", struct env_inputs, load_ports.value),
+	JSONW_FIELD(TEXT, "load_ports_source", struct env_inputs, load_ports.source),
+	JSONW_FIELD(DOUBLE, "store_ports_per_cycle", struct env_inputs, store_ports.value),
+	JSONW_FIELD(TEXT, "store_ports_source", struct env_inputs, store_ports.source),
+	JSONW_FIELD(DOUBLE, "core_clock_ghz", struct env_inputs, clock_ghz.value),
+	JSONW_FIELD(TEXT, "core_clock_source", struct env_inputs, clock_ghz.source),
 	JSONW_FIELD(DOUBLE, "read_core_gbps", struct env_inputs, read_core.value),
 	JSONW_FIELD(TEXT, "read_core_source", struct env_inputs, read_core.source),
 	JSONW_FIELD(DOUBLE, "read_memory_gbps", struct env_inputs, read_memory.value),
@@ -370,7 +379,8 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 {
 	jsonw_object_begin(w, "model");
 	jsonw_string(w, "from", from_path);
-	jsonw_string(w, "envelope", "t(K) >= max(L/K, u/P, core, line/B1, line/Bmax, L m/Q_lq, L u/ROB), ns per access");
+	jsonw_string(w, "envelope", "t(K) >= max(L/K, u/P, m/(ld ports x f), s/(st ports x f), core, line/B1, line/Bmax, "
+		     "L m/Q_lq, L u/ROB), ns per access");
 	JSONW_OBJECT_ARRAY_EACH(w, "inputs", in, n, input_members);
 	write_point_array(w, "terms", in, n, write_terms_json);
 	write_point_array(w, "binding", in, n, write_binding_json);

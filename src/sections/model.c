@@ -126,13 +126,16 @@ static const char model_help[] =
 	"result and prints, per lane count K, a lower bound on time per access from each\n"
 	"resource separately, every term with its source: L/K (L = t(1)); u/P (u the\n"
 	"instructions per access counted in the compiled kernel, P the issue rate the mlp\n"
-	"section measured on the same kernels L1-resident); the same kernel's L1-resident\n"
-	"time; line/B with B the bandwidth section's read on one thread and on all (never\n"
-	"the sweep being explained); L x loads/Q and L x instructions/ROB with Q and ROB\n"
-	"from window (in the file, or a second file). Then the binding term, its margin\n"
-	"to the next, the latency under load at that K's traffic (from the loaded\n"
-	"section) with Little's law, and what could set the plateau, with the evidence\n"
-	"for and against each candidate. No measurement is made; see docs/MODEL.md.\n";
+	"section measured on the same kernels L1-resident); loads and stores per access\n"
+	"over the L1D's load and store ports per cycle (by CPU, from the vendors' guides,\n"
+	"or the largest known, stated as assumed) at the fastest core clock the run\n"
+	"timed; the same kernel's L1-resident time; line/B with B the bandwidth section's\n"
+	"read on one thread and on all (never the sweep being explained); L x loads/Q and\n"
+	"L x instructions/ROB with Q and ROB from window (in the file, or a second file).\n"
+	"Then the binding term, its margin to the next, the latency under load at that\n"
+	"K's traffic (from the loaded section) with Little's law, and what could set the\n"
+	"plateau, with the evidence for and against each candidate. No measurement is\n"
+	"made; see docs/MODEL.md.\n";
 
 const struct section section_model = {
 	.name = "model",
