@@ -15,7 +15,7 @@ struct ports {
 	double loads_per_cycle;
 	double stores_per_cycle;
 	bool assumed;            /* not a figure for this CPU: the table's largest */
-	const char *core;        /* the core the figure is for ("Zen 3"), or NULL */
+	const char *core;        /* the core the figure is for, by its public name; NULL when assumed */
 	const char *source;      /* the public document, or why assumed */
 };
 
