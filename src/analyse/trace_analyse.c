@@ -37,6 +37,7 @@ struct analyser {
 	uint64_t now;
 	uint64_t cache_lines[TRACE_MAX_CACHES];
 	struct charz cz;
+	struct prefetch_model pf;
 	bool have_req;
 	uint64_t req_line;
 	uint64_t req_mask;   /* bytes of req_line the current run touched */
@@ -199,6 +200,8 @@ static int touch_line(struct analyser *a, uint64_t line, uint64_t mask, bool is_
 				r->cache_hits[i]++;
 		fen_add(a, e->last, -1);
 	}
+	if ((rc = prefetch_touch(&a->pf, line)))
+		return rc;
 	e->mask |= mask;
 	e->last = a->now;
 	fen_add(a, a->now, 1);
@@ -374,6 +377,8 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 	a.fen_cap = FEN_INITIAL;
 	a.fen = calloc(a.fen_cap + 1, sizeof(*a.fen));
 	rc = a.fen ? tab_grow(&a) : -ENOMEM;
+	if (!rc)
+		rc = prefetch_init(&a.pf);
 	if (rc)
 		goto out;
 	while ((c = getc_unlocked(f)) != EOF) {
@@ -406,6 +411,7 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		if (a.tab[i].key)
 			r->bytes_touched += (uint64_t)__builtin_popcountll(a.tab[i].mask);
 	r->ticks = r->instr;
+	memcpy(r->prefetch, a.pf.f, sizeof(r->prefetch));
 	{
 		/* the window ends when the last request completes (or at the last
 		 * tick when nothing was requested) */
@@ -422,6 +428,7 @@ out:
 	free(a.fen);
 	free(a.tab);
 	free(a.pending);
+	prefetch_free(&a.pf);
 	return rc;
 }
 

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "analyse/charz.h"
+#include "analyse/prefetch.h"
 
 #define TRACE_LINE_BYTES 64
 #define TRACE_MAX_CACHES 8
@@ -69,6 +70,10 @@ struct trace_result {
 	uint64_t queue_cap;           /* Q the characteriser held requests against; 0: unlimited */
 	uint64_t ticks;               /* instruction records: the model's clock */
 	struct charz_summary requests;
+	/* a tagged next-line prefetcher of each degree over the same touches
+	 * (analyse/prefetch.h): the lines it brought in that demand never
+	 * used are the over-fetch in the traffic efficiency */
+	struct prefetch_figures prefetch[PREFETCH_NDEGREES];
 };
 
 /* Why the characteriser's flag (CHARZ_FLAG_*) or property cannot fire under

@@ -127,6 +127,7 @@ void trace_write_text(FILE *out, const char *path, const struct trace_result *r)
 	fprintf(out, "  useful bytes per line delivered: %.1f of %d (%.1f%%), each distinct line counted once\n",
 		(double)r->bytes_touched / (double)r->distinct_lines, TRACE_LINE_BYTES,
 		pct(r->bytes_touched, r->distinct_lines * TRACE_LINE_BYTES));
+	trace_prefetch_write_text(out, r);
 	if (r->requests.stride_classified)
 		fprintf(out, "  stride regularity: %.1f%% of %llu line requests repeat the previous line delta"
 			" (%llu requests, the first two unclassified)\n", 100 * r->requests.stride_regular_fraction,
@@ -317,6 +318,7 @@ void trace_write_json(struct jsonw *w, const char *path, const struct trace_resu
 	}
 	jsonw_array_end(w);
 	write_requests_json(w, r);
+	trace_prefetch_write_json(w, r);
 	jsonw_array_begin(w, "caches");
 	for (size_t i = 0; i < r->ncaches; i++) {
 		struct trace_price p;

@@ -19,6 +19,12 @@ struct jsonw;
  * hit rates of one trace. */
 void trace_write_text(FILE *out, const char *path, const struct trace_result *r);
 
+/* The prefetch over-fetch table (report/trace_prefetch_out.c): per degree,
+ * demand and prefetched lines, the prefetched lines never used, and useful
+ * bytes over every byte delivered; in JSON the object "prefetch". */
+void trace_prefetch_write_text(FILE *out, const struct trace_result *r);
+void trace_prefetch_write_json(struct jsonw *w, const struct trace_result *r);
+
 /* The misses of each cache size priced under the terms `model` uses, each
  * from its own evidence in the result at json_path (in): L = t(1), the
  * window section's load queue, the bandwidth section's reads on one thread
