@@ -208,6 +208,70 @@ int dram_count(const struct dram_map *m, uint64_t line_bytes, dram_addr_fn addr,
 	return 0;
 }
 
+/* The controller's held requests, oldest first. */
+struct held {
+	uint64_t bank, row;
+};
+
+static void serve(struct dram_count *c, uint64_t *open, const struct held *h)
+{
+	if (open[h->bank] == h->row + 1)
+		c->hits++;
+	else if (open[h->bank])
+		c->conflicts++;
+	else
+		c->empty++;
+	open[h->bank] = h->row + 1;
+}
+
+int dram_count_reordered(const struct dram_map *m, uint64_t line_bytes, dram_addr_fn addr, const void *ctx,
+			 uint64_t n, uint64_t window, struct dram_count *c)
+{
+	uint64_t banks = dram_banks(m), busy = 0, next = 0, nheld = 0;
+	uint64_t *open, *per_bank;
+	struct held *held;
+	double busy_sum = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (dram_map_check(m, line_bytes) || !n)
+		return -EINVAL;
+	c->in_flight = window < 1 ? 1 : window > DRAM_MAX_WINDOW ? DRAM_MAX_WINDOW : window;
+	c->in_flight = c->in_flight > n ? n : c->in_flight;
+	open = calloc(banks, sizeof(*open));
+	per_bank = calloc(banks, sizeof(*per_bank));
+	held = calloc(c->in_flight, sizeof(*held));
+	if (!open || !per_bank || !held) {
+		free(open);
+		free(per_bank);
+		free(held);
+		return -ENOMEM;
+	}
+	for (uint64_t served = 0; served < n; served++) {
+		uint64_t pick = 0;
+
+		for (; nheld < c->in_flight && next < n; nheld++, next++) {
+			dram_locate(m, line_bytes, addr(ctx, next), &held[nheld].bank, &held[nheld].row);
+			busy += !per_bank[held[nheld].bank]++;
+		}
+		busy_sum += (double)busy;
+		/* first ready: the oldest that hits its bank's open row */
+		while (pick < nheld && open[held[pick].bank] != held[pick].row + 1)
+			pick++;
+		if (pick == nheld)
+			pick = 0;
+		serve(c, open, &held[pick]);
+		busy -= !--per_bank[held[pick].bank];
+		memmove(&held[pick], &held[pick + 1], (size_t)(nheld - pick - 1) * sizeof(*held));
+		nheld--;
+	}
+	c->requests = n;
+	c->banks_busy_mean = busy_sum / (double)n;
+	free(open);
+	free(per_bank);
+	free(held);
+	return 0;
+}
+
 double dram_seq_hit_model(const struct dram_map *m, uint64_t line_bytes, uint64_t lines)
 {
 	uint64_t banks = dram_banks(m), per_row = m->row_bytes / line_bytes, stripe = banks * per_row, opened;
@@ -246,6 +310,8 @@ double dram_random_banks_model(const struct dram_map *m, uint64_t in_flight)
 
 	return banks * (1.0 - pow(1.0 - 1.0 / banks, (double)in_flight));
 }
+
+const uint64_t dram_two_windows[DRAM_TWO_WINDOWS] = {2, 8, 32};
 
 struct two_ctx {
 	uint64_t line_bytes, base_b;
@@ -288,6 +354,10 @@ int dram_two_streams(const struct dram_map *m, uint64_t line_bytes, uint64_t lin
 	ctx.base_b = t->base_same_bytes;
 	if ((rc = dram_count(m, line_bytes, two_addr, &ctx, 2 * lines_each, 2, &t->same_bank)))
 		return rc;
+	for (int w = 0; w < DRAM_TWO_WINDOWS; w++)
+		if ((rc = dram_count_reordered(m, line_bytes, two_addr, &ctx, 2 * lines_each, dram_two_windows[w],
+					       &t->same_bank_reordered[w])))
+			return rc;
 	if (!t->apart_possible)
 		return 0;
 	ctx.base_b = t->base_apart_bytes;

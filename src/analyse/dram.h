@@ -68,6 +68,16 @@ struct dram_count {
 int dram_count(const struct dram_map *m, uint64_t line_bytes, dram_addr_fn addr, const void *ctx, uint64_t n,
 	       uint64_t in_flight, struct dram_count *c);
 
+#define DRAM_MAX_WINDOW 256u     /* requests a reordering controller holds, at most */
+
+/* As dram_count, but the controller holds up to `window` requests (clamped
+ * to 1..DRAM_MAX_WINDOW and n) and serves the oldest whose row is open in
+ * its bank, else the oldest (first-ready, first-come first-served). A
+ * window of 1 is arrival order. banks_busy_mean is over the held requests
+ * at each service. Same returns as dram_count. */
+int dram_count_reordered(const struct dram_map *m, uint64_t line_bytes, dram_addr_fn addr, const void *ctx,
+			 uint64_t n, uint64_t window, struct dram_count *c);
+
 /* Activations: every request that found its row closed. */
 uint64_t dram_activations(const struct dram_count *c);
 
@@ -86,6 +96,9 @@ double dram_random_hit_model(const struct dram_map *m, uint64_t footprint_bytes)
 double dram_seq_banks_model(const struct dram_map *m, uint64_t line_bytes, uint64_t in_flight);
 double dram_random_banks_model(const struct dram_map *m, uint64_t in_flight);
 
+#define DRAM_TWO_WINDOWS 3
+extern const uint64_t dram_two_windows[DRAM_TWO_WINDOWS];   /* 2, 8, 32 */
+
 /* Two cores each walking their own region sequentially, their requests
  * interleaved at the controller one for one (A0 B0 A1 B1 ...). B starts in
  * A's first bank at another row (same_bank), or half the banks away
@@ -97,7 +110,11 @@ struct dram_two_streams {
 	struct dram_count same_bank;  /* A and B, B in A's bank, another row */
 	struct dram_count apart;      /* A and B, B in another bank */
 	bool apart_possible;          /* more than one bank */
+	/* A and B in one bank again, served open-row first among the
+	 * DRAM_TWO_WINDOWS windows of requests the controller holds */
+	struct dram_count same_bank_reordered[DRAM_TWO_WINDOWS];
 };
+
 
 /* 0, -EINVAL (bad map or lines_each == 0), -ENOMEM. */
 int dram_two_streams(const struct dram_map *m, uint64_t line_bytes, uint64_t lines_each, struct dram_two_streams *t);

@@ -58,13 +58,21 @@ static void two_text(FILE *out, const struct qmodel_table *t)
 		"(A0 B0 A1 B1 ...), row-hit rate:\n", (unsigned long long)two->lines_each);
 	walk_text(out, "A alone", &two->alone);
 	walk_text(out, "B in A's bank, another row", &two->same_bank);
+	for (int w = 0; w < DRAM_TWO_WINDOWS; w++) {
+		char what[40];
+
+		snprintf(what, sizeof(what), "same bank, FR-FCFS, %llu held", (unsigned long long)dram_two_windows[w]);
+		walk_text(out, what, &two->same_bank_reordered[w]);
+	}
 	if (two->apart_possible)
 		walk_text(out, "B half the banks away", &two->apart);
 	else
 		fprintf(out, "  %-28s -: one bank, nowhere else to put B\n", "B in another bank");
 	if (dram_hit_fraction(&two->same_bank) < dram_hit_fraction(&two->alone))
 		fprintf(out, "  each walk alone keeps its row open; interleaved in one bank, each access finds the other's "
-			"row open: the interleaving, not either walk, destroyed the locality\n");
+			"row open: the interleaving, not either walk, destroyed the locality; a controller that holds "
+			"several requests and serves the open row's first (FR-FCFS) wins hits back, the more the more "
+			"it holds: concurrency buys row hits\n");
 	if (two->apart_possible && dram_hit_fraction(&two->apart) < dram_hit_fraction(&two->alone))
 		fprintf(out, "  under this interleave each walk visits every bank, so no placement keeps the two out of "
 			"each other's banks: what spreads one walk's requests over the banks mixes two walks in each\n");
@@ -145,6 +153,10 @@ void qmodel_dram_write_json(struct jsonw *w, const struct qmodel_table *t)
 	jsonw_uint_or_null(w, "base_apart_bytes", t->two.apart_possible, t->two.base_apart_bytes);
 	count_json(w, "alone", &t->two.alone);
 	count_json(w, "same_bank", &t->two.same_bank);
+	jsonw_array_begin(w, "same_bank_reordered");
+	for (int k = 0; k < DRAM_TWO_WINDOWS; k++)
+		count_json(w, NULL, &t->two.same_bank_reordered[k]);
+	jsonw_array_end(w);
 	if (t->two.apart_possible)
 		count_json(w, "apart", &t->two.apart);
 	else

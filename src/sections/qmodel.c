@@ -217,8 +217,9 @@ static const char qmodel_help[] =
 	"MAP (ch=N,rank=N,bank=N,row=SIZE,interleave=line|row) adds, per feed, the row\n"
 	"hits, empties and conflicts its addresses meet through that map (open page,\n"
 	"arrival order) and the banks its in-flight requests keep busy, each beside the\n"
-	"derivation's figure, and two sequential walks interleaved in one bank against\n"
-	"the same walks kept apart. No measurement is made; see docs/MODEL.md.\n";
+	"derivation's figure, and two sequential walks interleaved in one bank, served in\n"
+	"arrival order and open-row first among 2, 8 and 32 held requests, against the\n"
+	"same walks kept apart. No measurement is made; see docs/MODEL.md.\n";
 
 const struct section section_qmodel = {
 	.name = "qmodel",
