@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "report/app_bzip2_checks_out.h"
 #include "report/app_chase_out.h"
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
@@ -294,6 +295,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		   "the share of it huge pages back (smaps); ns/row: warm ns per BWT row (%llu rows)\n",
 		(unsigned long long)r->rows);
 	write_chase_text(r, f);
+	app_bzip2_checks_write_text(r, f);
 	for (unsigned i = 0; i < r->nvariants; i++)
 		if (r->variants[i].k == 1 && !r->variants[i].fresh_output) {
 			write_stages_text("K=1", &r->variants[i], f);
@@ -425,6 +427,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_string(w, "resident_where", r->resident_where);
 	app_chase_write_json(w, &r->chase);
 	jsonw_bool(w, "chase_reused", r->chase_reused);
+	app_bzip2_checks_write_json(r, w);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);
 }

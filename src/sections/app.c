@@ -300,9 +300,13 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	res->bzip2 = calloc(1, sizeof(*res->bzip2));
 	if (!res->bzip2)
 		return -ENOMEM;
+	p.keep_input = true;  /* for the baseline's re-time, after the chase */
 	rc = app_bzip2_run(&p, res->bzip2, s->err, sizeof(s->err));
 	if (!rc)
 		rc = app_bzip2_chase_beside(s, res, short_form);
+	if (!rc)
+		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
+	app_bzip2_release_input(res->bzip2);
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];
 
@@ -323,6 +327,12 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused)
 		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
 			    res->bzip2->chase.nimpossible);
+	if (res->bzip2->baseline.nslow)
+		result_warn(s->r, "app bzip2: %u K=1 walk(s) above %.1f ns per row after a re-time (the chase's t(1) %.1f ns "
+			    "at the table's footprint plus the walk's own work, %.1f ns, plus the %.1f%% floor), marked "
+			    "SLOW BASELINE: every s and R(K) divides by the K=1 walk", res->bzip2->baseline.nslow,
+			    res->bzip2->baseline.bound_ns_per_row, res->bzip2->baseline.chase_ns,
+			    res->bzip2->baseline.work_ns_per_row, res->bzip2->baseline.floor_pct);
 	if (res->bzip2->chase.nfalls && !res->bzip2->chase_reused)
 		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase fall below a smaller K's beyond the floor, "
 			    "marked NON-MONOTONIC", res->bzip2->chase.nfalls);

@@ -921,6 +921,17 @@ static void derive(struct app_bzip2_result *r)
 	app_bzip2_translation_derive(r);
 }
 
+void app_bzip2_derive(struct app_bzip2_result *r)
+{
+	derive(r);
+}
+
+int app_bzip2_time_variant(const struct app_bzip2_params *p, const struct app_bzip2_result *r, const uint8_t *in,
+			   size_t len, struct app_bzip2_variant *v, char *err, size_t errlen)
+{
+	return run_variant(p, in, len, r->hash, r->decoded_bytes, v, err, errlen);
+}
+
 /* The overlap axes at the fastest walk planned in turn (K=16 prefetch
  * next where swept: the best on the text files here), each beside it:
  * interleaved on one core, and the scout on two. */
@@ -1376,7 +1387,12 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	rc = 0;
 out:
 	r->seconds = (double)(clock_wall_ns() - t_start) * 1e-9;
-	free(in);
+	if (!rc && p->keep_input) {
+		r->kept_input = in;
+		r->kept_input_bytes = len;
+	} else {
+		free(in);
+	}
 	free(buf);
 	return rc;
 }

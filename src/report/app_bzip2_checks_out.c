@@ -1,0 +1,73 @@
+/*
+ * The text and JSON of app bzip2's self-checks. The baseline line says the
+ * bound and where each of its terms came from, so a reader can redo the
+ * arithmetic: (chase t(1) + the walk's own work) x (1 + floor).
+ */
+#include "report/app_bzip2_checks_out.h"
+
+static const char *output_name(const struct app_bzip2_variant *v)
+{
+	return v->fresh_output ? "fresh" : "reused";
+}
+
+static void write_baseline_text(const struct app_bzip2_result *r, FILE *f)
+{
+	const struct app_bzip2_baseline *b = &r->baseline;
+
+	if (!b->checked) {
+		fprintf(f, "  K=1 baseline: not checked (no chase at the table's footprint or no K=1 walk)\n");
+		return;
+	}
+	fprintf(f, "  K=1 baseline: at most %.1f ns per row = (chase t(1) %.1f ns + the walk's own work %.1f ns, %s) "
+		   "x (1 + %.1f%% floor):", b->bound_ns_per_row, b->chase_ns, b->work_ns_per_row, b->work_from,
+		b->floor_pct);
+	for (unsigned i = 0; i < b->nrows; i++) {
+		const struct app_bzip2_baseline_row *row = &b->rows[i];
+
+		fprintf(f, "%s %s output %.1f ns", i ? ";" : "", output_name(&r->variants[row->variant]),
+			row->walk_ns_per_row);
+		if (row->retimed)
+			fprintf(f, " (re-timed; first %.1f ns)", row->first_ns_per_row);
+		fprintf(f, "%s", row->slow ? " SLOW BASELINE: s and R(K) divide by it" : " ok");
+	}
+	fputc('\n', f);
+}
+
+void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
+{
+	write_baseline_text(r, f);
+}
+
+static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
+{
+	const struct app_bzip2_baseline *b = &r->baseline;
+
+	jsonw_object_begin(w, "k1_baseline");
+	jsonw_bool(w, "checked", b->checked);
+	jsonw_double_or_null(w, "chase_ns", b->checked, b->chase_ns);
+	jsonw_double_or_null(w, "work_ns_per_row", b->checked, b->work_ns_per_row);
+	jsonw_string_or_null(w, "work_from", b->checked, b->work_from);
+	jsonw_double_or_null(w, "floor_pct", b->checked, b->floor_pct);
+	jsonw_double_or_null(w, "bound_ns_per_row", b->checked, b->bound_ns_per_row);
+	jsonw_uint(w, "slow_walks", b->nslow);
+	jsonw_array_begin(w, "walks");
+	for (unsigned i = 0; i < b->nrows; i++) {
+		const struct app_bzip2_baseline_row *row = &b->rows[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_uint(w, "variant", row->variant);
+		jsonw_string(w, "output_buffer", output_name(&r->variants[row->variant]));
+		jsonw_double(w, "first_ns_per_row", row->first_ns_per_row);
+		jsonw_double(w, "walk_ns_per_row", row->walk_ns_per_row);
+		jsonw_bool(w, "retimed", row->retimed);
+		jsonw_bool(w, "slow", row->slow);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
+void app_bzip2_checks_write_json(const struct app_bzip2_result *r, struct jsonw *w)
+{
+	write_baseline_json(r, w);
+}
