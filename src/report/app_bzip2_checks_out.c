@@ -5,6 +5,8 @@
  */
 #include "report/app_bzip2_checks_out.h"
 
+#define MIB ((double)(1u << 20))
+
 static const char *output_name(const struct app_bzip2_variant *v)
 {
 	return v->fresh_output ? "fresh" : "reused";
@@ -33,9 +35,26 @@ static void write_baseline_text(const struct app_bzip2_result *r, FILE *f)
 	fputc('\n', f);
 }
 
+/* The decoders' own buffers beside the process's peak RSS, which counts
+ * every arena and input the run touched before the workers. */
+static void write_footprint_text(const struct app_bzip2_result *r, FILE *f)
+{
+	if (!r->nworkers)
+		return;
+	if (!r->decoder_bytes_each) {
+		fprintf(f, "  decoder's own buffers: %s\n", r->decoder_bytes_from[0] ? r->decoder_bytes_from : "unmeasured");
+		return;
+	}
+	fprintf(f, "  decoder's own buffers: %.2f MiB per warmed decoder; peak per worker count:", r->decoder_bytes_each / MIB);
+	for (unsigned i = 0; i < r->nworkers; i++)
+		fprintf(f, "%s %u: %.2f MiB", i ? "," : "", r->workers[i].n, r->workers[i].decoder_bytes / MIB);
+	fprintf(f, " (%s)\n", r->decoder_bytes_from);
+}
+
 void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 {
 	write_baseline_text(r, f);
+	write_footprint_text(r, f);
 }
 
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
@@ -70,4 +89,6 @@ static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *
 void app_bzip2_checks_write_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
 	write_baseline_json(r, w);
+	jsonw_uint_or_null(w, "decoder_bytes_each", r->decoder_bytes_each > 0, r->decoder_bytes_each);
+	jsonw_string_or_null(w, "decoder_bytes_from", r->decoder_bytes_from[0], r->decoder_bytes_from);
 }

@@ -107,6 +107,7 @@ static const struct jsonw_field app_bzip2_workers_fields[] = {
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_median", struct app_bzip2_workers, block_mb_per_s_median),
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_max", struct app_bzip2_workers, block_mb_per_s_max),
 	JSONW_FIELD(INT, "peak_rss_kib", struct app_bzip2_workers, peak_rss_kib),
+	JSONW_FIELD(UINT, "decoder_bytes", struct app_bzip2_workers, decoder_bytes),
 	JSONW_FIELD(DOUBLE, "scan_seconds", struct app_bzip2_workers, scan_seconds),
 	JSONW_FIELD(DOUBLE, "blocks_seconds", struct app_bzip2_workers, blocks_seconds),
 	JSONW_FIELD(DOUBLE, "imbalance_seconds", struct app_bzip2_workers, imbalance_seconds),

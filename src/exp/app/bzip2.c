@@ -483,14 +483,18 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .pages = r->variants[r->best].pages,
 			 .clock = p->clock};
 	pthread_t th[APP_BZ2_WORKERS_MAX];
+	struct app_bzip2_footprint fp;
 	int rc = 0;
 
 	w.walk.seed = p->seed;
 	w.ncpus = team_allowed_cpus(w.cpus, APP_BZ2_WORKERS_MAX);
 	if (w.ncpus > APP_BZ2_WORKERS_MAX)
 		w.ncpus = APP_BZ2_WORKERS_MAX;
+	app_bzip2_footprint_begin(&fp);
 	if ((rc = workers_ready(&w, p->max_workers < APP_BZ2_WORKERS_MAX ? p->max_workers : APP_BZ2_WORKERS_MAX)))
 		return rc;
+	app_bzip2_footprint_ready(&fp, w.dec, p->max_workers < APP_BZ2_WORKERS_MAX ? p->max_workers : APP_BZ2_WORKERS_MAX,
+				  r);
 	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
 		struct app_bzip2_workers *x = &r->workers[r->nworkers];
 		double best = 0, cpu_best = 0, *rates = NULL;
@@ -585,6 +589,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
 		getrusage(RUSAGE_SELF, &ru);
 		x->peak_rss_kib = ru.ru_maxrss;
+		x->decoder_bytes = app_bzip2_footprint_at(&fp, n, w.ncand);
 		r->nworkers++;
 	}
 	workers_release(&w);

@@ -154,6 +154,7 @@ struct app_bzip2_workers {
 	double block_slowdown;           /* blocks_seconds / the one worker's: > 1 when blocks slow each other */
 	const char *shortfall_cause;     /* the largest loss against n x one worker, in words; "none" */
 	long peak_rss_kib;               /* the process's peak so far (getrusage) */
+	size_t decoder_bytes;            /* the decoder's own buffers at n workers (bzip2_footprint.c); 0: unmeasured */
 };
 
 struct app_bzip2_tool {
@@ -235,6 +236,8 @@ struct app_bzip2_result {
 	const char *resident_from;       /* "latency curve", "reported caches" or "unknown" */
 	char resident_where[96];         /* which level, or past which, in words */
 	struct app_bzip2_baseline baseline;
+	size_t decoder_bytes_each;       /* one warmed decoder's buffers; 0: unmeasured */
+	char decoder_bytes_from[128];    /* how workers[].decoder_bytes were counted, in words */
 	/* The input as decoded (the budget's prefix included), kept past
 	 * app_bzip2_run when p->keep_input so a check after the chase can
 	 * re-time a variant; app_bzip2_release_input frees it. */
@@ -290,6 +293,23 @@ int app_bzip2_baseline_check(struct app_bzip2_result *r, app_bzip2_retime_fn ret
  * only the verdict). 0, or -EINTR/-ENOMEM/-EPROTO with err. */
 int app_bzip2_baseline_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen);
 void app_bzip2_release_input(struct app_bzip2_result *r);
+
+/* exp/app/bzip2_footprint.c: the decoders' own bytes per worker count.
+ * begin before the decoders are made, ready once all n are made and
+ * warmed (fills r->decoder_bytes_each and _from), at after the trials of
+ * n workers over ncand candidate blocks: the n decoders' buffers, their
+ * growth since ready, and the block bookkeeping (0: unmeasured). */
+struct app_bzip2_footprint {
+	bool ok;
+	size_t heap_before, heap_ready, each_bytes;
+};
+struct bz2_decoder;
+void app_bzip2_footprint_begin(struct app_bzip2_footprint *f);
+void app_bzip2_footprint_ready(struct app_bzip2_footprint *f, struct bz2_decoder *const *dec, unsigned n,
+			       struct app_bzip2_result *r);
+size_t app_bzip2_footprint_at(const struct app_bzip2_footprint *f, unsigned n, size_t ncand);
+/* The parallel decoder's per-block arrays for ncand candidates (pure). */
+size_t app_bzip2_bookkeeping_bytes(size_t ncand);
 
 /* exp/app/bzip2.c: the sweep's timing of one variant (its trials, stages
  * and figures into *v), for a re-time; and the derived figures (s, f, the
