@@ -91,6 +91,9 @@ static const struct opt opts[] = {
 	{"prefetch", "KIND", OPT_STRING, F(prefetch), 0, 0, "app bzip2: off, next or two (default off; next and two at K=8)"},
 	{"output-buffer", "KIND", OPT_STRING, F(output_buffer), 0, 0,
 	 "app bzip2: reused across blocks or fresh per block (default reused; fresh at K=8 and K=1)"},
+	{"predictions", "FILE", OPT_STRING, F(predictions_path), 0, 0,
+	 "app bzip2: expected figures written before the run, one AXIS FIGURE HYPOTHESIS a line, each judged\n"
+	 "                       supported, contradicted or inconclusive against the run's floor"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 10 s)"},

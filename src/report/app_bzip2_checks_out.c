@@ -1,9 +1,12 @@
 /*
  * The text and JSON of app bzip2's self-checks. The baseline line says the
  * bound and where each of its terms came from, so a reader can redo the
- * arithmetic: (chase t(1) + the walk's own work) x (1 + floor).
+ * arithmetic: (chase t(1) + the walk's own work) x (1 + floor); the
+ * predictions likewise print the band they were judged in.
  */
 #include "report/app_bzip2_checks_out.h"
+
+#include <math.h>
 
 #define MIB ((double)(1u << 20))
 
@@ -51,10 +54,31 @@ static void write_footprint_text(const struct app_bzip2_result *r, FILE *f)
 	fprintf(f, " (%s)\n", r->decoder_bytes_from);
 }
 
+/* Each prediction beside its measured figure, with the band it was judged
+ * in, so a reader can redo the verdict. */
+static void write_predictions_text(const struct app_bzip2_predictions *ps, FILE *f)
+{
+	if (!ps->n)
+		return;
+	fprintf(f, "  predictions from %s (sha256 %.16s..., written %s), judged within %.1f%% (twice the chase's floor):\n",
+		ps->path, ps->sha256, ps->written_utc[0] ? ps->written_utc : "at an unknown time", ps->tolerance_pct);
+	fprintf(f, "    %-12s %-16s %9s %9s %-13s %s\n", "axis", "figure", "expected", "measured", "verdict", "hypothesis");
+	for (unsigned i = 0; i < ps->n; i++) {
+		const struct app_bzip2_prediction *p = &ps->p[i];
+		char m[24] = "-";
+
+		if (isfinite(p->measured))
+			snprintf(m, sizeof(m), "%.2f", p->measured);
+		fprintf(f, "    %-12s %-16s %9.2f %9s %-13s %s\n", p->axis, p->figure, p->expected, m, p->verdict,
+			p->hypothesis);
+	}
+}
+
 void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 {
 	write_baseline_text(r, f);
 	write_footprint_text(r, f);
+	write_predictions_text(&r->predictions, f);
 }
 
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
@@ -86,8 +110,38 @@ static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *
 	jsonw_object_end(w);
 }
 
+static void write_predictions_json(const struct app_bzip2_predictions *ps, struct jsonw *w)
+{
+	if (!ps->n) {
+		jsonw_null(w, "predictions");
+		return;
+	}
+	jsonw_object_begin(w, "predictions");
+	jsonw_string(w, "path", ps->path);
+	jsonw_string(w, "file_sha256", ps->sha256);
+	jsonw_string_or_null(w, "written_utc", ps->written_utc[0], ps->written_utc);
+	jsonw_double(w, "tolerance_pct", ps->tolerance_pct);
+	jsonw_array_begin(w, "items");
+	for (unsigned i = 0; i < ps->n; i++) {
+		const struct app_bzip2_prediction *p = &ps->p[i];
+
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "axis", p->axis);
+		jsonw_string(w, "figure", p->figure);
+		jsonw_double(w, "expected", p->expected);
+		jsonw_double_or_null(w, "measured", isfinite(p->measured), p->measured);
+		jsonw_string(w, "verdict", p->verdict);
+		jsonw_string(w, "why", p->why);
+		jsonw_string(w, "hypothesis", p->hypothesis);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+	jsonw_object_end(w);
+}
+
 void app_bzip2_checks_write_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
+	write_predictions_json(&r->predictions, w);
 	write_baseline_json(r, w);
 	jsonw_uint_or_null(w, "decoder_bytes_each", r->decoder_bytes_each > 0, r->decoder_bytes_each);
 	jsonw_string_or_null(w, "decoder_bytes_from", r->decoder_bytes_from[0], r->decoder_bytes_from);

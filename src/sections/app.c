@@ -105,6 +105,9 @@ static const char app_help[] =
  * (another kernel, or `plan --from`, which prices from facts alone). */
 static double app_bzip2_planned_s = -1;
 
+/* --predictions, read and parsed at plan time: before anything is measured. */
+static struct app_bzip2_predictions app_bzip2_predicted;
+
 /* The kernel being planned (app_section_plan), NULL for `plan --from` and
  * the full report: priced as bwt. */
 static const char *app_kernel_planned;
@@ -234,6 +237,8 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	}
 	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
 		return usage_fail(err, errlen, "app bzip2: %s", why);
+	if (o->predictions_path && app_bzip2_predictions_read(o->predictions_path, &app_bzip2_predicted, why, sizeof(why)))
+		return usage_fail(err, errlen, "%s", why);
 	{
 		struct app_bzip2_params p = app_bzip2_params_of(s, false, o->budget_s ? o->budget_s : APP_ALONE_BUDGET_S);
 		struct clock_info clk;
@@ -307,6 +312,11 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	if (!rc)
 		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
 	app_bzip2_release_input(res->bzip2);
+	if (!rc && !short_form && s->o->predictions_path) {
+		res->bzip2->predictions = app_bzip2_predicted;
+		app_bzip2_predictions_judge(&res->bzip2->predictions, res->bzip2,
+					    res->bzip2->chase.ran ? res->bzip2->chase.noise_floor_pct : 0);
+	}
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];
 
@@ -366,6 +376,9 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
 		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
+	if (o->predictions_path)
+		return usage_fail(err, errlen, "app %s: --predictions judges bzip2's axes (expected app bzip2 --predictions "
+			    "FILE)", kernel);
 	if (o->lanes || o->segments || o->layout || o->prefetch || o->output_buffer)
 		return usage_fail(err, errlen, "app %s: --lanes, --segments, --layout, --prefetch and --output-buffer are "
 			    "bzip2's axes (expected app bzip2)", kernel);
@@ -600,7 +613,7 @@ static void app_section_text(const void *res, FILE *f)
 const struct section section_app = {
 	.name = "app",
 	.options = "size pages max-lanes trials threads text input bzip2 budget",
-	.options_alone = "lanes segments layout prefetch output-buffer",
+	.options_alone = "lanes segments layout prefetch output-buffer predictions",
 	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
 	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "kernel",

@@ -64,6 +64,7 @@ struct options {
 	const char *layout;          /* --layout registers|state */
 	const char *prefetch;        /* --prefetch off|next|two */
 	const char *output_buffer;   /* --output-buffer reused|fresh */
+	const char *predictions_path; /* --predictions FILE: expected figures, judged after the run */
 };
 
 #define CLI_ERR_LEN 256

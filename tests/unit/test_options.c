@@ -32,7 +32,7 @@ static const struct {
 	{"pages", {"pages", "npages"}}, {"max-lanes", {"max_lanes"}}, {"repeat", {"repeat"}},
 	{"trials", {"trials"}}, {"accesses", {"accesses"}}, {"threads", {"threads"}},
 	{"fillers", {"window_fillers"}}, {"max-n", {"max_n"}}, {"dump-code", {"dump_code"}},
-	{"from", {"from_path"}}, {"budget", {"budget"}},
+	{"from", {"from_path"}}, {"budget", {"budget"}}, {"predictions", {"predictions_path"}},
 };
 
 /* A value each option accepts, so only the pairing decides. */

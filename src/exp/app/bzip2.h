@@ -19,6 +19,7 @@
 #include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "exp/app/app.h"
+#include "exp/app/bzip2_predictions.h"
 
 #define APP_BZ2_VARIANTS_MAX 28
 #define APP_BZ2_WORKERS_MAX 16
@@ -236,6 +237,7 @@ struct app_bzip2_result {
 	const char *resident_from;       /* "latency curve", "reported caches" or "unknown" */
 	char resident_where[96];         /* which level, or past which, in words */
 	struct app_bzip2_baseline baseline;
+	struct app_bzip2_predictions predictions;  /* --predictions: n 0 when none given */
 	size_t decoder_bytes_each;       /* one warmed decoder's buffers; 0: unmeasured */
 	char decoder_bytes_from[128];    /* how workers[].decoder_bytes were counted, in words */
 	/* The input as decoded (the budget's prefix included), kept past
