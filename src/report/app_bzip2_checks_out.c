@@ -74,11 +74,23 @@ static void write_predictions_text(const struct app_bzip2_predictions *ps, FILE 
 	}
 }
 
+static void write_hypotheses_text(const struct app_bzip2_result *r, FILE *f)
+{
+	if (!r->hypotheses[0].name)
+		return;
+	fprintf(f, "  hypotheses, from the timing axes (band %.1f%%: twice the chase's floor):\n", r->hypotheses_band_pct);
+	fprintf(f, "    %-23s %-9s %s\n", "hypothesis", "verdict", "evidence; the counter that would decide it");
+	for (unsigned i = 0; i < APP_BZ2_HYPOTHESES; i++)
+		fprintf(f, "    %-23s %-9s %s; %s\n", r->hypotheses[i].name, r->hypotheses[i].verdict,
+			r->hypotheses[i].evidence, r->hypotheses[i].counter);
+}
+
 void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 {
 	write_baseline_text(r, f);
 	write_footprint_text(r, f);
 	write_predictions_text(&r->predictions, f);
+	write_hypotheses_text(r, f);
 }
 
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
@@ -139,8 +151,24 @@ static void write_predictions_json(const struct app_bzip2_predictions *ps, struc
 	jsonw_object_end(w);
 }
 
+static void write_hypotheses_json(const struct app_bzip2_result *r, struct jsonw *w)
+{
+	jsonw_double(w, "hypotheses_band_pct", r->hypotheses_band_pct);
+	jsonw_array_begin(w, "hypotheses");
+	for (unsigned i = 0; i < APP_BZ2_HYPOTHESES && r->hypotheses[0].name; i++) {
+		jsonw_object_begin(w, NULL);
+		jsonw_string(w, "name", r->hypotheses[i].name);
+		jsonw_string(w, "verdict", r->hypotheses[i].verdict);
+		jsonw_string(w, "evidence", r->hypotheses[i].evidence);
+		jsonw_string(w, "counter", r->hypotheses[i].counter);
+		jsonw_object_end(w);
+	}
+	jsonw_array_end(w);
+}
+
 void app_bzip2_checks_write_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
+	write_hypotheses_json(r, w);
 	write_predictions_json(&r->predictions, w);
 	write_baseline_json(r, w);
 	jsonw_uint_or_null(w, "decoder_bytes_each", r->decoder_bytes_each > 0, r->decoder_bytes_each);

@@ -1,7 +1,7 @@
 /*
  * Writers for `app bzip2`'s checks on its own figures: the K=1 baseline
- * against the chase, the decoder's own footprint, and the predictions
- * judged: text lines inside app bzip2's block and JSON keys inside
+ * against the chase, the decoder's own footprint, the predictions judged
+ * and the six hypotheses: text lines inside app bzip2's block and JSON keys inside
  * app.bzip2 (docs/OUTPUT.md). Writers never measure.
  */
 #ifndef MLPSCOPE_REPORT_APP_BZIP2_CHECKS_OUT_H

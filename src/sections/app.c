@@ -281,6 +281,20 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 			       sizeof(s->err));
 }
 
+/* The predictions given (path non-NULL) and the six hypotheses, judged
+ * against the chase's floor once every figure is final. */
+static void app_bzip2_judge_beside(struct app_bzip2_result *b, const char *path)
+{
+	double floor_pct = b->chase.ran ? b->chase.noise_floor_pct : 0;
+
+	if (path) {
+		b->predictions = app_bzip2_predicted;
+		app_bzip2_predictions_judge(&b->predictions, b, floor_pct);
+	}
+	b->hypotheses_band_pct = floor_pct > 0 ? 2 * floor_pct : 0;
+	app_bzip2_hypotheses_judge(b, b->hypotheses_band_pct, b->hypotheses);
+}
+
 /* A huge-page request the kernel did not meet is said, as for bwt. */
 static void app_bzip2_warn_pages(struct report *r, const struct app_bzip2_result *b)
 {
@@ -312,11 +326,8 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	if (!rc)
 		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
 	app_bzip2_release_input(res->bzip2);
-	if (!rc && !short_form && s->o->predictions_path) {
-		res->bzip2->predictions = app_bzip2_predicted;
-		app_bzip2_predictions_judge(&res->bzip2->predictions, res->bzip2,
-					    res->bzip2->chase.ran ? res->bzip2->chase.noise_floor_pct : 0);
-	}
+	if (!rc)
+		app_bzip2_judge_beside(res->bzip2, short_form ? NULL : s->o->predictions_path);
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];
 

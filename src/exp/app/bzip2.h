@@ -19,6 +19,7 @@
 #include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "exp/app/app.h"
+#include "exp/app/bzip2_hypotheses.h"
 #include "exp/app/bzip2_predictions.h"
 
 #define APP_BZ2_VARIANTS_MAX 28
@@ -238,6 +239,8 @@ struct app_bzip2_result {
 	char resident_where[96];         /* which level, or past which, in words */
 	struct app_bzip2_baseline baseline;
 	struct app_bzip2_predictions predictions;  /* --predictions: n 0 when none given */
+	double hypotheses_band_pct;      /* the band they were judged in: twice the chase's floor; 0: none */
+	struct app_bzip2_hypothesis hypotheses[APP_BZ2_HYPOTHESES];  /* name NULL: not judged */
 	size_t decoder_bytes_each;       /* one warmed decoder's buffers; 0: unmeasured */
 	char decoder_bytes_from[128];    /* how workers[].decoder_bytes were counted, in words */
 	/* The input as decoded (the budget's prefix included), kept past
