@@ -19,8 +19,7 @@
 #include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "exp/app/app.h"
-#include "exp/app/bzip2_hypotheses.h"
-#include "exp/app/bzip2_predictions.h"
+#include "exp/app/bzip2_judged.h"
 
 #define APP_BZ2_VARIANTS_MAX 28
 #define APP_BZ2_WORKERS_MAX 16
@@ -298,6 +297,27 @@ int app_bzip2_baseline_check(struct app_bzip2_result *r, app_bzip2_retime_fn ret
  * only the verdict). 0, or -EINTR/-ENOMEM/-EPROTO with err. */
 int app_bzip2_baseline_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen);
 void app_bzip2_release_input(struct app_bzip2_result *r);
+
+/* exp/app/bzip2_predictions.c. Parse text (len bytes) into ps (path and hash not touched): 0, or
+ * -EINVAL with err "line N: ... (expected ...)". */
+int app_bzip2_predictions_parse(const char *text, size_t len, struct app_bzip2_predictions *ps, char *err,
+				size_t errlen);
+/* Read and parse path, recording its hash and time: 0, or -errno with err
+ * naming the file ("--predictions: PATH: ..."). */
+int app_bzip2_predictions_read(const char *path, struct app_bzip2_predictions *ps, char *err, size_t errlen);
+
+/* Each prediction's measured figure from r, and its verdict against
+ * floor_pct (the run's floor; not above 0: none measured, every verdict
+ * inconclusive): within twice the floor of the expected value supported,
+ * beyond twice that contradicted, between the two inconclusive. */
+void app_bzip2_predictions_judge(struct app_bzip2_predictions *ps, const struct app_bzip2_result *r,
+				 double floor_pct);
+
+/* exp/app/bzip2_hypotheses.c. Fills h[0..APP_BZ2_HYPOTHESES) from r's figures, judged against
+ * band_pct (a ratio's band: twice the floor; not above 0: every verdict
+ * undecided). */
+void app_bzip2_hypotheses_judge(const struct app_bzip2_result *r, double band_pct,
+				struct app_bzip2_hypothesis h[APP_BZ2_HYPOTHESES]);
 
 /* exp/app/bzip2_footprint.c: the decoders' own bytes per worker count.
  * begin before the decoders are made, ready once all n are made and

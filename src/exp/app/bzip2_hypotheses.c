@@ -9,9 +9,8 @@
  * verdict; an axis the run did not measure leaves it undecided, and the
  * counter named is what would decide it on a machine that has one.
  */
-#include "exp/app/bzip2_hypotheses.h"
-
 #include "exp/app/bzip2.h"
+
 
 #include <math.h>
 #include <stdarg.h>

@@ -8,9 +8,8 @@
  * run did not measure (an axis narrowed away) is inconclusive, never
  * judged. Measures nothing.
  */
-#include "exp/app/bzip2_predictions.h"
-
 #include "exp/app/bzip2.h"
+
 #include "util/inputfile.h"
 #include "util/sha256.h"
 
