@@ -18,6 +18,9 @@ CFLAGS  ?=
 ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(OPT) $(WARN) $(BZ2_CFLAGS) $(CFLAGS) -Isrc -I$(BUILD)/gen -MMD -MP
 LDLIBS  := -lm -lpthread
 LDFLAGS ?=
+# A build id note names the exact link in provenance and in --archive's
+# copy; appended even to an LDFLAGS given on the command line.
+override LDFLAGS += -Wl,--build-id
 # libbz2 is the reference `app bzip2` checks its own decoder against, byte
 # for byte. Used where a program calling it links with this CC and
 # LDFLAGS (tools/deps.sh installs libbz2-dev); the AArch64 cross build
@@ -54,6 +57,7 @@ TESTBIN := $(BUILD)/mlpscope-tests
 GEN     := $(BUILD)/gen_lanes
 GEN_APP := $(BUILD)/gen_app
 BUILDINFO := $(BUILD)/gen/buildinfo.h
+REVISION_H := $(BUILD)/gen/revision.h
 MAN     := $(BUILD)/mlpscope.1
 GENMAN  := $(BUILD)/gen_man
 HOST_ANSWERS := $(BUILD)/host_answers
@@ -116,13 +120,28 @@ $(BUILD)/obj/%.h.d: %.h $(BUILDINFO)
 # they are written into a header that is rewritten only when they change.
 # Its temporary is named for the shell that writes it: check's lanes run
 # makes at once that each come here.
-$(BUILDINFO): FORCE
+$(BUILDINFO): FORCE | $(REVISION_H)
 	@mkdir -p $(dir $@)
 	@tmp=$@.$$$$.tmp; \
 	  printf '#define MLPSCOPE_VERSION "%s"\n#define MLPSCOPE_CFLAGS "%s"\n' \
 	  '$(VERSION)' '$(subst ",,$(ALL_CFLAGS))' > $$tmp && \
 	  { cmp -s $$tmp $@ && rm -f $$tmp || mv $$tmp $@; }
 FORCE:
+
+# The source revision (the commit, and whether tracked or untracked files
+# differ from it) is a header of its own that only provenance.c reads: a
+# new commit rebuilds one object, not the tree. "unknown" outside git, or
+# when the enclosing repository is not this source tree's.
+$(REVISION_H): FORCE
+	@mkdir -p $(dir $@)
+	@tmp=$@.$$$$.tmp; rev=unknown; dirty=-1; \
+	  top=$$(git rev-parse --show-toplevel 2>/dev/null) && \
+	  [ "$$(cd "$$top" && pwd -P)" = "$$(pwd -P)" ] && rev=$$(git rev-parse HEAD 2>/dev/null) && \
+	  { [ -n "$$(git status --porcelain 2>/dev/null)" ] && dirty=1 || dirty=0; }; \
+	  [ -n "$$rev" ] || { rev=unknown; dirty=-1; }; \
+	  printf '#define MLPSCOPE_SOURCE_REVISION "%s"\n#define MLPSCOPE_SOURCE_DIRTY %s\n' "$$rev" "$$dirty" > $$tmp && \
+	  { cmp -s $$tmp $@ && rm -f $$tmp || mv $$tmp $@; }
+$(BUILD)/obj/src/provenance.o: $(REVISION_H)
 
 # The directories install had to create (mkdir -pv names each one) are
 # listed in $(DOCDIR)/installed-dirs, deepest first, so uninstall removes

@@ -56,6 +56,8 @@ static const struct opt opts[] = {
 	{"svg", "DIR", OPT_STRING, F(svg_dir), 0, 0,
 	 "also write the plots alone, one SVG file each, into DIR (all of them or none)"},
 	{"csv", "DIR", OPT_STRING, F(csv_dir), 0, 0, "also write one tidy CSV per table into DIR (all of them or none)"},
+	{"archive", "DIR", OPT_STRING, F(archive_dir), 0, 0,
+	 "also copy this executable into DIR as mlpscope-BUILDID, its path in the result's provenance"},
 	{"threads", "N", OPT_UINT, F(threads), 1, 1024,
 	 "bandwidth, multicore, loaded, c2c: at most N threads (CPUs), one per CPU; app bzip2: at most N\n"
 	 "                       block-parallel workers, 16 at most (default: every allowed CPU)"},
@@ -91,6 +93,9 @@ static const struct opt opts[] = {
 	{"prefetch", "KIND", OPT_STRING, F(prefetch), 0, 0, "app bzip2: off, next or two (default off; next and two at K=8)"},
 	{"output-buffer", "KIND", OPT_STRING, F(output_buffer), 0, 0,
 	 "app bzip2: reused across blocks or fresh per block (default reused; fresh at K=8 and K=1)"},
+	{"predictions", "FILE", OPT_STRING, F(predictions_path), 0, 0,
+	 "app bzip2: expected figures written before the run, one AXIS FIGURE HYPOTHESIS a line, each judged\n"
+	 "                       supported, contradicted or inconclusive against the run's floor"},
 	{"sort", "FIGURE", OPT_STRING, F(sort_by), 0, 0,
 	 "compare: one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread"},
 	{"quick", NULL, OPT_FLAG, F(quick), 0, 0, "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 10 s)"},
@@ -316,6 +321,10 @@ static int check_outputs_apply(const struct options *o, char *err, size_t errlen
 	};
 	unsigned can = o->command->outputs;
 
+	/* Only a measuring command's result names the binary that made it. */
+	if (o->archive_dir && o->command->kind != SECTION_MEASURE && o->command->kind != SECTION_REPORT)
+		return usage_fail(err, errlen, "--archive: %s writes no measured result (expected --archive DIR with a "
+				  "measuring command, e.g. latency)", command_name(o));
 	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
 		if (*(const char *const *)((const char *)o + outs[i].field) && !(can & outs[i].bit))
 			return usage_fail(err, errlen, "%s: %s writes no such file (expected %s)", outs[i].flag,

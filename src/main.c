@@ -7,6 +7,7 @@
  * the sweep to stop at the next timed region and nothing is written; a
  * second one exits at once. Commands that only read files exit at the first.
  */
+#include "archive.h"
 #include "cli.h"
 #include "core/clock.h"
 #include "sections/registry.h"
@@ -178,6 +179,12 @@ static int check_output_dir(const char *flag, const char *dir)
 
 static int open_outputs(const struct options *o, struct outputs *out)
 {
+	char err[CLI_ERR_LEN];
+
+	if (o->archive_dir && archive_check_dir(o->archive_dir, err, sizeof(err))) {
+		fprintf(stderr, "mlpscope: %s\n", err);
+		return 2;
+	}
 	if (open_output(&out->json, "--json", o->json_path) || open_output(&out->html, "--html", o->html_path) ||
 	    open_output(&out->prom, "--prom", o->prom_path) ||
 	    check_output_dir("--svg", o->svg_dir) || check_output_dir("--csv", o->csv_dir))
@@ -243,9 +250,16 @@ out:
 	return rc;
 }
 
-static int write_outputs(const struct options *o, const struct report *r, struct outputs *out)
+static int write_outputs(const struct options *o, struct report *r, struct outputs *out)
 {
+	char err[CLI_ERR_LEN], exe[64];
 	int rc;
+
+	host_self_path("exe", exe, sizeof(exe));
+	if (o->archive_dir && archive_binary(o->archive_dir, exe, &r->prov, err, sizeof(err))) {
+		fprintf(stderr, "mlpscope: %s\n", err);
+		return 1;
+	}
 
 	/* "-" gave stdout to a file output: the text would corrupt it. */
 	if (!outpaths_stdout_taken(o))

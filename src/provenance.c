@@ -1,7 +1,9 @@
 /*
  * Collects what ties a result to the exact binary and machine state that
  * produced it. The compiler flags come from the build (buildinfo.h is written
- * by the Makefile); the hash is of /proc/self/exe, i.e. what actually ran.
+ * by the Makefile), the source revision likewise (revision.h); the hash is of
+ * /proc/self/exe and the build id is read from the loaded program's notes,
+ * i.e. both name what actually ran.
  */
 #include "provenance.h"
 
@@ -9,6 +11,8 @@
 #include "buildinfo.h"
 #include "core/coretype.h"
 #include "core/host.h"
+#include "revision.h"
+#include "util/build_id.h"
 #include "util/sha256.h"
 
 #include <stdio.h>
@@ -42,6 +46,10 @@ void provenance_collect(struct provenance *p, uint64_t seed, int cpu)
 	snprintf(p->compiler, sizeof(p->compiler), "unknown");
 #endif
 	p->cflags = MLPSCOPE_CFLAGS;
+	if (build_id_self(p->build_id, sizeof(p->build_id)))
+		p->build_id[0] = 0;
+	p->source_revision = MLPSCOPE_SOURCE_REVISION;
+	p->source_dirty = MLPSCOPE_SOURCE_DIRTY;
 	if (uname(&u) == 0)
 		snprintf(p->kernel, sizeof(p->kernel), "%s %s %s", u.sysname, u.release, u.machine);
 	gmtime_r(&now, &tm);

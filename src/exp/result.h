@@ -12,9 +12,21 @@
 #include <stdint.h>
 
 #include "core/coretype.h"
+#include "util/build_id.h"
+
+/* The archived copy's path: a directory given by the user plus the copy's
+ * own name, so it is bounded like any path. */
+#define PROVENANCE_PATH_LEN 4096
 
 struct provenance {
 	char binary_sha256[65];
+	/* The linker's build id as hex, "" when the link wrote none. */
+	char build_id[BUILD_ID_HEX_LEN];
+	/* The git commit the binary was built from, "unknown" outside git. */
+	const char *source_revision;
+	int source_dirty;        /* 1: files differed from that commit, 0: clean, -1: unknown */
+	/* Where --archive copied the executable, "" when not asked. */
+	char archived_binary[PROVENANCE_PATH_LEN];
 	char compiler[128];
 	const char *cflags;
 	char kernel[256];

@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "report/app_bzip2_checks_out.h"
 #include "report/app_chase_out.h"
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
@@ -106,6 +107,7 @@ static const struct jsonw_field app_bzip2_workers_fields[] = {
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_median", struct app_bzip2_workers, block_mb_per_s_median),
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_max", struct app_bzip2_workers, block_mb_per_s_max),
 	JSONW_FIELD(INT, "peak_rss_kib", struct app_bzip2_workers, peak_rss_kib),
+	JSONW_FIELD(UINT, "decoder_bytes", struct app_bzip2_workers, decoder_bytes),
 	JSONW_FIELD(DOUBLE, "scan_seconds", struct app_bzip2_workers, scan_seconds),
 	JSONW_FIELD(DOUBLE, "blocks_seconds", struct app_bzip2_workers, blocks_seconds),
 	JSONW_FIELD(DOUBLE, "imbalance_seconds", struct app_bzip2_workers, imbalance_seconds),
@@ -294,6 +296,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 		   "the share of it huge pages back (smaps); ns/row: warm ns per BWT row (%llu rows)\n",
 		(unsigned long long)r->rows);
 	write_chase_text(r, f);
+	app_bzip2_checks_write_text(r, f);
 	for (unsigned i = 0; i < r->nvariants; i++)
 		if (r->variants[i].k == 1 && !r->variants[i].fresh_output) {
 			write_stages_text("K=1", &r->variants[i], f);
@@ -425,6 +428,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_string(w, "resident_where", r->resident_where);
 	app_chase_write_json(w, &r->chase);
 	jsonw_bool(w, "chase_reused", r->chase_reused);
+	app_bzip2_checks_write_json(r, w);
 	jsonw_double(w, "seconds", r->seconds);
 	jsonw_object_end(w);
 }

@@ -105,6 +105,9 @@ static const char app_help[] =
  * (another kernel, or `plan --from`, which prices from facts alone). */
 static double app_bzip2_planned_s = -1;
 
+/* --predictions, read and parsed at plan time: before anything is measured. */
+static struct app_bzip2_predictions app_bzip2_predicted;
+
 /* The kernel being planned (app_section_plan), NULL for `plan --from` and
  * the full report: priced as bwt. */
 static const char *app_kernel_planned;
@@ -234,6 +237,8 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	}
 	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
 		return usage_fail(err, errlen, "app bzip2: %s", why);
+	if (o->predictions_path && app_bzip2_predictions_read(o->predictions_path, &app_bzip2_predicted, why, sizeof(why)))
+		return usage_fail(err, errlen, "%s", why);
 	{
 		struct app_bzip2_params p = app_bzip2_params_of(s, false, o->budget_s ? o->budget_s : APP_ALONE_BUDGET_S);
 		struct clock_info clk;
@@ -276,6 +281,20 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 			       sizeof(s->err));
 }
 
+/* The predictions given (path non-NULL) and the six hypotheses, judged
+ * against the chase's floor once every figure is final. */
+static void app_bzip2_judge_beside(struct app_bzip2_result *b, const char *path)
+{
+	double floor_pct = b->chase.ran ? b->chase.noise_floor_pct : 0;
+
+	if (path) {
+		b->predictions = app_bzip2_predicted;
+		app_bzip2_predictions_judge(&b->predictions, b, floor_pct);
+	}
+	b->hypotheses_band_pct = floor_pct > 0 ? 2 * floor_pct : 0;
+	app_bzip2_hypotheses_judge(b, b->hypotheses_band_pct, b->hypotheses);
+}
+
 /* A huge-page request the kernel did not meet is said, as for bwt. */
 static void app_bzip2_warn_pages(struct report *r, const struct app_bzip2_result *b)
 {
@@ -300,9 +319,15 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	res->bzip2 = calloc(1, sizeof(*res->bzip2));
 	if (!res->bzip2)
 		return -ENOMEM;
+	p.keep_input = true;  /* for the baseline's re-time, after the chase */
 	rc = app_bzip2_run(&p, res->bzip2, s->err, sizeof(s->err));
 	if (!rc)
 		rc = app_bzip2_chase_beside(s, res, short_form);
+	if (!rc)
+		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
+	app_bzip2_release_input(res->bzip2);
+	if (!rc)
+		app_bzip2_judge_beside(res->bzip2, short_form ? NULL : s->o->predictions_path);
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];
 
@@ -323,6 +348,12 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused)
 		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
 			    res->bzip2->chase.nimpossible);
+	if (res->bzip2->baseline.nslow)
+		result_warn(s->r, "app bzip2: %u K=1 walk(s) above %.1f ns per row after a re-time (the chase's t(1) %.1f ns "
+			    "at the table's footprint plus the walk's own work, %.1f ns, plus the %.1f%% floor), marked "
+			    "SLOW BASELINE: every s and R(K) divides by the K=1 walk", res->bzip2->baseline.nslow,
+			    res->bzip2->baseline.bound_ns_per_row, res->bzip2->baseline.chase_ns,
+			    res->bzip2->baseline.work_ns_per_row, res->bzip2->baseline.floor_pct);
 	if (res->bzip2->chase.nfalls && !res->bzip2->chase_reused)
 		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase fall below a smaller K's beyond the floor, "
 			    "marked NON-MONOTONIC", res->bzip2->chase.nfalls);
@@ -356,6 +387,9 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
 		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
+	if (o->predictions_path)
+		return usage_fail(err, errlen, "app %s: --predictions judges bzip2's axes (expected app bzip2 --predictions "
+			    "FILE)", kernel);
 	if (o->lanes || o->segments || o->layout || o->prefetch || o->output_buffer)
 		return usage_fail(err, errlen, "app %s: --lanes, --segments, --layout, --prefetch and --output-buffer are "
 			    "bzip2's axes (expected app bzip2)", kernel);
@@ -590,7 +624,7 @@ static void app_section_text(const void *res, FILE *f)
 const struct section section_app = {
 	.name = "app",
 	.options = "size pages max-lanes trials threads text input bzip2 budget",
-	.options_alone = "lanes segments layout prefetch output-buffer",
+	.options_alone = "lanes segments layout prefetch output-buffer predictions",
 	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
 	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "kernel",

@@ -58,6 +58,10 @@ static void write_provenance(struct jsonw *w, const struct report *r)
 
 	jsonw_object_begin(w, "provenance");
 	jsonw_string(w, "binary_sha256", p->binary_sha256);
+	jsonw_string_or_null(w, "build_id", p->build_id[0], p->build_id);
+	jsonw_string(w, "source_revision", p->source_revision ? p->source_revision : "unknown");
+	jsonw_bool_or_null(w, "source_dirty", p->source_dirty >= 0, p->source_dirty > 0);
+	jsonw_string_or_null(w, "archived_binary", p->archived_binary[0], p->archived_binary);
 	jsonw_string(w, "compiler", p->compiler);
 	jsonw_string(w, "cflags", p->cflags);
 	jsonw_string(w, "cpu_model", r->topo.cpu_model);

@@ -30,6 +30,11 @@ static void write_header(const struct report *r, FILE *f)
 		c->source, c->ticks_per_ns, c->invariant ? " (invariant)" : " (NOT invariant)",
 		clock_ticks_to_ns(c, c->resolution_ticks), clock_ticks_to_ns(c, c->empty_region_ticks),
 		c->min_region_ns / 1000.0);
+	if (r->prov.archived_binary[0])
+		fprintf(f, "binary: %s %s, source %s%s, archived as %s\n", r->prov.build_id[0] ? "build id" : "SHA-256",
+			r->prov.build_id[0] ? r->prov.build_id : r->prov.binary_sha256,
+			r->prov.source_revision ? r->prov.source_revision : "unknown",
+			r->prov.source_dirty > 0 ? " (files changed since)" : "", r->prov.archived_binary);
 }
 
 void report_write_text(const struct report *r, FILE *f)

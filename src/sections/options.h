@@ -37,6 +37,7 @@ struct options {
 	const char *html_path;       /* one self-contained HTML report with plots */
 	const char *svg_dir;         /* the plots alone, one SVG each */
 	const char *csv_dir;         /* one tidy CSV per table */
+	const char *archive_dir;     /* --archive: the executable copied here beside the result */
 	const char *paths[POLICY_COMPARE_MAX_RUNS]; /* the command's file operands, in order */
 	unsigned npaths;
 	const char *fillers;         /* window: comma-separated filler names, NULL: all */
@@ -64,6 +65,7 @@ struct options {
 	const char *layout;          /* --layout registers|state */
 	const char *prefetch;        /* --prefetch off|next|two */
 	const char *output_buffer;   /* --output-buffer reused|fresh */
+	const char *predictions_path; /* --predictions FILE: expected figures, judged after the run */
 };
 
 #define CLI_ERR_LEN 256

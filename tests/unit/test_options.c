@@ -19,7 +19,7 @@
 /* Options every command takes: where to write, where to run, what seed and
  * how long. Anything else belongs to the sections that declare it. */
 static const char *const shared[] = {
-	"seed", "cpu", "quick", "json", "prom", "html", "svg", "csv", "help", "version",
+	"seed", "cpu", "quick", "json", "prom", "html", "svg", "csv", "archive", "help", "version",
 };
 
 /* The fields of struct options and struct plan an option lands in: a
@@ -32,7 +32,7 @@ static const struct {
 	{"pages", {"pages", "npages"}}, {"max-lanes", {"max_lanes"}}, {"repeat", {"repeat"}},
 	{"trials", {"trials"}}, {"accesses", {"accesses"}}, {"threads", {"threads"}},
 	{"fillers", {"window_fillers"}}, {"max-n", {"max_n"}}, {"dump-code", {"dump_code"}},
-	{"from", {"from_path"}}, {"budget", {"budget"}},
+	{"from", {"from_path"}}, {"budget", {"budget"}}, {"predictions", {"predictions_path"}},
 };
 
 /* A value each option accepts, so only the pairing decides. */
@@ -91,7 +91,7 @@ static bool honours(const struct section *cmd, const char *name)
 static bool output_option(const char *name)
 {
 	return !strcmp(name, "json") || !strcmp(name, "prom") || !strcmp(name, "html") || !strcmp(name, "svg") ||
-	       !strcmp(name, "csv") || !strcmp(name, "help") || !strcmp(name, "version");
+	       !strcmp(name, "csv") || !strcmp(name, "archive") || !strcmp(name, "help") || !strcmp(name, "version");
 }
 
 TEST(options_every_command_option_pair_is_honoured_or_refused)

@@ -483,14 +483,18 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .pages = r->variants[r->best].pages,
 			 .clock = p->clock};
 	pthread_t th[APP_BZ2_WORKERS_MAX];
+	struct app_bzip2_footprint fp;
 	int rc = 0;
 
 	w.walk.seed = p->seed;
 	w.ncpus = team_allowed_cpus(w.cpus, APP_BZ2_WORKERS_MAX);
 	if (w.ncpus > APP_BZ2_WORKERS_MAX)
 		w.ncpus = APP_BZ2_WORKERS_MAX;
+	app_bzip2_footprint_begin(&fp);
 	if ((rc = workers_ready(&w, p->max_workers < APP_BZ2_WORKERS_MAX ? p->max_workers : APP_BZ2_WORKERS_MAX)))
 		return rc;
+	app_bzip2_footprint_ready(&fp, w.dec, p->max_workers < APP_BZ2_WORKERS_MAX ? p->max_workers : APP_BZ2_WORKERS_MAX,
+				  r);
 	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
 		struct app_bzip2_workers *x = &r->workers[r->nworkers];
 		double best = 0, cpu_best = 0, *rates = NULL;
@@ -585,6 +589,7 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
 		getrusage(RUSAGE_SELF, &ru);
 		x->peak_rss_kib = ru.ru_maxrss;
+		x->decoder_bytes = app_bzip2_footprint_at(&fp, n, w.ncand);
 		r->nworkers++;
 	}
 	workers_release(&w);
@@ -919,6 +924,17 @@ static void derive(struct app_bzip2_result *r)
 	derive_axes(r);
 	derive_overlaps(r);
 	app_bzip2_translation_derive(r);
+}
+
+void app_bzip2_derive(struct app_bzip2_result *r)
+{
+	derive(r);
+}
+
+int app_bzip2_time_variant(const struct app_bzip2_params *p, const struct app_bzip2_result *r, const uint8_t *in,
+			   size_t len, struct app_bzip2_variant *v, char *err, size_t errlen)
+{
+	return run_variant(p, in, len, r->hash, r->decoded_bytes, v, err, errlen);
 }
 
 /* The overlap axes at the fastest walk planned in turn (K=16 prefetch
@@ -1376,7 +1392,12 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 	rc = 0;
 out:
 	r->seconds = (double)(clock_wall_ns() - t_start) * 1e-9;
-	free(in);
+	if (!rc && p->keep_input) {
+		r->kept_input = in;
+		r->kept_input_bytes = len;
+	} else {
+		free(in);
+	}
 	free(buf);
 	return rc;
 }

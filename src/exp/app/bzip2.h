@@ -19,6 +19,7 @@
 #include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "exp/app/app.h"
+#include "exp/app/bzip2_judged.h"
 
 #define APP_BZ2_VARIANTS_MAX 28
 #define APP_BZ2_WORKERS_MAX 16
@@ -49,6 +50,7 @@ struct app_bzip2_params {
 	uint64_t (*wall_ns)(void);   /* the budget's clock; NULL: clock_wall_ns (tests pass their own) */
 	const struct clock_info *clock;
 	volatile sig_atomic_t *stop;
+	bool keep_input;             /* leave the input in the result (kept_input) for a later re-time */
 };
 
 /* Seconds per stage, summed over the file's blocks. */
@@ -153,6 +155,7 @@ struct app_bzip2_workers {
 	double block_slowdown;           /* blocks_seconds / the one worker's: > 1 when blocks slow each other */
 	const char *shortfall_cause;     /* the largest loss against n x one worker, in words; "none" */
 	long peak_rss_kib;               /* the process's peak so far (getrusage) */
+	size_t decoder_bytes;            /* the decoder's own buffers at n workers (bzip2_footprint.c); 0: unmeasured */
 };
 
 struct app_bzip2_tool {
@@ -163,6 +166,26 @@ struct app_bzip2_tool {
 	double trial_seconds[APP_BZ2_TRIALS_MAX];
 	double seconds, mb_per_s;
 	double ratio;                    /* our best single-thread MB/s / this */
+};
+
+/* The K=1 baseline against the chase at the table's footprint
+ * (exp/app/bzip2_baseline.c): every R(K) divides by this walk. */
+#define APP_BZ2_BASELINE_ROWS 4
+struct app_bzip2_baseline_row {
+	unsigned variant;                /* index into variants[] */
+	double first_ns_per_row;         /* the walk's ns per row as the sweep timed it */
+	double walk_ns_per_row;          /* after the re-time (the faster of the two) */
+	bool retimed, slow;              /* slow: still above the bound after the re-time */
+};
+struct app_bzip2_baseline {
+	bool checked;                    /* the chase ran and a K=1 walk was timed at its pages */
+	double chase_ns;                 /* the chase's t(1) at the table's footprint */
+	double work_ns_per_row;          /* the walk's own work per row, bounded from above */
+	char work_from[96];              /* which figure that bound is, in words */
+	double floor_pct;                /* the chase's noise floor */
+	double bound_ns_per_row;         /* (chase_ns + work_ns_per_row) x (1 + floor) */
+	unsigned nrows, nslow;
+	struct app_bzip2_baseline_row rows[APP_BZ2_BASELINE_ROWS];
 };
 
 struct app_bzip2_result {
@@ -213,6 +236,17 @@ struct app_bzip2_result {
 	bool resident;                   /* the table fits a cache, by resident_from */
 	const char *resident_from;       /* "latency curve", "reported caches" or "unknown" */
 	char resident_where[96];         /* which level, or past which, in words */
+	struct app_bzip2_baseline baseline;
+	struct app_bzip2_predictions predictions;  /* --predictions: n 0 when none given */
+	double hypotheses_band_pct;      /* the band they were judged in: twice the chase's floor; 0: none */
+	struct app_bzip2_hypothesis hypotheses[APP_BZ2_HYPOTHESES];  /* name NULL: not judged */
+	size_t decoder_bytes_each;       /* one warmed decoder's buffers; 0: unmeasured */
+	char decoder_bytes_from[128];    /* how workers[].decoder_bytes were counted, in words */
+	/* The input as decoded (the budget's prefix included), kept past
+	 * app_bzip2_run when p->keep_input so a check after the chase can
+	 * re-time a variant; app_bzip2_release_input frees it. */
+	uint8_t *kept_input;
+	size_t kept_input_bytes;
 };
 
 /* What says whether the table is cache-resident: the run's latency curve
@@ -247,6 +281,68 @@ void app_bzip2_chase_ratios(struct app_bzip2_result *r);
  * cold trial and one warm one, libbz2 and the workers one trial, the peers
  * are left out. */
 enum app_bzip2_phase { APP_BZ2_PHASE_VARIANTS, APP_BZ2_PHASE_LIBBZ2, APP_BZ2_PHASE_WORKERS, APP_BZ2_PHASE_TOOLS };
+/* exp/app/bzip2_baseline.c. A re-time of variants[i] into *v (a copy of it
+ * with its trials cleared): 0, or a negative errno that ends the check. */
+typedef int (*app_bzip2_retime_fn)(void *ctx, const struct app_bzip2_result *r, unsigned i,
+				   struct app_bzip2_variant *v);
+/* The bound from r's chase and walks, and the K=1 walks at r->pages above
+ * it (pure): fills r->baseline, rows[].slow set where first_ns_per_row
+ * is above the bound. False when the chase or a K=1 walk is missing. */
+bool app_bzip2_baseline_judge(struct app_bzip2_result *r);
+/* Judge, re-time each K=1 walk above the bound through retime (adopting
+ * the re-time when its walk is faster), judge again, and re-derive the
+ * speedups and R(K) when a figure changed. 0, or retime's error. */
+int app_bzip2_baseline_check(struct app_bzip2_result *r, app_bzip2_retime_fn retime, void *ctx);
+/* The check with the real re-time (r->kept_input; none kept: no re-time,
+ * only the verdict). 0, or -EINTR/-ENOMEM/-EPROTO with err. */
+int app_bzip2_baseline_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen);
+void app_bzip2_release_input(struct app_bzip2_result *r);
+
+/* exp/app/bzip2_predictions.c. Parse text (len bytes) into ps (path and hash not touched): 0, or
+ * -EINVAL with err "line N: ... (expected ...)". */
+int app_bzip2_predictions_parse(const char *text, size_t len, struct app_bzip2_predictions *ps, char *err,
+				size_t errlen);
+/* Read and parse path, recording its hash and time: 0, or -errno with err
+ * naming the file ("--predictions: PATH: ..."). */
+int app_bzip2_predictions_read(const char *path, struct app_bzip2_predictions *ps, char *err, size_t errlen);
+
+/* Each prediction's measured figure from r, and its verdict against
+ * floor_pct (the run's floor; not above 0: none measured, every verdict
+ * inconclusive): within twice the floor of the expected value supported,
+ * beyond twice that contradicted, between the two inconclusive. */
+void app_bzip2_predictions_judge(struct app_bzip2_predictions *ps, const struct app_bzip2_result *r,
+				 double floor_pct);
+
+/* exp/app/bzip2_hypotheses.c. Fills h[0..APP_BZ2_HYPOTHESES) from r's figures, judged against
+ * band_pct (a ratio's band: twice the floor; not above 0: every verdict
+ * undecided). */
+void app_bzip2_hypotheses_judge(const struct app_bzip2_result *r, double band_pct,
+				struct app_bzip2_hypothesis h[APP_BZ2_HYPOTHESES]);
+
+/* exp/app/bzip2_footprint.c: the decoders' own bytes per worker count.
+ * begin before the decoders are made, ready once all n are made and
+ * warmed (fills r->decoder_bytes_each and _from), at after the trials of
+ * n workers over ncand candidate blocks: the n decoders' buffers, their
+ * growth since ready, and the block bookkeeping (0: unmeasured). */
+struct app_bzip2_footprint {
+	bool ok;
+	size_t heap_before, heap_ready, each_bytes;
+};
+struct bz2_decoder;
+void app_bzip2_footprint_begin(struct app_bzip2_footprint *f);
+void app_bzip2_footprint_ready(struct app_bzip2_footprint *f, struct bz2_decoder *const *dec, unsigned n,
+			       struct app_bzip2_result *r);
+size_t app_bzip2_footprint_at(const struct app_bzip2_footprint *f, unsigned n, size_t ncand);
+/* The parallel decoder's per-block arrays for ncand candidates (pure). */
+size_t app_bzip2_bookkeeping_bytes(size_t ncand);
+
+/* exp/app/bzip2.c: the sweep's timing of one variant (its trials, stages
+ * and figures into *v), for a re-time; and the derived figures (s, f, the
+ * predictions, the best, the axes) recomputed from r's variants. */
+int app_bzip2_time_variant(const struct app_bzip2_params *p, const struct app_bzip2_result *r, const uint8_t *in,
+			   size_t len, struct app_bzip2_variant *v, char *err, size_t errlen);
+void app_bzip2_derive(struct app_bzip2_result *r);
+
 /* exp/app/bzip2_phases.c. The budget clock's now (p->wall_ns where a test
  * sets one), and whether it is past phase ph's share (false without a
  * budget). */
