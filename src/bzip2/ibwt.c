@@ -42,10 +42,28 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 	 * not from a first pass over the 3.6 MB table read back at random
 	 * (a load that misses the L2 per row, where a store only fills the
 	 * store buffer). */
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t j = cf[bwt[i]]++;
+	for (uint32_t i = 0; i < n;) {
+		uint64_t w;
 
-		tt[j] = i << 8 | bwt[j];
+		/* Eight rows of one byte (the column's runs: text's are long)
+		 * take eight consecutive slots, so their count is read and
+		 * written once, not once a row: the chain through cf[] that a
+		 * repeated byte makes is what the byte-at-a-time loop waits on. */
+		memcpy(&w, bwt + i, 8);
+		if (i + 8 <= n && w == 0x0101010101010101ull * (uint8_t)w) {
+			uint32_t j = cf[(uint8_t)w];
+
+			cf[(uint8_t)w] = j + 8;
+			for (uint32_t k = 0; k < 8; k++)
+				tt[j + k] = (i + k) << 8 | bwt[j + k];
+			i += 8;
+			continue;
+		}
+		for (uint32_t end = i + 8 < n ? i + 8 : n; i < end; i++) {
+			uint32_t j = cf[bwt[i]]++;
+
+			tt[j] = i << 8 | bwt[j];
+		}
 	}
 }
 

@@ -114,7 +114,7 @@ int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t 
 	uint32_t *tt = malloc((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(*tt));
 
 	*rt = (struct app_bzip2_rates){0};
-	blk.bwt = malloc(BZ2_MAX_BLOCK_BYTES);
+	blk.bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK);
 	if (!d || !tt || !blk.bwt) {
 		bz2_decoder_free(d);
 		free(tt);
