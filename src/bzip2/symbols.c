@@ -3,8 +3,9 @@
  * table its selector names; RUNA/RUNB spell a run of the front byte as a
  * bijective base-2 number, every other symbol moves a byte to the front of
  * the MTF list and emits it, and EOB ends the block. Two axes, each with a
- * plain and a fast path, compiled as four loops from one body so the
- * report can say what each bought:
+ * plain and a fast path, compiled from one body as the three loops that
+ * keep at least one path plain, so the report can say what each bought
+ * alone (both fast is symbols_split.c, in two passes a group):
  *   Huffman  plain: one symbol per lookup, the reader refilled a byte at a
  *            time, its bounds tested per symbol; table: one or two symbols
  *            per lookup (huffman.c's pair table, 4 KiB: six fit the L1),
