@@ -264,9 +264,7 @@ struct shuffle_list {
 	__m128i to_front[16], gap[16];
 };
 
-#pragma GCC push_options
-#pragma GCC target("ssse3")
-static inline __attribute__((always_inline)) uint8_t shuffle_move(struct shuffle_list *l, __m128i *front,
+static inline __attribute__((always_inline, target("ssse3"))) uint8_t shuffle_move(struct shuffle_list *l, __m128i *front,
 								   unsigned i)
 {
 	unsigned c = i >> 4;
@@ -303,7 +301,6 @@ static inline __attribute__((always_inline)) uint8_t shuffle_move(struct shuffle
 #undef MTF_SAVE
 #undef MTF_FRONT
 #undef MTF_MOVE
-#pragma GCC pop_options
 
 static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte, unsigned used)
 {
