@@ -153,6 +153,61 @@ static inline __attribute__((always_inline)) void lane_close(struct walk *c, str
 	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (c->sc->pool + (size_t)l->chunk * CHUNK_BYTES));
 }
 
+/* Rounds every lane can take with no test but its segment's end: each
+ * is on and has that many bytes left in its chunk (a lane that starts a
+ * new segment starts a new chunk, CHUNK_BYTES - 1 left after its first
+ * byte, so the bound holds after it too). 0 when a lane is parked. */
+static inline __attribute__((always_inline)) long lanes_room(const struct lane *L, const unsigned K, long most)
+{
+	for (unsigned q = 0; q < K; q++) {
+		long left = L[q].wend - L[q].w;
+
+		if (!L[q].on)
+			return 0;
+		most = left < most ? left : most;
+	}
+	return most;
+}
+
+/* Up to `rounds` rounds of the K lanes, their room checked by lanes_room:
+ * per lane a step is the table load, the mark test, the byte and the
+ * prefetch; the parked-lane and chunk-end tests of the general loop run
+ * once a batch, not once a row (they were half its instructions). The
+ * rounds taken, fewer when a lane parked (the rest of that round's lanes
+ * did not step: lanes are independent), or -1 when the pool ran out. */
+static inline __attribute__((always_inline)) long lanes_rounds(struct walk *c, struct lane *L, const unsigned K,
+							      const enum bz2_prefetch pf, long rounds, unsigned *live)
+{
+	const uint32_t *tt = c->tt;
+
+	for (long r = 0; r < rounds; r++) {
+#pragma GCC unroll 32
+		for (unsigned j = 0; j < K; j++) {
+			uint32_t v = tt[L[j].pos];
+
+			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
+				int t;
+
+				lane_close(c, &L[j]);
+				if ((t = lane_take(c, &L[j])) < 0)
+					return -1;
+				if (t == 0) {
+					(*live)--;
+					return r;
+				}
+				continue;
+			}
+			*L[j].w++ = (uint8_t)v;
+			L[j].pos = v >> 8;
+			if (pf == BZ2_PREFETCH_NEXT)
+				__builtin_prefetch(&tt[v >> 8]);
+		}
+	}
+	return rounds;
+}
+
+#define BATCH_ROUNDS 64
+
 /* The lockstep loop. With a constant K and a local lane array (the
  * registers layout) the compiler unrolls the lanes and keeps each one's
  * row and write pointer in registers; with a run-time K (the state layout)
@@ -171,6 +226,13 @@ static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, stru
 		live += (unsigned)r;
 	}
 	while (live) {
+		long room = pf == BZ2_PREFETCH_TWO ? 0 : lanes_room(L, K, BATCH_ROUNDS);
+
+		if (room > 0) {
+			if (lanes_rounds(c, L, K, pf, room, &live) < 0)
+				return -1;
+			continue;
+		}
 #pragma GCC unroll 32
 		for (unsigned j = 0; j < K; j++) {
 			uint32_t v;
@@ -456,6 +518,18 @@ static inline __attribute__((always_inline)) void pace_lanes(struct bz2_walk_job
 	uint64_t steps = j->steps;
 
 	while (live && steps < target) {
+		uint64_t want = (target - steps + K - 1) / K;
+		long room = lanes_room(L, K, want < BATCH_ROUNDS ? (long)want : BATCH_ROUNDS), done;
+
+		if (room > 0) {
+			if ((done = lanes_rounds(c, L, K, pf, room, &live)) < 0) {
+				j->rc = -1;
+				live = 0;
+				break;
+			}
+			steps += (uint64_t)done * K;
+			continue;
+		}
 #pragma GCC unroll 32
 		for (unsigned q = 0; q < K; q++) {
 			uint32_t v;
