@@ -26,8 +26,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define CHUNK_BYTES 4096u
 #define NO_CHUNK UINT32_MAX
+
+/* Eight consecutive slots from one run: tt[k] = (i + k) << 8 | col[k]. */
+static inline void run_rows(uint32_t *tt, const uint8_t *col, uint32_t i)
+{
+#ifdef __SSE2__
+	/* The eight column bytes widened to words and then to 32 bits, the
+	 * rows added above them: about ten instructions for eight slots. */
+	const __m128i zero = _mm_setzero_si128();
+	__m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)col), zero);
+	__m128i r = _mm_add_epi32(_mm_set1_epi32((int)(i << 8)), _mm_set_epi32(3 << 8, 2 << 8, 1 << 8, 0));
+
+	_mm_storeu_si128((__m128i *)tt, _mm_or_si128(_mm_unpacklo_epi16(b, zero), r));
+	_mm_storeu_si128((__m128i *)(tt + 4),
+			 _mm_or_si128(_mm_unpackhi_epi16(b, zero), _mm_add_epi32(r, _mm_set1_epi32(4 << 8))));
+#else
+	for (uint32_t k = 0; k < 8; k++)
+		tt[k] = (i + k) << 8 | col[k];
+#endif
+}
 
 void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 {
@@ -54,8 +77,7 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 			uint32_t j = cf[(uint8_t)w];
 
 			cf[(uint8_t)w] = j + 8;
-			for (uint32_t k = 0; k < 8; k++)
-				tt[j + k] = (i + k) << 8 | bwt[j + k];
+			run_rows(tt + j, bwt + j, i);
 			i += 8;
 			continue;
 		}
