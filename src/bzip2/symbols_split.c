@@ -268,7 +268,7 @@ static void words_list_init(struct words_list *l, const uint8_t *seq_to_byte, un
 /* ---- the list as 16-byte vectors and a byte shuffle (SSSE3) ---- */
 struct shuffle_list {
 	__m128i front;          /* bytes 0..15 (kept in a register across a group) */
-	__m128i rest[16];       /* rest[c] holds bytes 16c..16c+15, c >= 1 */
+	__m128i rest[16];       /* rest[c] holds bytes 16c..16c+15, c >= 1 (rest[0]: scratch) */
 	/* to_front[i]: byte i first, then 0..i-1, then i+1..15; gap[i]: the
 	 * same with byte 0 zeroed for the byte carried in from below. */
 	__m128i to_front[16], gap[16];
@@ -288,10 +288,10 @@ static inline __attribute__((always_inline, target("ssse3"))) uint8_t shuffle_mo
 	 * one below it; vector c closes the gap byte i left. Top down, so
 	 * each reads its lower neighbour before that one is written. */
 	v = ((const uint8_t *)l->rest)[i];
-	l->rest[c] = _mm_or_si128(_mm_shuffle_epi8(l->rest[c], l->gap[i & 15]),
-				  _mm_srli_si128(c > 1 ? l->rest[c - 1] : *front, 15));
+	l->rest[0] = *front;  /* so that every vector has one below it */
+	l->rest[c] = _mm_or_si128(_mm_shuffle_epi8(l->rest[c], l->gap[i & 15]), _mm_srli_si128(l->rest[c - 1], 15));
 	for (unsigned j = c - 1; j >= 1; j--)
-		l->rest[j] = _mm_alignr_epi8(l->rest[j], j > 1 ? l->rest[j - 1] : *front, 15);
+		l->rest[j] = _mm_alignr_epi8(l->rest[j], l->rest[j - 1], 15);
 	*front = _mm_or_si128(_mm_slli_si128(*front, 1), _mm_cvtsi32_si128(v));
 	return v;
 }
