@@ -74,8 +74,13 @@ static const char app_help[] =
 	"          cache-resident (the latency curve when it ran, else the\n"
 	"          reported caches); libbz2 on one thread, bzip2 -dc, lbzip2 -n 1\n"
 	"          and 7zz -mmt1 when installed, pinned; 1..--threads block-parallel\n"
-	"          workers. A FILE's run fits --budget: fewer variants, two trials,\n"
-	"          then a prefix of its blocks, saying what shrank.\n"
+	"          workers; the whole decoder as processes (mlpbunzip2 -n1 and -nN\n"
+	"          beside bzip2 -dc, lbzip2, 7zz and pbzip2 at 1 and N threads where\n"
+	"          installed, N the CPUs allowed up to --threads), pinned, in 5\n"
+	"          alternated rounds (3 with --quick): median, min and max wall,\n"
+	"          CPU-s per GB, peak RSS, each output checked once. A FILE's run\n"
+	"          fits --budget: fewer variants, two trials, three rounds, then a\n"
+	"          prefix of its blocks, saying what shrank.\n"
 	"          The T-vector lies in an arena of --pages (default huge; the\n"
 	"          backing obtained read from smaps per variant); with --pages\n"
 	"          both, K=1 and the axes' walk also on small pages: translation.\n"
@@ -161,6 +166,8 @@ static struct app_bzip2_params app_bzip2_params_of(const struct section_run *s, 
 		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
 		.max_workers = 2,
 		.tools = !short_form,
+		/* The full report's short form has no seconds for processes. */
+		.process_rounds = short_form ? 0 : o->quick ? APP_BZ2_PROC_ROUNDS_QUICK : APP_BZ2_PROC_ROUNDS,
 		.seed = o->seed,
 		.clock = &s->r->clock,
 		.stop = s->stop,

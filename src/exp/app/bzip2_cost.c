@@ -40,6 +40,10 @@
 #define PROBE_BLOCKS 4
 #define TRIAL_OVER_MIN 1.2
 #define PEER_OVER_K1 1.5
+/* A process's start and exit around its decode (fork of mlpscope, exec,
+ * the loader, the input's open): a few ms; priced high, as a loaded
+ * machine makes it. */
+#define PROCESS_START_S 0.02
 /* The scout's bound 1.81 (pipeline of 55% and 45%) against the 1.43 it
  * measured, K=16 prefetch next, 34 MB text file (docs/METHODOLOGY.md). */
 #define SCOUT_OVER_BOUND (1.81 / 1.43)
@@ -188,6 +192,23 @@ static double variant_seconds(const struct app_bzip2_variant *v, const struct ap
 	}
 }
 
+/* The whole-process part, priced as if every peer were installed (the
+ * plan cannot know which are): per round our program at the lanes rate and
+ * the four one-thread peers at the peers', the N-thread commands (ours and
+ * three peers) at 1/N of that; the check runs one round more, each output
+ * hashed once; PROCESS_START_S per process (fork, exec, the loader). */
+static double processes_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
+{
+	double peer = PEER_OVER_K1 * rt->k1, round = rt->lanes + 4 * peer;
+	unsigned n = p->max_workers, commands = n >= 2 ? 9 : 5;
+
+	if (!p->process_rounds)
+		return 0;
+	if (n >= 2)
+		round += (rt->lanes + 3 * peer) / n;
+	return (p->process_rounds + 1) * (TRIAL_OVER_MIN * round + commands * PROCESS_START_S) + commands * rt->hash;
+}
+
 double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
 		      const struct app_bzip2_rates *rt)
 {
@@ -210,5 +231,5 @@ double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_r
 	s += TRIAL_OVER_MIN * dec + trials * peer; /* libbz2's trials */
 	if (p->tools)
 		s += trials * 3 * peer;
-	return s;
+	return s + processes_seconds(p, rt);
 }
