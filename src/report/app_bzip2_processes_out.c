@@ -9,6 +9,8 @@
  */
 #include "report/app_bzip2_processes_out.h"
 
+#define MIB (1024.0 * 1024.0)
+
 static const char *check_name(enum app_bzip2_proc_check c)
 {
 	return c == APP_BZ2_PROC_CHECK_OK ? "ok" : c == APP_BZ2_PROC_CHECK_MISMATCH ? "MISMATCH" : "unchecked";
@@ -28,7 +30,7 @@ static void cpus_text(const struct app_bzip2_proc_row *w, char *buf, size_t len)
 
 static void row_text(const struct app_bzip2_proc_row *w, FILE *f)
 {
-	char cpus[48], wall[48], ratio[16] = "-";
+	char cpus[48], wall[48], ratio[16] = "-", rss[24];
 
 	cpus_text(w, cpus, sizeof(cpus));
 	if (!w->installed) {
@@ -43,8 +45,9 @@ static void row_text(const struct app_bzip2_proc_row *w, FILE *f)
 	snprintf(wall, sizeof(wall), "%.4f (%.4f-%.4f)", w->median_seconds, w->min_seconds, w->max_seconds);
 	if (w->peer_over_ours > 0)
 		snprintf(ratio, sizeof(ratio), "%.2f", w->peer_over_ours);
-	fprintf(f, "  %-18s %-9s %-27s %9.2f %9.1f %-6s %9s\n", w->label, cpus, wall, w->cpu_seconds_per_gb,
-		w->peak_rss_max_bytes / (1024.0 * 1024.0), check_name(w->check), ratio);
+	snprintf(rss, sizeof(rss), "%s%.1f", w->peak_rss_at_floor ? "<=" : "", w->peak_rss_max_bytes / MIB);
+	fprintf(f, "  %-18s %-9s %-27s %9.2f %9s %-6s %9s\n", w->label, cpus, wall, w->cpu_seconds_per_gb, rss,
+		check_name(w->check), ratio);
 }
 
 void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f)
@@ -65,6 +68,10 @@ void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f
 	fprintf(f, "  each a process over the same file, stdout to /dev/null, its start and exit in the time; check: "
 		   "its output's size and SHA-256 (one untimed run first); peer/ours: its median over mlpbunzip2's "
 		   "at the same thread count\n");
+	if (x->fork_floor_bytes > 0)
+		fprintf(f, "  peak MiB <=: within the %.1f MiB a child holds when it calls exec (this process's forked "
+			   "anonymous pages, counted in ru_maxrss): its own peak is that or less\n",
+			x->fork_floor_bytes / MIB);
 }
 
 static void row_json(struct jsonw *w, const void *e)
@@ -96,6 +103,7 @@ static void row_json(struct jsonw *w, const void *e)
 	jsonw_double_or_null(w, "max_seconds", figures, r->max_seconds);
 	jsonw_double_or_null(w, "cpu_seconds_per_gb", figures, r->cpu_seconds_per_gb);
 	jsonw_double_or_null(w, "peak_rss_max_bytes", figures, r->peak_rss_max_bytes);
+	jsonw_bool(w, "peak_rss_at_fork_floor", r->peak_rss_at_floor);
 	jsonw_double_or_null(w, "peer_over_ours", r->peer_over_ours > 0, r->peer_over_ours);
 }
 
@@ -111,6 +119,7 @@ void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct 
 	jsonw_uint(w, "max_threads", x->threads);
 	jsonw_uint(w, "expected_output_bytes", x->expected_bytes);
 	jsonw_string(w, "expected_output_sha256", x->expected_sha256);
+	jsonw_double(w, "fork_floor_rss_bytes", x->fork_floor_bytes);
 	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);
 	jsonw_object_end(w);
 }

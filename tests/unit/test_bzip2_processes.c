@@ -228,6 +228,13 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	      lb4->peer_over_ours);
 	CHECK(!seven->installed && !seven->nruns && seven->median_seconds == 0, "7zz: not installed, no figures");
 	CHECK(o1->check == APP_BZ2_PROC_CHECK_OK && o1->output_bytes == EXPECT_BYTES, "ours checked");
+	/* A peak within what the forked child held at exec says only "this or less". */
+	x.fork_floor_bytes = 12.0 * 1048576;
+	app_bzip2_processes_derive(&x);
+	CHECK(!row_named(&x, "mlpbunzip2 -n1")->peak_rss_at_floor, "14 MiB over a 12 MiB floor is a figure");
+	x.fork_floor_bytes = 14.0 * 1048576;
+	app_bzip2_processes_derive(&x);
+	CHECK(row_named(&x, "mlpbunzip2 -n1")->peak_rss_at_floor, "14 MiB at a 14 MiB floor is marked");
 }
 
 TEST(bzip2_processes_mismatch_and_missing_peers_are_marked_not_figures)

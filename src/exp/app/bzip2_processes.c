@@ -199,11 +199,12 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
 
 /* ---- the figures ---- */
 
-static void derive_row(struct app_bzip2_proc_row *w, size_t output_bytes)
+static void derive_row(struct app_bzip2_proc_row *w, size_t output_bytes, double floor_bytes)
 {
 	double cpu[APP_BZ2_PROC_RUNS];
 
 	w->median_seconds = w->min_seconds = w->max_seconds = w->cpu_seconds_per_gb = w->peak_rss_max_bytes = 0;
+	w->peak_rss_at_floor = false;
 	if (!w->nruns || w->failure[0])
 		return;
 	w->median_seconds = stats_median(w->wall_seconds, w->nruns);
@@ -217,6 +218,7 @@ static void derive_row(struct app_bzip2_proc_row *w, size_t output_bytes)
 	}
 	if (output_bytes)
 		w->cpu_seconds_per_gb = stats_median(cpu, w->nruns) / ((double)output_bytes / 1e9);
+	w->peak_rss_at_floor = floor_bytes > 0 && w->peak_rss_max_bytes <= floor_bytes * 1.05 + 1048576;
 }
 
 const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2_processes *x, unsigned threads)
@@ -230,7 +232,7 @@ const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2
 void app_bzip2_processes_derive(struct app_bzip2_processes *x)
 {
 	for (unsigned i = 0; i < x->nrows; i++)
-		derive_row(&x->rows[i], x->expected_bytes);
+		derive_row(&x->rows[i], x->expected_bytes, x->fork_floor_bytes);
 	for (unsigned i = 0; i < x->nrows; i++) {
 		struct app_bzip2_proc_row *w = &x->rows[i];
 		const struct app_bzip2_proc_row *o = app_bzip2_processes_ours(x, w->threads);
@@ -371,6 +373,23 @@ out:
 	return rc;
 }
 
+/* This process's anonymous resident bytes now (RssAnon): what a forked
+ * child holds when it calls exec; 0 when unreadable. */
+static double anon_rss_bytes(void)
+{
+	FILE *f = host_self_fopen("status");
+	char line[128];
+	double kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "RssAnon:", 8))
+			kib = strtod(line + 8, NULL);
+	fclose(f);
+	return kib * 1024;
+}
+
 struct live_ctx {
 	bool (*past)(void *pctx);
 	void *pctx;
@@ -397,6 +416,7 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 		return -errno;
 	rc = write(fd, in, len) == (ssize_t)len ? 0 : -EIO;
 	close(fd);
+	x->fork_floor_bytes = anon_rss_bytes();
 	if (!rc)
 		rc = app_bzip2_processes_measure(x, &ops, tmp, rounds, expected_bytes, expected_sha256);
 	unlink(tmp);

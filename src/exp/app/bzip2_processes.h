@@ -55,6 +55,7 @@ struct app_bzip2_proc_row {
 	double median_seconds, min_seconds, max_seconds;   /* of wall_seconds */
 	double cpu_seconds_per_gb;   /* the median run's user+sys over the output's GB (1e9 B) */
 	double peak_rss_max_bytes;   /* the largest of its runs' */
+	bool peak_rss_at_floor;      /* within the fork's floor: its own peak is that or less */
 	double peer_over_ours;       /* this median / ours at the same thread count; 0: none (ours, or no such row) */
 };
 
@@ -65,6 +66,11 @@ struct app_bzip2_processes {
 	unsigned threads;            /* N: the CPUs the run may use, capped at --threads */
 	size_t expected_bytes;
 	char expected_sha256[65];
+	/* A child's ru_maxrss starts at what it held when it called exec: the
+	 * forked copy of this process's anonymous pages (exec records the old
+	 * mm's high-water mark). A peak within this floor says only "this or
+	 * less". 0: not known. */
+	double fork_floor_bytes;
 	unsigned nrows;
 	struct app_bzip2_proc_row rows[APP_BZ2_PROC_CMDS];
 };
@@ -99,7 +105,8 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
 				unsigned rounds, size_t expected_bytes, const char *expected_sha256);
 
 /* From the rows' runs (pure): median, min and max wall, CPU-s per GB, peak
- * RSS, and each peer's median over ours at its thread count. */
+ * RSS (marked at x->fork_floor_bytes when within 5% + 1 MiB of it), and
+ * each peer's median over ours at its thread count. */
 void app_bzip2_processes_derive(struct app_bzip2_processes *x);
 
 /* The row of ours at `threads`, NULL when there is none with runs. */
