@@ -7,7 +7,8 @@
  * and the rounds alternated (A B C, A B C); medians, min and max, CPU-s per
  * GB, the peer/ours ratios at the same thread count; a missing peer listed
  * as not installed; a mismatching output marked, with no figure; the
- * budget's word stopping the rounds. One live test spawns the real
+ * budget's word stopping the rounds; the cost model pricing the rounds and
+ * the fit shrinking them before a prefix. One live test spawns the real
  * mlpbunzip2 (and bzip2 where installed) and checks only that they ran
  * and matched, never how fast.
  */
@@ -15,6 +16,7 @@
 #include "bzip2_fixture.h"
 
 #include "core/team.h"
+#include "exp/app/bzip2.h"
 #include "exp/app/bzip2_processes.h"
 #include "report/app_bzip2_processes_out.h"
 #include "util/sha256.h"
@@ -320,4 +322,41 @@ TEST(bzip2_processes_live_runs_the_real_decoder, NEEDS_HOST | NEEDS_BINARY | NEE
 	for (unsigned i = 0; i < x.nrows; i++)
 		CHECK(!x.rows[i].installed || x.rows[i].check == APP_BZ2_PROC_CHECK_OK, "%s: check %d, failure '%s'",
 		      x.rows[i].label, x.rows[i].check, x.rows[i].failure);
+}
+
+/* The budget: the rounds are priced, and the fit takes them to three after
+ * the variants and trials, before a prefix of the file. */
+TEST(bzip2_processes_fit_prices_rounds_and_shrinks_them_before_the_prefix)
+{
+	struct app_bzip2_params q = {
+		.path = "user.bz2", .max_k = 32, .trials = 3, .max_workers = 2, .tools = true, .layout = -1,
+		.prefetch = -1, .output_fresh = -1, .budget_seconds = 50, .npages = 1, .pages = {PAGES_HUGE},
+		.process_rounds = APP_BZ2_PROC_ROUNDS,
+	};
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct app_bzip2_params none = q, three = q;
+	bool shrank = false;
+
+	CHECK(r, "out of memory");
+	none.process_rounds = 0;
+	three.process_rounds = APP_BZ2_PROC_ROUNDS_QUICK;
+	for (double t1 = 1e-3; t1 < 1e3; t1 *= 1.25) {
+		struct app_bzip2_rates rt = {.k1 = t1, .lanes = 0.4 * t1, .hash = 0.2 * t1};
+		struct app_bzip2_shrink sh;
+
+		app_bzip2_fit(&none, r, &rt, 38, &sh);
+		double c0 = app_bzip2_cost(&none, r, 3, &rt), c3 = app_bzip2_cost(&three, r, 3, &rt),
+		       c5 = app_bzip2_cost(&q, r, 3, &rt);
+
+		CHECK(c0 < c3 && c3 < c5, "t1 %.3f: cost without rounds %.3f, 3 rounds %.3f, 5 rounds %.3f", t1, c0, c3, c5);
+		app_bzip2_fit(&q, r, &rt, 38, &sh);
+		CHECK(!sh.blocks || sh.rounds == APP_BZ2_PROC_ROUNDS_QUICK, "t1 %.3f: a prefix with %u rounds", t1,
+		      sh.rounds);
+		CHECK(sh.rounds == APP_BZ2_PROC_ROUNDS || (sh.reduced && sh.trials == 2), "t1 %.3f: rounds %u before "
+		      "the variants and trials shrank", t1, sh.rounds);
+		if (sh.rounds < APP_BZ2_PROC_ROUNDS)
+			shrank = shrank || strstr(r->shrunk, "whole-process rounds 5 -> 3") != NULL;
+	}
+	CHECK(shrank, "the rounds never shrank, or unsaid in shrunk");
+	free(r);
 }

@@ -44,6 +44,7 @@
  * the loader, the input's open): a few ms; priced high, as a loaded
  * machine makes it. */
 #define PROCESS_START_S 0.02
+#define PROCESS_PEER_OVER_K1 3.0
 /* The scout's bound 1.81 (pipeline of 55% and 45%) against the 1.43 it
  * measured, K=16 prefetch next, 34 MB text file (docs/METHODOLOGY.md). */
 #define SCOUT_OVER_BOUND (1.81 / 1.43)
@@ -193,20 +194,22 @@ static double variant_seconds(const struct app_bzip2_variant *v, const struct ap
 }
 
 /* The whole-process part, priced as if every peer were installed (the
- * plan cannot know which are): per round our program at the lanes rate and
- * the four one-thread peers at the peers', the N-thread commands (ours and
- * three peers) at 1/N of that; the check runs one round more, each output
- * hashed once; PROCESS_START_S per process (fork, exec, the loader). */
+ * plan cannot know which are): per round our program at 1 and N threads
+ * at K=1's rate each (as a process it took 0.97-1.5x the in-process K=1
+ * over the generated 8 MB, at load 6 on a 2-CPU guest), every peer
+ * command at PROCESS_PEER_OVER_K1 (bzip2 -dc 5.1x, lbzip2 -n1 3.0x, 7zz
+ * -mmt1 2.9x there), the N-thread ones no faster than one thread (a shared
+ * machine's second CPU is not free: lbzip2 -n2 took 1.8x its -n1 there);
+ * the check runs one round more, each output hashed once; PROCESS_START_S
+ * per process (fork, exec, the loader). */
 static double processes_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
 {
-	double peer = PEER_OVER_K1 * rt->k1, round = rt->lanes + 4 * peer;
-	unsigned n = p->max_workers, commands = n >= 2 ? 9 : 5;
+	unsigned peers = p->max_workers >= 2 ? 7 : 4, ours = p->max_workers >= 2 ? 2 : 1;
+	double round = ours * rt->k1 + peers * PROCESS_PEER_OVER_K1 * rt->k1;
 
 	if (!p->process_rounds)
 		return 0;
-	if (n >= 2)
-		round += (rt->lanes + 3 * peer) / n;
-	return (p->process_rounds + 1) * (TRIAL_OVER_MIN * round + commands * PROCESS_START_S) + commands * rt->hash;
+	return (p->process_rounds + 1) * (round + (peers + ours) * PROCESS_START_S) + (peers + ours) * rt->hash;
 }
 
 double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
