@@ -4,8 +4,9 @@
 # compressed by bzip2 -9 into DIR: text (licences, copyright files,
 # headers: $BYTES bytes of them), binary (this machine's shared libraries,
 # $BYTES bytes) and mixed (a tar of whole files taken in turn from the text
-# and the binary lists until $MIXBYTES bytes: an archive as users make
-# them, text and machine code block by block). Then times each decoder as
+# and the binary lists until $MIXBYTES bytes, none over an eighth of it:
+# one large library would make it all machine code; an archive as users
+# make them, text and machine code block by block). Then times each decoder as
 # its own process writing to /dev/null, pinned with taskset (one CPU for
 # -n1 and the single-thread peers, two for -n2), one process at a time,
 # the commands alternated (A B C, A B C, ... $REPS rounds) so a neighbour's
@@ -43,14 +44,16 @@ binary_files() {
 	find /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu -maxdepth 1 -name '*.so*' -type f 2>/dev/null | sort
 }
 # The mixed archive: one text file, one binary, in turn, whole files until
-# $mixbytes; a valid tar with fixed owners and times, so a rerun matches.
+# $mixbytes, none over an eighth of it; a valid tar with fixed owners and
+# times, so a rerun matches.
 make_mixed() {
 	[ -s "$dir/mixed.bz2" ] && return 0
 	text_files >"$dir/mixed.text.list"
 	binary_files >"$dir/mixed.binary.list"
 	paste -d '\n' "$dir/mixed.text.list" "$dir/mixed.binary.list" | grep -v '^$' |
 		tr '\n' '\0' | xargs -0 stat -L -c '%s %n' 2>/dev/null |
-		awk -v max="$mixbytes" '{ n = $1; sub(/^[0-9]+ /, ""); if (sum >= max) exit; sum += n; print }' \
+		awk -v max="$mixbytes" '{ n = $1; sub(/^[0-9]+ /, ""); if (n > max / 8) next; if (sum >= max) exit;
+			sum += n; print }' \
 		>"$dir/mixed.list"
 	tar --no-recursion --owner=0 --group=0 --numeric-owner --mtime=@0 -chf "$dir/mixed" -T "$dir/mixed.list" \
 		2>/dev/null || true

@@ -1186,7 +1186,8 @@ static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, st
 	return 0;
 }
 
-int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen)
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double *round_seconds, char *err,
+		       size_t errlen)
 {
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
 	struct app_bzip2_shrink sh;
@@ -1198,6 +1199,8 @@ int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *
 	int rc = -ENOMEM;
 
 	*seconds = 0;
+	if (round_seconds)
+		*round_seconds = 0;
 	if (!r)
 		return -ENOMEM;
 	if (p->path) {
@@ -1225,6 +1228,9 @@ int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *
 	rt.hash *= scale;
 	app_bzip2_fit(p, r, &rt, ncand, &sh);
 	*seconds = r->estimated_seconds + gen;
+	if (round_seconds)
+		*round_seconds = app_bzip2_process_round_seconds(p, &rt) *
+				 (sh.blocks && ncand ? (double)sh.blocks / (double)ncand : 1);
 out:
 	free(in);
 	free(cand);

@@ -286,8 +286,11 @@ struct app_bzip2_shrink {
  * seed, pages and clock: 0, or -1 with rt zeroed when no block decodes. */
 int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const uint64_t *cand,
 		    size_t ncand, struct app_bzip2_rates *rt);
+/* One whole-process round at p's workers and rates rt: every command
+ * once (pure). */
+double app_bzip2_process_round_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt);
 /* The seconds r's plan of variants takes at `trials` with p's workers,
- * peers and pages, at rates rt (pure). */
+ * peers, pages and whole-process rounds, at rates rt (pure). */
 double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
 		      const struct app_bzip2_rates *rt);
 
@@ -311,9 +314,11 @@ uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *
 
 /* What app_bzip2_run with p will take, in seconds (the planner's price):
  * the probe and the fit on the file, or on one block of the generated
- * text scaled to its size with the generation's own time. 0 (seconds 0
- * when nothing decodes), or -EINVAL/-errno with err filled as below. */
-int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen);
+ * text scaled to its size with the generation's own time; round_seconds
+ * (may be NULL): of that, one whole-process round's. 0 (seconds 0 when
+ * nothing decodes), or -EINVAL/-errno with err filled as below. */
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double *round_seconds, char *err,
+		       size_t errlen);
 
 /* exp/app/bzip2_processes.c. The whole decoder as processes over in[0..len)
  * (r->decoded_bytes and r->hash expected of each), p->process_rounds

@@ -202,14 +202,20 @@ static double variant_seconds(const struct app_bzip2_variant *v, const struct ap
  * machine's second CPU is not free: lbzip2 -n2 took 1.8x its -n1 there);
  * the check runs one round more, each output hashed once; PROCESS_START_S
  * per process (fork, exec, the loader). */
-static double processes_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
+double app_bzip2_process_round_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
 {
 	unsigned peers = p->max_workers >= 2 ? 7 : 4, ours = p->max_workers >= 2 ? 2 : 1;
-	double round = ours * rt->k1 + peers * PROCESS_PEER_OVER_K1 * rt->k1;
+
+	return ours * rt->k1 + peers * PROCESS_PEER_OVER_K1 * rt->k1 + (peers + ours) * PROCESS_START_S;
+}
+
+static double processes_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
+{
+	unsigned commands = p->max_workers >= 2 ? 9 : 5;
 
 	if (!p->process_rounds)
 		return 0;
-	return (p->process_rounds + 1) * (round + (peers + ours) * PROCESS_START_S) + (peers + ours) * rt->hash;
+	return (p->process_rounds + 1) * app_bzip2_process_round_seconds(p, rt) + commands * rt->hash;
 }
 
 double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
