@@ -320,7 +320,7 @@ uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *
 int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double *round_seconds, char *err,
 		       size_t errlen);
 
-/* exp/app/bzip2_processes.c. The whole decoder as processes over in[0..len)
+/* exp/app/bzip2_whole.c. The whole decoder as processes over in[0..len)
  * (r->decoded_bytes and r->hash expected of each), p->process_rounds
  * rounds at 1 and p->max_workers threads on the CPUs this process may use,
  * no round started past the phase's share of the budget: fills

@@ -11,9 +11,6 @@
  */
 #include "exp/app/bzip2_processes.h"
 
-#include "core/team.h"
-#include "exp/app/bzip2.h"
-
 #include "core/clock.h"
 #include "core/host.h"
 #include "core/stats.h"
@@ -421,29 +418,4 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 		rc = app_bzip2_processes_measure(x, &ops, tmp, rounds, expected_bytes, expected_sha256);
 	unlink(tmp);
 	return rc;
-}
-
-/* ---- app bzip2's part ---- */
-
-static bool phase_past(void *pctx)
-{
-	return app_bzip2_past(pctx, APP_BZ2_PHASE_PROCESSES);
-}
-
-int app_bzip2_whole_process(const struct app_bzip2_params *p, const uint8_t *in, size_t len,
-			    struct app_bzip2_result *r)
-{
-	int cpus[APP_BZ2_PROC_CPUS];
-	int n = team_allowed_cpus(cpus, APP_BZ2_PROC_CPUS);
-
-	memset(&r->processes, 0, sizeof(r->processes));
-	if (!p->process_rounds || n < 1)
-		return 0;
-	if (app_bzip2_past(p, APP_BZ2_PHASE_PROCESSES)) {
-		r->processes.budget_cut = true;
-		return 0;
-	}
-	return app_bzip2_processes_run(&r->processes, in, len, cpus, n < APP_BZ2_PROC_CPUS ? (unsigned)n : APP_BZ2_PROC_CPUS,
-				       p->max_workers, p->process_rounds, r->decoded_bytes, r->hash, phase_past,
-				       (void *)p);
 }
