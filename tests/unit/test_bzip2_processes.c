@@ -19,6 +19,9 @@
 #include "exp/app/bzip2.h"
 #include "exp/app/bzip2_processes.h"
 #include "report/app_bzip2_processes_out.h"
+#include "analyse/vet.h"
+#include "util/jsonr.h"
+#include "util/jsonw.h"
 #include "util/sha256.h"
 
 #include <limits.h>
@@ -359,4 +362,51 @@ TEST(bzip2_processes_fit_prices_rounds_and_shrinks_them_before_the_prefix)
 	}
 	CHECK(shrank, "the rounds never shrank, or unsaid in shrunk");
 	free(r);
+}
+
+/* The JSON a run writes is read back, vetted (units by key name) and holds
+ * nulls, never zeros, where a command has no figure. */
+TEST(bzip2_processes_json_is_vetted_and_nulls_what_was_not_measured)
+{
+	struct fake f = {.installed = {"mlpbunzip2", "bzip2", "lbzip2"}, .bad_output = "lbzip2 -n4"};
+	struct app_bzip2_proc_ops ops = ops_of(&f);
+	static struct app_bzip2_processes x;
+	struct jsonr_doc doc = {0};
+	struct jsonw w;
+	char *text = NULL, err[300] = "";
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	const struct jsonr_value *rows, *seven, *lb4;
+	double v;
+
+	CHECK(m, "memstream");
+	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
+	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
+	x.fork_floor_bytes = 8.0 * 1048576;
+	app_bzip2_processes_derive(&x);
+	jsonw_init(&w, m);
+	jsonw_object_begin(&w, NULL);
+	jsonw_string(&w, "tool", "mlpscope");
+	jsonw_uint(&w, "schema_version", 1);
+	jsonw_object_begin(&w, "app");
+	jsonw_object_begin(&w, "bzip2");
+	app_bzip2_processes_write_json(&x, &w, "whole_process");
+	jsonw_object_end(&w);
+	jsonw_object_end(&w);
+	jsonw_object_end(&w);
+	jsonw_finish(&w);
+	fclose(m);
+	CHECK(!jsonr_parse(text, len, 0, &doc, err, sizeof(err)), "parse: %s\n%s", err, text);
+	CHECK(!vet_result(doc.root, "synthetic", err, sizeof(err)), "vet: %s", err);
+	rows = jsonr_get(doc.root, "app.bzip2.whole_process.rows");
+	CHECK(rows && rows->type == JSONR_ARRAY && rows->u.children.count == 9, "rows");
+	seven = jsonr_index(rows, 5);
+	lb4 = jsonr_index(rows, 4);
+	CHECK(!strcmp(jsonr_get_string(seven, "label"), "7zz -mmt1") && jsonr_get(seven, "median_seconds")->type ==
+	      JSONR_NULL, "a missing peer's median is null");
+	CHECK(!strcmp(jsonr_get_string(lb4, "check"), "MISMATCH") && jsonr_get(lb4, "median_seconds")->type ==
+	      JSONR_NULL && jsonr_get(lb4, "failure")->type == JSONR_STRING, "a mismatch: null figures, its failure");
+	CHECK(jsonr_get_number(jsonr_index(rows, 2), "peer_over_ours", &v) && near(v, 2.1), "bzip2/ours %.3f", v);
+	jsonr_free(&doc);
+	free(text);
 }
