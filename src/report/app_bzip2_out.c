@@ -9,6 +9,7 @@
 
 #include <math.h>
 
+#include "report/app_bzip2_instructions_out.h"
 #include "report/app_bzip2_processes_out.h"
 #include "report/app_chase_out.h"
 
@@ -316,6 +317,7 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 	if (r->tools_skipped)
 		fprintf(f, "  peers: left out (or some of them), the budget's share for them spent\n");
 	app_bzip2_processes_write_text(&r->processes, f);
+	app_bzip2_instructions_write_text(&r->instructions, f);
 	if (r->workers_sequential_fallback)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
 	if (r->nworkers) {
@@ -421,6 +423,7 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
 	JSONW_OBJECT_ARRAY_EACH(w, "tools", r->tools, r->ntools, tool_members);
 	app_bzip2_processes_write_json(&r->processes, w, "whole_process");
+	app_bzip2_instructions_write_json(&r->instructions, w, "instructions");
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);

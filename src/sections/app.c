@@ -173,6 +173,7 @@ static struct app_bzip2_params app_bzip2_params_of(const struct section_run *s, 
 		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
 		.max_workers = 2,
 		.tools = !short_form,
+		.count_instructions = !short_form,
 		/* The full report's short form has no seconds for processes. */
 		.process_rounds = short_form ? 0 : o->quick ? APP_BZ2_PROC_ROUNDS_QUICK : APP_BZ2_PROC_ROUNDS,
 		.seed = o->seed,

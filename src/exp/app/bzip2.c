@@ -1392,6 +1392,8 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		run_tools(&q, in, len, shrink.blocks ? NULL : p->path, r);
 	if ((rc = app_bzip2_whole_process(&q, in, len, r)))
 		goto out;
+	if ((rc = app_bzip2_count_instructions(&q, r)))
+		goto out;
 	derive(r);
 	rc = 0;
 out:

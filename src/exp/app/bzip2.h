@@ -19,6 +19,7 @@
 #include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "exp/app/app.h"
+#include "exp/app/bzip2_instructions.h"
 #include "exp/app/bzip2_processes.h"
 
 #define APP_BZ2_VARIANTS_MAX 28
@@ -33,6 +34,7 @@ struct app_bzip2_params {
 	unsigned max_workers;        /* 1..APP_BZ2_WORKERS_MAX */
 	bool tools;                  /* also time bzip2, lbzip2 -n 1 and 7zz -mmt1 when installed */
 	unsigned process_rounds;     /* the whole decoder as processes, alternated rounds; 0: not run */
+	bool count_instructions;     /* the decoder's instructions under Cachegrind, where valgrind is */
 	/* Narrowed axes (--lanes, --segments, --layout, --prefetch,
 	 * --output-buffer): 0 or -1 keeps the default set. With any given, the
 	 * sweep is K=1 (registers, off, reused: the baseline) and the product
@@ -207,6 +209,7 @@ struct app_bzip2_result {
 	unsigned ntools;
 	struct app_bzip2_tool tools[APP_BZ2_TOOLS_MAX];
 	struct app_bzip2_processes processes;  /* mlpbunzip2 and the peers as processes (bzip2_processes.h) */
+	struct app_bzip2_instructions instructions; /* the decoder's, one fixed block (bzip2_instructions.h) */
 	double seconds;
 	/* The chase beside the walk (exp/app/bzip2_chase.c). */
 	size_t block_rows;               /* 100,000 x the largest level digit of the streams' headers */
@@ -327,6 +330,9 @@ int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double
  * r->processes. 0, -ENOMEM, or -errno from the temporary file. */
 int app_bzip2_whole_process(const struct app_bzip2_params *p, const uint8_t *in, size_t len,
 			    struct app_bzip2_result *r);
+/* The same file: with p->count_instructions, the instruction counts into
+ * r->instructions unless the budget is past; 0 or -ENOMEM. */
+int app_bzip2_count_instructions(const struct app_bzip2_params *p, struct app_bzip2_result *r);
 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */

@@ -240,5 +240,7 @@ double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_r
 	s += TRIAL_OVER_MIN * dec + trials * peer; /* libbz2's trials */
 	if (p->tools)
 		s += trials * 3 * peer;
+	if (p->count_instructions)
+		s += APP_BZ2_INSTR_SECONDS;
 	return s + processes_seconds(p, rt);
 }

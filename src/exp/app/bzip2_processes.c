@@ -419,3 +419,17 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 	unlink(tmp);
 	return rc;
 }
+
+int app_bzip2_program_find(const char *prog, char *path, size_t len)
+{
+	return live_find(NULL, prog, path, len);
+}
+
+int app_bzip2_program_run(const char *const *argv, int cpu, double *seconds, char *why, size_t whylen)
+{
+	struct app_bzip2_proc_run run = {0};
+	int rc = live_run(NULL, argv, &cpu, 1, false, &run, why, whylen);
+
+	*seconds = run.wall_seconds;
+	return rc;
+}

@@ -120,4 +120,11 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 			    unsigned ncpus, unsigned threads, unsigned rounds, size_t expected_bytes,
 			    const char *expected_sha256, bool (*past)(void *pctx), void *pctx);
 
+/* For other parts that run programs (the instruction counts): a program
+ * found as the rows find theirs (0, or -1 when not installed), and argv
+ * run as a row's run is, pinned to cpu, stdout to /dev/null (0, or -1
+ * with why filled); *seconds its wall time. */
+int app_bzip2_program_find(const char *prog, char *path, size_t len);
+int app_bzip2_program_run(const char *const *argv, int cpu, double *seconds, char *why, size_t whylen);
+
 #endif
