@@ -1,22 +1,29 @@
 #!/bin/sh
 # Benchmark, not a test: mlpbunzip2 as a whole process against the peers.
-# Builds a text input (licences, copyright files, headers) and a binary one
-# (this machine's shared libraries), each $BYTES bytes, sorted (LC_ALL=C) so
-# a rerun makes the same bytes, compressed by bzip2 -9 into DIR; then times
-# each decoder as its own process writing to /dev/null, pinned with taskset
-# (one CPU for -n1 and the single-thread peers, two for -n2), one process
-# at a time, $REPS runs each, and prints per input and command the median,
-# min and max wall seconds and the median peak RSS (/usr/bin/time -f '%e %M').
-# Peers missing here are skipped. The machine should be otherwise quiet:
-# the median of 5 is what it reports, not a noise floor.
+# Builds three inputs, sorted (LC_ALL=C) so a rerun makes the same bytes,
+# compressed by bzip2 -9 into DIR: text (licences, copyright files,
+# headers: $BYTES bytes of them), binary (this machine's shared libraries,
+# $BYTES bytes) and mixed (a tar of whole files taken in turn from the text
+# and the binary lists until $MIXBYTES bytes, none over an eighth of it:
+# one large library would make it all machine code; an archive as users
+# make them, text and machine code block by block). Then times each decoder as
+# its own process writing to /dev/null, pinned with taskset (one CPU for
+# -n1 and the single-thread peers, two for -n2), one process at a time,
+# the commands alternated (A B C, A B C, ... $REPS rounds) so a neighbour's
+# burst or a frequency drift lands on every command alike, not on whichever
+# ran last; prints per input and command the median, min and max wall
+# seconds and the median peak RSS (/usr/bin/time -f '%e %M'). Peers
+# missing here are skipped. The machine should be otherwise quiet: the
+# median of 5 is what it reports, not a noise floor.
 # Usage: bench/bunzip2_peers.sh DIR
-# BYTES=N (default 31457280); REPS=N (default 5); CPUS=a,b (default 0,1);
-# BIN=path (default build/mlpbunzip2).
+# BYTES=N (default 31457280); MIXBYTES=N (default 41943040); REPS=N
+# (default 5); CPUS=a,b (default 0,1); BIN=path (default build/mlpbunzip2).
 set -eu
 [ $# -ge 1 ] || { echo "usage: $0 DIR" >&2; exit 2; }
 dir=$1
 here=$(dirname "$0")
 bytes=${BYTES:-31457280}
+mixbytes=${MIXBYTES:-41943040}
 reps=${REPS:-5}
 cpus=${CPUS:-0,1}
 one=${cpus%%,*}
@@ -29,42 +36,81 @@ make_input() { # name, then the file list on stdin
 	tr '\n' '\0' | xargs -0 cat 2>/dev/null | head -c "$bytes" >"$dir/$1" || true
 	bzip2 -9 -k -f "$dir/$1"
 }
-{ find /usr/share/common-licenses -type f; find /usr/share/doc -name copyright -type f;
-  find /usr/include -type f -name '*.h'; } 2>/dev/null | sort | make_input text
-find /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu -maxdepth 1 -name '*.so*' -type f 2>/dev/null |
-	sort | make_input binary
-
-# One command $reps times: "median min max rss_median".
-timeit() {
-	t=$(mktemp)
-	i=0
-	while [ $i -lt "$reps" ]; do
-		/usr/bin/time -f '%e %M' -o "$t" -a sh -c "$1" >/dev/null 2>&1 </dev/null
-		i=$((i + 1))
-	done
-	e=$(awk '{ print $1 }' "$t" | sort -n)
-	m=$(awk '{ print $2 }' "$t" | sort -n)
-	mid=$(( (reps + 1) / 2 ))
-	echo "$(echo "$e" | sed -n "${mid}p") $(echo "$e" | head -1) $(echo "$e" | tail -1) $(echo "$m" | sed -n "${mid}p")"
-	rm -f "$t"
+text_files() {
+	{ find /usr/share/common-licenses -type f; find /usr/share/doc -name copyright -type f;
+	  find /usr/include -type f -name '*.h'; } 2>/dev/null | sort
 }
+binary_files() {
+	find /usr/lib/x86_64-linux-gnu /usr/lib/aarch64-linux-gnu -maxdepth 1 -name '*.so*' -type f 2>/dev/null | sort
+}
+# The mixed archive: one text file, one binary, in turn, whole files until
+# $mixbytes, none over an eighth of it; a valid tar with fixed owners and
+# times, so a rerun matches.
+make_mixed() {
+	[ -s "$dir/mixed.bz2" ] && return 0
+	text_files >"$dir/mixed.text.list"
+	binary_files >"$dir/mixed.binary.list"
+	paste -d '\n' "$dir/mixed.text.list" "$dir/mixed.binary.list" | grep -v '^$' |
+		tr '\n' '\0' | xargs -0 stat -L -c '%s %n' 2>/dev/null |
+		awk -v max="$mixbytes" '{ n = $1; sub(/^[0-9]+ /, ""); if (n > max / 8) next; if (sum >= max) exit;
+			sum += n; print }' \
+		>"$dir/mixed.list"
+	tar --no-recursion --owner=0 --group=0 --numeric-owner --mtime=@0 -chf "$dir/mixed" -T "$dir/mixed.list" \
+		2>/dev/null || true
+	rm -f "$dir/mixed.text.list" "$dir/mixed.binary.list" "$dir/mixed.list"
+	bzip2 -9 -k -f "$dir/mixed"
+}
+text_files | make_input text
+binary_files | make_input binary
+make_mixed
 
-printf '%-8s %-26s %8s %8s %8s %10s\n' input command median_s min_s max_s rss_kB
-for in in text binary; do
-	f=$dir/$in.bz2
-	"$bin" -c -n2 "$f" | cmp -s - "$dir/$in" || { echo "mlpbunzip2 -n2 differs on $in" >&2; exit 1; }
+# The commands for input $1, one "name|command" a line, installed ones only.
+commands() {
+	f=$dir/$1.bz2
 	for spec in \
 		"mlpbunzip2 -n1|taskset -c $one $bin -c -n1 $f" \
 		"mlpbunzip2 -n2|taskset -c $cpus $bin -c -n2 $f" \
 		"bzip2 -dc|taskset -c $one bzip2 -dc $f" \
 		"lbzip2 -d -n1|taskset -c $one lbzip2 -d -c -n1 $f" \
 		"lbzip2 -d -n2|taskset -c $cpus lbzip2 -d -c -n2 $f" \
-		"7zz e -so -mmt1|taskset -c $one 7zz e -so -mmt1 $f"; do
-		name=${spec%%|*}
-		cmd=${spec#*|}
-		prog=$(echo "$cmd" | awk '{ print $4 }')
+		"7zz e -so -mmt1|taskset -c $one 7zz e -so -mmt1 $f" \
+		"7zz e -so -mmt2|taskset -c $cpus 7zz e -so -mmt2 $f" \
+		"pbzip2 -d -p1|taskset -c $one pbzip2 -d -c -p1 $f" \
+		"pbzip2 -d -p2|taskset -c $cpus pbzip2 -d -c -p2 $f"; do
+		prog=$(echo "${spec#*|}" | awk '{ print $4 }')
 		command -v "$prog" >/dev/null 2>&1 || [ -x "$prog" ] || continue
-		set -- $(timeit "$cmd")
-		printf '%-8s %-26s %8s %8s %8s %10s\n' "$in" "$name" "$1" "$2" "$3" "$4"
+		echo "$spec"
 	done
+}
+
+# "median min max rss_median" of the timing file $1 ("%e %M" lines).
+summary() {
+	e=$(awk '{ print $1 }' "$1" | sort -n)
+	m=$(awk '{ print $2 }' "$1" | sort -n)
+	n=$(echo "$e" | wc -l)
+	mid=$(( (n + 1) / 2 ))
+	echo "$(echo "$e" | sed -n "${mid}p") $(echo "$e" | head -1) $(echo "$e" | tail -1) $(echo "$m" | sed -n "${mid}p")"
+}
+
+printf '%-8s %-26s %8s %8s %8s %10s\n' input command median_s min_s max_s rss_kB
+for in in text binary mixed; do
+	"$bin" -c -n2 "$dir/$in.bz2" | cmp -s - "$dir/$in" || { echo "mlpbunzip2 -n2 differs on $in" >&2; exit 1; }
+	tdir=$(mktemp -d)
+	commands "$in" >"$tdir/specs"
+	r=0
+	while [ $r -lt "$reps" ]; do
+		i=0
+		while IFS= read -r spec; do
+			i=$((i + 1))
+			/usr/bin/time -f '%e %M' -o "$tdir/$i" -a sh -c "${spec#*|}" >/dev/null 2>&1 </dev/null
+		done <"$tdir/specs"
+		r=$((r + 1))
+	done
+	i=0
+	while IFS= read -r spec; do
+		i=$((i + 1))
+		set -- $(summary "$tdir/$i")
+		printf '%-8s %-26s %8s %8s %8s %10s\n' "$in" "${spec%%|*}" "$1" "$2" "$3" "$4"
+	done <"$tdir/specs"
+	rm -rf "$tdir"
 done

@@ -273,7 +273,7 @@ static int decode_here(struct ctx *c, struct got *g)
 	struct bz2_error be;
 	uint64_t start = c->bit / 8;
 
-	if (!c->dec && !(c->dec = bz2_decoder_new()))
+	if (!c->dec && !(c->dec = bz2_decoder_new_pages(PAGES_HUGE)))
 		return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
 	for (size_t look = FIRST_LOOK;; look *= 4) {
 		size_t len, avail;
@@ -369,7 +369,7 @@ static int pool_start(struct ctx *c, unsigned threads)
 	if (!p->slots || !p->th || !p->dec || !c->args)
 		return -ENOMEM;
 	for (unsigned i = 0; i < threads; i++) {
-		if (!(p->dec[i] = bz2_decoder_new()))
+		if (!(p->dec[i] = bz2_decoder_new_pages(PAGES_HUGE)))
 			break;
 		c->args[i].p = p;
 		c->args[i].d = p->dec[i];

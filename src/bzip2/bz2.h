@@ -23,6 +23,13 @@
 #define BZ2_MAX_CODE_BITS 20
 #define BZ2_MAX_SELECTORS 18002
 #define BZ2_GROUP_SYMBOLS 50
+/* A group's worst case, 50 codes of 20 bits, plus the 8-byte load past
+ * the last refill and a margin: a group that starts this far from the
+ * input's end is read with whole-word refills and no bounds test. */
+#define BZ2_GROUP_SAFE_BYTES (BZ2_GROUP_SYMBOLS * BZ2_MAX_CODE_BITS / 8 + 32)
+/* Bytes past a block's last column that the decode may write and not
+ * keep (symbols_split.c's whole-word stores). */
+#define BZ2_BWT_SLACK 16
 /* Bit 31 of a table word marks a segment's start row (rows < 2^20). */
 #define BZ2_ROW_MARK 0x80000000u
 
@@ -75,12 +82,20 @@ static inline uint32_t bz2_bits_get(struct bz2_bits *b, unsigned n)
 	return v;
 }
 
+/* Written as shifts, not a bswap builtin: compilers emit one load and one
+ * byte swap for it on either byte order. */
+static inline uint64_t bz2_load_be64(const uint8_t *p)
+{
+	return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
+	       (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 8 | p[7];
+}
+
 /* ---- huffman.c: one coding table (canonical, lengths 1..20) ---- */
 #define BZ2_FAST_BITS 10
 /* A pair entry: bits 0-4 the bits both codes take, 5-8 the first's length,
  * bit 9 set when a second symbol follows in the same 10 bits, 10-18 the
  * first symbol, 19-27 the second; 0 when the first code is longer than 10
- * bits or no code. Never pairs after EOB (the block ends there). */
+ * bits or no code. Never pairs after EOB (the block ends there) nor with EOB second. */
 #define BZ2_PAIR_TWO (1u << 9)
 struct bz2_huffman {
 	uint16_t fast[1u << BZ2_FAST_BITS];  /* sym << 5 | len, 0 when longer */
@@ -147,7 +162,7 @@ struct bz2_block {
 	uint32_t orig_ptr;
 	uint32_t nblock;                  /* bytes of the BWT's last column */
 	uint32_t counts[256];             /* how often each byte occurs in it */
-	uint8_t *bwt;                     /* caller's buffer, max_block bytes */
+	uint8_t *bwt;                     /* caller's buffer, max_block + BZ2_BWT_SLACK bytes */
 	/* Scratch of the decode itself, kept here so a block needs no allocation. */
 	uint8_t selectors[BZ2_MAX_SELECTORS];
 	struct bz2_huffman tables[BZ2_MAX_GROUPS];
@@ -173,6 +188,10 @@ int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *b
 int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_walk_job *pace,
 		       struct bz2_error *e);
+
+/* ---- symbols_split.c: the same, both paths fast, in two passes a group ---- */
+int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
+		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
 /* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */

@@ -32,7 +32,9 @@ static void pair_build(struct bz2_huffman *h, unsigned eob)
 			continue;
 		e2 = h->fast[(x << l1) & mask];
 		l2 = e2 & 31;
-		if (e2 && l2 <= BZ2_FAST_BITS - l1)
+		/* EOB only ever first: the split decode tests the first
+		 * symbol alone for the block's end. */
+		if (e2 && l2 <= BZ2_FAST_BITS - l1 && (e2 >> 5) != eob)
 			h->pair[x] = (l1 + l2) | l1 << 5 | BZ2_PAIR_TWO | s1 << 10 | (e2 >> 5) << 19;
 	}
 }

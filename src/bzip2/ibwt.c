@@ -26,8 +26,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #define CHUNK_BYTES 4096u
 #define NO_CHUNK UINT32_MAX
+
+/* Eight consecutive slots from one run: tt[k] = (i + k) << 8 | col[k]. */
+static inline void run_rows(uint32_t *tt, const uint8_t *col, uint32_t i)
+{
+#ifdef __SSE2__
+	/* The eight column bytes widened to words and then to 32 bits, the
+	 * rows added above them: about ten instructions for eight slots. */
+	const __m128i zero = _mm_setzero_si128();
+	__m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)col), zero);
+	__m128i r = _mm_add_epi32(_mm_set1_epi32((int)(i << 8)), _mm_set_epi32(3 << 8, 2 << 8, 1 << 8, 0));
+
+	_mm_storeu_si128((__m128i *)tt, _mm_or_si128(_mm_unpacklo_epi16(b, zero), r));
+	_mm_storeu_si128((__m128i *)(tt + 4),
+			 _mm_or_si128(_mm_unpackhi_epi16(b, zero), _mm_add_epi32(r, _mm_set1_epi32(4 << 8))));
+#else
+	for (uint32_t k = 0; k < 8; k++)
+		tt[k] = (i + k) << 8 | col[k];
+#endif
+}
 
 void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 {
@@ -42,10 +65,27 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 	 * not from a first pass over the 3.6 MB table read back at random
 	 * (a load that misses the L2 per row, where a store only fills the
 	 * store buffer). */
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t j = cf[bwt[i]]++;
+	for (uint32_t i = 0; i < n;) {
+		uint64_t w;
 
-		tt[j] = i << 8 | bwt[j];
+		/* Eight rows of one byte (the column's runs: text's are long)
+		 * take eight consecutive slots, so their count is read and
+		 * written once, not once a row: the chain through cf[] that a
+		 * repeated byte makes is what the byte-at-a-time loop waits on. */
+		memcpy(&w, bwt + i, 8);
+		if (i + 8 <= n && w == 0x0101010101010101ull * (uint8_t)w) {
+			uint32_t j = cf[(uint8_t)w];
+
+			cf[(uint8_t)w] = j + 8;
+			run_rows(tt + j, bwt + j, i);
+			i += 8;
+			continue;
+		}
+		for (uint32_t end = i + 8 < n ? i + 8 : n; i < end; i++) {
+			uint32_t j = cf[bwt[i]]++;
+
+			tt[j] = i << 8 | bwt[j];
+		}
 	}
 }
 
@@ -135,6 +175,61 @@ static inline __attribute__((always_inline)) void lane_close(struct walk *c, str
 	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (c->sc->pool + (size_t)l->chunk * CHUNK_BYTES));
 }
 
+/* Rounds every lane can take with no test but its segment's end: each
+ * is on and has that many bytes left in its chunk (a lane that starts a
+ * new segment starts a new chunk, CHUNK_BYTES - 1 left after its first
+ * byte, so the bound holds after it too). 0 when a lane is parked. */
+static inline __attribute__((always_inline)) long lanes_room(const struct lane *L, const unsigned K, long most)
+{
+	for (unsigned q = 0; q < K; q++) {
+		long left = L[q].wend - L[q].w;
+
+		if (!L[q].on)
+			return 0;
+		most = left < most ? left : most;
+	}
+	return most;
+}
+
+/* Up to `rounds` rounds of the K lanes, their room checked by lanes_room:
+ * per lane a step is the table load, the mark test, the byte and the
+ * prefetch; the parked-lane and chunk-end tests of the general loop run
+ * once a batch, not once a row (they were half its instructions). The
+ * rounds taken, fewer when a lane parked (the rest of that round's lanes
+ * did not step: lanes are independent), or -1 when the pool ran out. */
+static inline __attribute__((always_inline)) long lanes_rounds(struct walk *c, struct lane *L, const unsigned K,
+							      const enum bz2_prefetch pf, long rounds, unsigned *live)
+{
+	const uint32_t *tt = c->tt;
+
+	for (long r = 0; r < rounds; r++) {
+#pragma GCC unroll 32
+		for (unsigned j = 0; j < K; j++) {
+			uint32_t v = tt[L[j].pos];
+
+			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
+				int t;
+
+				lane_close(c, &L[j]);
+				if ((t = lane_take(c, &L[j])) < 0)
+					return -1;
+				if (t == 0) {
+					(*live)--;
+					return r;
+				}
+				continue;
+			}
+			*L[j].w++ = (uint8_t)v;
+			L[j].pos = v >> 8;
+			if (pf == BZ2_PREFETCH_NEXT)
+				__builtin_prefetch(&tt[v >> 8]);
+		}
+	}
+	return rounds;
+}
+
+#define BATCH_ROUNDS 64
+
 /* The lockstep loop. With a constant K and a local lane array (the
  * registers layout) the compiler unrolls the lanes and keeps each one's
  * row and write pointer in registers; with a run-time K (the state layout)
@@ -153,6 +248,13 @@ static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, stru
 		live += (unsigned)r;
 	}
 	while (live) {
+		long room = pf == BZ2_PREFETCH_TWO ? 0 : lanes_room(L, K, BATCH_ROUNDS);
+
+		if (room > 0) {
+			if (lanes_rounds(c, L, K, pf, room, &live) < 0)
+				return -1;
+			continue;
+		}
 #pragma GCC unroll 32
 		for (unsigned j = 0; j < K; j++) {
 			uint32_t v;
@@ -438,6 +540,18 @@ static inline __attribute__((always_inline)) void pace_lanes(struct bz2_walk_job
 	uint64_t steps = j->steps;
 
 	while (live && steps < target) {
+		uint64_t want = (target - steps + K - 1) / K;
+		long room = lanes_room(L, K, want < BATCH_ROUNDS ? (long)want : BATCH_ROUNDS), done;
+
+		if (room > 0) {
+			if ((done = lanes_rounds(c, L, K, pf, room, &live)) < 0) {
+				j->rc = -1;
+				live = 0;
+				break;
+			}
+			steps += (uint64_t)done * K;
+			continue;
+		}
 #pragma GCC unroll 32
 		for (unsigned q = 0; q < K; q++) {
 			uint32_t v;

@@ -6,14 +6,19 @@
  * byte and expands to those 4 (libbz2 does the same).
  *
  * Two paths: plain, a byte at a time (a compare and branch per byte); fast,
- * a search for the next 4 equal bytes 5 positions per 8-byte word and one
- * memcpy for the bytes before it, in one pass where the output fits the
+ * a search for the next 4 equal bytes (16 positions per 16-byte vector
+ * step where SSE2 is, else 5 per 8-byte word) and one memcpy for the bytes
+ * before it, in one pass where the output fits the
  * room given (bz2_rle_decode_cap: text expands by a few percent), sized
  * first only where it does not. The search is exact: parsed from a run's
  * end, the first place 4 equal bytes start is where the next run starts
  * (an earlier start of the same run would itself be 4 equal bytes).
  */
 #include "bzip2/bz2.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <string.h>
 
@@ -72,6 +77,21 @@ static size_t next_run(const uint8_t *in, size_t s, size_t n)
 {
 	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full, high = 0x8080808080808080ull;
 
+#ifdef __SSE2__
+	/* Sixteen start positions a step: each byte against the three after
+	 * it, four overlapping loads and three compares, where the word search
+	 * below takes five positions for about the same instructions. */
+	for (; s + 19 <= n; s += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(in + s));
+		__m128i e = _mm_and_si128(_mm_cmpeq_epi8(a, _mm_loadu_si128((const __m128i *)(in + s + 1))),
+					  _mm_cmpeq_epi8(a, _mm_loadu_si128((const __m128i *)(in + s + 2))));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_and_si128(e, _mm_cmpeq_epi8(a, _mm_loadu_si128((const __m128i *)(in + s + 3)))));
+
+		if (m)
+			return s + (size_t)__builtin_ctz(m);
+	}
+#endif
 	for (; s + 8 <= n; s += 5) {
 		uint64_t x = load_le64(in + s), d = x ^ x >> 8;
 		/* High bit of byte j set exactly when d's byte j is 0, i.e.

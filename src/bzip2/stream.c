@@ -73,7 +73,7 @@ static struct bz2_block *block_new(void)
 	struct bz2_block *blk = malloc(sizeof(*blk));
 
 	if (blk)
-		blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES);
+		blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK);
 	return blk;
 }
 

@@ -3,8 +3,9 @@
  * table its selector names; RUNA/RUNB spell a run of the front byte as a
  * bijective base-2 number, every other symbol moves a byte to the front of
  * the MTF list and emits it, and EOB ends the block. Two axes, each with a
- * plain and a fast path, compiled as four loops from one body so the
- * report can say what each bought:
+ * plain and a fast path, compiled from one body as the three loops that
+ * keep at least one path plain, so the report can say what each bought
+ * alone (both fast is symbols_split.c, in two passes a group):
  *   Huffman  plain: one symbol per lookup, the reader refilled a byte at a
  *            time, its bounds tested per symbol; table: one or two symbols
  *            per lookup (huffman.c's pair table, 4 KiB: six fit the L1),
@@ -19,73 +20,19 @@
  * current bit on the table path (within 50 symbols of it).
  */
 #include "bzip2/bz2.h"
+#include "bzip2/mtf_words.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #define RUNA 0
 #define RUNB 1
-/* The group's worst case, 50 codes of 20 bits, plus the 8-byte load past
- * the last refill and a margin. */
-#define GROUP_SAFE_BYTES (BZ2_GROUP_SYMBOLS * BZ2_MAX_CODE_BITS / 8 + 32)
 
 static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 {
 	e->byte_offset = bit / 8;
 	snprintf(e->what, sizeof(e->what), "%s", what);
 	return -1;
-}
-
-/* Written as shifts, not a bswap builtin: compilers emit one load and one
- * byte swap for it on either byte order. */
-static inline uint64_t load_be64(const uint8_t *p)
-{
-	return (uint64_t)p[0] << 56 | (uint64_t)p[1] << 48 | (uint64_t)p[2] << 40 | (uint64_t)p[3] << 32 |
-	       (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 | (uint64_t)p[6] << 8 | p[7];
-}
-
-static inline uint64_t load_le64(const uint8_t *p)
-{
-	return (uint64_t)p[7] << 56 | (uint64_t)p[6] << 48 | (uint64_t)p[5] << 40 | (uint64_t)p[4] << 32 |
-	       (uint64_t)p[3] << 24 | (uint64_t)p[2] << 16 | (uint64_t)p[1] << 8 | p[0];
-}
-
-/* Move the byte at index i (1..255) of the list to its front: the first 16
- * bytes as two little-endian words *m0, *m1 kept in registers across
- * symbols (where text's indices fall; loaded from and stored to the array
- * each symbol, the next symbol's load waited on the store's forwarding),
- * the rest in mtf[16..255] by memmove (random data's large indices, where
- * a word loop of i/8 steps lost to it by 1.5x). */
-static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, uint64_t *m0, uint64_t *m1,
-								 unsigned i)
-{
-	uint64_t x = *m0, y = *m1, low, upto;
-	unsigned sh;
-	uint8_t v;
-
-	if (i < 8) {
-		sh = i * 8;
-		low = (1ull << sh) - 1;
-		upto = low << 8 | 0xff;
-		v = (uint8_t)(x >> sh);
-		*m0 = (x & ~upto) | (x & low) << 8 | v;
-		return v;
-	}
-	if (i < 16) {
-		sh = (i - 8) * 8;
-		low = sh ? (1ull << sh) - 1 : 0;
-		upto = low << 8 | 0xff;
-		v = (uint8_t)(y >> sh);
-		*m1 = (y & ~upto) | (y & low) << 8 | x >> 56;
-		*m0 = x << 8 | v;
-		return v;
-	}
-	v = mtf[i];
-	memmove(mtf + 17, mtf + 16, i - 16);
-	mtf[16] = (uint8_t)(y >> 56);
-	*m1 = y << 8 | x >> 56;
-	*m0 = x << 8 | v;
-	return v;
 }
 
 /* One symbol s into the block; jumps to DONE at EOB, to BAD with why set. */
@@ -132,7 +79,7 @@ static inline __attribute__((always_inline)) uint8_t words_move(uint8_t *mtf, ui
 		{                                                                          \
 			uint8_t byte_;                                                     \
 			if (words) {                                                       \
-				byte_ = words_move(mtf, &m0, &m1, s_ - 1);                 \
+				byte_ = mtf_words_move(mtf, &m0, &m1, s_ - 1);                 \
 			} else {                                                           \
 				byte_ = mtf[s_ - 1];                                       \
 				memmove(mtf + 1, mtf, s_ - 1);                             \
@@ -162,8 +109,7 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 	 * one lookup less per symbol. */
 	memset(mtf, 0, sizeof(mtf));
 	memcpy(mtf, seq_to_byte, used);
-	m0 = load_le64(mtf);
-	m1 = load_le64(mtf + 8);
+	mtf_words_init(mtf, &m0, &m1);
 	memset(counts, 0, sizeof(blk->counts));
 	for (;;) {
 		const struct bz2_huffman *h;
@@ -176,7 +122,7 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 		if (blk->bad_tables >> blk->selectors[group] & 1)
 			return fail(e, bz2_bits_pos(b), "bad Huffman table: more codes than the lengths allow");
 		h = &blk->tables[blk->selectors[group++]];
-		if (table && b->end - b->p >= GROUP_SAFE_BYTES) {
+		if (table && b->end - b->p >= BZ2_GROUP_SAFE_BYTES) {
 			const uint8_t *p = b->p;
 			uint64_t buf = b->buf;
 			unsigned count = b->count;
@@ -195,7 +141,7 @@ static inline __attribute__((always_inline)) int symbols(struct bz2_bits *b, str
 				/* Branchless: 56..63 bits after it, enough for a
 				 * 20-bit code; p + 8 stays inside the input by the
 				 * group test above. */
-				buf |= load_be64(p) >> count;
+				buf |= bz2_load_be64(p) >> count;
 				p += (63 - count) >> 3;
 				count |= 56;
 				x = h->pair[buf >> (64 - BZ2_FAST_BITS)];
@@ -267,7 +213,6 @@ end:
 SYMBOLS(symbols_plain, false, false)
 SYMBOLS(symbols_table, true, false)
 SYMBOLS(symbols_words, false, true)
-SYMBOLS(symbols_table_words, true, true)
 
 int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_walk_job *pace,
@@ -276,7 +221,7 @@ int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t 
 	bool table = !(plain & BZ2_PLAIN_HUFFMAN), words = !(plain & BZ2_PLAIN_MTF);
 
 	if (table && words)
-		return symbols_table_words(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
+		return bz2_symbols_split(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
 	if (table)
 		return symbols_table(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
 	if (words)

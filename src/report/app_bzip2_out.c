@@ -10,6 +10,8 @@
 #include <math.h>
 
 #include "report/app_bzip2_checks_out.h"
+#include "report/app_bzip2_instructions_out.h"
+#include "report/app_bzip2_processes_out.h"
 #include "report/app_chase_out.h"
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
@@ -317,6 +319,8 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			r->tools[i].mb_per_s, r->tools[i].ratio);
 	if (r->tools_skipped)
 		fprintf(f, "  peers: left out (or some of them), the budget's share for them spent\n");
+	app_bzip2_processes_write_text(&r->processes, f);
+	app_bzip2_instructions_write_text(&r->instructions, f);
 	if (r->workers_sequential_fallback)
 		fprintf(f, "  workers: the scanned block boundaries did not chain through the file; not measured\n");
 	if (r->nworkers) {
@@ -421,6 +425,8 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	JSONW_OBJECT_ARRAY_EACH(w, "translation", r->translations, r->ntranslations, translation_members);
 	JSONW_OBJECT_ARRAY(w, "workers", r->workers, r->nworkers, app_bzip2_workers_fields);
 	JSONW_OBJECT_ARRAY_EACH(w, "tools", r->tools, r->ntools, tool_members);
+	app_bzip2_processes_write_json(&r->processes, w, "whole_process");
+	app_bzip2_instructions_write_json(&r->instructions, w, "instructions");
 	jsonw_uint(w, "block_rows", r->block_rows);
 	jsonw_uint(w, "table_bytes", r->table_bytes);
 	jsonw_bool(w, "resident", r->resident);

@@ -1,9 +1,10 @@
 /*
  * The app section's view: per kernel, its run and each variant's points
  * against the chase curve; for bzip2 (a whole decoder, not a kernel's
- * points) the decoder beside libbz2, its variants, the installed tools and
- * the block-parallel workers, as HTML tables; bzip2's plot and its decoded
- * MB/s in compare (analyse/bzip2_figures.h).
+ * points) the decoder beside libbz2, its variants, the installed tools,
+ * the block-parallel workers and the whole decoder as processes, as HTML
+ * tables; bzip2's plot and its decoded MB/s in compare
+ * (analyse/bzip2_figures.h).
  */
 #include "report/app_out.h"
 
@@ -66,6 +67,14 @@ static const struct html_col bzip2_tool_cols[] = {
 	{ "MB/s", "mb_per_s", 1 }, { "our best single thread / tool", "ours_vs_tool", 2 },
 };
 
+/* app.bzip2.whole_process: each command a process, pinned, alternated rounds. */
+static const struct html_col bzip2_process_cols[] = {
+	{ "command", "label", F_TEXT }, { "installed", "installed", F_BOOL }, { "check", "check", F_TEXT },
+	{ "wall s median", "median_seconds", 4 }, { "min", "min_seconds", 4 }, { "max", "max_seconds", 4 },
+	{ "CPU-s per GB", "cpu_seconds_per_gb", 2 }, { "peak RSS", "peak_rss_max_bytes", F_BYTES },
+	{ "peer / ours, same threads", "peer_over_ours", 2 }, { "runs", "runs", 0 }, { "failure", "failure", F_TEXT },
+};
+
 static const struct html_col bzip2_worker_cols[] = {
 	{ "workers", "workers", 0 }, { "wall s", "wall_seconds", 4 }, { "MB/s", "mb_per_s", 1 },
 	{ "speedup over 1", "speedup", 2 }, { "CPU-s per GB", "cpu_seconds_per_gb", 2 },
@@ -82,6 +91,9 @@ static void bzip2_html(FILE *f, const struct jsonr_value *b)
 	HTML_ROWS(f, jsonr_get(b, "tools"), bzip2_tool_cols, "bzip2 tools installed here, the same file");
 	HTML_ROWS(f, jsonr_get(b, "workers"), bzip2_worker_cols,
 		  "bzip2 workers: block-parallel at the best variant, magic scan included");
+	HTML_ROWS(f, jsonr_get(b, "whole_process.rows"), bzip2_process_cols,
+		  "bzip2 whole process: each command its own process over the same file, stdout to /dev/null, "
+		  "pinned, commands alternated round by round; wall s median (min-max) of the rounds");
 }
 
 static void app_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)

@@ -166,7 +166,7 @@ static void block_paths(const uint8_t *data, size_t size)
 	int rc0 = 0;
 
 	for (int i = 0; i < 2; i++)
-		if (!blk[i] && (!(blk[i] = calloc(1, sizeof(*blk[i]))) || !(blk[i]->bwt = malloc(BZ2_MAX_BLOCK_BYTES))))
+		if (!blk[i] && (!(blk[i] = calloc(1, sizeof(*blk[i]))) || !(blk[i]->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK))))
 			abort();
 	if (size >= 10 && !memcmp(data, "BZh", 3) && data[3] >= '1' && data[3] <= '9' &&
 	    !memcmp(data + 4, "\x31\x41\x59\x26\x53\x59", 6)) {

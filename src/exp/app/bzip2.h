@@ -19,7 +19,9 @@
 #include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "exp/app/app.h"
+#include "exp/app/bzip2_instructions.h"
 #include "exp/app/bzip2_judged.h"
+#include "exp/app/bzip2_processes.h"
 
 #define APP_BZ2_VARIANTS_MAX 28
 #define APP_BZ2_WORKERS_MAX 16
@@ -32,6 +34,8 @@ struct app_bzip2_params {
 	unsigned trials;             /* per variant, 1..15 */
 	unsigned max_workers;        /* 1..APP_BZ2_WORKERS_MAX */
 	bool tools;                  /* also time bzip2, lbzip2 -n 1 and 7zz -mmt1 when installed */
+	unsigned process_rounds;     /* the whole decoder as processes, alternated rounds; 0: not run */
+	bool count_instructions;     /* the decoder's instructions under Cachegrind, where valgrind is */
 	/* Narrowed axes (--lanes, --segments, --layout, --prefetch,
 	 * --output-buffer): 0 or -1 keeps the default set. With any given, the
 	 * sweep is K=1 (registers, off, reused: the baseline) and the product
@@ -227,6 +231,8 @@ struct app_bzip2_result {
 	bool tools_skipped;              /* the budget ran out before the tools (or some of them) */
 	unsigned ntools;
 	struct app_bzip2_tool tools[APP_BZ2_TOOLS_MAX];
+	struct app_bzip2_processes processes;  /* mlpbunzip2 and the peers as processes (bzip2_processes.h) */
+	struct app_bzip2_instructions instructions; /* the decoder's, one fixed block (bzip2_instructions.h) */
 	double seconds;
 	/* The chase beside the walk (exp/app/bzip2_chase.c). */
 	size_t block_rows;               /* 100,000 x the largest level digit of the streams' headers */
@@ -277,10 +283,14 @@ void app_bzip2_residency(const struct app_bzip2_cache_facts *c, struct app_bzip2
 void app_bzip2_chase_ratios(struct app_bzip2_result *r);
 
 /* The budget's phases in run order. Past its share of the budget (55%,
- * 65%, 75%, 90%) a phase starts no optional trial: the variants keep their
- * cold trial and one warm one, libbz2 and the workers one trial, the peers
- * are left out. */
-enum app_bzip2_phase { APP_BZ2_PHASE_VARIANTS, APP_BZ2_PHASE_LIBBZ2, APP_BZ2_PHASE_WORKERS, APP_BZ2_PHASE_TOOLS };
+ * 65%, 75%, 90%, 97%) a phase starts no optional trial: the variants keep
+ * their cold trial and one warm one, libbz2 and the workers one trial, the
+ * peers are left out, the whole-process part keeps one round (none when
+ * past before it began). */
+enum app_bzip2_phase {
+	APP_BZ2_PHASE_VARIANTS, APP_BZ2_PHASE_LIBBZ2, APP_BZ2_PHASE_WORKERS, APP_BZ2_PHASE_TOOLS,
+	APP_BZ2_PHASE_PROCESSES
+};
 /* exp/app/bzip2_baseline.c. A re-time of variants[i] into *v (a copy of it
  * with its trials cleared): 0, or a negative errno that ends the check. */
 typedef int (*app_bzip2_retime_fn)(void *ctx, const struct app_bzip2_result *r, unsigned i,
@@ -367,6 +377,7 @@ struct app_bzip2_shrink {
 	bool reduced;
 	unsigned trials;
 	size_t blocks;                   /* the prefix's blocks; 0: the whole file */
+	unsigned rounds;                 /* the whole-process rounds */
 	double whole_seconds;            /* the estimate before the prefix */
 };
 
@@ -374,8 +385,11 @@ struct app_bzip2_shrink {
  * seed, pages and clock: 0, or -1 with rt zeroed when no block decodes. */
 int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t len, const uint64_t *cand,
 		    size_t ncand, struct app_bzip2_rates *rt);
+/* One whole-process round at p's workers and rates rt: every command
+ * once (pure). */
+double app_bzip2_process_round_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt);
 /* The seconds r's plan of variants takes at `trials` with p's workers,
- * peers and pages, at rates rt (pure). */
+ * peers, pages and whole-process rounds, at rates rt (pure). */
 double app_bzip2_cost(const struct app_bzip2_params *p, const struct app_bzip2_result *r, unsigned trials,
 		      const struct app_bzip2_rates *rt);
 
@@ -399,9 +413,22 @@ uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *
 
 /* What app_bzip2_run with p will take, in seconds (the planner's price):
  * the probe and the fit on the file, or on one block of the generated
- * text scaled to its size with the generation's own time. 0 (seconds 0
- * when nothing decodes), or -EINVAL/-errno with err filled as below. */
-int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, char *err, size_t errlen);
+ * text scaled to its size with the generation's own time; round_seconds
+ * (may be NULL): of that, one whole-process round's. 0 (seconds 0 when
+ * nothing decodes), or -EINVAL/-errno with err filled as below. */
+int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double *round_seconds, char *err,
+		       size_t errlen);
+
+/* exp/app/bzip2_whole.c. The whole decoder as processes over in[0..len)
+ * (r->decoded_bytes and r->hash expected of each), p->process_rounds
+ * rounds at 1 and p->max_workers threads on the CPUs this process may use,
+ * no round started past the phase's share of the budget: fills
+ * r->processes. 0, -ENOMEM, or -errno from the temporary file. */
+int app_bzip2_whole_process(const struct app_bzip2_params *p, const uint8_t *in, size_t len,
+			    struct app_bzip2_result *r);
+/* The same file: with p->count_instructions, the instruction counts into
+ * r->instructions unless the budget is past; 0 or -ENOMEM. */
+int app_bzip2_count_instructions(const struct app_bzip2_params *p, struct app_bzip2_result *r);
 
 /* Decode FILE once with one lane, checking it (the plan's validation before
  * anything is measured): 0, or -EINVAL/-errno with err filled as above. */

@@ -1,0 +1,77 @@
+/*
+ * The second pass of symbols_split.c's decode, written once and compiled
+ * once per form of the MTF list: symbols_split.c includes this file with
+ * MTF_RUNS_NAME (the block loop's name), MTF_RUNS_ATTR (its attributes: a
+ * target ISA), MTF_LIST (the list's type), MTF_LOCALS / MTF_SAVE (the
+ * list's register part in and out of locals), MTF_FRONT() and
+ * MTF_MOVE(i) defined. Included without them it declares nothing.
+ *
+ * Each symbol runs the same instructions whether it is RUNA/RUNB or a
+ * byte: which one it is, a guess the predictor cannot make on text (the
+ * one-pass loop lost most of its time there), is blended with selects
+ * instead of a branch. A run symbol moves index 0 (the list stays) and
+ * advances no output; a byte flushes the pending run first. The run is
+ * written as one 8-byte store of the front byte whatever its length up to
+ * 8, and by memset only when longer; the column has BZ2_BWT_SLACK bytes
+ * past the block for the store's tail and for the byte a run symbol
+ * writes and does not keep.
+ */
+#ifdef MTF_RUNS_NAME
+
+static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *r, MTF_LIST *list)
+{
+	uint8_t *out = r->out;
+	uint32_t n = 0, run = 0, weight = 1;
+	const uint32_t max_block = r->max_block;
+	uint64_t pace_at = sp->pace ? 0 : UINT64_MAX;
+	MTF_LOCALS;
+
+	for (uint32_t group = 0;; group++) {
+		uint16_t syms[BZ2_GROUP_SYMBOLS + 2];
+		uint64_t start = 0;
+		int rc = group_next(sp, group, syms, &start);
+		unsigned k = (unsigned)rc & GROUP_COUNT;
+
+		if (rc < 0)
+			return -1;
+		for (unsigned i = 0; i < k; i++) {
+			uint32_t s = syms[i], lit = s > 1, flush, front_byte;
+			uint64_t eight;
+
+			/* RUNA adds the weight, RUNB twice it: a bijective
+			 * base-2 number, least significant digit first. */
+			run += (weight << (s & 1)) & (lit - 1);
+			if (__builtin_expect(run > max_block, 0))
+				return split_fail(sp, start, "a zero run longer than the block");
+			/* Masks, not ?: (which compilers turn back into the
+			 * branch this loop exists to avoid). */
+			flush = run & -lit;
+			if (__builtin_expect(n + flush + lit > max_block, 0))
+				return split_fail(sp, start, "more bytes than the block size allows");
+			front_byte = MTF_FRONT();
+			eight = 0x0101010101010101ull * front_byte;
+			if (__builtin_expect(flush <= 8, 1))
+				memcpy(out + n, &eight, 8);
+			else
+				memset(out + n, (int)front_byte, flush);
+			n += flush;
+			run &= lit - 1;
+			weight = ((weight << 1) & (lit - 1)) | lit;
+			out[n] = MTF_MOVE((s - 1) & -lit);
+			n += lit;
+			/* The previous block's walk, a round of its lanes each
+			 * time this decode has emitted as many bytes as the walk
+			 * has rows: the walk's misses are in flight while this
+			 * loop computes. */
+			if (n >= pace_at)
+				pace_at = bz2_walk_pace(sp->pace, n + 1);
+		}
+		if (rc & GROUP_EOB) {
+			r->n = n, r->run = run;
+			MTF_SAVE;
+			return split_end(sp, r, MTF_FRONT(), start);
+		}
+	}
+}
+
+#endif

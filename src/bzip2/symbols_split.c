@@ -1,0 +1,352 @@
+/*
+ * A block's symbols with both decode paths fast, in two passes a group:
+ * the group's Huffman codes into a 50-entry array (group_codes), then
+ * those symbols through the zero-run code and the MTF list (mtf_runs.h).
+ * One loop that did both lost its time to branches the predictor cannot
+ * learn on text: whether a lookup gave one code or two, whether a symbol
+ * is a run digit or a byte, how far down the list its byte lay. Here the
+ * first pass keeps one or two codes by arithmetic, the second blends run
+ * and byte with selects, and each loop's own dependency chain is short:
+ * the bit position in the first, the list in the second.
+ *
+ * The list's form: on x86-64 with SSSE3 its first 16 bytes are one vector
+ * register and a move to front is one byte shuffle by a per-index control
+ * (a chain of one instruction a symbol, not a shift-and-mask sequence);
+ * bytes past 16 (binary data's deep indices) shift as 16-byte vectors.
+ * Elsewhere the list is two 64-bit words and memmove (mtf_words.h).
+ *
+ * The byte counts the inverse BWT needs are one pass over the column at
+ * the end: counted per symbol they were a load and store chained through
+ * memory whenever the front byte repeats, which on text is most symbols.
+ * Error offsets name the group's first bit for a bad run, the code's own
+ * bit for a bad code.
+ */
+#include "bzip2/bz2.h"
+#include "bzip2/mtf_words.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__x86_64__)
+#include <tmmintrin.h>
+#define HAVE_SHUFFLE_LIST 1
+#endif
+
+/* group_codes's result: the count of symbols kept, this bit when the
+ * group ended the block (its EOB is not kept). */
+#define GROUP_EOB 0x100
+#define GROUP_COUNT 0xff
+
+struct mtf_runs {
+	uint8_t *out;
+	uint32_t n, run, max_block;
+};
+
+static int fail(struct bz2_error *e, uint64_t bit, const char *what)
+{
+	e->byte_offset = bit / 8;
+	snprintf(e->what, sizeof(e->what), "%s", what);
+	return -1;
+}
+
+/* Up to 50 codes of one group into syms[0..51) (a pair's second code is
+ * stored whether kept or not), with no bounds test: the caller checked
+ * that the group's worst case lies inside the input. The symbols kept,
+ * | GROUP_EOB; -1 at bits that are no code, b left at that code. */
+static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t *syms, unsigned eob)
+{
+	const uint8_t *p = b->p;
+	uint64_t buf = b->buf;
+	unsigned count = b->count, k = 0;
+	int rc = -1;
+
+	/* Four lookups a refill while the group has room for eight symbols:
+	 * a refill leaves 56 bits and a lookup takes at most 10, so the
+	 * refill's load leaves the chain from one lookup to the next (the
+	 * table load and the shift), which it otherwise doubled. A code
+	 * longer than 10 bits or the EOB goes on in the loop below. */
+	while (k + 8 <= BZ2_GROUP_SYMBOLS) {
+		buf |= bz2_load_be64(p) >> count;
+		p += (63 - count) >> 3;
+		count |= 56;
+		for (unsigned u = 0; u < 4; u++) {
+			uint32_t x = h->pair[buf >> (64 - BZ2_FAST_BITS)], s1 = (x >> 10) & 511, two, len;
+
+			if (__builtin_expect(!x || s1 == eob, 0))
+				goto one_at_a_time;
+			two = (x >> 9) & 1;
+			len = two ? x & 31 : (x >> 5) & 15;
+			syms[k] = (uint16_t)s1;
+			syms[k + 1] = (uint16_t)(x >> 19);
+			buf <<= len;
+			count -= len;
+			k += 1 + two;
+		}
+	}
+one_at_a_time:
+	while (k < BZ2_GROUP_SYMBOLS) {
+		uint32_t x, s1, two, len;
+
+		/* Branchless: 56..63 bits after it, enough for a 20-bit code. */
+		buf |= bz2_load_be64(p) >> count;
+		p += (63 - count) >> 3;
+		count |= 56;
+		x = h->pair[buf >> (64 - BZ2_FAST_BITS)];
+		if (__builtin_expect(!x, 0)) {
+			int s = bz2_huffman_long(h, (uint32_t)(buf >> (64 - BZ2_MAX_CODE_BITS)), &len);
+
+			if (s < 0)
+				goto out;
+			buf <<= len;
+			count -= len;
+			if ((unsigned)s == eob) {
+				rc = (int)(k | GROUP_EOB);
+				goto out;
+			}
+			syms[k++] = (uint16_t)s;
+			continue;
+		}
+		s1 = (x >> 10) & 511;
+		len = (x >> 5) & 15;
+		if (__builtin_expect(s1 == eob, 0)) {
+			buf <<= len;
+			count -= len;
+			rc = (int)(k | GROUP_EOB);
+			goto out;
+		}
+		/* The second code only where the group has room for it. */
+		two = (x >> 9) & (k + 1 < BZ2_GROUP_SYMBOLS);
+		len = two ? x & 31 : len;
+		syms[k] = (uint16_t)s1;
+		syms[k + 1] = (uint16_t)(x >> 19);
+		buf <<= len;
+		count -= len;
+		k += 1 + two;
+	}
+	rc = (int)k;
+out:
+	b->p = p, b->buf = buf, b->count = count;
+	return rc;
+}
+
+/* The same near the input's end, a bounds-tested read a code; *bad the
+ * bit of a code that is not one. */
+static int group_codes_near_end(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t *syms, unsigned eob,
+				uint64_t *bad)
+{
+	for (unsigned k = 0; k < BZ2_GROUP_SYMBOLS; k++) {
+		uint64_t at = bz2_bits_pos(b);
+		int s = bz2_huffman_decode(h, b);
+
+		if (s < 0) {
+			*bad = at;
+			return -1;
+		}
+		if ((unsigned)s == eob)
+			return (int)(k | GROUP_EOB);
+		syms[k] = (uint16_t)s;
+	}
+	return BZ2_GROUP_SYMBOLS;
+}
+
+/* blk->counts from the column: eight bytes of one run (text's column is
+ * mostly runs) counted at once, others in four tables, so that a byte
+ * repeated in a row does not wait on its own count's store. */
+static void count_bytes(const uint8_t *col, uint32_t n, uint32_t *counts)
+{
+	uint32_t c[4][256];
+	uint32_t i = 0;
+
+	memset(c, 0, sizeof(c));
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, col + i, 8);
+		if (w == 0x0101010101010101ull * (uint8_t)w) {
+			c[0][(uint8_t)w] += 8;
+			continue;
+		}
+		for (unsigned k = 0; k < 8; k += 4) {
+			c[0][col[i + k]]++;
+			c[1][col[i + k + 1]]++;
+			c[2][col[i + k + 2]]++;
+			c[3][col[i + k + 3]]++;
+		}
+	}
+	for (; i < n; i++)
+		c[0][col[i]]++;
+	for (unsigned b = 0; b < 256; b++)
+		counts[b] = c[0][b] + c[1][b] + c[2][b] + c[3][b];
+}
+
+/* What every group of the block shares. */
+struct split {
+	struct bz2_bits *b;
+	struct bz2_block *blk;
+	uint32_t nselectors;
+	unsigned eob;
+	struct bz2_walk_job *pace;
+	struct bz2_error *e;
+};
+
+static int split_fail(const struct split *sp, uint64_t start, const char *why)
+{
+	return fail(sp->e, start, why);
+}
+
+/* The next group's codes into syms: group_codes's result, or -1 with the
+ * error filled; *start its first bit. */
+static int group_next(const struct split *sp, uint32_t group, uint16_t *syms, uint64_t *start)
+{
+	struct bz2_bits *b = sp->b;
+	const struct bz2_block *blk = sp->blk;
+	const struct bz2_huffman *h;
+	uint64_t bad = 0;
+	int rc;
+
+	if (group >= sp->nselectors)
+		return fail(sp->e, bz2_bits_pos(b), "more symbols than the selectors cover");
+	if (bz2_bits_truncated(b))
+		return fail(sp->e, (uint64_t)(b->end - b->base) * 8, "truncated: the input ends inside this block");
+	if (blk->bad_tables >> blk->selectors[group] & 1)
+		return fail(sp->e, bz2_bits_pos(b), "bad Huffman table: more codes than the lengths allow");
+	h = &blk->tables[blk->selectors[group]];
+	*start = bz2_bits_pos(b);
+	if (b->end - b->p >= BZ2_GROUP_SAFE_BYTES) {
+		rc = group_codes(h, b, syms, sp->eob);
+		bad = bz2_bits_pos(b);
+	} else {
+		rc = group_codes_near_end(h, b, syms, sp->eob, &bad);
+	}
+	if (rc < 0)
+		return fail(sp->e, bad, "bad Huffman code: bits that are no code of the table");
+	return rc;
+}
+
+/* The pending run at the block's end; the column's byte counts. */
+static int split_end(const struct split *sp, struct mtf_runs *r, uint8_t front, uint64_t start)
+{
+	if (r->run > r->max_block - r->n)
+		return fail(sp->e, start, "more bytes than the block size allows");
+	memset(r->out + r->n, front, r->run);
+	r->n += r->run;
+	count_bytes(r->out, r->n, sp->blk->counts);
+	sp->blk->nblock = r->n;
+	return 0;
+}
+
+/* ---- the list as two words and memmove, every CPU ---- */
+struct words_list {
+	uint64_t m0, m1;
+	uint8_t mtf[256];
+};
+
+#define MTF_RUNS_NAME runs_words
+#define MTF_RUNS_ATTR
+#define MTF_LIST struct words_list
+#define MTF_LOCALS uint64_t m0 = list->m0, m1 = list->m1
+#define MTF_SAVE (list->m0 = m0, list->m1 = m1)
+#define MTF_FRONT() ((uint8_t)m0)
+#define MTF_MOVE(i) mtf_words_move(list->mtf, &m0, &m1, (i))
+#include "bzip2/mtf_runs.h"
+#undef MTF_RUNS_NAME
+#undef MTF_RUNS_ATTR
+#undef MTF_LIST
+#undef MTF_LOCALS
+#undef MTF_SAVE
+#undef MTF_FRONT
+#undef MTF_MOVE
+
+static void words_list_init(struct words_list *l, const uint8_t *seq_to_byte, unsigned used)
+{
+	memset(l->mtf, 0, sizeof(l->mtf));
+	memcpy(l->mtf, seq_to_byte, used);
+	mtf_words_init(l->mtf, &l->m0, &l->m1);
+}
+
+#ifdef HAVE_SHUFFLE_LIST
+/* ---- the list as 16-byte vectors and a byte shuffle (SSSE3) ---- */
+struct shuffle_list {
+	__m128i front;          /* bytes 0..15 (kept in a register across a group) */
+	__m128i rest[16];       /* rest[c] holds bytes 16c..16c+15, c >= 1 (rest[0]: scratch) */
+	/* to_front[i]: byte i first, then 0..i-1, then i+1..15; gap[i]: the
+	 * same with byte 0 zeroed for the byte carried in from below. */
+	__m128i to_front[16], gap[16];
+};
+
+static inline __attribute__((always_inline, target("ssse3"))) uint8_t shuffle_move(struct shuffle_list *l, __m128i *front,
+								   unsigned i)
+{
+	unsigned c = i >> 4;
+	uint8_t v;
+
+	if (__builtin_expect(i < 16, 1)) {
+		*front = _mm_shuffle_epi8(*front, l->to_front[i]);
+		return (uint8_t)_mm_cvtsi128_si32(*front);
+	}
+	/* Each vector below c shifts up one byte, taking the top byte of the
+	 * one below it; vector c closes the gap byte i left. Top down, so
+	 * each reads its lower neighbour before that one is written. */
+	v = ((const uint8_t *)l->rest)[i];
+	l->rest[0] = *front;  /* so that every vector has one below it */
+	l->rest[c] = _mm_or_si128(_mm_shuffle_epi8(l->rest[c], l->gap[i & 15]), _mm_srli_si128(l->rest[c - 1], 15));
+	for (unsigned j = c - 1; j >= 1; j--)
+		l->rest[j] = _mm_alignr_epi8(l->rest[j], l->rest[j - 1], 15);
+	*front = _mm_or_si128(_mm_slli_si128(*front, 1), _mm_cvtsi32_si128(v));
+	return v;
+}
+
+#define MTF_RUNS_NAME runs_shuffle
+#define MTF_RUNS_ATTR __attribute__((target("ssse3")))
+#define MTF_LIST struct shuffle_list
+#define MTF_LOCALS __m128i front = list->front
+#define MTF_SAVE (list->front = front)
+#define MTF_FRONT() ((uint8_t)_mm_cvtsi128_si32(front))
+#define MTF_MOVE(i) shuffle_move(list, &front, (i))
+#include "bzip2/mtf_runs.h"
+#undef MTF_RUNS_NAME
+#undef MTF_RUNS_ATTR
+#undef MTF_LIST
+#undef MTF_LOCALS
+#undef MTF_SAVE
+#undef MTF_FRONT
+#undef MTF_MOVE
+
+static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte, unsigned used)
+{
+	uint8_t bytes[256] = {0}, ctl[16];
+
+	memcpy(bytes, seq_to_byte, used);
+	memcpy(&l->front, bytes, 16);
+	memcpy(l->rest, bytes, sizeof(l->rest));
+	for (unsigned i = 0; i < 16; i++) {
+		for (unsigned j = 0; j < 16; j++)
+			ctl[j] = (uint8_t)(j == 0 ? i : j <= i ? j - 1 : j);
+		memcpy(&l->to_front[i], ctl, 16);
+		ctl[0] = 0x80;  /* a shuffle control with the top bit set writes 0 */
+		memcpy(&l->gap[i], ctl, 16);
+	}
+}
+#endif
+
+int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
+		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e)
+{
+	const struct split sp = {.b = b, .blk = blk, .nselectors = nselectors, .eob = used + 1, .pace = pace, .e = e};
+	struct mtf_runs r = {.out = blk->bwt, .max_block = max_block};
+
+#ifdef HAVE_SHUFFLE_LIST
+	if (__builtin_cpu_supports("ssse3")) {
+		struct shuffle_list list;
+
+		shuffle_list_init(&list, seq_to_byte, used);
+		return runs_shuffle(&sp, &r, &list);
+	}
+#endif
+	{
+		struct words_list list;
+
+		words_list_init(&list, seq_to_byte, used);
+		return runs_words(&sp, &r, &list);
+	}
+}

@@ -1,0 +1,435 @@
+/*
+ * The whole decoder as processes (bzip2_processes.h): the plan of commands,
+ * the alternated rounds and the figures, all through the seam, then the
+ * live seam itself: fork, sched_setaffinity in the child (a child pinned
+ * after exec would have started its threads on whatever CPU it woke on),
+ * exec, wait4 for that child's own rusage. The wall clock includes the
+ * fork and the exec, as a shell's would; no shell runs. A command's output
+ * is checked once, before the rounds, by size and SHA-256 of what it wrote
+ * to an unlinked temporary file; the timed runs write to /dev/null, so no
+ * reader of a pipe shares the CPUs with the decoder.
+ */
+#include "exp/app/bzip2_processes.h"
+
+#include "core/clock.h"
+#include "core/host.h"
+#include "core/stats.h"
+#include "util/sha256.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* ---- the plan ---- */
+
+/* Each program's argv before the file, then its thread option with the
+ * count attached ("-n" -> "-n2"); no thread option: a one-thread program
+ * only. */
+static const struct proc_spec {
+	const char *name;
+	const char *args[4];          /* before the thread option */
+	const char *thread_opt;       /* "-n"; NULL: no thread option, one thread */
+} specs[] = {
+	{"mlpbunzip2", {"-c"}, "-n"},
+	{"bzip2", {"-dc"}, NULL},
+	{"lbzip2", {"-d", "-c"}, "-n"},
+	{"7zz", {"e", "-so"}, "-mmt"},
+	{"pbzip2", {"-d", "-c"}, "-p"},
+};
+
+#define NSPECS (sizeof(specs) / sizeof(specs[0]))
+
+static void row_command(struct app_bzip2_proc_row *w, const struct proc_spec *s)
+{
+	char opt[24] = "";
+	int n;
+
+	if (s->thread_opt)
+		snprintf(opt, sizeof(opt), "%s%u", s->thread_opt, w->threads);
+	n = snprintf(w->command, sizeof(w->command), "%s", s->name);
+	for (unsigned i = 0; i < 4 && s->args[i]; i++)
+		n += snprintf(w->command + n, sizeof(w->command) - (size_t)n, " %s", s->args[i]);
+	if (opt[0])
+		n += snprintf(w->command + n, sizeof(w->command) - (size_t)n, " %s", opt);
+	snprintf(w->command + n, sizeof(w->command) - (size_t)n, " FILE >/dev/null");
+	snprintf(w->label, sizeof(w->label), "%s%s%s", s->name, opt[0] ? " " : "", opt);
+}
+
+static void add_row(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const struct proc_spec *s,
+		    const int *cpus, unsigned threads)
+{
+	struct app_bzip2_proc_row *w;
+
+	if (x->nrows >= APP_BZ2_PROC_CMDS)
+		return;
+	w = &x->rows[x->nrows++];
+	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "%s", s->name);
+	w->ours = !strcmp(s->name, "mlpbunzip2");
+	w->threads = threads;
+	w->ncpus = threads;
+	memcpy(w->cpus, cpus, threads * sizeof(*cpus));
+	row_command(w, s);
+	w->installed = !ops->find(ops->ctx, s->name, w->path, sizeof(w->path));
+	if (!w->installed)
+		w->path[0] = 0;
+}
+
+void app_bzip2_processes_plan(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const int *cpus,
+			      unsigned ncpus, unsigned threads)
+{
+	memset(x, 0, sizeof(*x));
+	if (threads > ncpus)
+		threads = ncpus;
+	if (threads > APP_BZ2_PROC_CPUS)
+		threads = APP_BZ2_PROC_CPUS;
+	x->threads = threads;
+	if (!ncpus)
+		return;
+	for (size_t i = 0; i < NSPECS; i++) {
+		add_row(x, ops, &specs[i], cpus, 1);
+		if (specs[i].thread_opt && threads >= 2)
+			add_row(x, ops, &specs[i], cpus, threads);
+	}
+}
+
+/* ---- the rounds ---- */
+
+/* The row's argv: the spec's, the thread option, the file. */
+static void row_argv(const struct app_bzip2_proc_row *w, const char *file, const char **argv, char *opt, size_t optlen)
+{
+	const struct proc_spec *s = NULL;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < NSPECS && !s; i++)
+		if (!strcmp(specs[i].name, w->name))
+			s = &specs[i];
+	argv[n++] = w->path;
+	for (unsigned i = 0; s && i < 4 && s->args[i]; i++)
+		argv[n++] = s->args[i];
+	if (s && s->thread_opt) {
+		snprintf(opt, optlen, "%s%u", s->thread_opt, w->threads);
+		argv[n++] = opt;
+	}
+	argv[n++] = file;
+	argv[n] = NULL;
+}
+
+static bool row_standing(const struct app_bzip2_proc_row *w)
+{
+	return w->installed && !w->failure[0];
+}
+
+/* The untimed check run: its output's size and hash against the expected. */
+static void check_row(struct app_bzip2_proc_row *w, const struct app_bzip2_proc_ops *ops, const char *file,
+		      size_t expected_bytes, const char *expected_sha256)
+{
+	const char *argv[10];
+	char opt[24], why[100];
+	struct app_bzip2_proc_run run = {0};
+
+	row_argv(w, file, argv, opt, sizeof(opt));
+	if (ops->run(ops->ctx, argv, w->cpus, w->ncpus, true, &run, why, sizeof(why))) {
+		snprintf(w->failure, sizeof(w->failure), "check run: %s", why);
+		return;
+	}
+	w->output_bytes = run.output_bytes;
+	if (run.output_bytes != expected_bytes || strcmp(run.output_sha256, expected_sha256)) {
+		w->check = APP_BZ2_PROC_CHECK_MISMATCH;
+		snprintf(w->failure, sizeof(w->failure), "output %zu bytes, sha256 %.16s...; expected %zu bytes, %.16s...",
+			 run.output_bytes, run.output_sha256, expected_bytes, expected_sha256);
+		return;
+	}
+	w->check = APP_BZ2_PROC_CHECK_OK;
+}
+
+static void time_row(struct app_bzip2_proc_row *w, const struct app_bzip2_proc_ops *ops, const char *file)
+{
+	const char *argv[10];
+	char opt[24], why[100];
+	struct app_bzip2_proc_run run = {0};
+
+	row_argv(w, file, argv, opt, sizeof(opt));
+	if (ops->run(ops->ctx, argv, w->cpus, w->ncpus, false, &run, why, sizeof(why))) {
+		snprintf(w->failure, sizeof(w->failure), "run %u: %s", w->nruns + 1, why);
+		return;
+	}
+	w->wall_seconds[w->nruns] = run.wall_seconds;
+	w->user_seconds[w->nruns] = run.user_seconds;
+	w->sys_seconds[w->nruns] = run.sys_seconds;
+	w->peak_rss_bytes[w->nruns] = run.peak_rss_bytes;
+	w->nruns++;
+}
+
+int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const char *file,
+				unsigned rounds, size_t expected_bytes, const char *expected_sha256)
+{
+	x->ran = true;
+	x->rounds_asked = rounds < APP_BZ2_PROC_RUNS ? rounds : APP_BZ2_PROC_RUNS;
+	x->expected_bytes = expected_bytes;
+	snprintf(x->expected_sha256, sizeof(x->expected_sha256), "%s", expected_sha256);
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].installed)
+			check_row(&x->rows[i], ops, file, expected_bytes, expected_sha256);
+	for (unsigned k = 0; k < x->rounds_asked; k++) {
+		if (k >= 1 && ops->past && ops->past(ops->ctx)) {
+			x->budget_cut = true;
+			break;
+		}
+		for (unsigned i = 0; i < x->nrows; i++)
+			if (row_standing(&x->rows[i]))
+				time_row(&x->rows[i], ops, file);
+		x->rounds++;
+	}
+	app_bzip2_processes_derive(x);
+	return 0;
+}
+
+/* ---- the figures ---- */
+
+static void derive_row(struct app_bzip2_proc_row *w, size_t output_bytes, double floor_bytes)
+{
+	double cpu[APP_BZ2_PROC_RUNS];
+
+	w->median_seconds = w->min_seconds = w->max_seconds = w->cpu_seconds_per_gb = w->peak_rss_max_bytes = 0;
+	w->peak_rss_at_floor = false;
+	if (!w->nruns || w->failure[0])
+		return;
+	w->median_seconds = stats_median(w->wall_seconds, w->nruns);
+	w->min_seconds = w->max_seconds = w->wall_seconds[0];
+	for (unsigned i = 0; i < w->nruns; i++) {
+		w->min_seconds = w->wall_seconds[i] < w->min_seconds ? w->wall_seconds[i] : w->min_seconds;
+		w->max_seconds = w->wall_seconds[i] > w->max_seconds ? w->wall_seconds[i] : w->max_seconds;
+		w->peak_rss_max_bytes = w->peak_rss_bytes[i] > w->peak_rss_max_bytes ? w->peak_rss_bytes[i]
+											: w->peak_rss_max_bytes;
+		cpu[i] = w->user_seconds[i] + w->sys_seconds[i];
+	}
+	if (output_bytes)
+		w->cpu_seconds_per_gb = stats_median(cpu, w->nruns) / ((double)output_bytes / 1e9);
+	w->peak_rss_at_floor = floor_bytes > 0 && w->peak_rss_max_bytes <= floor_bytes * 1.05 + 1048576;
+}
+
+const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2_processes *x, unsigned threads)
+{
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].ours && x->rows[i].threads == threads && x->rows[i].median_seconds > 0)
+			return &x->rows[i];
+	return NULL;
+}
+
+void app_bzip2_processes_derive(struct app_bzip2_processes *x)
+{
+	for (unsigned i = 0; i < x->nrows; i++)
+		derive_row(&x->rows[i], x->expected_bytes, x->fork_floor_bytes);
+	for (unsigned i = 0; i < x->nrows; i++) {
+		struct app_bzip2_proc_row *w = &x->rows[i];
+		const struct app_bzip2_proc_row *o = app_bzip2_processes_ours(x, w->threads);
+
+		w->peer_over_ours = !w->ours && o && w->median_seconds > 0 ? w->median_seconds / o->median_seconds : 0;
+	}
+}
+
+/* ---- the live seam ---- */
+
+/* An executable regular file at path. */
+static bool runnable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+static int find_on_path(const char *prog, char *path, size_t len)
+{
+	const char *env = getenv("PATH"), *p;
+
+	for (p = env; p && *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && (size_t)snprintf(path, len, "%.*s/%s", (int)n, p, prog) < len && runnable(path))
+			return 0;
+		p += n + (p[n] == ':');
+	}
+	return -1;
+}
+
+/* mlpbunzip2 is built beside mlpscope: the one next to the running binary
+ * is the decoder these stage figures are of; PATH's may be another build. */
+static int live_find(void *ctx, const char *prog, char *path, size_t len)
+{
+	char self[PATH_MAX], link[64];
+	ssize_t n;
+
+	(void)ctx;
+	host_self_path("exe", link, sizeof(link));
+	if (!strcmp(prog, "mlpbunzip2") && (n = readlink(link, self, sizeof(self) - 1)) > 0) {
+		char *slash;
+
+		self[n] = 0;
+		if ((slash = strrchr(self, '/')) && (size_t)snprintf(path, len, "%.*s/%s", (int)(slash - self), self,
+								      prog) < len && runnable(path))
+			return 0;
+	}
+	return find_on_path(prog, path, len);
+}
+
+/* In the child: pinned, stdin and stderr /dev/null, stdout out_fd. */
+static void child_exec(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd)
+{
+	cpu_set_t set;
+	int null = open("/dev/null", O_RDWR);
+
+	CPU_ZERO(&set);
+	for (unsigned i = 0; i < ncpus; i++)
+		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
+			CPU_SET(cpus[i], &set);
+	if (sched_setaffinity(0, sizeof(set), &set) || null < 0)
+		_exit(126);
+	dup2(null, 0);
+	dup2(out_fd >= 0 ? out_fd : null, 1);
+	dup2(null, 2);
+	signal(SIGPIPE, SIG_DFL);
+	execv(argv[0], (char *const *)argv);
+	_exit(127);
+}
+
+static int hash_fd(int fd, struct app_bzip2_proc_run *out)
+{
+	static uint8_t buf[1 << 16];
+	struct sha256 s;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -1;
+	sha256_init(&s);
+	out->output_bytes = 0;
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		sha256_update(&s, buf, (size_t)n);
+		out->output_bytes += (size_t)n;
+	}
+	sha256_final_hex(&s, out->output_sha256);
+	return n < 0 ? -1 : 0;
+}
+
+static int live_run(void *ctx, const char *const *argv, const int *cpus, unsigned ncpus, bool check,
+		    struct app_bzip2_proc_run *out, char *why, size_t whylen)
+{
+	int out_fd = -1, status = 0, rc = -1;
+	struct rusage ru;
+	uint64_t t0;
+	pid_t pid;
+
+	(void)ctx;
+	if (check && (out_fd = open("/tmp", O_TMPFILE | O_RDWR, 0600)) < 0) {
+		snprintf(why, whylen, "a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	t0 = clock_wall_ns();
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (!pid)
+		child_exec(argv, cpus, ncpus, out_fd);
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR) {
+			snprintf(why, whylen, "wait4: %s", strerror(errno));
+			goto out;
+		}
+	out->wall_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
+	out->user_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
+	out->sys_seconds = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+	out->peak_rss_bytes = (double)ru.ru_maxrss * 1024;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		if (WIFSIGNALED(status))
+			snprintf(why, whylen, "killed by signal %d", WTERMSIG(status));
+		else
+			snprintf(why, whylen, "exit status %d%s", WEXITSTATUS(status),
+				 WEXITSTATUS(status) == 126 ? " (could not be pinned)" : WEXITSTATUS(status) == 127 ?
+				 " (could not be run)" : "");
+		goto out;
+	}
+	if (check && hash_fd(out_fd, out)) {
+		snprintf(why, whylen, "reading its output: %s", strerror(errno));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (out_fd >= 0)
+		close(out_fd);
+	return rc;
+}
+
+/* This process's anonymous resident bytes now (RssAnon): what a forked
+ * child holds when it calls exec; 0 when unreadable. */
+static double anon_rss_bytes(void)
+{
+	FILE *f = host_self_fopen("status");
+	char line[128];
+	double kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "RssAnon:", 8))
+			kib = strtod(line + 8, NULL);
+	fclose(f);
+	return kib * 1024;
+}
+
+struct live_ctx {
+	bool (*past)(void *pctx);
+	void *pctx;
+};
+
+static bool live_past(void *ctx)
+{
+	const struct live_ctx *c = ctx;
+
+	return c->past && c->past(c->pctx);
+}
+
+int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, size_t len, const int *cpus,
+			    unsigned ncpus, unsigned threads, unsigned rounds, size_t expected_bytes,
+			    const char *expected_sha256, bool (*past)(void *pctx), void *pctx)
+{
+	struct live_ctx c = {.past = past, .pctx = pctx};
+	struct app_bzip2_proc_ops ops = {.find = live_find, .run = live_run, .past = live_past, .ctx = &c};
+	char tmp[] = "/tmp/mlpscope-bzip2-processes-XXXXXX.bz2";
+	int fd, rc;
+
+	app_bzip2_processes_plan(x, &ops, cpus, ncpus, threads);
+	if ((fd = mkstemps(tmp, 4)) < 0)
+		return -errno;
+	rc = write(fd, in, len) == (ssize_t)len ? 0 : -EIO;
+	close(fd);
+	x->fork_floor_bytes = anon_rss_bytes();
+	if (!rc)
+		rc = app_bzip2_processes_measure(x, &ops, tmp, rounds, expected_bytes, expected_sha256);
+	unlink(tmp);
+	return rc;
+}
+
+int app_bzip2_program_find(const char *prog, char *path, size_t len)
+{
+	return live_find(NULL, prog, path, len);
+}
+
+int app_bzip2_program_run(const char *const *argv, int cpu, double *seconds, char *why, size_t whylen)
+{
+	struct app_bzip2_proc_run run = {0};
+	int rc = live_run(NULL, argv, &cpu, 1, false, &run, why, whylen);
+
+	*seconds = run.wall_seconds;
+	return rc;
+}

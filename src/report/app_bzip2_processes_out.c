@@ -1,0 +1,125 @@
+/*
+ * `app bzip2`'s whole-process table and JSON. Wall seconds are the median
+ * of the alternated rounds with their min and max, because one round on a
+ * shared machine can be hit by a neighbour's burst and the median drops
+ * it; CPU-s per GB (1e9 B of output) shows what the threads cost beside
+ * what they save; peak RSS is the child's own (wait4), MiB = 2^20 B.
+ * peer/ours: the peer's median over ours at the same thread count (above
+ * 1: ours is faster).
+ */
+#include "report/app_bzip2_processes_out.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static const char *check_name(enum app_bzip2_proc_check c)
+{
+	return c == APP_BZ2_PROC_CHECK_OK ? "ok" : c == APP_BZ2_PROC_CHECK_MISMATCH ? "MISMATCH" : "unchecked";
+}
+
+static void cpus_text(const struct app_bzip2_proc_row *w, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; i < w->ncpus && n + 1 < len; i++) {
+		int k = snprintf(buf + n, len - n, "%s%d", i ? "," : "", w->cpus[i]);
+
+		n += k > 0 ? (size_t)k : 0;
+	}
+}
+
+static void row_text(const struct app_bzip2_proc_row *w, FILE *f)
+{
+	char cpus[48], wall[48], ratio[16] = "-", rss[24];
+
+	cpus_text(w, cpus, sizeof(cpus));
+	if (!w->installed) {
+		fprintf(f, "  %-18s %-9s not installed\n", w->label, "-");
+		return;
+	}
+	if (w->failure[0] || !w->nruns) {
+		fprintf(f, "  %-18s %-9s %s: %s\n", w->label, cpus, w->check == APP_BZ2_PROC_CHECK_MISMATCH ?
+			"MISMATCH, no figures" : "FAILED, no figures", w->failure[0] ? w->failure : "no run");
+		return;
+	}
+	snprintf(wall, sizeof(wall), "%.4f (%.4f-%.4f)", w->median_seconds, w->min_seconds, w->max_seconds);
+	if (w->peer_over_ours > 0)
+		snprintf(ratio, sizeof(ratio), "%.2f", w->peer_over_ours);
+	snprintf(rss, sizeof(rss), "%s%.1f", w->peak_rss_at_floor ? "<=" : "", w->peak_rss_max_bytes / MIB);
+	fprintf(f, "  %-18s %-9s %-27s %9.2f %9s %-6s %9s\n", w->label, cpus, wall, w->cpu_seconds_per_gb, rss,
+		check_name(w->check), ratio);
+}
+
+void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f)
+{
+	if (!x->ran) {
+		if (x->budget_cut)
+			fprintf(f, "  whole process: left out, the budget's share for it spent\n");
+		return;
+	}
+	fprintf(f, "  whole process, wall seconds, median (min-max) of %u alternated run%s, pinned; CPU-s/GB; "
+		   "peak RSS MiB\n", x->rounds, x->rounds == 1 ? "" : "s");
+	if (x->budget_cut)
+		fprintf(f, "  (%u of %u rounds: the budget's share for them spent)\n", x->rounds, x->rounds_asked);
+	fprintf(f, "  %-18s %-9s %-27s %9s %9s %-6s %9s\n", "command", "CPUs", "wall s median (min-max)", "CPU-s/GB",
+		"peak MiB", "check", "peer/ours");
+	for (unsigned i = 0; i < x->nrows; i++)
+		row_text(&x->rows[i], f);
+	fprintf(f, "  each a process over the same file, stdout to /dev/null, its start and exit in the time; check: "
+		   "its output's size and SHA-256 (one untimed run first); peer/ours: its median over mlpbunzip2's "
+		   "at the same thread count\n");
+	if (x->fork_floor_bytes > 0)
+		fprintf(f, "  peak MiB <=: within the %.1f MiB a child holds when it calls exec (this process's forked "
+			   "anonymous pages, counted in ru_maxrss): its own peak is that or less\n",
+			x->fork_floor_bytes / MIB);
+}
+
+static void row_json(struct jsonw *w, const void *e)
+{
+	const struct app_bzip2_proc_row *r = e;
+	bool figures = r->installed && !r->failure[0] && r->nruns;
+
+	jsonw_string(w, "name", r->name);
+	jsonw_string(w, "label", r->label);
+	jsonw_string(w, "command", r->command);
+	jsonw_bool(w, "ours", r->ours);
+	jsonw_bool(w, "installed", r->installed);
+	jsonw_string_or_null(w, "path", r->installed, r->path);
+	jsonw_uint(w, "threads", r->threads);
+	jsonw_array_begin(w, "pinned_cpus");
+	for (unsigned i = 0; i < r->ncpus; i++)
+		jsonw_int(w, NULL, r->cpus[i]);
+	jsonw_array_end(w);
+	jsonw_string(w, "check", check_name(r->check));
+	jsonw_uint_or_null(w, "output_bytes", r->check != APP_BZ2_PROC_UNCHECKED, r->output_bytes);
+	jsonw_string_or_null(w, "failure", r->failure[0], r->failure);
+	jsonw_uint(w, "runs", r->nruns);
+	jsonw_double_array(w, "wall_seconds", r->wall_seconds, r->nruns);
+	jsonw_double_array(w, "user_seconds", r->user_seconds, r->nruns);
+	jsonw_double_array(w, "sys_seconds", r->sys_seconds, r->nruns);
+	jsonw_double_array(w, "peak_rss_bytes", r->peak_rss_bytes, r->nruns);
+	jsonw_double_or_null(w, "median_seconds", figures, r->median_seconds);
+	jsonw_double_or_null(w, "min_seconds", figures, r->min_seconds);
+	jsonw_double_or_null(w, "max_seconds", figures, r->max_seconds);
+	jsonw_double_or_null(w, "cpu_seconds_per_gb", figures, r->cpu_seconds_per_gb);
+	jsonw_double_or_null(w, "peak_rss_max_bytes", figures, r->peak_rss_max_bytes);
+	jsonw_bool(w, "peak_rss_at_fork_floor", r->peak_rss_at_floor);
+	jsonw_double_or_null(w, "peer_over_ours", r->peer_over_ours > 0, r->peer_over_ours);
+}
+
+void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct jsonw *w, const char *key)
+{
+	if (!x->ran && !x->budget_cut)
+		return;
+	jsonw_object_begin(w, key);
+	jsonw_bool(w, "ran", x->ran);
+	jsonw_bool(w, "budget_cut", x->budget_cut);
+	jsonw_uint(w, "rounds_asked", x->rounds_asked);
+	jsonw_uint(w, "rounds", x->rounds);
+	jsonw_uint(w, "max_threads", x->threads);
+	jsonw_uint(w, "expected_output_bytes", x->expected_bytes);
+	jsonw_string(w, "expected_output_sha256", x->expected_sha256);
+	jsonw_double(w, "fork_floor_rss_bytes", x->fork_floor_bytes);
+	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);
+	jsonw_object_end(w);
+}
