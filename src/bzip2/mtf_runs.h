@@ -4,15 +4,17 @@
  * MTF_RUNS_NAME (the block loop's name), MTF_RUNS_ATTR (its attributes: a
  * target ISA), MTF_LIST (the list's type), MTF_LOCALS / MTF_SAVE (the
  * list's register part in and out of locals), MTF_FRONT() and
- * MTF_MOVE(i) defined. Included without them it declares nothing.
+ * MTF_MOVE(i) and MTF_FILL(p) (MTF_FILL_BYTES copies of the front byte
+ * at p) defined. Included without them it declares nothing.
  *
  * Each symbol runs the same instructions whether it is RUNA/RUNB or a
  * byte: which one it is, a guess the predictor cannot make on text (the
  * one-pass loop lost most of its time there), is blended with selects
  * instead of a branch. A run symbol moves index 0 (the list stays) and
  * advances no output; a byte flushes the pending run first. The run is
- * written as one 8-byte store of the front byte whatever its length up to
- * 8, and by memset only when longer; the column has BZ2_BWT_SLACK bytes
+ * written as one store of MTF_FILL_BYTES copies of the front byte (8 from a
+ * word, 16 from a vector) whatever its length up to that, and by memset
+ * only when longer; the column has BZ2_BWT_SLACK bytes
  * past the block for the store's tail and for the byte a run symbol
  * writes and does not keep.
  */
@@ -35,25 +37,23 @@ static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *
 		if (rc < 0)
 			return -1;
 		for (unsigned i = 0; i < k; i++) {
-			uint32_t s = syms[i], lit = s > 1, flush, front_byte;
-			uint64_t eight;
+			uint32_t s = syms[i], lit = s > 1, flush;
 
 			/* RUNA adds the weight, RUNB twice it: a bijective
 			 * base-2 number, least significant digit first. */
 			run += (weight << (s & 1)) & (lit - 1);
-			if (__builtin_expect(run > max_block, 0))
-				return split_fail(sp, start, "a zero run longer than the block");
 			/* Masks, not ?: (which compilers turn back into the
 			 * branch this loop exists to avoid). */
 			flush = run & -lit;
-			if (__builtin_expect(n + flush + lit > max_block, 0))
-				return split_fail(sp, start, "more bytes than the block size allows");
-			front_byte = MTF_FRONT();
-			eight = 0x0101010101010101ull * front_byte;
-			if (__builtin_expect(flush <= 8, 1))
-				memcpy(out + n, &eight, 8);
+			/* One branch for both bounds (run stays below 2^22
+			 * while they hold, so nothing wraps). */
+			if (__builtin_expect((run > max_block) | (n + flush + lit > max_block), 0))
+				return split_fail(sp, start, run > max_block ? "a zero run longer than the block" :
+							 "more bytes than the block size allows");
+			if (__builtin_expect(flush <= MTF_FILL_BYTES, 1))
+				MTF_FILL(out + n);
 			else
-				memset(out + n, (int)front_byte, flush);
+				memset(out + n, MTF_FRONT(), flush);
 			n += flush;
 			run &= lit - 1;
 			weight = ((weight << 1) & (lit - 1)) | lit;

@@ -236,6 +236,13 @@ static int split_end(const struct split *sp, struct mtf_runs *r, uint8_t front, 
 }
 
 /* ---- the list as two words and memmove, every CPU ---- */
+static inline void words_fill(uint8_t *p, uint8_t byte)
+{
+	uint64_t eight = 0x0101010101010101ull * byte;
+
+	memcpy(p, &eight, 8);
+}
+
 struct words_list {
 	uint64_t m0, m1;
 	uint8_t mtf[256];
@@ -248,6 +255,8 @@ struct words_list {
 #define MTF_SAVE (list->m0 = m0, list->m1 = m1)
 #define MTF_FRONT() ((uint8_t)m0)
 #define MTF_MOVE(i) mtf_words_move(list->mtf, &m0, &m1, (i))
+#define MTF_FILL_BYTES 8
+#define MTF_FILL(p) words_fill((p), (uint8_t)m0)
 #include "bzip2/mtf_runs.h"
 #undef MTF_RUNS_NAME
 #undef MTF_RUNS_ATTR
@@ -256,6 +265,8 @@ struct words_list {
 #undef MTF_SAVE
 #undef MTF_FRONT
 #undef MTF_MOVE
+#undef MTF_FILL_BYTES
+#undef MTF_FILL
 
 static void words_list_init(struct words_list *l, const uint8_t *seq_to_byte, unsigned used)
 {
@@ -303,6 +314,8 @@ static inline __attribute__((always_inline, target("ssse3"))) uint8_t shuffle_mo
 #define MTF_SAVE (list->front = front)
 #define MTF_FRONT() ((uint8_t)_mm_cvtsi128_si32(front))
 #define MTF_MOVE(i) shuffle_move(list, &front, (i))
+#define MTF_FILL_BYTES 16
+#define MTF_FILL(p) _mm_storeu_si128((__m128i *)(p), _mm_shuffle_epi8(front, _mm_setzero_si128()))
 #include "bzip2/mtf_runs.h"
 #undef MTF_RUNS_NAME
 #undef MTF_RUNS_ATTR
@@ -311,6 +324,8 @@ static inline __attribute__((always_inline, target("ssse3"))) uint8_t shuffle_mo
 #undef MTF_SAVE
 #undef MTF_FRONT
 #undef MTF_MOVE
+#undef MTF_FILL_BYTES
+#undef MTF_FILL
 
 static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte, unsigned used)
 {
