@@ -334,9 +334,16 @@ static const char compare_help[] =
 	"single thread), libbz2_mbps, bzip2_workers_mbps (decoded MB/s, 10^6 B/s).\n"
 	"A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n";
 
+const struct option_spec compare_sort_opt = {
+	.name = "sort", .arg = "FIGURE", .kind = OPTION_STRING, .deflt = "memory_latency_ns",
+	.help = "one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread",
+};
+
+static const struct option_spec *const compare_options[] = {&compare_sort_opt, NULL};
+
 const struct section section_compare = {
 	.name = "compare",
-	.options = "sort",
+	.options = compare_options,
 	.summary = "compare results side by side: mlpscope compare A.json B.json [C.json...]",
 	.help = compare_help, .kind = SECTION_FILE_COMMAND,
 	.outputs = SECTION_OUT_HTML | SECTION_OUT_SVG, .operands = SECTION_ARGS_MANY,

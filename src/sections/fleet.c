@@ -16,6 +16,7 @@
  * version, the CPUs online) are here.
  */
 #include "sections/fleet.h"
+#include "sections/compare.h"
 
 #include "sections/fleet_html.h"
 
@@ -40,7 +41,7 @@ bool fleet_wanted(const struct options *o)
 {
 	struct stat st;
 
-	if (o->sort_by)
+	if (option_text(o, &compare_sort_opt))
 		return true;
 	for (unsigned i = 0; i < o->npaths; i++)
 		if (!stat(o->paths[i], &st) && S_ISDIR(st.st_mode))
@@ -585,7 +586,7 @@ static int load_hosts(struct fleet *f, char *err, size_t errlen)
 int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, size_t errlen)
 {
 	struct fleet f = {0};
-	const char *sort = o->sort_by ? o->sort_by : "memory_latency_ns";
+	const char *sort = option_text(o, &compare_sort_opt) ? option_text(o, &compare_sort_opt) : "memory_latency_ns";
 	int rc = 0;
 
 	fleet_layout(registry_views(), &f.l);

@@ -94,7 +94,7 @@ TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure, NEEDS_PROGRAMS)
 	memset(&o, 0, sizeof(o));
 	o.paths[0] = dir;
 	o.npaths = 1;
-	o.sort_by = "read_gbps_all_threads";
+	options_put(&o, "sort", 0, "read_gbps_all_threads");
 	CHECK(fleet_wanted(&o), "a directory asks for the fleet table");
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
@@ -108,7 +108,7 @@ TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure, NEEDS_PROGRAMS)
 	      buf);
 	free(buf);
 	buf = NULL;
-	o.sort_by = "no_such_figure";
+	options_put(&o, "sort", 0, "no_such_figure");
 	f = open_memstream(&buf, &len);
 	rc = fleet_run(&o, f, false, err, sizeof(err));
 	fclose(f);
@@ -136,7 +136,7 @@ TEST(fleet_shows_and_sorts_by_decoded_mb_per_s)
 	o.paths[0] = fixture(a, sizeof(a), "tests/data/report_a.json");
 	o.paths[1] = fixture(b, sizeof(b), "tests/data/app_bzip2.json");
 	o.npaths = 2;
-	o.sort_by = "bzip2_mbps";
+	options_put(&o, "sort", 0, "bzip2_mbps");
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
 	rc = fleet_run(&o, f, false, err, sizeof(err));
@@ -189,7 +189,7 @@ static int run_fleet(const char *dir, const char *sort, const char *html, char *
 	memset(&o, 0, sizeof(o));
 	o.paths[0] = dir;
 	o.npaths = 1;
-	o.sort_by = sort;
+	options_put(&o, "sort", 0, sort);
 	o.html_path = html;
 	*buf = NULL;
 	if (!(f = open_memstream(buf, &len)))
