@@ -84,7 +84,16 @@ static void write_options(FILE *f)
 			roff_text(f, arg, strlen(arg));
 		}
 		fputc('\n', f);
-		roff_block(f, help);
+		/* One line per declaring section's help: kept apart, not filled. */
+		for (const char *line = help; *line;) {
+			size_t n = strcspn(line, "\n");
+
+			roff_text(f, line, n);
+			fputc('\n', f);
+			line += n;
+			if (*line && *++line)
+				fputs(".br\n", f);
+		}
 	}
 }
 

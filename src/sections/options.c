@@ -16,8 +16,8 @@
 
 const struct option_spec option_budget = {
 	.name = "budget", .arg = "SECONDS", .kind = OPTION_UINT, .lo = 5, .hi = 86400,
-	.help = "time budget, 5..86400 s: sizes and trials shrink to fit it, a section that cannot is\n"
-		"refused (a default is never refused: the smallest plan runs and says by how much it is over)",
+	.help = "time budget, 5..86400 s: sizes and trials shrink to fit it, a section that cannot is refused "
+		"(a default never is: the smallest plan runs and says by how much it is over)",
 	.field = offsetof(struct options, budget_s),
 };
 
