@@ -44,7 +44,7 @@ static const struct option_spec shared[] = {
 	 .help = "also write the headline figures as Prometheus text, for node_exporter's textfile collector "
 		 "(whole or not at all; - for stdout)"},
 	{.name = "quick", .kind = OPTION_FLAG, .field = F(quick),
-	 .help = "a shorter run: one mlp sweep, coarser latency, fewer trials (budget 10 s)"},
+	 .help = "a shorter run: fewer sweeps and trials, coarser curves (budget 10 s)"},
 	{.name = "help", .kind = OPTION_HELP, .help = "this help"},
 	{.name = "version", .kind = OPTION_VERSION, .help = "print the version"},
 };
@@ -138,6 +138,16 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* The row of a kind there is one of (the full report, help). */
+static const struct section *row_of_kind(enum section_kind kind)
+{
+	size_t i = 0;
+
+	while (i + 1 < registry_count && registry[i]->kind != kind)
+		i++;
+	return registry[i];
+}
+
 static const char *command_name(const struct options *o)
 {
 	return o->command->name;
@@ -163,7 +173,7 @@ static int parse_command(const char *word, struct options *o, char *err, size_t 
 static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->command = registry[0];  /* the full report */
+	o->command = row_of_kind(SECTION_REPORT);  /* no command word: the full report */
 	o->seed = 1;
 	o->cpu = -1;
 }
@@ -236,8 +246,9 @@ static int check_options_apply(const struct options *o, const char *const *given
 		if (option_applies(given[k], o->command))
 			continue;
 		option_takers(given[k], takers, sizeof(takers), &in_report);
-		return usage_fail(err, errlen, "--%s: %s takes no such option (expected it with: %s%s)", given[k],
-				  command_name(o), in_report ? "report " : "", takers);
+		return usage_fail(err, errlen, "--%s: %s takes no such option (expected it with: %s%s%s)", given[k],
+				  command_name(o), in_report ? row_of_kind(SECTION_REPORT)->name : "", in_report ? " " : "",
+				  takers);
 	}
 	return 0;
 }
@@ -274,7 +285,7 @@ static int parse_option(int argc, char **argv, int *i, bool have_command, struct
 		/* --help and --version win over anything after them. */
 		if (op->kind == OPTION_HELP) {
 			o->help_topic = have_command ? command_name(o) : NULL;
-			o->command = registry_find("help");
+			o->command = row_of_kind(SECTION_HELP);
 			return -1;
 		}
 		if (op->kind == OPTION_VERSION) {
@@ -408,39 +419,45 @@ static const struct option_spec *taken_from(const struct section *r, const char 
 	return d && (!c || taken_under(c, r, d)) ? d : NULL;
 }
 
+/* Whether a row before r declares name with d's help and default, under c. */
+static bool said_before(size_t r, const char *name, const struct section *c, const struct option_spec *d)
+{
+	const struct option_spec *e;
+
+	for (size_t q = 0; q < r; q++)
+		if ((e = taken_from(registry[q], name, c)) && same_line(e, d))
+			return true;
+	return false;
+}
+
 /* What help says of the option called name under command c (NULL: every
  * command's): one line per distinct help and default, led by the sections
  * that declare it so; under one command with one such line, the line alone. */
 static void describe(const char *name, const struct section *c, char *out, size_t len)
 {
-	const struct option_spec *d = find_opt(name, strlen(name)), *e, *first = NULL;
+	const struct option_spec *d = find_opt(name, strlen(name)), *first = NULL;
 	size_t used = 0, lines = 0;
 	char one[96];
 
-	for (size_t r = 0; r < registry_count && !is_shared(d); r++)
-		if ((e = taken_from(registry[r], name, c))) {
-			bool earlier = false;
-
-			for (size_t q = 0; q < r && !earlier; q++)
-				earlier = taken_from(registry[q], name, c) && same_line(taken_from(registry[q], name, c), e);
-			lines += !earlier;
-			first = first ? first : e;
-		}
-	if (is_shared(d) || (c && lines == 1)) {
-		d = is_shared(d) ? d : first;
+	if (is_shared(d)) {
 		put_line(out, len, &used, NULL, d->help, one_default(d, one, sizeof(one)));
 		return;
 	}
+	for (size_t r = 0; r < registry_count; r++)
+		if ((d = taken_from(registry[r], name, c)) && !said_before(r, name, c, d)) {
+			lines++;
+			first = first ? first : d;
+		}
+	if (c && lines == 1) {
+		put_line(out, len, &used, NULL, first->help, one_default(first, one, sizeof(one)));
+		return;
+	}
 	for (size_t r = 0; r < registry_count; r++) {
+		const struct option_spec *e;
 		char who[160];
 		size_t n = 0;
-		bool earlier = false;
 
-		if (!(d = taken_from(registry[r], name, c)))
-			continue;
-		for (size_t q = 0; q < r && !earlier; q++)
-			earlier = (e = taken_from(registry[q], name, c)) && same_line(e, d);
-		if (earlier)
+		if (!(d = taken_from(registry[r], name, c)) || said_before(r, name, c, d))
 			continue;
 		for (size_t q = r; q < registry_count; q++)
 			if ((e = taken_from(registry[q], name, c)) && same_line(e, d))
