@@ -130,10 +130,10 @@ static const struct option_spec mlp_max_lanes_opt = {
 };
 static const struct option_spec mlp_repeat_opt = {
 	.name = "repeat", .arg = "N", .kind = OPTION_UINT, .lo = 1, .hi = POLICY_REPEAT_MAX,
-	.deflt = "3; 1 with --quick", .help = "sweeps per run, compared for agreement, 1..16",
+	.deflt = "3, 1 with --quick; fewer on a short budget", .help = "sweeps per run, compared for agreement, 1..16",
 };
 static const struct option_spec mlp_trials_opt = {
-	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3, .deflt = "6",
+	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3, .deflt = "6; fewer on a short budget",
 	.help = "trials per point per sweep, a multiple of 3",
 };
 static const struct option_spec mlp_accesses_opt = {

@@ -45,12 +45,12 @@ static const char window_help[] =
 
 /* The options window reads; --size and --budget reach it through the plan. */
 static const struct option_spec window_size_opt = {
-	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE, .deflt = "the budget's, past the last cache",
+	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE, .deflt = "the memory set past the last cache, fitted to the budget",
 	.help = "working set of the two chases, 4 MiB at least, e.g. 256M",
 };
 static const struct option_spec window_trials_opt = {
 	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3,
-	.deflt = "the budget's, 6 at most", .help = "trials per point, a multiple of 3, 15 at most",
+	.deflt = "15, 6 with --quick; fewer on a short budget", .help = "trials per point, a multiple of 3, 15 at most",
 };
 static const struct option_spec window_fillers_opt = {
 	.name = "fillers", .arg = "LIST", .kind = OPTION_STRING, .deflt = "all",
