@@ -277,8 +277,14 @@ static int parse_option(int argc, char **argv, int *i, bool have_command, struct
 	if (!op)
 		return usage_fail(err, errlen, "'%.*s' is not an option (see mlpscope --help)",
 				  eq ? (int)(eq - a) : (int)strlen(a), a);
-	if (*ngiven < OPTIONS_GIVEN_MAX)
-		given[(*ngiven)++] = op->name;
+	/* Each name once: there are fewer names than slots (a test holds it). */
+	for (unsigned k = 0; k <= *ngiven && k < OPTIONS_GIVEN_MAX; k++)
+		if (k == *ngiven) {
+			given[(*ngiven)++] = op->name;
+			break;
+		} else if (!strcmp(given[k], op->name)) {
+			break;
+		}
 	if (op->kind == OPTION_FLAG || op->kind == OPTION_HELP || op->kind == OPTION_VERSION) {
 		if (eq)
 			return usage_fail(err, errlen, "--%s takes no value", op->name);

@@ -63,7 +63,8 @@ struct option_given {
 	const char *text;          /* OPTION_STRING: the argument itself */
 };
 
-#define OPTIONS_GIVEN_MAX 48
+/* More than there are option names: each is kept once (a test holds it). */
+#define OPTIONS_GIVEN_MAX 64
 
 struct options {
 	const struct section *command; /* the registry row named on the command line */

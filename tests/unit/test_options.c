@@ -151,6 +151,19 @@ TEST(options_every_command_option_pair_is_honoured_or_refused)
 	snprintf(tctx->message, sizeof(tctx->message), "%u pairs, %u refused", pairs, refused);
 }
 
+/* Every name given can be kept and checked: there are fewer names than
+ * the parser's slots, so none goes unrefused for want of one. */
+TEST(options_fewer_names_than_slots)
+{
+	const char *name, *arg;
+	char help[2048];
+	size_t n = 0;
+
+	while (cli_option(n, &name, &arg, help, sizeof(help)))
+		n++;
+	CHECK(n > 30 && n < OPTIONS_GIVEN_MAX, "%zu option names, %d slots", n, OPTIONS_GIVEN_MAX);
+}
+
 /* Two sections declaring one name parse it one way (the parser reads a
  * value before it knows which command takes it), and land it in one place. */
 TEST(options_one_name_parses_one_way)
