@@ -436,6 +436,22 @@ static bool said_before(size_t r, const char *name, const struct section *c, con
 	return false;
 }
 
+/* Every measuring command's default --budget, as one more line of its help. */
+static void put_budget_defaults(char *out, size_t len, size_t *used)
+{
+	char list[512];
+	size_t n = 0;
+
+	for (size_t r = 0; r < registry_count; r++)
+		if (registry[r]->kind == SECTION_REPORT || (registry[r]->kind == SECTION_MEASURE && !registry[r]->report_only))
+			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s %.0f", n ? ", " : "",
+					      registry[r]->name, budget_default_s(registry[r]->budget,
+										   registry[r]->kind == SECTION_REPORT, false));
+	put_line(out, len, used, "default (s)", list, NULL);
+	*used += (size_t)snprintf(out + *used, *used < len ? len - *used : 0, "; %.0f with --quick",
+				  budget_default_s(NULL, true, true));
+}
+
 /* What help says of the option called name under command c (NULL: every
  * command's): one line per distinct help and default, led by the sections
  * that declare it so; under one command with one such line, the line alone. */
@@ -471,6 +487,8 @@ static void describe(const char *name, const struct section *c, char *out, size_
 						      registry[q]->name);
 		put_line(out, len, &used, who, d->help, one_default(d, one, sizeof(one)));
 	}
+	if (!c && find_opt(name, strlen(name)) == &option_budget)
+		put_budget_defaults(out, len, &used);
 }
 
 bool cli_option(size_t i, const char **name, const char **arg, char *help, size_t helplen)
