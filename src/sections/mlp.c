@@ -133,7 +133,8 @@ static const struct option_spec mlp_repeat_opt = {
 	.deflt = "3, 1 with --quick; fewer on a short budget", .help = "sweeps per run, compared for agreement, 1..16",
 };
 static const struct option_spec mlp_trials_opt = {
-	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3, .deflt = "6; fewer on a short budget",
+	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3,
+	.deflt = "6; fewer on a short budget",
 	.help = "trials per point per sweep, a multiple of 3",
 };
 static const struct option_spec mlp_accesses_opt = {

@@ -39,7 +39,8 @@ static int plan_section_command(const struct options *o, char *err, size_t errle
 		return usage_fail(err, errlen, "plan: '%s' is not a measuring command (expected report, latency, mlp, "
 			    "window, app ...)", name);
 	n = registry_budget_rows(cmd, rows, BUDGET_SECTIONS);
-	if ((rc = plan_cmd_from_file(option_text(o, &plan_from_opt), cmd->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : cmd->name, o->quick,
+	if ((rc = plan_cmd_from_file(option_text(o, &plan_from_opt),
+				     cmd->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : cmd->name, o->quick,
 				     o->budget_s, rows, n, &b, err, errlen)))
 		return rc;
 	plan_cmd_print(&b, stdout);

@@ -43,9 +43,10 @@ static const char window_help[] =
 	"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n";
 
-/* The options window reads; --size and --budget reach it through the plan. */
+/* The options window reads (its --budget through its budget hooks). */
 static const struct option_spec window_size_opt = {
-	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE, .deflt = "the memory set past the last cache, fitted to the budget",
+	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE,
+	.deflt = "the memory set past the last cache, fitted to the budget",
 	.help = "working set of the two chases, 4 MiB at least, e.g. 256M",
 };
 static const struct option_spec window_trials_opt = {

@@ -337,9 +337,10 @@ static bool reads_spec(const char *text, const char *var)
 	return false;
 }
 
-/* Declares what it reads: an option read as a spec or a plan field. */
-static void check_declared_is_read(struct test_ctx *tctx, const struct section *s, const char *path, const char *text, const char *all,
-				   unsigned *checked)
+/* Reads what it declares: each declaration read through its spec (in any
+ * file) or through the plan field it resolves into (in the section's). */
+static void check_declared_is_read(struct test_ctx *tctx, const struct section *s, const char *path, const char *text,
+				   const char *all, unsigned *checked)
 {
 	for (const struct option_spec *const *d = s->options; d && *d; d++) {
 		char var[80];
@@ -360,9 +361,10 @@ static void check_declared_is_read(struct test_ctx *tctx, const struct section *
 	}
 }
 
-/* Reads what it declares: every plan field an option resolves into, and
+/* Declares what it reads: every plan field an option resolves into, and
  * every spec its file reads, is one of its declarations. */
-static void check_read_is_declared(struct test_ctx *tctx, const struct section *s, const char *path, const char *text, unsigned *checked)
+static void check_read_is_declared(struct test_ctx *tctx, const struct section *s, const char *path, const char *text,
+				   unsigned *checked)
 {
 	for (size_t i = 0; i < sizeof(plan_reads) / sizeof(plan_reads[0]); i++) {
 		if (!reads_through_plan(text, plan_reads[i].option))
