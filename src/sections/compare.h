@@ -21,9 +21,6 @@
  * errors. On 1 or 2, err holds one line naming the file. */
 int compare_run(const char *const *paths, size_t n, FILE *out, const char *html_path, char *err, size_t errlen);
 
-/* --sort FIGURE, compare's option, which the fleet table (fleet.c) reads. */
-extern const struct option_spec compare_sort_opt;
-
 /* The registry's entry: o->paths, with --html and --svg. Exit status as
  * compare_run (and 1 when the SVG files cannot be written). */
 int cmd_compare(const struct options *o, char *err, size_t errlen);
