@@ -1,5 +1,6 @@
 /*
- * Command line: one option table drives parsing, validation and --help.
+ * Command line: the shared options and every section's declarations drive
+ * parsing, validation, --help, `help CMD` and the man page.
  * Parsing is pure (no measurement, no printing): errors come back as one
  * line naming the argument and the accepted form, for main.c to print.
  */
@@ -25,8 +26,9 @@ int cli_parse_size(const char *s, size_t *out);
  * unknown topic. */
 int cli_print_help(FILE *f, const char *topic);
 
-/* Option i of the table --help prints (from 0), for the man page: false
- * past the last. arg is NULL for a flag; help may span lines. */
-bool cli_option(size_t i, const char **name, const char **arg, const char **help);
+/* Option i of those --help lists (from 0), for the man page: false past
+ * the last. arg is NULL for a flag; help gets what --help says of it (each
+ * declaring section's line and default; lines split by newlines). */
+bool cli_option(size_t i, const char **name, const char **arg, char *help, size_t helplen);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The manual page, mlpscope(1), written from the tables that drive --help:
- * the registry's rows (commands, their summaries and help) and cli.c's
- * option table, so the page and --help cannot drift apart. Plain man(7)
+ * the registry's rows (commands, their summaries and help) and the
+ * options' declarations (cli.c's shared ones, each section's own), so the
+ * page and --help cannot drift apart. Plain man(7)
  * macros only (TH, SH, TP, B, I, PP), which groff -man and mandoc both
  * read. It writes text and measures nothing; `make` runs it through
  * tools/gen_man.c into build/mlpscope.1.
@@ -70,10 +71,11 @@ static void write_commands(FILE *f)
 
 static void write_options(FILE *f)
 {
-	const char *name, *arg, *help;
+	const char *name, *arg;
+	char help[2048];
 
 	fputs(".SH OPTIONS\n", f);
-	for (size_t i = 0; cli_option(i, &name, &arg, &help); i++) {
+	for (size_t i = 0; cli_option(i, &name, &arg, help, sizeof(help)); i++) {
 		/* .BI alternates bold and italic: the option bold, its argument italic. */
 		fputs(arg ? ".TP\n.BI \"\\-\\-" : ".TP\n.B \\-\\-", f);
 		roff_text(f, name, strlen(name));
@@ -82,7 +84,16 @@ static void write_options(FILE *f)
 			roff_text(f, arg, strlen(arg));
 		}
 		fputc('\n', f);
-		roff_block(f, help);
+		/* One line per declaring section's help: kept apart, not filled. */
+		for (const char *line = help; *line;) {
+			size_t n = strcspn(line, "\n");
+
+			roff_text(f, line, n);
+			fputc('\n', f);
+			line += n;
+			if (*line && *++line)
+				fputs(".br\n", f);
+		}
 	}
 }
 

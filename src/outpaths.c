@@ -51,10 +51,11 @@ static size_t inputs_of(const struct options *o, struct named *in)
 {
 	size_t n = 0;
 
-	if (o->from_path)
-		in[n++] = (struct named){"--from", o->from_path};
-	if (o->text_path)
-		in[n++] = (struct named){"--text", o->text_path};
+	/* Inputs some sections declare, by name: the file each reads. */
+	if (options_given(o, "from"))
+		in[n++] = (struct named){"--from", options_given(o, "from")->text};
+	if (options_given(o, "text"))
+		in[n++] = (struct named){"--text", options_given(o, "text")->text};
 	if (o->command->kind == SECTION_FILE_COMMAND)
 		for (unsigned i = 0; i < o->npaths; i++)
 			in[n++] = (struct named){o->command->operand_name ? o->command->operand_name : "a result", o->paths[i]};

@@ -13,6 +13,8 @@
 #include "exp/cache_sizes.h"
 #include "exp/app/kernels.h"
 #include "exp/app/sais.h"
+#include "kern/app_walks.h"
+#include "kern/lanes.h"
 #include "report/app_bzip2_out.h"
 #include "report/app_out.h"
 #include "sections/latency.h"
@@ -104,6 +106,106 @@ static const char app_help[] =
 #define APP_BZIP2_BESIDE_S 8.0
 #define APP_BZIP2_CHASE_S 1.0
 
+/* The options app reads (the bzip2 axes only when asked for by name: the
+ * full report's short form ignores them), and what it makes of them;
+ * --pages reaches it through the plan, --budget through its hooks. */
+static const struct option_spec app_size_opt = {
+	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE, .deflt = "2x the largest cache, 8 to 64 MiB",
+	.help = "the walked structure's bytes (bwt, hash, search, gather)",
+};
+static const struct option_spec app_pages_opt = {
+	.name = "pages", .arg = "KIND", .kind = OPTION_PAGES, .value = PLAN_PAGES_DEFAULT, .deflt = "huge",
+	.help = "page backing to request: small, huge or both (the walks use the last)",
+};
+static const struct option_spec app_max_lanes_opt = {
+	.name = "max-lanes", .arg = "N", .kind = OPTION_UINT, .lo = 1, .hi = LANES_MAX, .value = APP_K_MAX,
+	.deflt = "32", .help = "largest lane count K swept, 1..128 (the walks stop at 32)",
+};
+static const struct option_spec app_trials_opt = {
+	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3,
+	.deflt = "3", .help = "trials per point, a multiple of 3, 15 at most",
+};
+static const struct option_spec app_threads_opt = {
+	.name = "threads", .arg = "N", .kind = OPTION_UINT, .lo = 1, .hi = 1024, .deflt = "every allowed CPU",
+	.help = "bzip2: at most N block-parallel workers, 16 at most", .field = offsetof(struct options, threads),
+};
+static const struct option_spec app_text_opt = {
+	.name = "text", .arg = "FILE", .kind = OPTION_STRING,
+	.help = "bwt: invert this file (1 byte up to the memory check's limit)",
+};
+static const struct option_spec app_input_opt = {
+	.name = "input", .arg = "KIND", .kind = OPTION_STRING, .deflt = "markov",
+	.help = "bwt: generated input, random, markov (text-like) or repeat",
+};
+static const struct option_spec app_bzip2_opt = {
+	.name = "bzip2", .kind = OPTION_FLAG,
+	.help = "bwt: generated markov text at bzip2's block size, 900,000 bytes (a 3.6 MB table)",
+};
+static const struct option_spec app_lanes_opt = {
+	.name = "lanes", .arg = "K", .kind = OPTION_UINT, .lo = 1, .hi = 32, .alone = true,
+	.deflt = "1..32 by powers of two", .help = "bzip2: only this lane count beside K=1, 1..32",
+};
+static const struct option_spec app_segments_opt = {
+	.name = "segments", .arg = "S", .kind = OPTION_UINT, .lo = 1, .hi = 4096, .alone = true, .deflt = "4K",
+	.help = "bzip2: start rows per block, K..4096",
+};
+static const struct option_spec app_layout_opt = {
+	.name = "layout", .arg = "KIND", .kind = OPTION_STRING, .alone = true, .deflt = "both",
+	.help = "bzip2: lane state in registers or a state array",
+};
+static const struct option_spec app_prefetch_opt = {
+	.name = "prefetch", .arg = "KIND", .kind = OPTION_STRING, .alone = true, .deflt = "off; next and two at K=8",
+	.help = "bzip2: off, next or two",
+};
+static const struct option_spec app_output_buffer_opt = {
+	.name = "output-buffer", .arg = "KIND", .kind = OPTION_STRING, .alone = true,
+	.deflt = "reused; fresh at K=8 and K=1", .help = "bzip2: reused across blocks or fresh per block",
+};
+
+static const struct option_spec app_predictions_opt = {
+	.name = "predictions", .arg = "FILE", .kind = OPTION_STRING, .alone = true,
+	.help = "bzip2: expected figures written before the run, one AXIS FIGURE HYPOTHESIS a line, each judged "
+		"supported, contradicted or inconclusive against the run's floor",
+};
+
+static const struct option_spec *const app_options[] = {
+	&app_size_opt, &app_pages_opt, &app_max_lanes_opt, &app_trials_opt, &app_threads_opt, &app_text_opt,
+	&app_input_opt, &app_bzip2_opt, &option_budget, &app_lanes_opt, &app_segments_opt, &app_layout_opt,
+	&app_prefetch_opt, &app_output_buffer_opt, &app_predictions_opt, NULL,
+};
+
+/* app's options as its functions read them (0 or NULL: not given). */
+struct app_settings {
+	size_t size_bytes;
+	unsigned max_lanes, trials, lanes, segments;
+	const char *text_path, *input, *layout, *prefetch, *output_buffer, *predictions_path;
+	bool bzip2;
+};
+
+static struct app_settings app_settings_of(const struct options *o)
+{
+	return (struct app_settings){
+		.size_bytes = option_number(o, &app_size_opt),
+		.max_lanes = (unsigned)option_number(o, &app_max_lanes_opt),
+		.trials = (unsigned)option_number(o, &app_trials_opt),
+		.lanes = (unsigned)option_number(o, &app_lanes_opt),
+		.segments = (unsigned)option_number(o, &app_segments_opt),
+		.text_path = option_text(o, &app_text_opt),
+		.input = option_text(o, &app_input_opt),
+		.layout = option_text(o, &app_layout_opt),
+		.prefetch = option_text(o, &app_prefetch_opt),
+		.output_buffer = option_text(o, &app_output_buffer_opt),
+		.predictions_path = option_text(o, &app_predictions_opt),
+		.bzip2 = option_flag(o, &app_bzip2_opt),
+	};
+}
+
+/* `app bzip2 FILE.bz2`: the one kernel that takes a file. */
+static bool app_takes_another(const struct options *o)
+{
+	return o->npaths == 1 && !strcmp(o->paths[0], "bzip2");
+}
+
 /* `app bzip2`'s price, from its own cost model run at plan time (a probe of
  * the file, or of one block of the generated text): the planner's facts
  * (cache sizes, a DRAM miss) do not say how fast a decoder decodes, and
@@ -140,10 +242,11 @@ static const char *app_kernel(const struct options *o)
  * bzip2's block size (cache-resident, and labelled so) instead. */
 static size_t app_footprint(const struct options *o, const struct cache_sizes *c)
 {
+	const struct app_settings opt = app_settings_of(o);
 	size_t fp = 2 * c->largest.bytes;
 
-	if (o->size_bytes)
-		return o->size_bytes;
+	if (opt.size_bytes)
+		return opt.size_bytes;
 	return fp < APP_MIN_DEFAULT_FOOTPRINT ? APP_MIN_DEFAULT_FOOTPRINT : fp > APP_MAX_DEFAULT_FOOTPRINT ? APP_MAX_DEFAULT_FOOTPRINT : fp;
 }
 
@@ -160,7 +263,9 @@ static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
  * here, which the report's 45 s budget cannot hold; `app bwt` does that. */
 static bool app_bzip2(const struct section_run *s)
 {
-	return s->o->bzip2 || (!section_asked_for(s, "app") && !s->o->text_path);
+	const struct app_settings opt = app_settings_of(s->o);
+
+	return opt.bzip2 || (!section_asked_for(s, "app") && !opt.text_path);
 }
 
 /* The experiment's parameters from the options; budget_s the run's
@@ -169,11 +274,12 @@ static bool app_bzip2(const struct section_run *s)
 static struct app_bzip2_params app_bzip2_params_of(const struct section_run *s, bool short_form, double budget_s)
 {
 	const struct options *o = s->o;
+	const struct app_settings opt = app_settings_of(o);
 	struct app_bzip2_params p = {
 		.path = o->npaths > 1 ? o->paths[1] : NULL,
 		.default_text_bytes = short_form ? ((size_t)2 << 20) : ((size_t)8 << 20),
-		.max_k = o->max_lanes < 32 ? o->max_lanes : 32,
-		.trials = short_form ? 1 : (o->trials ? (o->trials < 15 ? o->trials : 15) : 3),
+		.max_k = opt.max_lanes < 32 ? opt.max_lanes : 32,
+		.trials = short_form ? 1 : (opt.trials ? (opt.trials < 15 ? opt.trials : 15) : 3),
 		.max_workers = 2,
 		.tools = !short_form,
 		.count_instructions = !short_form,
@@ -182,11 +288,11 @@ static struct app_bzip2_params app_bzip2_params_of(const struct section_run *s, 
 		.seed = o->seed,
 		.clock = &s->r->clock,
 		.stop = s->stop,
-		.only_k = short_form ? 0 : o->lanes,
-		.segments = short_form ? 0 : o->segments,
-		.layout = !short_form && o->layout ? app_bzip2_parse_layout(o->layout) : -1,
-		.prefetch = !short_form && o->prefetch ? app_bzip2_parse_prefetch(o->prefetch) : -1,
-		.output_fresh = !short_form && o->output_buffer ? app_bzip2_parse_output(o->output_buffer) : -1,
+		.only_k = short_form ? 0 : opt.lanes,
+		.segments = short_form ? 0 : opt.segments,
+		.layout = !short_form && opt.layout ? app_bzip2_parse_layout(opt.layout) : -1,
+		.prefetch = !short_form && opt.prefetch ? app_bzip2_parse_prefetch(opt.prefetch) : -1,
+		.output_fresh = !short_form && opt.output_buffer ? app_bzip2_parse_output(opt.output_buffer) : -1,
 		.pages = {s->plan->pages[0], s->plan->pages[1]},
 		.npages = (unsigned)s->plan->npages,
 	};
@@ -211,31 +317,32 @@ static struct app_bzip2_params app_bzip2_params_of(const struct section_run *s, 
 static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
+	const struct app_settings opt = app_settings_of(o);
 	char why[CLI_ERR_LEN];
 	struct stat st;
 	int rc;
 
-	if (o->text_path || o->input || o->bzip2 || o->size_bytes)
+	if (opt.text_path || opt.input || opt.bzip2 || opt.size_bytes)
 		return usage_fail(err, errlen, "app bzip2: --text, --input, --bzip2 and --size are bwt's (expected app bzip2 "
 			    "[FILE.bz2])");
-	if (o->layout && app_bzip2_parse_layout(o->layout) < 0)
-		return usage_fail(err, errlen, "--layout: '%s' is not a layout (expected registers or state)", o->layout);
-	if (o->prefetch && app_bzip2_parse_prefetch(o->prefetch) < 0)
+	if (opt.layout && app_bzip2_parse_layout(opt.layout) < 0)
+		return usage_fail(err, errlen, "--layout: '%s' is not a layout (expected registers or state)", opt.layout);
+	if (opt.prefetch && app_bzip2_parse_prefetch(opt.prefetch) < 0)
 		return usage_fail(err, errlen, "--prefetch: '%s' is not a prefetch policy (expected off, next or two)",
-			    o->prefetch);
-	if (o->output_buffer && app_bzip2_parse_output(o->output_buffer) < 0)
+			    opt.prefetch);
+	if (opt.output_buffer && app_bzip2_parse_output(opt.output_buffer) < 0)
 		return usage_fail(err, errlen, "--output-buffer: '%s' is not a lifetime (expected reused or fresh)",
-			    o->output_buffer);
-	if (o->lanes && o->layout && app_bzip2_parse_layout(o->layout) == BZ2_LAYOUT_REGISTERS &&
-	    !app_bzip2_registers_k(o->lanes))
+			    opt.output_buffer);
+	if (opt.lanes && opt.layout && app_bzip2_parse_layout(opt.layout) == BZ2_LAYOUT_REGISTERS &&
+	    !app_bzip2_registers_k(opt.lanes))
 		return usage_fail(err, errlen, "--lanes: '%u' has no registers loop (expected 1, 2, 4, 8, 12, 16, 24 or 32, "
-			    "or --layout state)", o->lanes);
-	if (o->lanes && o->lanes > o->max_lanes)
-		return usage_fail(err, errlen, "--lanes: '%u' is above --max-lanes %u (expected at most that)", o->lanes,
-			    o->max_lanes);
-	if (o->segments && o->lanes && o->segments < o->lanes)
-		return usage_fail(err, errlen, "--segments: '%u' is fewer than --lanes %u (expected at least K)", o->segments,
-			    o->lanes);
+			    "or --layout state)", opt.lanes);
+	if (opt.lanes && opt.lanes > opt.max_lanes)
+		return usage_fail(err, errlen, "--lanes: '%u' is above --max-lanes %u (expected at most that)", opt.lanes,
+			    opt.max_lanes);
+	if (opt.segments && opt.lanes && opt.segments < opt.lanes)
+		return usage_fail(err, errlen, "--segments: '%u' is fewer than --lanes %u (expected at least K)", opt.segments,
+			    opt.lanes);
 	if (!bz2_ref_available()) {
 		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, why, sizeof(why));
 		return usage_fail(err, errlen, "app bzip2: %s: our decoder has nothing to be checked against", why);
@@ -252,7 +359,8 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	}
 	if (o->npaths > 1 && (rc = app_bzip2_validate(o->paths[1], why, sizeof(why))))
 		return usage_fail(err, errlen, "app bzip2: %s", why);
-	if (o->predictions_path && app_bzip2_predictions_read(o->predictions_path, &app_bzip2_predicted, why, sizeof(why)))
+	if (app_settings_of(o).predictions_path &&
+	    app_bzip2_predictions_read(app_settings_of(o).predictions_path, &app_bzip2_predicted, why, sizeof(why)))
 		return usage_fail(err, errlen, "%s", why);
 	{
 		struct app_bzip2_params p = app_bzip2_params_of(s, false, o->budget_s ? o->budget_s : APP_ALONE_BUDGET_S);
@@ -278,10 +386,11 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res, bool short_form)
 {
 	const struct options *o = s->o;
+	const struct app_settings opt = app_settings_of(o);
 	struct app_params ap = {
 		.line_bytes = s->r->topo.line_bytes,
 		.pages = s->plan->pages[s->plan->npages - 1],
-		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
+		.max_k = opt.max_lanes < APP_K_MAX ? opt.max_lanes : APP_K_MAX,
 		.seed = o->seed,
 		.chase = !short_form,
 		.clock = &s->r->clock,
@@ -348,7 +457,7 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
 	app_bzip2_release_input(res->bzip2);
 	if (!rc)
-		app_bzip2_judge_beside(res->bzip2, short_form ? NULL : s->o->predictions_path);
+		app_bzip2_judge_beside(res->bzip2, short_form ? NULL : app_settings_of(s->o).predictions_path);
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];
 
@@ -392,6 +501,7 @@ static void app_section_free(void *result)
 static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
+	const struct app_settings opt = app_settings_of(o);
 	const struct topo *t = &s->r->topo;
 	const char *kernel = app_kernel(o);
 	struct cache_sizes sizes;
@@ -408,26 +518,26 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 		return app_bzip2_plan(s, err, errlen);
 	if (app_kernel_find(kernel))
 		return usage_fail(err, errlen, "app: '%s' is not a kernel (expected bwt, hash, search, gather or bzip2)", kernel);
-	if (o->predictions_path)
+	if (opt.predictions_path)
 		return usage_fail(err, errlen, "app %s: --predictions judges bzip2's axes (expected app bzip2 --predictions "
 			    "FILE)", kernel);
-	if (o->lanes || o->segments || o->layout || o->prefetch || o->output_buffer)
+	if (opt.lanes || opt.segments || opt.layout || opt.prefetch || opt.output_buffer)
 		return usage_fail(err, errlen, "app %s: --lanes, --segments, --layout, --prefetch and --output-buffer are "
 			    "bzip2's axes (expected app bzip2)", kernel);
-	if (o->input && textgen_parse(o->input, &kind))
-		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", o->input);
-	if (!!o->text_path + !!o->input + o->bzip2 > 1)
+	if (opt.input && textgen_parse(opt.input, &kind))
+		return usage_fail(err, errlen, "--input: '%s' is not an input (expected random, markov or repeat)", opt.input);
+	if (!!opt.text_path + !!opt.input + opt.bzip2 > 1)
 		return usage_fail(err, errlen, "app: --text, --input and --bzip2 each choose the input (expected one of them)");
-	if ((o->text_path || o->input || o->bzip2) && strcmp(kernel, "bwt"))
+	if ((opt.text_path || opt.input || opt.bzip2) && strcmp(kernel, "bwt"))
 		return usage_fail(err, errlen, "app %s: --text, --input and --bzip2 are bwt's inputs (expected app bwt)",
 			    kernel);
 	text_bytes = app_bzip2(s) ? APP_BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
-	if (o->text_path) {
-		if (stat(o->text_path, &st))
-			return usage_fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", o->text_path,
+	if (opt.text_path) {
+		if (stat(opt.text_path, &st))
+			return usage_fail(err, errlen, "--text: cannot read '%s': %s (expected a readable file)", opt.text_path,
 				    strerror(errno));
 		if (!S_ISREG(st.st_mode) || st.st_size < 1)
-			return usage_fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", o->text_path,
+			return usage_fail(err, errlen, "--text: '%s' is %s (expected a file of at least 1 byte)", opt.text_path,
 				    S_ISREG(st.st_mode) ? "empty" : "not a regular file");
 		text_bytes = (size_t)st.st_size;
 	}
@@ -440,7 +550,7 @@ static int app_section_plan(struct section_run *s, char *err, size_t errlen)
 		report_format_bytes(b, sizeof(b), t->mem_available_bytes);
 		return usage_fail(err, errlen, "%s: app %s needs %s at its peak, over 90%% of MemAvailable (%s), or more "
 			    "text than the suffix sorter's 2^31 - 3 bytes (expected a smaller %s)",
-			    o->text_path ? "--text" : "--size", kernel, a, b, o->text_path ? "file" : "size");
+			    opt.text_path ? "--text" : "--size", kernel, a, b, opt.text_path ? "file" : "size");
 	}
 	return 0;
 }
@@ -592,6 +702,7 @@ static int app_section_run(struct section_run *s, void *result)
 {
 	const struct app_knobs *knobs = section_knobs_of(s, &app_budget);
 	const struct options *o = s->o;
+	const struct app_settings opt = app_settings_of(o);
 	struct report *r = s->r;
 	const char *kernel = app_kernel(o);
 	struct app_result *res = result;
@@ -600,15 +711,15 @@ static int app_section_run(struct section_run *s, void *result)
 	struct app_params ap = {
 		.line_bytes = r->topo.line_bytes,
 		.pages = s->plan->pages[s->plan->npages - 1],
-		.max_k = o->max_lanes < APP_K_MAX ? o->max_lanes : APP_K_MAX,
-		.trials = o->trials ? (o->trials < APP_TRIALS_MAX ? o->trials : APP_TRIALS_MAX)
+		.max_k = opt.max_lanes < APP_K_MAX ? opt.max_lanes : APP_K_MAX,
+		.trials = opt.trials ? (opt.trials < APP_TRIALS_MAX ? opt.trials : APP_TRIALS_MAX)
 			  : knobs ? knobs->trials : 3,
 		.seed = o->seed,
 		.chase = true,
 		.clock = &r->clock,
 		.stop = s->stop,
 		.input = TEXTGEN_MARKOV,
-		.text_path = o->text_path,
+		.text_path = opt.text_path,
 		.bzip2 = app_bzip2(s),
 	};
 	int rc;
@@ -620,8 +731,8 @@ static int app_section_run(struct section_run *s, void *result)
 	ap.cache_sizes_from = sizes.largest.from;
 	if (!strcmp(kernel, "bzip2"))
 		return app_bzip2_section_run(s, res, false, knobs ? knobs->bzip2_rounds : 0);
-	if (o->input)
-		textgen_parse(o->input, &ap.input);
+	if (opt.input)
+		textgen_parse(opt.input, &ap.input);
 	/* The swept walks decode a fixed number of rows whatever the table
 	 * (the first walk after the build, and the ring, still decode it all). */
 	if (knobs)
@@ -645,10 +756,10 @@ static int app_section_run(struct section_run *s, void *result)
 	if (!section_asked_for(s, "app") && !o->quick && bz2_ref_available() && (rc = app_bzip2_section_run(s, res, true, 0)))
 		return rc;
 	warn_impossible(r, k);
-	if (o->text_path)
+	if (opt.text_path)
 		result_warn(r, "app %s: --text '%s': the round trip held (%u runs, every output equal to the file)",
-			    kernel, o->text_path, k->check.runs_checked);
-	if (k->may_fit_cache && (!o->size_bytes || ap.bzip2))
+			    kernel, opt.text_path, k->check.runs_checked);
+	if (k->may_fit_cache && (!opt.size_bytes || ap.bzip2))
 		result_warn(r, "app %s: the %zu-byte footprint may fit in the largest reported cache: R compares "
 			    "cache behaviour, not memory", kernel, k->footprint_bytes);
 	if (ap.pages == PAGES_HUGE && k->huge_bytes_obtained < k->total_bytes * 9 / 10)
@@ -669,11 +780,10 @@ static void app_section_text(const void *res, FILE *f)
 
 const struct section section_app = {
 	.name = "app",
-	.options = "size pages max-lanes trials threads text input bzip2 budget",
-	.options_alone = "lanes segments layout prefetch output-buffer predictions",
+	.options = app_options,
 	.summary = "a real walk as K lanes against the chase curve: app bwt|hash|search|gather|bzip2",
 	.help = app_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
-	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "kernel",
+	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "kernel", .takes_another = app_takes_another,
 	.usage = "mlpscope app [bwt|hash|search|gather|bzip2 [FILE.bz2]]",
 	.result_bytes = sizeof(struct app_result), .budget = &app_budget, .plan = app_section_plan, .run = app_section_run,
 	.write_text = app_section_text, .write_json = app_write_json, .write_csv = app_write_csv,

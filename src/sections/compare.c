@@ -280,6 +280,12 @@ out:
 	return rc;
 }
 
+/* --sort FIGURE: the fleet table's order, handed to fleet_run. */
+static const struct option_spec compare_sort_opt = {
+	.name = "sort", .arg = "FIGURE", .kind = OPTION_STRING, .deflt = "memory_latency_ns",
+	.help = "one row per result (the fleet table), best first by FIGURE, e.g. read_gbps_1_thread",
+};
+
 int cmd_compare(const struct options *o, char *err, size_t errlen)
 {
 	/* --html -: the page is stdout, the table goes nowhere. */
@@ -287,12 +293,12 @@ int cmd_compare(const struct options *o, char *err, size_t errlen)
 	int rc;
 
 	/* A directory or --sort: the fleet table alone (sections/fleet.c). */
-	if (fleet_wanted(o))
-		return fleet_run(o, text, true, err, errlen);
+	if (fleet_wanted(o, option_text(o, &compare_sort_opt)))
+		return fleet_run(o, option_text(o, &compare_sort_opt), text, true, err, errlen);
 	rc = compare_run(o->paths, o->npaths, text, o->html_path, err, errlen);
 	/* Three runs or more: also one row per run. */
 	if (!rc && o->npaths >= 3)
-		rc = fleet_run(o, text, false, err, errlen);
+		rc = fleet_run(o, option_text(o, &compare_sort_opt), text, false, err, errlen);
 	if (rc || !o->svg_dir)
 		return rc;
 	/* --svg: the plots alone, drawn from the same files. */
@@ -334,9 +340,11 @@ static const char compare_help[] =
 	"single thread), libbz2_mbps, bzip2_workers_mbps (decoded MB/s, 10^6 B/s).\n"
 	"A file that is not mlpscope's, is truncated, or has a newer schema: exit 2.\n";
 
+static const struct option_spec *const compare_options[] = {&compare_sort_opt, NULL};
+
 const struct section section_compare = {
 	.name = "compare",
-	.options = "sort",
+	.options = compare_options,
 	.summary = "compare results side by side: mlpscope compare A.json B.json [C.json...]",
 	.help = compare_help, .kind = SECTION_FILE_COMMAND,
 	.outputs = SECTION_OUT_HTML | SECTION_OUT_SVG, .operands = SECTION_ARGS_MANY,

@@ -36,11 +36,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool fleet_wanted(const struct options *o)
+bool fleet_wanted(const struct options *o, const char *sort_by)
 {
 	struct stat st;
 
-	if (o->sort_by)
+	if (sort_by)
 		return true;
 	for (unsigned i = 0; i < o->npaths; i++)
 		if (!stat(o->paths[i], &st) && S_ISDIR(st.st_mode))
@@ -582,10 +582,10 @@ static int load_hosts(struct fleet *f, char *err, size_t errlen)
 	return l[bad].failed < f->n ? l[bad].rc : 0;
 }
 
-int fleet_run(const struct options *o, FILE *out, bool with_html, char *err, size_t errlen)
+int fleet_run(const struct options *o, const char *sort_by, FILE *out, bool with_html, char *err, size_t errlen)
 {
 	struct fleet f = {0};
-	const char *sort = o->sort_by ? o->sort_by : "memory_latency_ns";
+	const char *sort = sort_by ? sort_by : "memory_latency_ns";
 	int rc = 0;
 
 	fleet_layout(registry_views(), &f.l);

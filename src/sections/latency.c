@@ -442,9 +442,18 @@ static int latency_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
+/* --size reaches latency through the plan, --budget through its hooks. */
+static const struct option_spec latency_size_opt = {
+	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE,
+	.deflt = "8x the largest reported cache, 256 MiB to 512 MiB",
+	.help = "largest working set of the curve, e.g. 1G or 512MiB",
+};
+
+static const struct option_spec *const latency_options[] = {&latency_size_opt, &option_budget, NULL};
+
 const struct section section_latency = {
 	.name = "latency",
-	.options = "size budget",
+	.options = latency_options,
 	.summary = "latency across the hierarchy: random chase vs +64 B stream, small vs huge pages",
 	.help = latency_help, .kind = SECTION_MEASURE, .in_report = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct latency_result), .needs = "tlb",

@@ -8,6 +8,7 @@
 #include "sections/registry.h"
 
 #include "exp/cache_sizes.h"
+#include "kern/lanes.h"
 #include "report/mlp_out.h"
 #include "sections/latency.h"
 #include "sections/plan.h"
@@ -107,6 +108,53 @@ static const struct budget_hooks mlp_budget = {
 		      JSONW_FIELD(BOOL, "mlp_levels", struct mlp_knobs, levels)),
 };
 
+/* The options mlp reads; --size, --spacing, --pages and --accesses reach it
+ * resolved through the plan, --budget through its budget hooks. */
+static const struct option_spec mlp_size_opt = {
+	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE,
+	.deflt = "8x the largest reported cache, 256 MiB to 512 MiB",
+	.help = "working set, e.g. 1G or 512MiB",
+};
+static const struct option_spec mlp_spacing_opt = {
+	.name = "spacing", .arg = "BYTES", .kind = OPTION_SPACING, .lo = 8, .hi = 2u << 20,
+	.value = PLAN_SPACING_DEFAULT, .deflt = "64: one node per line",
+	.help = "bytes between chain nodes, a power of two from 8 to 2MiB",
+};
+static const struct option_spec mlp_pages_opt = {
+	.name = "pages", .arg = "KIND", .kind = OPTION_PAGES, .value = PLAN_PAGES_DEFAULT, .deflt = "huge",
+	.help = "page backing to request: small, huge or both",
+};
+static const struct option_spec mlp_max_lanes_opt = {
+	.name = "max-lanes", .arg = "N", .kind = OPTION_UINT, .lo = 1, .hi = LANES_MAX, .value = 64, .deflt = "64",
+	.help = "largest lane count swept, 1..128",
+};
+static const struct option_spec mlp_repeat_opt = {
+	.name = "repeat", .arg = "N", .kind = OPTION_UINT, .lo = 1, .hi = POLICY_REPEAT_MAX,
+	.deflt = "3, 1 with --quick; fewer on a short budget", .help = "sweeps per run, compared for agreement, 1..16",
+};
+static const struct option_spec mlp_trials_opt = {
+	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3,
+	.deflt = "6; fewer on a short budget",
+	.help = "trials per point per sweep, a multiple of 3",
+};
+static const struct option_spec mlp_accesses_opt = {
+	.name = "accesses", .arg = "N", .kind = OPTION_SIZE, .lo = 1024, .hi = 1ull << 30,
+	.value = PLAN_ACCESSES_DEFAULT, .deflt = "256Ki", .help = "logical accesses per timed region, 1024..1Gi",
+};
+static const struct option_spec mlp_levels_opt = {
+	.name = "levels", .kind = OPTION_FLAG,
+	.help = "also sweep at working sets in the L2 and the last cache (OS sizes), 1-2 s more here",
+};
+static const struct option_spec mlp_read_size_opt = {
+	.name = "read-size", .kind = OPTION_FLAG,
+	.help = "also vary the bytes read per node (8..128) and node spacing, each with its layout check",
+};
+
+static const struct option_spec *const mlp_options[] = {
+	&mlp_size_opt, &mlp_spacing_opt, &mlp_pages_opt, &mlp_max_lanes_opt, &mlp_repeat_opt, &mlp_trials_opt,
+	&mlp_accesses_opt, &mlp_levels_opt, &mlp_read_size_opt, &option_budget, NULL,
+};
+
 /* The report's level sweeps, unless the budget gave them up. */
 static bool mlp_levels_planned(const struct section_run *s)
 {
@@ -120,7 +168,11 @@ static unsigned mlp_repeats(const struct section_run *s)
 {
 	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
 
-	return s->o->repeat_given || !k ? s->o->repeat : k->repeats;
+	unsigned given = (unsigned)option_number(s->o, &mlp_repeat_opt);
+
+	if (given || k)
+		return given ? given : k->repeats;
+	return s->o->quick ? POLICY_REPEAT_QUICK : POLICY_REPEAT_DEFAULT;
 }
 
 /* Trials per point: --trials, else the budget's, else the policy's. */
@@ -128,7 +180,9 @@ static unsigned mlp_trials(const struct section_run *s)
 {
 	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
 
-	return s->o->trials ? s->o->trials : k ? k->trials : POLICY_MLP_TRIALS_DEFAULT;
+	unsigned given = (unsigned)option_number(s->o, &mlp_trials_opt);
+
+	return given ? given : k ? k->trials : POLICY_MLP_TRIALS_DEFAULT;
 }
 
 /* The memory set was sized before anything ran, from the OS's caches; the
@@ -172,7 +226,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 			.spacing_bytes = plan->spacing_bytes,
 			.line_bytes = r->topo.line_bytes,
 			.pages = plan->pages[0],
-			.max_lanes = o->max_lanes,
+			.max_lanes = option_number(o, &mlp_max_lanes_opt),
 			.repeats = 1,
 			.trials = mlp_trials(s),
 			.accesses = plan->accesses,
@@ -239,7 +293,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 			.spacing_bytes = plan->spacing_bytes,
 			.line_bytes = r->topo.line_bytes,
 			.pages = plan->pages[i],
-			.max_lanes = o->max_lanes,
+			.max_lanes = option_number(o, &mlp_max_lanes_opt),
 			.repeats = mlp_repeats(s),
 			.trials = mlp_trials(s),
 			.accesses = plan->accesses,
@@ -271,7 +325,8 @@ static int mlp_section_run(struct section_run *s, void *result)
 				    m->collapse_errno);
 		if (!m->estimate.flat_at_end)
 			result_warn(r, "mlp (%s pages): the curve was still falling at --max-lanes %u; "
-				    "the plateau may lie beyond it", m->pages_requested, o->max_lanes);
+				    "the plateau may lie beyond it", m->pages_requested,
+				    (unsigned)option_number(o, &mlp_max_lanes_opt));
 		if (m->nimpossible)
 			result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
 				    "IMPOSSIBLE and left out of the fit", m->pages_requested, m->nimpossible);
@@ -283,13 +338,13 @@ static int mlp_section_run(struct section_run *s, void *result)
 	 * a third of a memory sweep (priced in budget.c), and they are the
 	 * evidence that tells a core-wide cap from one on requests that leave
 	 * the last cache. */
-	if (o->levels || (o->command->kind == SECTION_REPORT && mlp_levels_planned(s))) {
+	if (option_flag(o, &mlp_levels_opt) || (o->command->kind == SECTION_REPORT && mlp_levels_planned(s))) {
 		int rc = mlp_levels_section_run(s, a);
 
 		if (rc)
 			return rc;
 	}
-	return o->read_size ? mlp_read_size_section_run(s, a) : 0;
+	return option_flag(o, &mlp_read_size_opt) ? mlp_read_size_section_run(s, a) : 0;
 }
 
 static void mlp_section_free(void *res)
@@ -299,7 +354,7 @@ static void mlp_section_free(void *res)
 
 const struct section section_mlp = {
 	.name = "mlp", .summary = "memory-level parallelism: K lanes of dependent loads",
-	.options = "size spacing pages max-lanes repeat trials accesses levels read-size budget",
+	.options = mlp_options,
 	.help = mlp_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct mlp_arms), .needs = "noise", .budget = &mlp_budget, .run = mlp_section_run,
 	.write_text = mlp_write_text, .write_json = mlp_write_json, .write_csv = mlp_write_csv,

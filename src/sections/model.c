@@ -113,12 +113,20 @@ out:
 	return rc;
 }
 
+/* --from: the measured result the model reads. */
+static const struct option_spec model_from_opt = {
+	.name = "from", .arg = "FILE", .kind = OPTION_STRING,
+	.help = "take L, Q and B from this mlpscope JSON result (required)",
+};
+
+static const struct option_spec *const model_options[] = {&model_from_opt, NULL};
+
 int cmd_model(const struct options *o, char *err, size_t errlen)
 {
 	/* --json -: the JSON is stdout, the text goes nowhere. */
 	FILE *text = atomic_is_stdout(o->json_path) ? atomic_discard_stream() : stdout;
 
-	return model_cmd_run(o->from_path, o->npaths ? o->paths[0] : NULL, o->json_path, text, err, errlen);
+	return model_cmd_run(option_text(o, &model_from_opt), o->npaths ? o->paths[0] : NULL, o->json_path, text, err, errlen);
 }
 
 static const char model_help[] =
@@ -141,6 +149,6 @@ const struct section section_model = {
 	.name = "model",
 	.summary = "the envelope: which resource could bind each point of a measured lanes curve",
 	.help = model_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
-	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "window result", .needs_from = true, .options = "from",
+	.operands = SECTION_ARGS_OPTIONAL, .operand_name = "window result", .needs_from = true, .options = model_options,
 	.usage = "mlpscope model --from run.json [window.json] [--json FILE]", .command = cmd_model,
 };

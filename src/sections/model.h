@@ -20,7 +20,7 @@
 int model_cmd_run(const char *json_path, const char *window_path, const char *json_out, FILE *out, char *err,
 		  size_t errlen);
 
-/* The registry's entry: --from in o->from_path, the text on stdout. */
+/* The registry's entry: --from as declared in model.c, the text on stdout. */
 int cmd_model(const struct options *o, char *err, size_t errlen);
 
 #endif

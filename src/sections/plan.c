@@ -47,63 +47,36 @@ static size_t default_working_set(const struct topo *t, struct report *r)
 	return ws;
 }
 
-/* "nop,store" -> a filler bit mask. */
-static int parse_fillers(const char *list, unsigned *mask, char *err, size_t errlen)
+size_t plan_size_given(const struct options *o)
 {
-	char buf[256], *save = NULL;
+	const struct option_given *g = options_given(o, "size");
 
-	*mask = 0;
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		enum probe_filler f;
-
-		if (probe_filler_parse(name, &f))
-			return usage_fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
-				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
-		*mask |= 1u << f;
-	}
-	if (!*mask)
-		return usage_fail(err, errlen, "--fillers: '%s' names no filler (expected e.g. nop,store)", list);
-	return 0;
+	return g ? (size_t)g->number : 0;
 }
 
-/* "nop:64" -> filler and count. */
-static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t errlen)
+/* A number the command's sections declare, by name, else the plan's default. */
+static unsigned long long given_or(const struct options *o, const char *name, unsigned long long deflt)
 {
-	char name[64];
-	const char *colon = strchr(spec, ':');
-	char *end;
-	unsigned long n;
+	const struct option_given *g = options_given(o, name);
 
-	if (!colon || (size_t)(colon - spec) >= sizeof(name))
-		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N (expected e.g. nop:64)", spec);
-	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
-	n = strtoul(colon + 1, &end, 10);
-	if (probe_filler_parse(name, &p->dump_filler))
-		return usage_fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
-			    "store, load_fp, store_nop or load_fp_nop)", name);
-	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
-		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
-			    spec);
-	p->dump_n = (unsigned)n;
-	p->dump_code = true;
-	return 0;
+	return g ? g->number : deflt;
 }
 
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen)
 {
-	size_t largest = topo_largest_cache_bytes(t), nodes, peak;
+	size_t largest = topo_largest_cache_bytes(t), nodes, peak, size_bytes = plan_size_given(o);
+	int pages = (int)given_or(o, "pages", PLAN_PAGES_DEFAULT);
 	char a[32], b[32];
 
-	p->spacing_bytes = o->spacing_bytes;
-	p->accesses = o->accesses;
-	p->working_set_bytes = o->size_bytes ? o->size_bytes : default_working_set(t, r);
+	p->spacing_bytes = given_or(o, "spacing", PLAN_SPACING_DEFAULT);
+	p->accesses = given_or(o, "accesses", PLAN_ACCESSES_DEFAULT);
+	p->working_set_bytes = size_bytes ? size_bytes : default_working_set(t, r);
 	p->working_set_bytes = p->working_set_bytes / p->spacing_bytes * p->spacing_bytes;
 	nodes = p->working_set_bytes / p->spacing_bytes;
 	if (nodes < 2)
 		return usage_fail(err, errlen, "--size: %zu B holds fewer than 2 nodes at --spacing %zu "
-			    "(expected a size of at least 2x the spacing)", o->size_bytes, p->spacing_bytes);
+			    "(expected a size of at least 2x the spacing)", size_bytes, p->spacing_bytes);
 	peak = plan_peak_bytes(p->working_set_bytes, p->spacing_bytes);
 	if (t->mem_available_bytes && peak > t->mem_available_bytes) {
 		report_format_bytes(a, sizeof(a), peak);
@@ -120,24 +93,18 @@ int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 		result_warn(r, "WORKING SET %s FITS IN THE %s CACHE THE OS REPORTS: this measures that cache, "
 			    "not memory", a, b);
 	}
-	if (o->accesses > nodes)
+	if (p->accesses > nodes)
 		result_warn(r, "--accesses %zu exceeds the %zu nodes: lanes revisit lines within one region",
-			    o->accesses, nodes);
+			    p->accesses, nodes);
 	if (o->cpu >= 0 && !topo_cpu_allowed(o->cpu))
 		return usage_fail(err, errlen, "--cpu: CPU %d is not available to this process (expected one of %s)",
 			    o->cpu, t->affinity);
 	p->cpu = o->cpu >= 0 ? o->cpu : topo_default_cpu();
-	p->window_fillers = 0;
-	p->dump_code = false;
-	if (o->fillers && parse_fillers(o->fillers, &p->window_fillers, err, errlen))
-		return 2;
-	if (o->dump_code && parse_dump_spec(o->dump_code, p, err, errlen))
-		return 2;
 	p->has_budget = false;
 	p->npages = 0;
-	if (o->pages != PAGES_CHOICE_HUGE)
+	if (pages != PAGES_CHOICE_HUGE)
 		p->pages[p->npages++] = PAGES_SMALL;
-	if (o->pages != PAGES_CHOICE_SMALL)
+	if (pages != PAGES_CHOICE_SMALL)
 		p->pages[p->npages++] = PAGES_HUGE;
 	return 0;
 }
@@ -168,7 +135,7 @@ void plan_budget(struct plan *p, const struct options *o, struct report *r, cons
 		result_warn(r, "plan: the cost model's rates could not be measured; assumed a slow machine's");
 	}
 	/* --size fixes the working set: the budget prices it, never moves it. */
-	budget_make(&p->budget, &f, command, o->quick, o->budget_s, o->size_bytes ? p->working_set_bytes : 0, rows,
+	budget_make(&p->budget, &f, command, o->quick, o->budget_s, plan_size_given(o) ? p->working_set_bytes : 0, rows,
 		    nrows);
 	p->has_budget = true;
 	budget_memory_set_warning(&p->budget, why, sizeof(why));
@@ -176,7 +143,7 @@ void plan_budget(struct plan *p, const struct options *o, struct report *r, cons
 		result_warn(r, "%s", why);
 	/* The smaller of the plan's (MemAvailable) and the budget's set past
 	 * the caches, and every section's set that follows it at most that. */
-	if (!o->size_bytes && p->budget.memory_set_bytes < p->working_set_bytes)
+	if (!plan_size_given(o) && p->budget.memory_set_bytes < p->working_set_bytes)
 		p->working_set_bytes = p->budget.memory_set_bytes / p->spacing_bytes * p->spacing_bytes;
 	budget_fit(&p->budget, p->working_set_bytes);
 	r->budget = &p->budget;

@@ -10,9 +10,15 @@
 #include "sections/budget.h"
 #include "sections/options.h"
 #include "core/clock.h"
-#include "jit/probe.h"
 #include "run/run.h"
 #include "core/topo.h"
+
+/* What the plan assumes of the options it resolves when they are not
+ * given; the sections that declare --spacing, --pages and --accesses say
+ * these same values in their help. */
+#define PLAN_SPACING_DEFAULT 64
+#define PLAN_PAGES_DEFAULT PAGES_CHOICE_HUGE
+#define PLAN_ACCESSES_DEFAULT ((size_t)1 << 18)
 
 struct plan {
 	size_t working_set_bytes;
@@ -22,10 +28,6 @@ struct plan {
 	int npages;
 	enum page_request pages[2];
 	unsigned threads;            /* resolved --threads, when a threaded section runs */
-	unsigned window_fillers;     /* bit (1u << enum probe_filler); 0: all */
-	bool dump_code;
-	enum probe_filler dump_filler;
-	unsigned dump_n;
 	/* Sizes and trials of every section, fitted to --budget from the rates
 	 * measured at the start (main.c); has_budget false until then, and the
 	 * sections' own defaults stand (tests, a planless caller). */
@@ -34,10 +36,14 @@ struct plan {
 };
 
 /* Resolve and validate what every measuring command shares (working set,
- * spacing, CPU, window's filler list). Returns 0, or 2 with a one-line
+ * spacing, page kinds, accesses per region, CPU), read by name from the
+ * options the command's sections declare. Returns 0, or 2 with a one-line
  * message in err. Warnings (a working set that fits a reported cache, a
  * default shrunk to fit free memory) go into r. What one section alone
  * checks is its registry row's plan hook (registry_plan). */
+/* --size as given, in bytes; 0 when it was not (the machine's default). */
+size_t plan_size_given(const struct options *o);
+
 int plan_make(const struct options *o, const struct topo *t, struct plan *p,
 	      struct report *r, char *err, size_t errlen);
 

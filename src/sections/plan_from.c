@@ -17,6 +17,14 @@ static const char plan_help[] =
 	"and prints the time it would plan per section, what it would shrink to fit\n"
 	"the budget and the peak memory. Measures nothing. See docs/METHODOLOGY.md.\n";
 
+/* --from: the result whose facts the planner reads; --budget as a run's. */
+static const struct option_spec plan_from_opt = {
+	.name = "from", .arg = "FILE", .kind = OPTION_STRING,
+	.help = "the machine's facts: an mlpscope JSON result with plan.facts, or a facts file (required)",
+};
+
+static const struct option_spec *const plan_options[] = {&plan_from_opt, &option_budget, NULL};
+
 /* `mlpscope plan --from FILE [COMMAND]`: the planner on that machine's facts. */
 static int plan_section_command(const struct options *o, char *err, size_t errlen)
 {
@@ -31,7 +39,8 @@ static int plan_section_command(const struct options *o, char *err, size_t errle
 		return usage_fail(err, errlen, "plan: '%s' is not a measuring command (expected report, latency, mlp, "
 			    "window, app ...)", name);
 	n = registry_budget_rows(cmd, rows, BUDGET_SECTIONS);
-	if ((rc = plan_cmd_from_file(o->from_path, cmd->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : cmd->name, o->quick,
+	if ((rc = plan_cmd_from_file(option_text(o, &plan_from_opt),
+				     cmd->kind == SECTION_REPORT ? BUDGET_FULL_REPORT : cmd->name, o->quick,
 				     o->budget_s, rows, n, &b, err, errlen)))
 		return rc;
 	plan_cmd_print(&b, stdout);
@@ -40,7 +49,7 @@ static int plan_section_command(const struct options *o, char *err, size_t errle
 
 const struct section section_plan = {
 	.name = "plan",
-	.options = "from budget",
+	.options = plan_options,
 	.summary = "the planner alone, on another machine's facts: plan --from RESULT.json",
 	.help = plan_help, .kind = SECTION_FILE_COMMAND, .operands = SECTION_ARGS_OPTIONAL,
 	.operand_name = "command", .needs_from = true,

@@ -66,34 +66,72 @@ static int parse_lanes(const char *s, struct qmodel_cmd_args *a)
 	}
 }
 
+/* The model's inputs; each left out is the textbook case's. */
+static const struct option_spec qmodel_latency_opt = {
+	.name = "latency", .arg = "TICKS", .kind = OPTION_STRING, .deflt = "200",
+	.help = "each request outstanding this long",
+};
+static const struct option_spec qmodel_chains_opt = {
+	.name = "chains", .arg = "LIST", .kind = OPTION_STRING, .deflt = "1,8,16",
+	.help = "dependent chains K to simulate",
+};
+static const struct option_spec qmodel_requests_opt = {
+	.name = "requests", .arg = "N", .kind = OPTION_U64, .lo = 1, .hi = 100000000, .value = TEXTBOOK_REQUESTS,
+	.deflt = "64", .help = "requests in all, 1..1e8",
+};
+static const struct option_spec qmodel_queue_opt = {
+	.name = "queue", .arg = "Q", .kind = OPTION_UINT, .lo = 1, .hi = 1000000, .deflt = "unlimited",
+	.help = "at most Q outstanding",
+};
+static const struct option_spec qmodel_bytes_per_tick_opt = {
+	.name = "bytes-per-tick", .arg = "B", .kind = OPTION_STRING, .deflt = "unlimited", .help = "data path rate",
+};
+static const struct option_spec qmodel_versus_opt = {
+	.name = "chase-vs-stream", .kind = OPTION_FLAG,
+	.help = "also the same reads as one dependent chain and as a stream, strides and reads/writes beside",
+};
+
+static const struct option_spec qmodel_dram_map_opt = {
+	.name = "dram-map", .arg = "MAP", .kind = OPTION_STRING, .deflt = "none",
+	.help = "row hits and bank spread through this DRAM map, e.g. ch=2,rank=1,bank=16,row=8K,interleave=line",
+};
+
+static const struct option_spec *const qmodel_options[] = {
+	&qmodel_latency_opt, &qmodel_chains_opt, &qmodel_requests_opt, &qmodel_queue_opt, &qmodel_bytes_per_tick_opt,
+	&qmodel_versus_opt, &qmodel_dram_map_opt, NULL,
+};
+
 int qmodel_cmd_parse(const struct options *o, struct qmodel_cmd_args *a, char *err, size_t errlen)
 {
+	const char *latency = option_text(o, &qmodel_latency_opt), *chains = option_text(o, &qmodel_chains_opt);
+	const char *bytes_per_tick = option_text(o, &qmodel_bytes_per_tick_opt);
+	const char *dram_map = option_text(o, &qmodel_dram_map_opt);
+
 	memset(a, 0, sizeof(*a));
 	a->latency = TEXTBOOK_LATENCY;
-	a->requests = o->qmodel_requests ? o->qmodel_requests : TEXTBOOK_REQUESTS;
-	a->queue_cap = o->qmodel_queue;
+	a->requests = option_number(o, &qmodel_requests_opt);
+	a->queue_cap = option_number(o, &qmodel_queue_opt);
 	a->request_bytes = 64;
-	a->chase_vs_stream = o->qmodel_versus;
+	a->chase_vs_stream = option_flag(o, &qmodel_versus_opt);
 	a->json_out = o->json_path;
 	a->lanes[0] = 1;
 	a->lanes[1] = 8;
 	a->lanes[2] = 16;
 	a->nlanes = 3;
-	if (o->qmodel_latency && qmodel_parse_ticks(o->qmodel_latency, &a->latency))
+	if (latency && qmodel_parse_ticks(latency, &a->latency))
 		return usage_fail(err, errlen, "--latency: '%s' is not a latency (expected a number of ticks > 0, "
-				  "e.g. 200)", o->qmodel_latency);
-	if (o->qmodel_bytes_per_tick && parse_real(o->qmodel_bytes_per_tick, true, &a->bytes_per_tick))
+				  "e.g. 200)", latency);
+	if (bytes_per_tick && parse_real(bytes_per_tick, true, &a->bytes_per_tick))
 		return usage_fail(err, errlen, "--bytes-per-tick: '%s' is not a rate (expected a number >= 0, "
-				  "0 for unlimited, e.g. 3.2)", o->qmodel_bytes_per_tick);
-	if (o->qmodel_dram_map && (dram_map_parse(o->qmodel_dram_map, &a->dram) ||
-				   dram_map_check(&a->dram, a->request_bytes)))
+				  "0 for unlimited, e.g. 3.2)", bytes_per_tick);
+	if (dram_map && (dram_map_parse(dram_map, &a->dram) || dram_map_check(&a->dram, a->request_bytes)))
 		return usage_fail(err, errlen, "--dram-map: '%s' is not a DRAM map (expected %s; at most %u banks in "
-				  "all, the row a multiple of the %llu-byte line)", o->qmodel_dram_map, DRAM_MAP_FORM,
+				  "all, the row a multiple of the %llu-byte line)", dram_map, DRAM_MAP_FORM,
 				  DRAM_MAX_BANKS, (unsigned long long)a->request_bytes);
-	a->has_dram = o->qmodel_dram_map != NULL;
-	if (o->qmodel_chains && parse_lanes(o->qmodel_chains, a))
+	a->has_dram = dram_map != NULL;
+	if (chains && parse_lanes(chains, a))
 		return usage_fail(err, errlen, "--chains: '%s' is not a list of chain counts (expected up to %d "
-				  "integers 1..%llu separated by commas, e.g. 1,8,16)", o->qmodel_chains,
+				  "integers 1..%llu separated by commas, e.g. 1,8,16)", chains,
 				  QMODEL_CMD_MAX_LANES, REQUESTS_MAX);
 	return 0;
 }
@@ -223,7 +261,7 @@ static const char qmodel_help[] =
 
 const struct section section_qmodel = {
 	.name = "qmodel",
-	.options = "latency chains requests queue bytes-per-tick chase-vs-stream dram-map",
+	.options = qmodel_options,
 	.summary = "the queue model: K dependent chains against latency, a queue cap and a data path",
 	.help = qmodel_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
 	.usage = "mlpscope qmodel [--latency TICKS] [--chains LIST] [--requests N] [--queue Q] [--bytes-per-tick B] "

@@ -82,14 +82,16 @@ struct section {
 	unsigned outputs;          /* enum section_output this command can write */
 	enum section_operands operands;
 	const char *operand_name;  /* "trace file": says what is missing */
+	/* SECTION_ARGS_ONE/OPTIONAL: whether, with the operands so far, one more
+	 * is taken (app bzip2 FILE.bz2); NULL: never. */
+	bool (*takes_another)(const struct options *o);
 	bool needs_from;           /* --from is required */
 	const char *usage;         /* "mlpscope compare A.json B.json [C.json...]" */
-	const char *options;       /* long options only this section takes, space-separated
-	                            * without "--" (other commands refuse them; the full
-	                            * report takes those of its in_report sections) */
-	const char *options_alone; /* the same, but only when the section is asked for by
-	                            * name: the full report runs a short form that ignores
-	                            * them, so there they are refused, never ignored */
+	/* The options it reads besides those every command takes, NULL-terminated:
+	 * its own declarations (in its file) and the shared --budget and --threads
+	 * when it honours them. Other commands refuse them; the full report takes
+	 * those of its in_report sections (but not one declared alone). */
+	const struct option_spec *const *options;
 
 	/* SECTION_MEASURE */
 	size_t result_bytes;       /* zeroed before run */

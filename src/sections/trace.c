@@ -201,14 +201,30 @@ int trace_cmd_run(const char *trace_path, const char *json_path_or_NULL, FILE *o
 	return trace_cmd_run_caches(trace_path, json_path_or_NULL, NULL, 0, out, err, errlen);
 }
 
+/* What the trace's timing model and the --from comparison read. */
+static const struct option_spec trace_latency_opt = {
+	.name = "latency", .arg = "TICKS", .kind = OPTION_STRING, .deflt = "the --from result's t(1) in cycles, else 200",
+	.help = "each request outstanding this long",
+};
+static const struct option_spec trace_queue_opt = {
+	.name = "queue", .arg = "Q", .kind = OPTION_UINT, .lo = 1, .hi = 1000000, .deflt = "unlimited",
+	.help = "the characteriser's capacity, arming its overflow",
+};
+static const struct option_spec trace_from_opt = {
+	.name = "from", .arg = "FILE", .kind = OPTION_STRING,
+	.help = "take L, Q and B from this mlpscope JSON result",
+};
+
+static const struct option_spec *const trace_options[] = {&trace_latency_opt, &trace_queue_opt, &trace_from_opt, NULL};
+
 int cmd_trace(const struct options *o, char *err, size_t errlen)
 {
 	struct topo t;
 	uint64_t caches[TOPO_MAX_CACHES];
 	size_t n = 0;
 	struct trace_request rq = {
-		.trace_path = o->paths[0], .from_path = o->from_path, .json_out = o->json_path,
-		.latency_text = o->qmodel_latency, .queue_cap = o->qmodel_queue,
+		.trace_path = o->paths[0], .from_path = option_text(o, &trace_from_opt), .json_out = o->json_path,
+		.latency_text = option_text(o, &trace_latency_opt), .queue_cap = option_number(o, &trace_queue_opt),
 	};
 
 	/* The hit rates a trace would see in the caches this machine reports. */
@@ -250,7 +266,7 @@ static const char trace_help[] =
 
 const struct section section_trace = {
 	.name = "trace",
-	.options = "latency queue from",
+	.options = trace_options,
 	.summary = "characterise a program's memory trace (valgrind lackey format)",
 	.help = trace_help, .kind = SECTION_FILE_COMMAND, .outputs = SECTION_OUT_JSON,
 	.operands = SECTION_ARGS_ONE, .operand_name = "trace file",

@@ -39,7 +39,7 @@ int trace_cmd_run_request(const struct trace_request *rq, FILE *out, char *err, 
 int trace_cmd_run_caches(const char *trace_path, const char *json_path_or_NULL, const uint64_t *cache_bytes,
 			 size_t ncaches, FILE *out, char *err, size_t errlen);
 
-/* The registry's entry: the trace in o->paths[0], --from in o->from_path,
+/* The registry's entry: the trace in o->paths[0], --from as declared in trace.c,
  * the caches this machine reports. Exit status as trace_cmd_run. */
 int cmd_trace(const struct options *o, char *err, size_t errlen);
 

@@ -7,12 +7,15 @@
  */
 #include "sections/registry.h"
 
+#include "jit/probe.h"
 #include "report/window_out.h"
 #include "sections/plan.h"
 #include "util/jsonw.h"
 #include "util/usage.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char window_help[] =
@@ -40,32 +43,114 @@ static const char window_help[] =
 	"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n";
 
+/* The options window reads (its --budget through its budget hooks). */
+static const struct option_spec window_size_opt = {
+	.name = "size", .arg = "SIZE", .kind = OPTION_SIZE,
+	.deflt = "the memory set past the last cache, fitted to the budget",
+	.help = "working set of the two chases, 4 MiB at least, e.g. 256M",
+};
+static const struct option_spec window_trials_opt = {
+	.name = "trials", .arg = "N", .kind = OPTION_UINT, .lo = 3, .hi = POLICY_TRIALS_MAX, .step = 3,
+	.deflt = "15, 6 with --quick; fewer on a short budget", .help = "trials per point, a multiple of 3, 15 at most",
+};
+static const struct option_spec window_fillers_opt = {
+	.name = "fillers", .arg = "LIST", .kind = OPTION_STRING, .deflt = "all",
+	.help = "fillers to probe, e.g. nop,store (see help window)",
+};
+static const struct option_spec window_max_n_opt = {
+	.name = "max-n", .arg = "N", .kind = OPTION_UINT, .lo = 16, .hi = 4096, .deflt = "1024",
+	.help = "largest filler count swept, 16..4096",
+};
+static const struct option_spec window_dump_code_opt = {
+	.name = "dump-code", .arg = "FILLER:N", .kind = OPTION_STRING,
+	.help = "write the generated probe for FILLER at N to stdout and exit",
+};
+
+static const struct option_spec *const window_options[] = {
+	&window_size_opt, &window_trials_opt, &window_fillers_opt, &window_max_n_opt, &window_dump_code_opt,
+	&option_budget, NULL,
+};
+
+/* "nop,store" -> a filler bit mask. */
+static int parse_fillers(const char *list, unsigned *mask, char *err, size_t errlen)
+{
+	char buf[256], *save = NULL;
+
+	*mask = 0;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		enum probe_filler f;
+
+		if (probe_filler_parse(name, &f))
+			return usage_fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
+				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
+		*mask |= 1u << f;
+	}
+	if (!*mask)
+		return usage_fail(err, errlen, "--fillers: '%s' names no filler (expected e.g. nop,store)", list);
+	return 0;
+}
+
+/* "nop:64" -> filler and count. */
+static int parse_dump_spec(const char *spec, enum probe_filler *filler, unsigned *count, char *err, size_t errlen)
+{
+	char name[64];
+	const char *colon = strchr(spec, ':');
+	char *end;
+	unsigned long n;
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(name))
+		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N (expected e.g. nop:64)", spec);
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - spec), spec);
+	n = strtoul(colon + 1, &end, 10);
+	if (probe_filler_parse(name, filler))
+		return usage_fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
+			    "store, load_fp, store_nop or load_fp_nop)", name);
+	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
+		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
+			    spec);
+	*count = (unsigned)n;
+	return 0;
+}
+
 static int window_section_plan(struct section_run *s, char *err, size_t errlen)
 {
 	const struct options *o = s->o;
+	const char *fillers = option_text(o, &window_fillers_opt), *dump = option_text(o, &window_dump_code_opt);
+	unsigned trials = (unsigned)option_number(o, &window_trials_opt), mask, n;
+	size_t size_bytes = option_number(o, &window_size_opt);
+	enum probe_filler f;
 
-	if (o->size_bytes && o->size_bytes < WINDOW_MIN_BYTES)
+	if (size_bytes && size_bytes < WINDOW_MIN_BYTES)
 		return usage_fail(err, errlen, "--size: window's chases need at least 4 MiB, far beyond the last-level "
 			    "cache (expected e.g. 256M)");
-	if (o->trials > POLICY_WINDOW_TRIALS_MAX)
-		return usage_fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... %d)", o->trials,
+	if (trials > POLICY_WINDOW_TRIALS_MAX)
+		return usage_fail(err, errlen, "--trials: '%u' is too many for window (expected 3, 6, ... %d)", trials,
 			    POLICY_WINDOW_TRIALS_MAX);
+	if (fillers && parse_fillers(fillers, &mask, err, errlen))
+		return 2;
+	if (dump && parse_dump_spec(dump, &f, &n, err, errlen))
+		return 2;
 	return 0;
 }
 
 /* --dump-code: raw machine code of one probe, for a disassembler. */
 static int window_section_instead(struct section_run *s)
 {
+	const char *dump = option_text(s->o, &window_dump_code_opt);
+	enum probe_filler filler;
+	unsigned n;
 	int rc;
 
-	if (!s->plan->dump_code)
+	/* The plan hook has refused a malformed spec already. */
+	if (!dump || parse_dump_spec(dump, &filler, &n, NULL, 0))
 		return -1;
 	if (isatty(STDOUT_FILENO)) {
 		snprintf(s->err, sizeof(s->err), "--dump-code: refusing to write machine code to a terminal "
 			 "(expected a redirect, e.g. > probe.bin)");
 		return 2;
 	}
-	rc = window_dump_code(s->plan->dump_filler, s->plan->dump_n, stdout);
+	rc = window_dump_code(filler, n, stdout);
 	if (rc == -ENOTSUP) {
 		snprintf(s->err, sizeof(s->err), "window: the probe is unsupported on this ISA (x86-64 and AArch64 only)");
 		return 0;
@@ -158,13 +243,15 @@ static int window_section_run(struct section_run *s, void *result)
 		wp.trials = k->trials;
 		wp.iters = k->iters;
 	}
-	if (o->size_bytes)
+	if (option_number(o, &window_size_opt))
 		wp.working_set_bytes = s->plan->working_set_bytes;
-	if (o->trials)
-		wp.trials = o->trials;
-	if (o->max_n)
-		wp.max_n = o->max_n;
-	wp.filler_mask = s->plan->window_fillers;
+	if (option_number(o, &window_trials_opt))
+		wp.trials = option_number(o, &window_trials_opt);
+	if (option_number(o, &window_max_n_opt))
+		wp.max_n = option_number(o, &window_max_n_opt);
+	wp.filler_mask = 0;
+	if (option_text(o, &window_fillers_opt))
+		parse_fillers(option_text(o, &window_fillers_opt), &wp.filler_mask, NULL, 0);
 	wp.seed = o->seed;
 	wp.run_floor_pct = report_run_floor_pct(s->r);
 	wp.progress = s->progress;
@@ -181,7 +268,7 @@ static int window_section_run(struct section_run *s, void *result)
 
 const struct section section_window = {
 	.name = "window",
-	.options = "size trials fillers max-n dump-code budget",
+	.options = window_options,
 	.summary = "out-of-order structure sizes: reorder buffer, register files, load/store queues",
 	.help = window_help, .kind = SECTION_MEASURE, .in_report = false,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct window_result), .needs = "noise",

@@ -54,8 +54,11 @@ TEST(options_parse_in_both_forms)
 
 	CHECK(cli_parse(8, argv, &o, err, sizeof(err)) == 0, "%s", err);
 	CHECK(o.command == registry_find("mlp"), "command");
-	CHECK(o.size_bytes == (256u << 20) && o.max_lanes == 12, "values");
-	CHECK(o.pages == PAGES_CHOICE_BOTH && o.quick && o.repeat == 1, "pages/quick");
+	CHECK(options_given(&o, "size") && options_given(&o, "size")->number == (256u << 20), "size");
+	CHECK(options_given(&o, "max-lanes") && options_given(&o, "max-lanes")->number == 12, "max-lanes");
+	CHECK(options_given(&o, "pages") && options_given(&o, "pages")->number == PAGES_CHOICE_BOTH && o.quick,
+	      "pages/quick");
+	CHECK(!options_given(&o, "repeat"), "repeat is mlp's default, not the parser's");
 }
 
 TEST(help_lists_every_option)

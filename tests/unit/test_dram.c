@@ -206,12 +206,13 @@ TEST(dram_qmodel_command_text_json_and_usage)
 	CHECK(fd >= 0, "mkstemp");
 	close(fd);
 	memset(&o, 0, sizeof(o));
-	o.qmodel_dram_map = "ch=2,rank=1,bank=16";
+	options_put(&o, "dram-map", 0, "ch=2,rank=1,bank=16");
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--dram-map: 'ch=2,rank=1,bank=16' is not") &&
 	      strstr(err, "expected ch=N,rank=N,bank=N,row=SIZE,interleave=line|row") && !strchr(err, '\n'),
 	      "message: %s", err);
-	o.qmodel_dram_map = "ch=1,rank=1,bank=16,row=1K,interleave=row";
-	o.qmodel_queue = 16;
+	memset(&o, 0, sizeof(o));
+	options_put(&o, "dram-map", 0, "ch=1,rank=1,bank=16,row=1K,interleave=row");
+	options_put(&o, "queue", 16, NULL);
 	o.json_path = jout;
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 0, "parse: %s", err);
 	CHECK((out = open_memstream(&text, &len)), "memstream");

@@ -56,6 +56,7 @@ TEST(fleet_table_over_three_files_has_three_rows)
 	char a[4096], b[4096], c[4096], err[256] = "", *buf = NULL;
 	size_t len = 0;
 	struct options o;
+	const char *sort_by = NULL;
 	FILE *f;
 	int rc;
 
@@ -66,7 +67,7 @@ TEST(fleet_table_over_three_files_has_three_rows)
 	o.npaths = 3;
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
-	rc = fleet_run(&o, f, false, err, sizeof(err));
+	rc = fleet_run(&o, sort_by, f, false, err, sizeof(err));
 	fclose(f);
 	CHECK(rc == 0, "fleet_run: %d %s", rc, err);
 	/* Memory latency, lowest first: b (152.2 ns) before a (157.3), window.json (none) last. */
@@ -81,6 +82,7 @@ TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure, NEEDS_PROGRAMS)
 	double col[8];
 	size_t len = 0, n;
 	struct options o;
+	const char *sort_by = NULL;
 	FILE *f;
 	int rc;
 
@@ -94,11 +96,11 @@ TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure, NEEDS_PROGRAMS)
 	memset(&o, 0, sizeof(o));
 	o.paths[0] = dir;
 	o.npaths = 1;
-	o.sort_by = "read_gbps_all_threads";
-	CHECK(fleet_wanted(&o), "a directory asks for the fleet table");
+	sort_by = "read_gbps_all_threads";
+	CHECK(fleet_wanted(&o, sort_by), "a directory asks for the fleet table");
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
-	rc = fleet_run(&o, f, false, err, sizeof(err));
+	rc = fleet_run(&o, sort_by, f, false, err, sizeof(err));
 	fclose(f);
 	n = table_rows(buf, NULL, col, 7);
 	CHECK(rc == 0 && n == 3, "rc %d, %zu rows:\n%s%s", rc, n, buf, err);
@@ -108,9 +110,9 @@ TEST(fleet_reads_a_directory_and_sorts_by_the_chosen_figure, NEEDS_PROGRAMS)
 	      buf);
 	free(buf);
 	buf = NULL;
-	o.sort_by = "no_such_figure";
+	sort_by = "no_such_figure";
 	f = open_memstream(&buf, &len);
-	rc = fleet_run(&o, f, false, err, sizeof(err));
+	rc = fleet_run(&o, sort_by, f, false, err, sizeof(err));
 	fclose(f);
 	free(buf);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -129,6 +131,7 @@ TEST(fleet_shows_and_sorts_by_decoded_mb_per_s)
 	const char *row;
 	size_t len = 0;
 	struct options o;
+	const char *sort_by = NULL;
 	FILE *f;
 	int rc;
 
@@ -136,10 +139,10 @@ TEST(fleet_shows_and_sorts_by_decoded_mb_per_s)
 	o.paths[0] = fixture(a, sizeof(a), "tests/data/report_a.json");
 	o.paths[1] = fixture(b, sizeof(b), "tests/data/app_bzip2.json");
 	o.npaths = 2;
-	o.sort_by = "bzip2_mbps";
+	sort_by = "bzip2_mbps";
 	f = open_memstream(&buf, &len);
 	CHECK(f, "memstream");
-	rc = fleet_run(&o, f, false, err, sizeof(err));
+	rc = fleet_run(&o, sort_by, f, false, err, sizeof(err));
 	fclose(f);
 	CHECK(rc == 0, "fleet_run: %d %s", rc, err);
 	CHECK(strstr(buf, "bz2 MB/s") && strstr(buf, "ref MB/s") && strstr(buf, "bz2N MB/s"), "no bzip2 columns:\n%s", buf);
@@ -182,6 +185,7 @@ static int gen_fleet(char *dir, size_t dirlen, const char *args, char *why, size
 static int run_fleet(const char *dir, const char *sort, const char *html, char **buf, char *err, size_t errlen)
 {
 	struct options o;
+	const char *sort_by = NULL;
 	size_t len = 0;
 	FILE *f;
 	int rc;
@@ -189,12 +193,12 @@ static int run_fleet(const char *dir, const char *sort, const char *html, char *
 	memset(&o, 0, sizeof(o));
 	o.paths[0] = dir;
 	o.npaths = 1;
-	o.sort_by = sort;
+	sort_by = sort;
 	o.html_path = html;
 	*buf = NULL;
 	if (!(f = open_memstream(buf, &len)))
 		return -1;
-	rc = fleet_run(&o, f, html != NULL, err, errlen);
+	rc = fleet_run(&o, sort_by, f, html != NULL, err, errlen);
 	fclose(f);
 	return rc;
 }

@@ -73,10 +73,10 @@ TEST(qmodel_command_answers_the_textbook_case_by_default)
 		at++;
 	}
 	free(text);
-	o.qmodel_latency = "nan";
+	options_put(&o, "latency", 0, "nan");
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--latency: 'nan'"), "nan: %s", err);
-	o.qmodel_latency = NULL;
-	o.qmodel_chains = "8,";
+	memset(&o, 0, sizeof(o));
+	options_put(&o, "chains", 0, "8,");
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 2 && strstr(err, "--chains: '8,'"), "8,: %s", err);
 }
 
@@ -99,9 +99,9 @@ TEST(qmodel_json_and_chase_vs_stream_show_what_the_memory_saw)
 	CHECK(fd >= 0, "mkstemp");
 	close(fd);
 	memset(&o, 0, sizeof(o));
-	o.qmodel_queue = 15;
-	o.qmodel_requests = 4096;
-	o.qmodel_versus = true;
+	options_put(&o, "queue", 15, NULL);
+	options_put(&o, "requests", 4096, NULL);
+	options_put(&o, "chase-vs-stream", 1, NULL);
 	o.json_path = jout;
 	CHECK(qmodel_cmd_parse(&o, &a, err, sizeof(err)) == 0, "parse: %s", err);
 	CHECK((out = open_memstream(&text, &len)), "memstream");
