@@ -39,6 +39,27 @@ void app_stage_add(struct app_kernel_result *r, const char *name, double seconds
 		r->stages[r->nstages++] = (struct app_stage){name, seconds};
 }
 
+void app_footprint_set(const struct app_params *p, struct app_kernel_result *r, size_t footprint_bytes)
+{
+	r->footprint_bytes = footprint_bytes;
+	r->may_fit_cache = p->largest_cache_bytes && footprint_bytes <= p->largest_cache_bytes;
+}
+
+void app_arena_record(const struct app_params *p, struct app_kernel_result *r, const struct arena *a)
+{
+	r->pages_requested = arena_request_name(p->pages);
+	r->total_bytes = a->bytes;
+	r->huge_bytes_obtained = a->huge_bytes_obtained;
+}
+
+void app_arena_recheck(struct app_kernel_result *r, const struct arena *a)
+{
+	size_t huge_after;
+
+	if (!arena_backing_obtained(a, &huge_after) && huge_after < r->huge_bytes_obtained)
+		r->huge_bytes_obtained = huge_after;
+}
+
 /* mlp needs whole nodes of one line each; the footprint rounded up. */
 static size_t chase_bytes(size_t footprint, size_t line)
 {

@@ -208,5 +208,13 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r);
 void app_param_num(struct app_kernel_result *r, const char *key, double v);
 void app_param_text(struct app_kernel_result *r, const char *key, const char *v);
 void app_stage_add(struct app_kernel_result *r, const char *name, double seconds);
+/* The bytes a kernel's walks touch, and whether they may fit the largest
+ * cache (unknown cache: never said to fit). */
+void app_footprint_set(const struct app_params *p, struct app_kernel_result *r, size_t footprint_bytes);
+/* The page request and what the arena a kernel's walks read obtained. */
+void app_arena_record(const struct app_params *p, struct app_kernel_result *r, const struct arena *a);
+/* After the sweep: huge pages the kernel can break up under memory
+ * pressure, so the backing obtained is the smaller of before and now. */
+void app_arena_recheck(struct app_kernel_result *r, const struct arena *a);
 
 #endif
