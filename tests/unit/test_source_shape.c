@@ -30,7 +30,6 @@ static const struct {
 	const char *file;
 	const char *name;
 } waiting_split[] = {
-	{"exp/app/kernel_search.c", "search_run"},
 	{"exp/app/bzip2.c", "app_bzip2_run"},
 	{"exp/app/bzip2.c", "run_workers"},
 	{"exp/window.c", "window_run"},

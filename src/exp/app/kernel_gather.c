@@ -53,8 +53,7 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	n = 4 * (fp / p->line_bytes);
 	if (n > GATHER_MAX_ITEMS)
 		n = GATHER_MAX_ITEMS;
-	r->footprint_bytes = elems * sizeof(uint64_t);
-	r->may_fit_cache = p->largest_cache_bytes && r->footprint_bytes <= p->largest_cache_bytes;
+	app_footprint_set(p, r, elems * sizeof(uint64_t));
 	app_param_num(r, "elements", (double)elems);
 	app_param_num(r, "items", (double)n);
 	app_param_num(r, "index_bytes", (double)(n * sizeof(uint32_t)));
@@ -67,9 +66,7 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	}
 	if ((rc = arena_map(&arena, r->footprint_bytes, p->pages)))
 		goto out;
-	r->pages_requested = arena_request_name(p->pages);
-	r->total_bytes = arena.bytes;
-	r->huge_bytes_obtained = arena.huge_bytes_obtained;
+	app_arena_record(p, r, &arena);
 	for (size_t i = 0; i < elems; i++)
 		((uint64_t *)arena.base)[i] = value_at(i);
 	rng_seed(&rng, p->seed);
