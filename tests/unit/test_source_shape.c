@@ -31,7 +31,6 @@ static const struct {
 	const char *name;
 } waiting_split[] = {
 	{"exp/app/bzip2.c", "app_bzip2_run"},
-	{"exp/app/bzip2.c", "run_workers"},
 	{"exp/window.c", "window_run"},
 	{"exp/loaded.c", "loaded_run"},
 	{"exp/latency.c", "latency_run"},

@@ -477,12 +477,153 @@ static int workers_ready(struct work *w, unsigned n)
 	return 0;
 }
 
+/* One trial's per-candidate results, zeroed, and the workers' shared
+ * counters reset. 0 or -ENOMEM. */
+static int trial_alloc(struct work *w)
+{
+	memset(w->busy, 0, sizeof(w->busy));
+	w->rc = calloc(w->ncand + 1, sizeof(*w->rc));
+	w->end_bit = calloc(w->ncand + 1, sizeof(*w->end_bit));
+	w->crc = calloc(w->ncand + 1, sizeof(*w->crc));
+	w->nblock = calloc(w->ncand + 1, sizeof(*w->nblock));
+	w->bytes = calloc(w->ncand + 1, sizeof(*w->bytes));
+	w->seconds = calloc(w->ncand + 1, sizeof(*w->seconds));
+	atomic_store(&w->next, 0);
+	atomic_store(&w->next_worker, 0);
+	if (!w->rc || !w->end_bit || !w->crc || !w->nblock || !w->bytes || !w->seconds)
+		return -ENOMEM;
+	return 0;
+}
+
+static void trial_free(struct work *w)
+{
+	free(w->cand);
+	free(w->rc);
+	free(w->end_bit);
+	free(w->crc);
+	free(w->nblock);
+	free(w->bytes);
+	free(w->seconds);
+	w->cand = NULL;
+	w->rc = NULL;
+	w->end_bit = NULL;
+	w->crc = NULL;
+	w->nblock = NULL;
+	w->bytes = NULL;
+	w->seconds = NULL;
+}
+
+/* n workers over the candidates; the calling thread alone when no
+ * thread starts. */
+static void workers_decode(struct work *w, unsigned n)
+{
+	pthread_t th[APP_BZ2_WORKERS_MAX];
+	unsigned started = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!pthread_create(&th[i], NULL, worker_main, w))
+			started++;
+	if (!started)
+		worker_main(w);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+}
+
+/* Each decoded block's rate in the trial: the least, median and most,
+ * in MB/s (kept from an earlier trial where there is no memory for them). */
+static void block_rates(const struct work *w, struct app_bzip2_workers *x)
+{
+	double *rates = malloc(w->ncand * sizeof(*rates));
+	size_t k = 0;
+
+	if (!rates)
+		return;
+	for (size_t i = 0; i < w->ncand; i++)
+		if (!w->rc[i] && w->seconds[i] > 0)
+			rates[k++] = (double)w->bytes[i] / MB / w->seconds[i];
+	qsort(rates, k, sizeof(*rates), cmp_double);
+	x->block_mb_per_s_min = k ? rates[0] : 0;
+	x->block_mb_per_s_median = k ? rates[k / 2] : 0;
+	x->block_mb_per_s_max = k ? rates[k - 1] : 0;
+	free(rates);
+}
+
+/* The fastest trial's breakdown: the scan, the seconds inside blocks and
+ * the busiest worker's excess over the mean. */
+static void trial_keep(const struct work *w, unsigned n, double scan, struct app_bzip2_workers *x)
+{
+	double sum = 0, most = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		sum += w->busy[i];
+		most = w->busy[i] > most ? w->busy[i] : most;
+	}
+	x->scan_seconds = scan;
+	x->blocks_seconds = sum;
+	x->imbalance_seconds = most - sum / n;
+	block_rates(w, x);
+}
+
+/* Where one trial's figures go: the fastest wall and its CPU time. */
+struct trial_best {
+	double wall_seconds, cpu_seconds;
+};
+
+/* One timed trial of n workers: the scan, the blocks, the chain check.
+ * 0; 1 when the chain broke (r falls back to the sequential figure);
+ * -ENOMEM; -EINTR when *p->stop was raised. */
+static int workers_trial(const struct app_bzip2_params *p, struct work *w, unsigned n, size_t decoded, bool first,
+			 struct trial_best *best, struct app_bzip2_result *r, struct app_bzip2_workers *x)
+{
+	uint64_t t0 = clock_now();
+	double c0 = cpu_seconds(), sec, cpu, scan;
+	unsigned blocks = 0;
+	int rc;
+
+	/* The scan is part of the parallel decoder's work. */
+	if (!(w->cand = bz2_scan_blocks(w->in, w->len, &w->ncand)))
+		return -ENOMEM;
+	scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+	if (!(rc = trial_alloc(w))) {
+		workers_decode(w, n);
+		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+		cpu = cpu_seconds() - c0;
+		if (chain_check(w, &blocks) != decoded) {
+			r->workers_sequential_fallback = true;
+			rc = 1;
+		} else if (first || sec < best->wall_seconds) {
+			*best = (struct trial_best){sec, cpu};
+			trial_keep(w, n, scan, x);
+		}
+	}
+	trial_free(w);
+	if (p->stop && *p->stop)
+		rc = -EINTR;
+	return rc;
+}
+
+/* n workers' row from its fastest trial, against one worker's. */
+static void workers_row(struct app_bzip2_result *r, struct app_bzip2_workers *x, unsigned n,
+			const struct trial_best *best, size_t decoded)
+{
+	struct rusage ru;
+
+	x->n = n;
+	x->wall_seconds = best->wall_seconds;
+	x->mb_per_s = (double)decoded / MB / best->wall_seconds;
+	x->cpu_seconds_per_gb = best->cpu_seconds / ((double)decoded / 1e9);
+	x->speedup = r->nworkers ? r->workers[0].wall_seconds / best->wall_seconds : 1.0;
+	workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
+	getrusage(RUSAGE_SELF, &ru);
+	x->peak_rss_kib = ru.ru_maxrss;
+	r->nworkers++;
+}
+
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
 		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
 	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .pages = r->variants[r->best].pages,
 			 .clock = p->clock};
-	pthread_t th[APP_BZ2_WORKERS_MAX];
 	int rc = 0;
 
 	w.walk.seed = p->seed;
@@ -493,99 +634,16 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 		return rc;
 	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
 		struct app_bzip2_workers *x = &r->workers[r->nworkers];
-		double best = 0, cpu_best = 0, *rates = NULL;
-		unsigned blocks = 0;
-		struct rusage ru;
+		struct trial_best best = {0, 0};
 
 		for (unsigned t = 0; t < p->trials && !rc; t++) {
 			if (t >= 1 && app_bzip2_past(p, APP_BZ2_PHASE_WORKERS))
 				break;
-			uint64_t t0 = clock_now();
-			double c0 = cpu_seconds(), sec, cpu;
-			unsigned started = 0;
-
-			double scan;
-
-			/* The scan is part of the parallel decoder's work. */
-			w.cand = bz2_scan_blocks(in, len, &w.ncand);
-			if (!w.cand) {
-				rc = -ENOMEM;
-				break;
-			}
-			scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
-			memset(w.busy, 0, sizeof(w.busy));
-			w.rc = calloc(w.ncand + 1, sizeof(*w.rc));
-			w.end_bit = calloc(w.ncand + 1, sizeof(*w.end_bit));
-			w.crc = calloc(w.ncand + 1, sizeof(*w.crc));
-			w.nblock = calloc(w.ncand + 1, sizeof(*w.nblock));
-			w.bytes = calloc(w.ncand + 1, sizeof(*w.bytes));
-			w.seconds = calloc(w.ncand + 1, sizeof(*w.seconds));
-			atomic_store(&w.next, 0);
-			atomic_store(&w.next_worker, 0);
-			if (!w.rc || !w.end_bit || !w.crc || !w.nblock || !w.bytes || !w.seconds) {
-				rc = -ENOMEM;
-			} else {
-				for (unsigned i = 0; i < n; i++)
-					if (!pthread_create(&th[i], NULL, worker_main, &w))
-						started++;
-				if (!started)
-					worker_main(&w);
-				for (unsigned i = 0; i < started; i++)
-					pthread_join(th[i], NULL);
-				sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
-				cpu = cpu_seconds() - c0;
-				if (chain_check(&w, &blocks) != decoded) {
-					r->workers_sequential_fallback = true;
-					rc = 1;
-				} else if (!t || sec < best) {
-					double sum = 0, most = 0;
-
-					best = sec;
-					cpu_best = cpu;
-					for (unsigned i = 0; i < n; i++) {
-						sum += w.busy[i];
-						most = w.busy[i] > most ? w.busy[i] : most;
-					}
-					x->scan_seconds = scan;
-					x->blocks_seconds = sum;
-					x->imbalance_seconds = most - sum / n;
-					free(rates);
-					rates = malloc(w.ncand * sizeof(*rates));
-					if (rates) {
-						size_t k = 0;
-
-						for (size_t i = 0; i < w.ncand; i++)
-							if (!w.rc[i] && w.seconds[i] > 0)
-								rates[k++] = (double)w.bytes[i] / MB / w.seconds[i];
-						qsort(rates, k, sizeof(*rates), cmp_double);
-						x->block_mb_per_s_min = k ? rates[0] : 0;
-						x->block_mb_per_s_median = k ? rates[k / 2] : 0;
-						x->block_mb_per_s_max = k ? rates[k - 1] : 0;
-					}
-				}
-			}
-			free(w.cand);
-			free(w.rc);
-			free(w.end_bit);
-			free(w.crc);
-			free(w.nblock);
-			free(w.bytes);
-			free(w.seconds);
-			if (p->stop && *p->stop)
-				rc = -EINTR;
+			rc = workers_trial(p, &w, n, decoded, t == 0, &best, r, x);
 		}
-		free(rates);
 		if (rc)
 			break;
-		x->n = n;
-		x->wall_seconds = best;
-		x->mb_per_s = (double)decoded / MB / best;
-		x->cpu_seconds_per_gb = cpu_best / ((double)decoded / 1e9);
-		x->speedup = r->nworkers ? r->workers[0].wall_seconds / best : 1.0;
-		workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
-		getrusage(RUSAGE_SELF, &ru);
-		x->peak_rss_kib = ru.ru_maxrss;
-		r->nworkers++;
+		workers_row(r, x, n, &best, decoded);
 	}
 	workers_release(&w);
 	return rc > 0 ? 0 : rc;
