@@ -1278,54 +1278,39 @@ out:
 	return rc;
 }
 
-int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+/* The input: the file, or generated text compressed by libbz2 (untimed
+ * setup, its seconds kept apart). */
+static int load_input(const struct app_bzip2_params *p, struct app_bzip2_result *r, uint8_t **in, size_t *len,
+		      char *err, size_t errlen)
 {
-	struct app_bzip2_params q = *p;
-	struct app_bzip2_shrink shrink = {.reduced = false};
-	uint64_t t_start = clock_wall_ns();
+	uint64_t t0 = clock_wall_ns();
+	int rc;
 
-	q.start_ns = app_bzip2_now(p);
-	uint8_t *in = NULL, *buf = NULL;
-	size_t len = 0;
-	struct hash_sink ref = {.bytes = 0};
+	if (p->path) {
+		if ((rc = read_file(p->path, in, len, err, errlen)))
+			return rc;
+		snprintf(r->path, sizeof(r->path), "%s", p->path);
+		return 0;
+	}
+	if ((rc = make_default(p->default_text_bytes, p->seed, in, len, err, errlen)))
+		return rc;
+	r->generated = true;
+	r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
+	return 0;
+}
+
+/* The references every variant is held to: libbz2's bytes (their sha256
+ * and count), then ours with one lane, which must equal them. A stream
+ * either decoder refuses is the input's fault (-EINVAL, err says where). */
+static int check_references(const struct app_bzip2_params *p, struct app_bzip2_result *r, const uint8_t *in,
+			    size_t len, uint8_t *buf, char *err, size_t errlen)
+{
+	struct hash_sink ref = {.bytes = 0}, ours = {.bytes = 0};
 	struct bz2_decode_opts o1 = {.walk = {.lanes = 1}};
 	struct bz2_error e;
-	struct hash_sink ours = {.bytes = 0};
 	char hex[65];
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	if (!bz2_ref_available()) {
-		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, err, errlen);
-		return -ENOTSUP;
-	}
-	snprintf(r->libbz2_version, sizeof(r->libbz2_version), "%s", bz2_ref_version());
-	if (p->path) {
-		if ((rc = read_file(p->path, &in, &len, err, errlen)))
-			return rc;
-		snprintf(r->path, sizeof(r->path), "%s", p->path);
-	} else {
-		uint64_t t0 = clock_wall_ns();
-
-		if ((rc = make_default(p->default_text_bytes, p->seed, &in, &len, err, errlen)))
-			return rc;
-		r->generated = true;
-		r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
-	}
-	r->file_compressed_bytes = len;
-	r->segments_override = p->segments;
-	r->pages = p->npages ? p->pages[p->npages - 1] : PAGES_SMALL;
-	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
-		goto out;
-	r->prefix_blocks = shrink.blocks;
-	r->compressed_bytes = len;
-	buf = malloc(1 << 20);
-	if (!buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
-
-	/* The references: libbz2's bytes, then ours with one lane. */
 	sha256_init(&ref.sha);
 	if ((rc = bz2_ref_decode(in, len, hash_ref, &ref, buf, 1 << 20, err, errlen))) {
 		if (rc == -1) {
@@ -1335,7 +1320,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			snprintf(err, errlen, "%s: %s", p->path ? p->path : "generated input", why);
 			rc = -EINVAL;
 		}
-		goto out;
+		return rc;
 	}
 	sha256_final_hex(&ref.sha, r->hash);
 	r->decoded_bytes = ref.bytes;
@@ -1345,36 +1330,46 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			bad_input(p->path ? p->path : "generated input", &e, err, errlen);
 			rc = -EINVAL;
 		}
-		goto out;
+		return rc;
 	}
 	sha256_final_hex(&ours.sha, hex);
 	if (strcmp(hex, r->hash) || ours.bytes != ref.bytes) {
 		snprintf(err, errlen, "K=1: sha256 %s, libbz2 %s", hex, r->hash);
-		rc = -EPROTO;
-		goto out;
+		return -EPROTO;
 	}
 	r->blocks = ours.blocks;
 	r->rows = ours.rows;
-	for (size_t i = 0; i < len;) {
-		/* Streams: count the headers the decoder walked through. */
+	return 0;
+}
+
+/* The next stream header after byte i (a "BZh" level and a block magic),
+ * or len. */
+static size_t next_stream(const uint8_t *in, size_t len, size_t i)
+{
+	for (size_t j = i + 4; j + 4 <= len; j++)
+		if (in[j] == 'B' && !memcmp(in + j, "BZh", 3) && in[j + 3] >= '1' && in[j + 3] <= '9' && j + 10 <= len &&
+		    !memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6))
+			return j;
+	return len;
+}
+
+/* Streams: count the headers the decoder walked through. The header's
+ * level bounds every block of the stream: the table the walk follows
+ * holds that many 4-byte rows. */
+static void count_streams(struct app_bzip2_result *r, const uint8_t *in, size_t len)
+{
+	for (size_t i = 0; i < len; i = next_stream(in, len, i)) {
 		r->streams++;
-		/* The header's level bounds every block of the stream: the
-		 * table the walk follows holds that many 4-byte rows. */
 		if (i + 3 < len && in[i + 3] >= '1' && in[i + 3] <= '9' && 100000u * (size_t)(in[i + 3] - '0') > r->block_rows)
 			r->block_rows = 100000u * (size_t)(in[i + 3] - '0');
-		{
-			const uint8_t *nx = NULL;
-
-			for (size_t j = i + 4; j + 4 <= len; j++)
-				if (in[j] == 'B' && !memcmp(in + j, "BZh", 3) && in[j + 3] >= '1' && in[j + 3] <= '9' &&
-				    j + 10 <= len && !memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6)) {
-					nx = in + j;
-					break;
-				}
-			i = nx ? (size_t)(nx - in) : len;
-		}
 	}
 	r->table_bytes = 4 * r->block_rows;
+}
+
+/* The input's line: the file (or the prefix the budget kept) or the
+ * generated text and how it was compressed. */
+static void describe_input(const struct app_bzip2_params *p, struct app_bzip2_result *r, size_t len)
+{
 	if (p->path && r->prefix_blocks)
 		snprintf(r->input, sizeof(r->input), "%s: %zu bytes; its first %zu blocks as one stream (the budget): "
 			 "%zu bytes, %zu bytes decoded", p->path, r->file_compressed_bytes, r->prefix_blocks, len,
@@ -1387,47 +1382,100 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			 "by libbz2 %s at level 9 (untimed, %.1f s): %zu bytes, %u blocks",
 			 (unsigned long long)p->seed, p->default_text_bytes, r->libbz2_version, r->generate_seconds, len,
 			 r->blocks);
+}
 
-	plan_variants(&q, r, shrink.reduced);
-	for (unsigned i = 0; i < r->nvariants; i++) {
-		if (p->stop && *p->stop) {
-			rc = -EINTR;
-			goto out;
-		}
-		if ((rc = run_variant(&q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
-			goto out;
-	}
-	app_bzip2_translation_derive(r);
-	if ((rc = app_bzip2_translation_paired(&q, in, len, r)))
-		goto out;
+/* libbz2 on one thread over the same bytes, no sink: the fastest trial. */
+static int time_libbz2(const struct app_bzip2_params *q, struct app_bzip2_result *r, const uint8_t *in, size_t len,
+		       uint8_t *buf, char *err, size_t errlen)
+{
+	int rc;
 
-	/* libbz2 on one thread over the same bytes, no sink. */
-	for (unsigned t = 0; t < q.trials; t++) {
-		if (t >= 1 && app_bzip2_past(&q, APP_BZ2_PHASE_LIBBZ2))
+	for (unsigned t = 0; t < q->trials; t++) {
+		if (t >= 1 && app_bzip2_past(q, APP_BZ2_PHASE_LIBBZ2))
 			break;
 		uint64_t t0 = clock_now();
 		double sec;
 
 		if ((rc = bz2_ref_decode(in, len, NULL, NULL, buf, 1 << 20, err, errlen)))
-			goto out;
-		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+			return rc;
+		sec = clock_ticks_to_ns(q->clock, clock_now() - t0) * 1e-9;
 		if (r->libbz2_ntrials < APP_BZ2_TRIALS_MAX)
 			r->libbz2_trial_seconds[r->libbz2_ntrials++] = sec;
 		if (!t || sec < r->libbz2_seconds)
 			r->libbz2_seconds = sec;
 	}
 	r->libbz2_mb_per_s = (double)r->decoded_bytes / MB / r->libbz2_seconds;
-	derive(r);
+	return 0;
+}
 
-	{
-		struct bz2_walk_opts w = {
-			.lanes = r->variants[r->best].k, .segments = r->variants[r->best].segments,
-			.layout = r->variants[r->best].layout, .prefetch = r->variants[r->best].prefetch,
-		};
+/* Every planned variant, then the translation figures they feed. */
+static int run_variants(const struct app_bzip2_params *q, struct app_bzip2_result *r, const uint8_t *in,
+			size_t len, char *err, size_t errlen)
+{
+	int rc;
 
-		if ((rc = run_workers(&q, in, len, r->decoded_bytes, &w, r->variants[r->best].plain, r)))
-			goto out;
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		if (q->stop && *q->stop)
+			return -EINTR;
+		if ((rc = run_variant(q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
+			return rc;
 	}
+	app_bzip2_translation_derive(r);
+	return app_bzip2_translation_paired(q, in, len, r);
+}
+
+/* The workers run the best variant's walk. */
+static int run_best_workers(const struct app_bzip2_params *q, struct app_bzip2_result *r, const uint8_t *in,
+			    size_t len)
+{
+	const struct app_bzip2_variant *b = &r->variants[r->best];
+	struct bz2_walk_opts w = {
+		.lanes = b->k, .segments = b->segments, .layout = b->layout, .prefetch = b->prefetch,
+	};
+
+	return run_workers(q, in, len, r->decoded_bytes, &w, b->plain, r);
+}
+
+int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+{
+	struct app_bzip2_params q = *p;
+	struct app_bzip2_shrink shrink = {.reduced = false};
+	uint64_t t_start = clock_wall_ns();
+	uint8_t *in = NULL, *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	q.start_ns = app_bzip2_now(p);
+	memset(r, 0, sizeof(*r));
+	if (!bz2_ref_available()) {
+		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, err, errlen);
+		return -ENOTSUP;
+	}
+	snprintf(r->libbz2_version, sizeof(r->libbz2_version), "%s", bz2_ref_version());
+	if ((rc = load_input(p, r, &in, &len, err, errlen)))
+		return rc;
+	r->file_compressed_bytes = len;
+	r->segments_override = p->segments;
+	r->pages = p->npages ? p->pages[p->npages - 1] : PAGES_SMALL;
+	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
+		goto out;
+	r->prefix_blocks = shrink.blocks;
+	r->compressed_bytes = len;
+	if (!(buf = malloc(1 << 20))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = check_references(p, r, in, len, buf, err, errlen)))
+		goto out;
+	count_streams(r, in, len);
+	describe_input(p, r, len);
+
+	plan_variants(&q, r, shrink.reduced);
+	if ((rc = run_variants(&q, r, in, len, err, errlen)) || (rc = time_libbz2(&q, r, in, len, buf, err, errlen)))
+		goto out;
+	derive(r);
+	if ((rc = run_best_workers(&q, r, in, len)))
+		goto out;
 	if (p->tools)
 		run_tools(&q, in, len, shrink.blocks ? NULL : p->path, r);
 	derive(r);
