@@ -30,7 +30,6 @@ static const struct {
 	const char *file;
 	const char *name;
 } waiting_split[] = {
-	{"exp/loaded.c", "loaded_run"},
 	{"exp/latency.c", "latency_run"},
 };
 
