@@ -154,7 +154,7 @@ done
 
 # Each loadable result drawn as a run draws its own.
 RENDER="$SCRATCH/render_result"
-SRCS=$(cd "$TREE" && find src -name '*.c' ! -path src/main.c | LC_ALL=C sort)
+SRCS=$(cd "$TREE" && find src -name '*.c' ! -path src/main.c ! -path src/bunzip2/main.c | LC_ALL=C sort)
 OBJS=
 for s in $SRCS; do
 	OBJS="$OBJS $BUILD/obj/${s%.c}.o"
