@@ -60,6 +60,22 @@ void app_arena_recheck(struct app_kernel_result *r, const struct arena *a)
 		r->huge_bytes_obtained = huge_after;
 }
 
+int app_sweep(const struct app_params *p, struct app_kernel_result *r, size_t nslots, app_slot_fn run, void *ctx)
+{
+	uint64_t ws = clock_wall_ns();
+	int rc;
+
+	for (unsigned tr = 0; tr < p->trials; tr++)
+		for (size_t i = 0; i < nslots; i++) {
+			if (*p->stop)
+				return -EINTR;
+			if ((rc = run(ctx, i, tr == 0)))
+				return rc;
+		}
+	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
+	return 0;
+}
+
 /* mlp needs whole nodes of one line each; the footprint rounded up. */
 static size_t chase_bytes(size_t footprint, size_t line)
 {

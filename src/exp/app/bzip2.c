@@ -504,13 +504,6 @@ static void trial_free(struct work *w)
 	free(w->nblock);
 	free(w->bytes);
 	free(w->seconds);
-	w->cand = NULL;
-	w->rc = NULL;
-	w->end_bit = NULL;
-	w->crc = NULL;
-	w->nblock = NULL;
-	w->bytes = NULL;
-	w->seconds = NULL;
 }
 
 /* n workers over the candidates; the calling thread alone when no

@@ -604,10 +604,6 @@ static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char
 	uint64_t w0 = clock_wall_ns(), ws;
 	int rc;
 
-	app_start(p, r, "bwt",
-		  "warm: the table is built once and walked repeatedly (the first walk after the build is "
-		  "the cold stage)",
-		  "every output equal to the input byte for byte, FNV-1a hash");
 	if ((rc = job_input(p, &j, err, errlen)))
 		goto out;
 	job_describe(p, r, &j);
@@ -636,4 +632,7 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_bwt = {.name = "bwt", .run = bwt_run};
+const struct app_kernel app_kernel_bwt = {.name = "bwt", .run = bwt_run,
+	.warmth = "warm: the table is built once and walked repeatedly (the first walk after the build is "
+		  "the cold stage)",
+	.check_what = "every output equal to the input byte for byte, FNV-1a hash"};

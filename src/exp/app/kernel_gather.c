@@ -40,9 +40,6 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	struct rng rng;
 	int rc;
 
-	app_start(p, r, "gather",
-		  "warm: the array is written once and gathered from repeatedly",
-		  "every sum equal to the one fixed at build time from the index stream,");
 	r->ceiling = true;
 	if (elems > UINT32_MAX) {
 		snprintf(err, errlen, "--size: gather indexes at most 2^32 elements of 8 bytes (expected at most 32G)");
@@ -120,4 +117,6 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_gather = {.name = "gather", .run = gather_run};
+const struct app_kernel app_kernel_gather = {.name = "gather", .run = gather_run,
+	.warmth = "warm: the array is written once and gathered from repeatedly",
+	.check_what = "every sum equal to the one fixed at build time from the index stream,"};

@@ -216,7 +216,22 @@ static void fill_queries(struct hash_job *j)
 		}
 }
 
-static int job_build(const struct app_params *p, struct app_kernel_result *r, struct hash_job *j)
+/* The dependent loads per lookup, counted in an untimed pass. */
+static void job_count_loads(struct app_kernel_result *r, struct hash_job *j)
+{
+	uint64_t ws = clock_wall_ns();
+
+	for (unsigned h = 0; h < NHIT; h++)
+		count_loads(&j->t, &j->qs[h], j->queries);
+	app_stage_add(r, "setup: dependent loads counted (untimed pass)", (double)(clock_wall_ns() - ws) / 1e9);
+	app_param_num(r, "dependent_loads_per_lookup_hit1.0", j->qs[0].dependent_loads_per_lookup);
+	app_param_num(r, "dependent_loads_per_lookup_hit0.5", j->qs[1].dependent_loads_per_lookup);
+	app_param_num(r, "linear_probes_per_lookup_hit0.5", j->qs[1].probes_per_lookup);
+}
+
+/* Setup, timed from w0 as the stages say: both tables, the lookups and
+ * their expected answers, then the untimed load count. */
+static int job_setup(const struct app_params *p, struct app_kernel_result *r, struct hash_job *j, uint64_t w0)
 {
 	int rc;
 
@@ -232,20 +247,12 @@ static int job_build(const struct app_params *p, struct app_kernel_result *r, st
 		    (uint32_t *)(j->chained.base + j->n * sizeof(struct app_hash_node)));
 	fill_queries(j);
 	r->check.expected_hash = j->qs[0].expected_sum;
+	app_stage_add(r, "setup: tables and lookups", (double)(clock_wall_ns() - w0) / 1e9);
+	job_count_loads(r, j);
+	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
+	free(j->perm);
+	j->perm = NULL;
 	return 0;
-}
-
-/* The dependent loads per lookup, counted in an untimed pass. */
-static void job_count_loads(struct app_kernel_result *r, struct hash_job *j)
-{
-	uint64_t ws = clock_wall_ns();
-
-	for (unsigned h = 0; h < NHIT; h++)
-		count_loads(&j->t, &j->qs[h], j->queries);
-	app_stage_add(r, "setup: dependent loads counted (untimed pass)", (double)(clock_wall_ns() - ws) / 1e9);
-	app_param_num(r, "dependent_loads_per_lookup_hit1.0", j->qs[0].dependent_loads_per_lookup);
-	app_param_num(r, "dependent_loads_per_lookup_hit0.5", j->qs[1].dependent_loads_per_lookup);
-	app_param_num(r, "linear_probes_per_lookup_hit0.5", j->qs[1].probes_per_lookup);
 }
 
 /* The four forms at each hit fraction and a slot for each (variant, K).
@@ -287,42 +294,40 @@ static size_t variant_slots(const struct app_params *p, struct app_kernel_result
 	return nslots;
 }
 
+/* The sweep's view of one run: its tables and slots. */
+struct hash_sweep {
+	const struct app_params *p;
+	const struct hash_job *j;
+	struct slot *slots;
+	struct app_check *check;
+};
+
+static int sweep_slot(void *ctx, size_t i, bool check)
+{
+	const struct hash_sweep *h = ctx;
+
+	return run_slot(h->p, &h->j->t, &h->slots[i], h->j->queries, check, h->check);
+}
+
 static int hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
 	struct hash_job j = {.qs = {{.hit_fraction = 1.0}, {.hit_fraction = 0.5}}, .queries = HASH_QUERIES};
 	struct slot slots[NHIT * 4 * APP_NLANE_SET];
+	struct hash_sweep sweep = {p, &j, slots, &r->check};
 	size_t nslots;
-	uint64_t w0 = clock_wall_ns(), ws;
+	uint64_t w0 = clock_wall_ns();
 	int rc;
 
-	app_start(p, r, "hash",
-		  "warm: the tables are built once and probed repeatedly",
-		  "every found count and value sum equal to the ones fixed at build time; last sum");
 	r->headline_want = "amac_hit1.0";
 	if ((rc = job_size(p, r, &j, err, errlen)))
 		return rc;
-	if ((rc = job_build(p, r, &j)))
+	if ((rc = job_setup(p, r, &j, w0)))
 		goto out;
-	app_stage_add(r, "setup: tables and lookups", (double)(clock_wall_ns() - w0) / 1e9);
-	job_count_loads(r, &j);
-	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
-	free(j.perm);
-	j.perm = NULL;
-
 	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "hash", r)))
 		goto out;
 	nslots = variant_slots(p, r, &j, slots);
-	ws = clock_wall_ns();
-	for (unsigned tr = 0; tr < p->trials; tr++)
-		for (size_t i = 0; i < nslots; i++) {
-			if (*p->stop) {
-				rc = -EINTR;
-				goto out;
-			}
-			if ((rc = run_slot(p, &j.t, &slots[i], j.queries, tr == 0, &r->check)))
-				goto out;
-		}
-	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
+	if ((rc = app_sweep(p, r, nslots, sweep_slot, &sweep)))
+		goto out;
 	app_arena_recheck(r, &j.chained);
 	app_finish(p, r);
 	for (unsigned v = 0; v < r->nvariants; v++)
@@ -333,4 +338,6 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_hash = {.name = "hash", .run = hash_run};
+const struct app_kernel app_kernel_hash = {.name = "hash", .run = hash_run,
+	.warmth = "warm: the tables are built once and probed repeatedly",
+	.check_what = "every found count and value sum equal to the ones fixed at build time; last sum"};

@@ -241,17 +241,29 @@ static int run_slot(const struct app_params *p, struct app_kernel_result *r, con
 	return 0;
 }
 
+struct search_sweep {
+	const struct app_params *p;
+	struct app_kernel_result *r;
+	const struct search_job *j;
+	struct slot *slots;
+};
+
+static int sweep_slot(void *ctx, size_t i, bool check)
+{
+	const struct search_sweep *c = ctx;
+
+	return run_slot(c->p, c->r, c->j, &c->slots[i], check);
+}
+
 static int search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
 {
 	struct search_job j = {.nq = SEARCH_QUERIES};
 	struct slot slots[5 * APP_NLANE_SET];
-	uint64_t w0 = clock_wall_ns(), ws;
+	struct search_sweep sweep = {p, r, &j, slots};
+	uint64_t w0 = clock_wall_ns();
 	size_t nslots;
 	int rc;
 
-	app_start(p, r, "search",
-		  "warm: both layouts are built once and searched repeatedly",
-		  "every result equal to a plain reference lower_bound; FNV-1a of the reference results");
 	r->headline_want = "eytzinger";
 	if ((rc = job_size(p, r, &j, err, errlen)))
 		return rc;
@@ -264,21 +276,14 @@ static int search_run(const struct app_params *p, struct app_kernel_result *r, c
 	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "search", r)))
 		goto out;
 	nslots = variant_slots(p, r, &j, slots);
-	ws = clock_wall_ns();
-	for (unsigned tr = 0; tr < p->trials; tr++)
-		for (size_t i = 0; i < nslots; i++) {
-			if (*p->stop) {
-				rc = -EINTR;
-				goto out;
-			}
-			if ((rc = run_slot(p, r, &j, &slots[i], tr == 0)))
-				goto out;
-		}
-	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
+	if ((rc = app_sweep(p, r, nslots, sweep_slot, &sweep)))
+		goto out;
 	app_finish(p, r);
 out:
 	job_free(&j);
 	return rc;
 }
 
-const struct app_kernel app_kernel_search = {.name = "search", .run = search_run};
+const struct app_kernel app_kernel_search = {.name = "search", .run = search_run,
+	.warmth = "warm: both layouts are built once and searched repeatedly",
+	.check_what = "every result equal to a plain reference lower_bound; FNV-1a of the reference results"};
