@@ -20,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: the table is built once and walked repeatedly (the first walk after the build is " \
+		"the cold stage)"
+#define CHECKED "every output equal to the input byte for byte, FNV-1a hash"
+
 #define BZIP2_BLOCK_BYTES 900000
 /* The ring variant: segments (many more than the largest K, so lanes
  * refill and the longest segment, about ln(S) times the mean for random
@@ -632,7 +638,4 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_bwt = {.name = "bwt", .run = bwt_run,
-	.warmth = "warm: the table is built once and walked repeatedly (the first walk after the build is "
-		  "the cold stage)",
-	.check_what = "every output equal to the input byte for byte, FNV-1a hash"};
+const struct app_kernel app_kernel_bwt = {.name = "bwt", .warmth = WARMTH, .check_what = CHECKED, .run = bwt_run};

@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: the array is written once and gathered from repeatedly"
+#define CHECKED "every sum equal to the one fixed at build time from the index stream,"
+
 #define GATHER_MAX_ITEMS ((size_t)1 << 24)
 #define GATHER_MIN_FOOTPRINT ((size_t)64 << 10)
 
@@ -117,6 +122,4 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_gather = {.name = "gather", .run = gather_run,
-	.warmth = "warm: the array is written once and gathered from repeatedly",
-	.check_what = "every sum equal to the one fixed at build time from the index stream,"};
+const struct app_kernel app_kernel_gather = {.name = "gather", .warmth = WARMTH, .check_what = CHECKED, .run = gather_run};

@@ -18,6 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: the tables are built once and probed repeatedly"
+#define CHECKED "every found count and value sum equal to the ones fixed at build time; last sum"
+
 #define HASH_QUERIES ((size_t)1 << 19)
 #define HASH_MIN_FOOTPRINT ((size_t)64 << 10)
 #define NHIT 2
@@ -338,6 +343,4 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_hash = {.name = "hash", .run = hash_run,
-	.warmth = "warm: the tables are built once and probed repeatedly",
-	.check_what = "every found count and value sum equal to the ones fixed at build time; last sum"};
+const struct app_kernel app_kernel_hash = {.name = "hash", .warmth = WARMTH, .check_what = CHECKED, .run = hash_run};

@@ -17,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: both layouts are built once and searched repeatedly"
+#define CHECKED "every result equal to a plain reference lower_bound; FNV-1a of the reference results"
+
 #define SEARCH_QUERIES ((size_t)1 << 19)
 #define SEARCH_MIN_FOOTPRINT ((size_t)64 << 10)
 #define KEY_GAP 3
@@ -284,6 +289,4 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_search = {.name = "search", .run = search_run,
-	.warmth = "warm: both layouts are built once and searched repeatedly",
-	.check_what = "every result equal to a plain reference lower_bound; FNV-1a of the reference results"};
+const struct app_kernel app_kernel_search = {.name = "search", .warmth = WARMTH, .check_what = CHECKED, .run = search_run};
