@@ -5,7 +5,8 @@
  * latency's own result (exp/latency.h) can change shape without touching
  * the sections that size their sets by the curve (mlp levels, cache sizes,
  * app bzip2's chase) or set their figures beside it (agreement). Holds no
- * figure latency did not measure or derive.
+ * figure latency did not measure or derive. Made by exp/latency.c, the one
+ * place that knows both shapes.
  */
 #ifndef MLPSCOPE_EXP_LATENCY_CURVE_H
 #define MLPSCOPE_EXP_LATENCY_CURVE_H

@@ -246,6 +246,7 @@ static int run_slot(const struct app_params *p, struct app_kernel_result *r, con
 	return 0;
 }
 
+/* The sweep's view of one run: its layouts and slots. */
 struct search_sweep {
 	const struct app_params *p;
 	struct app_kernel_result *r;
