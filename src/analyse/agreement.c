@@ -23,14 +23,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const struct latency_point *latency_near(const struct latency_result *l, size_t set, bool huge)
+static const struct latency_curve_point *latency_near(const struct latency_curve *l, size_t set, bool huge)
 {
-	const struct latency_point *best = NULL;
+	const struct latency_curve_point *best = NULL;
 
 	for (unsigned i = 0; i < l->npoints; i++) {
-		const struct latency_point *p = &l->points[i];
+		const struct latency_curve_point *p = &l->points[i];
 
-		if ((p->pages == PAGES_HUGE) != huge)
+		if (p->huge != huge)
 			continue;
 		if (!best || fabs(log((double)p->size_bytes / (double)set)) < fabs(log((double)best->size_bytes / (double)set)))
 			best = p;
@@ -38,9 +38,9 @@ static const struct latency_point *latency_near(const struct latency_result *l, 
 	return best;
 }
 
-static struct agreement_line *line_for(struct agreement_result *a, const struct latency_result *l, size_t set, bool huge)
+static struct agreement_line *line_for(struct agreement_result *a, const struct latency_curve *l, size_t set, bool huge)
 {
-	const struct latency_point *p = latency_near(l, set, huge);
+	const struct latency_curve_point *p = latency_near(l, set, huge);
 	struct agreement_line *ln;
 
 	if (!p)
@@ -72,13 +72,13 @@ static void append(char *buf, size_t len, const char *text)
 
 /* lead_in_loads: untimed loads right before the timed region. Returns the
  * figure added, NULL when none was (no line, a full line, a NaN). */
-static struct agreement_figure *add(struct agreement_result *a, const struct latency_result *l,
+static struct agreement_figure *add(struct agreement_result *a, const struct latency_curve *l,
 				    const char *section, double ns, size_t set, bool huge, double huge_fraction,
 				    double lead_in_loads, unsigned other_threads)
 {
 	struct agreement_line *ln = line_for(a, l, set, huge);
 	struct agreement_figure *f, *ref;
-	const struct latency_point *p;
+	const struct latency_curve_point *p;
 	char *why, t[160];
 	size_t len;
 
@@ -121,7 +121,7 @@ static struct agreement_figure *add(struct agreement_result *a, const struct lat
 	if (!why[0] && p && p->ntrials) {
 		/* Same set, backing and warm-up: what is left is the machine
 		 * between the sections, which latency's own trials bound. */
-		double lo = stats_min(p->chase_trials_ns, p->ntrials), hi = stats_max(p->chase_trials_ns, p->ntrials);
+		double lo = p->trials_min_ns, hi = p->trials_max_ns;
 
 		snprintf(why, len, "no cause in the results (same set and backing, both warm): the machine changed "
 			 "between the sections; latency's own trials here ranged %.1f-%.1f ns%s", lo, hi,
@@ -132,7 +132,7 @@ static struct agreement_figure *add(struct agreement_result *a, const struct lat
 
 /* The tolerance latency judged its references by (its level tolerance),
  * so this block and latency's own line give one verdict for one pair. */
-static double reference_tolerance_pct(const struct agreement_result *a, const struct latency_result *l)
+static double reference_tolerance_pct(const struct agreement_result *a, const struct latency_curve *l)
 {
 	return isfinite(l->tolerance_pct) && l->tolerance_pct > 0 ? l->tolerance_pct : a->tolerance_pct;
 }
@@ -141,12 +141,12 @@ static double reference_tolerance_pct(const struct agreement_result *a, const st
  * the curve beyond the tolerance is a difference too (either the curve
  * read faster than a warm chase can, or the reference's moment was slow;
  * the results cannot tell which). */
-static void add_warm_reference(struct agreement_result *a, const struct latency_result *lat,
-			       const struct latency_reference *x)
+static void add_warm_reference(struct agreement_result *a, const struct latency_curve *lat,
+			       const struct latency_curve_reference *x)
 {
-	const struct latency_point *p = &lat->points[x->point];
+	const struct latency_curve_point *p = &lat->points[x->point];
 	double tol = reference_tolerance_pct(a, lat);
-	struct agreement_figure *g = add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->pages == PAGES_HUGE,
+	struct agreement_figure *g = add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->huge,
 					 p->huge_fraction, (double)x->size_bytes, 0);
 
 	if (!g)
@@ -166,7 +166,7 @@ static void add_warm_reference(struct agreement_result *a, const struct latency_
 			 "the curve was not taken warm here", x->curve_ns, x->warm_ns, tol);
 }
 
-void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+void agreement_compute(const struct latency_curve *lat, const struct mlp_result *mlp, unsigned nmlp,
 		   const struct loaded_result *ld, double floor_pct, struct agreement_result *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -205,7 +205,7 @@ void agreement_compute(const struct latency_result *lat, const struct mlp_result
 			i++;
 }
 
-void agreement_add_chases(struct agreement_result *a, const struct latency_result *lat,
+void agreement_add_chases(struct agreement_result *a, const struct latency_curve *lat,
 			  const struct agreement_chase *c, unsigned n)
 {
 	if (!lat)

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "exp/latency.h"
+#include "exp/latency_curve.h"
 #include "exp/loaded.h"
 #include "exp/mlp.h"
 
@@ -48,7 +48,7 @@ struct agreement_result {
  * (K = 1; nmlp results), loaded (idle) and latency's own warm references
  * (a back-to-back chase at each level's middle) measured on the same page size.
  * Any input may be NULL (not run); floor_pct NAN: 10%. Pure. */
-void agreement_compute(const struct latency_result *lat, const struct mlp_result *mlp, unsigned nmlp,
+void agreement_compute(const struct latency_curve *lat, const struct mlp_result *mlp, unsigned nmlp,
 		   const struct loaded_result *ld, double floor_pct, struct agreement_result *a);
 
 /* A chase reference another section timed (each app kernel's t(1)): one
@@ -65,7 +65,7 @@ struct agreement_chase {
 /* Set each chase beside latency's curve at its set and pages, into a after
  * agreement_compute: two-sided within a's tolerance, a difference with the
  * reasons the results show. Pure. */
-void agreement_add_chases(struct agreement_result *a, const struct latency_result *lat,
+void agreement_add_chases(struct agreement_result *a, const struct latency_curve *lat,
 			  const struct agreement_chase *c, unsigned n);
 
 #endif

@@ -169,16 +169,12 @@ void qmodel_bound_at(const struct qmodel_memory *m, double k, double rel_toleran
 
 const char *qmodel_term_name(enum qmodel_term t)
 {
-	switch (t) {
-	case QMODEL_TERM_LATENCY:
-		return "latency";
-	case QMODEL_TERM_CONCURRENCY:
-		return "concurrency";
-	case QMODEL_TERM_BANDWIDTH:
-		return "bandwidth";
-	default:
-		return "?";
-	}
+	static const char *const names[QMODEL_NTERMS] = {
+		[QMODEL_TERM_LATENCY] = "latency", [QMODEL_TERM_CONCURRENCY] = "concurrency",
+		[QMODEL_TERM_BANDWIDTH] = "bandwidth",
+	};
+
+	return (unsigned)t < QMODEL_NTERMS ? names[t] : "?";
 }
 
 void qmodel_bound_names(const struct qmodel_bound *b, char *buf, unsigned buflen)

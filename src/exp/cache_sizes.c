@@ -9,9 +9,9 @@
 #include "exp/cache_sizes.h"
 
 #include "core/topo.h"
-#include "exp/latency.h"
+#include "exp/latency_curve.h"
 
-unsigned cache_sizes_curve_rank(const struct latency_result *lat, unsigned k, bool *by_rank)
+unsigned cache_sizes_curve_rank(const struct latency_curve *lat, unsigned k, bool *by_rank)
 {
 	unsigned rank = 0;
 
@@ -28,10 +28,10 @@ unsigned cache_sizes_curve_rank(const struct latency_result *lat, unsigned k, bo
 	return rank;
 }
 
-const struct latency_level *cache_sizes_curve_level(const struct latency_result *lat, unsigned cache, bool last,
-						     bool *by_rank)
+const struct latency_curve_level *cache_sizes_curve_level(const struct latency_curve *lat, unsigned cache,
+							   bool last, bool *by_rank)
 {
-	const struct latency_level *best = NULL;
+	const struct latency_curve_level *best = NULL;
 	unsigned best_c = 0;
 
 	*by_rank = false;
@@ -50,10 +50,10 @@ const struct latency_level *cache_sizes_curve_level(const struct latency_result 
 
 /* One cache: the OS's size at level (0: the largest) unless the curve's
  * level for it disproves it or the OS states none. */
-static struct cache_size pick(const struct topo *t, const struct latency_result *lat, int level)
+static struct cache_size pick(const struct topo *t, const struct latency_curve *lat, int level)
 {
 	size_t os = level ? topo_cache_bytes_at(t, level) : topo_largest_cache_bytes(t);
-	const struct latency_level *l = NULL;
+	const struct latency_curve_level *l = NULL;
 	bool by_rank;
 
 	if (level)
@@ -65,7 +65,7 @@ static struct cache_size pick(const struct topo *t, const struct latency_result 
 	return (struct cache_size){os, os ? CACHE_FROM_OS : CACHE_FROM_NONE};
 }
 
-void cache_sizes_of(const struct topo *t, const struct latency_result *lat, struct cache_sizes *out)
+void cache_sizes_of(const struct topo *t, const struct latency_curve *lat, struct cache_sizes *out)
 {
 	out->l2 = pick(t, lat, 2);
 	out->largest = pick(t, lat, 0);

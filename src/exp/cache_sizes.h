@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct latency_level;
-struct latency_result;
+struct latency_curve;
+struct latency_curve_level;
 struct topo;
 
 #define CACHE_FROM_CURVE "latency curve"
@@ -34,15 +34,15 @@ struct cache_sizes {
 /* The cache level curve level k stands for: the OS's it was matched to,
  * else its rank among the curve's caches (*by_rank set); 0 for a TLB step
  * or the level that reaches the largest size. */
-unsigned cache_sizes_curve_rank(const struct latency_result *lat, unsigned k, bool *by_rank);
+unsigned cache_sizes_curve_rank(const struct latency_curve *lat, unsigned k, bool *by_rank);
 
 /* The curve's level standing for cache level `cache` (the highest above
  * the L2 when last), NULL when the curve shows none. lat may be NULL. */
-const struct latency_level *cache_sizes_curve_level(const struct latency_result *lat, unsigned cache, bool last,
-						     bool *by_rank);
+const struct latency_curve_level *cache_sizes_curve_level(const struct latency_curve *lat, unsigned cache,
+							   bool last, bool *by_rank);
 
 /* The L2 and the largest cache from t (the OS) and lat (the curve; NULL
  * where latency did not run), as the header says. */
-void cache_sizes_of(const struct topo *t, const struct latency_result *lat, struct cache_sizes *out);
+void cache_sizes_of(const struct topo *t, const struct latency_curve *lat, struct cache_sizes *out);
 
 #endif

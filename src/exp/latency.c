@@ -698,15 +698,10 @@ static int sweep_plan(struct sweep *s)
 	return 0;
 }
 
-int latency_run(const struct latency_params *p, struct latency_result *r)
+/* The run's settings, each defaulted where the caller left it 0.
+ * -EINVAL when they cannot make a sweep. */
+static int take_params(const struct latency_params *p, struct latency_result *r)
 {
-	struct sweep s = {.p = p, .r = r};
-	struct arena huge = {0}, small = {0};
-	size_t huge_bytes, small_bytes, after, min_hops;
-	uint64_t w0 = clock_wall_ns(), w1;
-	int rc;
-
-	memset(r, 0, sizeof(*r));
 	r->max_bytes = p->max_bytes ? p->max_bytes : DEFAULT_MAX_BYTES;
 	r->line_bytes = p->line_bytes ? p->line_bytes : 64;
 	r->trials = p->trials ? p->trials : DEFAULT_TRIALS;
@@ -723,12 +718,102 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 		return -EINVAL;
 	if (r->passes > r->trials)
 		r->passes = r->trials;
-	/* Shorter regions are dominated by the timer's own step and cost; a
-	 * count the caller gives is kept (a test shortens regions on purpose). */
-	s.hops = p->region_hops ? p->region_hops : LATENCY_REGION_HOPS;
-	min_hops = (size_t)ceil(p->clock->min_region_ns / FASTEST_LOAD_NS);
-	if (!p->region_hops && s.hops < min_hops)
-		s.hops = min_hops;
+	return 0;
+}
+
+/* Shorter regions are dominated by the timer's own step and cost; a
+ * count the caller gives is kept (a test shortens regions on purpose). */
+static size_t region_hops(const struct latency_params *p)
+{
+	size_t hops = p->region_hops ? p->region_hops : LATENCY_REGION_HOPS;
+	size_t min_hops = (size_t)ceil(p->clock->min_region_ns / FASTEST_LOAD_NS);
+
+	if (!p->region_hops && hops < min_hops)
+		hops = min_hops;
+	return hops;
+}
+
+/* Both arenas and every slot's chain in them, built and checked; the
+ * backing read after the chains are written: that is the state the sweep
+ * starts from. */
+static int build_chains(struct sweep *s, struct arena *huge, struct arena *small)
+{
+	const struct latency_params *p = s->p;
+	struct latency_result *r = s->r;
+	size_t huge_bytes = place(s, PAGES_HUGE, r->max_bytes, r->line_bytes);
+	size_t small_bytes = place(s, PAGES_SMALL, r->max_bytes, r->line_bytes);
+	int rc;
+
+	/* Slack past the last chain: a broken test layout writes beyond the
+	 * span it claims, and must fail its check, not fault. */
+	if ((rc = arena_map(huge, huge_bytes + ARENA_HUGE_BYTES, PAGES_HUGE)))
+		return rc;
+	r->arena_huge_bytes = huge->bytes;
+	r->collapse_errno = huge->collapse_errno;
+	if (small_bytes && (rc = arena_map(small, small_bytes + ARENA_HUGE_BYTES, PAGES_SMALL)))
+		return rc;
+	r->arena_small_bytes = small->bytes;
+	for (unsigned i = 0; i < s->nslots; i++) {
+		struct slot *sl = &s->slots[i];
+
+		if (p->stop && *p->stop)
+			return -EINTR;
+		if ((rc = slot_build(s, sl, sl->pt->pages == PAGES_HUGE ? huge->base : small->base)))
+			return rc;
+	}
+	arena_backing_obtained(huge, &r->arena_huge_obtained_bytes);
+	if (small->base)
+		arena_backing_obtained(small, &r->arena_small_obtained_bytes);
+	return 0;
+}
+
+/* The smaller of before and after: the kernel may split huge pages while
+ * we measure; a small-page arena may be collapsed by khugepaged. */
+static void recheck_backing(struct latency_result *r, const struct arena *huge, const struct arena *small)
+{
+	size_t after;
+
+	if (huge->base && !arena_backing_obtained(huge, &after) && after < r->arena_huge_obtained_bytes)
+		r->arena_huge_obtained_bytes = after;
+	if (small->base && !arena_backing_obtained(small, &after) && after > r->arena_small_obtained_bytes)
+		r->arena_small_obtained_bytes = after;
+}
+
+/* The levels' ends on a second allocation, within
+ * LATENCY_PLACEMENT_SHARE of the sweep's time (0.5 s at least). Where
+ * that moves a level's end (the point past it held on one of them: a
+ * share that the moment, or the pages, let hold more), the new end's
+ * points are placed too, while the budget lasts. */
+static int placement_rounds(struct sweep *s, uint64_t sweep_ns)
+{
+	const struct latency_params *p = s->p;
+	struct latency_result *r = s->r;
+	double budget = fmax(0.5e9, LATENCY_PLACEMENT_SHARE * (double)sweep_ns);
+	int rc;
+
+	for (unsigned round = 0; round < LATENCY_PLACEMENT_ROUNDS; round++) {
+		unsigned placed = r->nplaced, skipped = r->placement_skipped;
+
+		if ((rc = placement_round(s, &budget)))
+			return rc;
+		p->derive(r, p);
+		if (r->nplaced == placed || r->placement_skipped > skipped)
+			break;
+	}
+	return 0;
+}
+
+int latency_run(const struct latency_params *p, struct latency_result *r)
+{
+	struct sweep s = {.p = p, .r = r};
+	struct arena huge = {0}, small = {0};
+	uint64_t w0 = clock_wall_ns(), w1;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if ((rc = take_params(p, r)))
+		return rc;
+	s.hops = region_hops(p);
 	r->region_hops = s.hops;
 	if ((rc = sweep_plan(&s)))
 		return rc;
@@ -738,45 +823,14 @@ int latency_run(const struct latency_params *p, struct latency_result *r)
 		/* A model has no memory to lay out: every layout is as claimed. */
 		for (unsigned i = 0; i < r->npoints; i++)
 			r->points[i].chase_layout.ok = r->points[i].stream_layout.ok = true;
-		goto sweep;
-	}
-	huge_bytes = place(&s, PAGES_HUGE, r->max_bytes, r->line_bytes);
-	small_bytes = place(&s, PAGES_SMALL, r->max_bytes, r->line_bytes);
-	/* Slack past the last chain: a broken test layout writes beyond the
-	 * span it claims, and must fail its check, not fault. */
-	if ((rc = arena_map(&huge, huge_bytes + ARENA_HUGE_BYTES, PAGES_HUGE)))
+	} else if ((rc = build_chains(&s, &huge, &small))) {
 		goto out;
-	r->arena_huge_bytes = huge.bytes;
-	r->collapse_errno = huge.collapse_errno;
-	if (small_bytes && (rc = arena_map(&small, small_bytes + ARENA_HUGE_BYTES, PAGES_SMALL)))
-		goto out;
-	r->arena_small_bytes = small.bytes;
-	for (unsigned i = 0; i < s.nslots; i++) {
-		struct slot *sl = &s.slots[i];
-
-		if (p->stop && *p->stop) {
-			rc = -EINTR;
-			goto out;
-		}
-		if ((rc = slot_build(&s, sl, sl->pt->pages == PAGES_HUGE ? huge.base : small.base)))
-			goto out;
 	}
-	/* Backing read after the chains are written: that is the state the
-	 * sweep starts from. */
-	arena_backing_obtained(&huge, &r->arena_huge_obtained_bytes);
-	if (small.base)
-		arena_backing_obtained(&small, &r->arena_small_obtained_bytes);
-sweep:
 	w1 = clock_wall_ns();
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
 	if ((rc = sweep_run(&s)))
 		goto out;
-	/* The smaller of before and after: the kernel may split huge pages
-	 * while we measure; a small-page arena may be collapsed by khugepaged. */
-	if (huge.base && !arena_backing_obtained(&huge, &after) && after < r->arena_huge_obtained_bytes)
-		r->arena_huge_obtained_bytes = after;
-	if (small.base && !arena_backing_obtained(&small, &after) && after > r->arena_small_obtained_bytes)
-		r->arena_small_obtained_bytes = after;
+	recheck_backing(r, &huge, &small);
 	p->derive(r, p);
 	r->nfalls_sweep = r->nfalls_found;
 	/* A second look at the points above a fall, at most 5% of the sweep's
@@ -786,24 +840,8 @@ sweep:
 			goto out;
 		p->derive(r, p);
 	}
-	/* The levels' ends on a second allocation, within
-	 * LATENCY_PLACEMENT_SHARE of the sweep's time (0.5 s at least). Where
-	 * that moves a level's end (the point past it held on one of them: a
-	 * share that the moment, or the pages, let hold more), the new end's
-	 * points are placed too, while the budget lasts. */
-	if (!p->no_placement) {
-		double budget = fmax(0.5e9, LATENCY_PLACEMENT_SHARE * (double)(clock_wall_ns() - w1));
-
-		for (unsigned round = 0; round < LATENCY_PLACEMENT_ROUNDS; round++) {
-			unsigned placed = r->nplaced, skipped = r->placement_skipped;
-
-			if ((rc = placement_round(&s, &budget)))
-				goto out;
-			p->derive(r, p);
-			if (r->nplaced == placed || r->placement_skipped > skipped)
-				break;
-		}
-	}
+	if (!p->no_placement && (rc = placement_rounds(&s, clock_wall_ns() - w1)))
+		goto out;
 	/* The references need the levels, and their chains still mapped. */
 	if ((rc = reference_round(&s)) || (rc = whole_walk_round(&s)))
 		goto out;
@@ -814,4 +852,48 @@ out:
 	arena_unmap(&huge);
 	arena_unmap(&small);
 	return rc;
+}
+
+/* ---- the copy other sections read (exp/latency_curve.h) ---- */
+
+_Static_assert(LATENCY_CURVE_POINTS_MAX >= LATENCY_POINTS_MAX, "a curve holds every latency point");
+_Static_assert(LATENCY_CURVE_LEVELS_MAX >= LATENCY_LEVELS_MAX, "a curve holds every level and reference");
+
+static struct latency_curve_point point_of(const struct latency_point *p)
+{
+	return (struct latency_curve_point){
+		.size_bytes = p->size_bytes, .huge = p->pages == PAGES_HUGE, .huge_fraction = p->huge_fraction,
+		.chase_ns = p->chase_ns, .ntrials = p->ntrials,
+		.trials_min_ns = p->ntrials ? stats_min(p->chase_trials_ns, p->ntrials) : NAN,
+		.trials_max_ns = p->ntrials ? stats_max(p->chase_trials_ns, p->ntrials) : NAN,
+		.steady_checked = p->steady_checked, .steady_ok = p->steady_ok, .steady_long_ns = p->steady_long_ns,
+	};
+}
+
+const struct latency_curve *latency_curve_of(const struct latency_result *r, struct latency_curve *out)
+{
+	if (!r)
+		return NULL;
+	memset(out, 0, sizeof(*out));
+	out->npoints = r->npoints;
+	out->ncurve = r->ncurve;
+	for (unsigned i = 0; i < r->npoints; i++)
+		out->points[i] = point_of(&r->points[i]);
+	out->nlevels = r->nlevels;
+	for (unsigned k = 0; k < r->nlevels; k++) {
+		const struct latency_level *l = &r->levels[k];
+
+		out->levels[k] = (struct latency_curve_level){
+			.first_bytes = l->first_bytes, .size_bytes = l->size_bytes, .cache_level = l->cache_level,
+			.reaches_max = l->reaches_max, .disagrees = l->disagrees, .tlb = l->tlb,
+		};
+	}
+	out->nrefs = r->nrefs;
+	for (unsigned k = 0; k < r->nrefs; k++)
+		out->refs[k] = (struct latency_curve_reference){
+			.point = r->refs[k].point, .size_bytes = r->refs[k].size_bytes, .curve_ns = r->refs[k].curve_ns,
+			.warm_ns = r->refs[k].warm_ns,
+		};
+	out->tolerance_pct = r->tolerance_pct;
+	return out;
 }

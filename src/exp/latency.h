@@ -18,6 +18,7 @@
 #include "core/arena.h"
 #include "core/chain.h"
 #include "core/clock.h"
+#include "exp/latency_curve.h"
 
 #define LATENCY_POINTS_MAX 128
 #define LATENCY_TRIALS_MAX 16
@@ -315,10 +316,6 @@ struct latency_result {
  * one per 4 KiB of the set, 16K to 256K (the budget prices the same). */
 size_t latency_lead_in_loads(size_t size_bytes);
 
-/* Whether a curve point agrees with its warm reference within tol_pct,
- * whichever reads faster (stats_agree_within_pct): the agreement section
- * judges the same pair by the same rule. Pure. */
-bool latency_reference_agrees(double curve_ns, double warm_ns, double tol_pct);
 
 
 /* The curve points the placement round times on a second allocation:

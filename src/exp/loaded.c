@@ -443,23 +443,8 @@ static double noise_floor_pct(const struct loaded_result *r)
 	return stats_floor_take_pct(&fl);
 }
 
-int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err, size_t errlen)
+static void record_params(const struct loaded_params *p, struct loaded_result *r, unsigned nthreads)
 {
-	struct arena chase_arena = {0}, gen_arena = {0};
-	struct chain chain = {0};
-	struct layout_check check;
-	struct ld_ctx c = {0};
-	double offered[LOADED_MAX_DELAYS];
-	uint64_t w0 = clock_wall_ns();
-	size_t huge;
-	unsigned nthreads;
-	int rc;
-
-	err[0] = 0;
-	memset(r, 0, sizeof(*r));
-	r->bw_definition = bw_definition;
-	if ((rc = validate(p, &nthreads, err, errlen)) || (rc = team_plan(&r->placement, nthreads, err, errlen)))
-		return rc;
 	r->generators = nthreads - 1;
 	r->chase_bytes = p->chase_bytes;
 	r->gen_bytes = p->gen_bytes;
@@ -468,37 +453,51 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 	r->hops = p->hops;
 	r->ncurves = p->read_write ? 2 : 1;
 	r->stream_peak_gbps = isfinite(p->stream_peak_gbps) && p->stream_peak_gbps > 0 ? p->stream_peak_gbps : 0;
-	if ((rc = setup_generators(p, nthreads, &gen_arena, &c, err, errlen)))
-		goto out;
-	if ((rc = arena_map(&chase_arena, p->chase_bytes, p->pages)) ||
-	    (rc = chain_build(&chain, chase_arena.base, p->chase_bytes, p->spacing_bytes, p->line_bytes, p->seed,
+}
+
+/* The chase's chain, its layout checked (-EPROTO, err filled, when it
+ * fails: no latency read off it would mean anything). */
+static int map_chase(const struct loaded_params *p, struct loaded_result *r, struct arena *arena,
+		     struct chain *chain, char *err, size_t errlen)
+{
+	struct layout_check check;
+	int rc;
+
+	if ((rc = arena_map(arena, p->chase_bytes, p->pages)) ||
+	    (rc = chain_build(chain, arena->base, p->chase_bytes, p->spacing_bytes, p->line_bytes, p->seed,
 			      chain_offset_linear)) ||
-	    (rc = chain_verify(&chain, &check)))
-		goto out;
+	    (rc = chain_verify(chain, &check)))
+		return rc;
 	r->layout_ok = check.ok;
 	r->perm_seed = p->seed;
-	r->perm_hash = chain.perm_hash;
+	r->perm_hash = chain->perm_hash;
 	if (!check.ok) {
 		snprintf(err, errlen, "loaded: the chase chain failed its layout check");
-		rc = -EPROTO;
-		goto out;
+		return -EPROTO;
 	}
-	c.chain = &chain;
-	r->spin_ns_per_iter = calibrate_spin(p->clock);
+	return 0;
+}
+
+/* Each curve's points (delays ascending, idle last) and their offered
+ * load: the generators alone, before any chase. */
+static int measure_offered(const struct loaded_params *p, struct loaded_result *r, struct ld_ctx *c)
+{
+	double offered[LOADED_MAX_DELAYS];
+	int rc;
+
 	for (unsigned k = 0; k < r->ncurves; k++) {
 		struct loaded_curve *cv = &r->curves[k];
 
 		cv->traffic = k ? LOADED_READ_WRITE : LOADED_READ;
 		cv->name = k ? "read_write" : "read";
 		cv->npoints = p->ndelays + 1;
-		/* Offered load: the generators alone, before any chase. */
-		c.chase = false;
-		c.traffic = cv->traffic;
+		c->chase = false;
+		c->traffic = cv->traffic;
 		for (unsigned d = 0; d < p->ndelays; d++) {
-			c.spin_iters = delay_iters(p->delays_ns[d], r->spin_ns_per_iter);
-			if ((rc = run_team(&c, &r->placement)))
-				goto out;
-			offered[d] = c.bw_gbps;
+			c->spin_iters = delay_iters(p->delays_ns[d], r->spin_ns_per_iter);
+			if ((rc = run_team(c, &r->placement)))
+				return rc;
+			offered[d] = c->bw_gbps;
 		}
 		for (unsigned d = 0; d <= p->ndelays; d++) {
 			cv->points[d].idle = d == p->ndelays;
@@ -506,32 +505,45 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 			cv->points[d].offered_gbps = cv->points[d].idle ? 0 : offered[d];
 		}
 	}
-	c.chase = true;
-	/* Untimed: one idle and one full-load region. */
-	c.idle = true;
-	if ((rc = run_team(&c, &r->placement)))
-		goto out;
-	c.idle = false;
-	c.spin_iters = 0;
-	if ((rc = run_team(&c, &r->placement)))
-		goto out;
+	return 0;
+}
+
+/* Untimed: one idle and one full-load region; then every point once per
+ * trial, round-robin over the curves. */
+static int run_trials(const struct loaded_params *p, struct loaded_result *r, struct ld_ctx *c)
+{
+	int rc;
+
+	c->chase = true;
+	c->idle = true;
+	if ((rc = run_team(c, &r->placement)))
+		return rc;
+	c->idle = false;
+	c->spin_iters = 0;
+	if ((rc = run_team(c, &r->placement)))
+		return rc;
 	for (unsigned t = 0; t < p->trials; t++)
 		for (unsigned k = 0; k < r->ncurves; k++)
 			for (unsigned d = 0; d < r->curves[k].npoints; d++) {
 				struct loaded_point *pt = &r->curves[k].points[d];
 
-				if (p->stop && *p->stop) {
-					rc = -EINTR;
-					goto out;
-				}
-				c.traffic = r->curves[k].traffic;
-				c.idle = pt->idle;
-				c.spin_iters = pt->idle ? 0 : delay_iters(pt->delay_ns, r->spin_ns_per_iter);
-				if ((rc = run_team(&c, &r->placement)))
-					goto out;
-				pt->trials_latency_ns[pt->ntrials] = c.latency_ns;
-				pt->trials_bw_gbps[pt->ntrials++] = c.bw_gbps;
+				if (p->stop && *p->stop)
+					return -EINTR;
+				c->traffic = r->curves[k].traffic;
+				c->idle = pt->idle;
+				c->spin_iters = pt->idle ? 0 : delay_iters(pt->delay_ns, r->spin_ns_per_iter);
+				if ((rc = run_team(c, &r->placement)))
+					return rc;
+				pt->trials_latency_ns[pt->ntrials] = c->latency_ns;
+				pt->trials_bw_gbps[pt->ntrials++] = c->bw_gbps;
 			}
+	return 0;
+}
+
+/* Each point's latency (its fastest trial) and bandwidth, and each
+ * curve's idle latency. */
+static void take_points(struct loaded_result *r)
+{
 	for (unsigned k = 0; k < r->ncurves; k++) {
 		struct loaded_curve *cv = &r->curves[k];
 
@@ -550,6 +562,32 @@ int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err
 		cv->idle_latency_ns = cv->points[cv->npoints - 1].latency_ns;
 	}
 	r->idle_latency_ns = r->curves[0].idle_latency_ns;
+}
+
+int loaded_run(const struct loaded_params *p, struct loaded_result *r, char *err, size_t errlen)
+{
+	struct arena chase_arena = {0}, gen_arena = {0};
+	struct chain chain = {0};
+	struct ld_ctx c = {0};
+	uint64_t w0 = clock_wall_ns();
+	size_t huge;
+	unsigned nthreads;
+	int rc;
+
+	err[0] = 0;
+	memset(r, 0, sizeof(*r));
+	r->bw_definition = bw_definition;
+	if ((rc = validate(p, &nthreads, err, errlen)) || (rc = team_plan(&r->placement, nthreads, err, errlen)))
+		return rc;
+	record_params(p, r, nthreads);
+	if ((rc = setup_generators(p, nthreads, &gen_arena, &c, err, errlen)) ||
+	    (rc = map_chase(p, r, &chase_arena, &chain, err, errlen)))
+		goto out;
+	c.chain = &chain;
+	r->spin_ns_per_iter = calibrate_spin(p->clock);
+	if ((rc = measure_offered(p, r, &c)) || (rc = run_trials(p, r, &c)))
+		goto out;
+	take_points(r);
 	r->noise_floor_pct = stats_floor_or_run(noise_floor_pct(r), p->run_floor_pct, &r->floor_from_run);
 	if (loaded_check_bounds(r)) {
 		if ((rc = retime_offered(r, &c)))

@@ -21,18 +21,18 @@
 #include <string.h>
 
 /* The geometric middle of a plateau, in whole lines. */
-static size_t plateau_middle(const struct latency_level *l)
+static size_t plateau_middle(const struct latency_curve_level *l)
 {
 	return (size_t)sqrt((double)l->first_bytes * (double)l->size_bytes) / 64 * 64;
 }
 
 /* The row for cache level `cache` (the last cache above the L2 when
  * last) from the curve, where it shows one below the memory set. */
-static bool from_curve(struct mlp_level *lv, const struct latency_result *lat, unsigned cache, bool last,
+static bool from_curve(struct mlp_level *lv, const struct latency_curve *lat, unsigned cache, bool last,
 		       size_t past_bytes)
 {
 	bool by_rank;
-	const struct latency_level *l = cache_sizes_curve_level(lat, cache, last, &by_rank);
+	const struct latency_curve_level *l = cache_sizes_curve_level(lat, cache, last, &by_rank);
 	size_t mid = l ? plateau_middle(l) : 0;
 	unsigned rank;
 
@@ -51,7 +51,7 @@ unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_lev
 	return mlp_levels_plan_curve(t, NULL, past_bytes, lv);
 }
 
-unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result *lat, size_t past_bytes,
+unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_curve *lat, size_t past_bytes,
 			       struct mlp_level *lv)
 {
 	size_t l2 = topo_cache_bytes_at(t, 2), llc = topo_largest_cache_bytes(t);

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "exp/latency.h"
+#include "exp/latency_curve.h"
 #include "kern/lanes.h"
 
 #define MLP_LEVELS 3
@@ -58,7 +58,7 @@ unsigned mlp_levels_plan(const struct topo *t, size_t past_bytes, struct mlp_lev
  * latency curve lat shows for that cache (the L2; the last cache past it),
  * matched to the OS's cache or, where the OS names none, by its rank
  * (exp/cache_sizes.h), where lat has one; lat NULL: mlp_levels_plan. */
-unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_result *lat, size_t past_bytes,
+unsigned mlp_levels_plan_curve(const struct topo *t, const struct latency_curve *lat, size_t past_bytes,
 			       struct mlp_level *lv);
 
 /* Mark the cache levels whose t(1) is under a quarter of the last level's

@@ -1124,14 +1124,159 @@ static void rob_check_fill(struct window_rob_check *c, const struct window_fille
 	c->capacity_high = fr->capacity_high;
 }
 
+static bool filler_wanted(const struct window_params *p, unsigned f)
+{
+	return !p->filler_mask || (p->filler_mask & (1u << f));
+}
+
+static bool params_valid(const struct window_params *p)
+{
+	return !(p->trials < 3 || p->trials % 3 || p->trials > WINDOW_MAX_TRIALS / 3 || p->iters < 16 ||
+		 p->max_n < 16 || p->max_n > 4096 || p->working_set_bytes < WINDOW_MIN_BYTES || !p->clock || !p->stop);
+}
+
+/* The chase's cycle over huge pages, its layout verified, and iters raised
+ * until a timed region is above the clock's minimum. */
+static int map_chain(struct sweep *s, struct arena *arena)
+{
+	const struct window_params *p = s->p;
+	struct window_result *r = s->r;
+	int rc;
+
+	if ((rc = arena_map(arena, p->working_set_bytes, PAGES_HUGE)))
+		return rc;
+	r->total_bytes = arena->bytes;
+	r->huge_bytes_obtained = arena->huge_bytes_obtained;
+	rc = chain_build_verified(&s->chain, arena->base, p->working_set_bytes, ENC_LINE_BYTES, ENC_LINE_BYTES,
+				  p->seed, chain_offset_linear, &r->layout);
+	r->perm_hash = s->chain.perm_hash;
+	if (rc)
+		return rc;
+	/* Keep every timed region above the clock's minimum: at least two
+	 * misses per iteration, so 2 x 50 ns is a safe lower bound on a
+	 * region's cost per iteration on any machine with DRAM behind it. */
+	while (p->clock->min_region_ns > 0 && (double)s->iters * 100.0 < p->clock->min_region_ns)
+		s->iters *= 2;
+	return 0;
+}
+
+/* Every wanted filler swept in turn, the floor so far updated after each;
+ * the nop filler's sweep is the ROB's start check and the middle check
+ * runs halfway (rob_fr: the checks' sweeps). */
+static int sweep_fillers(struct sweep *s, bool rob_checks, struct window_filler_result *rob_fr, unsigned total)
+{
+	const struct window_params *p = s->p;
+	struct window_result *r = s->r;
+	unsigned done = 0;
+	int rc;
+
+	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++) {
+		struct window_filler_result *fr;
+		uint64_t t0 = clock_wall_ns();
+
+		if (!filler_wanted(p, f))
+			continue;
+		fr = &r->fillers[r->nfillers++];
+		fr->filler = (enum probe_filler)f;
+		fr->name = probe_filler_info(fr->filler)->name;
+		fr->structure = probe_filler_info(fr->filler)->structure;
+		fr->begin_s = since_start_s(s);
+		if ((rc = sweep_filler(s, fr)))
+			return rc;
+		fr->end_s = since_start_s(s);
+		fr->seconds = (double)(clock_wall_ns() - t0) / 1e9;
+		if (rob_checks && fr->filler == PROBE_FILLER_NOP)
+			rob_check_start(r, fr);
+		/* Later fillers decide refinements with the floor measured so far. */
+		double fl = noise_floor_frac(r);
+
+		if (isfinite(fl))
+			s->floor_frac = fl;
+		done++;
+		if (p->progress)
+			p->progress(p->progress_ctx, (double)done / (total + 1));
+		/* The middle check: at least one other filler after the start's. */
+		if (rob_checks && done == (total + 1) / 2 + (total < 4) &&
+		    (rc = rob_check(s, &rob_fr[1], "middle", WINDOW_PHASE_ROB_MIDDLE)))
+			return rc;
+	}
+	return 0;
+}
+
+/* One min-of-3 group a point has no spread of its own: the run's floor
+ * then; with neither, the decisions keep the 2% they started with and
+ * the result says no floor was measured. Each filler fitted at it. */
+static void fit_at_floor(struct sweep *s)
+{
+	struct window_result *r = s->r;
+
+	r->noise_floor_pct = stats_floor_or_run(100 * noise_floor_frac(r), s->p->run_floor_pct, &r->floor_from_run);
+	if (isfinite(r->noise_floor_pct))
+		s->floor_frac = r->noise_floor_pct / 100;
+	for (unsigned i = 0; i < r->nfillers; i++)
+		fill_filler(&r->fillers[i], s->floor_frac, s->p->max_n);
+}
+
+/* The repeat, after every sweep, so it is minutes (not seconds) away
+ * from the first run of the same filler when a neighbour comes or goes. */
+static int repeat_fillers(struct sweep *s, struct window_filler_result *scratch_fr)
+{
+	struct window_result *r = s->r;
+	uint64_t w2 = clock_wall_ns();
+	int rc;
+
+	s->phase = WINDOW_PHASE_REPEAT;
+	for (unsigned i = 0; i < r->nfillers; i++) {
+		if ((rc = repeat_filler(s, &r->fillers[i], scratch_fr)))
+			return rc;
+		window_judge_repeat(&r->fillers[i]);
+	}
+	r->repeat_seconds = (double)(clock_wall_ns() - w2) / 1e9;
+	return 0;
+}
+
+/* The end check, then every check's step at the run's floor and the
+ * verdict on the reorder buffer over the run. */
+static int rob_finish(struct sweep *s, bool rob_checks, struct window_filler_result *rob_fr)
+{
+	struct window_result *r = s->r;
+	int rc;
+
+	if (rob_checks && (rc = rob_check(s, &rob_fr[2], "end", WINDOW_PHASE_ROB_END)))
+		return rc;
+	r->rob.run_s = since_start_s(s);
+	for (unsigned k = 1; k < r->rob.nchecks; k++) {
+		fill_filler(&rob_fr[k], s->floor_frac, s->p->max_n);
+		rob_check_fill(&r->rob.checks[k], &rob_fr[k]);
+	}
+	if (r->rob.nchecks)
+		rob_check_fill(&r->rob.checks[0], rob_start_filler(r));
+	window_rob_judge(r, s->floor_frac);
+	return 0;
+}
+
+/* Huge pages the kernel broke up during the run: too few, and TLB misses
+ * ride along with the loads the run times. */
+static void note_huge_backing(struct window_result *r, const struct arena *arena)
+{
+	size_t huge_after;
+
+	if (!arena_backing_obtained(arena, &huge_after) && huge_after < r->huge_bytes_obtained)
+		r->huge_bytes_obtained = huge_after;
+	if (r->huge_bytes_obtained < r->total_bytes / 10 * 9)
+		snprintf(r->note, sizeof(r->note),
+			 "only %zu of %zu bytes in huge pages: TLB misses ride along with the chase loads",
+			 r->huge_bytes_obtained, r->total_bytes);
+}
+
 int window_run(const struct window_params *p, struct window_result *r)
 {
 	struct sweep s = {.p = p, .r = r};
 	struct arena arena = {0};
 	struct window_filler_result *scratch_fr = NULL, *rob_fr = NULL;
-	uint64_t w0 = clock_wall_ns(), w1, w2;
+	uint64_t w0 = clock_wall_ns(), w1;
 	bool rob_checks;
-	unsigned total = 0, done = 0;
+	unsigned total = 0;
 	bool synthetic = p->synthetic_ns != NULL;
 	int rc;
 
@@ -1139,18 +1284,16 @@ int window_run(const struct window_params *p, struct window_result *r)
 	if (!enc_host_ops() && !synthetic)
 		return -ENOTSUP;
 	r->isa = enc_host_ops() ? enc_host_ops()->isa : "synthetic";
-	if (p->trials < 3 || p->trials % 3 || p->trials > WINDOW_MAX_TRIALS / 3 || p->iters < 16 ||
-	    p->max_n < 16 || p->max_n > 4096 || p->working_set_bytes < WINDOW_MIN_BYTES || !p->clock || !p->stop)
+	if (!params_valid(p))
 		return -EINVAL;
 	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++)
-		if (!p->filler_mask || (p->filler_mask & (1u << f)))
-			total++;
+		total += filler_wanted(p, f);
 	r->working_set_bytes = p->working_set_bytes;
 	r->trials = p->trials;
 	r->perm_seed = p->seed;
 	/* The ROB over the run needs the nop filler (its sweep is the start's
 	 * check) and another to run beside it. */
-	rob_checks = (!p->filler_mask || (p->filler_mask & (1u << PROBE_FILLER_NOP))) && total >= 2;
+	rob_checks = filler_wanted(p, PROBE_FILLER_NOP) && total >= 2;
 	scratch_fr = malloc(sizeof(*scratch_fr));
 	rob_fr = calloc(WINDOW_ROB_CHECKS, sizeof(*rob_fr));
 	s.scratch = aligned_alloc(ENC_LINE_BYTES, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
@@ -1162,102 +1305,27 @@ int window_run(const struct window_params *p, struct window_result *r)
 	 * trial, not faulting. */
 	memset(s.scratch, 0, ENC_SCRATCH_LINES * ENC_LINE_BYTES);
 	s.iters = p->iters;
-	if (synthetic) {
+	if (synthetic)
 		r->layout.ok = true;
-	} else {
-		if ((rc = arena_map(&arena, p->working_set_bytes, PAGES_HUGE)))
-			goto out;
-		r->total_bytes = arena.bytes;
-		r->huge_bytes_obtained = arena.huge_bytes_obtained;
-		rc = chain_build_verified(&s.chain, arena.base, p->working_set_bytes, ENC_LINE_BYTES,
-					  ENC_LINE_BYTES, p->seed, chain_offset_linear, &r->layout);
-		r->perm_hash = s.chain.perm_hash;
-		if (rc)
-			goto out;
-		/* Keep every timed region above the clock's minimum: at least two
-		 * misses per iteration, so 2 x 50 ns is a safe lower bound on a
-		 * region's cost per iteration on any machine with DRAM behind it. */
-		while (p->clock->min_region_ns > 0 && (double)s.iters * 100.0 < p->clock->min_region_ns)
-			s.iters *= 2;
-	}
+	else if ((rc = map_chain(&s, &arena)))
+		goto out;
 	r->iters = s.iters;
 	s.floor_frac = 0.02;
 	w1 = s.t0_ns = clock_wall_ns();
 	r->setup_seconds = (double)(w1 - w0) / 1e9;
-	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++) {
-		struct window_filler_result *fr;
-		uint64_t t0 = clock_wall_ns();
-
-		if (p->filler_mask && !(p->filler_mask & (1u << f)))
-			continue;
-		fr = &r->fillers[r->nfillers++];
-		fr->filler = (enum probe_filler)f;
-		fr->name = probe_filler_info(fr->filler)->name;
-		fr->structure = probe_filler_info(fr->filler)->structure;
-		fr->begin_s = since_start_s(&s);
-		if ((rc = sweep_filler(&s, fr)))
-			goto out;
-		fr->end_s = since_start_s(&s);
-		fr->seconds = (double)(clock_wall_ns() - t0) / 1e9;
-		if (rob_checks && fr->filler == PROBE_FILLER_NOP)
-			rob_check_start(r, fr);
-		/* Later fillers decide refinements with the floor measured so far. */
-		double fl = noise_floor_frac(r);
-
-		if (isfinite(fl))
-			s.floor_frac = fl;
-		done++;
-		if (p->progress)
-			p->progress(p->progress_ctx, (double)done / (total + 1));
-		/* The middle check: at least one other filler after the start's. */
-		if (rob_checks && done == (total + 1) / 2 + (total < 4) &&
-		    (rc = rob_check(&s, &rob_fr[1], "middle", WINDOW_PHASE_ROB_MIDDLE)))
-			goto out;
-	}
-	/* One min-of-3 group a point has no spread of its own: the run's floor
-	 * then; with neither, the decisions keep the 2% they started with and
-	 * the result says no floor was measured. */
-	r->noise_floor_pct = stats_floor_or_run(100 * noise_floor_frac(r), p->run_floor_pct, &r->floor_from_run);
-	if (isfinite(r->noise_floor_pct))
-		s.floor_frac = r->noise_floor_pct / 100;
-	for (unsigned i = 0; i < r->nfillers; i++)
-		fill_filler(&r->fillers[i], s.floor_frac, p->max_n);
-	/* The repeat, after every sweep, so it is minutes (not seconds) away
-	 * from the first run of the same filler when a neighbour comes or goes. */
-	w2 = clock_wall_ns();
-	s.phase = WINDOW_PHASE_REPEAT;
-	for (unsigned i = 0; i < r->nfillers; i++) {
-		if ((rc = repeat_filler(&s, &r->fillers[i], scratch_fr)))
-			goto out;
-		window_judge_repeat(&r->fillers[i]);
-	}
-	r->repeat_seconds = (double)(clock_wall_ns() - w2) / 1e9;
-	if (rob_checks && (rc = rob_check(&s, &rob_fr[2], "end", WINDOW_PHASE_ROB_END)))
+	if ((rc = sweep_fillers(&s, rob_checks, rob_fr, total)))
 		goto out;
-	r->rob.run_s = since_start_s(&s);
-	for (unsigned k = 1; k < r->rob.nchecks; k++) {
-		fill_filler(&rob_fr[k], s.floor_frac, p->max_n);
-		rob_check_fill(&r->rob.checks[k], &rob_fr[k]);
-	}
-	if (r->rob.nchecks)
-		rob_check_fill(&r->rob.checks[0], rob_start_filler(r));
-	window_rob_judge(r, s.floor_frac);
+	fit_at_floor(&s);
+	if ((rc = repeat_fillers(&s, scratch_fr)) || (rc = rob_finish(&s, rob_checks, rob_fr)))
+		goto out;
 	note_interleave_check(r, PROBE_FILLER_STORE, PROBE_FILLER_STORE_NOP);
 	note_interleave_check(r, PROBE_FILLER_LOAD_FP, PROBE_FILLER_LOAD_FP_NOP);
 	window_summarise(r);
 	if (p->progress)
 		p->progress(p->progress_ctx, 1.0);
 	r->sweep_seconds = (double)(clock_wall_ns() - w1) / 1e9;
-	if (!synthetic) {
-		size_t huge_after;
-
-		if (!arena_backing_obtained(&arena, &huge_after) && huge_after < r->huge_bytes_obtained)
-			r->huge_bytes_obtained = huge_after;
-		if (r->huge_bytes_obtained < r->total_bytes / 10 * 9)
-			snprintf(r->note, sizeof(r->note),
-				 "only %zu of %zu bytes in huge pages: TLB misses ride along with the chase loads",
-				 r->huge_bytes_obtained, r->total_bytes);
-	}
+	if (!synthetic)
+		note_huge_backing(r, &arena);
 out:
 	if (s.sink == 1)
 		r->note[0] = '\0'; /* keeps the chase results observable */

@@ -47,18 +47,14 @@ const char *window_ramp_verdict_key(enum window_ramp_verdict v)
 
 const char *window_ramp_verdict_text(enum window_ramp_verdict v)
 {
-	switch (v) {
-	case WINDOW_RAMP_NO_STEP:
-		return "no step to compare it with";
-	case WINDOW_RAMP_NONE:
-		return "no ramp above the floor before the step";
-	case WINDOW_RAMP_AT_HALF:
-		return "about Q/2";
-	case WINDOW_RAMP_EARLIER:
-		return "EARLIER than Q/2: another limit or the fillers' own issue time starts it; it does not locate Q";
-	case WINDOW_RAMP_LATER:
-		return "later than Q/2";
-	default:
-		return "?";
-	}
+	static const char *const texts[] = {
+		[WINDOW_RAMP_NO_STEP] = "no step to compare it with",
+		[WINDOW_RAMP_NONE] = "no ramp above the floor before the step",
+		[WINDOW_RAMP_AT_HALF] = "about Q/2",
+		[WINDOW_RAMP_EARLIER] = "EARLIER than Q/2: another limit or the fillers' own issue time starts it; it "
+					"does not locate Q",
+		[WINDOW_RAMP_LATER] = "later than Q/2",
+	};
+
+	return (unsigned)v < sizeof(texts) / sizeof(texts[0]) ? texts[v] : "?";
 }

@@ -204,15 +204,9 @@ unsigned stream_bytes_factor(enum stream_op op)
 
 const char *stream_op_name(enum stream_op op)
 {
-	switch (op) {
-	case STREAM_READ:
-		return "read";
-	case STREAM_WRITE:
-		return "write";
-	case STREAM_COPY:
-		return "copy";
-	case STREAM_MIX:
-		return "mix";
-	}
-	return "?";
+	static const char *const names[] = {
+		[STREAM_READ] = "read", [STREAM_WRITE] = "write", [STREAM_COPY] = "copy", [STREAM_MIX] = "mix",
+	};
+
+	return (unsigned)op < sizeof(names) / sizeof(names[0]) ? names[op] : "?";
 }

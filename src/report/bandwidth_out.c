@@ -223,13 +223,12 @@ static const struct csv_col eff_cols[] = {
 	{ "efficiency_small_model", "efficiency_small_model" }, { "efficiency_huge_model", "efficiency_huge_model" },
 };
 
+static const struct csv_rows_table csv_tables[] = {
+	CSV_ROWS_TABLE("bandwidth_kernels", "bandwidth.kernels", kernel_cols),
+	CSV_ROWS_TABLE("bandwidth_efficiency", "bandwidth.efficiency", eff_cols),
+};
+
 int bandwidth_write_csv(const char *dir, const struct jsonr_value *doc)
 {
-	int rc;
-
-	if ((rc = csv_write_rows(dir, "bandwidth_kernels", jsonr_get(doc, "bandwidth.kernels"), kernel_cols,
-				 CSV_NCOLS(kernel_cols))))
-		return rc;
-	return csv_write_rows(dir, "bandwidth_efficiency", jsonr_get(doc, "bandwidth.efficiency"), eff_cols,
-			      CSV_NCOLS(eff_cols));
+	return csv_write_row_tables(dir, doc, csv_tables, CSV_NCOLS(csv_tables));
 }

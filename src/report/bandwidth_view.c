@@ -38,21 +38,14 @@ static const struct html_col eff_cols[] = {
 	{ "efficiency huge (model)", "efficiency_huge_model", 3 },
 };
 
+static const struct html_rows_table bandwidth_tables[] = {
+	HTML_ROWS_TABLE("kernels", kernel_cols, "kernels (best of the trials)"),
+	HTML_ROWS_TABLE("efficiency", eff_cols, "random-access efficiency (a model)"),
+};
+
 static void bandwidth_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
 {
-	html_section_heading(f, c, "bandwidth", "Bandwidth: sequential streams, decimal GB/s");
-	HTML_KV(f, v, bw_rows, NULL);
-	HTML_ROWS(f, jsonr_get(v, "kernels"), kernel_cols, "kernels (best of the trials)");
-	HTML_ROWS(f, jsonr_get(v, "efficiency"), eff_cols, "random-access efficiency (a model)");
-}
-
-/* A point the run marked impossible (above threads x one thread) is no
- * headline and no comparison figure. */
-static bool marked_impossible(const struct jsonr_value *e)
-{
-	bool b = false;
-
-	return jsonr_get_bool(e, "impossible", &b) && b;
+	HTML_SECTION(f, v, c, "bandwidth", "Bandwidth: sequential streams, decimal GB/s", bw_rows, bandwidth_tables);
 }
 
 static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *b)
@@ -74,7 +67,9 @@ static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, cons
 		const char *op = jsonr_get_string(e, "op");
 		double t = summary_number(e, "threads"), v = summary_number(e, "gbps");
 
-		if (!op || strcmp(op, "read") || !isfinite(v) || marked_impossible(e))
+		/* A point the run marked impossible (above threads x one
+		 * thread) is no headline. */
+		if (!op || strcmp(op, "read") || !isfinite(v) || jsonr_is_true(e, "impossible"))
 			continue;
 		if (t == 1 && (!best1 || v > summary_number(best1, "gbps"))) {
 			best1 = e;
@@ -114,7 +109,8 @@ static void compare_bandwidth(struct compare_table *c, size_t i, const struct js
 		const char *op = jsonr_get_string(k, "op");
 		double t = summary_number(k, "threads"), g = summary_number(k, "gbps");
 
-		if (!op || strcmp(op, "read") || !isfinite(g) || marked_impossible(k))
+		/* Nor a comparison figure. */
+		if (!op || strcmp(op, "read") || !isfinite(g) || jsonr_is_true(k, "impossible"))
 			continue;
 		if (t == 1)
 			best1 = isfinite(best1) ? fmax(best1, g) : g;

@@ -130,6 +130,15 @@ int csv_write_rows(const char *dir, const char *name, const struct jsonr_value *
 	return csv_write_table(dir, name, NULL, &g, 1, cols, ncols);
 }
 
+int csv_write_row_tables(const char *dir, const struct jsonr_value *doc, const struct csv_rows_table *t, size_t nt)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < nt && !rc; i++)
+		rc = csv_write_rows(dir, t[i].name, jsonr_get(doc, t[i].path), t[i].cols, t[i].ncols);
+	return rc;
+}
+
 void csv_one_row(struct jsonr_value *arr, struct jsonr_value *row, const struct jsonr_value *obj)
 {
 	*row = *obj;

@@ -40,6 +40,20 @@ int csv_write_table(const char *dir, const char *name, const char *tag_head, con
 int csv_write_rows(const char *dir, const char *name, const struct jsonr_value *rows, const struct csv_col *cols,
 		   size_t ncols);
 
+/* One table of a section's CSV files: dir/name.csv from the array at
+ * path in the result document. */
+struct csv_rows_table {
+	const char *name;
+	const char *path;
+	const struct csv_col *cols;
+	size_t ncols;
+};
+
+#define CSV_ROWS_TABLE(name, path, cols) { name, path, cols, CSV_NCOLS(cols) }
+
+/* csv_write_rows for each table in order; the first error stops it. */
+int csv_write_row_tables(const char *dir, const struct jsonr_value *doc, const struct csv_rows_table *t, size_t nt);
+
 /* A one-element array view of obj (in arr, through row), so a summary
  * object is a one-row table. */
 void csv_one_row(struct jsonr_value *arr, struct jsonr_value *row, const struct jsonr_value *obj);

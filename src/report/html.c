@@ -163,6 +163,16 @@ void html_section_heading(FILE *f, const struct html_ctx *c, const char *section
 	heading(f, 3, section ? id : NULL, c->label, title);
 }
 
+void html_section_tables(FILE *f, const struct jsonr_value *v, const struct html_ctx *c, const char *section,
+			 const char *title, const struct html_col *kv, size_t nkv, const struct html_rows_table *t,
+			 size_t nt)
+{
+	html_section_heading(f, c, section, title);
+	html_kv_table(f, v, kv, nkv, NULL);
+	for (size_t i = 0; i < nt; i++)
+		html_table_rows(f, jsonr_get(v, t[i].path), t[i].cols, t[i].ncols, t[i].caption);
+}
+
 static const struct html_col prov_rows[] = {
 	{ "tool version", "version", F_TEXT }, { "schema version", "schema_version", F_TEXT },
 	{ "CPU model", "provenance.cpu_model", F_TEXT }, { "architecture", "provenance.arch", F_TEXT },

@@ -52,4 +52,24 @@ void html_table_rows(FILE *f, const struct jsonr_value *arr, const struct html_c
  * links to (none when section is NULL: a second heading of one section). */
 void html_section_heading(FILE *f, const struct html_ctx *c, const char *section, const char *title);
 
+/* One table of a section: a row per element of the array at path (inside
+ * the section's object), its columns, its caption. */
+struct html_rows_table {
+	const char *path;
+	const struct html_col *cols;
+	size_t ncols;
+	const char *caption;
+};
+
+#define HTML_ROWS_TABLE(path, cols, caption) { path, cols, HTML_NCOLS(cols), caption }
+
+/* The plain section: its heading, the key/value rows of its object v, then
+ * each of its tables in order. */
+void html_section_tables(FILE *f, const struct jsonr_value *v, const struct html_ctx *c, const char *section,
+			 const char *title, const struct html_col *kv, size_t nkv, const struct html_rows_table *t,
+			 size_t nt);
+
+#define HTML_SECTION(f, v, c, section, title, kv, tables) \
+	html_section_tables(f, v, c, section, title, kv, HTML_NCOLS(kv), tables, HTML_NCOLS(tables))
+
 #endif

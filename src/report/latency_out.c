@@ -593,13 +593,12 @@ static const struct csv_col level_cols[] = {
 	{ "reported_bytes", "reported_bytes" }, { "disagrees_with_reported", "disagrees_with_reported" },
 };
 
+static const struct csv_rows_table csv_tables[] = {
+	CSV_ROWS_TABLE("latency_points", "latency.points", latency_point_cols),
+	CSV_ROWS_TABLE("latency_levels", "latency.levels_detected", level_cols),
+};
+
 int latency_write_csv(const char *dir, const struct jsonr_value *doc)
 {
-	int rc;
-
-	if ((rc = csv_write_rows(dir, "latency_points", jsonr_get(doc, "latency.points"), latency_point_cols,
-				 CSV_NCOLS(latency_point_cols))))
-		return rc;
-	return csv_write_rows(dir, "latency_levels", jsonr_get(doc, "latency.levels_detected"), level_cols,
-			      CSV_NCOLS(level_cols));
+	return csv_write_row_tables(dir, doc, csv_tables, CSV_NCOLS(csv_tables));
 }

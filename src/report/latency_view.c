@@ -55,13 +55,15 @@ static const struct html_col nonmono_cols[] = {
 	{ "fall (%)", "fall_pct", 1 },
 };
 
+static const struct html_rows_table latency_tables[] = {
+	HTML_ROWS_TABLE("levels_detected", level_cols, "levels detected (plateaus within the tolerance)"),
+	HTML_ROWS_TABLE("non_monotonic", nonmono_cols, "points below a smaller working set (faults, not smoothed)"),
+	HTML_ROWS_TABLE("points", latency_point_cols, "points (minimum over trials)"),
+};
+
 static void latency_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
 {
-	html_section_heading(f, c, "latency", "Latency: ns per dependent load, random chase vs +64 B stream");
-	HTML_KV(f, v, latency_rows, NULL);
-	HTML_ROWS(f, jsonr_get(v, "levels_detected"), level_cols, "levels detected (plateaus within the tolerance)");
-	HTML_ROWS(f, jsonr_get(v, "non_monotonic"), nonmono_cols, "points below a smaller working set (faults, not smoothed)");
-	HTML_ROWS(f, jsonr_get(v, "points"), latency_point_cols, "points (minimum over trials)");
+	HTML_SECTION(f, v, c, "latency", "Latency: ns per dependent load, random chase vs +64 B stream", latency_rows, latency_tables);
 }
 
 static const char *const level_line[] = { "L1 latency", "L2 latency", "L3 latency", "L4 latency" };

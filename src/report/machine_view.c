@@ -36,13 +36,15 @@ static const struct html_col hugetlb_cols[] = {
 	{ "free", "pages_free", F_TEXT },
 };
 
+static const struct html_rows_table machine_tables[] = {
+	HTML_ROWS_TABLE("core_types", core_type_cols, "core types (each CPU's kind, as the host states it)"),
+	HTML_ROWS_TABLE("caches_reported", cache_cols, "caches as reported"),
+	HTML_ROWS_TABLE("hugetlb", hugetlb_cols, "hugetlb pools"),
+};
+
 static void machine_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
 {
-	html_section_heading(f, c, "machine", "Machine: what it permits (OS and CPU claims; core clock timed)");
-	HTML_KV(f, v, machine_rows, NULL);
-	HTML_ROWS(f, jsonr_get(v, "core_types"), core_type_cols, "core types (each CPU's kind, as the host states it)");
-	HTML_ROWS(f, jsonr_get(v, "caches_reported"), cache_cols, "caches as reported");
-	HTML_ROWS(f, jsonr_get(v, "hugetlb"), hugetlb_cols, "hugetlb pools");
+	HTML_SECTION(f, v, c, "machine", "Machine: what it permits (OS and CPU claims; core clock timed)", machine_rows, machine_tables);
 }
 
 const struct view view_machine = { .section = "machine", .html = machine_html, .cpu_model_key = "cpu_model" };

@@ -32,12 +32,14 @@ static const struct html_col mc_sat_cols[] = {
 	{ "plateau from K", "plateau_from_lanes", F_TEXT },
 };
 
+static const struct html_rows_table multicore_tables[] = {
+	HTML_ROWS_TABLE("saturation", mc_sat_cols, "per thread count"),
+	HTML_ROWS_TABLE("points", mc_point_cols, "points"),
+};
+
 static void multicore_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
 {
-	html_section_heading(f, c, "multicore", "Multicore: K lanes on each of T threads");
-	HTML_KV(f, v, mc_rows, NULL);
-	HTML_ROWS(f, jsonr_get(v, "saturation"), mc_sat_cols, "per thread count");
-	HTML_ROWS(f, jsonr_get(v, "points"), mc_point_cols, "points");
+	HTML_SECTION(f, v, c, "multicore", "Multicore: K lanes on each of T threads", mc_rows, multicore_tables);
 }
 
 static void compare_multicore(struct compare_table *c, size_t i, const struct jsonr_value *doc,

@@ -23,11 +23,13 @@ static const struct html_col estimator_cols[] = {
 	{ "values", "values", F_LIST },
 };
 
+static const struct html_rows_table noise_tables[] = {
+	HTML_ROWS_TABLE("estimators", estimator_cols, "spread = max/min - 1 of repeated estimates"),
+};
+
 static void noise_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
 {
-	html_section_heading(f, c, "noise", "Noise: the instrument's noise floor");
-	HTML_KV(f, v, noise_rows, NULL);
-	HTML_ROWS(f, jsonr_get(v, "estimators"), estimator_cols, "spread = max/min - 1 of repeated estimates");
+	HTML_SECTION(f, v, c, "noise", "Noise: the instrument's noise floor", noise_rows, noise_tables);
 }
 
 static void add_noise(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *n)

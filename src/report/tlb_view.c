@@ -23,20 +23,13 @@ static const struct html_col tlb_level_cols[] = {
 	{ "CPU reports (entries)", "reported_entries", F_TEXT }, { "agrees", "agrees_with_reported", F_BOOL },
 };
 
+static const struct html_rows_table tlb_tables[] = {
+	HTML_ROWS_TABLE("levels", tlb_level_cols, "steps (translation, by subtraction)"),
+};
+
 static void tlb_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
 {
-	html_section_heading(f, c, "tlb", "TLB: one load per page, steps in ns per load");
-	HTML_KV(f, v, tlb_rows, NULL);
-	HTML_ROWS(f, jsonr_get(v, "levels"), tlb_level_cols, "steps (translation, by subtraction)");
-}
-
-/* A step the run marked impossible (above one page walk's cost) is no
- * headline figure. */
-static bool marked_impossible(const struct jsonr_value *e)
-{
-	bool b = false;
-
-	return jsonr_get_bool(e, "impossible", &b) && b;
+	HTML_SECTION(f, v, c, "tlb", "TLB: one load per page, steps in ns per load", tlb_rows, tlb_tables);
 }
 
 /* Each series whose steps the floor hid: the summary has no TLB row for
@@ -72,7 +65,9 @@ static void add_tlb(struct summary *s, const struct jsonr_value *doc, const stru
 		bool huge = summary_number(e, "page_bytes") > 4096;
 		char name[48], reach[32];
 
-		if (marked_impossible(e))
+		/* A step the run marked impossible (above one page walk's
+		 * cost) is no headline figure. */
+		if (jsonr_is_true(e, "impossible"))
 			continue;
 		snprintf(name, sizeof(name), "tlb_%s_level%u_entries", huge ? "huge" : "small", huge ? ++nhuge : ++nsmall);
 		if (!(g = summary_add(s, huge ? "TLB, huge pages" : "TLB, 4 KiB pages", "tlb", name,

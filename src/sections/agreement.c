@@ -54,7 +54,7 @@ static void take_chase(struct agreement_chase *out, unsigned *n, const char *ker
 
 /* Each app kernel's chase reference (its t(1) at the kernel's footprint and
  * pages), and bzip2's unless it reused bwt's: one row for one timing. */
-static void add_app_chases(struct agreement_result *a, const struct latency_result *lat, const struct app_result *app)
+static void add_app_chases(struct agreement_result *a, const struct latency_curve *lat, const struct app_result *app)
 {
 	struct agreement_chase c[APP_KERNELS_MAX + 1];
 	unsigned n = 0;
@@ -73,10 +73,12 @@ static void add_app_chases(struct agreement_result *a, const struct latency_resu
 static int agreement_section_run(struct section_run *s, void *result)
 {
 	const struct mlp_arms *m = mlp_section_result(s->r);
+	struct latency_curve curve;
+	const struct latency_curve *lat = latency_curve_of(latency_section_result(s->r), &curve);
 
-	agreement_compute(latency_section_result(s->r), m ? m->arm : NULL, m ? (unsigned)m->n : 0,
-		      loaded_section_result(s->r), report_run_floor_pct(s->r), result);
-	add_app_chases(result, latency_section_result(s->r), app_section_result(s->r));
+	agreement_compute(lat, m ? m->arm : NULL, m ? (unsigned)m->n : 0, loaded_section_result(s->r),
+			  report_run_floor_pct(s->r), result);
+	add_app_chases(result, lat, app_section_result(s->r));
 	return ((const struct agreement_result *)result)->nlines ? 0 : 1;
 }
 

@@ -254,7 +254,9 @@ static size_t app_footprint(const struct options *o, const struct cache_sizes *c
  * the same run measured one and the OS is silent or disproved. */
 static void app_cache_sizes(const struct section_run *s, struct cache_sizes *c)
 {
-	cache_sizes_of(&s->r->topo, latency_section_result(s->r), c);
+	struct latency_curve curve;
+
+	cache_sizes_of(&s->r->topo, latency_curve_of(latency_section_result(s->r), &curve), c);
 }
 
 /* The full report inverts one BWT block of generated (markov) text at
@@ -397,7 +399,8 @@ static int app_bzip2_chase_beside(struct section_run *s, struct app_result *res,
 		.stop = s->stop,
 	};
 	struct cache_sizes sizes;
-	struct app_bzip2_cache_facts c = {.latency = latency_section_result(s->r)};
+	struct latency_curve curve;
+	struct app_bzip2_cache_facts c = {.latency = latency_curve_of(latency_section_result(s->r), &curve)};
 
 	app_cache_sizes(s, &sizes);
 	c.l2_bytes = sizes.l2.bytes;

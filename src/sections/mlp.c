@@ -191,7 +191,8 @@ static unsigned mlp_trials(const struct section_run *s)
  * set may hit that cache. */
 static void warn_if_cache_resident(struct report *r, size_t set_bytes)
 {
-	const struct latency_result *lat = latency_section_result(r);
+	struct latency_curve curve;
+	const struct latency_curve *lat = latency_curve_of(latency_section_result(r), &curve);
 	struct cache_sizes c;
 	char a[32], b[32];
 
@@ -212,13 +213,15 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 	const struct options *o = s->o;
 	struct report *r = s->r;
 	struct mlp_result *m = calloc(1, sizeof(*m));
+	struct latency_curve curve;
 	uint64_t w0 = clock_wall_ns();
 	int rc = 0;
 
 	if (!m)
 		return -ENOMEM;
 	warn_if_cache_resident(r, plan->working_set_bytes);
-	a->nlevels = mlp_levels_plan_curve(&r->topo, latency_section_result(r), plan->working_set_bytes, a->levels);
+	a->nlevels = mlp_levels_plan_curve(&r->topo, latency_curve_of(latency_section_result(r), &curve),
+					   plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];
 		struct mlp_params mp = {

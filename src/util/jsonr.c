@@ -740,6 +740,13 @@ bool jsonr_get_bool(const struct jsonr_value *v, const char *path, bool *out)
 	return true;
 }
 
+bool jsonr_is_true(const struct jsonr_value *v, const char *path)
+{
+	bool b = false;
+
+	return jsonr_get_bool(v, path, &b) && b;
+}
+
 const char *jsonr_get_string(const struct jsonr_value *v, const char *path)
 {
 	v = jsonr_get(v, path);

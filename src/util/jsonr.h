@@ -70,6 +70,8 @@ const struct jsonr_value *jsonr_get(const struct jsonr_value *v, const char *pat
 /* Typed reads of a path: true and *out set when present with that type. */
 bool jsonr_get_number(const struct jsonr_value *v, const char *path, double *out);
 bool jsonr_get_bool(const struct jsonr_value *v, const char *path, bool *out);
+/* Whether path is the JSON true (absent, null or false: no). */
+bool jsonr_is_true(const struct jsonr_value *v, const char *path);
 /* The string, or NULL. */
 const char *jsonr_get_string(const struct jsonr_value *v, const char *path);
 /* Elements or members of an array or object at path; 0 when not one. */

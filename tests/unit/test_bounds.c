@@ -5,6 +5,7 @@
  * left out of the fit, and a possible curve seen plain.
  */
 #include "../harness.h"
+#include "../memout.h"
 
 #include "core/bounds.h"
 #include "exp/app/app.h"
@@ -78,23 +79,11 @@ static void plant(struct mlp_result *r, unsigned k, double ns)
 static char *mlp_outputs(const struct mlp_result *r, char **json)
 {
 	struct mlp_arms *a = calloc(1, sizeof(*a));
-	char *text = NULL;
-	size_t len = 0;
-	struct jsonw w;
-	FILE *f;
+	char *text;
 
 	a->n = 1;
 	a->arm[0] = *r;
-	f = open_memstream(&text, &len);
-	mlp_write_text(a, f);
-	fclose(f);
-	f = open_memstream(json, &len);
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	mlp_write_json(a, &w, "mlp");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
+	text = SECTION_OUTPUTS(mlp_write_text, mlp_write_json, a, "mlp", json);
 	free(a);
 	return text;
 }
@@ -212,24 +201,10 @@ static void synthetic_app(struct app_kernel_result *k, const double *ns, bool ch
 static char *app_outputs(const struct app_kernel_result *k, char **json)
 {
 	static struct app_result res;
-	char *text = NULL;
-	size_t len = 0;
-	struct jsonw w;
-	FILE *f;
 
 	res.nkernels = 1;
 	res.kernels[0] = *k;
-	f = open_memstream(&text, &len);
-	app_write_text(&res, f);
-	fclose(f);
-	f = open_memstream(json, &len);
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	app_write_json(&res, &w, "app");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
-	return text;
+	return SECTION_OUTPUTS(app_write_text, app_write_json, &res, "app", json);
 }
 
 TEST(app_planted_speedup_above_k_is_marked_and_left_out_of_the_knee)
@@ -308,22 +283,7 @@ static void synthetic_bandwidth(struct bandwidth_result *r, struct bandwidth_poi
 
 static char *bandwidth_outputs(const struct bandwidth_result *r, char **json)
 {
-	char *text = NULL;
-	size_t len = 0;
-	struct jsonw w;
-	FILE *f;
-
-	f = open_memstream(&text, &len);
-	bandwidth_write_text(r, f);
-	fclose(f);
-	f = open_memstream(json, &len);
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	bandwidth_write_json(r, &w, "bandwidth");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
-	return text;
+	return SECTION_OUTPUTS(bandwidth_write_text, bandwidth_write_json, r, "bandwidth", json);
 }
 
 /* The summary's 2-thread read figure from the JSON, NaN when it has none. */
@@ -400,22 +360,7 @@ static void synthetic_loaded(struct loaded_result *r, double delivered_gbps)
 
 static char *loaded_outputs(const struct loaded_result *r, char **json)
 {
-	char *text = NULL;
-	size_t len = 0;
-	struct jsonw w;
-	FILE *f;
-
-	f = open_memstream(&text, &len);
-	loaded_write_text(r, f);
-	fclose(f);
-	f = open_memstream(json, &len);
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	loaded_write_json(r, &w, "loaded");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
-	return text;
+	return SECTION_OUTPUTS(loaded_write_text, loaded_write_json, r, "loaded", json);
 }
 
 TEST(loaded_planted_delivery_above_the_offer_is_marked_and_left_out_of_the_knee)
@@ -487,22 +432,7 @@ static void synthetic_tlb(struct tlb_result *r, double second_extra_ns)
 
 static char *tlb_outputs(const struct tlb_result *r, char **json)
 {
-	char *text = NULL;
-	size_t len = 0;
-	struct jsonw w;
-	FILE *f;
-
-	f = open_memstream(&text, &len);
-	tlb_write_text(r, f);
-	fclose(f);
-	f = open_memstream(json, &len);
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	tlb_write_json(r, &w, "tlb");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
-	return text;
+	return SECTION_OUTPUTS(tlb_write_text, tlb_write_json, r, "tlb", json);
 }
 
 /* Whether the summary read from the JSON shows the TLB level of that name. */
@@ -588,26 +518,14 @@ TEST(multicore_planted_concurrency_above_t_times_k_is_marked_and_left_out)
 {
 	static struct multicore_result r;
 	static struct multicore_point pts[8];
-	char *text = NULL, *json = NULL;
-	size_t len = 0;
-	struct jsonw w;
-	FILE *f;
+	char *text, *json;
 
 	/* 0.09 accesses/ns at T = 2, K = 2: concurrency 9 from 4 lanes. */
 	synthetic_multicore(&r, pts, 0.09);
 	CHECK(multicore_analyse(&r) == 1 && pts[5].impossible, "not marked (concurrency %.2f)", pts[5].concurrency_total);
 	CHECK(r.sat[1].peak_lanes == 4 && fabs(r.sat[1].peak_accesses_per_ns - 0.08) < 1e-9,
 	      "the impossible point is T = 2's peak: K = %u, %.4f/ns", r.sat[1].peak_lanes, r.sat[1].peak_accesses_per_ns);
-	f = open_memstream(&text, &len);
-	multicore_write_text(&r, f);
-	fclose(f);
-	f = open_memstream(&json, &len);
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	multicore_write_json(&r, &w, "multicore");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
+	text = SECTION_OUTPUTS(multicore_write_text, multicore_write_json, &r, "multicore", &json);
 	CHECK(strstr(text, "IMPOSSIBLE: above T x K = 4"), "not marked:\n%s", text);
 	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"concurrency_bound\": 4"), "no flag in the JSON");
 	free(text);

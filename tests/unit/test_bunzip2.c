@@ -12,6 +12,7 @@
  */
 #include "../harness.h"
 #include "bzip2_fixture.h"
+#include "../grow_buf.h"
 
 #include "bunzip2/args.h"
 #include "bzip2/bunzip2.h"
@@ -38,18 +39,7 @@ static int sink_write(void *ctx, const uint8_t *buf, size_t len)
 	if (s->stop_after && (int)s->calls >= s->stop_after)
 		return -ENOSPC;
 	s->calls++;
-	if (s->n + len > s->cap) {
-		size_t cap = (s->n + len) * 2 + 64;
-		uint8_t *p = realloc(s->p, cap);
-
-		if (!p)
-			return -ENOMEM;
-		s->p = p;
-		s->cap = cap;
-	}
-	memcpy(s->p + s->n, buf, len);
-	s->n += len;
-	return 0;
+	return grow_buf_append(&s->p, &s->n, &s->cap, buf, len);
 }
 
 static int ref_write(void *ctx, const uint8_t *p, size_t n)

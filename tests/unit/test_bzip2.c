@@ -10,6 +10,7 @@
  */
 #include "../harness.h"
 #include "bzip2_fixture.h"
+#include "../grow_buf.h"
 
 #include "bzip2/bz2.h"
 #include "bzip2/libbz2_ref.h"
@@ -32,32 +33,15 @@ static int sink_append(void *ctx, unsigned block, const uint8_t *out, size_t byt
 
 	(void)t;
 	s->blocks = block;
-	if (s->n + bytes > s->cap) {
-		size_t cap = (s->n + bytes) * 2 + 16;
-		uint8_t *p = realloc(s->p, cap);
-
-		if (!p)
-			return -ENOMEM;
-		s->p = p;
-		s->cap = cap;
-	}
-	memcpy(s->p + s->n, out, bytes);
-	s->n += bytes;
-	return 0;
+	return grow_buf_append(&s->p, &s->n, &s->cap, out, bytes);
 }
 
 /* libbz2's output, for bz2_ref_decode. */
 static int ref_append(void *ctx, const uint8_t *p, size_t n)
 {
 	struct sink_buf *s = ctx;
-	uint8_t *q = realloc(s->p, s->n + n + 1);
 
-	if (!q)
-		return -ENOMEM;
-	memcpy(q + s->n, p, n);
-	s->p = q;
-	s->n += n;
-	return 0;
+	return grow_buf_append(&s->p, &s->n, &s->cap, p, n);
 }
 
 /* ---- a bit writer for hand-made streams ---- */

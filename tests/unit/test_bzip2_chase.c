@@ -9,29 +9,28 @@
 #include "../harness.h"
 
 #include "exp/app/bzip2.h"
-#include "exp/latency.h"
+#include "exp/latency_curve.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* A latency curve whose largest set (1 GiB) costs 120 ns a load. */
-static struct latency_result *curve(size_t max_bytes)
+static struct latency_curve *curve(size_t max_bytes)
 {
-	struct latency_result *l = calloc(1, sizeof(*l));
+	struct latency_curve *l = calloc(1, sizeof(*l));
 
 	if (!l)
 		return NULL;
-	l->max_bytes = max_bytes;
 	l->ncurve = l->npoints = 2;
-	l->points[0] = (struct latency_point){.size_bytes = 4096, .chase_ns = 1.2};
-	l->points[1] = (struct latency_point){.size_bytes = max_bytes, .chase_ns = 120};
+	l->points[0] = (struct latency_curve_point){.size_bytes = 4096, .chase_ns = 1.2};
+	l->points[1] = (struct latency_curve_point){.size_bytes = max_bytes, .chase_ns = 120};
 	return l;
 }
 
 TEST(bzip2_chase_residency_from_the_curve_then_the_caches)
 {
-	struct latency_result *l = curve((size_t)1 << 30);
+	struct latency_curve *l = curve((size_t)1 << 30);
 	struct app_bzip2_cache_facts c = {.latency = l, .l2_bytes = 1280 << 10, .largest_cache_bytes = (size_t)48 << 20};
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
 

@@ -5,6 +5,7 @@
  * through mlp_analyse and the mlp writers; no hardware.
  */
 #include "../harness.h"
+#include "../memout.h"
 
 #include "core/stats.h"
 #include "exp/mlp.h"
@@ -63,32 +64,21 @@ static void quick_sweep(struct mlp_arms *a, double *trials)
 
 static char *write_text(const struct mlp_arms *a)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	struct memout m;
 
-	if (!f)
-		return NULL;
-	mlp_write_text(a, f);
-	fclose(f);
-	return buf;
+	mlp_write_text(a, memout_open(&m));
+	return memout_close(&m);
 }
 
 static char *write_json(const struct mlp_arms *a, size_t *len)
 {
-	char *buf = NULL;
-	struct jsonw w;
-	FILE *f = open_memstream(&buf, len);
+	struct memout m;
+	char *json;
 
-	if (!f)
-		return NULL;
-	jsonw_init(&w, f);
-	jsonw_object_begin(&w, NULL);
-	mlp_write_json(a, &w, "mlp");
-	jsonw_object_end(&w);
-	jsonw_finish(&w);
-	fclose(f);
-	return buf;
+	mlp_write_json(a, memout_json_open(&m), "mlp");
+	json = memout_json_close(&m);
+	*len = m.len;
+	return json;
 }
 
 TEST(floor_taken_from_the_run_only_without_two_groups)

@@ -26,6 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The curve the other sections read of lat: a copy, taken afresh at each
+ * call. */
+static const struct latency_curve *curve_of(const struct latency_result *lat)
+{
+	static struct latency_curve c;
+
+	return latency_curve_of(lat, &c);
+}
+
 /* A hierarchy: 32 KiB at 1.5 ns, 1 MiB at 5 ns, an 8 MiB cache (share) at
  * 30 ns, memory at 150 ns. A set that fits a cache hits it only when warm. */
 struct model {
@@ -253,7 +262,7 @@ TEST(agreement_gains_the_warm_reference_rows)
 	}
 	lat.npoints = lat.ncurve = lat.nrefs = 4;
 	lat.tolerance_pct = 10.0;
-	agreement_compute(&lat, NULL, 0, NULL, 5.0, &a);
+	agreement_compute(curve_of(&lat), NULL, 0, NULL, 5.0, &a);
 	CHECK(a.nlines == 4, "%u agreement lines for 4 references", a.nlines);
 	for (unsigned i = 0; i < a.nlines; i++) {
 		const struct agreement_figure *g = &a.lines[i].fig[a.lines[i].nfig - 1];
@@ -301,7 +310,7 @@ TEST(mlp_levels_place_cache_rows_inside_the_curve_s_plateaus)
 					       .latency_ns = 35, .cache_level = 3, .disagrees = true};
 	lat.levels[3] = (struct latency_level){.level = 4, .first_bytes = 19 << 20, .size_bytes = 1 << 30,
 					       .latency_ns = 150, .reaches_max = true};
-	n = mlp_levels_plan_curve(&t, &lat, 1u << 30, lv);
+	n = mlp_levels_plan_curve(&t, curve_of(&lat), 1u << 30, lv);
 	CHECK(n == 3, "%u rows", n);
 	CHECK(lv[0].working_set_bytes == 181 << 10, "L2 row at %zu B", lv[0].working_set_bytes);
 	CHECK(lv[1].working_set_bytes == 8 << 20 && !strcmp(lv[1].name, "last cache"), "L3 row at %zu B",
@@ -333,7 +342,7 @@ TEST(mlp_levels_come_from_the_curve_where_the_os_reports_no_cache)
 					       .latency_ns = 15.2};
 	lat.levels[4] = (struct latency_level){.level = 5, .first_bytes = 19951616, .size_bytes = 256 << 20,
 					       .latency_ns = 149, .reaches_max = true};
-	n = mlp_levels_plan_curve(&t, &lat, 256 << 20, lv);
+	n = mlp_levels_plan_curve(&t, curve_of(&lat), 256 << 20, lv);
 	CHECK(n == 3, "%u rows from a curve with three caches and no OS caches", n);
 	CHECK(!strcmp(lv[0].name, "L2") && lv[0].working_set_bytes == 120128 && !strcmp(lv[0].size_source, "latency curve"),
 	      "L2 row %s at %zu B from %s", lv[0].name, lv[0].working_set_bytes, lv[0].size_source);
@@ -382,11 +391,11 @@ TEST(latency_levels_name_the_l3_share_on_the_zen5_warm_curve)
 	CHECK(l3 && l3->size_bytes >= 23726528 && l3->size_bytes <= 33554432, "the share ends at %zu B",
 	      l3 ? l3->size_bytes : 0);
 	memset(&t, 0, sizeof(t));
-	CHECK(mlp_levels_plan_curve(&t, &lat, 256u << 20, rows) == 3, "mlp.levels rows");
+	CHECK(mlp_levels_plan_curve(&t, curve_of(&lat), 256u << 20, rows) == 3, "mlp.levels rows");
 	CHECK(l3 && rows[1].working_set_bytes >= l3->first_bytes && rows[1].working_set_bytes <= l3->size_bytes,
 	      "last-cache row at %zu B, outside %zu..%zu", rows[1].working_set_bytes, l3 ? l3->first_bytes : 0,
 	      l3 ? l3->size_bytes : 0);
-	cache_sizes_of(&t, &lat, &cs);
+	cache_sizes_of(&t, curve_of(&lat), &cs);
 	CHECK(l3 && cs.largest.bytes == l3->size_bytes && !strcmp(cs.largest.from, CACHE_FROM_CURVE),
 	      "largest cache %zu B from %s", cs.largest.bytes, cs.largest.from);
 	if (l3)
@@ -408,7 +417,7 @@ TEST(cache_sizes_take_the_curve_where_the_os_is_silent_or_disproved)
 	lat.levels[0] = (struct latency_level){.level = 1, .first_bytes = 4 << 10, .size_bytes = 46336};
 	lat.levels[1] = (struct latency_level){.level = 2, .first_bytes = 55104, .size_bytes = 1 << 20};
 	lat.levels[2] = (struct latency_level){.level = 3, .first_bytes = 1 << 21, .size_bytes = 10 << 20};
-	cache_sizes_of(&t, &lat, &c);
+	cache_sizes_of(&t, curve_of(&lat), &c);
 	CHECK(c.l2.bytes == 1 << 20 && !strcmp(c.l2.from, CACHE_FROM_CURVE) && c.largest.bytes == 10 << 20 &&
 		      !strcmp(c.largest.from, CACHE_FROM_CURVE), "no OS caches: L2 %zu (%s), largest %zu (%s)", c.l2.bytes,
 	      c.l2.from, c.largest.bytes, c.largest.from);
@@ -420,12 +429,12 @@ TEST(cache_sizes_take_the_curve_where_the_os_is_silent_or_disproved)
 	lat.levels[1].cache_level = 2;
 	lat.levels[2].cache_level = 3;
 	lat.levels[2].disagrees = true;
-	cache_sizes_of(&t, &lat, &c);
+	cache_sizes_of(&t, curve_of(&lat), &c);
 	CHECK(c.l2.bytes == 2 << 20 && !strcmp(c.l2.from, CACHE_FROM_OS), "agreeing L2 from %s", c.l2.from);
 	CHECK(c.largest.bytes == 10 << 20 && !strcmp(c.largest.from, CACHE_FROM_CURVE), "disproved L3: %zu from %s",
 	      c.largest.bytes, c.largest.from);
 	lat.nlevels = 2;
-	cache_sizes_of(&t, &lat, &c);
+	cache_sizes_of(&t, curve_of(&lat), &c);
 	CHECK(c.largest.bytes == (size_t)260 << 20 && !strcmp(c.largest.from, CACHE_FROM_OS),
 	      "an L3 without a plateau lost its claim: %zu from %s", c.largest.bytes, c.largest.from);
 }

@@ -22,24 +22,6 @@
 
 #define MAX_FUNCTION_LINES 100
 
-/* Functions over the limit that wait for their split into named steps
- * (file relative to src/, function): each is to be split;
- * one split below the limit must leave this list, and no other function
- * may join it. */
-static const struct {
-	const char *file;
-	const char *name;
-} waiting_split[] = {
-	{"exp/app/kernel_bwt.c", "bwt_run"},
-	{"exp/app/kernel_hash.c", "hash_run"},
-	{"exp/app/kernel_search.c", "search_run"},
-	{"exp/app/bzip2.c", "app_bzip2_run"},
-	{"exp/app/bzip2.c", "run_workers"},
-	{"exp/window.c", "window_run"},
-	{"exp/loaded.c", "loaded_run"},
-	{"exp/latency.c", "latency_run"},
-};
-
 /* CPU code names a comment must not carry (matched as words, any case
  * for the first letter is the tree's own). "Zen" counts only with a
  * generation after it. */
@@ -200,22 +182,8 @@ struct scan_state {
 	int nlong;
 	char named[512];
 	int nnamed;
-	bool seen[sizeof(waiting_split) / sizeof(waiting_split[0])];
 	int nfiles;
 };
-
-static struct scan_state *g_scan;
-
-static bool waiting(const char *file, const char *name)
-{
-	for (size_t i = 0; i < sizeof(waiting_split) / sizeof(waiting_split[0]); i++)
-		if (!strcmp(file, waiting_split[i].file) && !strcmp(name, waiting_split[i].name)) {
-			if (g_scan)
-				g_scan->seen[i] = true;
-			return true;
-		}
-	return false;
-}
 
 static bool ends_with(const char *s, const char *tail)
 {
@@ -255,7 +223,7 @@ static void scan_tree(const char *dir, const char *rel, struct scan_state *st)
 			continue;
 		st->nfiles++;
 		if (!ends_with(sub, ".gen.c"))
-			st->nlong += long_functions(text, MAX_FUNCTION_LINES, waiting, sub, st->long_bad,
+			st->nlong += long_functions(text, MAX_FUNCTION_LINES, NULL, sub, st->long_bad,
 						    sizeof(st->long_bad));
 		{
 			char word[64], msg[160];
@@ -320,26 +288,16 @@ TEST(comment_check_finds_planted_machine_names_and_issue_numbers)
 	      "a word read as a machine name: %s", word);
 }
 
-/* The tree itself: no new function over the limit, none in the waiting
- * list grown short without leaving it, no machine or issue in a comment. */
+/* The tree itself: no function over the limit, no machine or issue in a
+ * comment. */
 TEST(src_functions_are_short_and_comments_name_no_machine)
 {
 	char root[PATH_MAX];
 	struct scan_state *st = calloc(1, sizeof(*st));
-	char stale[512] = "";
 
 	CHECK(st, "no memory");
 	src_root(root, sizeof(root));
-	g_scan = st;
 	scan_tree(root, "", st);
-	g_scan = NULL;
-	for (size_t i = 0; i < sizeof(waiting_split) / sizeof(waiting_split[0]); i++)
-		if (!st->seen[i]) {
-			size_t used = strlen(stale);
-
-			snprintf(stale + used, sizeof(stale) - used, "%s%s:%s", used ? ", " : "", waiting_split[i].file,
-				 waiting_split[i].name);
-		}
 
 	int nfiles = st->nfiles, nlong = st->nlong, nnamed = st->nnamed;
 	char long_bad[sizeof(st->long_bad)], named[sizeof(st->named)];
@@ -349,6 +307,5 @@ TEST(src_functions_are_short_and_comments_name_no_machine)
 	free(st);
 	CHECK(nfiles > 100, "read %d source files under %s", nfiles, root);
 	CHECK(nlong == 0, "%d functions over %d lines: %s", nlong, MAX_FUNCTION_LINES, long_bad);
-	CHECK(!*stale, "split (or gone) but still listed as waiting: %s", stale);
 	CHECK(nnamed == 0, "%d files name a machine or an issue in a comment: %s", nnamed, named);
 }

@@ -39,6 +39,43 @@ void app_stage_add(struct app_kernel_result *r, const char *name, double seconds
 		r->stages[r->nstages++] = (struct app_stage){name, seconds};
 }
 
+void app_footprint_set(const struct app_params *p, struct app_kernel_result *r, size_t footprint_bytes)
+{
+	r->footprint_bytes = footprint_bytes;
+	r->may_fit_cache = p->largest_cache_bytes && footprint_bytes <= p->largest_cache_bytes;
+}
+
+void app_arena_record(const struct app_params *p, struct app_kernel_result *r, const struct arena *a)
+{
+	r->pages_requested = arena_request_name(p->pages);
+	r->total_bytes = a->bytes;
+	r->huge_bytes_obtained = a->huge_bytes_obtained;
+}
+
+void app_arena_recheck(struct app_kernel_result *r, const struct arena *a)
+{
+	size_t huge_after;
+
+	if (!arena_backing_obtained(a, &huge_after) && huge_after < r->huge_bytes_obtained)
+		r->huge_bytes_obtained = huge_after;
+}
+
+int app_sweep(const struct app_params *p, struct app_kernel_result *r, size_t nslots, app_slot_fn run, void *ctx)
+{
+	uint64_t ws = clock_wall_ns();
+	int rc;
+
+	for (unsigned tr = 0; tr < p->trials; tr++)
+		for (size_t i = 0; i < nslots; i++) {
+			if (*p->stop)
+				return -EINTR;
+			if ((rc = run(ctx, i, tr == 0)))
+				return rc;
+		}
+	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
+	return 0;
+}
+
 /* mlp needs whole nodes of one line each; the footprint rounded up. */
 static size_t chase_bytes(size_t footprint, size_t line)
 {

@@ -208,5 +208,20 @@ void app_finish(const struct app_params *p, struct app_kernel_result *r);
 void app_param_num(struct app_kernel_result *r, const char *key, double v);
 void app_param_text(struct app_kernel_result *r, const char *key, const char *v);
 void app_stage_add(struct app_kernel_result *r, const char *name, double seconds);
+/* One timed walk of slot i into its point's trials; check: the first
+ * trial, whose output is compared. 0, or -EPROTO (the check failed). */
+typedef int (*app_slot_fn)(void *ctx, size_t i, bool check);
+/* The sweep: p->trials rounds, each every slot in order, so a slow moment
+ * of the host lands on every (variant, K) alike; r->sweep_seconds set.
+ * 0; -EINTR when *p->stop was raised; else the first slot's error. */
+int app_sweep(const struct app_params *p, struct app_kernel_result *r, size_t nslots, app_slot_fn run, void *ctx);
+/* The bytes a kernel's walks touch, and whether they may fit the largest
+ * cache (unknown cache: never said to fit). */
+void app_footprint_set(const struct app_params *p, struct app_kernel_result *r, size_t footprint_bytes);
+/* The page request and what the arena a kernel's walks read obtained. */
+void app_arena_record(const struct app_params *p, struct app_kernel_result *r, const struct arena *a);
+/* After the sweep: huge pages the kernel can break up under memory
+ * pressure, so the backing obtained is the smaller of before and now. */
+void app_arena_recheck(struct app_kernel_result *r, const struct arena *a);
 
 #endif

@@ -477,12 +477,146 @@ static int workers_ready(struct work *w, unsigned n)
 	return 0;
 }
 
+/* One trial's per-candidate results, zeroed, and the workers' shared
+ * counters reset. 0 or -ENOMEM. */
+static int trial_alloc(struct work *w)
+{
+	memset(w->busy, 0, sizeof(w->busy));
+	w->rc = calloc(w->ncand + 1, sizeof(*w->rc));
+	w->end_bit = calloc(w->ncand + 1, sizeof(*w->end_bit));
+	w->crc = calloc(w->ncand + 1, sizeof(*w->crc));
+	w->nblock = calloc(w->ncand + 1, sizeof(*w->nblock));
+	w->bytes = calloc(w->ncand + 1, sizeof(*w->bytes));
+	w->seconds = calloc(w->ncand + 1, sizeof(*w->seconds));
+	atomic_store(&w->next, 0);
+	atomic_store(&w->next_worker, 0);
+	if (!w->rc || !w->end_bit || !w->crc || !w->nblock || !w->bytes || !w->seconds)
+		return -ENOMEM;
+	return 0;
+}
+
+static void trial_free(struct work *w)
+{
+	free(w->cand);
+	free(w->rc);
+	free(w->end_bit);
+	free(w->crc);
+	free(w->nblock);
+	free(w->bytes);
+	free(w->seconds);
+}
+
+/* n workers over the candidates; the calling thread alone when no
+ * thread starts. */
+static void workers_decode(struct work *w, unsigned n)
+{
+	pthread_t th[APP_BZ2_WORKERS_MAX];
+	unsigned started = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		if (!pthread_create(&th[i], NULL, worker_main, w))
+			started++;
+	if (!started)
+		worker_main(w);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+}
+
+/* Each decoded block's rate in the trial: the least, median and most,
+ * in MB/s (kept from an earlier trial where there is no memory for them). */
+static void block_rates(const struct work *w, struct app_bzip2_workers *x)
+{
+	double *rates = malloc(w->ncand * sizeof(*rates));
+	size_t k = 0;
+
+	if (!rates)
+		return;
+	for (size_t i = 0; i < w->ncand; i++)
+		if (!w->rc[i] && w->seconds[i] > 0)
+			rates[k++] = (double)w->bytes[i] / MB / w->seconds[i];
+	qsort(rates, k, sizeof(*rates), cmp_double);
+	x->block_mb_per_s_min = k ? rates[0] : 0;
+	x->block_mb_per_s_median = k ? rates[k / 2] : 0;
+	x->block_mb_per_s_max = k ? rates[k - 1] : 0;
+	free(rates);
+}
+
+/* The fastest trial's breakdown: the scan, the seconds inside blocks and
+ * the busiest worker's excess over the mean. */
+static void trial_keep(const struct work *w, unsigned n, double scan, struct app_bzip2_workers *x)
+{
+	double sum = 0, most = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		sum += w->busy[i];
+		most = w->busy[i] > most ? w->busy[i] : most;
+	}
+	x->scan_seconds = scan;
+	x->blocks_seconds = sum;
+	x->imbalance_seconds = most - sum / n;
+	block_rates(w, x);
+}
+
+/* Where one trial's figures go: the fastest wall and its CPU time. */
+struct trial_best {
+	double wall_seconds, cpu_seconds;
+};
+
+/* One timed trial of n workers: the scan, the blocks, the chain check.
+ * 0; 1 when the chain broke (r falls back to the sequential figure);
+ * -ENOMEM; -EINTR when *p->stop was raised. */
+static int workers_trial(const struct app_bzip2_params *p, struct work *w, unsigned n, size_t decoded, bool first,
+			 struct trial_best *best, struct app_bzip2_result *r, struct app_bzip2_workers *x)
+{
+	uint64_t t0 = clock_now();
+	double c0 = cpu_seconds(), sec, cpu, scan;
+	unsigned blocks = 0;
+	int rc;
+
+	/* The scan is part of the parallel decoder's work. */
+	if (!(w->cand = bz2_scan_blocks(w->in, w->len, &w->ncand)))
+		return -ENOMEM;
+	scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+	if (!(rc = trial_alloc(w))) {
+		workers_decode(w, n);
+		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+		cpu = cpu_seconds() - c0;
+		if (chain_check(w, &blocks) != decoded) {
+			r->workers_sequential_fallback = true;
+			rc = 1;
+		} else if (first || sec < best->wall_seconds) {
+			*best = (struct trial_best){sec, cpu};
+			trial_keep(w, n, scan, x);
+		}
+	}
+	trial_free(w);
+	if (p->stop && *p->stop)
+		rc = -EINTR;
+	return rc;
+}
+
+/* n workers' row from its fastest trial, against one worker's. */
+static void workers_row(struct app_bzip2_result *r, struct app_bzip2_workers *x, unsigned n,
+			const struct trial_best *best, size_t decoded)
+{
+	struct rusage ru;
+
+	x->n = n;
+	x->wall_seconds = best->wall_seconds;
+	x->mb_per_s = (double)decoded / MB / best->wall_seconds;
+	x->cpu_seconds_per_gb = best->cpu_seconds / ((double)decoded / 1e9);
+	x->speedup = r->nworkers ? r->workers[0].wall_seconds / best->wall_seconds : 1.0;
+	workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
+	getrusage(RUSAGE_SELF, &ru);
+	x->peak_rss_kib = ru.ru_maxrss;
+	r->nworkers++;
+}
+
 static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size_t len, size_t decoded,
 		       const struct bz2_walk_opts *walk, unsigned plain, struct app_bzip2_result *r)
 {
 	struct work w = {.in = in, .len = len, .walk = *walk, .plain = plain, .pages = r->variants[r->best].pages,
 			 .clock = p->clock};
-	pthread_t th[APP_BZ2_WORKERS_MAX];
 	struct app_bzip2_footprint fp;
 	int rc = 0;
 
@@ -497,100 +631,17 @@ static int run_workers(const struct app_bzip2_params *p, const uint8_t *in, size
 				  r);
 	for (unsigned n = 1; n <= p->max_workers && !rc; n++) {
 		struct app_bzip2_workers *x = &r->workers[r->nworkers];
-		double best = 0, cpu_best = 0, *rates = NULL;
-		unsigned blocks = 0;
-		struct rusage ru;
+		struct trial_best best = {0, 0};
 
 		for (unsigned t = 0; t < p->trials && !rc; t++) {
 			if (t >= 1 && app_bzip2_past(p, APP_BZ2_PHASE_WORKERS))
 				break;
-			uint64_t t0 = clock_now();
-			double c0 = cpu_seconds(), sec, cpu;
-			unsigned started = 0;
-
-			double scan;
-
-			/* The scan is part of the parallel decoder's work. */
-			w.cand = bz2_scan_blocks(in, len, &w.ncand);
-			if (!w.cand) {
-				rc = -ENOMEM;
-				break;
-			}
-			scan = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
-			memset(w.busy, 0, sizeof(w.busy));
-			w.rc = calloc(w.ncand + 1, sizeof(*w.rc));
-			w.end_bit = calloc(w.ncand + 1, sizeof(*w.end_bit));
-			w.crc = calloc(w.ncand + 1, sizeof(*w.crc));
-			w.nblock = calloc(w.ncand + 1, sizeof(*w.nblock));
-			w.bytes = calloc(w.ncand + 1, sizeof(*w.bytes));
-			w.seconds = calloc(w.ncand + 1, sizeof(*w.seconds));
-			atomic_store(&w.next, 0);
-			atomic_store(&w.next_worker, 0);
-			if (!w.rc || !w.end_bit || !w.crc || !w.nblock || !w.bytes || !w.seconds) {
-				rc = -ENOMEM;
-			} else {
-				for (unsigned i = 0; i < n; i++)
-					if (!pthread_create(&th[i], NULL, worker_main, &w))
-						started++;
-				if (!started)
-					worker_main(&w);
-				for (unsigned i = 0; i < started; i++)
-					pthread_join(th[i], NULL);
-				sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
-				cpu = cpu_seconds() - c0;
-				if (chain_check(&w, &blocks) != decoded) {
-					r->workers_sequential_fallback = true;
-					rc = 1;
-				} else if (!t || sec < best) {
-					double sum = 0, most = 0;
-
-					best = sec;
-					cpu_best = cpu;
-					for (unsigned i = 0; i < n; i++) {
-						sum += w.busy[i];
-						most = w.busy[i] > most ? w.busy[i] : most;
-					}
-					x->scan_seconds = scan;
-					x->blocks_seconds = sum;
-					x->imbalance_seconds = most - sum / n;
-					free(rates);
-					rates = malloc(w.ncand * sizeof(*rates));
-					if (rates) {
-						size_t k = 0;
-
-						for (size_t i = 0; i < w.ncand; i++)
-							if (!w.rc[i] && w.seconds[i] > 0)
-								rates[k++] = (double)w.bytes[i] / MB / w.seconds[i];
-						qsort(rates, k, sizeof(*rates), cmp_double);
-						x->block_mb_per_s_min = k ? rates[0] : 0;
-						x->block_mb_per_s_median = k ? rates[k / 2] : 0;
-						x->block_mb_per_s_max = k ? rates[k - 1] : 0;
-					}
-				}
-			}
-			free(w.cand);
-			free(w.rc);
-			free(w.end_bit);
-			free(w.crc);
-			free(w.nblock);
-			free(w.bytes);
-			free(w.seconds);
-			if (p->stop && *p->stop)
-				rc = -EINTR;
+			rc = workers_trial(p, &w, n, decoded, t == 0, &best, r, x);
 		}
-		free(rates);
 		if (rc)
 			break;
-		x->n = n;
-		x->wall_seconds = best;
-		x->mb_per_s = (double)decoded / MB / best;
-		x->cpu_seconds_per_gb = cpu_best / ((double)decoded / 1e9);
-		x->speedup = r->nworkers ? r->workers[0].wall_seconds / best : 1.0;
-		workers_shortfall(r->nworkers ? &r->workers[0] : x, x);
-		getrusage(RUSAGE_SELF, &ru);
-		x->peak_rss_kib = ru.ru_maxrss;
 		x->decoder_bytes = app_bzip2_footprint_at(&fp, n, w.ncand);
-		r->nworkers++;
+		workers_row(r, x, n, &best, decoded);
 	}
 	workers_release(&w);
 	return rc > 0 ? 0 : rc;
@@ -1254,54 +1305,39 @@ out:
 	return rc;
 }
 
-int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+/* The input: the file, or generated text compressed by libbz2 (untimed
+ * setup, its seconds kept apart). */
+static int load_input(const struct app_bzip2_params *p, struct app_bzip2_result *r, uint8_t **in, size_t *len,
+		      char *err, size_t errlen)
 {
-	struct app_bzip2_params q = *p;
-	struct app_bzip2_shrink shrink = {.reduced = false};
-	uint64_t t_start = clock_wall_ns();
+	uint64_t t0 = clock_wall_ns();
+	int rc;
 
-	q.start_ns = app_bzip2_now(p);
-	uint8_t *in = NULL, *buf = NULL;
-	size_t len = 0;
-	struct hash_sink ref = {.bytes = 0};
+	if (p->path) {
+		if ((rc = read_file(p->path, in, len, err, errlen)))
+			return rc;
+		snprintf(r->path, sizeof(r->path), "%s", p->path);
+		return 0;
+	}
+	if ((rc = make_default(p->default_text_bytes, p->seed, in, len, err, errlen)))
+		return rc;
+	r->generated = true;
+	r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
+	return 0;
+}
+
+/* The references every variant is held to: libbz2's bytes (their sha256
+ * and count), then ours with one lane, which must equal them. A stream
+ * either decoder refuses is the input's fault (-EINVAL, err says where). */
+static int check_references(const struct app_bzip2_params *p, struct app_bzip2_result *r, const uint8_t *in,
+			    size_t len, uint8_t *buf, char *err, size_t errlen)
+{
+	struct hash_sink ref = {.bytes = 0}, ours = {.bytes = 0};
 	struct bz2_decode_opts o1 = {.walk = {.lanes = 1}};
 	struct bz2_error e;
-	struct hash_sink ours = {.bytes = 0};
 	char hex[65];
 	int rc;
 
-	memset(r, 0, sizeof(*r));
-	if (!bz2_ref_available()) {
-		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, err, errlen);
-		return -ENOTSUP;
-	}
-	snprintf(r->libbz2_version, sizeof(r->libbz2_version), "%s", bz2_ref_version());
-	if (p->path) {
-		if ((rc = read_file(p->path, &in, &len, err, errlen)))
-			return rc;
-		snprintf(r->path, sizeof(r->path), "%s", p->path);
-	} else {
-		uint64_t t0 = clock_wall_ns();
-
-		if ((rc = make_default(p->default_text_bytes, p->seed, &in, &len, err, errlen)))
-			return rc;
-		r->generated = true;
-		r->generate_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
-	}
-	r->file_compressed_bytes = len;
-	r->segments_override = p->segments;
-	r->pages = p->npages ? p->pages[p->npages - 1] : PAGES_SMALL;
-	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
-		goto out;
-	r->prefix_blocks = shrink.blocks;
-	r->compressed_bytes = len;
-	buf = malloc(1 << 20);
-	if (!buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
-
-	/* The references: libbz2's bytes, then ours with one lane. */
 	sha256_init(&ref.sha);
 	if ((rc = bz2_ref_decode(in, len, hash_ref, &ref, buf, 1 << 20, err, errlen))) {
 		if (rc == -1) {
@@ -1311,7 +1347,7 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			snprintf(err, errlen, "%s: %s", p->path ? p->path : "generated input", why);
 			rc = -EINVAL;
 		}
-		goto out;
+		return rc;
 	}
 	sha256_final_hex(&ref.sha, r->hash);
 	r->decoded_bytes = ref.bytes;
@@ -1321,36 +1357,46 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			bad_input(p->path ? p->path : "generated input", &e, err, errlen);
 			rc = -EINVAL;
 		}
-		goto out;
+		return rc;
 	}
 	sha256_final_hex(&ours.sha, hex);
 	if (strcmp(hex, r->hash) || ours.bytes != ref.bytes) {
 		snprintf(err, errlen, "K=1: sha256 %s, libbz2 %s", hex, r->hash);
-		rc = -EPROTO;
-		goto out;
+		return -EPROTO;
 	}
 	r->blocks = ours.blocks;
 	r->rows = ours.rows;
-	for (size_t i = 0; i < len;) {
-		/* Streams: count the headers the decoder walked through. */
+	return 0;
+}
+
+/* The next stream header after byte i (a "BZh" level and a block magic),
+ * or len. */
+static size_t next_stream(const uint8_t *in, size_t len, size_t i)
+{
+	for (size_t j = i + 4; j + 4 <= len; j++)
+		if (in[j] == 'B' && !memcmp(in + j, "BZh", 3) && in[j + 3] >= '1' && in[j + 3] <= '9' && j + 10 <= len &&
+		    !memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6))
+			return j;
+	return len;
+}
+
+/* Streams: count the headers the decoder walked through. The header's
+ * level bounds every block of the stream: the table the walk follows
+ * holds that many 4-byte rows. */
+static void count_streams(struct app_bzip2_result *r, const uint8_t *in, size_t len)
+{
+	for (size_t i = 0; i < len; i = next_stream(in, len, i)) {
 		r->streams++;
-		/* The header's level bounds every block of the stream: the
-		 * table the walk follows holds that many 4-byte rows. */
 		if (i + 3 < len && in[i + 3] >= '1' && in[i + 3] <= '9' && 100000u * (size_t)(in[i + 3] - '0') > r->block_rows)
 			r->block_rows = 100000u * (size_t)(in[i + 3] - '0');
-		{
-			const uint8_t *nx = NULL;
-
-			for (size_t j = i + 4; j + 4 <= len; j++)
-				if (in[j] == 'B' && !memcmp(in + j, "BZh", 3) && in[j + 3] >= '1' && in[j + 3] <= '9' &&
-				    j + 10 <= len && !memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6)) {
-					nx = in + j;
-					break;
-				}
-			i = nx ? (size_t)(nx - in) : len;
-		}
 	}
 	r->table_bytes = 4 * r->block_rows;
+}
+
+/* The input's line: the file (or the prefix the budget kept) or the
+ * generated text and how it was compressed. */
+static void describe_input(const struct app_bzip2_params *p, struct app_bzip2_result *r, size_t len)
+{
 	if (p->path && r->prefix_blocks)
 		snprintf(r->input, sizeof(r->input), "%s: %zu bytes; its first %zu blocks as one stream (the budget): "
 			 "%zu bytes, %zu bytes decoded", p->path, r->file_compressed_bytes, r->prefix_blocks, len,
@@ -1363,47 +1409,100 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 			 "by libbz2 %s at level 9 (untimed, %.1f s): %zu bytes, %u blocks",
 			 (unsigned long long)p->seed, p->default_text_bytes, r->libbz2_version, r->generate_seconds, len,
 			 r->blocks);
+}
 
-	plan_variants(&q, r, shrink.reduced);
-	for (unsigned i = 0; i < r->nvariants; i++) {
-		if (p->stop && *p->stop) {
-			rc = -EINTR;
-			goto out;
-		}
-		if ((rc = run_variant(&q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
-			goto out;
-	}
-	app_bzip2_translation_derive(r);
-	if ((rc = app_bzip2_translation_paired(&q, in, len, r)))
-		goto out;
+/* libbz2 on one thread over the same bytes, no sink: the fastest trial. */
+static int time_libbz2(const struct app_bzip2_params *q, struct app_bzip2_result *r, const uint8_t *in, size_t len,
+		       uint8_t *buf, char *err, size_t errlen)
+{
+	int rc;
 
-	/* libbz2 on one thread over the same bytes, no sink. */
-	for (unsigned t = 0; t < q.trials; t++) {
-		if (t >= 1 && app_bzip2_past(&q, APP_BZ2_PHASE_LIBBZ2))
+	for (unsigned t = 0; t < q->trials; t++) {
+		if (t >= 1 && app_bzip2_past(q, APP_BZ2_PHASE_LIBBZ2))
 			break;
 		uint64_t t0 = clock_now();
 		double sec;
 
 		if ((rc = bz2_ref_decode(in, len, NULL, NULL, buf, 1 << 20, err, errlen)))
-			goto out;
-		sec = clock_ticks_to_ns(p->clock, clock_now() - t0) * 1e-9;
+			return rc;
+		sec = clock_ticks_to_ns(q->clock, clock_now() - t0) * 1e-9;
 		if (r->libbz2_ntrials < APP_BZ2_TRIALS_MAX)
 			r->libbz2_trial_seconds[r->libbz2_ntrials++] = sec;
 		if (!t || sec < r->libbz2_seconds)
 			r->libbz2_seconds = sec;
 	}
 	r->libbz2_mb_per_s = (double)r->decoded_bytes / MB / r->libbz2_seconds;
-	derive(r);
+	return 0;
+}
 
-	{
-		struct bz2_walk_opts w = {
-			.lanes = r->variants[r->best].k, .segments = r->variants[r->best].segments,
-			.layout = r->variants[r->best].layout, .prefetch = r->variants[r->best].prefetch,
-		};
+/* Every planned variant, then the translation figures they feed. */
+static int run_variants(const struct app_bzip2_params *q, struct app_bzip2_result *r, const uint8_t *in,
+			size_t len, char *err, size_t errlen)
+{
+	int rc;
 
-		if ((rc = run_workers(&q, in, len, r->decoded_bytes, &w, r->variants[r->best].plain, r)))
-			goto out;
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		if (q->stop && *q->stop)
+			return -EINTR;
+		if ((rc = run_variant(q, in, len, r->hash, r->decoded_bytes, &r->variants[i], err, errlen)))
+			return rc;
 	}
+	app_bzip2_translation_derive(r);
+	return app_bzip2_translation_paired(q, in, len, r);
+}
+
+/* The workers run the best variant's walk. */
+static int run_best_workers(const struct app_bzip2_params *q, struct app_bzip2_result *r, const uint8_t *in,
+			    size_t len)
+{
+	const struct app_bzip2_variant *b = &r->variants[r->best];
+	struct bz2_walk_opts w = {
+		.lanes = b->k, .segments = b->segments, .layout = b->layout, .prefetch = b->prefetch,
+	};
+
+	return run_workers(q, in, len, r->decoded_bytes, &w, b->plain, r);
+}
+
+int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen)
+{
+	struct app_bzip2_params q = *p;
+	struct app_bzip2_shrink shrink = {.reduced = false};
+	uint64_t t_start = clock_wall_ns();
+	uint8_t *in = NULL, *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	q.start_ns = app_bzip2_now(p);
+	memset(r, 0, sizeof(*r));
+	if (!bz2_ref_available()) {
+		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, err, errlen);
+		return -ENOTSUP;
+	}
+	snprintf(r->libbz2_version, sizeof(r->libbz2_version), "%s", bz2_ref_version());
+	if ((rc = load_input(p, r, &in, &len, err, errlen)))
+		return rc;
+	r->file_compressed_bytes = len;
+	r->segments_override = p->segments;
+	r->pages = p->npages ? p->pages[p->npages - 1] : PAGES_SMALL;
+	if ((rc = fit_budget(&q, r, &shrink, &in, &len)))
+		goto out;
+	r->prefix_blocks = shrink.blocks;
+	r->compressed_bytes = len;
+	if (!(buf = malloc(1 << 20))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if ((rc = check_references(p, r, in, len, buf, err, errlen)))
+		goto out;
+	count_streams(r, in, len);
+	describe_input(p, r, len);
+
+	plan_variants(&q, r, shrink.reduced);
+	if ((rc = run_variants(&q, r, in, len, err, errlen)) || (rc = time_libbz2(&q, r, in, len, buf, err, errlen)))
+		goto out;
+	derive(r);
+	if ((rc = run_best_workers(&q, r, in, len)))
+		goto out;
 	if (p->tools)
 		run_tools(&q, in, len, shrink.blocks ? NULL : p->path, r);
 	if ((rc = app_bzip2_whole_process(&q, in, len, r)))

@@ -258,9 +258,9 @@ struct app_bzip2_result {
 /* What says whether the table is cache-resident: the run's latency curve
  * (NULL when latency did not run; read with r->chase's t(1)) and the
  * OS-reported sizes (0: unknown). */
-struct latency_result;
+struct latency_curve;
 struct app_bzip2_cache_facts {
-	const struct latency_result *latency;
+	const struct latency_curve *latency;
 	size_t l2_bytes, largest_cache_bytes;
 	const char *sizes_from;      /* the two sizes' source (exp/cache_sizes.h); NULL: the OS */
 };

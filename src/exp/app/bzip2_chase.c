@@ -10,7 +10,7 @@
  */
 #include "exp/app/bzip2.h"
 
-#include "exp/latency.h"
+#include "exp/latency_curve.h"
 
 #include <errno.h>
 #include <math.h>
@@ -33,9 +33,9 @@ static double chase_speedup_at(const struct app_chase *c, unsigned k)
  * access, so half of the memory latency divides the two. The curve's
  * detected levels are not used: on a guest that shows no L3 plateau the
  * last "level" starts inside the L3 and would call a cached table memory. */
-static bool residency_from_curve(const struct latency_result *lat, struct app_bzip2_result *r)
+static bool residency_from_curve(const struct latency_curve *lat, struct app_bzip2_result *r)
 {
-	const struct latency_point *far;
+	const struct latency_curve_point *far;
 
 	if (!lat || !lat->ncurve || !r->chase.ran || !(r->chase.latency_ns > 0))
 		return false;

@@ -20,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: the table is built once and walked repeatedly (the first walk after the build is " \
+		"the cold stage)"
+#define CHECKED "every output equal to the input byte for byte, FNV-1a hash"
+
 #define BZIP2_BLOCK_BYTES 900000
 /* The ring variant: segments (many more than the largest K, so lanes
  * refill and the longest segment, about ln(S) times the mean for random
@@ -397,7 +403,167 @@ static int sweep(const struct app_params *p, struct app_kernel_result *r, const 
 	return 0;
 }
 
-static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+/* One run's text, its transforms, the table's arena and the lane plans:
+ * what the steps below hand on, freed together. */
+struct bwt_job {
+	uint8_t *text, *bwt, *out;
+	int32_t *sa;
+	size_t n, rows, primary, table_bytes;
+	bool wide;
+	const char *input;
+	struct arena arena;
+	struct lanes_plan plans[APP_NLANE_SET];
+	unsigned nplans;
+	struct ring_setup ring;
+	struct walk_ctx w;
+};
+
+static void job_free(struct bwt_job *j)
+{
+	ring_free(&j->ring);
+	free(j->text);
+	free(j->sa);
+	free(j->bwt);
+	free(j->out);
+	arena_unmap(&j->arena);
+}
+
+/* The text: the --text file, or generated (bzip2's block size with its
+ * preset, else as many bytes as the footprint's table has rows). */
+static int job_input(const struct app_params *p, struct bwt_job *j, char *err, size_t errlen)
+{
+	size_t fp = p->footprint_bytes < MIN_FOOTPRINT_BYTES ? MIN_FOOTPRINT_BYTES : p->footprint_bytes;
+
+	if (p->text_path) {
+		j->input = "file";
+		return read_text(p->text_path, &j->text, &j->n, err, errlen);
+	}
+	j->n = p->bzip2 ? BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
+	j->input = p->bzip2 ? "markov" : textgen_name(p->input);
+	if (!(j->text = malloc(j->n)))
+		return -ENOMEM;
+	textgen_fill(j->text, j->n, p->bzip2 ? TEXTGEN_MARKOV : p->input, p->seed);
+	return 0;
+}
+
+/* The table's size for the text, and the run's parameters. */
+static void job_describe(const struct app_params *p, struct app_kernel_result *r, struct bwt_job *j)
+{
+	j->rows = j->n + 1;
+	j->wide = p->force_wide || bwt_table_wide(j->rows);
+	j->table_bytes = j->rows * (j->wide ? sizeof(uint64_t) : sizeof(uint32_t));
+	app_footprint_set(p, r, j->table_bytes);
+	app_param_text(r, "input", j->input);
+	if (p->text_path)
+		app_param_text(r, "text_path", p->text_path);
+	app_param_num(r, "bzip2_preset", p->bzip2);
+	app_param_num(r, "text_bytes", (double)j->n);
+	app_param_num(r, "rows", (double)j->rows);
+	app_param_num(r, "walk_rows", p->walk_rows && p->walk_rows < j->n ? (double)p->walk_rows : (double)j->n);
+	app_param_num(r, "table_word_bytes", j->wide ? 8 : 4);
+	app_param_num(r, "table_bytes", (double)j->table_bytes);
+	app_param_num(r, "seed", (double)p->seed);
+	app_param_num(r, "max_k", p->max_k);
+	app_param_text(r, "starts", "exact (from the suffix array), K equal segments, lockstep");
+	app_param_text(r, "prefetch", "off");
+}
+
+/* Suffix sort, BWT and each K's exact start rows: setup, never part of a
+ * walk (the suffix array is freed before the table is mapped). */
+static int job_transform(const struct app_params *p, struct app_kernel_result *r, struct bwt_job *j)
+{
+	uint64_t ws = clock_wall_ns();
+	int rc;
+
+	if (!(j->sa = malloc(j->rows * sizeof(*j->sa))) || !(j->bwt = malloc(j->rows)))
+		return -ENOMEM;
+	if ((rc = sais_build(j->text, j->n, j->sa)))
+		return rc;
+	app_stage_add(r, "setup: suffix sort (SA-IS)", seconds_since(ws));
+	ws = clock_wall_ns();
+	sais_bwt(j->text, j->n, j->sa, j->bwt, &j->primary);
+	for (unsigned i = 0; i < APP_NLANE_SET && app_lane_set[i] <= p->max_k; i++)
+		j->plans[j->nplans++].k = app_lane_set[i];
+	if ((rc = plan_lanes(j->sa, j->n, j->plans, j->nplans)))
+		return rc;
+	free(j->sa);
+	j->sa = NULL;
+	app_stage_add(r, "setup: BWT and lane start rows", seconds_since(ws));
+	return 0;
+}
+
+/* The table's arena and the output buffer, poisoned for the first check. */
+static int job_map(const struct app_params *p, struct app_kernel_result *r, struct bwt_job *j)
+{
+	int rc;
+
+	if ((rc = arena_map(&j->arena, j->table_bytes, p->pages)))
+		return rc;
+	app_arena_record(p, r, &j->arena);
+	if (!(j->out = malloc(j->n)))
+		return -ENOMEM;
+	j->w = (struct walk_ctx){j->arena.base, j->wide, j->out, j->text, j->n, bwt_hash(j->text, j->n)};
+	r->check.expected_hash = j->w.text_hash;
+	poison(&j->w);
+	return 0;
+}
+
+/* The decoder's stages, cold: the table built from the BWT, then the
+ * first walk over it (largest K, register lanes), timed back to back. */
+static int time_cold_decode(const struct app_params *p, struct app_kernel_result *r, struct bwt_job *j)
+{
+	const struct lanes_plan *last = &j->plans[j->nplans - 1];
+	uint64_t t0, t1, t2, hash;
+	int rc;
+
+	t0 = clock_now();
+	bwt_table_build(j->bwt, j->rows, j->primary, j->arena.base, j->wide);
+	t1 = clock_now();
+	walk_full(&j->w, p->broken_walk ? p->broken_walk : app_bwt_walk_regs(last->k, j->w.wide), last);
+	t2 = clock_now();
+	app_stage_add(r, "table build (T-vector)", clock_ticks_to_ns(p->clock, t1 - t0) / 1e9);
+	app_stage_add(r, "walk (cold, first after the build, largest K, lanes_regs)",
+		      clock_ticks_to_ns(p->clock, t2 - t1) / 1e9);
+	app_stage_add(r, "whole inversion (table build + walk)", clock_ticks_to_ns(p->clock, t2 - t0) / 1e9);
+	if ((rc = check_output(&j->w, &r->check, "lanes_regs (cold)", last->k, &hash)))
+		return rc;
+	free(j->bwt);
+	j->bwt = NULL;
+	return 0;
+}
+
+/* The ring: its walk and the join, each timed once here (cold for the
+ * ring's pool and marks), then swept as the third variant. */
+static int time_cold_ring(const struct app_params *p, struct app_kernel_result *r, struct bwt_job *j)
+{
+	unsigned k = j->plans[j->nplans - 1].k;
+	uint64_t t0, t1, t2, hash;
+	bool ring_ok;
+	int rc;
+
+	if ((rc = ring_prepare(&j->ring, j->arena.base, j->w.wide, j->n, j->primary, p->seed, p->broken_ring)))
+		return rc;
+	poison(&j->w);
+	t0 = clock_now();
+	ring_ok = !app_bwt_walk_ring(&j->ring.g, k);
+	t1 = clock_now();
+	if (ring_ok)
+		ring_join(&j->ring, j->w.out, j->w.n);
+	t2 = clock_now();
+	/* A broken ring leaves the poisoned output: the check below says so. */
+	app_stage_add(r, "ring walk (pseudo-random starts, largest K)", clock_ticks_to_ns(p->clock, t1 - t0) / 1e9);
+	app_stage_add(r, "segment join (ring)", clock_ticks_to_ns(p->clock, t2 - t1) / 1e9);
+	if ((rc = check_output(&j->w, &r->check, "ring_random_starts (cold)", k, &hash)))
+		return rc;
+	app_param_num(r, "ring_segments", j->ring.g.nsegs);
+	app_param_num(r, "ring_chunk_bytes", (double)j->ring.g.chunk_bytes);
+	return 0;
+}
+
+/* The three variants and a slot for each (variant, K) they sweep. Returns
+ * the slots filled. */
+static unsigned variant_slots(const struct app_params *p, struct app_kernel_result *r, struct bwt_job *j,
+			      struct slot *slots)
 {
 	static const char *const variant_names[3] = {"lanes_state", "lanes_regs", "ring_random_starts"};
 	static const char *const variant_what[3] = {
@@ -405,139 +571,8 @@ static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char
 		"generated: each lane's row and output pointer a named local (spills past the registers)",
 		("as a decoder of existing files: 4096 segments from pseudo-random start rows with stop marks, K lanes "
 		 "on a ring, chunked output, then the segment join (both timed); K = 1, 4, 16, 32 only")};
-	struct ring_setup ring = {0};
-	bool ring_ok, wide;
-	uint8_t *text = NULL, *bwt = NULL, *out = NULL;
-	int32_t *sa = NULL;
-	struct arena arena = {0};
-	struct lanes_plan plans[APP_NLANE_SET];
-	struct slot slots[3 * APP_NLANE_SET];
-	struct walk_ctx w = {0};
-	unsigned nplans = 0, nslots = 0;
-	size_t n = 0, primary, rows, table_bytes;
-	uint64_t w0 = clock_wall_ns(), ws, t0, t1, t2, hash;
-	const char *input;
-	int rc;
+	unsigned nslots = 0;
 
-	app_start(p, r, "bwt",
-		  "warm: the table is built once and walked repeatedly (the first walk after the build is "
-		  "the cold stage)",
-		  "every output equal to the input byte for byte, FNV-1a hash");
-
-	/* Input. */
-	if (p->text_path) {
-		if ((rc = read_text(p->text_path, &text, &n, err, errlen)))
-			goto out;
-		input = "file";
-	} else {
-		size_t fp = p->footprint_bytes < MIN_FOOTPRINT_BYTES ? MIN_FOOTPRINT_BYTES : p->footprint_bytes;
-
-		n = p->bzip2 ? BZIP2_BLOCK_BYTES : app_bwt_text_bytes(fp);
-		input = p->bzip2 ? "markov" : textgen_name(p->input);
-		if (!(text = malloc(n))) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		textgen_fill(text, n, p->bzip2 ? TEXTGEN_MARKOV : p->input, p->seed);
-	}
-	rows = n + 1;
-	wide = p->force_wide || bwt_table_wide(rows);
-	table_bytes = rows * (wide ? sizeof(uint64_t) : sizeof(uint32_t));
-	r->footprint_bytes = table_bytes;
-	r->may_fit_cache = p->largest_cache_bytes && table_bytes <= p->largest_cache_bytes;
-	app_param_text(r, "input", input);
-	if (p->text_path)
-		app_param_text(r, "text_path", p->text_path);
-	app_param_num(r, "bzip2_preset", p->bzip2);
-	app_param_num(r, "text_bytes", (double)n);
-	app_param_num(r, "rows", (double)rows);
-	app_param_num(r, "walk_rows", p->walk_rows && p->walk_rows < n ? (double)p->walk_rows : (double)n);
-	app_param_num(r, "table_word_bytes", wide ? 8 : 4);
-	app_param_num(r, "table_bytes", (double)table_bytes);
-	app_param_num(r, "seed", (double)p->seed);
-	app_param_num(r, "max_k", p->max_k);
-	app_param_text(r, "starts", "exact (from the suffix array), K equal segments, lockstep");
-	app_param_text(r, "prefetch", "off");
-	app_stage_add(r, "setup: input", seconds_since(w0));
-
-	/* Suffix sort and BWT: setup, never part of a walk. */
-	ws = clock_wall_ns();
-	if (!(sa = malloc(rows * sizeof(*sa))) || !(bwt = malloc(rows))) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if ((rc = sais_build(text, n, sa)))
-		goto out;
-	app_stage_add(r, "setup: suffix sort (SA-IS)", seconds_since(ws));
-	ws = clock_wall_ns();
-	sais_bwt(text, n, sa, bwt, &primary);
-	for (unsigned i = 0; i < APP_NLANE_SET && app_lane_set[i] <= p->max_k; i++)
-		plans[nplans++].k = app_lane_set[i];
-	if ((rc = plan_lanes(sa, n, plans, nplans)))
-		goto out;
-	free(sa);
-	sa = NULL;
-	app_stage_add(r, "setup: BWT and lane start rows", seconds_since(ws));
-	r->setup_seconds = seconds_since(w0);
-
-	/* The chase at the table's footprint, before the table is mapped so the
-	 * two never hold memory at once. */
-	if (p->chase) {
-		if ((rc = app_chase_checked(p, table_bytes, "bwt", r)))
-			goto out;
-	}
-
-	if ((rc = arena_map(&arena, table_bytes, p->pages)))
-		goto out;
-	r->pages_requested = arena_request_name(p->pages);
-	r->total_bytes = arena.bytes;
-	r->huge_bytes_obtained = arena.huge_bytes_obtained;
-	if (!(out = malloc(n))) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	w = (struct walk_ctx){arena.base, wide, out, text, n, bwt_hash(text, n)};
-	r->check.expected_hash = w.text_hash;
-	poison(&w);
-
-	/* The decoder's stages, cold: the table built from the BWT, then the
-	 * first walk over it (largest K, register lanes), timed back to back. */
-	t0 = clock_now();
-	bwt_table_build(bwt, rows, primary, arena.base, wide);
-	t1 = clock_now();
-	walk_full(&w, p->broken_walk ? p->broken_walk : app_bwt_walk_regs(plans[nplans - 1].k, w.wide),
-		  &plans[nplans - 1]);
-	t2 = clock_now();
-	app_stage_add(r, "table build (T-vector)", clock_ticks_to_ns(p->clock, t1 - t0) / 1e9);
-	app_stage_add(r, "walk (cold, first after the build, largest K, lanes_regs)",
-		      clock_ticks_to_ns(p->clock, t2 - t1) / 1e9);
-	app_stage_add(r, "whole inversion (table build + walk)", clock_ticks_to_ns(p->clock, t2 - t0) / 1e9);
-	if ((rc = check_output(&w, &r->check, "lanes_regs (cold)", plans[nplans - 1].k, &hash)))
-		goto out;
-	free(bwt);
-	bwt = NULL;
-
-	/* The ring: its walk and the join, each timed once here (cold for the
-	 * ring's pool and marks), then swept as the third variant. */
-	if ((rc = ring_prepare(&ring, arena.base, w.wide, n, primary, p->seed, p->broken_ring)))
-		goto out;
-	poison(&w);
-	t0 = clock_now();
-	ring_ok = !app_bwt_walk_ring(&ring.g, plans[nplans - 1].k);
-	t1 = clock_now();
-	if (ring_ok)
-		ring_join(&ring, w.out, w.n);
-	t2 = clock_now();
-	/* A broken ring leaves the poisoned output: the check below says so. */
-	app_stage_add(r, "ring walk (pseudo-random starts, largest K)", clock_ticks_to_ns(p->clock, t1 - t0) / 1e9);
-	app_stage_add(r, "segment join (ring)", clock_ticks_to_ns(p->clock, t2 - t1) / 1e9);
-	if ((rc = check_output(&w, &r->check, "ring_random_starts (cold)", plans[nplans - 1].k, &hash)))
-		goto out;
-	app_param_num(r, "ring_segments", ring.g.nsegs);
-	app_param_num(r, "ring_chunk_bytes", (double)ring.g.chunk_bytes);
-
-	/* The sweep: every (variant, K) in one round, trials rounds. */
-	ws = clock_wall_ns();
 	r->nvariants = 3;
 	r->headline_want = "lanes_regs";
 	for (unsigned v = 0; v < 3; v++) {
@@ -545,42 +580,62 @@ static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char
 
 		var->name = variant_names[v];
 		var->what = variant_what[v];
-		for (unsigned i = 0; i < nplans; i++) {
-			app_bwt_walk_fn fn = v == 1 ? app_bwt_walk_regs(plans[i].k, w.wide)
-					       : w.wide ? app_bwt_walk_state64 : app_bwt_walk_state32;
+		for (unsigned i = 0; i < j->nplans; i++) {
+			const struct lanes_plan *l = &j->plans[i];
+			app_bwt_walk_fn fn = v == 1 ? app_bwt_walk_regs(l->k, j->w.wide)
+					       : j->w.wide ? app_bwt_walk_state64 : app_bwt_walk_state32;
 			struct app_point *pt = &var->points[var->npoints];
 
 			/* The ring sweeps K = 1, 4, 16, 32 only: it keeps the
 			 * run under a minute at the default footprint. */
-			if (v == 2 && plans[i].k != 1 && plans[i].k != 4 && plans[i].k != 16 && plans[i].k != 32)
+			if (v == 2 && l->k != 1 && l->k != 4 && l->k != 16 && l->k != 32)
 				continue;
 			if (v == 1 && p->broken_walk)
 				fn = p->broken_walk;
-			pt->k = plans[i].k;
+			pt->k = l->k;
 			pt->dependent_loads_per_item = 1.0;
 			pt->loads_per_item = 1.0;
 			var->npoints++;
-			slots[nslots++] = (struct slot){var, pt, fn, &plans[i], v == 2 ? &ring : NULL, plans[i].k};
+			slots[nslots++] = (struct slot){var, pt, fn, l, v == 2 ? &j->ring : NULL, l->k};
 		}
 	}
-	if ((rc = sweep(p, r, &w, slots, nslots)))
+	return nslots;
+}
+
+static int bwt_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+{
+	struct bwt_job j = {0};
+	struct slot slots[3 * APP_NLANE_SET];
+	unsigned nslots;
+	uint64_t w0 = clock_wall_ns(), ws;
+	int rc;
+
+	if ((rc = job_input(p, &j, err, errlen)))
+		goto out;
+	job_describe(p, r, &j);
+	app_stage_add(r, "setup: input", seconds_since(w0));
+	if ((rc = job_transform(p, r, &j)))
+		goto out;
+	r->setup_seconds = seconds_since(w0);
+
+	/* The chase at the table's footprint, before the table is mapped so the
+	 * two never hold memory at once. */
+	if (p->chase && (rc = app_chase_checked(p, j.table_bytes, "bwt", r)))
+		goto out;
+	if ((rc = job_map(p, r, &j)) || (rc = time_cold_decode(p, r, &j)) || (rc = time_cold_ring(p, r, &j)))
+		goto out;
+
+	/* The sweep: every (variant, K) in one round, trials rounds. */
+	ws = clock_wall_ns();
+	nslots = variant_slots(p, r, &j, slots);
+	if ((rc = sweep(p, r, &j.w, slots, nslots)))
 		goto out;
 	r->sweep_seconds = seconds_since(ws);
-	{
-		size_t huge_after;
-
-		if (!arena_backing_obtained(&arena, &huge_after) && huge_after < r->huge_bytes_obtained)
-			r->huge_bytes_obtained = huge_after;
-	}
+	app_arena_recheck(r, &j.arena);
 	app_finish(p, r);
 out:
-	ring_free(&ring);
-	free(text);
-	free(sa);
-	free(bwt);
-	free(out);
-	arena_unmap(&arena);
+	job_free(&j);
 	return rc;
 }
 
-const struct app_kernel app_kernel_bwt = {.name = "bwt", .run = bwt_run};
+const struct app_kernel app_kernel_bwt = {.name = "bwt", .warmth = WARMTH, .check_what = CHECKED, .run = bwt_run};

@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: the array is written once and gathered from repeatedly"
+#define CHECKED "every sum equal to the one fixed at build time from the index stream,"
+
 #define GATHER_MAX_ITEMS ((size_t)1 << 24)
 #define GATHER_MIN_FOOTPRINT ((size_t)64 << 10)
 
@@ -40,9 +45,6 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	struct rng rng;
 	int rc;
 
-	app_start(p, r, "gather",
-		  "warm: the array is written once and gathered from repeatedly",
-		  "every sum equal to the one fixed at build time from the index stream,");
 	r->ceiling = true;
 	if (elems > UINT32_MAX) {
 		snprintf(err, errlen, "--size: gather indexes at most 2^32 elements of 8 bytes (expected at most 32G)");
@@ -53,8 +55,7 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	n = 4 * (fp / p->line_bytes);
 	if (n > GATHER_MAX_ITEMS)
 		n = GATHER_MAX_ITEMS;
-	r->footprint_bytes = elems * sizeof(uint64_t);
-	r->may_fit_cache = p->largest_cache_bytes && r->footprint_bytes <= p->largest_cache_bytes;
+	app_footprint_set(p, r, elems * sizeof(uint64_t));
 	app_param_num(r, "elements", (double)elems);
 	app_param_num(r, "items", (double)n);
 	app_param_num(r, "index_bytes", (double)(n * sizeof(uint32_t)));
@@ -67,9 +68,7 @@ static int gather_run(const struct app_params *p, struct app_kernel_result *r, c
 	}
 	if ((rc = arena_map(&arena, r->footprint_bytes, p->pages)))
 		goto out;
-	r->pages_requested = arena_request_name(p->pages);
-	r->total_bytes = arena.bytes;
-	r->huge_bytes_obtained = arena.huge_bytes_obtained;
+	app_arena_record(p, r, &arena);
 	for (size_t i = 0; i < elems; i++)
 		((uint64_t *)arena.base)[i] = value_at(i);
 	rng_seed(&rng, p->seed);
@@ -123,4 +122,4 @@ out:
 	return rc;
 }
 
-const struct app_kernel app_kernel_gather = {.name = "gather", .run = gather_run};
+const struct app_kernel app_kernel_gather = {.name = "gather", .warmth = WARMTH, .check_what = CHECKED, .run = gather_run};

@@ -18,6 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: the tables are built once and probed repeatedly"
+#define CHECKED "every found count and value sum equal to the ones fixed at build time; last sum"
+
 #define HASH_QUERIES ((size_t)1 << 19)
 #define HASH_MIN_FOOTPRINT ((size_t)64 << 10)
 #define NHIT 2
@@ -121,7 +126,144 @@ static int run_slot(const struct app_params *p, const struct tables *t, struct s
 	return -EPROTO;
 }
 
-static int hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+/* One run's tables, lookups and their sizes: what the steps below hand
+ * on, freed together. */
+struct hash_job {
+	struct arena chained, lp;
+	struct query_set qs[NHIT];
+	struct tables t;
+	uint32_t *perm;
+	size_t n, buckets, lp_slots, queries;
+	struct rng rng;
+};
+
+static void job_free(struct hash_job *j)
+{
+	free(j->perm);
+	free(j->qs[0].keys);
+	free(j->qs[1].keys);
+	arena_unmap(&j->chained);
+	arena_unmap(&j->lp);
+}
+
+/* Nodes of 32 B and a 4-byte head per bucket at load factor 2: about
+ * 34 B per key. -EINVAL (err filled) when the keys cannot be indexed. */
+static int job_size(const struct app_params *p, struct app_kernel_result *r, struct hash_job *j, char *err,
+		    size_t errlen)
+{
+	size_t fp = p->footprint_bytes < HASH_MIN_FOOTPRINT ? HASH_MIN_FOOTPRINT : p->footprint_bytes;
+
+	j->n = fp / 34;
+	j->buckets = pow2_at_least(j->n / 2 ? j->n / 2 : 1);
+	if (j->n < 2 || j->n >= APP_HASH_NIL) {
+		snprintf(err, errlen, "--size: hash needs 2 to 2^32 - 2 keys (expected a size from 64K to 128G)");
+		return -EINVAL;
+	}
+	j->lp_slots = pow2_at_least(2 * j->n);
+	app_footprint_set(p, r, j->n * sizeof(struct app_hash_node) + j->buckets * sizeof(uint32_t));
+	app_param_num(r, "keys", (double)j->n);
+	app_param_num(r, "buckets", (double)j->buckets);
+	app_param_num(r, "load_factor", (double)j->n / (double)j->buckets);
+	app_param_num(r, "node_bytes", sizeof(struct app_hash_node));
+	app_param_num(r, "lookups", (double)j->queries);
+	app_param_num(r, "linear_probe_slots", (double)j->lp_slots);
+	app_param_num(r, "linear_probe_bytes", (double)(j->lp_slots * sizeof(struct app_lp_slot)));
+	app_param_num(r, "seed", (double)p->seed);
+	return 0;
+}
+
+/* Both tables. Key j (1..n) lives at node perm[j - 1]: chains hop between
+ * random lines. Each key goes to the head of its chain. */
+static void fill_tables(struct hash_job *j, struct app_hash_node *nodes, uint32_t *heads)
+{
+	struct app_lp_slot *s = (struct app_lp_slot *)j->lp.base;
+	uint32_t *perm = j->perm;
+
+	for (size_t i = 0; i < j->n; i++)
+		perm[i] = (uint32_t)i;
+	for (size_t i = j->n - 1; i > 0; i--) {
+		size_t k = rng_below(&j->rng, i + 1);
+		uint32_t x = perm[i];
+
+		perm[i] = perm[k];
+		perm[k] = x;
+	}
+	for (size_t b = 0; b < j->buckets; b++)
+		heads[b] = APP_HASH_NIL;
+	for (size_t k = 1; k <= j->n; k++) {
+		uint64_t key = mix(k), b = key & (j->buckets - 1), h = key & (j->lp_slots - 1);
+		struct app_hash_node *nd = &nodes[perm[k - 1]];
+
+		*nd = (struct app_hash_node){.key = key, .value = value_of(key), .next = heads[b]};
+		heads[b] = perm[k - 1];
+		while (s[h].key)
+			h = (h + 1) & (j->lp_slots - 1);
+		s[h] = (struct app_lp_slot){key, value_of(key)};
+	}
+	j->t = (struct tables){{nodes, heads, j->buckets - 1}, (const struct app_lp_slot *)j->lp.base,
+			       j->lp_slots - 1, j->n};
+}
+
+/* Each hit fraction's lookups and the found count and value sum they
+ * must give. */
+static void fill_queries(struct hash_job *j)
+{
+	for (unsigned h = 0; h < NHIT; h++)
+		for (size_t q = 0; q < j->queries; q++) {
+			bool hit = h == 0 || rng_below(&j->rng, 2);
+			uint64_t key = hit ? mix(1 + rng_below(&j->rng, j->n)) : mix(j->n + 1 + rng_below(&j->rng, j->n));
+
+			j->qs[h].keys[q] = key;
+			if (hit) {
+				j->qs[h].expected_found++;
+				j->qs[h].expected_sum += value_of(key);
+			}
+		}
+}
+
+/* The dependent loads per lookup, counted in an untimed pass. */
+static void job_count_loads(struct app_kernel_result *r, struct hash_job *j)
+{
+	uint64_t ws = clock_wall_ns();
+
+	for (unsigned h = 0; h < NHIT; h++)
+		count_loads(&j->t, &j->qs[h], j->queries);
+	app_stage_add(r, "setup: dependent loads counted (untimed pass)", (double)(clock_wall_ns() - ws) / 1e9);
+	app_param_num(r, "dependent_loads_per_lookup_hit1.0", j->qs[0].dependent_loads_per_lookup);
+	app_param_num(r, "dependent_loads_per_lookup_hit0.5", j->qs[1].dependent_loads_per_lookup);
+	app_param_num(r, "linear_probes_per_lookup_hit0.5", j->qs[1].probes_per_lookup);
+}
+
+/* Setup, timed from w0 as the stages say: both tables, the lookups and
+ * their expected answers, then the untimed load count. */
+static int job_setup(const struct app_params *p, struct app_kernel_result *r, struct hash_job *j, uint64_t w0)
+{
+	int rc;
+
+	if ((rc = arena_map(&j->chained, r->footprint_bytes, p->pages)) ||
+	    (rc = arena_map(&j->lp, j->lp_slots * sizeof(struct app_lp_slot), p->pages)))
+		return rc;
+	app_arena_record(p, r, &j->chained);
+	if (!(j->perm = malloc(j->n * sizeof(*j->perm))) || !(j->qs[0].keys = malloc(j->queries * sizeof(uint64_t))) ||
+	    !(j->qs[1].keys = malloc(j->queries * sizeof(uint64_t))))
+		return -ENOMEM;
+	rng_seed(&j->rng, p->seed);
+	fill_tables(j, (struct app_hash_node *)j->chained.base,
+		    (uint32_t *)(j->chained.base + j->n * sizeof(struct app_hash_node)));
+	fill_queries(j);
+	r->check.expected_hash = j->qs[0].expected_sum;
+	app_stage_add(r, "setup: tables and lookups", (double)(clock_wall_ns() - w0) / 1e9);
+	job_count_loads(r, j);
+	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
+	free(j->perm);
+	j->perm = NULL;
+	return 0;
+}
+
+/* The four forms at each hit fraction and a slot for each (variant, K).
+ * Returns the slots filled. */
+static size_t variant_slots(const struct app_params *p, struct app_kernel_result *r, const struct hash_job *j,
+			    struct slot *slots)
 {
 	static const char *const form_names[4] = {"plain", "lockstep", "amac", "linear_probe"};
 	static const char *const form_what[4] = {
@@ -130,113 +272,9 @@ static int hash_run(const struct app_params *p, struct app_kernel_result *r, cha
 		"a ring of K in-flight lookups, each with its own stage; an ended slot refills at once",
 		"the control: open addressing at load 0.5, probes along a line"};
 	static char names[NHIT][4][32];
-	struct arena chained = {0}, lp = {0};
-	struct query_set qs[NHIT] = {{.hit_fraction = 1.0}, {.hit_fraction = 0.5}};
-	struct slot slots[NHIT * 4 * APP_NLANE_SET];
-	struct tables t = {0};
-	struct app_hash_node *nodes;
-	uint32_t *heads, *perm = NULL;
-	size_t fp = p->footprint_bytes < HASH_MIN_FOOTPRINT ? HASH_MIN_FOOTPRINT : p->footprint_bytes;
-	size_t n, buckets, lp_slots, queries = HASH_QUERIES, nslots = 0;
-	uint64_t w0 = clock_wall_ns(), ws;
-	unsigned nks = 0;
-	struct rng rng;
-	int rc = 0;
+	unsigned nks = app_lane_count(p->max_k);
+	size_t nslots = 0;
 
-	(void)err;
-	(void)errlen;
-	app_start(p, r, "hash",
-		  "warm: the tables are built once and probed repeatedly",
-		  "every found count and value sum equal to the ones fixed at build time; last sum");
-	r->headline_want = "amac_hit1.0";
-
-	/* Nodes of 32 B and a 4-byte head per bucket at load factor 2: about
-	 * 34 B per key. */
-	n = fp / 34;
-	buckets = pow2_at_least(n / 2 ? n / 2 : 1);
-	if (n < 2 || n >= APP_HASH_NIL) {
-		snprintf(err, errlen, "--size: hash needs 2 to 2^32 - 2 keys (expected a size from 64K to 128G)");
-		return -EINVAL;
-	}
-	lp_slots = pow2_at_least(2 * n);
-	r->footprint_bytes = n * sizeof(struct app_hash_node) + buckets * sizeof(uint32_t);
-	r->may_fit_cache = p->largest_cache_bytes && r->footprint_bytes <= p->largest_cache_bytes;
-	app_param_num(r, "keys", (double)n);
-	app_param_num(r, "buckets", (double)buckets);
-	app_param_num(r, "load_factor", (double)n / (double)buckets);
-	app_param_num(r, "node_bytes", sizeof(struct app_hash_node));
-	app_param_num(r, "lookups", (double)queries);
-	app_param_num(r, "linear_probe_slots", (double)lp_slots);
-	app_param_num(r, "linear_probe_bytes", (double)(lp_slots * sizeof(struct app_lp_slot)));
-	app_param_num(r, "seed", (double)p->seed);
-
-	if ((rc = arena_map(&chained, r->footprint_bytes, p->pages)) ||
-	    (rc = arena_map(&lp, lp_slots * sizeof(struct app_lp_slot), p->pages)))
-		goto out;
-	r->pages_requested = arena_request_name(p->pages);
-	r->total_bytes = chained.bytes;
-	r->huge_bytes_obtained = chained.huge_bytes_obtained;
-	nodes = (struct app_hash_node *)chained.base;
-	heads = (uint32_t *)(chained.base + n * sizeof(struct app_hash_node));
-	if (!(perm = malloc(n * sizeof(*perm))) || !(qs[0].keys = malloc(queries * sizeof(uint64_t))) ||
-	    !(qs[1].keys = malloc(queries * sizeof(uint64_t)))) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	/* Key j (1..n) lives at node perm[j - 1]: chains hop between random
-	 * lines. Each key goes to the head of its chain. */
-	rng_seed(&rng, p->seed);
-	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
-	for (size_t i = n - 1; i > 0; i--) {
-		size_t j = rng_below(&rng, i + 1);
-		uint32_t x = perm[i];
-
-		perm[i] = perm[j];
-		perm[j] = x;
-	}
-	for (size_t b = 0; b < buckets; b++)
-		heads[b] = APP_HASH_NIL;
-	for (size_t j = 1; j <= n; j++) {
-		uint64_t key = mix(j), b = key & (buckets - 1), h = key & (lp_slots - 1);
-		struct app_hash_node *nd = &nodes[perm[j - 1]];
-		struct app_lp_slot *s = (struct app_lp_slot *)lp.base;
-
-		*nd = (struct app_hash_node){.key = key, .value = value_of(key), .next = heads[b]};
-		heads[b] = perm[j - 1];
-		while (s[h].key)
-			h = (h + 1) & (lp_slots - 1);
-		s[h] = (struct app_lp_slot){key, value_of(key)};
-	}
-	t = (struct tables){{nodes, heads, buckets - 1}, (const struct app_lp_slot *)lp.base, lp_slots - 1, n};
-	for (unsigned h = 0; h < NHIT; h++)
-		for (size_t q = 0; q < queries; q++) {
-			bool hit = h == 0 || rng_below(&rng, 2);
-			uint64_t key = hit ? mix(1 + rng_below(&rng, n)) : mix(n + 1 + rng_below(&rng, n));
-
-			qs[h].keys[q] = key;
-			if (hit) {
-				qs[h].expected_found++;
-				qs[h].expected_sum += value_of(key);
-			}
-		}
-	r->check.expected_hash = qs[0].expected_sum;
-	app_stage_add(r, "setup: tables and lookups", (double)(clock_wall_ns() - w0) / 1e9);
-	ws = clock_wall_ns();
-	for (unsigned h = 0; h < NHIT; h++)
-		count_loads(&t, &qs[h], queries);
-	app_stage_add(r, "setup: dependent loads counted (untimed pass)", (double)(clock_wall_ns() - ws) / 1e9);
-	app_param_num(r, "dependent_loads_per_lookup_hit1.0", qs[0].dependent_loads_per_lookup);
-	app_param_num(r, "dependent_loads_per_lookup_hit0.5", qs[1].dependent_loads_per_lookup);
-	app_param_num(r, "linear_probes_per_lookup_hit0.5", qs[1].probes_per_lookup);
-	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
-	free(perm);
-	perm = NULL;
-
-	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "hash", r)))
-		goto out;
-
-	nks = app_lane_count(p->max_k);
 	for (unsigned h = 0; h < NHIT; h++)
 		for (unsigned f = 0; f < 4; f++) {
 			struct app_variant *var = &r->variants[r->nvariants++];
@@ -245,7 +283,7 @@ static int hash_run(const struct app_params *p, struct app_kernel_result *r, cha
 
 			if (lanes && p->broken_hash)
 				fn = p->broken_hash;
-			snprintf(names[h][f], sizeof(names[h][f]), "%s_hit%.1f", form_names[f], qs[h].hit_fraction);
+			snprintf(names[h][f], sizeof(names[h][f]), "%s_hit%.1f", form_names[f], j->qs[h].hit_fraction);
 			var->name = names[h][f];
 			var->what = form_what[f];
 			var->npoints = lanes ? nks : 1;
@@ -253,39 +291,56 @@ static int hash_run(const struct app_params *p, struct app_kernel_result *r, cha
 				struct app_point *pt = &var->points[i];
 
 				pt->k = lanes ? app_lane_set[i] : 1;
-				pt->dependent_loads_per_item = f == 3 ? 1.0 : qs[h].dependent_loads_per_lookup;
+				pt->dependent_loads_per_item = f == 3 ? 1.0 : j->qs[h].dependent_loads_per_lookup;
 				pt->loads_per_item = pt->dependent_loads_per_item;
-				slots[nslots++] = (struct slot){var, pt, &qs[h], fn, pt->k};
+				slots[nslots++] = (struct slot){var, pt, &j->qs[h], fn, pt->k};
 			}
 		}
-	ws = clock_wall_ns();
-	for (unsigned tr = 0; tr < p->trials; tr++)
-		for (size_t i = 0; i < nslots; i++) {
-			if (*p->stop) {
-				rc = -EINTR;
-				goto out;
-			}
-			if ((rc = run_slot(p, &t, &slots[i], queries, tr == 0, &r->check)))
-				goto out;
-		}
-	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
-	{
-		size_t huge_after;
+	return nslots;
+}
 
-		if (!arena_backing_obtained(&chained, &huge_after) && huge_after < r->huge_bytes_obtained)
-			r->huge_bytes_obtained = huge_after;
-	}
+/* The sweep's view of one run: its tables and slots. */
+struct hash_sweep {
+	const struct app_params *p;
+	const struct hash_job *j;
+	struct slot *slots;
+	struct app_check *check;
+};
+
+static int sweep_slot(void *ctx, size_t i, bool check)
+{
+	const struct hash_sweep *h = ctx;
+
+	return run_slot(h->p, &h->j->t, &h->slots[i], h->j->queries, check, h->check);
+}
+
+static int hash_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+{
+	struct hash_job j = {.qs = {{.hit_fraction = 1.0}, {.hit_fraction = 0.5}}, .queries = HASH_QUERIES};
+	struct slot slots[NHIT * 4 * APP_NLANE_SET];
+	struct hash_sweep sweep = {p, &j, slots, &r->check};
+	size_t nslots;
+	uint64_t w0 = clock_wall_ns();
+	int rc;
+
+	r->headline_want = "amac_hit1.0";
+	if ((rc = job_size(p, r, &j, err, errlen)))
+		return rc;
+	if ((rc = job_setup(p, r, &j, w0)))
+		goto out;
+	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "hash", r)))
+		goto out;
+	nslots = variant_slots(p, r, &j, slots);
+	if ((rc = app_sweep(p, r, nslots, sweep_slot, &sweep)))
+		goto out;
+	app_arena_recheck(r, &j.chained);
 	app_finish(p, r);
 	for (unsigned v = 0; v < r->nvariants; v++)
 		if (r->variants[v].npoints < 2)
 			r->variants[v].knee_k = NAN;
 out:
-	free(perm);
-	free(qs[0].keys);
-	free(qs[1].keys);
-	arena_unmap(&chained);
-	arena_unmap(&lp);
+	job_free(&j);
 	return rc;
 }
 
-const struct app_kernel app_kernel_hash = {.name = "hash", .run = hash_run};
+const struct app_kernel app_kernel_hash = {.name = "hash", .warmth = WARMTH, .check_what = CHECKED, .run = hash_run};

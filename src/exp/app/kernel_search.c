@@ -17,6 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the result records of this kernel (app_start): how warm its walks
+ * are and what its check compares. */
+#define WARMTH "warm: both layouts are built once and searched repeatedly"
+#define CHECKED "every result equal to a plain reference lower_bound; FNV-1a of the reference results"
+
 #define SEARCH_QUERIES ((size_t)1 << 19)
 #define SEARCH_MIN_FOOTPRINT ((size_t)64 << 10)
 #define KEY_GAP 3
@@ -55,7 +60,120 @@ struct slot {
 	unsigned k;
 };
 
-static int search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+/* One run's layouts, queries and reference results: what the steps below
+ * hand on, freed together. */
+struct search_job {
+	struct arena sorted, eyt;
+	uint64_t *a, *e, *queries;
+	uint32_t *rank, *ref, *res;
+	size_t n, nq;
+	unsigned depth, l2_levels;
+	uint64_t sorted_loads, eyt_loads;
+};
+
+static void job_free(struct search_job *j)
+{
+	free(j->rank);
+	free(j->ref);
+	free(j->res);
+	free(j->queries);
+	arena_unmap(&j->sorted);
+	arena_unmap(&j->eyt);
+}
+
+/* How many Eytzinger levels from the top fit a cache of cache_bytes (0:
+ * unknown, none). Levels 0..d span (2^(d+1) - 1) keys: those that fit the
+ * cache together can stay in it. */
+static unsigned levels_within(size_t cache_bytes, unsigned depth)
+{
+	unsigned levels = 0;
+
+	while (levels < depth && cache_bytes && (((size_t)2 << levels) - 1) * sizeof(uint64_t) <= cache_bytes)
+		levels++;
+	return levels;
+}
+
+/* N (never a power of two), the tree's depth and the levels past each
+ * cache. -EINVAL (err filled) when the keys cannot be indexed. */
+static int job_size(const struct app_params *p, struct app_kernel_result *r, struct search_job *j, char *err,
+		    size_t errlen)
+{
+	size_t fp = p->footprint_bytes < SEARCH_MIN_FOOTPRINT ? SEARCH_MIN_FOOTPRINT : p->footprint_bytes;
+	unsigned cached_levels;
+
+	j->n = fp / sizeof(uint64_t) - 3;
+	if ((j->n & (j->n - 1)) == 0)
+		j->n--;
+	if (j->n >= UINT32_MAX || j->n * KEY_GAP / KEY_GAP != j->n) {
+		snprintf(err, errlen, "--size: search indexes at most 2^32 - 1 keys (expected at most 32G)");
+		return -EINVAL;
+	}
+	while (((size_t)1 << j->depth) <= j->n)
+		j->depth++;
+	cached_levels = levels_within(p->largest_cache_bytes, j->depth);
+	j->l2_levels = levels_within(p->l2_bytes, j->depth);
+	app_footprint_set(p, r, j->n * sizeof(uint64_t));
+	app_param_num(r, "keys", (double)j->n);
+	app_param_num(r, "queries", (double)j->nq);
+	app_param_num(r, "levels", j->depth);
+	app_param_num(r, "levels_beyond_largest_cache_model",
+		      p->largest_cache_bytes ? j->depth - cached_levels : NAN);
+	app_param_num(r, "levels_beyond_l2_model", p->l2_bytes ? j->depth - j->l2_levels : NAN);
+	app_param_num(r, "seed", (double)p->seed);
+	return 0;
+}
+
+/* Both layouts, the queries and the reference results, and the FNV-1a
+ * hash of those the check compares against. */
+static int job_build(const struct app_params *p, struct app_kernel_result *r, struct search_job *j)
+{
+	size_t n = j->n, nq = j->nq;
+	struct rng rng;
+	int rc;
+
+	if ((rc = arena_map(&j->sorted, n * sizeof(uint64_t), p->pages)) ||
+	    (rc = arena_map(&j->eyt, (n + 1) * sizeof(uint64_t), p->pages)))
+		return rc;
+	app_arena_record(p, r, &j->eyt);
+	j->a = (uint64_t *)j->sorted.base;
+	j->e = (uint64_t *)j->eyt.base;
+	if (!(j->rank = malloc((n + 1) * sizeof(*j->rank))) || !(j->ref = malloc(nq * sizeof(*j->ref))) ||
+	    !(j->res = malloc(nq * sizeof(*j->res))) || !(j->queries = malloc(nq * sizeof(*j->queries))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		j->a[i] = (uint64_t)(i + 1) * KEY_GAP;
+	j->e[0] = 0;
+	j->rank[0] = (uint32_t)n;
+	eytzinger_fill(j->a, j->e, j->rank, n, 1, 0);
+	rng_seed(&rng, p->seed);
+	for (size_t q = 0; q < nq; q++) {
+		j->queries[q] = rng_below(&rng, (uint64_t)(n + 1) * KEY_GAP + 2);
+		j->ref[q] = (uint32_t)reference_lower_bound(j->a, n, j->queries[q]);
+	}
+	r->check.expected_hash = 0xcbf29ce484222325ull;
+	for (size_t q = 0; q < nq; q++)
+		r->check.expected_hash = (r->check.expected_hash ^ j->ref[q]) * 0x100000001b3ull;
+	return 0;
+}
+
+/* Untimed: loads per search. Sorted: one per halving step and the final
+ * compare. Eytzinger: one per level the path stays inside. */
+static void job_count_loads(struct app_kernel_result *r, struct search_job *j)
+{
+	for (size_t len = j->n; len > 1; len -= len / 2)
+		j->sorted_loads++;
+	j->sorted_loads++;
+	for (size_t q = 0; q < j->nq; q++)
+		for (size_t i = 1; i <= j->n; i = 2 * i + (j->e[i] < j->queries[q]))
+			j->eyt_loads++;
+	app_param_num(r, "dependent_loads_per_query_sorted", (double)j->sorted_loads);
+	app_param_num(r, "dependent_loads_per_query_eytzinger", (double)j->eyt_loads / (double)j->nq);
+}
+
+/* The five variants and a slot for each (variant, K). Returns the slots
+ * filled. */
+static size_t variant_slots(const struct app_params *p, struct app_kernel_result *r, const struct search_job *j,
+			    struct slot *slots)
 {
 	static const char *const names[5] = {"sorted", "sorted_prefetch", "eytzinger", "eytzinger_prefetch",
 					     "eytzinger_regs"};
@@ -67,88 +185,9 @@ static int search_run(const struct app_params *p, struct app_kernel_result *r, c
 		"Eytzinger, generated: each lane's position and key a named local"};
 	static const app_search_fn fns[4] = {app_search_sorted, app_search_sorted_prefetch, app_search_eytzinger,
 					     app_search_eytzinger_prefetch};
-	struct arena sorted = {0}, eyt = {0};
-	uint64_t *a, *e, *queries = NULL, w0 = clock_wall_ns(), ws, sorted_loads = 0, eyt_loads = 0;
-	uint32_t *rank = NULL, *ref = NULL, *res = NULL;
-	size_t fp = p->footprint_bytes < SEARCH_MIN_FOOTPRINT ? SEARCH_MIN_FOOTPRINT : p->footprint_bytes;
-	size_t n = fp / sizeof(uint64_t) - 3, nq = SEARCH_QUERIES, nslots = 0, len;
-	struct slot slots[5 * APP_NLANE_SET];
-	unsigned nks = 0, depth = 0, cached_levels = 0, l2_levels = 0;
-	struct rng rng;
-	int rc = 0;
+	unsigned nks = app_lane_count(p->max_k);
+	size_t nslots = 0;
 
-	app_start(p, r, "search",
-		  "warm: both layouts are built once and searched repeatedly",
-		  "every result equal to a plain reference lower_bound; FNV-1a of the reference results");
-	r->headline_want = "eytzinger";
-	if ((n & (n - 1)) == 0)
-		n--;
-	if (n >= UINT32_MAX || n * KEY_GAP / KEY_GAP != n) {
-		snprintf(err, errlen, "--size: search indexes at most 2^32 - 1 keys (expected at most 32G)");
-		return -EINVAL;
-	}
-	while (((size_t)1 << depth) <= n)
-		depth++;
-	/* Levels 0..d of the Eytzinger tree span (2^(d+1) - 1) keys: those that
-	 * fit the largest cache together can stay in it. */
-	while (cached_levels < depth && p->largest_cache_bytes &&
-	       (((size_t)2 << cached_levels) - 1) * sizeof(uint64_t) <= p->largest_cache_bytes)
-		cached_levels++;
-	while (l2_levels < depth && p->l2_bytes &&
-	       (((size_t)2 << l2_levels) - 1) * sizeof(uint64_t) <= p->l2_bytes)
-		l2_levels++;
-	r->footprint_bytes = n * sizeof(uint64_t);
-	r->may_fit_cache = p->largest_cache_bytes && r->footprint_bytes <= p->largest_cache_bytes;
-	app_param_num(r, "keys", (double)n);
-	app_param_num(r, "queries", (double)nq);
-	app_param_num(r, "levels", depth);
-	app_param_num(r, "levels_beyond_largest_cache_model", p->largest_cache_bytes ? depth - cached_levels : NAN);
-	app_param_num(r, "levels_beyond_l2_model", p->l2_bytes ? depth - l2_levels : NAN);
-	app_param_num(r, "seed", (double)p->seed);
-
-	if ((rc = arena_map(&sorted, n * sizeof(uint64_t), p->pages)) ||
-	    (rc = arena_map(&eyt, (n + 1) * sizeof(uint64_t), p->pages)))
-		goto out;
-	r->pages_requested = arena_request_name(p->pages);
-	r->total_bytes = eyt.bytes;
-	r->huge_bytes_obtained = eyt.huge_bytes_obtained;
-	a = (uint64_t *)sorted.base;
-	e = (uint64_t *)eyt.base;
-	if (!(rank = malloc((n + 1) * sizeof(*rank))) || !(ref = malloc(nq * sizeof(*ref))) ||
-	    !(res = malloc(nq * sizeof(*res))) || !(queries = malloc(nq * sizeof(*queries)))) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++)
-		a[i] = (uint64_t)(i + 1) * KEY_GAP;
-	e[0] = 0;
-	rank[0] = (uint32_t)n;
-	eytzinger_fill(a, e, rank, n, 1, 0);
-	rng_seed(&rng, p->seed);
-	for (size_t q = 0; q < nq; q++) {
-		queries[q] = rng_below(&rng, (uint64_t)(n + 1) * KEY_GAP + 2);
-		ref[q] = (uint32_t)reference_lower_bound(a, n, queries[q]);
-	}
-	r->check.expected_hash = 0xcbf29ce484222325ull;
-	for (size_t q = 0; q < nq; q++)
-		r->check.expected_hash = (r->check.expected_hash ^ ref[q]) * 0x100000001b3ull;
-	app_stage_add(r, "setup: both layouts, queries and reference results", (double)(clock_wall_ns() - w0) / 1e9);
-	/* Untimed: loads per search. Sorted: one per halving step and the
-	 * final compare. Eytzinger: one per level the path stays inside. */
-	for (len = n; len > 1; len -= len / 2)
-		sorted_loads++;
-	sorted_loads++;
-	for (size_t q = 0; q < nq; q++)
-		for (size_t i = 1; i <= n; i = 2 * i + (e[i] < queries[q]))
-			eyt_loads++;
-	app_param_num(r, "dependent_loads_per_query_sorted", (double)sorted_loads);
-	app_param_num(r, "dependent_loads_per_query_eytzinger", (double)eyt_loads / (double)nq);
-	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
-
-	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "search", r)))
-		goto out;
-
-	nks = app_lane_count(p->max_k);
 	r->nvariants = 5;
 	for (unsigned f = 0; f < 5; f++) {
 		struct app_variant *var = &r->variants[f];
@@ -160,60 +199,95 @@ static int search_run(const struct app_params *p, struct app_kernel_result *r, c
 			struct app_point *pt = &var->points[i];
 
 			pt->k = app_lane_set[i];
-			pt->dependent_loads_per_item = f < 2 ? (double)sorted_loads : (double)eyt_loads / (double)nq;
+			pt->dependent_loads_per_item = f < 2 ? (double)j->sorted_loads
+							     : (double)j->eyt_loads / (double)j->nq;
 			app_search_fn fn = f == 4 ? app_search_eytzinger_regs(pt->k) : fns[f];
 
 			/* Occupancy counts only the levels past the private L2 as
 			 * misses (a model: the top levels are few lines and hit;
 			 * one core here reaches far less than the whole L3, so
 			 * the L3 bound would call almost every level a hit). */
-			pt->loads_per_item = p->l2_bytes ? depth - l2_levels : pt->dependent_loads_per_item;
+			pt->loads_per_item = p->l2_bytes ? j->depth - j->l2_levels : pt->dependent_loads_per_item;
 			slots[nslots++] = (struct slot){var, pt, p->broken_search ? p->broken_search : fn, f >= 2, pt->k};
 		}
 	}
-	ws = clock_wall_ns();
-	for (unsigned tr = 0; tr < p->trials; tr++)
-		for (size_t i = 0; i < nslots; i++) {
-			struct slot *s = &slots[i];
-			uint64_t t0, t1;
+	return nslots;
+}
 
-			if (*p->stop) {
-				rc = -EINTR;
-				goto out;
-			}
-			if (tr == 0)
-				memset(res, 0xff, nq * sizeof(*res));
-			t0 = clock_now();
-			s->fn(s->eytzinger ? e : a, n, queries, nq, s->k, res);
-			t1 = clock_now();
-			s->pt->trials_ns[s->pt->ntrials++] = clock_ticks_to_ns(p->clock, t1 - t0) / (double)nq;
-			if (tr)
-				continue;
-			r->check.runs_checked++;
-			for (size_t q = 0; q < nq; q++) {
-				uint32_t got = s->eytzinger ? (res[q] <= n ? rank[res[q]] : UINT32_MAX) : res[q];
+/* One timed search of every query; on the first trial each result is
+ * compared with the reference (-EPROTO, the check failed, at the first
+ * that differs). */
+static int run_slot(const struct app_params *p, struct app_kernel_result *r, const struct search_job *j,
+		    struct slot *s, bool check)
+{
+	uint64_t t0, t1;
 
-				if (got != ref[q]) {
-					r->check.ok = false;
-					snprintf(r->check.failure, sizeof(r->check.failure),
-						 "search, variant %s, K = %u: query %zu gave %u, the reference %u",
-						 s->var->name, s->k, q, got, ref[q]);
-					rc = -EPROTO;
-					goto out;
-				}
-			}
-			s->var->output_hash = r->check.expected_hash;
+	if (check)
+		memset(j->res, 0xff, j->nq * sizeof(*j->res));
+	t0 = clock_now();
+	s->fn(s->eytzinger ? j->e : j->a, j->n, j->queries, j->nq, s->k, j->res);
+	t1 = clock_now();
+	s->pt->trials_ns[s->pt->ntrials++] = clock_ticks_to_ns(p->clock, t1 - t0) / (double)j->nq;
+	if (!check)
+		return 0;
+	r->check.runs_checked++;
+	for (size_t q = 0; q < j->nq; q++) {
+		uint32_t got = s->eytzinger ? (j->res[q] <= j->n ? j->rank[j->res[q]] : UINT32_MAX) : j->res[q];
+
+		if (got != j->ref[q]) {
+			r->check.ok = false;
+			snprintf(r->check.failure, sizeof(r->check.failure),
+				 "search, variant %s, K = %u: query %zu gave %u, the reference %u", s->var->name, s->k,
+				 q, got, j->ref[q]);
+			return -EPROTO;
 		}
-	r->sweep_seconds = (double)(clock_wall_ns() - ws) / 1e9;
+	}
+	s->var->output_hash = r->check.expected_hash;
+	return 0;
+}
+
+/* The sweep's view of one run: its layouts and slots. */
+struct search_sweep {
+	const struct app_params *p;
+	struct app_kernel_result *r;
+	const struct search_job *j;
+	struct slot *slots;
+};
+
+static int sweep_slot(void *ctx, size_t i, bool check)
+{
+	const struct search_sweep *c = ctx;
+
+	return run_slot(c->p, c->r, c->j, &c->slots[i], check);
+}
+
+static int search_run(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen)
+{
+	struct search_job j = {.nq = SEARCH_QUERIES};
+	struct slot slots[5 * APP_NLANE_SET];
+	struct search_sweep sweep = {p, r, &j, slots};
+	uint64_t w0 = clock_wall_ns();
+	size_t nslots;
+	int rc;
+
+	r->headline_want = "eytzinger";
+	if ((rc = job_size(p, r, &j, err, errlen)))
+		return rc;
+	if ((rc = job_build(p, r, &j)))
+		goto out;
+	app_stage_add(r, "setup: both layouts, queries and reference results", (double)(clock_wall_ns() - w0) / 1e9);
+	job_count_loads(r, &j);
+	r->setup_seconds = (double)(clock_wall_ns() - w0) / 1e9;
+
+	if (p->chase && (rc = app_chase_checked(p, r->footprint_bytes, "search", r)))
+		goto out;
+	nslots = variant_slots(p, r, &j, slots);
+	if ((rc = app_sweep(p, r, nslots, sweep_slot, &sweep)))
+		goto out;
 	app_finish(p, r);
 out:
-	free(rank);
-	free(ref);
-	free(res);
-	free(queries);
-	arena_unmap(&sorted);
-	arena_unmap(&eyt);
+	job_free(&j);
 	return rc;
 }
 
-const struct app_kernel app_kernel_search = {.name = "search", .run = search_run};
+const struct app_kernel app_kernel_search = {.name = "search", .warmth = WARMTH, .check_what = CHECKED, .run = search_run};

@@ -33,6 +33,7 @@ int app_run(const char *kernel, const struct app_params *p, struct app_kernel_re
 	int rc;
 
 	if (k) {
+		app_start(p, r, k->name, k->warmth, k->check_what);
 		rc = k->run(p, r, err, errlen);
 		r->may_fit_cache_from = !p->largest_cache_bytes ? "none"
 					: p->cache_sizes_from ? p->cache_sizes_from : "OS-reported";

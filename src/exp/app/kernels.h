@@ -15,7 +15,9 @@
 
 struct app_kernel {
 	const char *name;  /* the operand of `app`, the CSV table's name */
-	/* The contract of app_run below. */
+	const char *warmth;      /* how warm its walks are (app_start) */
+	const char *check_what;  /* what its check compares (app_start) */
+	/* The contract of app_run below, r already started (app_start). */
 	int (*run)(const struct app_params *p, struct app_kernel_result *r, char *err, size_t errlen);
 };
 
