@@ -5,7 +5,8 @@
  * (0x177245385090) and the combined CRC; files may hold several streams
  * back to back. Each stage is its own function and file (bits, huffman,
  * mtf, ibwt, rle, crc, stream) so the experiment can time each alone.
- * Randomised blocks (bzip2 0.9.0's legacy option) are refused, not decoded.
+ * Randomised blocks (bzip2 0.9.0's legacy option) are decoded as libbz2
+ * decodes them (rand.c).
  * Nothing here prints: every failure fills a struct bz2_error.
  */
 #ifndef MLPSCOPE_BZIP2_BZ2_H
@@ -155,6 +156,7 @@ struct bz2_block {
 	 * table without a check and fails only on the codes it reads, so such
 	 * a table is refused when a group names it, not when it is read. */
 	uint8_t bad_tables;
+	bool randomised;                  /* the header's bit: rand.c undoes it after the walk */
 };
 
 /* Read one block's body (after its magic) from b into blk: the CRC field,
@@ -250,6 +252,10 @@ struct bz2_rle_cursor {
 	unsigned run_left; /* copies of run_byte still to write */
 };
 size_t bz2_rle_decode_piece(struct bz2_rle_cursor *c, const uint8_t *in, size_t n, uint8_t *out, size_t cap);
+
+/* ---- rand.c: a randomised block's flipped bytes, flipped back ---- */
+/* text[0..n): the walk's output of a block whose randomised bit is set. */
+void bz2_derandomise(uint8_t *text, size_t n);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
 /* Slicing by 8 in three streams; bz2_crc4 by 4 (the plain path of the CRC axis). */

@@ -142,6 +142,7 @@ static void block_table(bool timed, struct bz2_decoder *u, struct bz2_stage_tick
  * overwritten u->blk. */
 struct block_meta {
 	uint32_t stored_crc, nblock;
+	bool randomised;
 	uint64_t body;                   /* the body's first bit, for errors */
 	unsigned block_no;
 };
@@ -156,6 +157,8 @@ static long block_back(const struct block_meta *m, unsigned plain, bool fresh, b
 	size_t bytes = SIZE_MAX;
 	uint32_t crc;
 
+	if (m->randomised)
+		bz2_derandomise(u->text, m->nblock);
 	/* The fast path expands in one pass into the buffer as it is, with
 	 * the room checked per run: text grows a few percent, so the size
 	 * pass below (a second word search) runs only for a block that does
@@ -203,6 +206,7 @@ crc:
 static void meta_of(const struct bz2_decoder *u, uint64_t body, unsigned block_no, struct block_meta *m)
 {
 	m->stored_crc = u->blk->stored_crc;
+	m->randomised = u->blk->randomised;
 	m->nblock = u->blk->nblock;
 	m->body = body;
 	m->block_no = block_no;
@@ -263,6 +267,8 @@ static long block_bounded(const struct block_meta *m, struct bz2_decoder *u, str
 	uint32_t crc;
 
 	*packed = 0;
+	if (m->randomised)
+		bz2_derandomise(u->text, m->nblock);
 	if (u->out_cap < u->out_max) {
 		free(u->out);
 		u->out_cap = 0;

@@ -188,7 +188,7 @@ TEST(bzip2_bad_fields_fail_naming_block_and_byte)
 		unsigned block;
 		const char *what;
 	} cases[] = {
-		{RANDOMISED, 1, "randomised"},       {ORIGIN_PAST, 1, "origin pointer past the block"},
+		{ORIGIN_PAST, 1, "origin pointer past the block"},
 		{SELECTOR_RANGE, 1, "selector out of range"}, {HUFFMAN_OVER, 1, "bad Huffman table"},
 		{HUFFMAN_LEN, 1, "bad Huffman table"}, {BAD_CRC, 1, "bad block CRC"},
 		{STREAM_CRC, 0, "bad stream CRC"},   {NO_SELECTORS, 1, "no selectors"},
