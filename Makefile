@@ -263,14 +263,15 @@ check:
 # Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes
 # (tests/fuzz/fuzz_*.c: the CLI parser, the JSON reader and writer, the
 # result loader followed by every writer that draws from a result, the
-# trace parser, the bzip2 decoder against libbz2, and its fast decode-stage
-# paths against the plain ones), the library built again under ASan, UBSan and
+# trace parser, the bzip2 decoder against libbz2, its fast decode-stage
+# paths against the plain ones, and the production decoder (bunzip2.h) at
+# one thread and two against libbz2), the library built again under ASan, UBSan and
 # float-cast-overflow, which gcc's -fsanitize=undefined leaves out. `make
 # fuzz` runs each for FUZZ_SECONDS; `check` runs a few seconds of each where
 # tests/toolchain.sh fuzz proves clang's libFuzzer works.
 FUZZ_CC ?= clang-14
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := cli jsonr load trace bzip2 bzip2_paths
+FUZZ_TARGETS := cli jsonr load trace bzip2 bzip2_paths bunzip2
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_OPT := -O1
 FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(FUZZ_OPT) -g $(WARN) $(BZ2_CFLAGS) -Isrc -I$(BUILD)/gen \

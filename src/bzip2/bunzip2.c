@@ -40,6 +40,12 @@
  * flight (its input and output). */
 #define DECODER_BYTES ((size_t)8 << 20)
 #define SLOT_BYTES ((size_t)3 << 20)
+/* The most a block's output buffer holds: ordinary blocks expand by a few
+ * percent past their 900 kB and fit whole; a block of long runs expands up
+ * to 51-fold (46 MB), is held before its run-length stage and written in
+ * pieces (bz2_decoder_bound_output), so every block in flight costs the
+ * same whatever its ratio. */
+#define OUT_MAX BUNZIP2_BUFFER_MAX_BYTES
 
 /* The walk's fastest form on both text and binary input: 16 lanes with
  * their state in registers, each prefetching its next row. */
@@ -62,7 +68,7 @@ struct slot {
 	size_t out_cap;
 	int rc;
 	struct bz2_error e;
-	size_t bytes;
+	size_t bytes, packed;
 	uint32_t crc, nblock;
 	uint64_t end_bit;      /* in the file */
 };
@@ -107,6 +113,7 @@ struct ctx {
 	uint32_t max_block, combined;
 	unsigned stream, block;
 	struct bz2_decoder *dec;   /* the coordinator's own, for retries and one thread */
+	uint8_t *piece;            /* a packed block's bytes on their way out */
 	struct pool *pool;
 	struct worker_arg *args;
 };
@@ -249,7 +256,8 @@ static bool truncation(const struct bz2_error *be)
 
 struct got {
 	const uint8_t *out;
-	size_t bytes;
+	size_t out_cap;
+	size_t bytes, packed;  /* packed: out holds the block before its run-length stage */
 	uint32_t crc, nblock;
 	uint64_t end_bit;
 	struct slot *slot;     /* to retire once written, or NULL */
@@ -273,8 +281,11 @@ static int decode_here(struct ctx *c, struct got *g)
 	struct bz2_error be;
 	uint64_t start = c->bit / 8;
 
-	if (!c->dec && !(c->dec = bz2_decoder_new_pages(PAGES_HUGE)))
-		return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
+	if (!c->dec) {
+		if (!(c->dec = bz2_decoder_new_pages(PAGES_HUGE)))
+			return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
+		bz2_decoder_bound_output(c->dec, OUT_MAX);
+	}
 	for (size_t look = FIRST_LOOK;; look *= 4) {
 		size_t len, avail;
 		int rc;
@@ -289,7 +300,9 @@ static int decode_here(struct ctx *c, struct got *g)
 					 &r, &be);
 		if (rc == 0) {
 			g->out = r.out;
+			g->out_cap = r.out_cap;
 			g->bytes = r.bytes;
+			g->packed = r.packed;
 			g->crc = r.crc;
 			g->nblock = r.nblock;
 			g->end_bit = start * 8 + r.end_bit;
@@ -317,6 +330,7 @@ static void slot_decode(struct bz2_decoder *d, struct slot *s)
 	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
 	if (s->rc == 0) {
 		s->bytes = r.bytes;
+		s->packed = r.packed;
 		s->crc = r.crc;
 		s->nblock = r.nblock;
 		s->end_bit = s->start * 8 + r.end_bit;
@@ -371,6 +385,7 @@ static int pool_start(struct ctx *c, unsigned threads)
 	for (unsigned i = 0; i < threads; i++) {
 		if (!(p->dec[i] = bz2_decoder_new_pages(PAGES_HUGE)))
 			break;
+		bz2_decoder_bound_output(p->dec[i], OUT_MAX);
 		c->args[i].p = p;
 		c->args[i].d = p->dec[i];
 		if (pthread_create(&p->th[i], NULL, worker_main, &c->args[i])) {
@@ -545,7 +560,9 @@ static int decode_pooled(struct ctx *c, struct got *g)
 		return rc;
 	}
 	g->out = s->out;
+	g->out_cap = s->out_cap;
 	g->bytes = s->bytes;
+	g->packed = s->packed;
 	g->crc = s->crc;
 	g->nblock = s->nblock;
 	g->end_bit = s->end_bit;
@@ -554,6 +571,32 @@ static int decode_pooled(struct ctx *c, struct got *g)
 }
 
 /* ---- the framing ---- */
+
+static int write_failed(struct ctx *c, int rc)
+{
+	c->e->sys_errno = -rc;
+	return fail(c, BUNZIP2_WRITE, c->block, c->bit / 8, "write error");
+}
+
+/* A block's bytes to the write callback: 0 or a status. A packed block is
+ * expanded again, in pieces, as it is written. */
+static int write_block(struct ctx *c, const struct got *g)
+{
+	struct bz2_rle_cursor cur = {0};
+	size_t got;
+	int rc;
+
+	if (!g->packed)
+		return g->bytes && (rc = c->wr(c->wctx, g->out, g->bytes)) ? write_failed(c, rc) : 0;
+	if (!c->piece && !(c->piece = malloc(BZ2_PIECE_BYTES)))
+		return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for a block's pieces");
+	if (BZ2_PIECE_BYTES > c->sum.max_buffer_bytes)
+		c->sum.max_buffer_bytes = BZ2_PIECE_BYTES;
+	while ((got = bz2_rle_decode_piece(&cur, g->out, g->packed, c->piece, BZ2_PIECE_BYTES)))
+		if ((rc = c->wr(c->wctx, c->piece, got)))
+			return write_failed(c, rc);
+	return 0;
+}
 
 static int block_out(struct ctx *c, const struct got *g)
 {
@@ -572,10 +615,10 @@ static int block_out(struct ctx *c, const struct got *g)
 		return fail(c, BUNZIP2_LIMIT, c->block, c->bit / 8, what);
 	}
 	c->combined = bz2_crc_combine(c->combined, g->crc);
-	if (g->bytes && (rc = c->wr(c->wctx, g->out, g->bytes))) {
-		c->e->sys_errno = -rc;
-		return fail(c, BUNZIP2_WRITE, c->block, c->bit / 8, "write error");
-	}
+	if (g->out_cap > c->sum.max_buffer_bytes)
+		c->sum.max_buffer_bytes = g->out_cap;
+	if ((rc = write_block(c, g)))
+		return rc;
 	c->sum.out_bytes += g->bytes;
 	c->sum.blocks++;
 	return 0;
@@ -732,6 +775,7 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 out:
 	pool_stop(&c);
 	bz2_decoder_free(c.dec);
+	free(c.piece);
 	free(c.buf);
 	free(c.cand);
 	if (sum)

@@ -60,7 +60,15 @@ struct bunzip2_summary {
 	unsigned streams, blocks;
 	uint64_t garbage_offset, garbage_bytes;
 	unsigned threads;          /* the workers used (after max_memory_bytes) */
+	/* The largest buffer that held a block's output, in bytes: at most
+	 * BUNZIP2_BUFFER_MAX_BYTES whatever the blocks expand to (one of long
+	 * runs is held before its run-length stage and written in pieces). */
+	size_t max_buffer_bytes;
 };
+
+/* The bound on a block's output buffer: ordinary blocks (900 kB before the
+ * run-length stage, a few percent more after) fit whole. */
+#define BUNZIP2_BUFFER_MAX_BYTES ((size_t)1 << 20)
 
 /* Decode everything rd gives into wr. sum may be NULL; e is always filled
  * on failure. Nothing is written for a block that fails its checks; the
@@ -73,8 +81,8 @@ int bunzip2_decode_memory(const uint8_t *in, size_t len, bunzip2_write_fn wr, vo
 			  const struct bunzip2_opts *o, struct bunzip2_summary *sum, struct bunzip2_error *e);
 
 /* The memory a decode with this many threads may hold at most, in bytes,
- * for typical blocks (a block of a long run expands to up to 46 MB and
- * holds that much more while it is in flight). */
+ * whatever the blocks expand to (a block of one long run, 46 MB decoded,
+ * holds no more than any other while it is in flight). */
 size_t bunzip2_memory_bytes(unsigned threads);
 
 /* "corrupt input", "read error", ... for a status. */

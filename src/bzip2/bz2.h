@@ -5,7 +5,8 @@
  * (0x177245385090) and the combined CRC; files may hold several streams
  * back to back. Each stage is its own function and file (bits, huffman,
  * mtf, ibwt, rle, crc, stream) so the experiment can time each alone.
- * Randomised blocks (bzip2 0.9.0's legacy option) are refused, not decoded.
+ * Randomised blocks (bzip2 0.9.0's legacy option) are decoded as libbz2
+ * decodes them (rand.c).
  * Nothing here prints: every failure fills a struct bz2_error.
  */
 #ifndef MLPSCOPE_BZIP2_BZ2_H
@@ -170,6 +171,7 @@ struct bz2_block {
 	 * table without a check and fails only on the codes it reads, so such
 	 * a table is refused when a group names it, not when it is read. */
 	uint8_t bad_tables;
+	bool randomised;                  /* the header's bit: rand.c undoes it after the walk */
 };
 
 /* Read one block's body (after its magic) from b into blk: the CRC field,
@@ -256,10 +258,30 @@ size_t bz2_rle_decode_cap(const uint8_t *in, size_t n, uint8_t *out, size_t cap)
 /* The same a byte at a time (the RLE axis's plain path). */
 size_t bz2_rle_size_plain(const uint8_t *in, size_t n);
 size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out);
+/* The same in pieces: a block expands to up to 46 MB (900,000 bytes of
+ * 4-byte runs and counts of 255), so a caller that bounds its memory
+ * expands it through a buffer of its own size. Start from a zeroed cursor
+ * and call until it returns 0: each call fills out[0..cap) but for the
+ * last, and returns the bytes written. */
+struct bz2_rle_cursor {
+	size_t s;          /* the next byte of in */
+	size_t lit_end;    /* in[s..lit_end) is copied as it stands */
+	bool count_next;   /* in[lit_end] is a run's count */
+	uint8_t run_byte;
+	unsigned run_left; /* copies of run_byte still to write */
+};
+size_t bz2_rle_decode_piece(struct bz2_rle_cursor *c, const uint8_t *in, size_t n, uint8_t *out, size_t cap);
+
+/* ---- rand.c: a randomised block's flipped bytes, flipped back ---- */
+/* text[0..n): the walk's output of a block whose randomised bit is set. */
+void bz2_derandomise(uint8_t *text, size_t n);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
 /* Slicing by 8 in three streams; bz2_crc4 by 4 (the plain path of the CRC axis). */
 uint32_t bz2_crc(const uint8_t *p, size_t n);
+/* The CRC of the bytes a CRC `crc` covers followed by p[0..n): a block
+ * checked in pieces is bz2_crc_more over them from 0 (the CRC of none). */
+uint32_t bz2_crc_more(uint32_t crc, const uint8_t *p, size_t n);
 uint32_t bz2_crc4(const uint8_t *p, size_t n);
 static inline uint32_t bz2_crc_combine(uint32_t stream, uint32_t block)
 {
@@ -336,6 +358,17 @@ void bz2_decoder_free(struct bz2_decoder *d);
  * the buffer instead of copying it out. Both are malloc'd. */
 void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
 
+/* Bound d's output buffer to `bytes` (0: none; at least one block's
+ * 900,000 bytes before the run-length stage): bz2_decode_block_at then
+ * hands a block that expands past it back unexpanded (bz2_block_result's
+ * packed), its CRC checked through the buffer in pieces, so a block of one
+ * long run (46 MB) holds no more memory than any other. The decode flows
+ * (bz2_decode*) ignore it. */
+void bz2_decoder_bound_output(struct bz2_decoder *d, size_t bytes);
+/* The piece a bounded decoder expands for its CRC: small enough to stay
+ * in a core's L2 between the expansion and the CRC. */
+#define BZ2_PIECE_BYTES ((size_t)256 << 10)
+
 /* bz2_decode with d's buffers (bz2_decoder_new), kept for the next call:
  * the fuzz target's inputs would otherwise pay ~5 MB of allocation each,
  * which under ASan costs more than most decodes. Same returns. */
@@ -344,7 +377,12 @@ int bz2_decode_with(struct bz2_decoder *d, const uint8_t *in, size_t len, const 
 
 struct bz2_block_result {
 	const uint8_t *out;   /* the block's bytes, valid until the next call */
+	size_t out_cap;       /* the allocated size of the buffer out points into */
 	size_t bytes;
+	/* Nonzero only under bz2_decoder_bound_output: out holds the block's
+	 * `packed` bytes before its run-length stage, which expand (with
+	 * bz2_rle_decode_piece) to its `bytes`, CRC already checked. */
+	size_t packed;
 	uint32_t crc;         /* checked against the stored one */
 	uint64_t end_bit;     /* where the next magic must start */
 	uint32_t nblock;      /* for the caller's check against the level */

@@ -85,9 +85,9 @@ static uint32_t crc_shift(uint32_t c, uint64_t bytes)
  * (about 2,000 operations) would cost more than the streams save. */
 #define CRC_STREAMS_MIN 12288
 
-uint32_t bz2_crc(const uint8_t *p, size_t n)
+uint32_t bz2_crc_more(uint32_t crc, const uint8_t *p, size_t n)
 {
-	uint32_t c = 0xffffffffu;
+	uint32_t c = ~crc;
 
 	pthread_once(&crc_once, crc_make_tables);
 	/* One stream is one chain: each step's eight loads wait for the
@@ -115,4 +115,9 @@ uint32_t bz2_crc(const uint8_t *p, size_t n)
 	for (; n; n--)
 		c = (c << 8) ^ crc_table[0][(c >> 24) ^ *p++];
 	return ~c;
+}
+
+uint32_t bz2_crc(const uint8_t *p, size_t n)
+{
+	return bz2_crc_more(0, p, n);
 }

@@ -50,6 +50,10 @@ int bz2_ref_decode(const uint8_t *in, size_t len, bz2_ref_sink sink, void *ctx, 
 				snprintf(why, whylen, "libbz2: BZ2_bzDecompress returned %d near byte %zu", r,
 					 pos + (size_t)((const uint8_t *)s.next_in - (in + pos)));
 				rc = r == BZ_MEM_ERROR ? -ENOMEM : -1;
+				/* A block failing its CRC has been written whole
+				 * by now: what libbz2 decoded it to. */
+				if (sink && s.avail_out < buf_bytes)
+					(void)sink(ctx, buf, buf_bytes - s.avail_out);
 				break;
 			}
 			if (sink && (rc = sink(ctx, buf, buf_bytes - s.avail_out)))

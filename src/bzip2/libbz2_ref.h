@@ -18,8 +18,9 @@ typedef int (*bz2_ref_sink)(void *ctx, const uint8_t *p, size_t n);
 
 /* Decode every stream of in[0..len) through buf (buf_bytes, reused per
  * chunk), handing each chunk to sink (may be NULL). 0; -1 when libbz2
- * refuses (why says its code); -ENOMEM; -ENOTSUP without libbz2; or the
- * sink's nonzero return. */
+ * refuses (why says its code; the bytes it decoded before refusing, a
+ * block that fails its CRC among them, have been sunk); -ENOMEM; -ENOTSUP
+ * without libbz2; or the sink's nonzero return. */
 int bz2_ref_decode(const uint8_t *in, size_t len, bz2_ref_sink sink, void *ctx, uint8_t *buf, size_t buf_bytes,
 		   char *why, size_t whylen);
 

@@ -37,9 +37,7 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 	uint64_t field;
 
 	blk->stored_crc = bz2_bits_get(b, 32);
-	field = bz2_bits_pos(b);
-	if (bz2_bits_get(b, 1))
-		return fail(e, field, "randomised block (bzip2 0.9.0's legacy option): not supported");
+	blk->randomised = bz2_bits_get(b, 1) != 0;
 	field = bz2_bits_pos(b);
 	blk->orig_ptr = bz2_bits_get(b, 24);
 	if (blk->orig_ptr > 10 + max_block)

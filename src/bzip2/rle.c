@@ -158,3 +158,36 @@ size_t bz2_rle_decode(const uint8_t *in, size_t n, uint8_t *out)
 {
 	return bz2_rle_decode_cap(in, n, out, SIZE_MAX);
 }
+
+size_t bz2_rle_decode_piece(struct bz2_rle_cursor *c, const uint8_t *in, size_t n, uint8_t *out, size_t cap)
+{
+	size_t o = 0, k, i;
+
+	while (o < cap) {
+		if (c->run_left) {
+			k = c->run_left < cap - o ? c->run_left : cap - o;
+			memset(out + o, c->run_byte, k);
+			o += k;
+			c->run_left -= (unsigned)k;
+		} else if (c->s < c->lit_end) {
+			k = c->lit_end - c->s < cap - o ? c->lit_end - c->s : cap - o;
+			memcpy(out + o, in + c->s, k);
+			o += k;
+			c->s += k;
+		} else if (c->count_next) {
+			c->run_byte = in[c->s - 1];
+			c->run_left = in[c->s++];
+			c->count_next = false;
+		} else if (c->s == n) {
+			break;
+		} else {
+			/* A stretch cut by the piece's end resumes at lit_end,
+			 * not at a fresh search: from inside a run's first 4
+			 * bytes the search would take its count for data. */
+			i = next_run(in, c->s, n);
+			c->lit_end = i == n ? n : i + 4;
+			c->count_next = i != n && i + 4 < n;
+		}
+	}
+	return o;
+}

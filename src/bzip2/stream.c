@@ -53,6 +53,7 @@ struct bz2_decoder {
 	uint8_t *text;       /* the walk's output: the block before the run-length stage */
 	uint8_t *out;
 	size_t out_cap;
+	size_t out_max;      /* bz2_decoder_bound_output's bound (0: none) */
 	struct bz2_walk_scratch sc;
 	struct arena table;  /* tt's, when it is in one (table.base set) */
 	struct bz2_walk_job *job;   /* the sliced walk (the one-core overlap) */
@@ -141,6 +142,7 @@ static void block_table(bool timed, struct bz2_decoder *u, struct bz2_stage_tick
  * overwritten u->blk. */
 struct block_meta {
 	uint32_t stored_crc, nblock;
+	bool randomised;
 	uint64_t body;                   /* the body's first bit, for errors */
 	unsigned block_no;
 };
@@ -155,6 +157,8 @@ static long block_back(const struct block_meta *m, unsigned plain, bool fresh, b
 	size_t bytes = SIZE_MAX;
 	uint32_t crc;
 
+	if (m->randomised)
+		bz2_derandomise(u->text, m->nblock);
 	/* The fast path expands in one pass into the buffer as it is, with
 	 * the room checked per run: text grows a few percent, so the size
 	 * pass below (a second word search) runs only for a block that does
@@ -202,27 +206,27 @@ crc:
 static void meta_of(const struct bz2_decoder *u, uint64_t body, unsigned block_no, struct block_meta *m)
 {
 	m->stored_crc = u->blk->stored_crc;
+	m->randomised = u->blk->randomised;
 	m->nblock = u->blk->nblock;
 	m->body = body;
 	m->block_no = block_no;
 }
 
-/* One block's body at b, in turn: decode it into u->out; the bytes or
- * -1/-errno (-EFBIG when its output would pass room bytes). */
-static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
-		      unsigned plain, bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
-		      struct bz2_error *e, uint32_t *crc_out, size_t room)
+/* One block's body at b, in turn, up to its walk: u->text filled and m
+ * set. 0, -1 with e filled, or -ENOMEM. */
+static int block_walk(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
+		      unsigned plain, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st,
+		      struct bz2_walk_ticks *wt, struct bz2_error *e, struct block_meta *m)
 {
 	struct bz2_walk_ticks mine = {0};
-	struct block_meta m;
 	uint64_t t2, t3;
 	int rc;
 
-	meta_of(u, bz2_bits_pos(b), block_no, &m);
+	meta_of(u, bz2_bits_pos(b), block_no, m);
 	if (block_front(b, max_block, block_no, plain, timed, u, NULL, st, e))
 		return -1;
 	block_table(timed, u, st);
-	meta_of(u, m.body, block_no, &m);
+	meta_of(u, m->body, block_no, m);
 	t2 = tick(timed);
 	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, &u->sc, timed || wt ? &mine : NULL);
 	if (rc)
@@ -235,7 +239,70 @@ static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	}
 	if (wt)
 		wt->fallbacks += mine.fallbacks;
-	return block_back(&m, plain, fresh, timed, u, st, e, crc_out, room);
+	return 0;
+}
+
+/* One block's body at b, in turn: decode it into u->out; the bytes or
+ * -1/-errno (-EFBIG when its output would pass room bytes). */
+static long block_run(struct bz2_bits *b, uint32_t max_block, unsigned block_no, const struct bz2_walk_opts *w,
+		      unsigned plain, bool fresh, bool timed, struct bz2_decoder *u, struct bz2_stage_ticks *st, struct bz2_walk_ticks *wt,
+		      struct bz2_error *e, uint32_t *crc_out, size_t room)
+{
+	struct block_meta m;
+	int rc = block_walk(b, max_block, block_no, w, plain, timed, u, st, wt, e, &m);
+
+	return rc ? rc : block_back(&m, plain, fresh, timed, u, st, e, crc_out, room);
+}
+
+/* The back of a block for a decoder whose output buffer is bounded
+ * (u->out_max bytes): a block whose bytes fit is expanded whole, as
+ * block_back does; a longer one (a long run expands 51-fold) is expanded
+ * through the buffer in pieces for its CRC, and the buffer is left holding
+ * the block before its run-length stage (*packed bytes), for the caller to
+ * expand again in pieces as it writes. The bytes, or -1/-ENOMEM. */
+static long block_bounded(const struct block_meta *m, struct bz2_decoder *u, struct bz2_error *e, uint32_t *crc_out,
+			  size_t *packed)
+{
+	size_t bytes;
+	uint32_t crc;
+
+	*packed = 0;
+	if (m->randomised)
+		bz2_derandomise(u->text, m->nblock);
+	if (u->out_cap < u->out_max) {
+		free(u->out);
+		u->out_cap = 0;
+		if (!(u->out = malloc(u->out_max)))
+			return -ENOMEM;
+		u->out_cap = u->out_max;
+	}
+	bytes = bz2_rle_decode_cap(u->text, m->nblock, u->out, u->out_max);
+	if (bytes != SIZE_MAX) {
+		crc = bz2_crc(u->out, bytes);
+	} else {
+		struct bz2_rle_cursor cur = {0};
+		size_t got;
+
+		bytes = 0;
+		crc = 0;
+		/* Pieces of BZ2_PIECE_BYTES stay in the cache between the
+		 * expansion that writes them and the CRC that reads them. */
+		while ((got = bz2_rle_decode_piece(&cur, u->text, m->nblock, u->out, BZ2_PIECE_BYTES))) {
+			crc = bz2_crc_more(crc, u->out, got);
+			bytes += got;
+		}
+		memcpy(u->out, u->text, m->nblock);
+		*packed = m->nblock;
+	}
+	if (crc != m->stored_crc) {
+		char what[120];
+
+		snprintf(what, sizeof(what), "bad block CRC (stored 0x%08x, decoded bytes give 0x%08x)",
+			 m->stored_crc, crc);
+		return fail(e, m->block_no, m->body, what);
+	}
+	*crc_out = crc;
+	return (long)bytes;
 }
 
 int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, bz2_block_sink sink, void *ctx,
@@ -727,6 +794,11 @@ void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap)
 	*cap = out_cap;
 }
 
+void bz2_decoder_bound_output(struct bz2_decoder *d, size_t bytes)
+{
+	d->out_max = bytes && bytes < BZ2_MAX_BLOCK_BYTES ? BZ2_MAX_BLOCK_BYTES : bytes;
+}
+
 void bz2_decoder_free(struct bz2_decoder *d)
 {
 	if (!d)
@@ -740,17 +812,26 @@ int bz2_decode_block_at(struct bz2_decoder *d, const uint8_t *in, size_t len, ui
 			struct bz2_error *e)
 {
 	struct bz2_stage_ticks st;
+	struct block_meta m;
 	struct bz2_bits b;
 	long bytes;
+	int rc;
 
 	memset(e, 0, sizeof(*e));
+	r->packed = 0;
 	bz2_bits_init(&b, in, len, magic_bit);
 	if (get48(&b) != BLOCK_MAGIC)
 		return fail(e, block_no, magic_bit, "bad block magic (expected 0x314159265359)");
-	bytes = block_run(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, plain, false, false, d, &st, NULL, e, &r->crc, SIZE_MAX);
+	if ((rc = block_walk(&b, BZ2_MAX_BLOCK_BYTES, block_no, w, plain, false, d, &st, NULL, e, &m)))
+		return rc;
+	if (d->out_max)
+		bytes = block_bounded(&m, d, e, &r->crc, &r->packed);
+	else
+		bytes = block_back(&m, plain, false, false, d, &st, e, &r->crc, SIZE_MAX);
 	if (bytes < 0)
 		return (int)bytes;
 	r->out = d->out;
+	r->out_cap = d->out_cap;
 	r->bytes = (size_t)bytes;
 	r->end_bit = bz2_bits_pos(&b);
 	r->nblock = d->blk->nblock;

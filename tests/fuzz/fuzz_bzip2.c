@@ -3,8 +3,7 @@
  * with lanes in both layouts, overlapped (interleaved and scout), its decode stage on the fast paths (pair
  * table, unchecked groups, packed MTF words) and on the plain ones. It must never crash, hang or read out of
  * bounds; every walk must decode the same bytes or fail at the same block;
- * and what it accepts libbz2 must decode to the same bytes (libbz2 accepts
- * more: randomised blocks, which we refuse). Output is capped at 1 MiB,
+ * and what it accepts libbz2 must decode to the same bytes. Output is capped at 1 MiB,
  * checked before a block is expanded, so a run-length bomb (the corpus
  * soon holds inputs of 6 MB of output) costs neither memory nor the time
  * of expanding it and its CRC four times under ASan.

@@ -38,7 +38,7 @@ for t in "$@"; do
 	cli) seed_cli "$seeds" ;;
 	jsonr | load) cp tests/data/*.json "$seeds"/ ;;
 	trace) cp tests/data/*.trace "$seeds"/ ;;
-	bzip2 | bzip2_paths) cp tests/data/bzip2/*.bz2 "$seeds"/ ;;
+	bzip2 | bzip2_paths | bunzip2) cp tests/data/bzip2/*.bz2 "$seeds"/ ;;
 	esac
 	regress=tests/fuzz/regress/$t
 	if [ -d "$regress" ] && [ -n "$(ls -A "$regress")" ]; then

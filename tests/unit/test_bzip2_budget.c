@@ -15,6 +15,7 @@
 #include "exp/app/textgen.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,4 +403,26 @@ TEST(bzip2_budget_cost_prices_overlaps_by_what_they_run)
 	rt.front = 0.1;
 	CHECK(fabs(app_bzip2_cost(&q, r, 3, &rt) - inter) < 1e-12, "an overlap priced as a plain-paths decode");
 	free(r);
+}
+
+/* An empty stream has no block to probe and decodes nothing: it is priced
+ * at the run's fixed costs, not left unpriced (the plan's fallback priced
+ * it as a full default input, 10-42 s against the 2 s it takes). */
+TEST(bzip2_budget_empty_stream_is_priced_by_its_blocks)
+{
+	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
+	struct app_bzip2_params q = file_params();
+	char dir[256], path[300], err[200];
+	double s = -1;
+	FILE *f;
+	int rc;
+
+	test_scratch_make(dir, sizeof(dir), "bzempty");
+	CHECK(dir[0], "mkdtemp");
+	snprintf(path, sizeof(path), "%s/empty.bz2", dir);
+	CHECK((f = fopen(path, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", path);
+	q.path = path;
+	rc = app_bzip2_estimate(&q, &s, NULL, err, sizeof(err));
+	test_scratch_remove(dir, "bzempty");
+	CHECK(rc == 0 && s > 0 && s < 1, "rc %d, %.3f s estimated: %s", rc, s, rc ? err : "");
 }

@@ -1288,7 +1288,12 @@ int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double
 	if (!(cand = bz2_scan_blocks(in, len, &ncand)))
 		goto out;
 	rc = 0;
-	if (app_bzip2_probe(p, in, len, cand, ncand, &rt))
+	/* No block (empty streams): nothing to probe and nothing to decode,
+	 * so only the run's fixed costs are priced (all rates 0), not the
+	 * fallback's guess of a full block. */
+	if (!ncand)
+		rt = (struct app_bzip2_rates){0};
+	else if (app_bzip2_probe(p, in, len, cand, ncand, &rt))
 		goto out;
 	rt.k1 *= scale;
 	rt.lanes *= scale;
