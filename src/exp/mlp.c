@@ -392,6 +392,8 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 			goto out;
 		mlp_analyse(r, p->repeats, p->trials, p->run_floor_pct);
 	}
+	if (p->loaded_probe && (rc = mlp_probe_run(p, &s.chain, s.cursor, r)))
+		goto out;
 	/* About 0.1 s: the core's rate for the same kernels, for the model's
 	 * u/P term (a failure here costs that term, not the sweep). */
 	if ((rc = mlp_core_run(r->npoints, 9, p->line_bytes, p->seed, p->clock, p->stop, &r->core)) == -EINTR)

@@ -1,0 +1,112 @@
+/*
+ * Loaded latency inside the lanes run: while K lanes of the sweep's own
+ * kernel walk the sweep's chain on a second CPU, this thread times one
+ * dependent chase through a chain in its own mapping, so t_loaded(K), the
+ * latency of a dependent load under the lanes' load, is measured rather than
+ * read off the `loaded` section's curve. Never prints, never parses options.
+ * Depends on two CPUs: the probe shares with the lanes only what those two
+ * CPUs share (the last cache and memory when they are separate cores; the
+ * core's own miss buffers too when they are SMT siblings), and says which.
+ */
+#ifndef MLPSCOPE_EXP_MLP_PROBE_H
+#define MLPSCOPE_EXP_MLP_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/chain.h"
+
+/* Lane counts probed: K = 1, the knee, the largest swept. */
+#define MLP_PROBE_KS 3
+/* Trials per point: three min-of-3 groups, so the probe has its own floor. */
+#define MLP_PROBE_TRIALS 9
+#define MLP_PROBE_GROUP 3
+/* Probe loads per timed window: 16 Ki misses are 2-5 ms at 120-300 ns, long
+ * beside the lanes counter's granularity (MLP_PROBE_CHUNK_STEPS x K). */
+#define MLP_PROBE_HOPS 16384
+/* Hops each lane makes between two publications of the lanes' count. */
+#define MLP_PROBE_CHUNK_STEPS 32
+
+enum mlp_probe_state {
+	MLP_PROBE_NOT_PLANNED = 0,  /* the budget or the caller left it out */
+	MLP_PROBE_MEASURED,
+	MLP_PROBE_SKIPPED,          /* one CPU allowed: nowhere to run the lanes beside the probe */
+	MLP_PROBE_FAILED,           /* its mapping, chain or layout check failed: no figures */
+};
+
+/* What the lanes' misses judged by Little's law say against K. */
+enum mlp_probe_little {
+	MLP_PROBE_LITTLE_NOT_JUDGED = 0,  /* no lanes rate, or t_loaded marked impossible */
+	MLP_PROBE_LITTLE_AGREES,          /* throughput x t_loaded is K within the floor */
+	MLP_PROBE_LITTLE_BELOW,           /* fewer in flight than K: lanes wait where the probe does not */
+	MLP_PROBE_LITTLE_ABOVE,           /* more than K: the lanes are served faster than the probe */
+};
+
+struct mlp_probe_point {
+	unsigned lanes;                 /* K on the lanes CPU; 0: the idle point (that CPU spins, no loads) */
+	const char *chosen_as;          /* "one lane", "knee", "max", "idle" */
+	unsigned ntrials;
+	double trials_ns[MLP_PROBE_TRIALS];           /* the probe's ns per load, visit order */
+	double trials_lanes_ns[MLP_PROBE_TRIALS];     /* the lanes' ns per access over the same window; NaN idle */
+	double t_loaded_ns;             /* min over trials */
+	double lanes_ns_per_access;     /* from the trial that gave the minimum: one window, both figures */
+	double ratio_to_idle;           /* t_loaded / idle */
+	double littles_law_concurrency; /* t_loaded / lanes_ns_per_access: the lanes' accesses in flight */
+	enum mlp_probe_little little;
+	bool impossible;                /* t_loaded below idle beyond the ratio's floor, after a re-time */
+	bool retimed;
+};
+
+struct mlp_probe {
+	enum mlp_probe_state state;
+	char why[160];                  /* skipped or failed: the reason */
+	int probe_cpu, lanes_cpu;       /* -1 before a run */
+	const char *sharing;            /* what the two CPUs share, in words */
+	size_t probe_set_bytes;
+	struct layout_check layout;     /* the probe chain's */
+	uint64_t perm_seed, perm_hash;
+	struct mlp_probe_point idle;
+	unsigned npoints;
+	struct mlp_probe_point points[MLP_PROBE_KS];
+	double sweep_t1_ns;             /* the sweep's own t(1), for reference */
+	double noise_floor_pct;
+	bool floor_from_run;
+	unsigned nimpossible, retimed_points;
+	double seconds;
+};
+
+struct mlp_params;
+struct mlp_result;
+
+/* The lane counts to probe from a sweep of npoints (K = 1..npoints) whose
+ * plateau starts at knee (0: unknown): 1, the knee and npoints, ascending,
+ * each once. Writes lanes[] and chosen_as[]; returns how many (1..3). Pure. */
+unsigned mlp_probe_pick_lanes(unsigned npoints, unsigned knee, unsigned *lanes, const char **chosen_as);
+
+/* Everything derived from the trials, the seam a test feeds synthetic
+ * timings through: from pr->idle and pr->points[] (trials_ns,
+ * trials_lanes_ns, ntrials, lanes) fills the floor (its own min-of-3
+ * groups, else run_floor_pct), each t_loaded, ratio and Little's-law
+ * concurrency and verdict, and marks each point whose t_loaded lies below
+ * the idle time beyond the ratio's floor (a busier memory never answers a
+ * dependent load sooner). Sets pr->nimpossible. Pure. */
+void mlp_probe_analyse(struct mlp_probe *pr, double run_floor_pct);
+
+/* Run the probe after a sweep: p's clock, stop, pages, working set (the
+ * probe chain is a quarter of it, seeded apart), chain the sweep's
+ * verified chain (the lanes walk it from cursor on), r the sweep's result
+ * (its estimate picks the K; r->probe is filled). Returns 0 (the probe's
+ * own failure is r->probe.state FAILED, never the sweep's) or -EINTR. */
+int mlp_probe_run(const struct mlp_params *p, const struct chain *chain, size_t cursor, struct mlp_result *r);
+
+/* Seconds the timed part takes at a miss of miss_ns (for the budget):
+ * up to four points x the trials x the probe window and its lead-in,
+ * loaded points at twice the idle miss, one re-time in three runs. */
+double mlp_probe_timed_seconds(double miss_ns);
+
+/* Words for the JSON and the text. */
+const char *mlp_probe_state_name(enum mlp_probe_state s);
+const char *mlp_probe_little_name(enum mlp_probe_little l);
+
+#endif
