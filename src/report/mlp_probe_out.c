@@ -29,8 +29,11 @@ static void text_row(const struct mlp_probe_point *pt, double floor_pct, FILE *f
 		fprintf(f, "\n");
 		return;
 	}
-	fprintf(f, "  %12.2f  %8.1f  %s", pt->lanes_ns_per_access, pt->littles_law_concurrency,
-		mlp_probe_little_name(pt->little));
+	if (isfinite(pt->littles_law_concurrency))
+		fprintf(f, "  %12.2f  %8.1f  %s", pt->lanes_ns_per_access, pt->littles_law_concurrency,
+			mlp_probe_little_name(pt->little));
+	else    /* the lanes published no count inside the window */
+		fprintf(f, "  %12s  %8s  %s", "-", "-", mlp_probe_little_name(pt->little));
 	if (pt->impossible)
 		fprintf(f, "  IMPOSSIBLE: below idle beyond the floor (%.1f%%) after a re-time",
 			bounds_ratio_floor_pct(floor_pct));
