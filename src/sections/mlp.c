@@ -34,7 +34,10 @@ static const char mlp_help[] =
 	"the issue rate `model` uses. --levels also sweeps at half the L2 and half the\n"
 	"last cache the OS reports (total footprint held): Ks and plateau per level.\n"
 	"--read-size varies the bytes read per node (8..128, a node crossing a line)\n"
-	"and the spacing, each case with its own layout check.\n";
+	"and the spacing, each case with its own layout check.\n"
+	"After the sweep, a loaded probe: one dependent chase timed on a second CPU\n"
+	"while K lanes run (K = 1, the knee, the largest), beside the same chase with\n"
+	"that CPU idle: t_loaded(K) measured, and Little's law on the lanes' own rate.\n";
 
 /* mlp's settings in the plan (budget.h): the set the price assumes (the
  * run's own is the plan's working set, which follows the memory set), the
