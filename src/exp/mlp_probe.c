@@ -16,7 +16,6 @@
  *   from that trial's window (Little's law needs both figures of one window).
  */
 #include "exp/mlp_probe.h"
-#include "exp/mlp.h"
 
 #include "core/arena.h"
 #include "core/bounds.h"
@@ -30,20 +29,24 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The probe chain's seed, apart from the sweep's so the two cycles differ. */
-#define PROBE_SEED_OFFSET 101
+/* What the lanes thread writes, a line apart from the probe's fields: its
+ * count is stored every chunk, and a probe field beside it would bounce. */
+struct lanes_side {
+	size_t cursor;
+	uint64_t done;                 /* atomic: accesses the lanes completed, per chunk */
+	uintptr_t sink;
+} __attribute__((aligned(128)));
 
 struct probe_ctx {
 	const struct clock_info *clock;
 	const struct chain *lanes_chain;
-	size_t lanes_cursor;
 	const struct chain *probe_chain;
 	size_t probe_cursor;
 	unsigned lanes;                /* 0: the lanes CPU spins without loads */
 	int running, stop;             /* atomic */
-	uint64_t lanes_done;           /* atomic: accesses the lanes completed, per chunk */
 	double probe_ns, lanes_ns;     /* written by the probe thread */
 	uintptr_t sink;
+	struct lanes_side ls;
 };
 
 unsigned mlp_probe_pick_lanes(unsigned npoints, unsigned knee, unsigned *lanes, const char **chosen_as)
@@ -106,6 +109,7 @@ static int lanes_thread(struct probe_ctx *c)
 	lanes_kernel_fn fn = c->lanes ? lanes_kernel(c->lanes) : NULL;
 	size_t chunk = (size_t)c->lanes * MLP_PROBE_CHUNK_STEPS;
 	uintptr_t starts[LANES_MAX];
+	struct lanes_side *ls = &c->ls;
 	uint64_t done = 0;
 
 	__atomic_store_n(&c->running, 1, __ATOMIC_RELEASE);
@@ -113,11 +117,11 @@ static int lanes_thread(struct probe_ctx *c)
 		if (!fn)
 			continue;
 		for (unsigned i = 0; i < c->lanes; i++)
-			starts[i] = chain_node_at(c->lanes_chain, c->lanes_cursor + i * MLP_PROBE_CHUNK_STEPS);
-		c->lanes_cursor += chunk;
-		c->sink ^= fn(starts, MLP_PROBE_CHUNK_STEPS);
+			starts[i] = chain_node_at(c->lanes_chain, ls->cursor + i * MLP_PROBE_CHUNK_STEPS);
+		ls->cursor += chunk;
+		ls->sink ^= fn(starts, MLP_PROBE_CHUNK_STEPS);
 		done += chunk;
-		__atomic_store_n(&c->lanes_done, done, __ATOMIC_RELAXED);
+		__atomic_store_n(&ls->done, done, __ATOMIC_RELAXED);
 	}
 	return 0;
 }
@@ -140,11 +144,11 @@ static int probe_thread(struct probe_ctx *c)
 		;
 	/* An untimed quarter window: the lanes' queues fill before it opens. */
 	c->sink ^= chase(c, MLP_PROBE_HOPS / 4);
-	l0 = __atomic_load_n(&c->lanes_done, __ATOMIC_RELAXED);
+	l0 = __atomic_load_n(&c->ls.done, __ATOMIC_RELAXED);
 	t0 = clock_now();
 	c->sink ^= chase(c, MLP_PROBE_HOPS);
 	t1 = clock_now();
-	l1 = __atomic_load_n(&c->lanes_done, __ATOMIC_RELAXED);
+	l1 = __atomic_load_n(&c->ls.done, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->stop, 1, __ATOMIC_RELAXED);
 	ns = clock_ticks_to_ns(c->clock, t1 - t0);
 	c->probe_ns = ns / MLP_PROBE_HOPS;
@@ -166,7 +170,7 @@ static int time_point(struct probe_ctx *c, struct team_placement *pl, struct mlp
 
 	c->lanes = pt->lanes;
 	c->running = c->stop = 0;
-	c->lanes_done = 0;
+	c->ls.done = 0;
 	if ((rc = team_run(pl, member, c, NULL, 0)))
 		return rc;
 	pt->trials_ns[t] = c->probe_ns;
@@ -243,7 +247,7 @@ void mlp_probe_analyse(struct mlp_probe *pr, double run_floor_pct)
  * t_loaded below idle is an idle point slowed by a neighbour, or a window
  * misread; fresh trials replace theirs, visited round-robin as before. */
 static int retime_impossible(struct probe_ctx *c, struct team_placement *pl, struct mlp_probe *pr,
-			     const struct mlp_params *p)
+			     const struct mlp_probe_params *p)
 {
 	struct mlp_probe_point *pts[MLP_PROBE_KS + 1] = {&pr->idle};
 	unsigned n = 1;
@@ -260,7 +264,8 @@ static int retime_impossible(struct probe_ctx *c, struct team_placement *pl, str
 	return 0;
 }
 
-static int measure(struct probe_ctx *c, struct team_placement *pl, struct mlp_probe *pr, const struct mlp_params *p)
+static int measure(struct probe_ctx *c, struct team_placement *pl, struct mlp_probe *pr,
+		   const struct mlp_probe_params *p)
 {
 	struct mlp_probe_point *pts[MLP_PROBE_KS + 1] = {&pr->idle};
 	int rc;
@@ -275,16 +280,16 @@ static int measure(struct probe_ctx *c, struct team_placement *pl, struct mlp_pr
 
 /* Its own state, the K to probe, and the two CPUs: 0, or the probe is
  * skipped (one CPU) or failed (the mask unreadable) and says why. */
-static int plan_probe(struct mlp_probe *pr, const struct mlp_result *r, struct team_placement *pl)
+static int plan_probe(struct mlp_probe *pr, const struct mlp_probe_params *p, struct team_placement *pl)
 {
 	unsigned lanes[MLP_PROBE_KS];
 	const char *chosen[MLP_PROBE_KS];
 	int cpus[2], allowed = team_allowed_cpus(cpus, 2);
 
 	pr->probe_cpu = pr->lanes_cpu = -1;
-	pr->sweep_t1_ns = r->npoints ? r->sweep[0].ns_per_access : NAN;
+	pr->sweep_t1_ns = p->sweep_t1_ns;
 	pr->idle = (struct mlp_probe_point){.lanes = 0, .chosen_as = "idle"};
-	pr->npoints = mlp_probe_pick_lanes(r->npoints, r->estimate.plateau_from_lanes, lanes, chosen);
+	pr->npoints = mlp_probe_pick_lanes(p->npoints, p->knee, lanes, chosen);
 	for (unsigned i = 0; i < pr->npoints; i++)
 		pr->points[i] = (struct mlp_probe_point){.lanes = lanes[i], .chosen_as = chosen[i]};
 	if (allowed < 0) {
@@ -307,10 +312,9 @@ static int plan_probe(struct mlp_probe *pr, const struct mlp_result *r, struct t
 	return 0;
 }
 
-int mlp_probe_run(const struct mlp_params *p, const struct chain *chain, size_t cursor, struct mlp_result *r)
+int mlp_probe_run(const struct mlp_probe_params *p, struct mlp_probe *pr)
 {
-	struct mlp_probe *pr = &r->probe;
-	struct probe_ctx c = {.clock = p->clock, .lanes_chain = chain, .lanes_cursor = cursor};
+	struct probe_ctx c = {.clock = p->clock, .lanes_chain = p->chain, .ls.cursor = p->cursor};
 	struct chain probe_chain = {0};
 	struct arena arena = {0};
 	struct team_placement pl;
@@ -318,10 +322,10 @@ int mlp_probe_run(const struct mlp_params *p, const struct chain *chain, size_t 
 	int rc;
 
 	memset(pr, 0, sizeof(*pr));
-	if (plan_probe(pr, r, &pl))
+	if (plan_probe(pr, p, &pl))
 		return 0;
-	pr->probe_set_bytes = p->working_set_bytes / 4;
-	pr->perm_seed = p->seed + PROBE_SEED_OFFSET;
+	pr->probe_set_bytes = p->probe_set_bytes;
+	pr->perm_seed = p->seed;
 	if ((rc = arena_map(&arena, pr->probe_set_bytes, p->pages)) ||
 	    (rc = chain_build_verified(&probe_chain, arena.base, pr->probe_set_bytes, p->spacing_bytes,
 				       p->line_bytes, pr->perm_seed, chain_offset_linear, &pr->layout))) {

@@ -11,11 +11,14 @@
 #ifndef MLPSCOPE_EXP_MLP_PROBE_H
 #define MLPSCOPE_EXP_MLP_PROBE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/arena.h"
 #include "core/chain.h"
+#include "core/clock.h"
 
 /* Lane counts probed: K = 1, the knee, the largest swept. */
 #define MLP_PROBE_KS 3
@@ -76,8 +79,21 @@ struct mlp_probe {
 	double seconds;
 };
 
-struct mlp_params;
-struct mlp_result;
+/* What the probe takes from the sweep that ran before it. */
+struct mlp_probe_params {
+	const struct clock_info *clock;
+	volatile sig_atomic_t *stop;   /* set asynchronously: finish early */
+	const struct chain *chain;     /* the sweep's verified chain: the lanes walk it */
+	size_t cursor;                 /* from here on, past what the sweep walked */
+	unsigned npoints;              /* K = 1..npoints were swept */
+	unsigned knee;                 /* the sweep's plateau_from_lanes; 0: unknown */
+	double sweep_t1_ns;
+	size_t probe_set_bytes;        /* the probe's own chain */
+	size_t spacing_bytes, line_bytes;
+	enum page_request pages;
+	uint64_t seed;                 /* the probe chain's */
+	double run_floor_pct;          /* taken where its own groups are too few; NaN: none */
+};
 
 /* The lane counts to probe from a sweep of npoints (K = 1..npoints) whose
  * plateau starts at knee (0: unknown): 1, the knee and npoints, ascending,
@@ -93,12 +109,11 @@ unsigned mlp_probe_pick_lanes(unsigned npoints, unsigned knee, unsigned *lanes, 
  * dependent load sooner). Sets pr->nimpossible. Pure. */
 void mlp_probe_analyse(struct mlp_probe *pr, double run_floor_pct);
 
-/* Run the probe after a sweep: p's clock, stop, pages, working set (the
- * probe chain is a quarter of it, seeded apart), chain the sweep's
- * verified chain (the lanes walk it from cursor on), r the sweep's result
- * (its estimate picks the K; r->probe is filled). Returns 0 (the probe's
- * own failure is r->probe.state FAILED, never the sweep's) or -EINTR. */
-int mlp_probe_run(const struct mlp_params *p, const struct chain *chain, size_t cursor, struct mlp_result *r);
+/* Map, build and verify the probe's chain, then time it idle and beside
+ * each K mlp_probe_pick_lanes gives, on two CPUs. Fills *pr. Returns 0
+ * (the probe's own failure is pr->state FAILED, one CPU SKIPPED, never the
+ * sweep's) or -EINTR when *stop was raised. */
+int mlp_probe_run(const struct mlp_probe_params *pp, struct mlp_probe *pr);
 
 /* Seconds the timed part takes at a miss of miss_ns (for the budget):
  * up to four points x the trials x the probe window and its lead-in,
