@@ -12,8 +12,9 @@
  *   lets the package drop its clocks, and the probe's ratio would then mix
  *   frequency with queueing.
  * - Points are visited round-robin across trials, so drift lands on every K
- *   alike; t_loaded is the minimum over trials, and the lanes' rate is read
- *   from that trial's window (Little's law needs both figures of one window).
+ *   alike; t_loaded is the minimum over the trials whose lanes kept their
+ *   median rate, and the lanes' rate is read from that trial's window
+ *   (Little's law needs both figures of one window).
  */
 #include "exp/mlp_probe.h"
 
@@ -26,6 +27,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -215,6 +217,29 @@ static enum mlp_probe_little judge_little(const struct mlp_probe_point *pt, doub
 	return pt->littles_law_concurrency < pt->lanes ? MLP_PROBE_LITTLE_BELOW : MLP_PROBE_LITTLE_ABOVE;
 }
 
+/* The trial a point's figures come from: the fastest probe window among
+ * those whose lanes ran at least at their median rate. A plain minimum
+ * would pick the window where the lanes were descheduled (another process
+ * took their CPU), a window without the load it is meant to measure. */
+static size_t loaded_trial(const struct mlp_probe_point *pt)
+{
+	double rates[MLP_PROBE_TRIALS], median = NAN;
+	size_t n = 0, best = SIZE_MAX;
+
+	for (size_t t = 0; t < pt->ntrials; t++)
+		if (isfinite(pt->trials_lanes_ns[t]))
+			rates[n++] = pt->trials_lanes_ns[t];
+	if (n)
+		median = stats_median(rates, n);
+	for (size_t t = 0; t < pt->ntrials; t++) {
+		bool loaded = !isfinite(median) || pt->trials_lanes_ns[t] <= median;
+
+		if (loaded && (best == SIZE_MAX || pt->trials_ns[t] < pt->trials_ns[best]))
+			best = t;
+	}
+	return best;
+}
+
 void mlp_probe_analyse(struct mlp_probe *pr, double run_floor_pct)
 {
 	double idle, ratio_floor;
@@ -227,13 +252,10 @@ void mlp_probe_analyse(struct mlp_probe *pr, double run_floor_pct)
 	pr->nimpossible = 0;
 	for (unsigned i = 0; i < pr->npoints; i++) {
 		struct mlp_probe_point *pt = &pr->points[i];
-		size_t best = 0;
+		size_t best = loaded_trial(pt);
 
-		for (size_t t = 1; t < pt->ntrials; t++)
-			if (pt->trials_ns[t] < pt->trials_ns[best])
-				best = t;
-		pt->t_loaded_ns = pt->ntrials ? pt->trials_ns[best] : NAN;
-		pt->lanes_ns_per_access = pt->ntrials ? pt->trials_lanes_ns[best] : NAN;
+		pt->t_loaded_ns = best < pt->ntrials ? pt->trials_ns[best] : NAN;
+		pt->lanes_ns_per_access = best < pt->ntrials ? pt->trials_lanes_ns[best] : NAN;
 		pt->ratio_to_idle = pt->t_loaded_ns / idle;
 		pt->littles_law_concurrency = pt->t_loaded_ns / pt->lanes_ns_per_access;
 		/* Both sides are min-of-N estimates: the bound is the ratio's floor. */

@@ -25,9 +25,11 @@
 /* Trials per point: three min-of-3 groups, so the probe has its own floor. */
 #define MLP_PROBE_TRIALS 9
 #define MLP_PROBE_GROUP 3
-/* Probe loads per timed window: 16 Ki misses are 2-5 ms at 120-300 ns, long
- * beside the lanes counter's granularity (MLP_PROBE_CHUNK_STEPS x K). */
-#define MLP_PROBE_HOPS 16384
+/* Probe loads per timed window: 8 Ki misses are 1-2.5 ms at 120-300 ns, long
+ * beside the lanes counter's granularity (MLP_PROBE_CHUNK_STEPS x K) and
+ * short beside a scheduler's slice, so on a busy machine some windows run
+ * with neither thread preempted. */
+#define MLP_PROBE_HOPS 8192
 /* Hops each lane makes between two publications of the lanes' count. */
 #define MLP_PROBE_CHUNK_STEPS 32
 
@@ -52,7 +54,7 @@ struct mlp_probe_point {
 	unsigned ntrials;
 	double trials_ns[MLP_PROBE_TRIALS];           /* the probe's ns per load, visit order */
 	double trials_lanes_ns[MLP_PROBE_TRIALS];     /* the lanes' ns per access over the same window; NaN idle */
-	double t_loaded_ns;             /* min over trials */
+	double t_loaded_ns;             /* min over the trials whose lanes kept their median rate */
 	double lanes_ns_per_access;     /* from the trial that gave the minimum: one window, both figures */
 	double ratio_to_idle;           /* t_loaded / idle */
 	double littles_law_concurrency; /* t_loaded / lanes_ns_per_access: the lanes' accesses in flight */
@@ -103,7 +105,8 @@ unsigned mlp_probe_pick_lanes(unsigned npoints, unsigned knee, unsigned *lanes, 
 /* Everything derived from the trials, the seam a test feeds synthetic
  * timings through: from pr->idle and pr->points[] (trials_ns,
  * trials_lanes_ns, ntrials, lanes) fills the floor (its own min-of-3
- * groups, else run_floor_pct), each t_loaded, ratio and Little's-law
+ * groups, else run_floor_pct), each t_loaded (the fastest window among
+ * those whose lanes ran at least at their median rate), ratio and Little's-law
  * concurrency and verdict, and marks each point whose t_loaded lies below
  * the idle time beyond the ratio's floor (a busier memory never answers a
  * dependent load sooner). Sets pr->nimpossible. Pure. */

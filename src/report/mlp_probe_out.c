@@ -66,7 +66,8 @@ void mlp_probe_write_text(const struct mlp_probe *pr, FILE *f)
 	if (pr->retimed_points)
 		fprintf(f, "  re-timed once: idle and %u point(s) below it; the rows are the re-timed figures.\n",
 			pr->retimed_points - 1);
-	fprintf(f, "  t_loaded: min over trials of the probe's ns per dependent load; idle: the same with the lanes\n"
+	fprintf(f, "  t_loaded: the probe's ns per dependent load, min over the trials whose lanes kept their median\n"
+		   "  rate (a window with the lanes descheduled carries no load); idle: the same with the lanes\n"
 		   "  CPU spinning on no loads (the sweep's own t(1): %.1f ns). lanes ns/acc: the lanes' elapsed\n"
 		   "  time per access over that trial's window (throughput X = 1/it). N = X * t_loaded: the lanes'\n"
 		   "  accesses in flight if each took the probe's time; K lanes keep at most K. Judged within the\n"

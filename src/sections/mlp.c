@@ -85,7 +85,7 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 		t += f->llc_bytes ? 1.6 + 8e6 * f->rates.dram_ns / 1e9 : 0.3 + 1e6 * f->rates.dram_ns / 1e9;
 	*peak = k->bytes + k->bytes / 16;
 	/* The loaded probe: its own chain, a quarter of the set, built as the
-	 * sweep's is, and about 0.2 s of windows at a 150 ns miss. */
+	 * sweep's is, and about 0.1 s of windows at a 150 ns miss. */
 	if (k->loaded_probe) {
 		t += 1.65 * cost_build_s(f, k->bytes / 4 / MLP_PRICED_SPACING) + mlp_probe_timed_seconds(f->rates.dram_ns);
 		*peak += k->bytes / 4 + k->bytes / 4 / 16;

@@ -172,3 +172,18 @@ TEST(mlp_probe_text_and_json_pass_the_readers_with_the_mark)
 	CHECK(strstr(text, "skipped: one CPU allowed"), "skip not said:\n%s", text);
 	free(text);
 }
+
+TEST(mlp_probe_a_window_with_the_lanes_descheduled_is_not_the_loaded_time)
+{
+	static struct mlp_probe pr;
+
+	plant_curve(&pr);
+	/* One window where another process took the lanes' CPU: the probe ran
+	 * alone (idle speed), the lanes did a tenth of their work. */
+	pr.points[2].trials_ns[4] = 100;
+	pr.points[2].trials_lanes_ns[4] = 100;
+	mlp_probe_analyse(&pr, NAN);
+	CHECK(pr.points[2].t_loaded_ns == 200 && pr.points[2].lanes_ns_per_access == 10,
+	      "took the unloaded window: %.1f ns, lanes %.1f ns", pr.points[2].t_loaded_ns,
+	      pr.points[2].lanes_ns_per_access);
+}
