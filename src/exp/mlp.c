@@ -335,9 +335,9 @@ static int retime_impossible(struct sweep *s)
 }
 
 /* The loaded probe (exp/mlp_probe.h): the lanes walk on past the sweep's
- * cursor; the probe's own chain is a quarter of the set (at least twice
- * the last cache, the set being at least eight times it), seeded apart so
- * the two cycles differ. */
+ * cursor; the probe's own chain is as large as the sweep's, so its idle
+ * time is the sweep's t(1) (a set a few times the last cache would hit
+ * there on a fraction of its loads), seeded apart so the cycles differ. */
 static int probe_after_sweep(const struct sweep *s)
 {
 	const struct mlp_params *p = s->p;
@@ -346,7 +346,7 @@ static int probe_after_sweep(const struct sweep *s)
 		.clock = p->clock, .stop = p->stop, .chain = &s->chain, .cursor = s->cursor,
 		.npoints = r->npoints, .knee = r->estimate.plateau_from_lanes,
 		.sweep_t1_ns = r->npoints ? r->sweep[0].ns_per_access : NAN,
-		.probe_set_bytes = p->working_set_bytes / 4, .spacing_bytes = p->spacing_bytes,
+		.probe_set_bytes = p->working_set_bytes, .spacing_bytes = p->spacing_bytes,
 		.line_bytes = p->line_bytes, .pages = p->pages, .seed = p->seed + 101,
 		.run_floor_pct = p->run_floor_pct,
 	};

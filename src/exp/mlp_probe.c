@@ -104,13 +104,21 @@ static const char *sharing_of(int a, int b)
 	return "separate cores of one package, as the OS reports them: the last cache and memory";
 }
 
+/* A zero the compiler cannot fold: ANDed with a chunk's result it makes
+ * the next chunk's starts wait for every lane of this one. */
+static volatile uintptr_t hidden_zero;
+
 /* The lanes CPU: K lanes of the sweep's kernel, restarted every chunk from
- * fresh stretches of the cycle, the count published after each chunk. */
+ * fresh stretches of the cycle, the count published after each chunk.
+ * Each chunk's starts depend on the last chunk's result: a chunk is a few
+ * hundred instructions, so without it the core runs the next chunk's
+ * first loads beside this one's last, and K = 1 would keep two or three
+ * misses in flight. */
 static int lanes_thread(struct probe_ctx *c)
 {
 	lanes_kernel_fn fn = c->lanes ? lanes_kernel(c->lanes) : NULL;
 	size_t chunk = (size_t)c->lanes * MLP_PROBE_CHUNK_STEPS;
-	uintptr_t starts[LANES_MAX];
+	uintptr_t starts[LANES_MAX], last = 0;
 	struct lanes_side *ls = &c->ls;
 	uint64_t done = 0;
 
@@ -118,10 +126,13 @@ static int lanes_thread(struct probe_ctx *c)
 	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
 		if (!fn)
 			continue;
+		uintptr_t after = last & hidden_zero;
+
 		for (unsigned i = 0; i < c->lanes; i++)
-			starts[i] = chain_node_at(c->lanes_chain, ls->cursor + i * MLP_PROBE_CHUNK_STEPS);
+			starts[i] = chain_node_at(c->lanes_chain, ls->cursor + i * MLP_PROBE_CHUNK_STEPS) + after;
 		ls->cursor += chunk;
-		ls->sink ^= fn(starts, MLP_PROBE_CHUNK_STEPS);
+		last = fn(starts, MLP_PROBE_CHUNK_STEPS);
+		ls->sink ^= last;
 		done += chunk;
 		__atomic_store_n(&ls->done, done, __ATOMIC_RELAXED);
 	}

@@ -30,8 +30,11 @@
  * short beside a scheduler's slice, so on a busy machine some windows run
  * with neither thread preempted. */
 #define MLP_PROBE_HOPS 8192
-/* Hops each lane makes between two publications of the lanes' count. */
-#define MLP_PROBE_CHUNK_STEPS 32
+/* Hops each lane makes between two publications of the lanes' count: the
+ * count is known to a chunk (64 x K accesses) at each end of a window that
+ * holds a few hundred thousand at the largest K, 1-2%; a chunk ends with
+ * every lane drained, a cost once per 64 misses of each. */
+#define MLP_PROBE_CHUNK_STEPS 64
 
 enum mlp_probe_state {
 	MLP_PROBE_NOT_PLANNED = 0,  /* the budget or the caller left it out */

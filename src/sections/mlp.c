@@ -84,11 +84,11 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 	if (k->levels)
 		t += f->llc_bytes ? 1.6 + 8e6 * f->rates.dram_ns / 1e9 : 0.3 + 1e6 * f->rates.dram_ns / 1e9;
 	*peak = k->bytes + k->bytes / 16;
-	/* The loaded probe: its own chain, a quarter of the set, built as the
-	 * sweep's is, and about 0.1 s of windows at a 150 ns miss. */
+	/* The loaded probe: its own chain, as large as the sweep's and built
+	 * as it is, and about 0.1 s of windows at a 150 ns miss. */
 	if (k->loaded_probe) {
-		t += 1.65 * cost_build_s(f, k->bytes / 4 / MLP_PRICED_SPACING) + mlp_probe_timed_seconds(f->rates.dram_ns);
-		*peak += k->bytes / 4 + k->bytes / 4 / 16;
+		t += 1.65 * cost_build_s(f, k->bytes / MLP_PRICED_SPACING) + mlp_probe_timed_seconds(f->rates.dram_ns);
+		*peak += k->bytes + k->bytes / 16;
 	}
 	return t;
 }
@@ -107,8 +107,8 @@ static bool shrink_levels(struct budget *b, struct budget_section *s)
 }
 
 /* The loaded probe goes after mlp's trials and levels: it is the one
- * figure no other sweep gives (t_loaded beside t(1)), and under a second
- * where the last cache is tens of MiB (its chain is a quarter of the set). */
+ * figure no other sweep gives (t_loaded beside t(1)), and about a second
+ * where the last cache is tens of MiB (mostly building its own chain). */
 static bool shrink_probe(struct budget *b, struct budget_section *s)
 {
 	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
