@@ -335,9 +335,7 @@ static int retime_impossible(struct sweep *s)
 }
 
 /* The loaded probe (exp/mlp_probe.h): the lanes walk on past the sweep's
- * cursor; the probe's own chain is as large as the sweep's, so its idle
- * time is the sweep's t(1) (a set a few times the last cache would hit
- * there on a fraction of its loads), seeded apart so the cycles differ. */
+ * cursor, the probe half a cycle ahead of them. */
 static int probe_after_sweep(const struct sweep *s)
 {
 	const struct mlp_params *p = s->p;
@@ -345,10 +343,7 @@ static int probe_after_sweep(const struct sweep *s)
 	struct mlp_probe_params pp = {
 		.clock = p->clock, .stop = p->stop, .chain = &s->chain, .cursor = s->cursor,
 		.npoints = r->npoints, .knee = r->estimate.plateau_from_lanes,
-		.sweep_t1_ns = r->npoints ? r->sweep[0].ns_per_access : NAN,
-		.probe_set_bytes = p->working_set_bytes, .spacing_bytes = p->spacing_bytes,
-		.line_bytes = p->line_bytes, .pages = p->pages, .seed = p->seed + 101,
-		.run_floor_pct = p->run_floor_pct,
+		.sweep_t1_ns = r->npoints ? r->sweep[0].ns_per_access : NAN, .run_floor_pct = p->run_floor_pct,
 	};
 
 	return mlp_probe_run(&pp, &s->r->probe);

@@ -3,7 +3,12 @@
  * - Two threads, not an extra lane: a probe lane inside the lanes kernel
  *   advances in step with the others, so its per-step time is K x t(K) by
  *   construction and Little's law on it is an identity. A chase on its own
- *   CPU, through its own chain, is timed by nothing the lanes do.
+ *   CPU is timed by nothing the lanes do.
+ * - The probe walks the sweep's cycle half a cycle ahead of the lanes: the
+ *   footprint of the sweep's t(1) with no second chain to build, and lines
+ *   the lanes last touched half a cycle ago (four times the last cache at
+ *   the default set, long evicted); it stays ahead, since one window's
+ *   lanes walk far less than half a cycle.
  * - The K probed are 1 (one lane: the least load), the knee (the first K
  *   within the floor of the best time, where queueing should begin) and the
  *   largest swept (the most load the sweep applied): three points bracket
@@ -18,7 +23,6 @@
  */
 #include "exp/mlp_probe.h"
 
-#include "core/arena.h"
 #include "core/bounds.h"
 #include "core/host.h"
 #include "core/stats.h"
@@ -42,8 +46,8 @@ struct lanes_side {
 struct probe_ctx {
 	const struct clock_info *clock;
 	const struct chain *lanes_chain;
-	const struct chain *probe_chain;
-	size_t probe_cursor;
+	size_t probe_base;             /* half a cycle past the lanes' cursor, set before each trial */
+	size_t probe_walked;           /* the probe's own advance past it */
 	unsigned lanes;                /* 0: the lanes CPU spins without loads */
 	int running, stop;             /* atomic */
 	double probe_ns, lanes_ns;     /* written by the probe thread */
@@ -141,10 +145,10 @@ static int lanes_thread(struct probe_ctx *c)
 
 static uintptr_t chase(struct probe_ctx *c, size_t hops)
 {
-	uintptr_t start = chain_node_at(c->probe_chain, c->probe_cursor);
+	uintptr_t start = chain_node_at(c->lanes_chain, c->probe_base + c->probe_walked);
 
 	/* A fresh stretch every window: no line of it is still cached. */
-	c->probe_cursor += hops;
+	c->probe_walked += hops;
 	return lanes_kernel(1)(&start, hops);
 }
 
@@ -182,6 +186,7 @@ static int time_point(struct probe_ctx *c, struct team_placement *pl, struct mlp
 	int rc;
 
 	c->lanes = pt->lanes;
+	c->probe_base = c->ls.cursor + c->lanes_chain->nodes / 2;
 	c->running = c->stop = 0;
 	c->ls.done = 0;
 	if ((rc = team_run(pl, member, c, NULL, 0)))
@@ -348,8 +353,6 @@ static int plan_probe(struct mlp_probe *pr, const struct mlp_probe_params *p, st
 int mlp_probe_run(const struct mlp_probe_params *p, struct mlp_probe *pr)
 {
 	struct probe_ctx c = {.clock = p->clock, .lanes_chain = p->chain, .ls.cursor = p->cursor};
-	struct chain probe_chain = {0};
-	struct arena arena = {0};
 	struct team_placement pl;
 	uint64_t w0 = clock_wall_ns();
 	int rc;
@@ -357,32 +360,14 @@ int mlp_probe_run(const struct mlp_probe_params *p, struct mlp_probe *pr)
 	memset(pr, 0, sizeof(*pr));
 	if (plan_probe(pr, p, &pl))
 		return 0;
-	pr->probe_set_bytes = p->probe_set_bytes;
-	pr->perm_seed = p->seed;
-	if ((rc = arena_map(&arena, pr->probe_set_bytes, p->pages)) ||
-	    (rc = chain_build_verified(&probe_chain, arena.base, pr->probe_set_bytes, p->spacing_bytes,
-				       p->line_bytes, pr->perm_seed, chain_offset_linear, &pr->layout))) {
-		pr->state = MLP_PROBE_FAILED;
-		if (rc == -EPROTO)
-			snprintf(pr->why, sizeof(pr->why), "the probe chain's layout check failed: %zu distinct "
-				 "lines walked of %zu", pr->layout.distinct_lines_walked, pr->layout.expected_lines);
-		else
-			snprintf(pr->why, sizeof(pr->why), "the probe chain could not be built: %s", strerror(-rc));
-		goto out;
-	}
-	pr->perm_hash = probe_chain.perm_hash;
-	c.probe_chain = &probe_chain;
+	pr->chain_nodes = p->chain->nodes;
 	if ((rc = measure(&c, &pl, pr, p)) == -EINTR)
-		goto out;
+		return rc;
 	pr->state = rc ? MLP_PROBE_FAILED : MLP_PROBE_MEASURED;
 	if (rc)
 		snprintf(pr->why, sizeof(pr->why), "the probe's threads failed: %s", strerror(-rc));
-	rc = 0;
-out:
 	pr->seconds = (double)(clock_wall_ns() - w0) / 1e9;
-	chain_free(&probe_chain);
-	arena_unmap(&arena);
-	return rc == -EINTR ? rc : 0;
+	return 0;
 }
 
 double mlp_probe_timed_seconds(double miss_ns)

@@ -1,7 +1,8 @@
 /*
  * Loaded latency inside the lanes run: while K lanes of the sweep's own
  * kernel walk the sweep's chain on a second CPU, this thread times one
- * dependent chase through a chain in its own mapping, so t_loaded(K), the
+ * dependent chase on the same cycle half a cycle ahead of them (the same
+ * footprint as the sweep's t(1), lines no lane touched lately), so t_loaded(K), the
  * latency of a dependent load under the lanes' load, is measured rather than
  * read off the `loaded` section's curve. Never prints, never parses options.
  * Depends on two CPUs: the probe shares with the lanes only what those two
@@ -16,7 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/arena.h"
 #include "core/chain.h"
 #include "core/clock.h"
 
@@ -40,7 +40,7 @@ enum mlp_probe_state {
 	MLP_PROBE_NOT_PLANNED = 0,  /* the budget or the caller left it out */
 	MLP_PROBE_MEASURED,
 	MLP_PROBE_SKIPPED,          /* one CPU allowed: nowhere to run the lanes beside the probe */
-	MLP_PROBE_FAILED,           /* its mapping, chain or layout check failed: no figures */
+	MLP_PROBE_FAILED,           /* its threads or the affinity mask failed: no figures */
 };
 
 /* What the lanes' misses judged by Little's law say against K. */
@@ -71,9 +71,7 @@ struct mlp_probe {
 	char why[160];                  /* skipped or failed: the reason */
 	int probe_cpu, lanes_cpu;       /* -1 before a run */
 	const char *sharing;            /* what the two CPUs share, in words */
-	size_t probe_set_bytes;
-	struct layout_check layout;     /* the probe chain's */
-	uint64_t perm_seed, perm_hash;
+	size_t chain_nodes;             /* the sweep's cycle, walked by both */
 	struct mlp_probe_point idle;
 	unsigned npoints;
 	struct mlp_probe_point points[MLP_PROBE_KS];
@@ -93,10 +91,6 @@ struct mlp_probe_params {
 	unsigned npoints;              /* K = 1..npoints were swept */
 	unsigned knee;                 /* the sweep's plateau_from_lanes; 0: unknown */
 	double sweep_t1_ns;
-	size_t probe_set_bytes;        /* the probe's own chain */
-	size_t spacing_bytes, line_bytes;
-	enum page_request pages;
-	uint64_t seed;                 /* the probe chain's */
 	double run_floor_pct;          /* taken where its own groups are too few; NaN: none */
 };
 
@@ -115,8 +109,8 @@ unsigned mlp_probe_pick_lanes(unsigned npoints, unsigned knee, unsigned *lanes, 
  * dependent load sooner). Sets pr->nimpossible. Pure. */
 void mlp_probe_analyse(struct mlp_probe *pr, double run_floor_pct);
 
-/* Map, build and verify the probe's chain, then time it idle and beside
- * each K mlp_probe_pick_lanes gives, on two CPUs. Fills *pr. Returns 0
+/* Time the probe idle and beside each K mlp_probe_pick_lanes gives, on two
+ * CPUs, both walking pp->chain. Fills *pr. Returns 0
  * (the probe's own failure is pr->state FAILED, one CPU SKIPPED, never the
  * sweep's) or -EINTR when *stop was raised. */
 int mlp_probe_run(const struct mlp_probe_params *pp, struct mlp_probe *pr);

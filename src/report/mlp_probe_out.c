@@ -9,15 +9,7 @@
 #include "core/bounds.h"
 #include "util/format.h"
 
-#include <inttypes.h>
 #include <math.h>
-
-static const struct jsonw_field layout_fields[] = {
-	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
-	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
-	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
-	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
-};
 
 static void text_row(const struct mlp_probe_point *pt, double floor_pct, FILE *f)
 {
@@ -42,7 +34,7 @@ static void text_row(const struct mlp_probe_point *pt, double floor_pct, FILE *f
 
 void mlp_probe_write_text(const struct mlp_probe *pr, FILE *f)
 {
-	char fl[96], set[32];
+	char fl[96];
 
 	if (pr->state == MLP_PROBE_NOT_PLANNED)
 		return;
@@ -51,11 +43,9 @@ void mlp_probe_write_text(const struct mlp_probe *pr, FILE *f)
 		fprintf(f, "    %s: %s\n", mlp_probe_state_name(pr->state), pr->why);
 		return;
 	}
-	report_format_bytes(set, sizeof(set), pr->probe_set_bytes);
 	fprintf(f, "    probe on CPU %d, lanes on CPU %d: %s\n", pr->probe_cpu, pr->lanes_cpu, pr->sharing);
-	fprintf(f, "    probe chain %s, its own mapping (layout check: %zu lines of %zu, %s; seed %" PRIu64
-		", hash %016" PRIx64 ")\n", set, pr->layout.distinct_lines_walked, pr->layout.expected_lines,
-		pr->layout.ok ? "ok" : "FAILED", pr->perm_seed, pr->perm_hash);
+	fprintf(f, "    both on the sweep's cycle (%zu nodes, its layout check above), the probe half a cycle ahead\n",
+		pr->chain_nodes);
 	fprintf(f, "    %d loads per window, %d trials per point round-robin; floor %s\n", MLP_PROBE_HOPS,
 		MLP_PROBE_TRIALS, report_format_floor(fl, sizeof(fl), pr->noise_floor_pct, pr->floor_from_run));
 	fprintf(f, "\n  %5s  %-9s  %11s  %6s  %12s  %8s  %s\n", "K", "chosen as", "t_loaded ns", "/idle",
@@ -97,12 +87,8 @@ static void measured_json(struct jsonw *w, const struct mlp_probe *pr)
 	jsonw_int(w, "probe_cpu", pr->probe_cpu);
 	jsonw_int(w, "lanes_cpu", pr->lanes_cpu);
 	jsonw_string(w, "sharing", pr->sharing);
-	jsonw_uint(w, "probe_set_bytes", pr->probe_set_bytes);
-	JSONW_FIELDS_OBJECT(w, "layout_check", &pr->layout, layout_fields);
-	jsonw_object_begin(w, "permutation");
-	jsonw_uint(w, "seed", pr->perm_seed);
-	jsonw_hex64(w, "hash_fnv1a64", pr->perm_hash);
-	jsonw_object_end(w);
+	jsonw_uint(w, "chain_nodes", pr->chain_nodes);
+	jsonw_string(w, "placement", "the probe walks the sweep's cycle half a cycle ahead of the lanes");
 	jsonw_uint(w, "hops_per_window", MLP_PROBE_HOPS);
 	jsonw_uint(w, "trials", MLP_PROBE_TRIALS);
 	jsonw_double(w, "noise_floor_pct", pr->noise_floor_pct);

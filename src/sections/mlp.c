@@ -84,12 +84,10 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 	if (k->levels)
 		t += f->llc_bytes ? 1.6 + 8e6 * f->rates.dram_ns / 1e9 : 0.3 + 1e6 * f->rates.dram_ns / 1e9;
 	*peak = k->bytes + k->bytes / 16;
-	/* The loaded probe: its own chain, as large as the sweep's and built
-	 * as it is, and about 0.1 s of windows at a 150 ns miss. */
-	if (k->loaded_probe) {
-		t += 1.65 * cost_build_s(f, k->bytes / MLP_PRICED_SPACING) + mlp_probe_timed_seconds(f->rates.dram_ns);
-		*peak += k->bytes + k->bytes / 16;
-	}
+	/* The loaded probe: about 0.1 s of windows at a 150 ns miss, on the
+	 * sweep's own chain (no memory of its own). */
+	if (k->loaded_probe)
+		t += mlp_probe_timed_seconds(f->rates.dram_ns);
 	return t;
 }
 
@@ -107,8 +105,8 @@ static bool shrink_levels(struct budget *b, struct budget_section *s)
 }
 
 /* The loaded probe goes after mlp's trials and levels: it is the one
- * figure no other sweep gives (t_loaded beside t(1)), and about a second
- * where the last cache is tens of MiB (mostly building its own chain). */
+ * figure no other sweep gives (t_loaded beside t(1)), and a fraction of a
+ * second. */
 static bool shrink_probe(struct budget *b, struct budget_section *s)
 {
 	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
