@@ -61,7 +61,8 @@ void mlp_probe_write_text(const struct mlp_probe *pr, FILE *f)
 		   "  CPU spinning on no loads (the sweep's own t(1): %.1f ns). lanes ns/acc: the lanes' elapsed\n"
 		   "  time per access over that trial's window (throughput X = 1/it). N = X * t_loaded: the lanes'\n"
 		   "  accesses in flight if each took the probe's time; K lanes keep at most K. Judged within the\n"
-		   "  ratio's floor; below K: the lanes wait where the probe does not (inside their own core).\n"
+		   "  ratio's floor; below K: the lanes wait where the probe does not (inside their own core);\n"
+		   "  above K: the lanes' accesses complete sooner than the probe's load (a finding to explain).\n"
 		   "  probe %.1f s\n", pr->sweep_t1_ns, pr->seconds);
 }
 
