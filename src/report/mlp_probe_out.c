@@ -112,7 +112,8 @@ void mlp_probe_write_json(struct jsonw *w, const struct mlp_probe *pr)
 	jsonw_object_begin(w, "loaded_probe");
 	jsonw_string(w, "state", mlp_probe_state_name(pr->state));
 	jsonw_string(w, "quantity", "t_loaded: ns per dependent load of a probe chase on one CPU while K lanes run on "
-		     "another, min over trials; beside the same probe with that CPU idle");
+		     "another, min over the trials whose lanes kept their median rate; beside the same probe with that "
+		     "CPU idle");
 	if (pr->state == MLP_PROBE_MEASURED)
 		measured_json(w, pr);
 	else
