@@ -334,6 +334,21 @@ static int retime_impossible(struct sweep *s)
 	return 0;
 }
 
+/* The loaded probe (exp/mlp_probe.h): the lanes walk on past the sweep's
+ * cursor, the probe half a cycle ahead of them. */
+static int probe_after_sweep(const struct sweep *s)
+{
+	const struct mlp_params *p = s->p;
+	const struct mlp_result *r = s->r;
+	struct mlp_probe_params pp = {
+		.clock = p->clock, .stop = p->stop, .chain = &s->chain, .cursor = s->cursor,
+		.npoints = r->npoints, .knee = r->estimate.plateau_from_lanes,
+		.sweep_t1_ns = r->npoints ? r->sweep[0].ns_per_access : NAN, .run_floor_pct = p->run_floor_pct,
+	};
+
+	return mlp_probe_run(&pp, &s->r->probe);
+}
+
 void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double run_floor_pct)
 {
 	r->noise_floor_pct = noise_floor_pct(r->sweep, r->npoints, run_floor_pct, &r->floor_from_run);
@@ -392,6 +407,8 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 			goto out;
 		mlp_analyse(r, p->repeats, p->trials, p->run_floor_pct);
 	}
+	if (p->loaded_probe && (rc = probe_after_sweep(&s)))
+		goto out;
 	/* About 0.1 s: the core's rate for the same kernels, for the model's
 	 * u/P term (a failure here costs that term, not the sweep). */
 	if ((rc = mlp_core_run(r->npoints, 9, p->line_bytes, p->seed, p->clock, p->stop, &r->core)) == -EINTR)

@@ -16,6 +16,7 @@
 #include "exp/mlp_core.h"
 #include "exp/mlp_levels.h"
 #include "exp/mlp_payload.h"
+#include "exp/mlp_probe.h"
 #include "kern/lanes.h"
 #include "exp/policy.h"
 
@@ -76,6 +77,7 @@ struct mlp_result {
 	struct mlp_point control[MLP_CONTROL_ARMS];
 	struct mlp_estimate estimate;
 	struct mlp_core core;       /* the same kernels L1-resident: the core's side */
+	struct mlp_probe probe;     /* loaded latency inside the lanes run (loaded_probe) */
 	double setup_seconds;
 	double sweep_seconds;
 };
@@ -110,6 +112,7 @@ struct mlp_params {
 	void (*progress)(void *ctx, double fraction);
 	void *progress_ctx;
 	chain_offset_fn layout;   /* NULL: linear; tests pass a broken one */
+	bool loaded_probe;        /* after the sweep, time a probe chase while K lanes run (mlp_probe.h) */
 };
 
 /* Map, build, verify and sweep. Returns 0; -EINTR when *stop was raised;

@@ -5,6 +5,7 @@
  * table read as latencies is the classic misreading of this experiment.
  */
 #include "report/mlp_out.h"
+#include "report/mlp_probe_out.h"
 #include "report/csv.h"
 #include "report/plots.h"
 
@@ -405,6 +406,7 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 	jsonw_array_end(w);
 	write_estimate(w, &m->estimate);
 	write_core(w, &m->core);
+	mlp_probe_write_json(w, &m->probe);
 	if (a && a->nlevels)
 		write_levels(w, a);
 	if (a && a->has_read_size)
@@ -424,6 +426,7 @@ void mlp_write_text(const void *result, FILE *f)
 		write_mlp_setup(&a->arm[i], f);
 		write_mlp_table(&a->arm[i], f);
 		write_mlp_estimate(&a->arm[i], f);
+		mlp_probe_write_text(&a->arm[i].probe, f);
 	}
 	if (a->nlevels)
 		write_levels_text(a, f);

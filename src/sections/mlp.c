@@ -35,7 +35,10 @@ static const char mlp_help[] =
 	"the issue rate `model` uses. --levels also sweeps at half the L2 and half the\n"
 	"last cache the OS reports (total footprint held): Ks and plateau per level.\n"
 	"--read-size varies the bytes read per node (8..128, a node crossing a line)\n"
-	"and the spacing, each case with its own layout check.\n";
+	"and the spacing, each case with its own layout check.\n"
+	"After the sweep, a loaded probe: one dependent chase timed on a second CPU\n"
+	"while K lanes run (K = 1, the knee, the largest), beside the same chase with\n"
+	"that CPU idle: t_loaded(K) measured, and Little's law on the lanes' own rate.\n";
 
 /* mlp's settings in the plan (budget.h): the set the price assumes (the
  * run's own is the plan's working set, which follows the memory set), the
@@ -44,6 +47,7 @@ struct mlp_knobs {
 	size_t bytes;
 	unsigned trials, repeats;
 	bool levels;                 /* the full report's sweeps at the L2 and last-cache levels */
+	bool loaded_probe;           /* t_loaded(K) timed while the lanes run (exp/mlp_probe.h) */
 };
 _Static_assert(sizeof(struct mlp_knobs) <= BUDGET_KNOB_BYTES, "mlp's knobs fit their slot");
 
@@ -53,7 +57,8 @@ _Static_assert(sizeof(struct mlp_knobs) <= BUDGET_KNOB_BYTES, "mlp's knobs fit t
 static void mlp_defaults(const struct budget *b, void *knobs)
 {
 	*(struct mlp_knobs *)knobs = (struct mlp_knobs){.bytes = b->memory_set_bytes, .trials = 6,
-							.repeats = b->quick ? 1 : 3, .levels = b->full_report};
+							.repeats = b->quick ? 1 : 3, .levels = b->full_report,
+							.loaded_probe = true};
 }
 
 static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
@@ -80,6 +85,10 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
 	if (k->levels)
 		t += f->llc_bytes ? 1.6 + 8e6 * f->rates.dram_ns / 1e9 : 0.3 + 1e6 * f->rates.dram_ns / 1e9;
 	*peak = k->bytes + k->bytes / 16;
+	/* The loaded probe: about 0.1 s of windows at a 150 ns miss, on the
+	 * sweep's own chain (no memory of its own). */
+	if (k->loaded_probe)
+		t += mlp_probe_timed_seconds(f->rates.dram_ns);
 	return t;
 }
 
@@ -96,16 +105,32 @@ static bool shrink_levels(struct budget *b, struct budget_section *s)
 	return true;
 }
 
+/* The loaded probe goes after mlp's trials and levels: it is the one
+ * figure no other sweep gives (t_loaded beside t(1)), and a fraction of a
+ * second. */
+static bool shrink_probe(struct budget *b, struct budget_section *s)
+{
+	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
+
+	if (!k->loaded_probe)
+		return false;
+	budget_note(b, "mlp: no loaded probe (t_loaded(K) while the lanes run)");
+	k->loaded_probe = false;
+	return true;
+}
+
 static const struct budget_hooks mlp_budget = {
 	.alone_budget_s = 15.0, .keep = BUDGET_KEEP_HEADLINE, .defaults = mlp_defaults, .price = mlp_price,
 	BUDGET_SET(struct mlp_knobs, bytes, BUDGET_SET_SIZE | BUDGET_SET_MEMORY | BUDGET_SET_FIT),
 	BUDGET_STEPS(BUDGET_STEP_DOWN(18, struct mlp_knobs, repeats, 1, 1, "mlp repeats (sweeps)"),
 		     BUDGET_STEP_DOWN(23, struct mlp_knobs, trials, 3, 3, "mlp trials"),
-		     {.rank = 24, .fn = shrink_levels}),
+		     {.rank = 24, .fn = shrink_levels},
+		     {.rank = 26, .fn = shrink_probe}),
 	BUDGET_FIELDS(JSONW_FIELD(UINT, "mlp_bytes", struct mlp_knobs, bytes),
 		      JSONW_FIELD(UINT, "mlp_trials", struct mlp_knobs, trials),
 		      JSONW_FIELD(UINT, "mlp_repeats", struct mlp_knobs, repeats),
-		      JSONW_FIELD(BOOL, "mlp_levels", struct mlp_knobs, levels)),
+		      JSONW_FIELD(BOOL, "mlp_levels", struct mlp_knobs, levels),
+		      JSONW_FIELD(BOOL, "mlp_loaded_probe", struct mlp_knobs, loaded_probe)),
 };
 
 /* The options mlp reads; --size, --spacing, --pages and --accesses reach it
@@ -161,6 +186,14 @@ static bool mlp_levels_planned(const struct section_run *s)
 	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
 
 	return !k || k->levels;
+}
+
+/* The loaded probe after the memory sweep, unless the budget gave it up. */
+static bool mlp_probe_planned(const struct section_run *s)
+{
+	const struct mlp_knobs *k = section_knobs_of(s, &mlp_budget);
+
+	return !k || k->loaded_probe;
 }
 
 /* Sweeps per run: --repeat when given, else the budget's, else --repeat's default. */
@@ -306,6 +339,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 			.stop = s->stop,
 			.progress = s->progress,
 			.progress_ctx = s,
+			.loaded_probe = mlp_probe_planned(s),
 		};
 		struct mlp_result *m = &a->arm[i];
 		int rc;
@@ -333,6 +367,9 @@ static int mlp_section_run(struct section_run *s, void *result)
 		if (m->nimpossible)
 			result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
 				    "IMPOSSIBLE and left out of the fit", m->pages_requested, m->nimpossible);
+		if (m->probe.nimpossible)
+			result_warn(r, "mlp (%s pages): %u loaded-probe time(s) below the idle probe's after a re-time, "
+				    "marked IMPOSSIBLE", m->pages_requested, m->probe.nimpossible);
 		if (m->estimate.repeats_agreeing < m->estimate.repeats)
 			result_warn(r, "mlp (%s pages): only %u of %u sweeps agreed on the saturation",
 				    m->pages_requested, m->estimate.repeats_agreeing, m->estimate.repeats);
