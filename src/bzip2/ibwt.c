@@ -230,6 +230,43 @@ static inline __attribute__((always_inline)) long lanes_rounds(struct walk *c, s
 
 #define BATCH_ROUNDS 64
 
+/* One round of the K lanes with every test: parked lanes skipped, a full
+ * chunk replaced, a segment's end closing the lane and starting the next
+ * (the rounds where lanes_room finds no batch: the walk's start and end).
+ * 0, or -1 when the pool ran out. */
+static inline __attribute__((always_inline)) int lanes_round(struct walk *c, struct lane *L, const unsigned K,
+							    const enum bz2_prefetch pf, unsigned *live)
+{
+	const uint32_t *tt = c->tt;
+
+#pragma GCC unroll 32
+	for (unsigned j = 0; j < K; j++) {
+		uint32_t v;
+
+		if (!L[j].on)
+			continue;
+		if (pf == BZ2_PREFETCH_TWO)
+			__builtin_prefetch(&tt[L[(j + 2) % K].pos]);
+		v = tt[L[j].pos];
+		if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
+			int r;
+
+			lane_close(c, &L[j]);
+			if ((r = lane_take(c, &L[j])) < 0)
+				return -1;
+			*live -= (unsigned)(r == 0);
+			continue;
+		}
+		if (__builtin_expect(L[j].w == L[j].wend, 0) && lane_chunk(c, &L[j]))
+			return -1;
+		*L[j].w++ = (uint8_t)v;
+		L[j].pos = v >> 8;
+		if (pf == BZ2_PREFETCH_NEXT)
+			__builtin_prefetch(&tt[v >> 8]);
+	}
+	return 0;
+}
+
 /* The lockstep loop. With a constant K and a local lane array (the
  * registers layout) the compiler unrolls the lanes and keeps each one's
  * row and write pointer in registers; with a run-time K (the state layout)
@@ -237,7 +274,6 @@ static inline __attribute__((always_inline)) long lanes_rounds(struct walk *c, s
 static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, struct lane *L, const unsigned K,
 							       const enum bz2_prefetch pf)
 {
-	const uint32_t *tt = c->tt;
 	unsigned live = 0;
 
 	for (unsigned j = 0; j < K; j++) {
@@ -253,32 +289,8 @@ static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, stru
 		if (room > 0) {
 			if (lanes_rounds(c, L, K, pf, room, &live) < 0)
 				return -1;
-			continue;
-		}
-#pragma GCC unroll 32
-		for (unsigned j = 0; j < K; j++) {
-			uint32_t v;
-
-			if (!L[j].on)
-				continue;
-			if (pf == BZ2_PREFETCH_TWO)
-				__builtin_prefetch(&tt[L[(j + 2) % K].pos]);
-			v = tt[L[j].pos];
-			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
-				int r;
-
-				lane_close(c, &L[j]);
-				if ((r = lane_take(c, &L[j])) < 0)
-					return -1;
-				live -= (unsigned)(r == 0);
-				continue;
-			}
-			if (__builtin_expect(L[j].w == L[j].wend, 0) && lane_chunk(c, &L[j]))
-				return -1;
-			*L[j].w++ = (uint8_t)v;
-			L[j].pos = v >> 8;
-			if (pf == BZ2_PREFETCH_NEXT)
-				__builtin_prefetch(&tt[v >> 8]);
+		} else if (lanes_round(c, L, K, pf, &live)) {
+			return -1;
 		}
 	}
 	return 0;
@@ -534,7 +546,6 @@ static inline __attribute__((always_inline)) void pace_lanes(struct bz2_walk_job
 							      const enum bz2_prefetch pf, uint64_t target)
 {
 	struct walk *c = &j->c;
-	const uint32_t *tt = c->tt;
 	struct lane *L = j->L;
 	unsigned live = j->live;
 	uint64_t steps = j->steps;
@@ -552,34 +563,10 @@ static inline __attribute__((always_inline)) void pace_lanes(struct bz2_walk_job
 			steps += (uint64_t)done * K;
 			continue;
 		}
-#pragma GCC unroll 32
-		for (unsigned q = 0; q < K; q++) {
-			uint32_t v;
-
-			if (!L[q].on)
-				continue;
-			v = tt[L[q].pos];
-			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
-				int r;
-
-				lane_close(c, &L[q]);
-				if ((r = lane_take(c, &L[q])) < 0) {
-					j->rc = -1;
-					live = 0;
-					break;
-				}
-				live -= (unsigned)(r == 0);
-				continue;
-			}
-			if (__builtin_expect(L[q].w == L[q].wend, 0) && lane_chunk(c, &L[q])) {
-				j->rc = -1;
-				live = 0;
-				break;
-			}
-			*L[q].w++ = (uint8_t)v;
-			L[q].pos = v >> 8;
-			if (pf == BZ2_PREFETCH_NEXT)
-				__builtin_prefetch(&tt[v >> 8]);
+		if (lanes_round(c, L, K, pf, &live)) {
+			j->rc = -1;
+			live = 0;
+			break;
 		}
 		steps += K;
 	}

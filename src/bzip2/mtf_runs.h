@@ -5,7 +5,8 @@
  * target ISA), MTF_LIST (the list's type), MTF_LOCALS / MTF_SAVE (the
  * list's register part in and out of locals), MTF_FRONT() and
  * MTF_MOVE(i) and MTF_FILL(p) (MTF_FILL_BYTES copies of the front byte
- * at p) defined. Included without them it declares nothing.
+ * at p) defined, which it undefines again (the next form defines its own).
+ * Included without them it declares nothing.
  *
  * Each symbol runs the same instructions whether it is RUNA/RUNB or a
  * byte: which one it is, a guess the predictor cannot make on text (the
@@ -74,4 +75,13 @@ static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *
 	}
 }
 
+#undef MTF_RUNS_NAME
+#undef MTF_RUNS_ATTR
+#undef MTF_LIST
+#undef MTF_LOCALS
+#undef MTF_SAVE
+#undef MTF_FRONT
+#undef MTF_MOVE
+#undef MTF_FILL_BYTES
+#undef MTF_FILL
 #endif

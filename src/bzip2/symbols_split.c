@@ -258,15 +258,6 @@ struct words_list {
 #define MTF_FILL_BYTES 8
 #define MTF_FILL(p) words_fill((p), (uint8_t)m0)
 #include "bzip2/mtf_runs.h"
-#undef MTF_RUNS_NAME
-#undef MTF_RUNS_ATTR
-#undef MTF_LIST
-#undef MTF_LOCALS
-#undef MTF_SAVE
-#undef MTF_FRONT
-#undef MTF_MOVE
-#undef MTF_FILL_BYTES
-#undef MTF_FILL
 
 static void words_list_init(struct words_list *l, const uint8_t *seq_to_byte, unsigned used)
 {
@@ -317,15 +308,6 @@ static inline __attribute__((always_inline, target("ssse3"))) uint8_t shuffle_mo
 #define MTF_FILL_BYTES 16
 #define MTF_FILL(p) _mm_storeu_si128((__m128i *)(p), _mm_shuffle_epi8(front, _mm_setzero_si128()))
 #include "bzip2/mtf_runs.h"
-#undef MTF_RUNS_NAME
-#undef MTF_RUNS_ATTR
-#undef MTF_LIST
-#undef MTF_LOCALS
-#undef MTF_SAVE
-#undef MTF_FRONT
-#undef MTF_MOVE
-#undef MTF_FILL_BYTES
-#undef MTF_FILL
 
 static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte, unsigned used)
 {
