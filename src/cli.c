@@ -64,7 +64,7 @@ static const struct opt opts[] = {
 	{"prom", "FILE", OPT_STRING, F(prom_path), 0, 0,
 	 "also write the headline figures as Prometheus text, for node_exporter's textfile collector (whole or not at all; - for stdout)"},
 	{"fillers", "LIST", OPT_STRING, F(fillers), 0, 0,
-	 "window: fillers to probe, e.g. nop,store (default: all; see help window)"},
+	 "window: fillers to probe, e.g. nop,store (default: all but miss; see help window)"},
 	{"max-n", "N", OPT_UINT, F(max_n), 16, 4096, "window: largest filler count swept, 16..4096 (default 1024)"},
 	{"dump-code", "FILLER:N", OPT_STRING, F(dump_code), 0, 0,
 	 "window: write the generated probe for FILLER at N to stdout and exit"},

@@ -5,7 +5,8 @@
  * margin to the next. Terms: latency L/K (L = t(1)); issue u/P (u counted
  * in the kernel that ran, P measured L1-resident); core (the same kernel's
  * L1-resident time); bandwidth b/B (B from the bandwidth section's reads);
- * load_queue L m/Q and rob L u/ROB (Q and ROB from window). Pure: reads a
+ * load_queue L m/Q, rob L u/ROB and miss_buffers L/M (Q, ROB and M from
+ * window; one missing line per access). Pure: reads a
  * parsed JSON document, prints nothing (report/model_out.c writes).
  */
 #ifndef MLPSCOPE_ANALYSE_ENVELOPE_H
@@ -28,6 +29,7 @@ enum env_term {
 	ENV_BW_MEMORY,     /* line / Bmax: the most threads' measured read */
 	ENV_LOAD_QUEUE,    /* L m(K)/Q_lq: loads per access held about L each */
 	ENV_ROB,           /* L u(K)/ROB: instructions per access held about L each */
+	ENV_MISS_BUFFERS,  /* L/M: each access's missing line held about L in one of M L1D miss buffers */
 	ENV_NTERMS
 };
 
@@ -48,6 +50,7 @@ struct env_inputs {
 	struct env_source read_memory;  /* GB/s, the most threads measured */
 	struct env_source load_queue;   /* entries */
 	struct env_source rob;          /* entries */
+	struct env_source miss_buffers; /* entries: L1D misses in flight (window's miss filler) */
 	char count_source[ENV_SOURCE_LEN];   /* instructions/loads per access */
 	bool counts_assumed;            /* from the generator's shape, not counted */
 	double ks, ks_uncertainty, plateau_concurrency;
@@ -81,7 +84,7 @@ struct env_point {
 };
 
 /* "latency", "issue", "core", "bandwidth_core", "bandwidth_memory",
- * "load_queue", "rob". */
+ * "load_queue", "rob", "miss_buffers". */
 const char *envelope_term_name(enum env_term t);
 
 /* Where term t at point i came from, in words (or why it is unknown). */

@@ -16,6 +16,7 @@
  */
 #include "exp/window.h"
 #include "exp/policy.h"
+#include "exp/window_miss.h"
 
 #include "core/arena.h"
 #include "core/clock.h"
@@ -42,7 +43,7 @@ void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 
 	*p = (struct window_params){
 		.working_set_bytes = ws, .trials = 15, .iters = 8192, .max_n = 1024,
-		.seed = 7, .run_floor_pct = NAN, .clock = clock, .stop = stop,
+		.filler_mask = PROBE_FILLERS_DEFAULT, .seed = 7, .run_floor_pct = NAN, .clock = clock, .stop = stop,
 	};
 }
 
@@ -218,6 +219,7 @@ struct sweep {
 	uint64_t iters;
 	void *scratch;
 	uintptr_t sink;
+	struct window_miss_table miss;  /* the missing-load filler's lines, built on its first visit */
 	double floor_frac;          /* the floor so far, for decisions mid-run */
 	enum window_phase phase;
 	uint64_t t0_ns;             /* the sweeps' start (clock_wall_ns) */
@@ -241,7 +243,10 @@ static double visit(struct sweep *s, const struct probe *pr)
 	ptrs[0] = chain_node_at(&s->chain, s->cursor);
 	ptrs[1] = chain_node_at(&s->chain, s->cursor + s->iters + 1);
 	s->cursor += 2 * s->iters + 2;
-	ns = probe_run_ns_per_iter(pr, ptrs, s->iters, s->scratch, s->p->clock);
+	ns = probe_run_ns_per_iter(pr, ptrs, s->iters,
+				   pr->filler == PROBE_FILLER_MISS ? (void *)window_miss_table_take(&s->miss, s->iters)
+								   : s->scratch,
+				   s->p->clock);
 	s->sink ^= ptrs[0] ^ ptrs[1];
 	return ns;
 }
@@ -284,6 +289,27 @@ static bool point_add(struct window_filler_result *fr, unsigned n)
 	return true;
 }
 
+/* The missing-load filler's table over the chase arena (its lines far
+ * past the last-level cache, like the chase's), laid out and checked on the
+ * filler's first visit, so runs without it pay nothing. */
+static int miss_prepare(struct sweep *s)
+{
+	int rc;
+
+	if (s->p->synthetic_ns || s->miss.entries)
+		return 0;
+	if ((rc = window_miss_table_build(&s->miss, s->chain.base, s->chain.nodes * s->chain.spacing_bytes, s->p->seed)))
+		return rc;
+	return window_miss_table_check(&s->miss, &s->r->miss_buffer);
+}
+
+/* The largest N a filler is swept to: the missing loads stop where their
+ * table's groups end. */
+static unsigned max_n_of(const struct sweep *s, enum probe_filler f)
+{
+	return f == PROBE_FILLER_MISS && s->p->max_n > WINDOW_MISS_N_MAX ? WINDOW_MISS_N_MAX : s->p->max_n;
+}
+
 /* Build the probes for ns[0..k), then visit them round-robin for p->trials
  * rounds, appending one trial to each point per round. */
 static int measure(struct sweep *s, struct window_filler_result *fr, const unsigned *ns, size_t k)
@@ -292,8 +318,10 @@ static int measure(struct sweep *s, struct window_filler_result *fr, const unsig
 	size_t built = 0;
 	int rc = 0;
 
+	if (fr->filler == PROBE_FILLER_MISS && (rc = miss_prepare(s)))
+		return rc;
 	for (size_t i = 0; i < k; i++)
-		if (!point_add(fr, ns[i]))
+		if (ns[i] > max_n_of(s, fr->filler) || !point_add(fr, ns[i]))
 			k = i;
 	for (; built < k; built++) {
 		if (s->p->synthetic_ns) {
@@ -396,17 +424,17 @@ static unsigned round_up(unsigned v, unsigned unit)
 
 static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 {
-	const struct window_params *p = s->p;
 	unsigned unit = probe_filler_info(fr->filler)->fillers_per_entry, n = 0, ns[COARSE_BLOCK];
+	unsigned max_n = max_n_of(s, fr->filler);
 	struct window_fit fit;
 	int rc;
 
 	/* Coarse blocks until the curve has stayed serialised for a while or
 	 * max_n is reached. */
-	while (n <= p->max_n && !serialised(fr)) {
+	while (n <= max_n && !serialised(fr)) {
 		size_t k = 0;
 
-		for (; k < COARSE_BLOCK && n <= p->max_n; n = coarse_next(n))
+		for (; k < COARSE_BLOCK && n <= max_n; n = coarse_next(n))
 			ns[k++] = n;
 		if ((rc = measure(s, fr, ns, k)))
 			return rc;
@@ -498,6 +526,10 @@ static void fill_filler(struct window_filler_result *fr, double tol, unsigned ma
 	const char *grade;
 	int len;
 
+	if (fr->filler == PROBE_FILLER_MISS) {
+		window_miss_fill(fr, tol);
+		return;
+	}
 	if (fr->npoints < 3 || fit_points(fr, tol, fit)) {
 		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
 		return;
@@ -579,6 +611,28 @@ static void note_interleave_check(struct window_result *r, enum probe_filler pla
 		 : "neither 1x nor 2x: the structure is not named by this check");
 }
 
+static int resweep(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch);
+
+/* A knee has no two sides a repeat could re-time as a step's: the missing
+ * loads' figure is swept afresh only where its own slope contradicted it,
+ * and stays marked when the fresh sweep's does too. */
+static int repeat_miss(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch)
+{
+	int rc;
+
+	if (fr->miss.plausible)
+		return 0;
+	fr->repeat.done = true;
+	fr->repeat.fits_ns = fr->repeat.fails_ns = NAN;
+	if ((rc = resweep(s, fr, scratch)))
+		return rc;
+	fr->miss.plausible = scratch->miss.knee_found && scratch->miss.plausible;
+	note_add(fr->note, sizeof(fr->note), fr->miss.plausible ? "; the fresh sweep's slope agrees (M = %.1f)"
+			 : "; MARKED: the fresh sweep's slope disagrees too (M = %.1f by the knee): not the miss buffers' "
+			   "size alone", scratch->miss.buffers);
+	return 0;
+}
+
 /* The repeat at the end: two points per stepping filler, one well inside
  * the overlap (0.9 x the N that fit) and one well past the step (1.1 x the
  * N that failed). A structure that halved since, because the other hardware
@@ -595,6 +649,8 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 	if (!fr->step_found)
 		return 0;
 	fr->repeat.begin_s = since_start_s(s);
+	if (fr->filler == PROBE_FILLER_MISS)
+		return repeat_miss(s, fr, scratch);
 	ns[0] = round_up(fr->step_n_fits * 9 / 10, unit);
 	ns[1] = round_up(fr->step_n_fails + (fr->step_n_fails / 10 > unit ? fr->step_n_fails / 10 : unit), unit);
 	if (ns[0] >= ns[1])
@@ -612,6 +668,14 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 	fr->repeat.end_s = since_start_s(s);
 	if (fr->repeat.agrees)
 		return 0;
+	return resweep(s, fr, scratch);
+}
+
+/* The filler swept afresh into scratch, its step kept beside the first. */
+static int resweep(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch)
+{
+	int rc;
+
 	memset(scratch, 0, sizeof(*scratch));
 	scratch->filler = fr->filler;
 	scratch->name = fr->name;
@@ -815,6 +879,9 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 			 r->fillers[sm->rob_bound[k]].name);
 	if (sm->partitioned)
 		note_add(sm->note, sizeof(sm->note), "; one run measured about half (see the filler's note)");
+	if (from->filler == PROBE_FILLER_MISS && !from->miss.plausible)
+		note_add(sm->note, sizeof(sm->note), "; MARKED: the slope past the knee gives %.1f, so another limit "
+			 "shapes the curve too", from->miss.slope_buffers);
 }
 
 const char *window_rob_state_name(enum window_rob_state st)
@@ -1263,6 +1330,7 @@ out:
 		r->note[0] = '\0'; /* keeps the chase results observable */
 	if (!synthetic)
 		chain_free(&s.chain);
+	window_miss_table_free(&s.miss);
 	arena_unmap(&arena);
 	free(s.scratch);
 	free(scratch_fr);

@@ -38,7 +38,7 @@ struct window_params {
 	unsigned trials;           /* per point per phase, a multiple of 3, 3..15 */
 	uint64_t iters;            /* loop iterations per timed region (raised to min_region_ns) */
 	unsigned max_n;            /* coarse sweep ceiling, fillers per miss */
-	unsigned filler_mask;      /* bit (1u << enum probe_filler); 0 = all */
+	unsigned filler_mask;      /* bit (1u << enum probe_filler); 0 = all; default PROBE_FILLERS_DEFAULT */
 	uint64_t seed;
 	double run_floor_pct;      /* the run's floor (noise section), taken where the points'
 	                            * own has too few groups; 0 or NaN: none */
@@ -112,6 +112,35 @@ double window_jump_needed(double tol_frac);
 int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double tol_frac,
 		     struct window_fit *fit);
 
+/* The missing-load filler's knee (exp/window_miss.h): its fillers and
+ * the two chase loads each hold a miss buffer for about one DRAM latency
+ * L, so by Little's law an iteration takes t(N) = L max(1, (2N + 2) / M)
+ * with M buffers: flat until both groups and both chases, 2N + 2 misses,
+ * fill them, then a line rising 2L/M per filler. Not the robsize step of
+ * the other fillers: past the knee the misses queue for buffers, they do
+ * not serialise. */
+struct window_miss_fit {
+	bool knee_found;           /* a rise above three floors, with flat points before it */
+	bool plausible;            /* the free slope past the knee gives about the same M */
+	double buffers;            /* M, fitted; entries (the chase misses counted) */
+	double buffers_low, buffers_high;  /* 2 n_fits + 2 .. 2 n_fails + 1 */
+	unsigned n_fits, n_fails;  /* the last sampled N on the flat, the first past the knee */
+	double flat_ns;            /* L: the flat level, ns per iteration */
+	double slope_buffers;      /* 2 L / the free slope past the knee; NAN with too few points */
+	double rms_rel_residual;   /* of the t(N) model, over L */
+};
+
+/* Where the missing loads go: fresh lines of the chase arena (far past the
+ * last-level cache), a table of per-iteration bases walked as a cycle. */
+struct window_miss_buffer {
+	bool built;
+	size_t buffer_bytes;       /* the span the lines are drawn from */
+	size_t table_entries;      /* iterations before a line comes round again */
+	unsigned lines_per_iteration_max;  /* 2 x the largest N the filler is swept to */
+	uint64_t lines_checked;    /* lines the distinctness walk visited */
+	uint64_t lines_repeated;   /* of them, met twice in one pass of the table: 0 when distinct */
+};
+
 /* The reorder buffer's state when a check saw it: whole, or split
  * between the core's two hardware threads (about half the largest seen). */
 enum window_rob_state { WINDOW_ROB_UNKNOWN, WINDOW_ROB_WHOLE, WINDOW_ROB_PARTITIONED };
@@ -161,6 +190,7 @@ struct window_filler_result {
 	double whole_capacity, whole_capacity_low, whole_capacity_high;
 	bool partitioned;          /* one run stepped at about half the other's N */
 	bool disagrees;            /* the cross-check with a filler bounding the same structure fired */
+	struct window_miss_fit miss;  /* the missing-load filler's knee (the step fields repeat its bracket) */
 	char note[640];            /* how clean, and what the checks say */
 };
 
@@ -233,6 +263,7 @@ struct window_result {
 	struct window_summary summary[PROBE_STRUCT_COUNT];
 	double repeat_seconds;     /* the end-of-run repeat pass */
 	struct window_rob_timeline rob;  /* measured when the nop filler and another ran */
+	struct window_miss_buffer miss_buffer;  /* built when the missing-load filler ran */
 	char note[256];            /* run-level warnings (page backing), "" when none */
 };
 

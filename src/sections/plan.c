@@ -59,7 +59,8 @@ static int parse_fillers(const char *list, unsigned *mask, char *err, size_t err
 
 		if (probe_filler_parse(name, &f))
 			return usage_fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
-				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
+				    "list of nop, mov, zero_idiom, fmov, int_add, fp_add, store, load_fp, store_nop, "
+				    "load_fp_nop, miss)", name);
 		*mask |= 1u << f;
 	}
 	if (!*mask)
@@ -81,7 +82,7 @@ static int parse_dump_spec(const char *spec, struct plan *p, char *err, size_t e
 	n = strtoul(colon + 1, &end, 10);
 	if (probe_filler_parse(name, &p->dump_filler))
 		return usage_fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
-			    "store, load_fp, store_nop or load_fp_nop)", name);
+			    "store, load_fp, store_nop, load_fp_nop or miss)", name);
 	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
 		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
 			    spec);

@@ -3,7 +3,7 @@
  * from the options and the plan to its experiment's parameters, and its
  * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: out-of-order structure sizes: reorder buffer, register files,
- * load/store queues.
+ * load/store queues, and (opt-in) the L1D miss buffers.
  */
 #include "sections/registry.h"
 
@@ -26,7 +26,11 @@ static const char window_help[] =
 	"zero_idiom, fmov (reorder buffer; the last three are handled at rename, for cores\n"
 	"that drop nops), int_add (integer registers), fp_add (FP/vector registers), store\n"
 	"(store queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a\n"
-	"step at twice N means the limit counts stores or loads, not instructions). Each\n"
+	"step at twice N means the limit counts stores or loads, not instructions). Opt-in\n"
+	"(--fillers miss): miss, loads of fresh lines of the chase arena that miss to DRAM,\n"
+	"for the L1D miss buffers; its curve has a knee, not a step (the misses queue for\n"
+	"buffers: t = L max(1, (2N + 2) / M)), and M is fitted and checked against the\n"
+	"slope past it. Each\n"
 	"step is repeated at the end (a structure at half its size says a sibling thread\n"
 	"was active), and the nop filler's reorder buffer is swept again in the middle\n"
 	"and at the end: the report gives the whole and the partitioned ROB with the share\n"
@@ -35,8 +39,8 @@ static const char window_help[] =
 	"names the filler its figure comes from and any filler that disagrees. Each ramp is checked against Q/2, where two\n"
 	"iterations' fillers together first exceed a limit Q, and the report says for\n"
 	"which fillers it holds (on the recorded runs, few). Caveats: the structure\n"
-	"names are inferences from what a limit counts, and every filler hits L1, so a\n"
-	"step counts entries held by hits only (misses may hold other resources).\n"
+	"names are inferences from what a limit counts, and every filler but miss hits L1,\n"
+	"so their steps count entries held by hits only.\n"
 	"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n";
 
@@ -164,7 +168,8 @@ static int window_section_run(struct section_run *s, void *result)
 		wp.trials = o->trials;
 	if (o->max_n)
 		wp.max_n = o->max_n;
-	wp.filler_mask = s->plan->window_fillers;
+	if (s->plan->window_fillers)
+		wp.filler_mask = s->plan->window_fillers;
 	wp.seed = o->seed;
 	wp.run_floor_pct = report_run_floor_pct(s->r);
 	wp.progress = s->progress;

@@ -1,0 +1,253 @@
+/*
+ * The missing-load filler: its table of fresh lines, their distinctness
+ * check, and the knee fit. The hardware facts behind the layout: a load
+ * that misses the L1 holds a miss buffer until its line arrives, loads of
+ * one line share a buffer, and prefetchers follow streams within a 4 KiB
+ * page or a constant stride per instruction. So each group's lines sit one
+ * page and one line apart (each in its own page and L1 set), every base is
+ * drawn at random (no instruction sees a stride from one iteration to the
+ * next), and no line is in two groups of one pass of the table.
+ */
+#include "exp/window_miss.h"
+
+#include "core/rng.h"
+#include "jit/enc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COLUMNS (ENC_MISS_STRIDE_BYTES / ENC_LINE_BYTES)   /* 65 lines a row */
+
+static void shuffle(uint32_t *v, size_t n, struct rng *r)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)rng_below(r, i);
+		uint32_t x = v[i - 1];
+
+		v[i - 1] = v[j];
+		v[j] = x;
+	}
+}
+
+int window_miss_table_build(struct window_miss_table *t, void *base, size_t bytes, uint64_t seed)
+{
+	size_t rows = bytes / ENC_MISS_STRIDE_BYTES, slots = rows / WINDOW_MISS_LINES_MAX;
+	uint32_t *order = NULL;
+	struct rng r;
+
+	memset(t, 0, sizeof(*t));
+	if (!base || slots == 0)
+		return -EINVAL;
+	t->nentries = slots * COLUMNS;
+	t->entries = calloc(t->nentries, sizeof(*t->entries));
+	order = calloc(slots, sizeof(*order));
+	if (!t->entries || !order) {
+		free(order);
+		window_miss_table_free(t);
+		return -ENOMEM;
+	}
+	t->base = base;
+	t->bytes = bytes;
+	rng_seed(&r, seed ^ 0x6d697373u);
+	for (size_t col = 0; col < COLUMNS; col++) {
+		for (size_t s = 0; s < slots; s++)
+			order[s] = (uint32_t)s;
+		shuffle(order, slots, &r);
+		for (size_t s = 0; s < slots; s++) {
+			size_t i = s * COLUMNS + col, row = (size_t)order[s] * WINDOW_MISS_LINES_MAX;
+
+			t->entries[i].base = (uint64_t)(uintptr_t)(t->base + row * ENC_MISS_STRIDE_BYTES + col * ENC_LINE_BYTES);
+		}
+	}
+	for (size_t i = 0; i < t->nentries; i++)
+		t->entries[i].next = (uint64_t)(uintptr_t)&t->entries[(i + 1) % t->nentries];
+	free(order);
+	return 0;
+}
+
+int window_miss_table_check(const struct window_miss_table *t, struct window_miss_buffer *info)
+{
+	size_t nlines = t->bytes / ENC_LINE_BYTES;
+	uint8_t *seen = calloc(nlines ? nlines : 1, 1);
+	const struct probe_miss_entry *e = t->entries;
+
+	memset(info, 0, sizeof(*info));
+	if (!seen)
+		return -ENOMEM;
+	info->buffer_bytes = t->bytes;
+	info->table_entries = t->nentries;
+	info->lines_per_iteration_max = WINDOW_MISS_LINES_MAX;
+	/* Follow the cycle as the probe does, not the array: a broken next
+	 * pointer shows as lines met twice or an entry count that differs. */
+	for (size_t i = 0; i < t->nentries && e; i++) {
+		for (unsigned k = 0; k < WINDOW_MISS_LINES_MAX; k++) {
+			uint64_t at = e->base + (uint64_t)k * ENC_MISS_STRIDE_BYTES - (uint64_t)(uintptr_t)t->base;
+
+			info->lines_checked++;
+			if (e->base < (uint64_t)(uintptr_t)t->base || at / ENC_LINE_BYTES >= nlines || at % ENC_LINE_BYTES ||
+			    seen[at / ENC_LINE_BYTES]++)
+				info->lines_repeated++;
+		}
+		e = (const struct probe_miss_entry *)(uintptr_t)e->next;
+	}
+	if (e != t->entries)
+		info->lines_repeated++;
+	free(seen);
+	info->built = true;
+	return info->lines_repeated ? -EPROTO : 0;
+}
+
+struct probe_miss_entry *window_miss_table_take(struct window_miss_table *t, uint64_t iters)
+{
+	struct probe_miss_entry *e = &t->entries[t->cursor];
+
+	t->cursor = (size_t)((t->cursor + iters) % t->nentries);
+	return e;
+}
+
+void window_miss_table_free(struct window_miss_table *t)
+{
+	free(t->entries);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- the knee ---- */
+
+static double model_at(unsigned n, unsigned c, double m)
+{
+	return fmax(1.0, (2.0 * n + c) / m);
+}
+
+/* L for a given M (least squares of t = L g), and the squared error. */
+static double sse_at(const unsigned *n, const double *t, size_t count, unsigned c, double m, double *flat)
+{
+	double sg = 0, sgg = 0, sse = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		double g = model_at(n[i], c, m);
+
+		sg += t[i] * g;
+		sgg += g * g;
+	}
+	*flat = sg / sgg;
+	for (size_t i = 0; i < count; i++) {
+		double e = t[i] - *flat * model_at(n[i], c, m);
+
+		sse += e * e;
+	}
+	return sse;
+}
+
+/* The free slope of the points clearly past the knee (15% above it), as
+ * the M it implies: 2 L / slope. NAN with fewer than two such points. */
+static double slope_buffers(const unsigned *n, const double *t, size_t count, unsigned c, double m, double flat)
+{
+	double s0 = 0, sx = 0, sxx = 0, st = 0, sxt = 0, det, b;
+
+	for (size_t i = 0; i < count; i++)
+		if (2.0 * n[i] + c > 1.15 * m) {
+			s0 += 1;
+			sx += n[i];
+			sxx += (double)n[i] * n[i];
+			st += t[i];
+			sxt += n[i] * t[i];
+		}
+	det = s0 * sxx - sx * sx;
+	if (s0 < 2 || det <= 0)
+		return NAN;
+	b = (s0 * sxt - sx * st) / det;
+	return b > 0 ? 2 * flat / b : NAN;
+}
+
+int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double tol_frac,
+		    struct window_miss_fit *fit)
+{
+	double best = INFINITY, top = 0, ratio;
+	unsigned c = chase_misses;
+
+	memset(fit, 0, sizeof(*fit));
+	fit->slope_buffers = NAN;
+	if (!n || !t_ns || count < 3 || !(tol_frac >= 0))
+		return -EINVAL;
+	for (size_t i = 1; i < count; i++)
+		if (n[i] <= n[i - 1])
+			return -EINVAL;
+	/* M between one buffer and past the last point, every 1/20 of one. */
+	for (double m = 1; m <= 2.0 * n[count - 1] + c + 1; m += 0.05) {
+		double flat, sse = sse_at(n, t_ns, count, c, m, &flat);
+
+		if (sse < best) {
+			best = sse;
+			fit->buffers = m;
+			fit->flat_ns = flat;
+		}
+	}
+	fit->rms_rel_residual = sqrt(best / (double)count) / fit->flat_ns;
+	for (size_t i = 0; i < count; i++) {
+		top = fmax(top, t_ns[i]);
+		if (2.0 * n[i] + c <= fit->buffers)
+			fit->n_fits = n[i];
+		else if (!fit->n_fails)
+			fit->n_fails = n[i];
+	}
+	/* A knee needs a point on each side of it and a rise the floor cannot
+	 * make: three floors, as a step does. */
+	fit->knee_found = 2.0 * n[0] + c <= fit->buffers && fit->n_fails &&
+			  top >= fit->flat_ns * window_jump_needed(tol_frac);
+	if (!fit->knee_found)
+		return 0;
+	fit->buffers_low = 2.0 * fit->n_fits + c;
+	fit->buffers_high = 2.0 * fit->n_fails + c - 1;
+	fit->buffers = fmin(fmax(fit->buffers, fit->buffers_low), fit->buffers_high);
+	fit->slope_buffers = slope_buffers(n, t_ns, count, c, fit->buffers, fit->flat_ns);
+	ratio = fit->slope_buffers / fit->buffers;
+	/* The slope is read off fewer points and carries the queueing near the
+	 * knee: a third either way still says the same M; beyond that another
+	 * limit shapes the curve. */
+	fit->plausible = isfinite(ratio) && ratio >= 0.67 && ratio <= 1.5;
+	return 0;
+}
+
+void window_miss_fill(struct window_filler_result *fr, double tol_frac)
+{
+	unsigned n[WINDOW_MAX_POINTS];
+	double t[WINDOW_MAX_POINTS];
+	struct window_miss_fit *m = &fr->miss;
+	unsigned c = probe_filler_info(fr->filler)->chase_entries;
+
+	for (unsigned i = 0; i < fr->npoints; i++) {
+		n[i] = fr->points[i].n;
+		t[i] = fr->points[i].ns_per_iter;
+	}
+	fr->step_found = fr->ramp_found = false;
+	if (window_miss_fit(n, t, fr->npoints, c, tol_frac, m)) {
+		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
+		return;
+	}
+	if (!m->knee_found) {
+		snprintf(fr->note, sizeof(fr->note), "no knee up to N=%u (rms residual %.1f%%, floor %.1f%%): %s",
+			 fr->npoints ? fr->points[fr->npoints - 1].n : 0, 100 * m->rms_rel_residual, 100 * tol_frac,
+			 fr->npoints && 2.0 * fr->points[0].n + c > m->buffers
+				 ? "it rises from the first point, so no figure can be read"
+				 : "the misses never queued for buffers in the range swept");
+		return;
+	}
+	fr->step_found = true;
+	fr->step_n_fits = m->n_fits;
+	fr->step_n_fails = m->n_fails;
+	fr->capacity = m->buffers;
+	fr->capacity_low = m->buffers_low;
+	fr->capacity_high = m->buffers_high;
+	fr->whole_capacity = fr->capacity;
+	fr->whole_capacity_low = fr->capacity_low;
+	fr->whole_capacity_high = fr->capacity_high;
+	snprintf(fr->note, sizeof(fr->note),
+		 "knee: flat at %.1f ns to N=%u, rising from N=%u; t = L max(1, (2N + %u) / M) fits M = %.1f misses in "
+		 "flight (%.0f..%.0f), rms residual %.1f%%, floor %.1f%%; the slope past it gives M = %.1f: %s",
+		 m->flat_ns, m->n_fits, m->n_fails, c, m->buffers, m->buffers_low, m->buffers_high,
+		 100 * m->rms_rel_residual, 100 * tol_frac, m->slope_buffers,
+		 m->plausible ? "agrees" : "DISAGREES (another limit shapes the curve; re-timed at the end)");
+}
