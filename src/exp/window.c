@@ -422,6 +422,25 @@ static unsigned round_up(unsigned v, unsigned unit)
 	return (v + unit - 1) / unit * unit;
 }
 
+/* The missing loads' knee from the coarse points, then every N between
+ * the last flat point and the first past it (re-measuring both), so the
+ * bracket on M is two buffers wide. */
+static int refine_knee(struct sweep *s, struct window_filler_result *fr)
+{
+	unsigned n[WINDOW_MAX_POINTS];
+	double t[WINDOW_MAX_POINTS];
+	struct window_miss_fit fit;
+
+	for (unsigned i = 0; i < fr->npoints; i++) {
+		n[i] = fr->points[i].n;
+		t[i] = fr->points[i].ns_per_iter;
+	}
+	if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries, s->floor_frac, &fit) ||
+	    !fit.knee_found || fit.n_fails - fit.n_fits <= 1)
+		return 0;
+	return refine(s, fr, fit.n_fits, fit.n_fails, 1, true);
+}
+
 static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 {
 	unsigned unit = probe_filler_info(fr->filler)->fillers_per_entry, n = 0, ns[COARSE_BLOCK];
@@ -439,6 +458,8 @@ static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 		if ((rc = measure(s, fr, ns, k)))
 			return rc;
 	}
+	if (fr->filler == PROBE_FILLER_MISS)
+		return refine_knee(s, fr);
 	if ((rc = fit_points(fr, s->floor_frac, &fit)))
 		return rc;
 	/* Serialised but no step: the coarse grid may have put more transitional
@@ -836,6 +857,12 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 		 * clean steps jump about 1.7-1.8x; a floor that demands that much
 		 * says nothing about the core, only about this run. */
 		sm->noise_limited = true;
+		if (st == PROBE_STRUCT_MISS) {
+			snprintf(sm->note, sizeof(sm->note), "not resolved in this run: its noise floor (%.1f%%) needs a "
+				 "rise above %.2fx to call a knee; rerun on a quiet machine", r->noise_floor_pct,
+				 window_jump_needed(r->noise_floor_pct / 100));
+			return;
+		}
 		snprintf(sm->note, sizeof(sm->note),
 			 "not resolved in this run: its noise floor (%.1f%%) needs a jump above %.2fx to call a step, and "
 			 "a clean step here is about %.1fx (two misses overlapped against serialised, at most 2x); rerun "

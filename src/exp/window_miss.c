@@ -121,24 +121,39 @@ static double model_at(unsigned n, unsigned c, double m)
 	return fmax(1.0, (2.0 * n + c) / m);
 }
 
-/* L for a given M (least squares of t = L g), and the squared error. */
-static double sse_at(const unsigned *n, const double *t, size_t count, unsigned c, double m, double *flat)
+/* L for a given M, and the cost: the median of t / g and the sum of
+ * absolute errors, so a point a preemption left high (min of a few trials
+ * on a busy machine can still be one) moves neither M nor L. */
+static int cmp_double(const void *a, const void *b)
 {
-	double sg = 0, sgg = 0, sse = 0;
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double cost_at(const unsigned *n, const double *t, size_t count, unsigned c, double m, double *flat)
+{
+	double r[WINDOW_MAX_POINTS], cost = 0;
+
+	for (size_t i = 0; i < count; i++)
+		r[i] = t[i] / model_at(n[i], c, m);
+	qsort(r, count, sizeof(r[0]), cmp_double);
+	*flat = count % 2 ? r[count / 2] : (r[count / 2 - 1] + r[count / 2]) / 2;
+	for (size_t i = 0; i < count; i++)
+		cost += fabs(t[i] - *flat * model_at(n[i], c, m));
+	return cost;
+}
+
+static double rms_at(const unsigned *n, const double *t, size_t count, unsigned c, double m, double flat)
+{
+	double sse = 0;
 
 	for (size_t i = 0; i < count; i++) {
-		double g = model_at(n[i], c, m);
-
-		sg += t[i] * g;
-		sgg += g * g;
-	}
-	*flat = sg / sgg;
-	for (size_t i = 0; i < count; i++) {
-		double e = t[i] - *flat * model_at(n[i], c, m);
+		double e = t[i] - flat * model_at(n[i], c, m);
 
 		sse += e * e;
 	}
-	return sse;
+	return sqrt(sse / (double)count) / flat;
 }
 
 /* The free slope of the points clearly past the knee (15% above it), as
@@ -170,22 +185,22 @@ int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigne
 
 	memset(fit, 0, sizeof(*fit));
 	fit->slope_buffers = NAN;
-	if (!n || !t_ns || count < 3 || !(tol_frac >= 0))
+	if (!n || !t_ns || count < 3 || count > WINDOW_MAX_POINTS || !(tol_frac >= 0))
 		return -EINVAL;
 	for (size_t i = 1; i < count; i++)
 		if (n[i] <= n[i - 1])
 			return -EINVAL;
 	/* M between one buffer and past the last point, every 1/20 of one. */
 	for (double m = 1; m <= 2.0 * n[count - 1] + c + 1; m += 0.05) {
-		double flat, sse = sse_at(n, t_ns, count, c, m, &flat);
+		double flat, cost = cost_at(n, t_ns, count, c, m, &flat);
 
-		if (sse < best) {
-			best = sse;
+		if (cost < best) {
+			best = cost;
 			fit->buffers = m;
 			fit->flat_ns = flat;
 		}
 	}
-	fit->rms_rel_residual = sqrt(best / (double)count) / fit->flat_ns;
+	fit->rms_rel_residual = rms_at(n, t_ns, count, c, fit->buffers, fit->flat_ns);
 	for (size_t i = 0; i < count; i++) {
 		top = fmax(top, t_ns[i]);
 		if (2.0 * n[i] + c <= fit->buffers)

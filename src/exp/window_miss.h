@@ -48,7 +48,8 @@ struct probe_miss_entry *window_miss_table_take(struct window_miss_table *t, uin
 void window_miss_table_free(struct window_miss_table *t);
 
 /* Fit t(n) = L max(1, (2 n + chase_misses) / M) to points (n strictly
- * increasing, count >= 3) by least squares over M (L solved for each), and
+ * increasing, 3 <= count <= WINDOW_MAX_POINTS) by least absolute error
+ * over M (L the median of t over the model's shape for each), and
  * check the free slope past the knee against it. tol_frac (the run's noise
  * floor) decides whether the rise is real (three floors, at least 5%).
  * Pure. 0 or -EINVAL. */

@@ -517,6 +517,11 @@ TEST(window_miss_fit_finds_24_buffers_where_they_were_placed)
 	CHECK(fit.n_fits == 11 && fit.n_fails == 12, "knee between N=%u and %u, placed after 11", fit.n_fits,
 	      fit.n_fails);
 	CHECK(fit.plausible && fabs(fit.slope_buffers - 24) < 3, "slope gives %.1f", fit.slope_buffers);
+	/* Two points a preemption left five times high move nothing. */
+	t[5] *= 5;
+	t[30] *= 5;
+	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0 && fit.knee_found && fabs(fit.buffers - 24) <= 1,
+	      "with two outliers: M %.1f, placed 24", fit.buffers);
 	/* The coarse grid the sweep starts with still brackets it. */
 	k = miss_series(n, t, 4, 60, 16, 1.0);
 	CHECK(window_miss_fit(n, t, k, 2, 0.02, &fit) == 0 && fit.knee_found, "coarse: no knee");
