@@ -157,23 +157,27 @@ static double rms_at(const unsigned *n, const double *t, size_t count, unsigned 
 }
 
 /* The free slope of the points clearly past the knee (15% above it), as
- * the M it implies: 2 L / slope. NAN with fewer than two such points. */
+ * the M it implies: 2 L / slope. The median of the slopes between every
+ * two such points (Theil-Sen), so one preempted point does not tilt it.
+ * NAN with fewer than two such points or no rise. */
 static double slope_buffers(const unsigned *n, const double *t, size_t count, unsigned c, double m, double flat)
 {
-	double s0 = 0, sx = 0, sxx = 0, st = 0, sxt = 0, det, b;
+	double *sl = malloc(count * count / 2 * sizeof(*sl) + sizeof(*sl)), b;
+	size_t k = 0;
 
-	for (size_t i = 0; i < count; i++)
-		if (2.0 * n[i] + c > 1.15 * m) {
-			s0 += 1;
-			sx += n[i];
-			sxx += (double)n[i] * n[i];
-			st += t[i];
-			sxt += n[i] * t[i];
-		}
-	det = s0 * sxx - sx * sx;
-	if (s0 < 2 || det <= 0)
+	if (!sl)
 		return NAN;
-	b = (s0 * sxt - sx * st) / det;
+	for (size_t i = 0; i < count; i++)
+		for (size_t j = i + 1; j < count; j++)
+			if (2.0 * n[i] + c > 1.15 * m)
+				sl[k++] = (t[j] - t[i]) / (double)(n[j] - n[i]);
+	if (k == 0) {
+		free(sl);
+		return NAN;
+	}
+	qsort(sl, k, sizeof(sl[0]), cmp_double);
+	b = k % 2 ? sl[k / 2] : (sl[k / 2 - 1] + sl[k / 2]) / 2;
+	free(sl);
 	return b > 0 ? 2 * flat / b : NAN;
 }
 

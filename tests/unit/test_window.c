@@ -522,6 +522,7 @@ TEST(window_miss_fit_finds_24_buffers_where_they_were_placed)
 	t[30] *= 5;
 	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0 && fit.knee_found && fabs(fit.buffers - 24) <= 1,
 	      "with two outliers: M %.1f, placed 24", fit.buffers);
+	CHECK(fit.plausible, "with two outliers the slope gives %.1f", fit.slope_buffers);
 	/* The coarse grid the sweep starts with still brackets it. */
 	k = miss_series(n, t, 4, 60, 16, 1.0);
 	CHECK(window_miss_fit(n, t, k, 2, 0.02, &fit) == 0 && fit.knee_found, "coarse: no knee");
