@@ -16,7 +16,6 @@
  */
 #include "exp/window.h"
 #include "exp/policy.h"
-#include "exp/window_miss.h"
 
 #include "core/arena.h"
 #include "core/clock.h"
@@ -435,7 +434,8 @@ static int refine_knee(struct sweep *s, struct window_filler_result *fr)
 		n[i] = fr->points[i].n;
 		t[i] = fr->points[i].ns_per_iter;
 	}
-	if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries, s->floor_frac, &fit) ||
+	if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries,
+			    window_jump_needed(s->floor_frac), &fit) ||
 	    !fit.knee_found || fit.n_fails - fit.n_fits <= 1)
 		return 0;
 	return refine(s, fr, fit.n_fits, fit.n_fails, 1, true);
@@ -540,6 +540,50 @@ static double entries_at(const struct probe_filler_info *info, unsigned n)
 	return (double)((n + info->fillers_per_entry - 1) / info->fillers_per_entry + info->chase_entries);
 }
 
+/* The missing-load filler's result from its points: fr->miss, and the step
+ * fields set to the knee's bracket and M, so the summary and the writers
+ * treat it as every other filler; the note says how the figure was read. */
+static void fill_miss(struct window_filler_result *fr, double tol_frac)
+{
+	unsigned n[WINDOW_MAX_POINTS];
+	double t[WINDOW_MAX_POINTS];
+	struct window_miss_fit *m = &fr->miss;
+	unsigned c = probe_filler_info(fr->filler)->chase_entries;
+
+	for (unsigned i = 0; i < fr->npoints; i++) {
+		n[i] = fr->points[i].n;
+		t[i] = fr->points[i].ns_per_iter;
+	}
+	fr->step_found = fr->ramp_found = false;
+	if (window_miss_fit(n, t, fr->npoints, c, window_jump_needed(tol_frac), m)) {
+		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
+		return;
+	}
+	if (!m->knee_found) {
+		snprintf(fr->note, sizeof(fr->note), "no knee up to N=%u (rms residual %.1f%%, floor %.1f%%): %s",
+			 fr->npoints ? fr->points[fr->npoints - 1].n : 0, 100 * m->rms_rel_residual, 100 * tol_frac,
+			 fr->npoints && 2.0 * fr->points[0].n + c > m->buffers
+				 ? "it rises from the first point, so no figure can be read"
+				 : "the misses never queued for buffers in the range swept");
+		return;
+	}
+	fr->step_found = true;
+	fr->step_n_fits = m->n_fits;
+	fr->step_n_fails = m->n_fails;
+	fr->capacity = m->buffers;
+	fr->capacity_low = m->buffers_low;
+	fr->capacity_high = m->buffers_high;
+	fr->whole_capacity = fr->capacity;
+	fr->whole_capacity_low = fr->capacity_low;
+	fr->whole_capacity_high = fr->capacity_high;
+	snprintf(fr->note, sizeof(fr->note),
+		 "knee: flat at %.1f ns to N=%u, rising from N=%u; t = L max(1, (2N + %u) / M) fits M = %.1f misses in "
+		 "flight (%.0f..%.0f), rms residual %.1f%%, floor %.1f%%; the slope past it gives M = %.1f: %s",
+		 m->flat_ns, m->n_fits, m->n_fails, c, m->buffers, m->buffers_low, m->buffers_high,
+		 100 * m->rms_rel_residual, 100 * tol_frac, m->slope_buffers,
+		 m->plausible ? "agrees" : "DISAGREES (another limit shapes the curve; re-timed at the end)");
+}
+
 static void fill_filler(struct window_filler_result *fr, double tol, unsigned max_n)
 {
 	const struct probe_filler_info *info = probe_filler_info(fr->filler);
@@ -548,7 +592,7 @@ static void fill_filler(struct window_filler_result *fr, double tol, unsigned ma
 	int len;
 
 	if (fr->filler == PROBE_FILLER_MISS) {
-		window_miss_fill(fr, tol);
+		fill_miss(fr, tol);
 		return;
 	}
 	if (fr->npoints < 3 || fit_points(fr, tol, fit)) {

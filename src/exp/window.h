@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/chain.h"
+#include "exp/window_miss.h"
 #include "jit/probe.h"
 
 #define WINDOW_MAX_POINTS 192
@@ -111,35 +112,6 @@ double window_jump_needed(double tol_frac);
  * Returns 0 or -EINVAL. */
 int window_fit_steps(const unsigned *n, const double *t_ns, size_t count, double tol_frac,
 		     struct window_fit *fit);
-
-/* The missing-load filler's knee (exp/window_miss.h): its fillers and
- * the two chase loads each hold a miss buffer for about one DRAM latency
- * L, so by Little's law an iteration takes t(N) = L max(1, (2N + 2) / M)
- * with M buffers: flat until both groups and both chases, 2N + 2 misses,
- * fill them, then a line rising 2L/M per filler. Not the robsize step of
- * the other fillers: past the knee the misses queue for buffers, they do
- * not serialise. */
-struct window_miss_fit {
-	bool knee_found;           /* a rise above three floors, with flat points before it */
-	bool plausible;            /* the free slope past the knee gives about the same M */
-	double buffers;            /* M, fitted; entries (the chase misses counted) */
-	double buffers_low, buffers_high;  /* 2 n_fits + 2 .. 2 n_fails + 1 */
-	unsigned n_fits, n_fails;  /* the last sampled N on the flat, the first past the knee */
-	double flat_ns;            /* L: the flat level, ns per iteration */
-	double slope_buffers;      /* 2 L / the free slope past the knee; NAN with too few points */
-	double rms_rel_residual;   /* of the t(N) model, over L */
-};
-
-/* Where the missing loads go: fresh lines of the chase arena (far past the
- * last-level cache), a table of per-iteration bases walked as a cycle. */
-struct window_miss_buffer {
-	bool built;
-	size_t buffer_bytes;       /* the span the lines are drawn from */
-	size_t table_entries;      /* iterations before a line comes round again */
-	unsigned lines_per_iteration_max;  /* 2 x the largest N the filler is swept to */
-	uint64_t lines_checked;    /* lines the distinctness walk visited */
-	uint64_t lines_repeated;   /* of them, met twice in one pass of the table: 0 when distinct */
-};
 
 /* The reorder buffer's state when a check saw it: whole, or split
  * between the core's two hardware threads (about half the largest seen). */

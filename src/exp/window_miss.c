@@ -131,9 +131,10 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double cost_at(const unsigned *n, const double *t, size_t count, unsigned c, double m, double *flat)
+static double cost_at(const unsigned *n, const double *t, size_t count, unsigned c, double m, double *flat,
+		      double *r)
 {
-	double r[WINDOW_MAX_POINTS], cost = 0;
+	double cost = 0;
 
 	for (size_t i = 0; i < count; i++)
 		r[i] = t[i] / model_at(n[i], c, m);
@@ -181,22 +182,24 @@ static double slope_buffers(const unsigned *n, const double *t, size_t count, un
 	return b > 0 ? 2 * flat / b : NAN;
 }
 
-int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double tol_frac,
+int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double rise_needed,
 		    struct window_miss_fit *fit)
 {
-	double best = INFINITY, top = 0, ratio;
+	double best = INFINITY, top = 0, ratio, *r;
 	unsigned c = chase_misses;
 
 	memset(fit, 0, sizeof(*fit));
 	fit->slope_buffers = NAN;
-	if (!n || !t_ns || count < 3 || count > WINDOW_MAX_POINTS || !(tol_frac >= 0))
+	if (!n || !t_ns || count < 3 || !(rise_needed >= 1))
 		return -EINVAL;
 	for (size_t i = 1; i < count; i++)
 		if (n[i] <= n[i - 1])
 			return -EINVAL;
+	if (!(r = malloc(count * sizeof(*r))))
+		return -ENOMEM;
 	/* M between one buffer and past the last point, every 1/20 of one. */
 	for (double m = 1; m <= 2.0 * n[count - 1] + c + 1; m += 0.05) {
-		double flat, cost = cost_at(n, t_ns, count, c, m, &flat);
+		double flat, cost = cost_at(n, t_ns, count, c, m, &flat, r);
 
 		if (cost < best) {
 			best = cost;
@@ -204,6 +207,7 @@ int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigne
 			fit->flat_ns = flat;
 		}
 	}
+	free(r);
 	fit->rms_rel_residual = rms_at(n, t_ns, count, c, fit->buffers, fit->flat_ns);
 	for (size_t i = 0; i < count; i++) {
 		top = fmax(top, t_ns[i]);
@@ -215,7 +219,7 @@ int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigne
 	/* A knee needs a point on each side of it and a rise the floor cannot
 	 * make: three floors, as a step does. */
 	fit->knee_found = 2.0 * n[0] + c <= fit->buffers && fit->n_fails &&
-			  top >= fit->flat_ns * window_jump_needed(tol_frac);
+			  top >= fit->flat_ns * rise_needed;
 	if (!fit->knee_found)
 		return 0;
 	fit->buffers_low = 2.0 * fit->n_fits + c;
@@ -228,45 +232,4 @@ int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigne
 	 * limit shapes the curve. */
 	fit->plausible = isfinite(ratio) && ratio >= 0.67 && ratio <= 1.5;
 	return 0;
-}
-
-void window_miss_fill(struct window_filler_result *fr, double tol_frac)
-{
-	unsigned n[WINDOW_MAX_POINTS];
-	double t[WINDOW_MAX_POINTS];
-	struct window_miss_fit *m = &fr->miss;
-	unsigned c = probe_filler_info(fr->filler)->chase_entries;
-
-	for (unsigned i = 0; i < fr->npoints; i++) {
-		n[i] = fr->points[i].n;
-		t[i] = fr->points[i].ns_per_iter;
-	}
-	fr->step_found = fr->ramp_found = false;
-	if (window_miss_fit(n, t, fr->npoints, c, tol_frac, m)) {
-		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
-		return;
-	}
-	if (!m->knee_found) {
-		snprintf(fr->note, sizeof(fr->note), "no knee up to N=%u (rms residual %.1f%%, floor %.1f%%): %s",
-			 fr->npoints ? fr->points[fr->npoints - 1].n : 0, 100 * m->rms_rel_residual, 100 * tol_frac,
-			 fr->npoints && 2.0 * fr->points[0].n + c > m->buffers
-				 ? "it rises from the first point, so no figure can be read"
-				 : "the misses never queued for buffers in the range swept");
-		return;
-	}
-	fr->step_found = true;
-	fr->step_n_fits = m->n_fits;
-	fr->step_n_fails = m->n_fails;
-	fr->capacity = m->buffers;
-	fr->capacity_low = m->buffers_low;
-	fr->capacity_high = m->buffers_high;
-	fr->whole_capacity = fr->capacity;
-	fr->whole_capacity_low = fr->capacity_low;
-	fr->whole_capacity_high = fr->capacity_high;
-	snprintf(fr->note, sizeof(fr->note),
-		 "knee: flat at %.1f ns to N=%u, rising from N=%u; t = L max(1, (2N + %u) / M) fits M = %.1f misses in "
-		 "flight (%.0f..%.0f), rms residual %.1f%%, floor %.1f%%; the slope past it gives M = %.1f: %s",
-		 m->flat_ns, m->n_fits, m->n_fails, c, m->buffers, m->buffers_low, m->buffers_high,
-		 100 * m->rms_rel_residual, 100 * tol_frac, m->slope_buffers,
-		 m->plausible ? "agrees" : "DISAGREES (another limit shapes the curve; re-timed at the end)");
 }

@@ -1,17 +1,52 @@
 /*
  * The window experiment's missing-load filler: the table of fresh lines its
  * loads walk, the check that those lines are distinct, and the fit of its
- * knee (struct window_miss_fit in exp/window.h says why a knee and not a
+ * knee (struct window_miss_fit below says why a knee and not a
  * step). What it depends on: a line missing the L1 holds one L1D miss
  * buffer (fill buffer, MSHR) until its data returns, two loads of one line
  * in flight share a buffer (so the lines must be distinct), and a line out
  * of the caches comes from DRAM (so the buffer is far past the last-level
- * cache: the chase arena). Never prints; the sweep itself is exp/window.c.
+ * cache: the chase arena). Pure but for the table's memory; the sweep, and
+ * the filler's result and words from the fit, are exp/window.c.
  */
 #ifndef MLPSCOPE_EXP_WINDOW_MISS_H
 #define MLPSCOPE_EXP_WINDOW_MISS_H
 
-#include "exp/window.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jit/probe.h"
+
+/* The missing-load filler's knee: its fillers and
+ * the two chase loads each hold a miss buffer for about one DRAM latency
+ * L, so by Little's law an iteration takes t(N) = L max(1, (2N + 2) / M)
+ * with M buffers: flat until both groups and both chases, 2N + 2 misses,
+ * fill them, then a line rising 2L/M per filler. Not the robsize step of
+ * the other fillers: past the knee the misses queue for buffers, they do
+ * not serialise. */
+struct window_miss_fit {
+	bool knee_found;           /* a rise above three floors, with flat points before it */
+	bool plausible;            /* the free slope past the knee gives about the same M */
+	double buffers;            /* M, fitted; entries (the chase misses counted) */
+	double buffers_low, buffers_high;  /* 2 n_fits + 2 .. 2 n_fails + 1 */
+	unsigned n_fits, n_fails;  /* the last sampled N on the flat, the first past the knee */
+	double flat_ns;            /* L: the flat level, ns per iteration */
+	double slope_buffers;      /* 2 L / the free slope past the knee; NAN with too few points */
+	double rms_rel_residual;   /* of the t(N) model, over L */
+};
+
+/* Where the missing loads go: fresh lines of the chase arena (far past the
+ * last-level cache), a table of per-iteration bases walked as a cycle. */
+struct window_miss_buffer {
+	bool built;
+	size_t buffer_bytes;       /* the span the lines are drawn from */
+	size_t table_entries;      /* iterations before a line comes round again */
+	unsigned lines_per_iteration_max;  /* 2 x the largest N the filler is swept to */
+	uint64_t lines_checked;    /* lines the distinctness walk visited */
+	uint64_t lines_repeated;   /* of them, met twice in one pass of the table: 0 when distinct */
+};
+
 
 /* The most missing loads per group the table is laid out for: a knee at
  * up to 64 buffers (N = 31) with the curve followed to twice that. */
@@ -48,18 +83,12 @@ struct probe_miss_entry *window_miss_table_take(struct window_miss_table *t, uin
 void window_miss_table_free(struct window_miss_table *t);
 
 /* Fit t(n) = L max(1, (2 n + chase_misses) / M) to points (n strictly
- * increasing, 3 <= count <= WINDOW_MAX_POINTS) by least absolute error
- * over M (L the median of t over the model's shape for each), and
- * check the free slope past the knee against it. tol_frac (the run's noise
- * floor) decides whether the rise is real (three floors, at least 5%).
- * Pure. 0 or -EINVAL. */
-int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double tol_frac,
+ * increasing, count >= 3) by least absolute error over M (L the median of
+ * t over the model's shape for each), and check the free slope past the
+ * knee against it. rise_needed (the ratio a rise must reach to be real:
+ * window_jump_needed of the run's floor) decides whether there is a knee.
+ * Pure. 0, -EINVAL or -ENOMEM. */
+int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double rise_needed,
 		    struct window_miss_fit *fit);
-
-/* The missing-load filler's result from its points: fr->miss, and the step
- * fields (fits/fails N, capacity, whole capacity) set to the knee's bracket
- * and M so the summary and the writers treat it as every other filler;
- * the note says how the figure was read and whether the slope agrees. */
-void window_miss_fill(struct window_filler_result *fr, double tol_frac);
 
 #endif

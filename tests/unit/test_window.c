@@ -510,7 +510,7 @@ TEST(window_miss_fit_finds_24_buffers_where_they_were_placed)
 	struct window_miss_fit fit;
 	size_t k = miss_series(n, t, 1, 40, 24, 1.0);
 
-	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0, "fit failed");
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0, "fit failed");
 	CHECK(fit.knee_found, "no knee (buffers %.1f)", fit.buffers);
 	CHECK(fit.buffers_low <= 24 && fit.buffers_high >= 24 && fabs(fit.buffers - 24) <= 1,
 	      "M %.1f (%.0f..%.0f), placed 24", fit.buffers, fit.buffers_low, fit.buffers_high);
@@ -520,12 +520,13 @@ TEST(window_miss_fit_finds_24_buffers_where_they_were_placed)
 	/* Two points a preemption left five times high move nothing. */
 	t[5] *= 5;
 	t[30] *= 5;
-	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0 && fit.knee_found && fabs(fit.buffers - 24) <= 1,
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && fit.knee_found &&
+		      fabs(fit.buffers - 24) <= 1,
 	      "with two outliers: M %.1f, placed 24", fit.buffers);
 	CHECK(fit.plausible, "with two outliers the slope gives %.1f", fit.slope_buffers);
 	/* The coarse grid the sweep starts with still brackets it. */
 	k = miss_series(n, t, 4, 60, 16, 1.0);
-	CHECK(window_miss_fit(n, t, k, 2, 0.02, &fit) == 0 && fit.knee_found, "coarse: no knee");
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.02), &fit) == 0 && fit.knee_found, "coarse: no knee");
 	CHECK(fit.buffers_low <= 16 && fit.buffers_high >= 16, "coarse: %.0f..%.0f does not hold 16", fit.buffers_low,
 	      fit.buffers_high);
 }
@@ -537,17 +538,19 @@ TEST(window_miss_fit_refuses_a_flat_curve_a_rise_from_the_start_and_marks_a_wron
 	struct window_miss_fit fit;
 	size_t k = miss_series(n, t, 2, 40, 1000, 1.0);
 
-	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0 && !fit.knee_found, "flat: knee at %.1f", fit.buffers);
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && !fit.knee_found, "flat: knee at %.1f",
+	      fit.buffers);
 	/* Fewer buffers than the two chases hold: no flat point, no figure. */
 	k = miss_series(n, t, 2, 40, 1.5, 1.0);
-	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0 && !fit.knee_found, "rise from N=0: knee at %.1f",
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && !fit.knee_found,
+	      "rise from N=0: knee at %.1f",
 	      fit.buffers);
 	/* A knee at 24 whose line past it climbs at a third of Little's slope:
 	 * another limit shapes it, and the figure is not plausible. */
 	k = miss_series(n, t, 1, 60, 24, 1.0 / 3);
-	CHECK(window_miss_fit(n, t, k, 2, 0.01, &fit) == 0 && fit.knee_found, "shallow: no knee");
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && fit.knee_found, "shallow: no knee");
 	CHECK(!fit.plausible, "a slope giving %.1f passed against %.1f", fit.slope_buffers, fit.buffers);
-	CHECK(window_miss_fit(n, t, 2, 2, 0.01, &fit) == -EINVAL, "two points accepted");
+	CHECK(window_miss_fit(n, t, 2, 2, window_jump_needed(0.01), &fit) == -EINVAL, "two points accepted");
 }
 
 /* The table's lines: distinct over one pass, and the check fires when an
