@@ -421,24 +421,30 @@ static unsigned round_up(unsigned v, unsigned unit)
 	return (v + unit - 1) / unit * unit;
 }
 
-/* The missing loads' knee from the coarse points, then every N between
+/* The missing loads' knee from the points so far, then every N between
  * the last flat point and the first past it (re-measuring both), so the
- * bracket on M is two buffers wide. */
+ * bracket on M is two buffers wide; twice, since the finer points can
+ * move the knee into a gap of the coarse grid. */
 static int refine_knee(struct sweep *s, struct window_filler_result *fr)
 {
 	unsigned n[WINDOW_MAX_POINTS];
 	double t[WINDOW_MAX_POINTS];
 	struct window_miss_fit fit;
+	int rc;
 
-	for (unsigned i = 0; i < fr->npoints; i++) {
-		n[i] = fr->points[i].n;
-		t[i] = fr->points[i].ns_per_iter;
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < fr->npoints; i++) {
+			n[i] = fr->points[i].n;
+			t[i] = fr->points[i].ns_per_iter;
+		}
+		if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries,
+				    window_jump_needed(s->floor_frac), &fit) ||
+		    !fit.knee_found || fit.n_fails - fit.n_fits <= 1)
+			return 0;
+		if ((rc = refine(s, fr, fit.n_fits, fit.n_fails, 1, true)))
+			return rc;
 	}
-	if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries,
-			    window_jump_needed(s->floor_frac), &fit) ||
-	    !fit.knee_found || fit.n_fails - fit.n_fits <= 1)
-		return 0;
-	return refine(s, fr, fit.n_fits, fit.n_fails, 1, true);
+	return 0;
 }
 
 static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
@@ -692,9 +698,12 @@ static int repeat_miss(struct sweep *s, struct window_filler_result *fr, struct 
 	if ((rc = resweep(s, fr, scratch)))
 		return rc;
 	fr->miss.plausible = scratch->miss.knee_found && scratch->miss.plausible;
-	note_add(fr->note, sizeof(fr->note), fr->miss.plausible ? "; the fresh sweep's slope agrees (M = %.1f)"
-			 : "; MARKED: the fresh sweep's slope disagrees too (M = %.1f by the knee): not the miss buffers' "
-			   "size alone", scratch->miss.buffers);
+	if (!scratch->miss.knee_found)
+		note_add(fr->note, sizeof(fr->note), "; MARKED: the fresh sweep found no knee to set against it");
+	else
+		note_add(fr->note, sizeof(fr->note), fr->miss.plausible ? "; the fresh sweep's slope agrees (M = %.1f)"
+				 : "; MARKED: the fresh sweep's slope disagrees too (M = %.1f by the knee): not the miss "
+				   "buffers' size alone", scratch->miss.buffers);
 	return 0;
 }
 

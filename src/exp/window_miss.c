@@ -182,11 +182,35 @@ static double slope_buffers(const unsigned *n, const double *t, size_t count, un
 	return b > 0 ? 2 * flat / b : NAN;
 }
 
+/* The best M over the first count points, every 1/20 of a buffer from one
+ * to past the last point. */
+static void grid_fit(const unsigned *n, const double *t, size_t count, unsigned c, double *r,
+		     struct window_miss_fit *fit)
+{
+	double best = INFINITY;
+
+	for (double m = 1; m <= 2.0 * n[count - 1] + c + 1; m += 0.05) {
+		double flat, cost = cost_at(n, t, count, c, m, &flat, r);
+
+		if (cost < best) {
+			best = cost;
+			fit->buffers = m;
+			fit->flat_ns = flat;
+		}
+	}
+}
+
+/* Points up to NEAR_KNEE times the knee's misses: far past it the curve
+ * meets other limits (memory bandwidth, page walks, the L2's queue) that
+ * Little's law for the buffers alone does not hold. */
+#define NEAR_KNEE 2.5
+
 int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double rise_needed,
 		    struct window_miss_fit *fit)
 {
-	double best = INFINITY, top = 0, ratio, *r;
+	double top = 0, ratio, *r;
 	unsigned c = chase_misses;
+	size_t near = 0;
 
 	memset(fit, 0, sizeof(*fit));
 	fit->slope_buffers = NAN;
@@ -197,18 +221,16 @@ int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigne
 			return -EINVAL;
 	if (!(r = malloc(count * sizeof(*r))))
 		return -ENOMEM;
-	/* M between one buffer and past the last point, every 1/20 of one. */
-	for (double m = 1; m <= 2.0 * n[count - 1] + c + 1; m += 0.05) {
-		double flat, cost = cost_at(n, t_ns, count, c, m, &flat, r);
-
-		if (cost < best) {
-			best = cost;
-			fit->buffers = m;
-			fit->flat_ns = flat;
-		}
-	}
+	grid_fit(n, t_ns, count, c, r, fit);
+	while (near < count && 2.0 * n[near] + c <= NEAR_KNEE * fit->buffers)
+		near++;
+	/* Again over the points near the knee, when enough lie past it. */
+	if (near >= 3 && near < count && 2.0 * n[near - 2] + c > fit->buffers)
+		grid_fit(n, t_ns, near, c, r, fit);
+	else
+		near = count;
 	free(r);
-	fit->rms_rel_residual = rms_at(n, t_ns, count, c, fit->buffers, fit->flat_ns);
+	fit->rms_rel_residual = rms_at(n, t_ns, near, c, fit->buffers, fit->flat_ns);
 	for (size_t i = 0; i < count; i++) {
 		top = fmax(top, t_ns[i]);
 		if (2.0 * n[i] + c <= fit->buffers)
@@ -225,7 +247,7 @@ int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigne
 	fit->buffers_low = 2.0 * fit->n_fits + c;
 	fit->buffers_high = 2.0 * fit->n_fails + c - 1;
 	fit->buffers = fmin(fmax(fit->buffers, fit->buffers_low), fit->buffers_high);
-	fit->slope_buffers = slope_buffers(n, t_ns, count, c, fit->buffers, fit->flat_ns);
+	fit->slope_buffers = slope_buffers(n, t_ns, near, c, fit->buffers, fit->flat_ns);
 	ratio = fit->slope_buffers / fit->buffers;
 	/* The slope is read off fewer points and carries the queueing near the
 	 * knee: a third either way still says the same M; beyond that another

@@ -33,7 +33,7 @@ struct window_miss_fit {
 	unsigned n_fits, n_fails;  /* the last sampled N on the flat, the first past the knee */
 	double flat_ns;            /* L: the flat level, ns per iteration */
 	double slope_buffers;      /* 2 L / the free slope past the knee; NAN with too few points */
-	double rms_rel_residual;   /* of the t(N) model, over L */
+	double rms_rel_residual;   /* of the t(N) model over the points it was fitted to, over L */
 };
 
 /* Where the missing loads go: fresh lines of the chase arena (far past the
@@ -84,8 +84,9 @@ void window_miss_table_free(struct window_miss_table *t);
 
 /* Fit t(n) = L max(1, (2 n + chase_misses) / M) to points (n strictly
  * increasing, count >= 3) by least absolute error over M (L the median of
- * t over the model's shape for each), and check the free slope past the
- * knee against it. rise_needed (the ratio a rise must reach to be real:
+ * t over the model's shape for each), then again over the points up to
+ * 2.5x the knee's misses (far past it other limits bend the line), and
+ * check the free slope of those past the knee against it. rise_needed (the ratio a rise must reach to be real:
  * window_jump_needed of the run's floor) decides whether there is a knee.
  * Pure. 0, -EINVAL or -ENOMEM. */
 int window_miss_fit(const unsigned *n, const double *t_ns, size_t count, unsigned chase_misses, double rise_needed,
