@@ -39,7 +39,7 @@ const char *envelope_term_name(enum env_term t)
 {
 	static const char *const names[ENV_NTERMS] = {
 		"latency", "issue", "load_ports", "store_ports", "core", "bandwidth_core", "bandwidth_memory",
-		"load_queue", "rob",
+		"load_queue", "rob", "miss_buffers",
 	};
 
 	return (unsigned)t < ENV_NTERMS ? names[t] : "?";
@@ -298,6 +298,7 @@ int envelope_inputs_from(const struct jsonr_value *root, const struct jsonr_valu
 	read_ports(root, in);
 	read_window(root, extra, "load_queue", &in->load_queue);
 	read_window(root, extra, "reorder_buffer", &in->rob);
+	read_window(root, extra, "l1d_miss_buffers", &in->miss_buffers);
 	read_loaded(root, in);
 	read_levels(m, in);
 	in->ks = jsonr_get_number(m, "estimate.fit_saturation_lanes", &v) ? v : NAN;
@@ -339,6 +340,9 @@ void envelope_term_source(const struct env_inputs *in, enum env_term t, char *bu
 		break;
 	case ENV_ROB:
 		snprintf(buf, len, "L x instructions per access / ROB; ROB: %s", in->rob.source);
+		break;
+	case ENV_MISS_BUFFERS:
+		snprintf(buf, len, "L x one missing line per access / M; M: %s", in->miss_buffers.source);
 		break;
 	default:
 		snprintf(buf, len, "?");
@@ -394,6 +398,8 @@ void envelope_at(const struct env_inputs *in, size_t i, struct env_point *p)
 		p->ns[ENV_LOAD_QUEUE] = L * in->loads_per_access[i] / in->load_queue.value;
 	if (in->rob.value > 0)
 		p->ns[ENV_ROB] = L * in->insns_per_access[i] / in->rob.value;
+	if (in->miss_buffers.value > 0)
+		p->ns[ENV_MISS_BUFFERS] = L / in->miss_buffers.value;
 	p->binding = p->next = -1;
 	for (int t = 0; t < ENV_NTERMS; t++) {
 		if (!positive(p->ns[t]))

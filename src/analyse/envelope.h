@@ -7,7 +7,8 @@
  * m/(ports f) and s/(ports f) (ports per cycle by CPU from the vendors'
  * guides, f the fastest core clock the run timed); core (the same kernel's
  * L1-resident time); bandwidth b/B (B from the bandwidth section's reads);
- * load_queue L m/Q and rob L u/ROB (Q and ROB from window). Pure: reads a
+ * load_queue L m/Q, rob L u/ROB and miss_buffers L/M (Q, ROB and M from
+ * window; one missing line per access). Pure: reads a
  * parsed JSON document, prints nothing (report/model_out.c writes).
  */
 #ifndef MLPSCOPE_ANALYSE_ENVELOPE_H
@@ -32,6 +33,7 @@ enum env_term {
 	ENV_BW_MEMORY,     /* line / Bmax: the most threads' measured read */
 	ENV_LOAD_QUEUE,    /* L m(K)/Q_lq: loads per access held about L each */
 	ENV_ROB,           /* L u(K)/ROB: instructions per access held about L each */
+	ENV_MISS_BUFFERS,  /* L/M: each access's missing line held about L in one of M L1D miss buffers */
 	ENV_NTERMS
 };
 
@@ -55,6 +57,7 @@ struct env_inputs {
 	struct env_source load_ports;   /* loads a cycle the L1D takes (analyse/ports.h) */
 	struct env_source store_ports;  /* stores a cycle */
 	struct env_source clock_ghz;    /* the fastest core clock timed in the run */
+	struct env_source miss_buffers; /* entries: L1D misses in flight (window's miss filler) */
 	char count_source[ENV_SOURCE_LEN];   /* instructions/loads per access */
 	bool counts_assumed;            /* from the generator's shape, not counted */
 	double ks, ks_uncertainty, plateau_concurrency;
@@ -89,7 +92,7 @@ struct env_point {
 };
 
 /* "latency", "issue", "load_ports", "store_ports", "core",
- * "bandwidth_core", "bandwidth_memory", "load_queue", "rob". */
+ * "bandwidth_core", "bandwidth_memory", "load_queue", "rob", "miss_buffers". */
 const char *envelope_term_name(enum env_term t);
 
 /* Where term t at point i came from, in words (or why it is unknown). */

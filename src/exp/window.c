@@ -42,7 +42,7 @@ void window_params_default(struct window_params *p, size_t largest_cache_bytes,
 
 	*p = (struct window_params){
 		.working_set_bytes = ws, .trials = 15, .iters = 8192, .max_n = 1024,
-		.seed = 7, .run_floor_pct = NAN, .clock = clock, .stop = stop,
+		.filler_mask = PROBE_FILLERS_DEFAULT, .seed = 7, .run_floor_pct = NAN, .clock = clock, .stop = stop,
 	};
 }
 
@@ -218,6 +218,7 @@ struct sweep {
 	uint64_t iters;
 	void *scratch;
 	uintptr_t sink;
+	struct window_miss_table miss;  /* the missing-load filler's lines, built on its first visit */
 	double floor_frac;          /* the floor so far, for decisions mid-run */
 	enum window_phase phase;
 	uint64_t t0_ns;             /* the sweeps' start (clock_wall_ns) */
@@ -241,7 +242,10 @@ static double visit(struct sweep *s, const struct probe *pr)
 	ptrs[0] = chain_node_at(&s->chain, s->cursor);
 	ptrs[1] = chain_node_at(&s->chain, s->cursor + s->iters + 1);
 	s->cursor += 2 * s->iters + 2;
-	ns = probe_run_ns_per_iter(pr, ptrs, s->iters, s->scratch, s->p->clock);
+	ns = probe_run_ns_per_iter(pr, ptrs, s->iters,
+				   pr->filler == PROBE_FILLER_MISS ? (void *)window_miss_table_take(&s->miss, s->iters)
+								   : s->scratch,
+				   s->p->clock);
 	s->sink ^= ptrs[0] ^ ptrs[1];
 	return ns;
 }
@@ -284,6 +288,27 @@ static bool point_add(struct window_filler_result *fr, unsigned n)
 	return true;
 }
 
+/* The missing-load filler's table over the chase arena (its lines far
+ * past the last-level cache, like the chase's), laid out and checked on the
+ * filler's first visit, so runs without it pay nothing. */
+static int miss_prepare(struct sweep *s)
+{
+	int rc;
+
+	if (s->p->synthetic_ns || s->miss.entries)
+		return 0;
+	if ((rc = window_miss_table_build(&s->miss, s->chain.base, s->chain.nodes * s->chain.spacing_bytes, s->p->seed)))
+		return rc;
+	return window_miss_table_check(&s->miss, &s->r->miss_buffer);
+}
+
+/* The largest N a filler is swept to: the missing loads stop where their
+ * table's groups end. */
+static unsigned max_n_of(const struct sweep *s, enum probe_filler f)
+{
+	return f == PROBE_FILLER_MISS && s->p->max_n > WINDOW_MISS_N_MAX ? WINDOW_MISS_N_MAX : s->p->max_n;
+}
+
 /* Build the probes for ns[0..k), then visit them round-robin for p->trials
  * rounds, appending one trial to each point per round. */
 static int measure(struct sweep *s, struct window_filler_result *fr, const unsigned *ns, size_t k)
@@ -292,8 +317,10 @@ static int measure(struct sweep *s, struct window_filler_result *fr, const unsig
 	size_t built = 0;
 	int rc = 0;
 
+	if (fr->filler == PROBE_FILLER_MISS && (rc = miss_prepare(s)))
+		return rc;
 	for (size_t i = 0; i < k; i++)
-		if (!point_add(fr, ns[i]))
+		if (ns[i] > max_n_of(s, fr->filler) || !point_add(fr, ns[i]))
 			k = i;
 	for (; built < k; built++) {
 		if (s->p->synthetic_ns) {
@@ -394,23 +421,51 @@ static unsigned round_up(unsigned v, unsigned unit)
 	return (v + unit - 1) / unit * unit;
 }
 
+/* The missing loads' knee from the points so far, then every N between
+ * the last flat point and the first past it (re-measuring both), so the
+ * bracket on M is two buffers wide; twice, since the finer points can
+ * move the knee into a gap of the coarse grid. */
+static int refine_knee(struct sweep *s, struct window_filler_result *fr)
+{
+	unsigned n[WINDOW_MAX_POINTS];
+	double t[WINDOW_MAX_POINTS];
+	struct window_miss_fit fit;
+	int rc;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (unsigned i = 0; i < fr->npoints; i++) {
+			n[i] = fr->points[i].n;
+			t[i] = fr->points[i].ns_per_iter;
+		}
+		if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries,
+				    window_jump_needed(s->floor_frac), &fit) ||
+		    !fit.knee_found || fit.n_fails - fit.n_fits <= 1)
+			return 0;
+		if ((rc = refine(s, fr, fit.n_fits, fit.n_fails, 1, true)))
+			return rc;
+	}
+	return 0;
+}
+
 static int sweep_filler(struct sweep *s, struct window_filler_result *fr)
 {
-	const struct window_params *p = s->p;
 	unsigned unit = probe_filler_info(fr->filler)->fillers_per_entry, n = 0, ns[COARSE_BLOCK];
+	unsigned max_n = max_n_of(s, fr->filler);
 	struct window_fit fit;
 	int rc;
 
 	/* Coarse blocks until the curve has stayed serialised for a while or
 	 * max_n is reached. */
-	while (n <= p->max_n && !serialised(fr)) {
+	while (n <= max_n && !serialised(fr)) {
 		size_t k = 0;
 
-		for (; k < COARSE_BLOCK && n <= p->max_n; n = coarse_next(n))
+		for (; k < COARSE_BLOCK && n <= max_n; n = coarse_next(n))
 			ns[k++] = n;
 		if ((rc = measure(s, fr, ns, k)))
 			return rc;
 	}
+	if (fr->filler == PROBE_FILLER_MISS)
+		return refine_knee(s, fr);
 	if ((rc = fit_points(fr, s->floor_frac, &fit)))
 		return rc;
 	/* Serialised but no step: the coarse grid may have put more transitional
@@ -491,6 +546,50 @@ static double entries_at(const struct probe_filler_info *info, unsigned n)
 	return (double)((n + info->fillers_per_entry - 1) / info->fillers_per_entry + info->chase_entries);
 }
 
+/* The missing-load filler's result from its points: fr->miss, and the step
+ * fields set to the knee's bracket and M, so the summary and the writers
+ * treat it as every other filler; the note says how the figure was read. */
+static void fill_miss(struct window_filler_result *fr, double tol_frac)
+{
+	unsigned n[WINDOW_MAX_POINTS];
+	double t[WINDOW_MAX_POINTS];
+	struct window_miss_fit *m = &fr->miss;
+	unsigned c = probe_filler_info(fr->filler)->chase_entries;
+
+	for (unsigned i = 0; i < fr->npoints; i++) {
+		n[i] = fr->points[i].n;
+		t[i] = fr->points[i].ns_per_iter;
+	}
+	fr->step_found = fr->ramp_found = false;
+	if (window_miss_fit(n, t, fr->npoints, c, window_jump_needed(tol_frac), m)) {
+		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
+		return;
+	}
+	if (!m->knee_found) {
+		snprintf(fr->note, sizeof(fr->note), "no knee up to N=%u (rms residual %.1f%%, floor %.1f%%): %s",
+			 fr->npoints ? fr->points[fr->npoints - 1].n : 0, 100 * m->rms_rel_residual, 100 * tol_frac,
+			 fr->npoints && 2.0 * fr->points[0].n + c > m->buffers
+				 ? "it rises from the first point, so no figure can be read"
+				 : "the misses never queued for buffers in the range swept");
+		return;
+	}
+	fr->step_found = true;
+	fr->step_n_fits = m->n_fits;
+	fr->step_n_fails = m->n_fails;
+	fr->capacity = m->buffers;
+	fr->capacity_low = m->buffers_low;
+	fr->capacity_high = m->buffers_high;
+	fr->whole_capacity = fr->capacity;
+	fr->whole_capacity_low = fr->capacity_low;
+	fr->whole_capacity_high = fr->capacity_high;
+	snprintf(fr->note, sizeof(fr->note),
+		 "knee: flat at %.1f ns to N=%u, rising from N=%u; t = L max(1, (2N + %u) / M) fits M = %.1f misses in "
+		 "flight (%.0f..%.0f), rms residual %.1f%%, floor %.1f%%; the slope past it gives M = %.1f: %s",
+		 m->flat_ns, m->n_fits, m->n_fails, c, m->buffers, m->buffers_low, m->buffers_high,
+		 100 * m->rms_rel_residual, 100 * tol_frac, m->slope_buffers,
+		 m->plausible ? "agrees" : "DISAGREES (another limit shapes the curve; re-timed at the end)");
+}
+
 static void fill_filler(struct window_filler_result *fr, double tol, unsigned max_n)
 {
 	const struct probe_filler_info *info = probe_filler_info(fr->filler);
@@ -498,6 +597,10 @@ static void fill_filler(struct window_filler_result *fr, double tol, unsigned ma
 	const char *grade;
 	int len;
 
+	if (fr->filler == PROBE_FILLER_MISS) {
+		fill_miss(fr, tol);
+		return;
+	}
 	if (fr->npoints < 3 || fit_points(fr, tol, fit)) {
 		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
 		return;
@@ -579,6 +682,31 @@ static void note_interleave_check(struct window_result *r, enum probe_filler pla
 		 : "neither 1x nor 2x: the structure is not named by this check");
 }
 
+static int resweep(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch);
+
+/* A knee has no two sides a repeat could re-time as a step's: the missing
+ * loads' figure is swept afresh only where its own slope contradicted it,
+ * and stays marked when the fresh sweep's does too. */
+static int repeat_miss(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch)
+{
+	int rc;
+
+	if (fr->miss.plausible)
+		return 0;
+	fr->repeat.done = true;
+	fr->repeat.fits_ns = fr->repeat.fails_ns = NAN;
+	if ((rc = resweep(s, fr, scratch)))
+		return rc;
+	fr->miss.plausible = scratch->miss.knee_found && scratch->miss.plausible;
+	if (!scratch->miss.knee_found)
+		note_add(fr->note, sizeof(fr->note), "; MARKED: the fresh sweep found no knee to set against it");
+	else
+		note_add(fr->note, sizeof(fr->note), fr->miss.plausible ? "; the fresh sweep's slope agrees (M = %.1f)"
+				 : "; MARKED: the fresh sweep's slope disagrees too (M = %.1f by the knee): not the miss "
+				   "buffers' size alone", scratch->miss.buffers);
+	return 0;
+}
+
 /* The repeat at the end: two points per stepping filler, one well inside
  * the overlap (0.9 x the N that fit) and one well past the step (1.1 x the
  * N that failed). A structure that halved since, because the other hardware
@@ -595,6 +723,8 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 	if (!fr->step_found)
 		return 0;
 	fr->repeat.begin_s = since_start_s(s);
+	if (fr->filler == PROBE_FILLER_MISS)
+		return repeat_miss(s, fr, scratch);
 	ns[0] = round_up(fr->step_n_fits * 9 / 10, unit);
 	ns[1] = round_up(fr->step_n_fails + (fr->step_n_fails / 10 > unit ? fr->step_n_fails / 10 : unit), unit);
 	if (ns[0] >= ns[1])
@@ -612,6 +742,14 @@ static int repeat_filler(struct sweep *s, struct window_filler_result *fr, struc
 	fr->repeat.end_s = since_start_s(s);
 	if (fr->repeat.agrees)
 		return 0;
+	return resweep(s, fr, scratch);
+}
+
+/* The filler swept afresh into scratch, its step kept beside the first. */
+static int resweep(struct sweep *s, struct window_filler_result *fr, struct window_filler_result *scratch)
+{
+	int rc;
+
 	memset(scratch, 0, sizeof(*scratch));
 	scratch->filler = fr->filler;
 	scratch->name = fr->name;
@@ -772,6 +910,12 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 		 * clean steps jump about 1.7-1.8x; a floor that demands that much
 		 * says nothing about the core, only about this run. */
 		sm->noise_limited = true;
+		if (st == PROBE_STRUCT_MISS) {
+			snprintf(sm->note, sizeof(sm->note), "not resolved in this run: its noise floor (%.1f%%) needs a "
+				 "rise above %.2fx to call a knee; rerun on a quiet machine", r->noise_floor_pct,
+				 window_jump_needed(r->noise_floor_pct / 100));
+			return;
+		}
 		snprintf(sm->note, sizeof(sm->note),
 			 "not resolved in this run: its noise floor (%.1f%%) needs a jump above %.2fx to call a step, and "
 			 "a clean step here is about %.1fx (two misses overlapped against serialised, at most 2x); rerun "
@@ -815,6 +959,9 @@ static void summarise_one(struct window_result *r, struct window_summary *sm)
 			 r->fillers[sm->rob_bound[k]].name);
 	if (sm->partitioned)
 		note_add(sm->note, sizeof(sm->note), "; one run measured about half (see the filler's note)");
+	if (from->filler == PROBE_FILLER_MISS && !from->miss.plausible)
+		note_add(sm->note, sizeof(sm->note), "; MARKED: the slope past the knee gives %.1f, so another limit "
+			 "shapes the curve too", from->miss.slope_buffers);
 }
 
 const char *window_rob_state_name(enum window_rob_state st)
@@ -1331,6 +1478,7 @@ out:
 		r->note[0] = '\0'; /* keeps the chase results observable */
 	if (!synthetic)
 		chain_free(&s.chain);
+	window_miss_table_free(&s.miss);
 	arena_unmap(&arena);
 	free(s.scratch);
 	free(scratch_fr);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "core/chain.h"
+#include "exp/window_miss.h"
 #include "jit/probe.h"
 
 #define WINDOW_MAX_POINTS 192
@@ -38,7 +39,7 @@ struct window_params {
 	unsigned trials;           /* per point per phase, a multiple of 3, 3..15 */
 	uint64_t iters;            /* loop iterations per timed region (raised to min_region_ns) */
 	unsigned max_n;            /* coarse sweep ceiling, fillers per miss */
-	unsigned filler_mask;      /* bit (1u << enum probe_filler); 0 = all */
+	unsigned filler_mask;      /* bit (1u << enum probe_filler); 0 = all; default PROBE_FILLERS_DEFAULT */
 	uint64_t seed;
 	double run_floor_pct;      /* the run's floor (noise section), taken where the points'
 	                            * own has too few groups; 0 or NaN: none */
@@ -161,6 +162,7 @@ struct window_filler_result {
 	double whole_capacity, whole_capacity_low, whole_capacity_high;
 	bool partitioned;          /* one run stepped at about half the other's N */
 	bool disagrees;            /* the cross-check with a filler bounding the same structure fired */
+	struct window_miss_fit miss;  /* the missing-load filler's knee (the step fields repeat its bracket) */
 	char note[640];            /* how clean, and what the checks say */
 };
 
@@ -233,6 +235,7 @@ struct window_result {
 	struct window_summary summary[PROBE_STRUCT_COUNT];
 	double repeat_seconds;     /* the end-of-run repeat pass */
 	struct window_rob_timeline rob;  /* measured when the nop filler and another ran */
+	struct window_miss_buffer miss_buffer;  /* built when the missing-load filler ran */
 	char note[256];            /* run-level warnings (page backing), "" when none */
 };
 

@@ -23,6 +23,11 @@ struct jit_code;
 #define ENC_SCRATCH_LINES 8
 #define ENC_LINE_BYTES 64
 
+/* Between the missing loads of one iteration: a 4 KiB page and a line, so
+ * each lands in its own page (no stream a prefetcher follows within a
+ * page) and in the next L1 set (no set fills up before the buffers do). */
+#define ENC_MISS_STRIDE_BYTES (4096 + 64)
+
 struct enc_ops {
 	const char *isa;          /* "x86_64", "aarch64" */
 	/* Load ptrs[0..1] into the chase registers; zero every FP register a
@@ -43,6 +48,12 @@ struct enc_ops {
 	void (*fp_add)(struct jit_code *c, unsigned k);
 	void (*store)(struct jit_code *c, unsigned k);
 	void (*load_fp)(struct jit_code *c, unsigned k);
+	/* The missing-load filler (scratch is then a struct probe_miss_entry
+	 * cycle, jit/probe.h): miss_next, once per iteration, takes this
+	 * iteration's base and steps to the next entry; miss_load k loads the
+	 * line at base + k * ENC_MISS_STRIDE_BYTES into an FP register. */
+	void (*miss_next)(struct jit_code *c);
+	void (*miss_load)(struct jit_code *c, unsigned k);
 	/* Decrement iters and branch back to loop_start (a byte offset). */
 	void (*loop_end)(struct jit_code *c, size_t loop_start);
 	/* Store the chase registers back to ptrs[0..1] and return. */

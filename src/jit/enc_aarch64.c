@@ -8,7 +8,8 @@
  * it under qemu-aarch64). Probe register use (AAPCS64): x0 = ptrs,
  * x1 = iters, x2 = scratch, chase lanes x9 and x10, integer fillers
  * x11..x17, FP fillers d0..d7 and d16..d29 with d30, d31 as sources
- * (d8..d15 are callee-saved and left alone).
+ * (d8..d15 are callee-saved and left alone). The missing-load probe walks
+ * its table with x2 and uses x5, x6 for its base and stride.
  */
 #include "jit/enc.h"
 
@@ -207,6 +208,24 @@ static void a_load_fp(struct jit_code *c, unsigned k)
 	enc_aarch64_ldr_d_imm(c, fp_dest[k % FP_ROT], 2, k % ENC_SCRATCH_LINES * ENC_LINE_BYTES);
 }
 
+/* The missing loads: x5 takes this iteration's base from the table entry
+ * x2 points at, x2 steps to the next entry, and x6 holds the stride (the
+ * scaled-offset LDR reaches 32760 bytes, fewer than 8 strides, so each
+ * load is followed by an add that moves x5 on; the adds depend on nothing
+ * but each other, one cycle apiece, off both chases' paths). */
+static void a_miss_next(struct jit_code *c)
+{
+	enc_aarch64_ldr_x_imm(c, 5, 2, 0);
+	enc_aarch64_ldr_x_imm(c, 2, 2, 8);
+	enc_aarch64_movz_x(c, 6, ENC_MISS_STRIDE_BYTES, 0);
+}
+
+static void a_miss_load(struct jit_code *c, unsigned k)
+{
+	enc_aarch64_ldr_d_imm(c, fp_dest[k % FP_ROT], 5, 0);
+	enc_aarch64_add_x_reg(c, 5, 5, 6);
+}
+
 static void a_loop_end(struct jit_code *c, size_t loop_start)
 {
 	enc_aarch64_subs_x_imm(c, 1, 1, 1);
@@ -232,6 +251,8 @@ const struct enc_ops enc_aarch64_ops = {
 	.fp_add = a_fp_add,
 	.store = a_store,
 	.load_fp = a_load_fp,
+	.miss_next = a_miss_next,
+	.miss_load = a_miss_load,
 	.loop_end = a_loop_end,
 	.epilogue = a_epilogue,
 };

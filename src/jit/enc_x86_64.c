@@ -6,7 +6,9 @@
  * here executes anything, so it builds and is tested on any host.
  * Probe register use (SysV): rdi = ptrs, rsi = iters, rdx = scratch, chase
  * lanes in rax and rcx, integer fillers r8..r11, FP fillers xmm0..xmm14
- * with xmm15 as the shared source: all caller-saved, so no spills.
+ * with xmm15 as the shared source: all caller-saved, so no spills. The
+ * missing-load probe walks its table with rdx and holds its base in r8
+ * (it has no other fillers).
  */
 #include "jit/enc.h"
 
@@ -236,6 +238,20 @@ static void x_load_fp(struct jit_code *c, unsigned k)
 	enc_x86_64_movsd_xmm_m64(c, k % FP_ROT, X86_RDX, (int32_t)(k % ENC_SCRATCH_LINES * ENC_LINE_BYTES));
 }
 
+/* The missing loads: r8 takes this iteration's base from the table entry
+ * rdx points at, and rdx steps to the next entry (two loads that hit, off
+ * both chases' paths). */
+static void x_miss_next(struct jit_code *c)
+{
+	enc_x86_64_mov_r64_m64(c, X86_R8, X86_RDX, 0);
+	enc_x86_64_mov_r64_m64(c, X86_RDX, X86_RDX, 8);
+}
+
+static void x_miss_load(struct jit_code *c, unsigned k)
+{
+	enc_x86_64_movsd_xmm_m64(c, k % FP_ROT, X86_R8, (int32_t)(k * ENC_MISS_STRIDE_BYTES));
+}
+
 static void x_loop_end(struct jit_code *c, size_t loop_start)
 {
 	/* DEC + JNZ macro-fuse on current cores: one slot of loop overhead. */
@@ -262,6 +278,8 @@ const struct enc_ops enc_x86_64_ops = {
 	.fp_add = x_fp_add,
 	.store = x_store,
 	.load_fp = x_load_fp,
+	.miss_next = x_miss_next,
+	.miss_load = x_miss_load,
 	.loop_end = x_loop_end,
 	.epilogue = x_epilogue,
 };

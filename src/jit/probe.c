@@ -26,6 +26,7 @@ static const struct probe_filler_info infos[PROBE_FILLER_COUNT] = {
 	[PROBE_FILLER_LOAD_FP]     = {"load_fp", "load queue", PROBE_STRUCT_LQ, 1, 2},
 	[PROBE_FILLER_STORE_NOP]   = {"store_nop", "store queue (nop-interleaved check)", PROBE_STRUCT_SQ, 2, 0},
 	[PROBE_FILLER_LOAD_FP_NOP] = {"load_fp_nop", "load queue (nop-interleaved check)", PROBE_STRUCT_LQ, 2, 2},
+	[PROBE_FILLER_MISS]        = {"miss", "L1D miss buffers (loads that miss to DRAM)", PROBE_STRUCT_MISS, 1, 2},
 };
 #undef ROB
 
@@ -35,6 +36,7 @@ static const char *const struct_keys[PROBE_STRUCT_COUNT][2] = {
 	[PROBE_STRUCT_FP_RF] = {"fp_register_file", "FP/vector register file"},
 	[PROBE_STRUCT_SQ] = {"store_queue", "store queue"},
 	[PROBE_STRUCT_LQ] = {"load_queue", "load queue"},
+	[PROBE_STRUCT_MISS] = {"l1d_miss_buffers", "L1D miss buffers"},
 };
 
 const char *probe_structure_key(enum probe_structure s)
@@ -87,6 +89,7 @@ static void emit_filler(struct jit_code *c, const struct enc_ops *ops, enum prob
 	 * keeps the line and register rotation dense. */
 	case PROBE_FILLER_STORE_NOP: pos % 2 ? ops->nop(c) : ops->store(c, k / 2); break;
 	case PROBE_FILLER_LOAD_FP_NOP: pos % 2 ? ops->nop(c) : ops->load_fp(c, k / 2); break;
+	case PROBE_FILLER_MISS: ops->miss_load(c, k); break;
 	case PROBE_FILLER_COUNT: break;
 	}
 }
@@ -100,6 +103,10 @@ int probe_emit(struct jit_code *c, const struct enc_ops *ops, enum probe_filler 
 		return -EINVAL;
 	ops->prologue(c);
 	loop_start = c->len_bytes;
+	/* The missing loads' base for this iteration: fresh lines each time
+	 * round, read from the table and not from either chase. */
+	if (f == PROBE_FILLER_MISS)
+		ops->miss_next(c);
 	for (unsigned lane = 0; lane < 2; lane++) {
 		ops->chase(c, lane);
 		for (unsigned i = 0; i < n; i++, k++)

@@ -30,13 +30,14 @@ enum probe_filler {
 	PROBE_FILLER_LOAD_FP,      /* load queue (FP destinations: integer ones hit the int PRF first) */
 	PROBE_FILLER_STORE_NOP,    /* store, nop, store, nop ...: N counts both */
 	PROBE_FILLER_LOAD_FP_NOP,  /* load, nop, ... */
+	PROBE_FILLER_MISS,         /* L1D miss buffers: each filler a load that misses to DRAM */
 	PROBE_FILLER_COUNT
 };
 
 /* The structures the fillers bound; several fillers may bound one. */
 enum probe_structure {
 	PROBE_STRUCT_ROB, PROBE_STRUCT_INT_RF, PROBE_STRUCT_FP_RF, PROBE_STRUCT_SQ, PROBE_STRUCT_LQ,
-	PROBE_STRUCT_COUNT
+	PROBE_STRUCT_MISS, PROBE_STRUCT_COUNT
 };
 
 /* JSON key ("reorder_buffer", ...) and words ("reorder buffer", ...). */
@@ -55,6 +56,20 @@ const struct probe_filler_info *probe_filler_info(enum probe_filler f);
 
 /* Filler kind by name; -EINVAL when unknown. */
 int probe_filler_parse(const char *name, enum probe_filler *f);
+
+/* The fillers a window run sweeps when none are named: all but the
+ * missing-load one, which is opt-in (its sweep drives DRAM traffic at the
+ * core's own limit and is priced by no budget). */
+#define PROBE_FILLERS_DEFAULT (((1u << PROBE_FILLER_COUNT) - 1) & ~(1u << PROBE_FILLER_MISS))
+
+/* One entry of the missing-load filler's table (its probe's scratch
+ * argument points at one): this iteration's base address in the miss
+ * buffer, and the next entry (the table is a cycle, so the probe needs no
+ * bound). Filler k of the iteration loads base + k * ENC_MISS_STRIDE_BYTES. */
+struct probe_miss_entry {
+	uint64_t base;
+	uint64_t next;
+};
 
 /* The generated function (see jit/enc.h for the register conventions). */
 typedef void (*probe_fn)(uintptr_t ptrs[2], uint64_t iters, void *scratch);

@@ -67,6 +67,7 @@ static const struct candidate candidates[] = {
 	{"bandwidth, memory system", ENV_BW_MEMORY, "lines the memory system delivered to all threads"},
 	{"load queue", ENV_LOAD_QUEUE, "entries held about L by each load (chase and stack reloads)"},
 	{"reorder buffer", ENV_ROB, "entries held about L by each instruction of an access"},
+	{"L1D miss buffers", ENV_MISS_BUFFERS, "one buffer held about L by each access's missing line"},
 };
 
 /* One paragraph, wrapped at width columns after indent. */
@@ -136,7 +137,13 @@ static void conclude(const struct env_inputs *in, const struct env_point *p, cha
 			 * of outstanding misses: its t(1) carries translation and
 			 * work the lanes overlap, so it may rule no structure out.
 			 * Only a figure that measures a structure may. */
-			if (in->cache_peak_concurrency > n * (1 + 2 * cfrac))
+			if (known(p->ns[ENV_MISS_BUFFERS]))
+				SAY("What is left is a cap of about %.0f requests in flight, and not the L1D miss buffers: "
+				    "window measured %.0f of them (its miss filler), more than were in flight. The L2's queue "
+				    "of misses%s or a limit beyond it caps this: PMU counts of outstanding L2 misses would "
+				    "name it.", n, in->miss_buffers.value,
+				    known(p->ns[ENV_LOAD_QUEUE]) ? "" : ", the load queue");
+			else if (in->cache_peak_concurrency > n * (1 + 2 * cfrac))
 				SAY("What is left is a cap of about %.0f requests in flight, set in the core or past it. "
 				    "With its working set in the %s the same kernel reached t(1)/t(K) = %.1f (mlp.levels), "
 				    "but that ratio is not a count of outstanding misses (its t(1) carries latency the "
@@ -208,8 +215,12 @@ static void write_plateau(FILE *out, const struct env_inputs *in)
 	else if (in->huge_pct >= 0)
 		fprintf(out, "    %-26s %-9s only %.0f%% in huge pages: page walks share the miss machinery "
 			"(compare mlp --pages both)\n", "translation (TLB, walks)", "possible", in->huge_pct);
-	fprintf(out, "    %-26s %-9s no section measures them (no PMU count of outstanding misses here)\n",
-		"L1D/L2 miss tracking", "unmeasured");
+	if (known(p.ns[ENV_MISS_BUFFERS]))
+		fprintf(out, "    %-26s %-9s no section measures it (no PMU count of outstanding L2 misses here)\n",
+			"L2 miss tracking", "unmeasured");
+	else
+		fprintf(out, "    %-26s %-9s no section in this file measures them (`window --fillers miss` measures "
+			"the L1D's)\n", "L1D/L2 miss tracking", "unmeasured");
 	if (known(p.loaded_latency_ns))
 		fprintf(out, "    loaded latency at this K's %.2f GB/s of lines: %.1f ns (t(1) x the loaded section's "
 			"rise);\n    Little's law: %.1f in flight (t_loaded/t(K)) against K = %.0f lanes and t(1)/t(K) = "
@@ -227,7 +238,8 @@ static void write_plateau(FILE *out, const struct env_inputs *in)
 void model_write_text(FILE *out, const struct env_inputs *in)
 {
 	static const char *const head[ENV_NTERMS] = {"L/K", "u/P", "ld_port", "st_port", "core",
-						     "bw_core", "bw_mem", "load_q", "rob"};
+						     "bw_core", "bw_mem", "load_q", "rob",
+						     "miss_buf"};
 	char src[2 * ENV_SOURCE_LEN];
 
 	fprintf(out, "\n%s: the envelope t(K) >= max(terms), ns per access, each term from its own evidence\n",
@@ -364,6 +376,8 @@ static const struct jsonw_field env_input_fields[] = {
 	JSONW_FIELD(TEXT, "load_queue_source", struct env_inputs, load_queue.source),
 	JSONW_FIELD(DOUBLE, "rob_entries", struct env_inputs, rob.value),
 	JSONW_FIELD(TEXT, "rob_source", struct env_inputs, rob.source),
+	JSONW_FIELD(DOUBLE, "miss_buffers_entries", struct env_inputs, miss_buffers.value),
+	JSONW_FIELD(TEXT, "miss_buffers_source", struct env_inputs, miss_buffers.source),
 	JSONW_FIELD(DOUBLE, "line_bytes", struct env_inputs, line_bytes),
 };
 
@@ -380,7 +394,7 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 	jsonw_object_begin(w, "model");
 	jsonw_string(w, "from", from_path);
 	jsonw_string(w, "envelope", "t(K) >= max(L/K, u/P, m/(ld ports x f), s/(st ports x f), core, line/B1, line/Bmax, "
-		     "L m/Q_lq, L u/ROB), ns per access");
+		     "L m/Q_lq, L u/ROB, L/M), ns per access");
 	JSONW_OBJECT_ARRAY_EACH(w, "inputs", in, n, input_members);
 	write_point_array(w, "terms", in, n, write_terms_json);
 	write_point_array(w, "binding", in, n, write_binding_json);
@@ -407,8 +421,11 @@ void model_write_json(struct jsonw *w, const char *from_path, const struct env_i
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);
-		jsonw_string(w, "unmeasured", "L1D/L2 miss tracking and queueing beyond the core: decided by PMU counts "
-			     "of outstanding L1D misses or a probe chain timed inside the K-lane run");
+		jsonw_string(w, "unmeasured", known(p.ns[ENV_MISS_BUFFERS])
+			     ? "L2 miss tracking and queueing beyond the core: decided by PMU counts of outstanding L2 "
+			       "misses or a probe chain timed inside the K-lane run"
+			     : "L1D/L2 miss tracking and queueing beyond the core: decided by window --fillers miss (the "
+			       "L1D's), PMU counts of outstanding misses or a probe chain timed inside the K-lane run");
 		char words[1024];
 
 		conclude(&in[s], &p, words, sizeof(words));

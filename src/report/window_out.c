@@ -53,6 +53,25 @@ static const struct jsonw_field filler_step_fields[] = {
 	JSONW_FIELD(DOUBLE, "capacity_high", struct window_filler_result, capacity_high),
 };
 
+static const struct jsonw_field miss_knee_fields[] = {
+	JSONW_FIELD(DOUBLE, "buffers", struct window_filler_result, miss.buffers),
+	JSONW_FIELD(DOUBLE, "buffers_low", struct window_filler_result, miss.buffers_low),
+	JSONW_FIELD(DOUBLE, "buffers_high", struct window_filler_result, miss.buffers_high),
+	JSONW_FIELD(UINT, "n_fits", struct window_filler_result, miss.n_fits),
+	JSONW_FIELD(UINT, "n_fails", struct window_filler_result, miss.n_fails),
+	JSONW_FIELD(DOUBLE, "flat_ns_per_iter", struct window_filler_result, miss.flat_ns),
+	JSONW_FIELD(DOUBLE, "rms_rel_residual", struct window_filler_result, miss.rms_rel_residual),
+	JSONW_FIELD(BOOL, "plausible", struct window_filler_result, miss.plausible),
+};
+
+static const struct jsonw_field miss_buffer_fields[] = {
+	JSONW_FIELD(UINT, "buffer_bytes", struct window_miss_buffer, buffer_bytes),
+	JSONW_FIELD(UINT, "table_entries", struct window_miss_buffer, table_entries),
+	JSONW_FIELD(UINT, "lines_per_iteration_max", struct window_miss_buffer, lines_per_iteration_max),
+	JSONW_FIELD(UINT, "lines_checked", struct window_miss_buffer, lines_checked),
+	JSONW_FIELD(UINT, "lines_repeated", struct window_miss_buffer, lines_repeated),
+};
+
 static const struct jsonw_field window_point_fields[] = {
 	JSONW_FIELD(UINT, "n", struct window_point, n),
 	JSONW_FIELD(DOUBLE, "ns_per_iter", struct window_point, ns_per_iter),
@@ -73,8 +92,9 @@ static const char *const window_caveats[] = {
 	"the structure names are inferences: a limit that counts stores (loads) and nothing else is read as the store "
 	"(load) queue; that it is one structure, and not, say, a store queue plus something that tracks stores after "
 	"they retire, is not shown",
-	"every filler hits L1, so a step counts the entries held by hits only: loads that miss may hold other "
-	"resources (miss buffers) that run out sooner, which this probe does not touch",
+	"every filler but miss hits L1, so their steps count the entries held by hits only; the miss filler's knee "
+	"counts misses in flight, which the L1D miss buffers hold but which a limit further out (the L2's queue of "
+	"misses) could cap first: the figure is the tighter of the two",
 };
 
 static void write_caveats_text(FILE *f)
@@ -100,7 +120,9 @@ static void write_ramps_text(FILE *f, const struct window_result *r)
 			const struct window_filler_result *fr = &r->fillers[k];
 			struct window_ramp_check c;
 
-			if (probe_filler_info(fr->filler)->bounds != sm->structure || !fr->step_found)
+			/* The missing loads have a knee, not a step with a ramp before it. */
+			if (probe_filler_info(fr->filler)->bounds != sm->structure || !fr->step_found ||
+			    fr->filler == PROBE_FILLER_MISS)
 				continue;
 			window_ramp_check(fr, &c);
 			stepped++;
@@ -139,6 +161,31 @@ static void write_rob_text(FILE *f, const struct window_rob_timeline *t)
 			fprintf(f, "no step\n");
 	}
 	fprintf(f, "    %s\n", t->note);
+}
+
+/* Where the missing loads went, and whether their lines were distinct. */
+static void write_miss_buffer_text(FILE *f, const struct window_miss_buffer *b)
+{
+	if (!b->built)
+		return;
+	fprintf(f, "  miss filler's lines: the chase arena's %zu MiB, %zu table entries (iterations before a line comes "
+		"round), up to %u lines each, one page and a line apart; %llu lines walked, %s\n",
+		b->buffer_bytes >> 20, b->table_entries, b->lines_per_iteration_max,
+		(unsigned long long)b->lines_checked,
+		b->lines_repeated ? "SOME REPEATED (the figure is void)" : "all distinct");
+}
+
+static void write_miss_buffer_json(struct jsonw *w, const struct window_miss_buffer *b)
+{
+	if (!b->built) {
+		jsonw_null(w, "miss_buffer");
+		return;
+	}
+	jsonw_object_begin(w, "miss_buffer");
+	JSONW_FIELDS(w, b, miss_buffer_fields);
+	jsonw_uint(w, "stride_bytes", ENC_MISS_STRIDE_BYTES);
+	jsonw_bool(w, "lines_distinct", !b->lines_repeated);
+	jsonw_object_end(w);
 }
 
 void window_write_text(const void *result, FILE *f)
@@ -184,6 +231,7 @@ void window_write_text(const void *result, FILE *f)
 
 		fprintf(f, "  %-24s %s\n", probe_structure_name(sm->structure), sm->note);
 	}
+	write_miss_buffer_text(f, &r->miss_buffer);
 	write_rob_text(f, &r->rob);
 	write_ramps_text(f, r);
 	write_caveats_text(f);
@@ -362,11 +410,20 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 		jsonw_double(w, "end_s", fr->end_s);
 		jsonw_string_or_null(w, "rob_state", r->rob.nchecks, window_rob_state_name(fr->rob_state));
 		jsonw_bool(w, "rob_bound", fr->rob_bound);
+		if (fr->filler == PROBE_FILLER_MISS && fr->miss.knee_found) {
+			jsonw_object_begin(w, "knee");
+			JSONW_FIELDS(w, fr, miss_knee_fields);
+			jsonw_double_or_null(w, "slope_buffers", isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
+			jsonw_object_end(w);
+		} else {
+			jsonw_null(w, "knee");
+		}
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
 	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
 	write_rob_json(w, &r->rob);
+	write_miss_buffer_json(w, &r->miss_buffer);
 	write_summary(w, r);
 	write_ramps_json(w, r);
 	jsonw_object_end(w);

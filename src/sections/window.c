@@ -3,7 +3,7 @@
  * from the options and the plan to its experiment's parameters, and its
  * part in the budget (its settings, their defaults, price and shrink steps).
  * In --help: out-of-order structure sizes: reorder buffer, register files,
- * load/store queues.
+ * load/store queues, and (opt-in) the L1D miss buffers.
  */
 #include "sections/registry.h"
 
@@ -29,7 +29,13 @@ static const char window_help[] =
 	"zero_idiom, fmov (reorder buffer; the last three are handled at rename, for cores\n"
 	"that drop nops), int_add (integer registers), fp_add (FP/vector registers), store\n"
 	"(store queue), load_fp (load queue), and store_nop / load_fp_nop (1:1 with nops: a\n"
-	"step at twice N means the limit counts stores or loads, not instructions). Each\n"
+	"step at twice N means the limit counts stores or loads, not instructions). Opt-in\n"
+	"(--fillers miss): miss, loads of fresh lines of the chase arena that miss to DRAM,\n"
+	"for the L1D miss buffers; its curve has a knee, not a step (the misses queue for\n"
+	"buffers: t = L max(1, (2N + 2) / M)), and M is fitted and checked against the\n"
+	"slope past it. A line comes round after one pass of its table (an entry per\n"
+	"128 lines of the arena): one still in the last-level cache then holds its buffer\n"
+	"for less than a DRAM miss, so a larger --size (e.g. 1G) checks the figure. Each\n"
 	"step is repeated at the end (a structure at half its size says a sibling thread\n"
 	"was active), and the nop filler's reorder buffer is swept again in the middle\n"
 	"and at the end: the report gives the whole and the partitioned ROB with the share\n"
@@ -38,8 +44,8 @@ static const char window_help[] =
 	"names the filler its figure comes from and any filler that disagrees. Each ramp is checked against Q/2, where two\n"
 	"iterations' fillers together first exceed a limit Q, and the report says for\n"
 	"which fillers it holds (on the recorded runs, few). Caveats: the structure\n"
-	"names are inferences from what a limit counts, and every filler hits L1, so a\n"
-	"step counts entries held by hits only (misses may hold other resources).\n"
+	"names are inferences from what a limit counts, and every filler but miss hits L1,\n"
+	"so their steps count entries held by hits only.\n"
 	"--dump-code nop:64 > probe.bin writes one probe's machine code for a disassembler.\n"
 	"x86-64 and AArch64 only; elsewhere the command says so and exits 0.\n";
 
@@ -54,7 +60,7 @@ static const struct option_spec window_trials_opt = {
 	.deflt = "15, 6 with --quick; fewer on a short budget", .help = "trials per point, a multiple of 3, 15 at most",
 };
 static const struct option_spec window_fillers_opt = {
-	.name = "fillers", .arg = "LIST", .kind = OPTION_STRING, .deflt = "all",
+	.name = "fillers", .arg = "LIST", .kind = OPTION_STRING, .deflt = "all but miss",
 	.help = "fillers to probe, e.g. nop,store (see help window)",
 };
 static const struct option_spec window_max_n_opt = {
@@ -83,7 +89,8 @@ static int parse_fillers(const char *list, unsigned *mask, char *err, size_t err
 
 		if (probe_filler_parse(name, &f))
 			return usage_fail(err, errlen, "--fillers: '%s' is not a filler (expected a comma-separated "
-				    "list of nop, int_add, fp_add, store, load_fp, store_nop, load_fp_nop)", name);
+				    "list of nop, mov, zero_idiom, fmov, int_add, fp_add, store, load_fp, store_nop, "
+				    "load_fp_nop, miss)", name);
 		*mask |= 1u << f;
 	}
 	if (!*mask)
@@ -105,7 +112,7 @@ static int parse_dump_spec(const char *spec, enum probe_filler *filler, unsigned
 	n = strtoul(colon + 1, &end, 10);
 	if (probe_filler_parse(name, filler))
 		return usage_fail(err, errlen, "--dump-code: '%s' is not a filler (expected nop, int_add, fp_add, "
-			    "store, load_fp, store_nop or load_fp_nop)", name);
+			    "store, load_fp, store_nop, load_fp_nop or miss)", name);
 	if (colon[1] < '0' || colon[1] > '9' || *end || n > 4096)
 		return usage_fail(err, errlen, "--dump-code: '%s' is not FILLER:N with N in 0..4096 (expected e.g. nop:64)",
 			    spec);
@@ -249,7 +256,6 @@ static int window_section_run(struct section_run *s, void *result)
 		wp.trials = option_number(o, &window_trials_opt);
 	if (option_number(o, &window_max_n_opt))
 		wp.max_n = option_number(o, &window_max_n_opt);
-	wp.filler_mask = 0;
 	if (option_text(o, &window_fillers_opt))
 		parse_fillers(option_text(o, &window_fillers_opt), &wp.filler_mask, NULL, 0);
 	wp.seed = o->seed;

@@ -300,6 +300,56 @@ TEST(envelope_model_cmd_takes_b_from_bandwidth_and_window_from_a_second_file)
 	unlink(jpath);
 }
 
+/* window's miss filler gives M: model reads it as the L/M term instead of
+ * listing the L1D's miss tracking as unmeasured; a cap of more buffers than
+ * were in flight is ruled out by that figure, one that matches accounts for
+ * the plateau. */
+static char *model_text_with_miss_buffers(const char *m, char *err, size_t errlen, int *rc)
+{
+	char rpath[] = "/tmp/mlpscope-envm-XXXXXX", wpath[] = "/tmp/mlpscope-envmw-XXXXXX", wj[512];
+	char *text = NULL;
+	size_t len = 0;
+	int fr = mkstemp(rpath), fw = mkstemp(wpath);
+	FILE *out;
+
+	if (fr < 0 || fw < 0)
+		return NULL;
+	close(fr);
+	close(fw);
+	snprintf(wj, sizeof(wj), "{\"tool\": \"mlpscope\", \"version\": \"0.1.0\", \"schema_version\": 1,\n"
+		 " \"window\": {\"summary\": {\"l1d_miss_buffers\": {\"measured\": true, \"capacity\": %s, "
+		 "\"from\": \"miss\"}}},\n \"warnings\": []}\n", m);
+	if (test_write_text(rpath, report_json) || test_write_text(wpath, wj))
+		return NULL;
+	out = open_memstream(&text, &len);
+	*rc = model_cmd_run(rpath, wpath, NULL, out, err, errlen);
+	fclose(out);
+	unlink(rpath);
+	unlink(wpath);
+	return text;
+}
+
+TEST(envelope_model_reads_window_s_miss_buffers_instead_of_unmeasured)
+{
+	char err[256];
+	int rc = -1;
+	char *text = model_text_with_miss_buffers("24", err, sizeof(err), &rc);
+
+	CHECK(text && rc == 0, "rc %d: %s", rc, err);
+	unwrap(text);
+	CHECK(strstr(text, "M: window.summary.l1d_miss_buffers.capacity = 24 entries (filler miss, the second file)"),
+	      "M source: %s", text);
+	CHECK(strstr(text, "L1D miss buffers") && strstr(text, "L2 miss tracking") &&
+	      !strstr(text, "L1D/L2 miss tracking"), "the L1D's buffers still unmeasured: %s", text);
+	CHECK(strstr(text, "not the L1D miss buffers: window measured 24 of them"), "verdict: %s", text);
+	free(text);
+	/* 100 ns / 10 buffers = 10 ns, the measured time at K = 32 */
+	text = model_text_with_miss_buffers("10", err, sizeof(err), &rc);
+	CHECK(text && rc == 0, "rc %d: %s", rc, err);
+	CHECK(strstr(text, "miss_buffers accounts for the plateau"), "M = 10: %s", text);
+	free(text);
+}
+
 TEST(envelope_kernel_counts_come_from_the_compiled_loops)
 {
 	struct lanes_count c;

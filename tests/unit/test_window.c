@@ -17,6 +17,7 @@
 #include "core/chain.h"
 #include "core/clock.h"
 #include "exp/window.h"
+#include "exp/window_miss.h"
 #include "exp/window_ramp.h"
 #include "jit/enc.h"
 #include "jit/jit.h"
@@ -277,6 +278,10 @@ TEST(jit_probe_runs_natively_and_chases_correctly)
 	enum { NODES_A = 7, NODES_B = 5, ITERS = 23 };
 	static uintptr_t a[NODES_A], b[NODES_B];
 	static uint64_t scratch[ENC_SCRATCH_LINES * ENC_LINE_BYTES / 8] __attribute__((aligned(64)));
+	/* The missing loads' table: two entries a line apart, each group 18
+	 * strides long inside buf. */
+	static char buf[20 * ENC_MISS_STRIDE_BYTES] __attribute__((aligned(64)));
+	static struct probe_miss_entry table[2];
 
 	if (!enc_host_ops())
 		SKIP("no JIT encoder for this ISA");
@@ -284,13 +289,15 @@ TEST(jit_probe_runs_natively_and_chases_correctly)
 		a[i] = (uintptr_t)&a[(i + 3) % NODES_A];
 	for (int i = 0; i < NODES_B; i++)
 		b[i] = (uintptr_t)&b[(i + 2) % NODES_B];
+	for (int i = 0; i < 2; i++)
+		table[i] = (struct probe_miss_entry){(uint64_t)(uintptr_t)&buf[64 * i], (uint64_t)(uintptr_t)&table[1 - i]};
 	for (unsigned f = 0; f < PROBE_FILLER_COUNT; f++) {
 		struct probe pr;
 		uintptr_t ptrs[2] = {(uintptr_t)&a[0], (uintptr_t)&b[0]};
 		int rc = probe_build(&pr, (enum probe_filler)f, 9);
 
 		CHECK(rc == 0, "build %s: %s", probe_filler_info(f)->name, strerror(-rc));
-		pr.fn(ptrs, ITERS, scratch);
+		pr.fn(ptrs, ITERS, f == PROBE_FILLER_MISS ? (void *)table : (void *)scratch);
 		probe_free(&pr);
 		CHECK(ptrs[0] == (uintptr_t)&a[ITERS * 3 % NODES_A] && ptrs[1] == (uintptr_t)&b[ITERS * 2 % NODES_B],
 		      "%s: chase ended at the wrong node", probe_filler_info(f)->name);
@@ -304,6 +311,7 @@ TEST(jit_probe_runs_natively_and_chases_correctly)
 #define QEMU_CODE 0x100u
 #define QEMU_DATA 0x1000u
 #define QEMU_FILE 0x2000u
+#define QEMU_BSS 0x10000u   /* zeroed past the file: the missing loads' lines */
 
 static int write_aarch64_elf(const char *path, enum probe_filler f, unsigned n, unsigned iters,
 			     unsigned *expect)
@@ -333,11 +341,17 @@ static int write_aarch64_elf(const char *path, enum probe_filler f, unsigned n, 
 	ph->p_type = PT_LOAD;
 	ph->p_flags = PF_R | PF_W | PF_X;
 	ph->p_vaddr = ph->p_paddr = QEMU_BASE;
-	ph->p_filesz = ph->p_memsz = QEMU_FILE;
+	ph->p_filesz = QEMU_FILE;
+	ph->p_memsz = QEMU_FILE + QEMU_BSS;
 	ph->p_align = 0x1000;
-	/* ptrs at DATA, scratch at DATA + 0x40, lane A: 5 nodes, lane B: 3. */
+	/* ptrs at DATA, scratch at DATA + 0x40, lane A: 5 nodes, lane B: 3.
+	 * Scratch opens with a one-entry table for the missing loads (its
+	 * base in the zeroed span past the file, its next itself); the other
+	 * fillers only overwrite it. */
 	data[0] = a0;
 	data[1] = b0;
+	data[0x40 / 8] = QEMU_BASE + QEMU_FILE;
+	data[0x48 / 8] = QEMU_BASE + QEMU_DATA + 0x40;
 	for (unsigned i = 0; i < 5; i++)
 		data[0x400 / 8 + i] = a0 + 8 * ((i + 1) % 5);
 	for (unsigned i = 0; i < 3; i++)
@@ -465,6 +479,158 @@ TEST(window_fit_reports_no_step_on_flat_or_ramp_only_series)
 	CHECK(window_fit_steps(n, t, 2, 0.01, &fit) == -EINVAL, "two points accepted");
 }
 
+/* ---- the missing-load filler ---- */
+
+/* Little's law with m buffers: flat at 100 ns while 2n + 2 misses fit,
+ * then rising 2 x 100 / m per filler, scaled by slope_scale past the knee;
+ * +-1% deterministic wiggle. */
+static double miss_curve(unsigned n, double m, double slope_scale, unsigned k)
+{
+	double wiggle = 1.0 + 0.01 * ((double)(k * 7919 % 5) - 2.0) / 2.0;
+	double g = (2.0 * n + 2) / m;
+
+	return 100.0 * (g <= 1 ? 1 : 1 + slope_scale * (g - 1)) * wiggle;
+}
+
+static size_t miss_series(unsigned *n, double *t, unsigned stride, unsigned last, double m, double slope_scale)
+{
+	size_t k = 0;
+
+	for (unsigned x = 0; x <= last; x += stride, k++) {
+		n[k] = x;
+		t[k] = miss_curve(x, m, slope_scale, (unsigned)k);
+	}
+	return k;
+}
+
+TEST(window_miss_fit_finds_24_buffers_where_they_were_placed)
+{
+	unsigned n[64];
+	double t[64];
+	struct window_miss_fit fit;
+	size_t k = miss_series(n, t, 1, 40, 24, 1.0);
+
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0, "fit failed");
+	CHECK(fit.knee_found, "no knee (buffers %.1f)", fit.buffers);
+	CHECK(fit.buffers_low <= 24 && fit.buffers_high >= 24 && fabs(fit.buffers - 24) <= 1,
+	      "M %.1f (%.0f..%.0f), placed 24", fit.buffers, fit.buffers_low, fit.buffers_high);
+	CHECK(fit.n_fits == 11 && fit.n_fails == 12, "knee between N=%u and %u, placed after 11", fit.n_fits,
+	      fit.n_fails);
+	CHECK(fit.plausible && fabs(fit.slope_buffers - 24) < 3, "slope gives %.1f", fit.slope_buffers);
+	/* Two points a preemption left five times high move nothing. */
+	t[5] *= 5;
+	t[30] *= 5;
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && fit.knee_found &&
+		      fabs(fit.buffers - 24) <= 1,
+	      "with two outliers: M %.1f, placed 24", fit.buffers);
+	CHECK(fit.plausible, "with two outliers the slope gives %.1f", fit.slope_buffers);
+	/* Far past the knee another limit bends the line up (here 1.5% more
+	 * per filler past 2.5x the knee's misses): the figure stays the knee's. */
+	k = miss_series(n, t, 2, 64, 24, 1.0);
+	for (size_t i = 0; i < k; i++)
+		if (2.0 * n[i] + 2 > 60)
+			t[i] *= 1 + 0.015 * (2.0 * n[i] + 2 - 60);
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && fit.knee_found &&
+		      fabs(fit.buffers - 24) <= 1.5 && fit.plausible,
+	      "with a bent tail: M %.1f, slope's %.1f, placed 24", fit.buffers, fit.slope_buffers);
+	/* The coarse grid the sweep starts with still brackets it. */
+	k = miss_series(n, t, 4, 60, 16, 1.0);
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.02), &fit) == 0 && fit.knee_found, "coarse: no knee");
+	CHECK(fit.buffers_low <= 16 && fit.buffers_high >= 16, "coarse: %.0f..%.0f does not hold 16", fit.buffers_low,
+	      fit.buffers_high);
+}
+
+TEST(window_miss_fit_refuses_a_flat_curve_a_rise_from_the_start_and_marks_a_wrong_slope)
+{
+	unsigned n[64];
+	double t[64];
+	struct window_miss_fit fit;
+	size_t k = miss_series(n, t, 2, 40, 1000, 1.0);
+
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && !fit.knee_found, "flat: knee at %.1f",
+	      fit.buffers);
+	/* Fewer buffers than the two chases hold: no flat point, no figure. */
+	k = miss_series(n, t, 2, 40, 1.5, 1.0);
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && !fit.knee_found,
+	      "rise from N=0: knee at %.1f",
+	      fit.buffers);
+	/* A knee at 24 whose line past it climbs at a third of Little's slope:
+	 * another limit shapes it, and the figure is not plausible. */
+	k = miss_series(n, t, 1, 60, 24, 1.0 / 3);
+	CHECK(window_miss_fit(n, t, k, 2, window_jump_needed(0.01), &fit) == 0 && fit.knee_found, "shallow: no knee");
+	CHECK(!fit.plausible, "a slope giving %.1f passed against %.1f", fit.slope_buffers, fit.buffers);
+	CHECK(window_miss_fit(n, t, 2, 2, window_jump_needed(0.01), &fit) == -EINVAL, "two points accepted");
+}
+
+/* The table's lines: distinct over one pass, and the check fires when an
+ * entry is made to repeat another's group or leave the buffer. */
+TEST(window_miss_table_lines_are_distinct_and_the_check_fires)
+{
+	size_t bytes = (size_t)8 << 20;
+	char *buf = aligned_alloc(64, bytes);
+	struct window_miss_table t;
+	struct window_miss_buffer info;
+	uint64_t saved;
+	int rc;
+
+	CHECK(buf, "alloc");
+	rc = window_miss_table_build(&t, buf, bytes, 7);
+	CHECK(rc == 0, "build: %s", strerror(-rc));
+	rc = window_miss_table_check(&t, &info);
+	CHECK(rc == 0 && info.lines_repeated == 0 && info.lines_checked == t.nentries * WINDOW_MISS_LINES_MAX,
+	      "check: rc %d, %llu of %llu lines repeated", rc, (unsigned long long)info.lines_repeated,
+	      (unsigned long long)info.lines_checked);
+	CHECK(window_miss_table_take(&t, 5) == &t.entries[0] && window_miss_table_take(&t, 5) == &t.entries[5],
+	      "the cursor does not move on by the region's iterations");
+	saved = t.entries[3].base;
+	t.entries[3].base = t.entries[3 + 65].base;
+	CHECK(window_miss_table_check(&t, &info) == -EPROTO && info.lines_repeated, "a repeated group passed");
+	t.entries[3].base = (uint64_t)(uintptr_t)buf + bytes;
+	CHECK(window_miss_table_check(&t, &info) == -EPROTO, "a group outside the buffer passed");
+	t.entries[3].base = saved;
+	window_miss_table_free(&t);
+	CHECK(window_miss_table_build(&t, buf, 4096, 7) == -EINVAL, "a buffer with no slot was accepted");
+	free(buf);
+}
+
+static const struct window_summary *summary_of(const struct window_result *r, enum probe_structure st);
+
+static double synth_miss(void *ctx, enum probe_filler f, unsigned n, enum window_phase phase)
+{
+	const double *m = ctx;
+
+	(void)phase;
+	return f == PROBE_FILLER_MISS ? miss_curve(n, *m, 1.0, 0) : 100.0;
+}
+
+/* Through the run's seam: the section's figure for the L1D miss buffers is
+ * the knee's M, and the default fillers leave the miss filler out. */
+TEST(window_miss_filler_gives_the_l1d_miss_buffers_through_the_run)
+{
+	static struct window_result r;
+	static struct clock_info ci;
+	static volatile sig_atomic_t stop;
+	struct window_params p;
+	double m = 24;
+	const struct window_summary *sm;
+	int rc;
+
+	window_params_default(&p, 0, &ci, &stop);
+	CHECK(!(p.filler_mask & (1u << PROBE_FILLER_MISS)), "the miss filler is in the default set");
+	p.filler_mask = 1u << PROBE_FILLER_MISS;
+	p.trials = 3;
+	p.synthetic_ns = synth_miss;
+	p.synthetic_ctx = &m;
+	rc = window_run(&p, &r);
+	sm = summary_of(&r, PROBE_STRUCT_MISS);
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(sm && sm->measured, "no miss-buffer figure: %s", sm ? sm->note : "(no summary)");
+	CHECK(sm->capacity_low <= 24 && sm->capacity_high >= 24, "M %.1f (%.0f..%.0f), placed 24", sm->capacity,
+	      sm->capacity_low, sm->capacity_high);
+	CHECK(r.fillers[0].points[r.fillers[0].npoints - 1].n <= WINDOW_MISS_N_MAX, "swept past the table's groups");
+	CHECK(strstr(r.fillers[0].note, "knee") && strstr(r.fillers[0].note, "agrees"), "note: %s", r.fillers[0].note);
+}
+
 /* ---- writers ---- */
 
 TEST(window_json_has_the_issue_keys)
@@ -588,6 +754,42 @@ out:
 	      ns[1], t[1], 100 * tol);
 	snprintf(tctx->message, sizeof(tctx->message), "N=%u %.1f ns/iter, N=%u %.1f ns/iter, floor %.1f%%", ns[0],
 		 t[0], ns[1], t[1], 100 * tol);
+}
+
+/* The missing loads on this machine: assumes the core tracks fewer than
+ * the 130 misses an iteration holds at N = 64, so the curve rises at least
+ * 1.5x (the sweep's own "serialised") by its last point, and that its
+ * table's lines are distinct. The knee's M is reported, not asserted. */
+VALIDATE(window_shape_missing_loads_queue_for_miss_buffers)
+{
+	static struct window_result r;
+	static volatile sig_atomic_t stop;
+	struct clock_info ci;
+	struct window_params p;
+	const struct window_filler_result *fr = &r.fillers[0];
+	double first, last;
+	int rc;
+
+	if (!enc_host_ops())
+		SKIP("no JIT encoder for this ISA");
+	clock_init(&ci);
+	window_params_default(&p, 0, &ci, &stop);
+	p.filler_mask = 1u << PROBE_FILLER_MISS;
+	p.trials = 3;
+	p.iters = 2048;
+	rc = window_run(&p, &r);
+	if (rc == -ENOMEM)
+		SKIP("cannot map the chase arena: %s", strerror(-rc));
+	CHECK(rc == 0, "run: %s", strerror(-rc));
+	CHECK(r.miss_buffer.built && r.miss_buffer.lines_repeated == 0, "the table's lines repeat (%llu)",
+	      (unsigned long long)r.miss_buffer.lines_repeated);
+	CHECK(r.nfillers == 1 && fr->npoints >= 3, "no sweep");
+	first = fr->points[0].ns_per_iter;
+	last = fr->points[fr->npoints - 1].ns_per_iter;
+	CHECK(last >= 1.5 * first, "N=%u %.1f ns/iter not 1.5x N=%u %.1f ns/iter: more buffers than misses?",
+	      fr->points[fr->npoints - 1].n, last, fr->points[0].n, first);
+	snprintf(tctx->message, sizeof(tctx->message), "N=%u %.1f ns/iter, N=%u %.1f; %.300s", fr->points[0].n, first,
+		 fr->points[fr->npoints - 1].n, last, fr->note);
 }
 
 /* The store filler's coarse sweep on a Zen 4 guest (family 25 model 17):
