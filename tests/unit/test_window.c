@@ -10,6 +10,7 @@
  * MLPSCOPE_REGEN_GOLD=1 rewrites the gold listings (make regen-jit-gold).
  */
 #include "../harness.h"
+#include "../corpus.h"
 
 #include "core/host.h"
 
@@ -1378,4 +1379,49 @@ TEST(window_rob_with_one_size_seen_does_not_call_it_whole)
 	CHECK(strstr(r.rob.note, "one size seen, 216.5 entries") && strstr(r.rob.note, "or half of it") &&
 		      !strstr(r.rob.note, "whole 216.5"),
 	      "note: %s", r.rob.note);
+}
+
+/* A recorded run of the missing-load filler (the Zen 5 guest's window.json,
+ * the filler alone): its points through the fit give the knee the run
+ * found and the corpus answers, where a synthetic curve cannot show that a
+ * real one, with its noise and its rise past the knee, fits. */
+TEST(window_miss_fit_finds_the_recorded_knee)
+{
+	struct corpus_cpu c;
+	struct jsonr_doc doc = {0};
+	char err[512];
+	const struct jsonr_value *fl, *jf = NULL, *pts;
+	unsigned n[WINDOW_MAX_POINTS];
+	double t[WINDOW_MAX_POINTS], floor_pct = NAN, want = NAN, fits = NAN, fails = NAN;
+	struct window_miss_fit fit;
+	size_t np;
+
+	CHECK(corpus_cpu_load(CORPUS_ROOT "/amd-epyc-f26-m2", &c, err, sizeof(err)) == 0, "%s", err);
+	CHECK(corpus_answer_get(&c, "window.miss_buffers", &want) && corpus_answer_get(&c, "window.miss_buffers.n_fits",
+		      &fits) && corpus_answer_get(&c, "window.miss_buffers.n_fails", &fails), "answers missing");
+	CHECK(corpus_open(&c, "window.json", &doc, err, sizeof(err)) == 0, "%s", err);
+	fl = jsonr_get(doc.root, "window.fillers");
+	for (size_t f = 0; f < jsonr_get_count(doc.root, "window.fillers"); f++)
+		if (!strcmp(jsonr_get_string(jsonr_index(fl, (unsigned)f), "filler"), "miss"))
+			jf = jsonr_index(fl, (unsigned)f);
+	CHECK(jf && jsonr_get_number(doc.root, "window.noise_floor_pct", &floor_pct), "no miss filler recorded");
+	pts = jsonr_get(jf, "points");
+	np = jsonr_get_count(jf, "points");
+	CHECK(np >= 3 && np <= WINDOW_MAX_POINTS, "%zu points", np);
+	for (size_t i = 0; i < np; i++) {
+		double x = NAN;
+
+		jsonr_get_number(jsonr_index(pts, (unsigned)i), "n", &x);
+		n[i] = (unsigned)x;
+		t[i] = NAN;
+		jsonr_get_number(jsonr_index(pts, (unsigned)i), "ns_per_iter", &t[i]);
+	}
+	jsonr_free(&doc);
+	CHECK(window_miss_fit(n, t, np, 2, window_jump_needed(floor_pct / 100), &fit) == 0 && fit.knee_found,
+	      "no knee in the recorded curve");
+	CHECK(fit.n_fits == fits && fit.n_fails == fails && fabs(fit.buffers - want) < 0.05 && fit.plausible,
+	      "knee at N=%u/%u, M %.2f (slope's %.1f), recorded %g/%g, M %.1f", fit.n_fits, fit.n_fails, fit.buffers,
+	      fit.slope_buffers, fits, fails, want);
+	snprintf(tctx->message, sizeof(tctx->message), "M = %.1f misses in flight at N = %u/%u", fit.buffers, fit.n_fits,
+		 fit.n_fails);
 }
