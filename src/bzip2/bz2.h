@@ -192,6 +192,9 @@ int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t 
 		       struct bz2_error *e);
 
 /* ---- symbols_split.c: the same, both paths fast, in two passes a group ---- */
+/* For tests: the portable form of the MTF list (two words and memmove)
+ * on any CPU, where the vector form would be taken. */
+extern bool bz2_split_portable_list;
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e);
 

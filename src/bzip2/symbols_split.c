@@ -326,6 +326,8 @@ static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte
 }
 #endif
 
+bool bz2_split_portable_list;
+
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e)
 {
@@ -333,7 +335,7 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 	struct mtf_runs r = {.out = blk->bwt, .max_block = max_block};
 
 #ifdef HAVE_SHUFFLE_LIST
-	if (__builtin_cpu_supports("ssse3")) {
+	if (!bz2_split_portable_list && __builtin_cpu_supports("ssse3")) {
 		struct shuffle_list list;
 
 		shuffle_list_init(&list, seq_to_byte, used);

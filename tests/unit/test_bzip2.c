@@ -461,6 +461,29 @@ TEST(bzip2_large_block_and_many_blocks_match_libbz2, NEEDS_LIBBZ2)
 	free(t);
 }
 
+/* The split decode's portable MTF list (two words and memmove, what a CPU
+ * without SSSE3 and AArch64 run) on this CPU too: text, runs and random
+ * bytes (every index up to 255) as libbz2 decodes them. */
+TEST(bzip2_portable_list_matches_libbz2, NEEDS_LIBBZ2)
+{
+	size_t n = 300000;
+	uint8_t *t = malloc(n);
+	char why[300];
+	unsigned blocks = 0;
+	const char *f = NULL;
+	static const enum textgen_kind kinds[] = {TEXTGEN_MARKOV, TEXTGEN_REPEAT, TEXTGEN_RANDOM};
+
+	CHECK(t, "out of memory");
+	bz2_split_portable_list = true;
+	for (unsigned k = 0; k < 3 && !f; k++) {
+		textgen_fill(t, n, kinds[k], 5 + k);
+		f = round_trip(t, n, 9, &blocks, why, sizeof(why));
+	}
+	bz2_split_portable_list = false;
+	free(t);
+	CHECK(!f, "portable list: %s", f);
+}
+
 TEST(bzip2_concatenated_streams_match_libbz2, NEEDS_LIBBZ2)
 {
 	uint8_t a[5000], b[3000], *za, *zb, *both;
