@@ -88,10 +88,7 @@ void qmodel_dram_write_text(FILE *out, const struct qmodel_table *t)
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct qmodel_row *r = &t->rows[i];
 
-		if (r->chains)
-			snprintf(what, sizeof(what), "K = %llu", (unsigned long long)r->chains);
-		else
-			snprintf(what, sizeof(what), "stream");
+		qmodel_row_name(what, sizeof(what), r);
 		row_text(out, what, &r->dram);
 	}
 	fprintf(out, "  (chains draw scattered lines from %llu MiB; the stream walks consecutive lines; banks busy: "
