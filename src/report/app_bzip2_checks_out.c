@@ -93,6 +93,14 @@ void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 	write_hypotheses_text(r, f);
 }
 
+/* A K=1 walk's figures after the output buffer it wrote to. */
+static const struct jsonw_field baseline_walk_fields[] = {
+	JSONW_FIELD(DOUBLE, "first_ns_per_row", struct app_bzip2_baseline_row, first_ns_per_row),
+	JSONW_FIELD(DOUBLE, "walk_ns_per_row", struct app_bzip2_baseline_row, walk_ns_per_row),
+	JSONW_FIELD(BOOL, "retimed", struct app_bzip2_baseline_row, retimed),
+	JSONW_FIELD(BOOL, "slow", struct app_bzip2_baseline_row, slow),
+};
+
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
 	const struct app_bzip2_baseline *b = &r->baseline;
@@ -112,10 +120,7 @@ static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *
 		jsonw_object_begin(w, NULL);
 		jsonw_uint(w, "variant", row->variant);
 		jsonw_string(w, "output_buffer", output_name(&r->variants[row->variant]));
-		jsonw_double(w, "first_ns_per_row", row->first_ns_per_row);
-		jsonw_double(w, "walk_ns_per_row", row->walk_ns_per_row);
-		jsonw_bool(w, "retimed", row->retimed);
-		jsonw_bool(w, "slow", row->slow);
+		JSONW_FIELDS(w, row, baseline_walk_fields);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);

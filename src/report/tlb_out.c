@@ -225,6 +225,15 @@ static void write_level(struct jsonw *w, const struct tlb_level *l, double bound
 	jsonw_object_end(w);
 }
 
+/* A fall of the ns-per-load curve, x being pages walked. */
+static const struct jsonw_field tlb_fall_fields[] = {
+	JSONW_FIELD(DOUBLE, "pages", struct curve_fall, x),
+	JSONW_FIELD(DOUBLE, "ns_per_load", struct curve_fall, y),
+	JSONW_FIELD(DOUBLE, "ref_pages", struct curve_fall, ref_x),
+	JSONW_FIELD(DOUBLE, "ref_ns_per_load", struct curve_fall, ref_y),
+	JSONW_FIELD(DOUBLE, "fall_pct", struct curve_fall, fall_pct),
+};
+
 static void write_falls_json(struct jsonw *w, const struct tlb_result *r)
 {
 	jsonw_uint(w, "non_monotonic_found", r->nfalls);
@@ -235,11 +244,7 @@ static void write_falls_json(struct jsonw *w, const struct tlb_result *r)
 
 			jsonw_object_begin(w, NULL);
 			jsonw_uint(w, "page_bytes", r->series[s].page_bytes);
-			jsonw_double(w, "pages", c->x);
-			jsonw_double(w, "ns_per_load", c->y);
-			jsonw_double(w, "ref_pages", c->ref_x);
-			jsonw_double(w, "ref_ns_per_load", c->ref_y);
-			jsonw_double(w, "fall_pct", c->fall_pct);
+			JSONW_FIELDS(w, c, tlb_fall_fields);
 			jsonw_object_end(w);
 		}
 	jsonw_array_end(w);
