@@ -68,6 +68,15 @@ void budget_note(struct budget *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool budget_switch_off(struct budget *b, bool *knob, const char *note)
+{
+	if (!*knob)
+		return false;
+	budget_note(b, "%s", note);
+	*knob = false;
+	return true;
+}
+
 /* A knob lowered from `from` to `to`: one note per knob, however many
  * steps it took ("bandwidth trials 9 -> 3", not three lines). */
 static void note_step(struct budget *b, const char *knob, const char *from, const char *to, const char *tail)

@@ -96,13 +96,8 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
  * headline Ks) stays whole; the report then has no per-level Ks. */
 static bool shrink_levels(struct budget *b, struct budget_section *s)
 {
-	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
-
-	if (!k->levels)
-		return false;
-	budget_note(b, "mlp: no sweeps at the L2 and last-cache levels (the memory sweep's Ks alone)");
-	k->levels = false;
-	return true;
+	return budget_switch_off(b, &BUDGET_KNOBS(s, struct mlp_knobs)->levels,
+				 "mlp: no sweeps at the L2 and last-cache levels (the memory sweep's Ks alone)");
 }
 
 /* The loaded probe goes after mlp's trials and levels: it is the one
@@ -110,13 +105,8 @@ static bool shrink_levels(struct budget *b, struct budget_section *s)
  * second. */
 static bool shrink_probe(struct budget *b, struct budget_section *s)
 {
-	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
-
-	if (!k->loaded_probe)
-		return false;
-	budget_note(b, "mlp: no loaded probe (t_loaded(K) while the lanes run)");
-	k->loaded_probe = false;
-	return true;
+	return budget_switch_off(b, &BUDGET_KNOBS(s, struct mlp_knobs)->loaded_probe,
+				 "mlp: no loaded probe (t_loaded(K) while the lanes run)");
 }
 
 static const struct budget_hooks mlp_budget = {
