@@ -10,6 +10,14 @@
 
 #define MIB ((double)(1u << 20))
 
+/* A K=1 walk's figures after the output buffer it wrote to. */
+static const struct jsonw_field baseline_walk_fields[] = {
+	JSONW_FIELD(DOUBLE, "first_ns_per_row", struct app_bzip2_baseline_row, first_ns_per_row),
+	JSONW_FIELD(DOUBLE, "walk_ns_per_row", struct app_bzip2_baseline_row, walk_ns_per_row),
+	JSONW_FIELD(BOOL, "retimed", struct app_bzip2_baseline_row, retimed),
+	JSONW_FIELD(BOOL, "slow", struct app_bzip2_baseline_row, slow),
+};
+
 static const char *output_name(const struct app_bzip2_variant *v)
 {
 	return v->fresh_output ? "fresh" : "reused";
@@ -92,14 +100,6 @@ void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 	write_predictions_text(&r->predictions, f);
 	write_hypotheses_text(r, f);
 }
-
-/* A K=1 walk's figures after the output buffer it wrote to. */
-static const struct jsonw_field baseline_walk_fields[] = {
-	JSONW_FIELD(DOUBLE, "first_ns_per_row", struct app_bzip2_baseline_row, first_ns_per_row),
-	JSONW_FIELD(DOUBLE, "walk_ns_per_row", struct app_bzip2_baseline_row, walk_ns_per_row),
-	JSONW_FIELD(BOOL, "retimed", struct app_bzip2_baseline_row, retimed),
-	JSONW_FIELD(BOOL, "slow", struct app_bzip2_baseline_row, slow),
-};
 
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
 {

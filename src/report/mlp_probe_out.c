@@ -11,6 +11,21 @@
 
 #include <math.h>
 
+/* A point's keys before and after its Little's-law verdict, in order. */
+static const struct jsonw_field point_figure_fields[] = {
+	JSONW_FIELD(UINT, "lanes", struct mlp_probe_point, lanes),
+	JSONW_FIELD(STRING, "chosen_as", struct mlp_probe_point, chosen_as),
+	JSONW_FIELD(DOUBLE, "t_loaded_ns", struct mlp_probe_point, t_loaded_ns),
+	JSONW_FIELD(DOUBLE, "ratio_to_idle", struct mlp_probe_point, ratio_to_idle),
+	JSONW_FIELD(DOUBLE, "lanes_ns_per_access", struct mlp_probe_point, lanes_ns_per_access),
+	JSONW_FIELD(DOUBLE, "littles_law_concurrency", struct mlp_probe_point, littles_law_concurrency),
+};
+
+static const struct jsonw_field point_mark_fields[] = {
+	JSONW_FIELD(BOOL, "impossible", struct mlp_probe_point, impossible),
+	JSONW_FIELD(BOOL, "retimed", struct mlp_probe_point, retimed),
+};
+
 static void text_row(const struct mlp_probe_point *pt, double floor_pct, FILE *f)
 {
 	char k[16];
@@ -65,21 +80,6 @@ void mlp_probe_write_text(const struct mlp_probe *pr, FILE *f)
 		   "  above K: the lanes' accesses complete sooner than the probe's load (a finding to explain).\n"
 		   "  probe %.1f s\n", pr->sweep_t1_ns, pr->seconds);
 }
-
-/* A point's keys before and after its Little's-law verdict, in order. */
-static const struct jsonw_field point_figure_fields[] = {
-	JSONW_FIELD(UINT, "lanes", struct mlp_probe_point, lanes),
-	JSONW_FIELD(STRING, "chosen_as", struct mlp_probe_point, chosen_as),
-	JSONW_FIELD(DOUBLE, "t_loaded_ns", struct mlp_probe_point, t_loaded_ns),
-	JSONW_FIELD(DOUBLE, "ratio_to_idle", struct mlp_probe_point, ratio_to_idle),
-	JSONW_FIELD(DOUBLE, "lanes_ns_per_access", struct mlp_probe_point, lanes_ns_per_access),
-	JSONW_FIELD(DOUBLE, "littles_law_concurrency", struct mlp_probe_point, littles_law_concurrency),
-};
-
-static const struct jsonw_field point_mark_fields[] = {
-	JSONW_FIELD(BOOL, "impossible", struct mlp_probe_point, impossible),
-	JSONW_FIELD(BOOL, "retimed", struct mlp_probe_point, retimed),
-};
 
 static void point_json(struct jsonw *w, const struct mlp_probe_point *pt)
 {

@@ -69,6 +69,15 @@ static const struct jsonw_field tlb_result_fields[] = {
 	JSONW_FIELD(DOUBLE, "seconds", struct tlb_result, seconds),
 };
 
+/* A fall of the ns-per-load curve, x being pages walked. */
+static const struct jsonw_field tlb_fall_fields[] = {
+	JSONW_FIELD(DOUBLE, "pages", struct curve_fall, x),
+	JSONW_FIELD(DOUBLE, "ns_per_load", struct curve_fall, y),
+	JSONW_FIELD(DOUBLE, "ref_pages", struct curve_fall, ref_x),
+	JSONW_FIELD(DOUBLE, "ref_ns_per_load", struct curve_fall, ref_y),
+	JSONW_FIELD(DOUBLE, "fall_pct", struct curve_fall, fall_pct),
+};
+
 static const char *series_name(const struct tlb_series *s)
 {
 	return s->page_bytes == TLB_STRIDE_BYTES ? "small" : "huge";
@@ -224,15 +233,6 @@ static void write_level(struct jsonw *w, const struct tlb_level *l, double bound
 	}
 	jsonw_object_end(w);
 }
-
-/* A fall of the ns-per-load curve, x being pages walked. */
-static const struct jsonw_field tlb_fall_fields[] = {
-	JSONW_FIELD(DOUBLE, "pages", struct curve_fall, x),
-	JSONW_FIELD(DOUBLE, "ns_per_load", struct curve_fall, y),
-	JSONW_FIELD(DOUBLE, "ref_pages", struct curve_fall, ref_x),
-	JSONW_FIELD(DOUBLE, "ref_ns_per_load", struct curve_fall, ref_y),
-	JSONW_FIELD(DOUBLE, "fall_pct", struct curve_fall, fall_pct),
-};
 
 static void write_falls_json(struct jsonw *w, const struct tlb_result *r)
 {
