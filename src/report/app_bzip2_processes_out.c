@@ -11,18 +11,6 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* The keys of the whole-process object before its rows, in order. */
-static const struct jsonw_field processes_fields[] = {
-	JSONW_FIELD(BOOL, "ran", struct app_bzip2_processes, ran),
-	JSONW_FIELD(BOOL, "budget_cut", struct app_bzip2_processes, budget_cut),
-	JSONW_FIELD(UINT, "rounds_asked", struct app_bzip2_processes, rounds_asked),
-	JSONW_FIELD(UINT, "rounds", struct app_bzip2_processes, rounds),
-	JSONW_FIELD(UINT, "max_threads", struct app_bzip2_processes, threads),
-	JSONW_FIELD(UINT, "expected_output_bytes", struct app_bzip2_processes, expected_bytes),
-	JSONW_FIELD(TEXT, "expected_output_sha256", struct app_bzip2_processes, expected_sha256),
-	JSONW_FIELD(DOUBLE, "fork_floor_rss_bytes", struct app_bzip2_processes, fork_floor_bytes),
-};
-
 static const char *check_name(enum app_bzip2_proc_check c)
 {
 	return c == APP_BZ2_PROC_CHECK_OK ? "ok" : c == APP_BZ2_PROC_CHECK_MISMATCH ? "MISMATCH" : "unchecked";
@@ -118,6 +106,18 @@ static void row_json(struct jsonw *w, const void *e)
 	jsonw_bool(w, "peak_rss_at_fork_floor", r->peak_rss_at_floor);
 	jsonw_double_or_null(w, "peer_over_ours", r->peer_over_ours > 0, r->peer_over_ours);
 }
+
+/* The keys of the whole-process object before its rows, in order. */
+static const struct jsonw_field processes_fields[] = {
+	JSONW_FIELD(BOOL, "ran", struct app_bzip2_processes, ran),
+	JSONW_FIELD(BOOL, "budget_cut", struct app_bzip2_processes, budget_cut),
+	JSONW_FIELD(UINT, "rounds_asked", struct app_bzip2_processes, rounds_asked),
+	JSONW_FIELD(UINT, "rounds", struct app_bzip2_processes, rounds),
+	JSONW_FIELD(UINT, "max_threads", struct app_bzip2_processes, threads),
+	JSONW_FIELD(UINT, "expected_output_bytes", struct app_bzip2_processes, expected_bytes),
+	JSONW_FIELD(TEXT, "expected_output_sha256", struct app_bzip2_processes, expected_sha256),
+	JSONW_FIELD(DOUBLE, "fork_floor_rss_bytes", struct app_bzip2_processes, fork_floor_bytes),
+};
 
 void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct jsonw *w, const char *key)
 {
