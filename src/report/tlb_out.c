@@ -48,15 +48,6 @@ static const struct jsonw_field cpu_tlb_fields[] = {
 	JSONW_FIELD(STRING, "source", struct cpu_tlb, source),
 };
 
-static const struct jsonw_field tlb_layout_fields[] = {
-	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
-	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
-	JSONW_FIELD(UINT, "steps_walked", struct layout_check, steps_walked),
-	JSONW_FIELD(UINT, "distinct_nodes_walked", struct layout_check, distinct_nodes_walked),
-	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
-	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
-};
-
 static const struct jsonw_field tlb_result_fields[] = {
 	JSONW_FIELD(UINT, "stride_bytes", struct tlb_result, stride_bytes),
 	JSONW_FIELD(UINT, "control_arena_bytes", struct tlb_result, control_arena_bytes),
@@ -277,7 +268,7 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_bool(w, "reported_known", r->reported_rc >= 0);
 	JSONW_FIELDS(w, r, tlb_result_fields);
 	if (r->layout.nodes) {
-		JSONW_FIELDS_OBJECT(w, "layout_check", &r->layout, tlb_layout_fields);
+		perm_write_layout_check_json(w, &r->layout, false);
 		jsonw_uint(w, "layout_failed_chains", r->nlayout_failed);
 	}
 	if (r->perm_hash)
