@@ -7,14 +7,13 @@
  * with every miss: the over-fetch the program's own accounting never sees.
  */
 #include "analyse/prefetch.h"
+#include "analyse/line_table.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define TAB_INITIAL ((size_t)1 << 12)
 
 enum { ABSENT, DEMANDED, PREFETCHED, PREFETCH_USED };
 
@@ -27,31 +26,16 @@ struct prefetch_entry {
 
 static size_t slot_of(const struct prefetch_model *m, uint64_t key)
 {
-	uint64_t h = key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h ^ (h >> 32)) & (m->cap - 1);
-
-	while (m->tab[i].key && m->tab[i].key != key)
-		i = (i + 1) & (m->cap - 1);
-	return i;
+	return line_table_slot(m->tab, sizeof(*m->tab), m->cap, key);
 }
 
 static int grow(struct prefetch_model *m)
 {
-	struct prefetch_entry *old = m->tab;
-	size_t old_cap = m->cap;
+	struct prefetch_entry *tab = line_table_grow(m->tab, &m->cap, sizeof(*m->tab));
 
-	m->cap = old_cap ? 2 * old_cap : TAB_INITIAL;
-	m->tab = calloc(m->cap, sizeof(*m->tab));
-	if (!m->tab) {
-		m->tab = old;
-		m->cap = old_cap;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].key)
-			m->tab[slot_of(m, old[i].key)] = old[i];
-	free(old);
-	return 0;
+	if (tab)
+		m->tab = tab;
+	return tab ? 0 : -ENOMEM;
 }
 
 /* The entry of line, made (every degree ABSENT) when new. NULL: -ENOMEM. */

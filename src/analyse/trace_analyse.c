@@ -9,6 +9,7 @@
  * property), so every size comes out of one pass.
  */
 #include "analyse/trace_analyse.h"
+#include "analyse/line_table.h"
 
 
 #include <errno.h>
@@ -18,7 +19,6 @@
 
 #define LINE_MAX_CHARS 128
 #define FEN_INITIAL ((uint64_t)1 << 16)
-#define TAB_INITIAL ((size_t)1 << 12)
 
 static const uint64_t default_caches[] = {32u << 10, 512u << 10, 32u << 20};
 
@@ -75,35 +75,6 @@ static int pending_push(struct analyser *a, double done)
 		a->pending_head = 0;
 	}
 	a->pending[(a->pending_head + a->pending_n++) % a->pending_cap] = done;
-	return 0;
-}
-
-static size_t tab_slot(const struct analyser *a, uint64_t key)
-{
-	uint64_t h = key * 0x9e3779b97f4a7c15ull;
-	size_t i = (size_t)(h ^ (h >> 32)) & (a->tab_cap - 1);
-
-	while (a->tab[i].key && a->tab[i].key != key)
-		i = (i + 1) & (a->tab_cap - 1);
-	return i;
-}
-
-static int tab_grow(struct analyser *a)
-{
-	struct line_entry *old = a->tab;
-	size_t old_cap = a->tab_cap;
-
-	a->tab_cap = old_cap ? old_cap * 2 : TAB_INITIAL;
-	a->tab = calloc(a->tab_cap, sizeof(*a->tab));
-	if (!a->tab) {
-		a->tab = old;
-		a->tab_cap = old_cap;
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < old_cap; i++)
-		if (old[i].key)
-			a->tab[tab_slot(a, old[i].key)] = old[i];
-	free(old);
 	return 0;
 }
 
@@ -180,11 +151,13 @@ static int touch_line(struct analyser *a, uint64_t line, uint64_t mask, bool is_
 			return rc;
 	}
 	if (2 * (a->tab_used + 1) > a->tab_cap) {
-		rc = tab_grow(a);
-		if (rc)
-			return rc;
+		struct line_entry *tab = line_table_grow(a->tab, &a->tab_cap, sizeof(*a->tab));
+
+		if (!tab)
+			return -ENOMEM;
+		a->tab = tab;
 	}
-	slot = tab_slot(a, line + 1);
+	slot = line_table_slot(a->tab, sizeof(*a->tab), a->tab_cap, line + 1);
 	e = &a->tab[slot];
 	r->touches++;
 	if (!e->key) {
@@ -376,7 +349,8 @@ int trace_analyse(FILE *f, const struct trace_params *p, struct trace_result *r,
 		return rc;
 	a.fen_cap = FEN_INITIAL;
 	a.fen = calloc(a.fen_cap + 1, sizeof(*a.fen));
-	rc = a.fen ? tab_grow(&a) : -ENOMEM;
+	a.tab = a.fen ? line_table_grow(NULL, &a.tab_cap, sizeof(*a.tab)) : NULL;
+	rc = a.tab ? 0 : -ENOMEM;
 	if (!rc)
 		rc = prefetch_init(&a.pf);
 	if (rc)

@@ -55,6 +55,24 @@ static const struct bz2_walk_opts walk_opts = {
 
 enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_BUSY, SLOT_DONE };
 
+/* What a decoded block tells its writer, wherever it was decoded. */
+struct block_done {
+	size_t bytes, packed;  /* packed: out holds the block before its run-length stage */
+	uint32_t crc, nblock;
+	uint64_t end_bit;      /* in the file */
+};
+
+/* The block's figures from the decoder's result; start: the file byte the
+ * decoder's input began at (its end bit counts from there). */
+static void block_done_take(struct block_done *d, const struct bz2_block_result *r, uint64_t start)
+{
+	d->bytes = r->bytes;
+	d->packed = r->packed;
+	d->crc = r->crc;
+	d->nblock = r->nblock;
+	d->end_bit = start * 8 + r->end_bit;
+}
+
 /* One block decoded ahead: its input copied out of the window, its output
  * buffer swapped with the worker's decoder (no copy). */
 struct slot {
@@ -68,9 +86,7 @@ struct slot {
 	size_t out_cap;
 	int rc;
 	struct bz2_error e;
-	size_t bytes, packed;
-	uint32_t crc, nblock;
-	uint64_t end_bit;      /* in the file */
+	struct block_done done;
 };
 
 struct pool {
@@ -257,9 +273,7 @@ static bool truncation(const struct bz2_error *be)
 struct got {
 	const uint8_t *out;
 	size_t out_cap;
-	size_t bytes, packed;  /* packed: out holds the block before its run-length stage */
-	uint32_t crc, nblock;
-	uint64_t end_bit;
+	struct block_done done;
 	struct slot *slot;     /* to retire once written, or NULL */
 };
 
@@ -301,11 +315,7 @@ static int decode_here(struct ctx *c, struct got *g)
 		if (rc == 0) {
 			g->out = r.out;
 			g->out_cap = r.out_cap;
-			g->bytes = r.bytes;
-			g->packed = r.packed;
-			g->crc = r.crc;
-			g->nblock = r.nblock;
-			g->end_bit = start * 8 + r.end_bit;
+			block_done_take(&g->done, &r, start);
 			g->slot = NULL;
 			return 0;
 		}
@@ -328,13 +338,8 @@ static void slot_decode(struct bz2_decoder *d, struct slot *s)
 	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
 	s->rc = bz2_decode_block_at(d, s->in, s->in_len, s->bit - s->start * 8, 0, &walk_opts, 0, &r, &s->e);
 	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
-	if (s->rc == 0) {
-		s->bytes = r.bytes;
-		s->packed = r.packed;
-		s->crc = r.crc;
-		s->nblock = r.nblock;
-		s->end_bit = s->start * 8 + r.end_bit;
-	}
+	if (s->rc == 0)
+		block_done_take(&s->done, &r, s->start);
 }
 
 static void *worker_main(void *arg)
@@ -561,11 +566,7 @@ static int decode_pooled(struct ctx *c, struct got *g)
 	}
 	g->out = s->out;
 	g->out_cap = s->out_cap;
-	g->bytes = s->bytes;
-	g->packed = s->packed;
-	g->crc = s->crc;
-	g->nblock = s->nblock;
-	g->end_bit = s->end_bit;
+	g->done = s->done;
 	g->slot = s;
 	return 0;
 }
@@ -586,13 +587,13 @@ static int write_block(struct ctx *c, const struct got *g)
 	size_t got;
 	int rc;
 
-	if (!g->packed)
-		return g->bytes && (rc = c->wr(c->wctx, g->out, g->bytes)) ? write_failed(c, rc) : 0;
+	if (!g->done.packed)
+		return g->done.bytes && (rc = c->wr(c->wctx, g->out, g->done.bytes)) ? write_failed(c, rc) : 0;
 	if (!c->piece && !(c->piece = malloc(BZ2_PIECE_BYTES)))
 		return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for a block's pieces");
 	if (BZ2_PIECE_BYTES > c->sum.max_buffer_bytes)
 		c->sum.max_buffer_bytes = BZ2_PIECE_BYTES;
-	while ((got = bz2_rle_decode_piece(&cur, g->out, g->packed, c->piece, BZ2_PIECE_BYTES)))
+	while ((got = bz2_rle_decode_piece(&cur, g->out, g->done.packed, c->piece, BZ2_PIECE_BYTES)))
 		if ((rc = c->wr(c->wctx, c->piece, got)))
 			return write_failed(c, rc);
 	return 0;
@@ -604,22 +605,22 @@ static int block_out(struct ctx *c, const struct got *g)
 	char what[160];
 	int rc;
 
-	if (g->nblock > c->max_block) {
+	if (g->done.nblock > c->max_block) {
 		snprintf(what, sizeof(what), "a block of %u bytes, past this stream's level (BZh%u: at most %u)",
-			 g->nblock, c->max_block / 100000, c->max_block);
+			 g->done.nblock, c->max_block / 100000, c->max_block);
 		return fail(c, BUNZIP2_CORRUPT, c->block, c->bit / 8, what);
 	}
-	if (o->max_output_bytes && c->sum.out_bytes + g->bytes > o->max_output_bytes) {
+	if (o->max_output_bytes && c->sum.out_bytes + g->done.bytes > o->max_output_bytes) {
 		snprintf(what, sizeof(what), "the output would pass the limit of %llu bytes",
 			 (unsigned long long)o->max_output_bytes);
 		return fail(c, BUNZIP2_LIMIT, c->block, c->bit / 8, what);
 	}
-	c->combined = bz2_crc_combine(c->combined, g->crc);
+	c->combined = bz2_crc_combine(c->combined, g->done.crc);
 	if (g->out_cap > c->sum.max_buffer_bytes)
 		c->sum.max_buffer_bytes = g->out_cap;
 	if ((rc = write_block(c, g)))
 		return rc;
-	c->sum.out_bytes += g->bytes;
+	c->sum.out_bytes += g->done.bytes;
 	c->sum.blocks++;
 	return 0;
 }
@@ -674,7 +675,7 @@ static int stream_blocks(struct ctx *c, uint64_t *next)
 			retire(c->pool, g.slot);
 		if (rc)
 			return rc;
-		c->bit = g.end_bit;
+		c->bit = g.done.end_bit;
 	}
 }
 

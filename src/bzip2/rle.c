@@ -22,9 +22,12 @@
 
 #include <string.h>
 
-size_t bz2_rle_size_plain(const uint8_t *in, size_t n)
+/* The plain walk, sizing only (out NULL) or writing too: a compare and
+ * branch per input byte. Inlined into each caller with out a constant, so
+ * the sizing pass carries no stores. */
+static inline size_t plain_runs(const uint8_t *in, size_t n, uint8_t *out)
 {
-	size_t out = 0, i = 0;
+	size_t len = 0, i = 0;
 
 	while (i < n) {
 		uint8_t b = in[i++];
@@ -34,36 +37,23 @@ size_t bz2_rle_size_plain(const uint8_t *in, size_t n)
 			i++;
 			run++;
 		}
-		out += run;
 		if (run == 4 && i < n)
-			out += in[i++];
+			run += in[i++];
+		if (out)
+			memset(out + len, b, run);
+		len += run;
 	}
-	return out;
+	return len;
+}
+
+size_t bz2_rle_size_plain(const uint8_t *in, size_t n)
+{
+	return plain_runs(in, n, NULL);
 }
 
 size_t bz2_rle_decode_plain(const uint8_t *in, size_t n, uint8_t *out)
 {
-	uint8_t *o = out;
-	size_t i = 0;
-
-	while (i < n) {
-		uint8_t b = in[i++];
-		unsigned run = 1;
-
-		*o++ = b;
-		while (i < n && run < 4 && in[i] == b) {
-			*o++ = b;
-			i++;
-			run++;
-		}
-		if (run == 4 && i < n) {
-			unsigned c = in[i++];
-
-			memset(o, b, c);
-			o += c;
-		}
-	}
-	return (size_t)(o - out);
+	return plain_runs(in, n, out);
 }
 
 static inline uint64_t load_le64(const uint8_t *p)

@@ -10,6 +10,14 @@
 
 #define MIB ((double)(1u << 20))
 
+/* A K=1 walk's figures after the output buffer it wrote to. */
+static const struct jsonw_field baseline_walk_fields[] = {
+	JSONW_FIELD(DOUBLE, "first_ns_per_row", struct app_bzip2_baseline_row, first_ns_per_row),
+	JSONW_FIELD(DOUBLE, "walk_ns_per_row", struct app_bzip2_baseline_row, walk_ns_per_row),
+	JSONW_FIELD(BOOL, "retimed", struct app_bzip2_baseline_row, retimed),
+	JSONW_FIELD(BOOL, "slow", struct app_bzip2_baseline_row, slow),
+};
+
 static const char *output_name(const struct app_bzip2_variant *v)
 {
 	return v->fresh_output ? "fresh" : "reused";
@@ -112,10 +120,7 @@ static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *
 		jsonw_object_begin(w, NULL);
 		jsonw_uint(w, "variant", row->variant);
 		jsonw_string(w, "output_buffer", output_name(&r->variants[row->variant]));
-		jsonw_double(w, "first_ns_per_row", row->first_ns_per_row);
-		jsonw_double(w, "walk_ns_per_row", row->walk_ns_per_row);
-		jsonw_bool(w, "retimed", row->retimed);
-		jsonw_bool(w, "slow", row->slow);
+		JSONW_FIELDS(w, row, baseline_walk_fields);
 		jsonw_object_end(w);
 	}
 	jsonw_array_end(w);
@@ -151,19 +156,19 @@ static void write_predictions_json(const struct app_bzip2_predictions *ps, struc
 	jsonw_object_end(w);
 }
 
+/* A hypothesis judged: all of them are, or none (the first's name NULL). */
+static const struct jsonw_field hypothesis_fields[] = {
+	JSONW_FIELD(STRING, "name", struct app_bzip2_hypothesis, name),
+	JSONW_FIELD(STRING, "verdict", struct app_bzip2_hypothesis, verdict),
+	JSONW_FIELD(TEXT, "evidence", struct app_bzip2_hypothesis, evidence),
+	JSONW_FIELD(STRING, "counter", struct app_bzip2_hypothesis, counter),
+};
+
 static void write_hypotheses_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
 	jsonw_double(w, "hypotheses_band_pct", r->hypotheses_band_pct);
-	jsonw_array_begin(w, "hypotheses");
-	for (unsigned i = 0; i < APP_BZ2_HYPOTHESES && r->hypotheses[0].name; i++) {
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "name", r->hypotheses[i].name);
-		jsonw_string(w, "verdict", r->hypotheses[i].verdict);
-		jsonw_string(w, "evidence", r->hypotheses[i].evidence);
-		jsonw_string(w, "counter", r->hypotheses[i].counter);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "hypotheses", r->hypotheses, r->hypotheses[0].name ? APP_BZ2_HYPOTHESES : 0,
+			   hypothesis_fields);
 }
 
 void app_bzip2_checks_write_json(const struct app_bzip2_result *r, struct jsonw *w)

@@ -107,19 +107,24 @@ static void row_json(struct jsonw *w, const void *e)
 	jsonw_double_or_null(w, "peer_over_ours", r->peer_over_ours > 0, r->peer_over_ours);
 }
 
+/* The keys of the whole-process object before its rows, in order. */
+static const struct jsonw_field processes_fields[] = {
+	JSONW_FIELD(BOOL, "ran", struct app_bzip2_processes, ran),
+	JSONW_FIELD(BOOL, "budget_cut", struct app_bzip2_processes, budget_cut),
+	JSONW_FIELD(UINT, "rounds_asked", struct app_bzip2_processes, rounds_asked),
+	JSONW_FIELD(UINT, "rounds", struct app_bzip2_processes, rounds),
+	JSONW_FIELD(UINT, "max_threads", struct app_bzip2_processes, threads),
+	JSONW_FIELD(UINT, "expected_output_bytes", struct app_bzip2_processes, expected_bytes),
+	JSONW_FIELD(TEXT, "expected_output_sha256", struct app_bzip2_processes, expected_sha256),
+	JSONW_FIELD(DOUBLE, "fork_floor_rss_bytes", struct app_bzip2_processes, fork_floor_bytes),
+};
+
 void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct jsonw *w, const char *key)
 {
 	if (!x->ran && !x->budget_cut)
 		return;
 	jsonw_object_begin(w, key);
-	jsonw_bool(w, "ran", x->ran);
-	jsonw_bool(w, "budget_cut", x->budget_cut);
-	jsonw_uint(w, "rounds_asked", x->rounds_asked);
-	jsonw_uint(w, "rounds", x->rounds);
-	jsonw_uint(w, "max_threads", x->threads);
-	jsonw_uint(w, "expected_output_bytes", x->expected_bytes);
-	jsonw_string(w, "expected_output_sha256", x->expected_sha256);
-	jsonw_double(w, "fork_floor_rss_bytes", x->fork_floor_bytes);
+	JSONW_FIELDS(w, x, processes_fields);
 	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);
 	jsonw_object_end(w);
 }

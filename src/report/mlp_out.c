@@ -7,6 +7,7 @@
 #include "report/mlp_out.h"
 #include "report/mlp_probe_out.h"
 #include "report/csv.h"
+#include "report/perm_out.h"
 #include "report/plots.h"
 
 #include "core/bounds.h"
@@ -67,16 +68,6 @@ static const struct jsonw_field mlp_payload_case_fields[] = {
 	JSONW_FIELD(DOUBLE, "line_gbps", struct mlp_payload_case, line_gbps),
 };
 
-static const struct jsonw_field layout_check_fields[] = {
-	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
-	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
-	JSONW_FIELD(UINT, "steps_walked", struct layout_check, steps_walked),
-	JSONW_FIELD(UINT, "distinct_nodes_walked", struct layout_check, distinct_nodes_walked),
-	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
-	JSONW_FIELD(BOOL, "closed", struct layout_check, closed),
-	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
-};
-
 static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 {
 	const struct layout_check *l = &m->layout;
@@ -94,7 +85,7 @@ static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 	fprintf(f, "  layout check: walked %zu steps, %zu distinct nodes, %zu distinct lines (expected %zu): %s\n",
 		l->steps_walked, l->distinct_nodes_walked, l->distinct_lines_walked, l->expected_lines,
 		l->ok ? "ok" : "FAILED");
-	fprintf(f, "  permutation: Sattolo, seed %" PRIu64 ", hash %016" PRIx64 "\n", m->perm_seed, m->perm_hash);
+	perm_write_text(f, m->perm_seed, m->perm_hash, NULL);
 	fprintf(f, "  %zu accesses per timed region; %u trials x %u repeats per point, visited round-robin\n",
 		m->accesses_per_point, m->trials_per_repeat, m->estimate.repeats);
 	fprintf(f, "  noise floor of the min-of-3 estimator: %s: its tolerance\n",
@@ -381,12 +372,8 @@ static void write_mlp(struct jsonw *w, const char *key, const struct mlp_result 
 		     m->total_bytes ? 100.0 * (double)m->huge_bytes_obtained / (double)m->total_bytes : 0.0);
 	jsonw_int(w, "collapse_errno", m->collapse_errno);
 	jsonw_object_end(w);
-	JSONW_FIELDS_OBJECT(w, "layout_check", l, layout_check_fields);
-	jsonw_object_begin(w, "permutation");
-	jsonw_string(w, "algorithm", "sattolo/xoshiro256**");
-	jsonw_uint(w, "seed", m->perm_seed);
-	jsonw_hex64(w, "hash_fnv1a64", m->perm_hash);
-	jsonw_object_end(w);
+	perm_write_layout_check_json(w, l, true);
+	perm_write_json(w, m->perm_seed, m->perm_hash, NULL);
 	jsonw_string(w, "quantity", "throughput: elapsed ns per logical 8-byte load (reciprocal of access rate)");
 	jsonw_uint(w, "accesses_per_point", m->accesses_per_point);
 	jsonw_uint(w, "trials_per_repeat", m->trials_per_repeat);

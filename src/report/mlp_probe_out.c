@@ -11,6 +11,21 @@
 
 #include <math.h>
 
+/* A point's keys before and after its Little's-law verdict, in order. */
+static const struct jsonw_field point_figure_fields[] = {
+	JSONW_FIELD(UINT, "lanes", struct mlp_probe_point, lanes),
+	JSONW_FIELD(STRING, "chosen_as", struct mlp_probe_point, chosen_as),
+	JSONW_FIELD(DOUBLE, "t_loaded_ns", struct mlp_probe_point, t_loaded_ns),
+	JSONW_FIELD(DOUBLE, "ratio_to_idle", struct mlp_probe_point, ratio_to_idle),
+	JSONW_FIELD(DOUBLE, "lanes_ns_per_access", struct mlp_probe_point, lanes_ns_per_access),
+	JSONW_FIELD(DOUBLE, "littles_law_concurrency", struct mlp_probe_point, littles_law_concurrency),
+};
+
+static const struct jsonw_field point_mark_fields[] = {
+	JSONW_FIELD(BOOL, "impossible", struct mlp_probe_point, impossible),
+	JSONW_FIELD(BOOL, "retimed", struct mlp_probe_point, retimed),
+};
+
 static void text_row(const struct mlp_probe_point *pt, double floor_pct, FILE *f)
 {
 	char k[16];
@@ -69,15 +84,9 @@ void mlp_probe_write_text(const struct mlp_probe *pr, FILE *f)
 static void point_json(struct jsonw *w, const struct mlp_probe_point *pt)
 {
 	jsonw_object_begin(w, NULL);
-	jsonw_uint(w, "lanes", pt->lanes);
-	jsonw_string(w, "chosen_as", pt->chosen_as);
-	jsonw_double(w, "t_loaded_ns", pt->t_loaded_ns);
-	jsonw_double(w, "ratio_to_idle", pt->ratio_to_idle);
-	jsonw_double(w, "lanes_ns_per_access", pt->lanes_ns_per_access);
-	jsonw_double(w, "littles_law_concurrency", pt->littles_law_concurrency);
+	JSONW_FIELDS(w, pt, point_figure_fields);
 	jsonw_string(w, "littles_law", mlp_probe_little_name(pt->little));
-	jsonw_bool(w, "impossible", pt->impossible);
-	jsonw_bool(w, "retimed", pt->retimed);
+	JSONW_FIELDS(w, pt, point_mark_fields);
 	jsonw_double_array(w, "trials_ns", pt->trials_ns, pt->ntrials);
 	jsonw_double_array(w, "trials_lanes_ns_per_access", pt->trials_lanes_ns, pt->ntrials);
 	jsonw_object_end(w);

@@ -6,6 +6,7 @@
 #ifndef MLPSCOPE_REPORT_PERM_OUT_H
 #define MLPSCOPE_REPORT_PERM_OUT_H
 
+#include "core/chain.h"
 #include "util/jsonw.h"
 
 #include <stdint.h>
@@ -18,5 +19,10 @@ void perm_write_text(FILE *f, uint64_t seed, uint64_t hash, const char *how_seed
 /* "permutation": {algorithm, seed, hash_fnv1a64[, chain_seeds]}, the keys
  * mlp writes, so one reader serves every section. */
 void perm_write_json(struct jsonw *w, uint64_t seed, uint64_t hash, const char *how_seeded);
+
+/* "layout_check": what the walk over the built cycle saw against what the
+ * layout claims; with_closed adds whether it came back to its start (the
+ * sections that write it; the others' readers do not expect the key). */
+void perm_write_layout_check_json(struct jsonw *w, const struct layout_check *l, bool with_closed);
 
 #endif

@@ -11,6 +11,15 @@
 
 #include <math.h>
 
+/* The row buffer's counts over one feed, before the figures drawn from them. */
+static const struct jsonw_field count_fields[] = {
+	JSONW_FIELD(UINT, "requests", struct dram_count, requests),
+	JSONW_FIELD(UINT, "in_flight", struct dram_count, in_flight),
+	JSONW_FIELD(UINT, "row_hits", struct dram_count, hits),
+	JSONW_FIELD(UINT, "row_empty", struct dram_count, empty),
+	JSONW_FIELD(UINT, "row_conflicts", struct dram_count, conflicts),
+};
+
 static void map_text(FILE *out, const struct dram_map *d, uint64_t line_bytes)
 {
 	fprintf(out, "DRAM map: %u channel%s x %u rank%s x %u banks = %llu banks; rows of %llu bytes (%llu lines of "
@@ -88,10 +97,7 @@ void qmodel_dram_write_text(FILE *out, const struct qmodel_table *t)
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct qmodel_row *r = &t->rows[i];
 
-		if (r->chains)
-			snprintf(what, sizeof(what), "K = %llu", (unsigned long long)r->chains);
-		else
-			snprintf(what, sizeof(what), "stream");
+		qmodel_row_name(what, sizeof(what), r);
 		row_text(out, what, &r->dram);
 	}
 	fprintf(out, "  (chains draw scattered lines from %llu MiB; the stream walks consecutive lines; banks busy: "
@@ -105,11 +111,7 @@ static void count_json(struct jsonw *w, const char *key, const struct dram_count
 	double hit = dram_hit_fraction(c);
 
 	jsonw_object_begin(w, key);
-	jsonw_uint(w, "requests", c->requests);
-	jsonw_uint(w, "in_flight", c->in_flight);
-	jsonw_uint(w, "row_hits", c->hits);
-	jsonw_uint(w, "row_empty", c->empty);
-	jsonw_uint(w, "row_conflicts", c->conflicts);
+	JSONW_FIELDS(w, c, count_fields);
 	jsonw_uint(w, "activations", dram_activations(c));
 	jsonw_double_or_null(w, "row_hit_fraction", isfinite(hit), hit);
 	jsonw_double(w, "banks_busy_mean", c->banks_busy_mean);

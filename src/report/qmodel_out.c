@@ -71,6 +71,14 @@ static void versus_text(FILE *out, const struct qmodel_table *t)
 		"model issues reads only, so writes are 0: it has no writebacks)\n");
 }
 
+void qmodel_row_name(char *out, size_t size, const struct qmodel_row *r)
+{
+	if (r->chains)
+		snprintf(out, size, "K = %llu", (unsigned long long)r->chains);
+	else
+		snprintf(out, size, "stream");
+}
+
 void qmodel_write_text(FILE *out, const struct qmodel_table *t)
 {
 	char q[32], bw[32], what[32];
@@ -86,10 +94,7 @@ void qmodel_write_text(FILE *out, const struct qmodel_table *t)
 	for (size_t i = 0; i < t->nrows; i++) {
 		const struct qmodel_row *r = &t->rows[i];
 
-		if (r->chains)
-			snprintf(what, sizeof(what), "K = %llu", (unsigned long long)r->chains);
-		else
-			snprintf(what, sizeof(what), "stream");
+		qmodel_row_name(what, sizeof(what), r);
 		row_text(out, what, &r->r, &r->b);
 	}
 	if (t->versus)

@@ -41,6 +41,9 @@ struct qmodel_table {
 
 void qmodel_write_text(FILE *out, const struct qmodel_table *t);
 
+/* The row's feed as its text tables name it ("K = 4", "stream"), into out. */
+void qmodel_row_name(char *out, size_t size, const struct qmodel_row *r);
+
 /* The object "qmodel": inputs, rows, and chase_vs_stream when it ran. */
 void qmodel_write_json(struct jsonw *w, const struct qmodel_table *t);
 

@@ -14,6 +14,7 @@
 
 #include "util/format.h"
 #include "util/jsonw.h"
+#include "util/lines.h"
 #include "report/svg.h"
 #include "report/view.h"
 
@@ -63,10 +64,8 @@ void summary_hidden(struct summary *s, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (s->nhidden == SUMMARY_MAX_HIDDEN)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(s->hidden[s->nhidden++], sizeof(s->hidden[0]), fmt, ap);
+	s->nhidden += lines_vadd(s->hidden[0], sizeof(s->hidden[0]), SUMMARY_MAX_HIDDEN, s->nhidden, fmt, ap);
 	va_end(ap);
 }
 

@@ -48,15 +48,6 @@ static const struct jsonw_field cpu_tlb_fields[] = {
 	JSONW_FIELD(STRING, "source", struct cpu_tlb, source),
 };
 
-static const struct jsonw_field tlb_layout_fields[] = {
-	JSONW_FIELD(UINT, "nodes", struct layout_check, nodes),
-	JSONW_FIELD(UINT, "expected_lines", struct layout_check, expected_lines),
-	JSONW_FIELD(UINT, "steps_walked", struct layout_check, steps_walked),
-	JSONW_FIELD(UINT, "distinct_nodes_walked", struct layout_check, distinct_nodes_walked),
-	JSONW_FIELD(UINT, "distinct_lines_walked", struct layout_check, distinct_lines_walked),
-	JSONW_FIELD(BOOL, "ok", struct layout_check, ok),
-};
-
 static const struct jsonw_field tlb_result_fields[] = {
 	JSONW_FIELD(UINT, "stride_bytes", struct tlb_result, stride_bytes),
 	JSONW_FIELD(UINT, "control_arena_bytes", struct tlb_result, control_arena_bytes),
@@ -67,6 +58,15 @@ static const struct jsonw_field tlb_result_fields[] = {
 	JSONW_FIELD(DOUBLE, "region_target_ns", struct tlb_result, region_ns),
 	JSONW_FIELD(UINT, "seed", struct tlb_result, seed),
 	JSONW_FIELD(DOUBLE, "seconds", struct tlb_result, seconds),
+};
+
+/* A fall of the ns-per-load curve, x being pages walked. */
+static const struct jsonw_field tlb_fall_fields[] = {
+	JSONW_FIELD(DOUBLE, "pages", struct curve_fall, x),
+	JSONW_FIELD(DOUBLE, "ns_per_load", struct curve_fall, y),
+	JSONW_FIELD(DOUBLE, "ref_pages", struct curve_fall, ref_x),
+	JSONW_FIELD(DOUBLE, "ref_ns_per_load", struct curve_fall, ref_y),
+	JSONW_FIELD(DOUBLE, "fall_pct", struct curve_fall, fall_pct),
 };
 
 static const char *series_name(const struct tlb_series *s)
@@ -235,11 +235,7 @@ static void write_falls_json(struct jsonw *w, const struct tlb_result *r)
 
 			jsonw_object_begin(w, NULL);
 			jsonw_uint(w, "page_bytes", r->series[s].page_bytes);
-			jsonw_double(w, "pages", c->x);
-			jsonw_double(w, "ns_per_load", c->y);
-			jsonw_double(w, "ref_pages", c->ref_x);
-			jsonw_double(w, "ref_ns_per_load", c->ref_y);
-			jsonw_double(w, "fall_pct", c->fall_pct);
+			JSONW_FIELDS(w, c, tlb_fall_fields);
 			jsonw_object_end(w);
 		}
 	jsonw_array_end(w);
@@ -272,7 +268,7 @@ void tlb_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_bool(w, "reported_known", r->reported_rc >= 0);
 	JSONW_FIELDS(w, r, tlb_result_fields);
 	if (r->layout.nodes) {
-		JSONW_FIELDS_OBJECT(w, "layout_check", &r->layout, tlb_layout_fields);
+		perm_write_layout_check_json(w, &r->layout, false);
 		jsonw_uint(w, "layout_failed_chains", r->nlayout_failed);
 	}
 	if (r->perm_hash)

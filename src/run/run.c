@@ -4,6 +4,8 @@
  */
 #include "run/run.h"
 
+#include "util/lines.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,10 +15,9 @@ void result_warn(struct report *r, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (r->nwarnings >= REPORT_MAX_WARNINGS)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(r->warnings[r->nwarnings++], sizeof(r->warnings[0]), fmt, ap);
+	r->nwarnings += lines_vadd(r->warnings[0], sizeof(r->warnings[0]), REPORT_MAX_WARNINGS, (size_t)r->nwarnings,
+				   fmt, ap);
 	va_end(ap);
 }
 

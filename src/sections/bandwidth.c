@@ -172,11 +172,9 @@ static void bandwidth_section_free(void *res)
 	bandwidth_result_free(res);
 }
 
-static const struct option_spec *const bandwidth_options[] = {&option_threads, &option_budget, NULL};
-
 const struct section section_bandwidth = {
 	.name = "bandwidth",
-	.options = bandwidth_options,
+	.options = options_threaded,
 	.summary = "sequential read/write/copy bandwidth per thread and in total; random-access efficiency",
 	.help = bandwidth_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct bandwidth_result), .needs = "noise",

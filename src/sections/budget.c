@@ -16,6 +16,7 @@
 #include "exp/policy.h"
 #include "util/format.h"
 #include "util/jsonw.h"
+#include "util/lines.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -61,11 +62,18 @@ void budget_note(struct budget *b, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (b->nnotes >= BUDGET_NOTES)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(b->notes[b->nnotes++], sizeof(b->notes[0]), fmt, ap);
+	b->nnotes += lines_vadd(b->notes[0], sizeof(b->notes[0]), BUDGET_NOTES, b->nnotes, fmt, ap);
 	va_end(ap);
+}
+
+bool budget_switch_off(struct budget *b, bool *knob, const char *note)
+{
+	if (!*knob)
+		return false;
+	budget_note(b, "%s", note);
+	*knob = false;
+	return true;
 }
 
 /* A knob lowered from `from` to `to`: one note per knob, however many

@@ -214,6 +214,9 @@ bool budget_refused_every_measurement(const struct budget *b);
 void budget_note(struct budget *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void budget_note_count(struct budget *b, const char *knob, size_t from, size_t to, const char *tail);
 void budget_note_bytes(struct budget *b, const char *knob, size_t from, size_t to, const char *tail);
+/* A shrink step that drops a part a section may run without: false where
+ * *knob is already off, else turns it off and writes note down. */
+bool budget_switch_off(struct budget *b, bool *knob, const char *note);
 
 
 /* "planned 74 s: latency 21 s, mlp 12 s, ..." on one line, then what was shrunk. */

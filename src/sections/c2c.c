@@ -103,11 +103,9 @@ static void c2c_section_free(void *res)
 	c2c_result_free(res);
 }
 
-static const struct option_spec *const c2c_options[] = {&option_threads, &option_budget, NULL};
-
 const struct section section_c2c = {
 	.name = "c2c",
-	.options = c2c_options,
+	.options = options_threaded,
 	.summary = "core-to-core latency: one cache line bounced between every ordered pair of CPUs",
 	.help = c2c_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct c2c_result),

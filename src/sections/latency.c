@@ -209,13 +209,8 @@ static double latency_price(const struct budget *b, const void *knobs, size_t *p
 
 static bool shrink_near(struct budget *b, struct budget_section *s)
 {
-	struct latency_knobs *k = BUDGET_KNOBS(s, struct latency_knobs);
-
-	if (!k->near_caches)
-		return false;
-	budget_note(b, "latency: no extra points around each reported cache size");
-	k->near_caches = false;
-	return true;
+	return budget_switch_off(b, &BUDGET_KNOBS(s, struct latency_knobs)->near_caches,
+				 "latency: no extra points around each reported cache size");
 }
 
 /* Laps over sets far past the machine's share of a claimed L3 walk memory

@@ -124,11 +124,9 @@ static int loaded_section_run(struct section_run *s, void *result)
 	return rc;
 }
 
-static const struct option_spec *const loaded_options[] = {&option_threads, &option_budget, NULL};
-
 const struct section section_loaded = {
 	.name = "loaded",
-	.options = loaded_options,
+	.options = options_threaded,
 	.summary = "latency under load: one chaser while other threads generate traffic",
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result), .needs = "noise",

@@ -33,11 +33,9 @@ static int machine_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static const struct option_spec *const machine_options[] = {&option_budget, NULL};
-
 const struct section section_machine = {
 	.name = "machine",
-	.options = machine_options,
+	.options = options_budget_only,
 	.budget = &budget_prerequisite,
 	.summary = "what this machine permits: CPU, caches, pages, timer, core clock, PMU",
 	.help = machine_help, .kind = SECTION_MEASURE, .in_report = true,

@@ -96,13 +96,8 @@ static double mlp_price(const struct budget *b, const void *knobs, size_t *peak)
  * headline Ks) stays whole; the report then has no per-level Ks. */
 static bool shrink_levels(struct budget *b, struct budget_section *s)
 {
-	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
-
-	if (!k->levels)
-		return false;
-	budget_note(b, "mlp: no sweeps at the L2 and last-cache levels (the memory sweep's Ks alone)");
-	k->levels = false;
-	return true;
+	return budget_switch_off(b, &BUDGET_KNOBS(s, struct mlp_knobs)->levels,
+				 "mlp: no sweeps at the L2 and last-cache levels (the memory sweep's Ks alone)");
 }
 
 /* The loaded probe goes after mlp's trials and levels: it is the one
@@ -110,13 +105,8 @@ static bool shrink_levels(struct budget *b, struct budget_section *s)
  * second. */
 static bool shrink_probe(struct budget *b, struct budget_section *s)
 {
-	struct mlp_knobs *k = BUDGET_KNOBS(s, struct mlp_knobs);
-
-	if (!k->loaded_probe)
-		return false;
-	budget_note(b, "mlp: no loaded probe (t_loaded(K) while the lanes run)");
-	k->loaded_probe = false;
-	return true;
+	return budget_switch_off(b, &BUDGET_KNOBS(s, struct mlp_knobs)->loaded_probe,
+				 "mlp: no loaded probe (t_loaded(K) while the lanes run)");
 }
 
 static const struct budget_hooks mlp_budget = {
@@ -238,12 +228,33 @@ static void warn_if_cache_resident(struct report *r, size_t set_bytes)
 		    "largest set may be cache-resident", a, b);
 }
 
+/* One lanes sweep as the plan and options set it, at working_set_bytes on
+ * pages, repeated `repeats` times; the main sweep adds its progress and
+ * loaded probe. */
+static struct mlp_params sweep_params(const struct section_run *s, size_t working_set_bytes,
+				      enum page_request pages, unsigned repeats)
+{
+	return (struct mlp_params){
+		.working_set_bytes = working_set_bytes,
+		.spacing_bytes = s->plan->spacing_bytes,
+		.line_bytes = s->r->topo.line_bytes,
+		.pages = pages,
+		.max_lanes = option_number(s->o, &mlp_max_lanes_opt),
+		.repeats = repeats,
+		.trials = mlp_trials(s),
+		.accesses = s->plan->accesses,
+		.seed = s->o->seed,
+		.run_floor_pct = report_run_floor_pct(s->r),
+		.clock = &s->r->clock,
+		.stop = s->stop,
+	};
+}
+
 /* --levels: the same sweep (one repeat) at a working set in the L2 and in
  * the last cache; the main sweep is the level past it. */
 static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 {
 	const struct plan *plan = s->plan;
-	const struct options *o = s->o;
 	struct report *r = s->r;
 	struct mlp_result *m = calloc(1, sizeof(*m));
 	struct latency_curve curve;
@@ -257,20 +268,7 @@ static int mlp_levels_section_run(struct section_run *s, struct mlp_arms *a)
 					   plan->working_set_bytes, a->levels);
 	for (unsigned i = 0; i < a->nlevels && !rc; i++) {
 		struct mlp_level *lv = &a->levels[i];
-		struct mlp_params mp = {
-			.working_set_bytes = lv->working_set_bytes,
-			.spacing_bytes = plan->spacing_bytes,
-			.line_bytes = r->topo.line_bytes,
-			.pages = plan->pages[0],
-			.max_lanes = option_number(o, &mlp_max_lanes_opt),
-			.repeats = 1,
-			.trials = mlp_trials(s),
-			.accesses = plan->accesses,
-			.seed = o->seed,
-			.run_floor_pct = report_run_floor_pct(r),
-			.clock = &r->clock,
-			.stop = s->stop,
-		};
+		struct mlp_params mp = sweep_params(s, lv->working_set_bytes, plan->pages[0], 1);
 
 		if (lv->from_main_sweep) {
 			mlp_level_take(lv, &a->arm[0]);
@@ -324,25 +322,13 @@ static int mlp_section_run(struct section_run *s, void *result)
 	struct report *r = s->r;
 
 	for (int i = 0; i < plan->npages; i++) {
-		struct mlp_params mp = {
-			.working_set_bytes = plan->working_set_bytes,
-			.spacing_bytes = plan->spacing_bytes,
-			.line_bytes = r->topo.line_bytes,
-			.pages = plan->pages[i],
-			.max_lanes = option_number(o, &mlp_max_lanes_opt),
-			.repeats = mlp_repeats(s),
-			.trials = mlp_trials(s),
-			.accesses = plan->accesses,
-			.seed = o->seed,
-			.run_floor_pct = report_run_floor_pct(r),
-			.clock = &r->clock,
-			.stop = s->stop,
-			.progress = s->progress,
-			.progress_ctx = s,
-			.loaded_probe = mlp_probe_planned(s),
-		};
+		struct mlp_params mp = sweep_params(s, plan->working_set_bytes, plan->pages[i], mlp_repeats(s));
 		struct mlp_result *m = &a->arm[i];
 		int rc;
+
+		mp.progress = s->progress;
+		mp.progress_ctx = s;
+		mp.loaded_probe = mlp_probe_planned(s);
 
 		s->label = plan->pages[i] == PAGES_HUGE ? "mlp (huge pages)" : "mlp (small pages)";
 		rc = mlp_run(&mp, m);

@@ -128,11 +128,9 @@ static void multicore_section_free(void *res)
 	multicore_result_free(res);
 }
 
-static const struct option_spec *const multicore_options[] = {&option_threads, &option_budget, NULL};
-
 const struct section section_multicore = {
 	.name = "multicore",
-	.options = multicore_options,
+	.options = options_threaded,
 	.summary = "the lanes sweep on T threads at once: total concurrency against K and T",
 	.help = multicore_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct multicore_result), .needs = "noise",

@@ -34,11 +34,9 @@ static int noise_section_run(struct section_run *s, void *result)
 	return 0;
 }
 
-static const struct option_spec *const noise_options[] = {&option_budget, NULL};
-
 const struct section section_noise = {
 	.name = "noise",
-	.options = noise_options,
+	.options = options_budget_only,
 	.budget = &budget_prerequisite,
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,

@@ -27,6 +27,9 @@ const struct option_spec option_threads = {
 	.field = offsetof(struct options, threads),
 };
 
+const struct option_spec *const options_threaded[] = {&option_threads, &option_budget, NULL};
+const struct option_spec *const options_budget_only[] = {&option_budget, NULL};
+
 static const char size_form[] = "N[K|M|G|T][i][B], e.g. 1G or 512MiB";
 
 const struct option_given *options_given(const struct options *o, const char *name)

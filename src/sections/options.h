@@ -114,4 +114,10 @@ int option_parse_size(const char *s, size_t *out);
  * hooks) and --threads (resolved once for the threaded sections). */
 extern const struct option_spec option_budget, option_threads;
 
+/* The options tables of the sections with none of their own: a threaded
+ * measurement's (--threads, --budget) and a single-threaded one's
+ * (--budget). */
+extern const struct option_spec *const options_threaded[];
+extern const struct option_spec *const options_budget_only[];
+
 #endif

@@ -111,11 +111,9 @@ static int tlb_section_run(struct section_run *s, void *result)
 	return rc;
 }
 
-static const struct option_spec *const tlb_options[] = {&option_budget, NULL};
-
 const struct section section_tlb = {
 	.name = "tlb",
-	.options = tlb_options,
+	.options = options_budget_only,
 	.summary = "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
 	.help = tlb_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .budget = &tlb_budget,
