@@ -365,15 +365,21 @@ static unsigned coarse_next(unsigned n)
 	return n + (d < 4 ? 4 : (d + 3) / 4 * 4);
 }
 
+/* A filler's points as the fits take them: filler counts and ns. */
+static void points_of(const struct window_filler_result *fr, unsigned *n, double *t)
+{
+	for (unsigned i = 0; i < fr->npoints; i++) {
+		n[i] = fr->points[i].n;
+		t[i] = fr->points[i].ns_per_iter;
+	}
+}
+
 static int fit_points(const struct window_filler_result *fr, double tol, struct window_fit *fit)
 {
 	unsigned n[WINDOW_MAX_POINTS];
 	double t[WINDOW_MAX_POINTS];
 
-	for (unsigned i = 0; i < fr->npoints; i++) {
-		n[i] = fr->points[i].n;
-		t[i] = fr->points[i].ns_per_iter;
-	}
+	points_of(fr, n, t);
 	return window_fit_steps(n, t, fr->npoints, tol, fit);
 }
 
@@ -433,10 +439,7 @@ static int refine_knee(struct sweep *s, struct window_filler_result *fr)
 	int rc;
 
 	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned i = 0; i < fr->npoints; i++) {
-			n[i] = fr->points[i].n;
-			t[i] = fr->points[i].ns_per_iter;
-		}
+		points_of(fr, n, t);
 		if (window_miss_fit(n, t, fr->npoints, probe_filler_info(fr->filler)->chase_entries,
 				    window_jump_needed(s->floor_frac), &fit) ||
 		    !fit.knee_found || fit.n_fails - fit.n_fits <= 1)
@@ -556,10 +559,7 @@ static void fill_miss(struct window_filler_result *fr, double tol_frac)
 	struct window_miss_fit *m = &fr->miss;
 	unsigned c = probe_filler_info(fr->filler)->chase_entries;
 
-	for (unsigned i = 0; i < fr->npoints; i++) {
-		n[i] = fr->points[i].n;
-		t[i] = fr->points[i].ns_per_iter;
-	}
+	points_of(fr, n, t);
 	fr->step_found = fr->ramp_found = false;
 	if (window_miss_fit(n, t, fr->npoints, c, window_jump_needed(tol_frac), m)) {
 		snprintf(fr->note, sizeof(fr->note), "too few points to fit");
