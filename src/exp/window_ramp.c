@@ -51,8 +51,9 @@ const char *window_ramp_verdict_text(enum window_ramp_verdict v)
 		[WINDOW_RAMP_NO_STEP] = "no step to compare it with",
 		[WINDOW_RAMP_NONE] = "no ramp above the floor before the step",
 		[WINDOW_RAMP_AT_HALF] = "about Q/2",
-		[WINDOW_RAMP_EARLIER] = "EARLIER than Q/2: another limit or the fillers' own issue time starts it; it "
-					"does not locate Q",
+		/* In parentheses: one string across two lines, not two elements. */
+		[WINDOW_RAMP_EARLIER] = ("EARLIER than Q/2: another limit or the fillers' own issue time starts it; it "
+					 "does not locate Q"),
 		[WINDOW_RAMP_LATER] = "later than Q/2",
 	};
 
