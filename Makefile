@@ -232,12 +232,13 @@ test-browser: $(BIN)
 # its AArch64 code there). Then the binary's machine section on a recorded
 # AArch64 host, which exercises the AArch64 decoders and reads nothing of
 # this machine.
-# The emulated build checks logic, not debugging: without -g it compiles in
-# about 87% of the time, on the lane that bounds check's wall time. (-O1
-# would take 60%, but its weaker analysis raises false format-truncation
-# and restrict warnings, and -Werror stops the build.)
+# The emulated build checks logic, not debugging, on the lane that bounds
+# check's wall time: without -g, and at -O1 (48 s of compiler time against
+# 77 s at -O2 on the 2-vCPU guest; the same 503 tests pass under qemu).
+# -O1's weaker analysis raises false format-truncation and restrict
+# warnings, so those two are off here; the native -O2 build keeps them.
 A64_CC ?= aarch64-linux-gnu-gcc
-A64_OPT ?= -O2
+A64_OPT ?= -O1 -Wno-format-truncation -Wno-restrict
 A64_HOST := tests/data/hosts/arm-neoverse-n1-f8-m3340/host
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) OPT='$(A64_OPT)' LDFLAGS=-static BUILD=$(BUILD)/aarch64 \
