@@ -321,7 +321,7 @@ fuzz: fuzz-build
 	tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 fuzz-smoke: fuzz-build
-	tests/fuzz/run.sh $(FUZZ_DIR) 3 $(FUZZ_TARGETS)
+	tests/fuzz/run.sh $(FUZZ_DIR) 2 $(FUZZ_TARGETS)
 
 # The JIT encoders' gold listings (tests/gold/jit_*.txt) are objdump's view
 # of a fixed sample probe; rewrite them only after checking the new listing.
