@@ -12,6 +12,7 @@
  */
 #include "../harness.h"
 #include "bzip2_fixture.h"
+#include "../bitw.h"
 #include "../grow_buf.h"
 
 #include "bunzip2/args.h"
@@ -224,20 +225,6 @@ TEST(bunzip2_trailing_garbage_as_bzip2, NEEDS_LIBBZ2)
 }
 
 /* ---- a block magic planted inside a block ---- */
-struct bitw {
-	uint8_t buf[512];
-	size_t bits;
-};
-
-static void put(struct bitw *w, unsigned n, uint64_t v)
-{
-	for (unsigned i = n; i-- > 0;) {
-		if ((v >> i) & 1)
-			w->buf[w->bits / 8] |= (uint8_t)(0x80 >> (w->bits % 8));
-		w->bits++;
-	}
-}
-
 /* The one-block stream of "a" with three tables and, after the selector
  * its symbols use, selectors whose unary codes ("0", "10", "110") spell
  * the block magic: a scan finds it inside the block. *planted: its bit. */
@@ -261,32 +248,32 @@ static size_t stream_with_planted_magic(uint8_t *out, uint64_t *planted)
 		}
 	}
 	memset(&w, 0, sizeof(w));
-	put(&w, 32, 0x425a6839);                /* BZh9 */
-	put(&w, 48, magic);
-	put(&w, 32, crc);
-	put(&w, 1, 0);
-	put(&w, 24, 0);
-	put(&w, 16, 0x8000 >> 6);               /* 'a' = 0x61 */
-	put(&w, 16, 0x8000 >> 1);
-	put(&w, 3, 3);                          /* three tables */
-	put(&w, 15, 1 + nsel);
-	put(&w, 1, 0);                          /* the first group's: table 0 */
+	bitw_put(&w, 32, 0x425a6839);                /* BZh9 */
+	bitw_put(&w, 48, magic);
+	bitw_put(&w, 32, crc);
+	bitw_put(&w, 1, 0);
+	bitw_put(&w, 24, 0);
+	bitw_put(&w, 16, 0x8000 >> 6);               /* 'a' = 0x61 */
+	bitw_put(&w, 16, 0x8000 >> 1);
+	bitw_put(&w, 3, 3);                          /* three tables */
+	bitw_put(&w, 15, 1 + nsel);
+	bitw_put(&w, 1, 0);                          /* the first group's: table 0 */
 	*planted = w.bits;
 	for (unsigned i = 0; i < nsel; i++) {
-		put(&w, sel[i], (1u << sel[i]) - 1);
-		put(&w, 1, 0);
+		bitw_put(&w, sel[i], (1u << sel[i]) - 1);
+		bitw_put(&w, 1, 0);
 	}
 	for (int t = 0; t < 3; t++) {
-		put(&w, 5, 1);                  /* RUNA 1, RUNB 2, EOB 2 */
-		put(&w, 1, 0);
-		put(&w, 3, 4);
-		put(&w, 1, 0);
+		bitw_put(&w, 5, 1);                  /* RUNA 1, RUNB 2, EOB 2 */
+		bitw_put(&w, 1, 0);
+		bitw_put(&w, 3, 4);
+		bitw_put(&w, 1, 0);
 	}
-	put(&w, 1, 0);                          /* RUNA: one 'a' */
-	put(&w, 2, 3);                          /* EOB */
-	put(&w, 48, 0x177245385090ull);
-	put(&w, 32, crc);
-	memcpy(out, w.buf, sizeof(w.buf));
+	bitw_put(&w, 1, 0);                          /* RUNA: one 'a' */
+	bitw_put(&w, 2, 3);                          /* EOB */
+	bitw_put(&w, 48, 0x177245385090ull);
+	bitw_put(&w, 32, crc);
+	memcpy(out, w.buf, (w.bits + 7) / 8);
 	return (w.bits + 7) / 8;
 }
 

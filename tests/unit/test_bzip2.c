@@ -10,6 +10,7 @@
  */
 #include "../harness.h"
 #include "bzip2_fixture.h"
+#include "../bitw.h"
 #include "../grow_buf.h"
 
 #include "bzip2/bz2.h"
@@ -44,21 +45,6 @@ static int ref_append(void *ctx, const uint8_t *p, size_t n)
 	return grow_buf_append(&s->p, &s->n, &s->cap, p, n);
 }
 
-/* ---- a bit writer for hand-made streams ---- */
-struct bitw {
-	uint8_t buf[256];
-	size_t bits;
-};
-
-static void put(struct bitw *w, unsigned n, uint64_t v)
-{
-	for (unsigned i = n; i-- > 0;) {
-		if ((v >> i) & 1)
-			w->buf[w->bits / 8] |= (uint8_t)(0x80 >> (w->bits % 8));
-		w->bits++;
-	}
-}
-
 /* What to break in the one-block stream of "a". */
 enum breakage { INTACT, RANDOMISED, ORIGIN_PAST, SELECTOR_RANGE, HUFFMAN_OVER, HUFFMAN_LEN, BAD_CRC, STREAM_CRC,
 		NO_SELECTORS, HUFFMAN_OVER_UNUSED };
@@ -69,38 +55,38 @@ static size_t make_stream(uint8_t *out, enum breakage br)
 	uint32_t crc = bz2_crc((const uint8_t *)"a", 1);
 
 	memset(&w, 0, sizeof(w));
-	put(&w, 32, 0x425a6839);               /* BZh9 */
-	put(&w, 48, 0x314159265359ull);
-	put(&w, 32, br == BAD_CRC ? crc ^ 1 : crc);
-	put(&w, 1, br == RANDOMISED);
-	put(&w, 24, br == ORIGIN_PAST ? 5 : 0);
-	put(&w, 16, 0x8000 >> 6);              /* 'a' = 0x61: range 6 */
-	put(&w, 16, 0x8000 >> 1);
-	put(&w, 3, 2);                          /* two tables */
-	put(&w, 15, br == NO_SELECTORS ? 0 : 1);
+	bitw_put(&w, 32, 0x425a6839);               /* BZh9 */
+	bitw_put(&w, 48, 0x314159265359ull);
+	bitw_put(&w, 32, br == BAD_CRC ? crc ^ 1 : crc);
+	bitw_put(&w, 1, br == RANDOMISED);
+	bitw_put(&w, 24, br == ORIGIN_PAST ? 5 : 0);
+	bitw_put(&w, 16, 0x8000 >> 6);              /* 'a' = 0x61: range 6 */
+	bitw_put(&w, 16, 0x8000 >> 1);
+	bitw_put(&w, 3, 2);                          /* two tables */
+	bitw_put(&w, 15, br == NO_SELECTORS ? 0 : 1);
 	if (br == SELECTOR_RANGE)
-		put(&w, 3, 6);                  /* unary 2 with two tables */
+		bitw_put(&w, 3, 6);                  /* unary 2 with two tables */
 	else
-		put(&w, 1, 0);
+		bitw_put(&w, 1, 0);
 	for (int t = 0; t < 2; t++) {
 		/* lengths RUNA 1, RUNB 2, EOB 2 (codes 0, 10, 11) */
 		if (br == HUFFMAN_LEN) {
-			put(&w, 5, 0);
+			bitw_put(&w, 5, 0);
 		} else if (br == HUFFMAN_OVER || (br == HUFFMAN_OVER_UNUSED && t == 1)) {
-			put(&w, 5, 1);
-			put(&w, 3, 0);          /* 1, 1, 1: three codes of one bit */
+			bitw_put(&w, 5, 1);
+			bitw_put(&w, 3, 0);          /* 1, 1, 1: three codes of one bit */
 		} else {
-			put(&w, 5, 1);
-			put(&w, 1, 0);
-			put(&w, 3, 4);          /* "10" (length + 1), then "0" */
-			put(&w, 1, 0);
+			bitw_put(&w, 5, 1);
+			bitw_put(&w, 1, 0);
+			bitw_put(&w, 3, 4);          /* "10" (length + 1), then "0" */
+			bitw_put(&w, 1, 0);
 		}
 	}
-	put(&w, 1, 0);                          /* RUNA: one 'a' */
-	put(&w, 2, 3);                          /* EOB */
-	put(&w, 48, 0x177245385090ull);
-	put(&w, 32, br == STREAM_CRC ? crc ^ 2 : crc);
-	memcpy(out, w.buf, sizeof(w.buf));
+	bitw_put(&w, 1, 0);                          /* RUNA: one 'a' */
+	bitw_put(&w, 2, 3);                          /* EOB */
+	bitw_put(&w, 48, 0x177245385090ull);
+	bitw_put(&w, 32, br == STREAM_CRC ? crc ^ 2 : crc);
+	memcpy(out, w.buf, (w.bits + 7) / 8);
 	return (w.bits + 7) / 8;
 }
 
@@ -295,10 +281,10 @@ TEST(bzip2_huffman_refuses_oversubscribed_and_decodes_long_codes)
 	CHECK(bz2_huffman_build(&h, lens, 21) == 0, "complete code refused");
 	memset(&w, 0, sizeof(w));
 	/* symbol 0 = "0", symbol 19 = 19 ones then 0, symbol 20 = 20 ones */
-	put(&w, 1, 0);
-	put(&w, 20, 0xffffe);
-	put(&w, 20, 0xfffff);
-	put(&w, 12, 0xffe);  /* symbol 11: 11 ones, a 0 */
+	bitw_put(&w, 1, 0);
+	bitw_put(&w, 20, 0xffffe);
+	bitw_put(&w, 20, 0xfffff);
+	bitw_put(&w, 12, 0xffe);  /* symbol 11: 11 ones, a 0 */
 	bz2_bits_init(&b, w.buf, sizeof(w.buf), 0);
 	CHECK(bz2_huffman_decode(&h, &b) == 0, "first");
 	CHECK(bz2_huffman_decode(&h, &b) == 19, "second");
