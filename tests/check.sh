@@ -5,9 +5,10 @@
 # fuzzers, the suite) while the other core waited for the next build:
 #   aarch64  the cross build, then its tests under qemu (tests/toolchain.sh
 #            proves the toolchain first, else one SKIP line)
-#   fuzz     the fuzz build's plan on a fresh clone, the build (without
-#            debug info, in build/fuzz-smoke), a few seconds of each fuzzer
-#            (likewise proved first)
+#   fuzz     the fuzz build's plan on a fresh clone, the build (at -O0 and
+#            without debug info, in build/fuzz-smoke: half the compiler
+#            time of -O1, and a smoke needs no speed), a few seconds of each
+#            fuzzer (likewise proved first)
 #   suite    the browser render, then the whole suite
 # Each lane writes its own log; they are printed whole, in that order, once
 # all have ended, so the suite's "N passed, N failed" line stays the last
@@ -37,7 +38,7 @@ lane_aarch64() {
 lane_fuzz() {
 	FUZZ_CC="${FUZZ_CC:-clang-14}" tests/fuzz/fresh_clone.sh || return 1
 	if FUZZ_CC="${FUZZ_CC:-clang-14}" tests/toolchain.sh fuzz; then
-		"$make" --no-print-directory -j"$jobs" fuzz-smoke FUZZ_DEBUG= FUZZ_DIR=build/fuzz-smoke
+		"$make" --no-print-directory -j"$jobs" fuzz-smoke FUZZ_DEBUG= FUZZ_OPT=-O0 FUZZ_DIR=build/fuzz-smoke
 	fi
 }
 

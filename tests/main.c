@@ -1,7 +1,7 @@
 /*
  * Test runner.
  *   mlpscope-tests [--validate] [--host DIR] [--missing NAME,...] [--list]
- *                  [SUBSTRING...] [-SUBSTRING...]
+ *                  [--hosts NAME,...] [SUBSTRING...] [-SUBSTRING...]
  * runs the tests whose name contains any SUBSTRING (all by default) and none
  * of the -SUBSTRINGs, in registration order: the logic tests (TEST), or with
  * --validate the hardware checks (VALIDATE) instead. A TEST reads the
@@ -9,8 +9,11 @@
  * that read any host fact runs again on every other recorded host under
  * TEST_HOST_ROOTS, so the suite's verdict holds on each (a test that read
  * none gives the same verdict whatever the host). --missing host,binary,...
- * treats those prerequisites as missing (the qemu run); --list prints each
- * test with its prerequisites.
+ * treats those prerequisites as missing (the qemu run); --hosts limits the
+ * reruns to the recorded hosts whose folder names contain one of the NAMEs
+ * (the qemu run: the per-host verdicts are C logic the native run already
+ * gives on every host, and emulated they were a third of its time); --list
+ * prints each test with its prerequisites.
  */
 #include "harness.h"
 
@@ -195,7 +198,7 @@ void test_scratch_remove(const char *dir, const char *tag)
 /* Options taking a value, skipped where test names are matched. */
 static bool takes_value(const char *arg)
 {
-	return !strcmp(arg, "--host") || !strcmp(arg, "--missing");
+	return !strcmp(arg, "--host") || !strcmp(arg, "--missing") || !strcmp(arg, "--hosts");
 }
 
 /* With no arguments every test runs; otherwise those whose name contains
@@ -367,9 +370,32 @@ static int list_hosts(char (*out)[320], int cap)
 	return n;
 }
 
-/* Every test that read a host fact, once more on each other recorded host:
- * one line per host, a line per failure. */
-static void run_on_every_host(const char *first, struct tally *t)
+/* Whether the host folder path names one of the comma-separated names
+ * (every host when names is NULL). */
+static bool host_wanted(const char *path, const char *names)
+{
+	char list[256], *save = NULL;
+
+	if (!names)
+		return true;
+	snprintf(list, sizeof(list), "%s", names);
+	for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		if (*name && strstr(path, name))
+			return true;
+	return false;
+}
+
+static bool any_host_wanted(char (*hosts)[320], int nhosts, const char *wanted)
+{
+	for (int h = 0; h < nhosts; h++)
+		if (host_wanted(hosts[h], wanted))
+			return true;
+	return false;
+}
+
+/* Every test that read a host fact, once more on each other recorded host
+ * that `wanted` names: one line per host, a line per failure. */
+static void run_on_every_host(const char *first, const char *wanted, struct tally *t)
 {
 	static char hosts[MAX_HOSTS][320];
 	int nhosts = list_hosts(hosts, MAX_HOSTS), nread = 0;
@@ -384,12 +410,17 @@ static void run_on_every_host(const char *first, struct tally *t)
 			printf(" %s", tests[i].name);
 	printf("\n");
 
+	if (wanted && !any_host_wanted(hosts, nhosts, wanted)) {
+		printf("FAIL --hosts %s: no recorded host's folder name contains it\n", wanted);
+		t->failed++;
+		return;
+	}
 	for (int h = 0; h < nhosts; h++) {
 		struct tally ht = {0};
 		struct timespec a, b;
 		int n = 0;
 
-		if (!strcmp(hosts[h], first))
+		if (!strcmp(hosts[h], first) || !host_wanted(hosts[h], wanted))
 			continue;
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		for (int i = 0; i < ntests; i++)
@@ -409,7 +440,7 @@ int main(int argc, char **argv)
 {
 	struct tally t = {0};
 	int hardware = 0, list = 0;
-	const char *host = NULL, *missing = NULL;
+	const char *host = NULL, *missing = NULL, *rerun_hosts = NULL;
 	char self[4096];
 
 	for (int a = 1; a < argc; a++) {
@@ -423,6 +454,8 @@ int main(int argc, char **argv)
 			host = argv[++a];
 		else if (!strcmp(argv[a], "--missing"))
 			missing = argv[++a];
+		else if (!strcmp(argv[a], "--hosts"))
+			rerun_hosts = argv[++a];
 	}
 
 	snprintf(self, sizeof(self), "%s", argv[0]);
@@ -442,7 +475,7 @@ int main(int argc, char **argv)
 		if (tests[i].hardware == hardware && selected(tests[i].name, argc, argv))
 			run_one(i, host ? host : TEST_HOST_DEFAULT, false, &t);
 	if (!hardware && !host)
-		run_on_every_host(TEST_HOST_DEFAULT, &t);
+		run_on_every_host(TEST_HOST_DEFAULT, rerun_hosts, &t);
 	printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
 	return t.failed ? 1 : 0;
 }
