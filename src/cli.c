@@ -10,8 +10,8 @@
  */
 #include "cli.h"
 
-#include "sections/budget.h"
-#include "sections/registry.h"
+#include "frame/budget.h"
+#include "frame/registry.h"
 #include "util/usage.h"
 
 #include <errno.h>
@@ -25,7 +25,7 @@
 
 /* The options every command takes, meaning the same for each: where to
  * write, where to run, which seed, how short. --budget and --threads are
- * shared too, but a section opts into them (sections/options.c); every
+ * shared too, but a section opts into them (frame/options.c); every
  * other option is declared by the sections that read it. */
 static const struct option_spec shared[] = {
 	{.name = "seed", .arg = "N", .kind = OPTION_U64, .hi = UINT64_MAX, .deflt = "1", .help = "permutation seed",

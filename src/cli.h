@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sections/options.h"
+#include "frame/options.h"
 
 /* 0 on success; 2 (usage error) with err filled otherwise. */
 int cli_parse(int argc, char **argv, struct options *o, char *err, size_t errlen);
