@@ -74,7 +74,7 @@ DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALID
 INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(BINDIR)/mlpbunzip2 $(MANDIR)/mlpbunzip2.1 \
 	$(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
-.PHONY: all run test test-hosts validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall \
+.PHONY: all run test test-hosts validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall docs \
 	fuzz fuzz-build fuzz-smoke test-sanitize
 all: $(BIN) $(MAN) $(HOST_ANSWERS) $(BUNZIP)
 
@@ -97,6 +97,17 @@ $(GENMAN): $(BUILD)/obj/tools/gen_man.o $(LIB_OBJ)
 
 $(MAN): $(GENMAN)
 	$(GENMAN) > $@.tmp && mv $@.tmp $@
+
+# docs/OUTPUT.md's option lists are written by the code that prints
+# `help CMD` (src/options_doc.c), between two marker lines; `make docs`
+# rewrites them after an option's declaration changes, and the suite
+# (test_options.c) fails while they differ.
+GENDOCS := $(BUILD)/gen_docs
+$(GENDOCS): $(BUILD)/obj/tools/gen_docs.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+docs: $(GENDOCS)
+	$(GENDOCS) docs/OUTPUT.md
 
 # tools/record_host.sh records this machine as a recorded host (the files
 # mlpscope reads, and host.txt, which this program writes).

@@ -10,8 +10,8 @@
  */
 #include "cli.h"
 
-#include "sections/budget.h"
-#include "sections/registry.h"
+#include "frame/budget.h"
+#include "frame/registry.h"
 #include "util/usage.h"
 
 #include <errno.h>
@@ -25,7 +25,7 @@
 
 /* The options every command takes, meaning the same for each: where to
  * write, where to run, which seed, how short. --budget and --threads are
- * shared too, but a section opts into them (sections/options.c); every
+ * shared too, but a section opts into them (frame/options.c); every
  * other option is declared by the sections that read it. */
 static const struct option_spec shared[] = {
 	{.name = "seed", .arg = "N", .kind = OPTION_U64, .hi = UINT64_MAX, .deflt = "1", .help = "permutation seed",
@@ -509,31 +509,46 @@ bool cli_option(size_t i, const char **name, const char **arg, char *help, size_
 	return true;
 }
 
+bool cli_command_option(const struct section *c, size_t i, struct cli_option_line *line)
+{
+	const struct option_spec *d;
+	size_t used;
+
+	for (size_t k = 0; (d = nth_option(k)); k++)
+		if (option_applies(d->name, c) && !i--)
+			break;
+	if (!d)
+		return false;
+	line->name = d->name;
+	line->arg = d->arg;
+	line->shared = is_shared(d);
+	describe(d->name, c, line->help, sizeof(line->help));
+	used = strlen(line->help);
+	if (c && d == &option_budget && (c->kind == SECTION_MEASURE || c->kind == SECTION_REPORT))
+		snprintf(line->help + used, sizeof(line->help) - used, "\n%s: %.0f s by default, %.0f s with --quick",
+			 c->name, budget_default_s(c->budget, c->kind == SECTION_REPORT, false),
+			 budget_default_s(c->budget, c->kind == SECTION_REPORT, true));
+	return true;
+}
+
 /* Every option, or those command c honours, each line's continuation
  * under the help column. */
 static void print_options(FILE *f, const struct section *c)
 {
-	const struct option_spec *d;
+	static struct cli_option_line line;
 
 	fprintf(f, c ? "options %s takes:\n" : "options:\n", c ? c->name : "");
-	for (size_t i = 0; (d = nth_option(i)); i++) {
-		char left[40], text[2048];
+	for (size_t i = 0; cli_command_option(c, i, &line); i++) {
+		char left[40];
 
-		if (!option_applies(d->name, c))
-			continue;
-		describe(d->name, c, text, sizeof(text));
-		snprintf(left, sizeof(left), "--%s%s%s", d->name, d->arg ? " " : "", d->arg ? d->arg : "");
+		snprintf(left, sizeof(left), "--%s%s%s", line.name, line.arg ? " " : "", line.arg ? line.arg : "");
 		fprintf(f, "  %-20s ", left);
-		for (const char *p = text; *p; p++)
+		for (const char *p = line.help; *p; p++)
 			if (*p == '\n')
 				fprintf(f, "\n%23s", "");
 			else
 				fputc(*p, f);
 		fputc('\n', f);
-		if (c && d == &option_budget && (c->kind == SECTION_MEASURE || c->kind == SECTION_REPORT))
-			fprintf(f, "  %-20s %s: %.0f s by default, %.0f s with --quick\n", "", c->name,
-				budget_default_s(c->budget, c->kind == SECTION_REPORT, false),
-				budget_default_s(c->budget, c->kind == SECTION_REPORT, true));
 	}
 }
 

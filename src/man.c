@@ -10,7 +10,7 @@
 #include "man.h"
 
 #include "cli.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "provenance.h"
 
 #include <string.h>

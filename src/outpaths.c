@@ -9,7 +9,7 @@
 #include "outpaths.h"
 
 #include "sections/fleet.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/atomic.h"
 #include "util/usage.h"
 

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sections/options.h"
+#include "frame/options.h"
 
 /* 0, or 2 with err holding one line that names both paths and the option
  * or operand each came from. */

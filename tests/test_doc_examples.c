@@ -14,7 +14,7 @@
 #include "harness.h"
 #include "spawn.h"
 
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <dirent.h>
 #include <stdio.h>

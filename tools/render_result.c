@@ -10,7 +10,7 @@
 #include "analyse/load.h"
 #include "report/html.h"
 #include "report/prom.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <stdio.h>
 #include <string.h>

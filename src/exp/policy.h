@@ -1,7 +1,7 @@
 /*
  * Run policy in one place: the defaults, limits and --quick caps that more
  * than one file would otherwise repeat as literals (the option table, the
- * plan, the sections' parameter builders in sections/registry.c). A section's own
+ * plan, the sections' parameter builders, sections/NAME.c). A section's own
  * structural bounds (array sizes of its result) stay in its header.
  * Nothing here reads the machine; the plan applies these to it.
  */

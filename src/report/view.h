@@ -5,7 +5,7 @@
  * they depend on), kept beside that section's writers in
  * report/NAME_view.c. The HTML page, the summary, the plots, compare and
  * its fleet table loop over a list of views handed down by the caller
- * (sections/registry.c builds it from registry[] in report order), because
+ * (frame/registry.c builds it from registry[] in report order), because
  * report/ may not name the sections. Views read only the result document,
  * never a live result: a saved file draws as a live run.
  */

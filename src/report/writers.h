@@ -1,7 +1,7 @@
 /*
  * The writer trio of a measuring section, declared once: its text, its JSON
  * object and its CSV tables, with the signatures a section descriptor takes
- * (sections/registry.h), so each NAME_out.h names its three writers in one
+ * (frame/registry.h), so each NAME_out.h names its three writers in one
  * line instead of spelling the same prototypes again.
  */
 #ifndef MLPSCOPE_REPORT_WRITERS_H

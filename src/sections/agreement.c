@@ -4,7 +4,7 @@
  * In --help: sections agree: latency, mlp K=1, loaded idle, app chases at the
  * same set (full report).
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "analyse/agreement.h"
 #include "exp/app/bzip2.h"

@@ -6,7 +6,7 @@
  * bwt|hash|search|gather|bzip2.
  */
 #include "sections/app.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "bzip2/libbz2_ref.h"
 #include "core/team.h"
@@ -18,7 +18,7 @@
 #include "report/app_bzip2_out.h"
 #include "report/app_out.h"
 #include "sections/latency.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/format.h"
 #include "util/jsonw.h"
 #include "util/usage.h"

@@ -6,11 +6,11 @@
  * random-access efficiency.
  */
 #include "sections/bandwidth.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "report/bandwidth_out.h"
 #include "core/team.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/jsonw.h"
 
 #include <math.h>

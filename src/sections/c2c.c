@@ -5,10 +5,10 @@
  * In --help: core-to-core latency: one cache line bounced between every
  * ordered pair of CPUs.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "report/c2c_out.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/usage.h"
 
 #include <string.h>

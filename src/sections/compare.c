@@ -9,7 +9,7 @@
  * runs are skipped and said so, rather than compared against nothing.
  */
 #include "sections/compare.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <errno.h>
 #include <math.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sections/options.h"
+#include "frame/options.h"
 
 /* Compare n results: a text table on out and, with html_path, one HTML page
  * with every run on the same axes (written whole or not at all). Returns an

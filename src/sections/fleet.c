@@ -25,7 +25,7 @@
 #include "util/jsonr.h"
 #include "report/summary.h"
 #include "report/view.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "sections/fleet_table.h"
-#include "sections/options.h"
+#include "frame/options.h"
 
 /* Whether compare's request is for the fleet table alone: an operand that
  * is a directory, or a sort figure (compare's --sort; NULL: none given). */

@@ -3,7 +3,7 @@
  * from the options and the plan to its experiment's parameters.
  * In --help: what a command measures and how (help CMD).
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 const struct section section_help = {
 	.name = "help", .summary = "what a command measures and how (help CMD)",

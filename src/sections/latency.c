@@ -6,13 +6,13 @@
  * small vs huge pages.
  */
 #include "sections/latency.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "analyse/latency_levels.h"
 #include "exp/latency_sizes.h"
 #include "report/latency_out.h"
 #include "report/tlb_out.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "sections/tlb.h"
 #include "util/format.h"
 #include "util/jsonw.h"

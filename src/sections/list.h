@@ -4,7 +4,7 @@
  * noisy the instrument is, then the measurements that use that noise).
  * Adding a section is its file, sections/NAME.c, exporting
  * `const struct section section_NAME`, and one line here. Included with
- * SECTION(name) defined (sections/registry.h, registry.c); no guard.
+ * SECTION(name) defined (sections/list.c, twice); no guard.
  */
 SECTION(report)
 SECTION(machine)

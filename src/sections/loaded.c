@@ -6,11 +6,11 @@
  * traffic.
  */
 #include "sections/loaded.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "sections/bandwidth.h"
 
 #include "report/loaded_out.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/jsonw.h"
 #include "util/usage.h"
 

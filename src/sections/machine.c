@@ -4,11 +4,11 @@
  * In --help: what this machine permits: CPU, caches, pages, timer, core
  * clock, PMU.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "run/run.h"
 #include "report/machine_out.h"
-#include "sections/budget.h"
+#include "frame/budget.h"
 
 static const char machine_help[] =
 	"Identifies the CPU (model, family/model/stepping, relevant ISA features), lists\n"

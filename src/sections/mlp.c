@@ -5,13 +5,13 @@
  * In --help: memory-level parallelism: K lanes of dependent loads.
  */
 #include "sections/mlp.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "exp/cache_sizes.h"
 #include "kern/lanes.h"
 #include "report/mlp_out.h"
 #include "sections/latency.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/format.h"
 #include "util/jsonw.h"
 

@@ -5,7 +5,7 @@
  * usage error (2), as for every command that reads results (analyse/load.c).
  */
 #include "sections/model.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "analyse/envelope.h"
 #include "analyse/load.h"

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sections/options.h"
+#include "frame/options.h"
 
 /* Print, per mlp arm of json_path, the envelope (window from window_path
  * when json_path has none; NULL: none); with json_out, also the "model"

@@ -5,11 +5,11 @@
  * In --help: the lanes sweep on T threads at once: total concurrency against
  * K and T.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "report/multicore_out.h"
 #include "core/team.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/jsonw.h"
 
 static const char multicore_help[] =

@@ -3,11 +3,11 @@
  * from the options and the plan to its experiment's parameters.
  * In --help: the instrument's own noise floor: the spread of its estimators.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "run/run.h"
 #include "report/noise_out.h"
-#include "sections/budget.h"
+#include "frame/budget.h"
 
 static const char noise_help[] =
 	"Times a short L1-resident chase min-of-3, 14 times, and reports the spread of\n"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sections/budget.h"
+#include "frame/budget.h"
 
 /* Plan command ("report" or a section) over rows[0..nrows) (budget.h), on
  * the facts in the JSON file at path, within budget_s (0: the default) and

@@ -4,7 +4,7 @@
  * In --help: the planner alone, on another machine's facts: plan --from
  * RESULT.json.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "sections/plan_facts.h"
 #include "util/usage.h"

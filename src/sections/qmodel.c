@@ -5,7 +5,7 @@
  * the simulation is exact, the bound is what `model` and `trace` use.
  */
 #include "sections/qmodel.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "analyse/qmodel.h"
 #include "analyse/qmodel_dram.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "analyse/dram.h"
-#include "sections/options.h"
+#include "frame/options.h"
 
 #define QMODEL_CMD_MAX_LANES 32
 

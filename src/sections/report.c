@@ -3,7 +3,7 @@
  * from the options and the plan to its experiment's parameters.
  * In --help: the full report (default): every section below, in order.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 static const char report_help[] =
 	"Runs every measuring section in order and writes one text report (and, with\n"

@@ -6,10 +6,10 @@
  * and huge pages.
  */
 #include "sections/tlb.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "report/tlb_out.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 
 static const char tlb_help[] =
 	"Chases one load per 4 KiB page (the line offset rotating from page to page, so\n"

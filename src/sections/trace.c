@@ -6,7 +6,7 @@
  * instruction record per cycle), or the textbook 200.
  */
 #include "sections/trace.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "analyse/envelope.h"
 #include "analyse/load.h"

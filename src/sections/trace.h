@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sections/options.h"
+#include "frame/options.h"
 
 /* The command: analyse trace_path and print the report to out; with
  * json_path, add the time of the misses under each bound of that result.

@@ -5,11 +5,11 @@
  * In --help: out-of-order structure sizes: reorder buffer, register files,
  * load/store queues, and (opt-in) the L1D miss buffers.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "jit/probe.h"
 #include "report/window_out.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/jsonw.h"
 #include "util/usage.h"
 

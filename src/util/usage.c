@@ -1,5 +1,5 @@
 /* usage.c: write a usage error message into a caller's buffer (usage.h).
- * Shared by cli.c, plan.c and sections/registry.c, which used to hold one copy
+ * Shared by cli.c, plan.c and frame/registry.c, which used to hold one copy
  * each. No hardware facts; no printing. */
 #include "util/usage.h"
 

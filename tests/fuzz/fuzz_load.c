@@ -10,7 +10,7 @@
 #include "sections/compare.h"
 #include "analyse/load.h"
 #include "sections/model.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 #include "report/html.h"
 #include "report/plots.h"

@@ -21,7 +21,7 @@
 #include "report/multicore_out.h"
 #include "report/tlb_out.h"
 #include "report/summary.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 #include "util/jsonw.h"
 

@@ -15,10 +15,10 @@
 
 #include "core/topo.h"
 
-#include "sections/budget.h"
+#include "frame/budget.h"
 #include "sections/plan_facts.h"
 #include "exp/cost.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 #include "util/jsonw.h"
 

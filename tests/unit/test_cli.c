@@ -3,7 +3,7 @@
 #include "../harness.h"
 
 #include "cli.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <errno.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 #include "exp/latency.h"
 #include "exp/machine.h"
 #include "report/summary.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
 
 #include "report/view.h"
 #include "sections/fleet.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <math.h>
 #include <stdbool.h>

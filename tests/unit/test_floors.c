@@ -11,7 +11,7 @@
 #include "exp/mlp.h"
 #include "report/mlp_out.h"
 #include "report/summary.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/format.h"
 #include "util/jsonr.h"
 #include "util/jsonw.h"

@@ -17,7 +17,7 @@
 #include "util/atomic.h"
 #include "report/plots.h"
 #include "report/view.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "report/svg.h"
 
 #include <errno.h>

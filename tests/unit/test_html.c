@@ -15,7 +15,7 @@
 #include "sections/compare.h"
 #include "analyse/load.h"
 #include "analyse/vet.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "report/csv.h"
 #include "report/html.h"
 #include "report/plots.h"

@@ -10,7 +10,7 @@
 #include "../harness.h"
 
 #include "cli.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "man.h"
 
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "man.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
 #include "../harness.h"
 
 #include "analyse/load.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 #include "util/atomic.h"
 

@@ -11,7 +11,7 @@
 #include "util/jsonr.h"
 #include "report/prom.h"
 #include "report/summary.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -10,8 +10,8 @@
 #include "../spawn.h"
 
 #include "analyse/vet.h"
-#include "sections/document.h"
-#include "sections/registry.h"
+#include "frame/document.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 #include "util/jsonw.h"
 

@@ -12,7 +12,7 @@
 #include "util/jsonw.h"
 #include "report/window_out.h"
 #include "report/html.h"
-#include "sections/registry.h"
+#include "frame/registry.h"
 #include "report/summary.h"
 
 #include <math.h>

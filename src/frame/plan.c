@@ -6,7 +6,7 @@
  * (budget.c) shrinks it once the rates are measured, to its floor (twice
  * the cache) and under it only saying the largest set may be cached.
  */
-#include "sections/plan.h"
+#include "frame/plan.h"
 
 #include "exp/policy.h"
 #include "util/format.h"

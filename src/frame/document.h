@@ -3,8 +3,8 @@
  * call each section's own writer. They read the result model and write;
  * they never measure and never decide exit codes.
  */
-#ifndef MLPSCOPE_SECTIONS_DOCUMENT_H
-#define MLPSCOPE_SECTIONS_DOCUMENT_H
+#ifndef MLPSCOPE_FRAME_DOCUMENT_H
+#define MLPSCOPE_FRAME_DOCUMENT_H
 
 #include <stdio.h>
 

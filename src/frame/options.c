@@ -5,7 +5,7 @@
  * when absent. Which command may take which option is the parser's
  * (cli.c); what a value means is the declaring section's.
  */
-#include "sections/options.h"
+#include "frame/options.h"
 
 #include "util/usage.h"
 

@@ -11,8 +11,8 @@
  * budget_hooks beside its own glue in sections/NAME.c; the planner only
  * loops over them and names none.
  */
-#ifndef MLPSCOPE_SECTIONS_BUDGET_H
-#define MLPSCOPE_SECTIONS_BUDGET_H
+#ifndef MLPSCOPE_FRAME_BUDGET_H
+#define MLPSCOPE_FRAME_BUDGET_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,12 +5,12 @@
  * the envelope (tool, version, provenance, warnings); each section's object
  * comes from its registry row's writer, in registry order.
  */
-#include "sections/document.h"
+#include "frame/document.h"
 
 #include "analyse/vet.h"
 
-#include "sections/budget.h"
-#include "sections/registry.h"
+#include "frame/budget.h"
+#include "frame/registry.h"
 #include "util/jsonr.h"
 #include "util/jsonw.h"
 #include "report/summary.h"

@@ -8,8 +8,8 @@
  * cli.h so the sections do not depend on the parser (which itself looks
  * commands up in the registry).
  */
-#ifndef MLPSCOPE_SECTIONS_OPTIONS_H
-#define MLPSCOPE_SECTIONS_OPTIONS_H
+#ifndef MLPSCOPE_FRAME_OPTIONS_H
+#define MLPSCOPE_FRAME_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,10 +5,10 @@
  * taken, then the warnings. Every column names its
  * quantity and unit; that is the section writers' job.
  */
-#include "sections/document.h"
+#include "frame/document.h"
 
-#include "sections/budget.h"
-#include "sections/registry.h"
+#include "frame/budget.h"
+#include "frame/registry.h"
 #include "report/summary.h"
 
 #include <stdio.h>

@@ -8,15 +8,15 @@
  * order, the writers and freeing all loop over registry[], so nothing else
  * names a section. Sections never print and never exit: main.c does.
  */
-#ifndef MLPSCOPE_SECTIONS_REGISTRY_H
-#define MLPSCOPE_SECTIONS_REGISTRY_H
+#ifndef MLPSCOPE_FRAME_REGISTRY_H
+#define MLPSCOPE_FRAME_REGISTRY_H
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "sections/options.h"
+#include "frame/options.h"
 
 struct budget_hooks;
 struct budget_row;
@@ -95,7 +95,7 @@ struct section {
 
 	/* SECTION_MEASURE */
 	size_t result_bytes;       /* zeroed before run */
-	/* Its part in the budget (sections/budget.h): defaults, price, shrink
+	/* Its part in the budget (frame/budget.h): defaults, price, shrink
 	 * steps and the plan's keys for its settings; NULL: priced at nothing. */
 	const struct budget_hooks *budget;
 	/* Validate the plan for this row before anything runs: 0, or 2 with err
@@ -133,11 +133,9 @@ struct section {
 	int (*command)(const struct options *o, char *err, size_t errlen);
 };
 
-/* Every section, from sections/list.h. */
-#define SECTION(name) extern const struct section section_##name;
-#include "sections/list.h"
-#undef SECTION
-
+/* Every row, in report order. Declared here and filled by the rows' own
+ * folder (sections/list.c, from sections/list.h), so the framework loops
+ * over the rows without naming one, and nothing here includes upward. */
 extern const struct section *const registry[];
 extern const size_t registry_count;
 

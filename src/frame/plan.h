@@ -3,12 +3,12 @@
  * the reported caches and free memory, the CPU to pin) and checked, so that
  * every refusal happens before any long work starts.
  */
-#ifndef MLPSCOPE_SECTIONS_PLAN_H
-#define MLPSCOPE_SECTIONS_PLAN_H
+#ifndef MLPSCOPE_FRAME_PLAN_H
+#define MLPSCOPE_FRAME_PLAN_H
 
 #include "core/arena.h"
-#include "sections/budget.h"
-#include "sections/options.h"
+#include "frame/budget.h"
+#include "frame/options.h"
 #include "core/clock.h"
 #include "run/run.h"
 #include "core/topo.h"

@@ -11,7 +11,7 @@
  * sets past the caches and the memory cap; no section is named. Pure: no clock, no memory mapped, so `plan --from` and
  * the tests run it.
  */
-#include "sections/budget.h"
+#include "frame/budget.h"
 
 #include "exp/policy.h"
 #include "util/format.h"

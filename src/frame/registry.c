@@ -1,14 +1,15 @@
 /*
- * The registry: the sections of sections/list.h as one array in report
- * order, the lookup by command word, and the loops every section takes
- * part in (what runs for a command, the plan checks, CSV tables, freeing).
+ * The registry: the lookup by command word over registry[] (the rows in
+ * report order, filled by sections/list.c), and the loops every section
+ * takes part in (what runs for a command, the plan checks, CSV tables,
+ * freeing).
  * Each section's own glue and descriptor live in sections/NAME.c; the
  * helpers several of them share are here. Nothing here names a section.
  */
-#include "sections/registry.h"
+#include "frame/registry.h"
 
 #include "core/team.h"
-#include "sections/plan.h"
+#include "frame/plan.h"
 #include "util/atomic.h"
 #include "util/format.h"
 #include "util/usage.h"
@@ -63,14 +64,6 @@ const void *registry_result(const struct report *r, const struct section *row)
 
 	return i < registry_count ? r->results[i] : NULL;
 }
-
-const struct section *const registry[] = {
-#define SECTION(name) &section_##name,
-#include "sections/list.h"
-#undef SECTION
-};
-
-const size_t registry_count = sizeof(registry) / sizeof(registry[0]);
 
 const struct section *registry_find(const char *name)
 {
