@@ -123,9 +123,12 @@ $(BUILD)/obj/%.o: %.c $(BUILDINFO)
 # header included which, so the layer test (test_structure.c) reads a
 # header's own includes here; a cycle through headers with no .c of their
 # own would go unseen otherwise.
+# A header moved or deleted leaves its old dependency file behind, which
+# make would try to remake from the missing header (its -MP rule says the
+# header exists): that file is dropped instead.
 $(BUILD)/obj/%.h.d: %.h $(BUILDINFO)
 	@mkdir -p $(dir $@)
-	@$(CC) $(ALL_CFLAGS) -E -x c -MF $@ -MT $@ -o /dev/null $<
+	@if [ -f $< ]; then $(CC) $(ALL_CFLAGS) -E -x c -MF $@ -MT $@ -o /dev/null $<; else rm -f $@; fi
 
 # The compiler and flags are recorded in every JSON result (provenance), so
 # they are written into a header that is rewritten only when they change.
