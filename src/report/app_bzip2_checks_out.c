@@ -127,6 +127,17 @@ static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *
 	jsonw_object_end(w);
 }
 
+/* A prediction judged; jsonw_double writes an unmeasured (NaN) figure as null. */
+static const struct jsonw_field prediction_fields[] = {
+	JSONW_FIELD(TEXT, "axis", struct app_bzip2_prediction, axis),
+	JSONW_FIELD(STRING, "figure", struct app_bzip2_prediction, figure),
+	JSONW_FIELD(DOUBLE, "expected", struct app_bzip2_prediction, expected),
+	JSONW_FIELD(DOUBLE, "measured", struct app_bzip2_prediction, measured),
+	JSONW_FIELD(STRING, "verdict", struct app_bzip2_prediction, verdict),
+	JSONW_FIELD(STRING, "why", struct app_bzip2_prediction, why),
+	JSONW_FIELD(TEXT, "hypothesis", struct app_bzip2_prediction, hypothesis),
+};
+
 static void write_predictions_json(const struct app_bzip2_predictions *ps, struct jsonw *w)
 {
 	if (!ps->n) {
@@ -138,21 +149,7 @@ static void write_predictions_json(const struct app_bzip2_predictions *ps, struc
 	jsonw_string(w, "file_sha256", ps->sha256);
 	jsonw_string_or_null(w, "written_utc", ps->written_utc[0], ps->written_utc);
 	jsonw_double(w, "tolerance_pct", ps->tolerance_pct);
-	jsonw_array_begin(w, "items");
-	for (unsigned i = 0; i < ps->n; i++) {
-		const struct app_bzip2_prediction *p = &ps->p[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "axis", p->axis);
-		jsonw_string(w, "figure", p->figure);
-		jsonw_double(w, "expected", p->expected);
-		jsonw_double_or_null(w, "measured", isfinite(p->measured), p->measured);
-		jsonw_string(w, "verdict", p->verdict);
-		jsonw_string(w, "why", p->why);
-		jsonw_string(w, "hypothesis", p->hypothesis);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "items", ps->p, ps->n, prediction_fields);
 	jsonw_object_end(w);
 }
 
