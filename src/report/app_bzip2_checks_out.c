@@ -101,17 +101,22 @@ void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 	write_hypotheses_text(r, f);
 }
 
+/* The bound and its terms, null where the check did not run. */
+static const struct jsonw_field baseline_fields[] = {
+	JSONW_FIELD(DOUBLE, "chase_ns", struct app_bzip2_baseline, chase_ns),
+	JSONW_FIELD(DOUBLE, "work_ns_per_row", struct app_bzip2_baseline, work_ns_per_row),
+	JSONW_FIELD(TEXT, "work_from", struct app_bzip2_baseline, work_from),
+	JSONW_FIELD(DOUBLE, "floor_pct", struct app_bzip2_baseline, floor_pct),
+	JSONW_FIELD(DOUBLE, "bound_ns_per_row", struct app_bzip2_baseline, bound_ns_per_row),
+};
+
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
 	const struct app_bzip2_baseline *b = &r->baseline;
 
 	jsonw_object_begin(w, "k1_baseline");
 	jsonw_bool(w, "checked", b->checked);
-	jsonw_double_or_null(w, "chase_ns", b->checked, b->chase_ns);
-	jsonw_double_or_null(w, "work_ns_per_row", b->checked, b->work_ns_per_row);
-	jsonw_string_or_null(w, "work_from", b->checked, b->work_from);
-	jsonw_double_or_null(w, "floor_pct", b->checked, b->floor_pct);
-	jsonw_double_or_null(w, "bound_ns_per_row", b->checked, b->bound_ns_per_row);
+	JSONW_FIELDS_OR_NULL(w, b, baseline_fields, b->checked);
 	jsonw_uint(w, "slow_walks", b->nslow);
 	jsonw_array_begin(w, "walks");
 	for (unsigned i = 0; i < b->nrows; i++) {
