@@ -380,6 +380,52 @@ static void write_ramps_json(struct jsonw *w, const struct window_result *r)
 	jsonw_array_end(w);
 }
 
+/* One filler's object in window.fillers; rob_checked: the run timed the
+ * ROB's state over the run, so each filler's state is known. */
+static void write_filler(struct jsonw *w, const struct window_filler_result *fr, bool rob_checked)
+{
+	jsonw_object_begin(w, NULL);
+	jsonw_string(w, "filler", fr->name);
+	jsonw_string(w, "structure", fr->structure);
+	JSONW_OBJECT_ARRAY(w, "points", fr->points, fr->npoints, window_point_fields);
+	if (fr->step_found) {
+		JSONW_FIELDS(w, fr, filler_step_fields);
+	} else {
+		jsonw_null(w, "step_n_fits");
+		jsonw_null(w, "step_n_fails");
+		jsonw_null(w, "capacity");
+	}
+	jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
+	JSONW_FIELDS(w, fr, filler_fit_fields);
+	jsonw_array_begin(w, "transition_n");
+	for (unsigned j = 0; j < fr->ntransition; j++)
+		jsonw_uint(w, NULL, fr->transition_n[j]);
+	jsonw_array_end(w);
+	write_repeat(w, fr);
+	if (fr->step_found) {
+		jsonw_double(w, "whole_capacity", fr->whole_capacity);
+		jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
+		jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
+	} else {
+		jsonw_null(w, "whole_capacity");
+	}
+	jsonw_bool(w, "partitioned", fr->partitioned);
+	jsonw_bool(w, "disagrees", fr->disagrees);
+	jsonw_double(w, "begin_s", fr->begin_s);
+	jsonw_double(w, "end_s", fr->end_s);
+	jsonw_string_or_null(w, "rob_state", rob_checked, window_rob_state_name(fr->rob_state));
+	jsonw_bool(w, "rob_bound", fr->rob_bound);
+	if (fr->filler == PROBE_FILLER_MISS && fr->miss.knee_found) {
+		jsonw_object_begin(w, "knee");
+		JSONW_FIELDS(w, fr, miss_knee_fields);
+		jsonw_double_or_null(w, "slope_buffers", isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
+		jsonw_object_end(w);
+	} else {
+		jsonw_null(w, "knee");
+	}
+	jsonw_object_end(w);
+}
+
 void window_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct window_result *r = result;
@@ -390,50 +436,8 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 	if (r->note[0])
 		jsonw_string(w, "warning", r->note);
 	jsonw_array_begin(w, "fillers");
-	for (unsigned i = 0; i < r->nfillers; i++) {
-		const struct window_filler_result *fr = &r->fillers[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "filler", fr->name);
-		jsonw_string(w, "structure", fr->structure);
-		JSONW_OBJECT_ARRAY(w, "points", fr->points, fr->npoints, window_point_fields);
-		if (fr->step_found) {
-			JSONW_FIELDS(w, fr, filler_step_fields);
-		} else {
-			jsonw_null(w, "step_n_fits");
-			jsonw_null(w, "step_n_fails");
-			jsonw_null(w, "capacity");
-		}
-		jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
-		JSONW_FIELDS(w, fr, filler_fit_fields);
-		jsonw_array_begin(w, "transition_n");
-		for (unsigned j = 0; j < fr->ntransition; j++)
-			jsonw_uint(w, NULL, fr->transition_n[j]);
-		jsonw_array_end(w);
-		write_repeat(w, fr);
-		if (fr->step_found) {
-			jsonw_double(w, "whole_capacity", fr->whole_capacity);
-			jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
-			jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
-		} else {
-			jsonw_null(w, "whole_capacity");
-		}
-		jsonw_bool(w, "partitioned", fr->partitioned);
-		jsonw_bool(w, "disagrees", fr->disagrees);
-		jsonw_double(w, "begin_s", fr->begin_s);
-		jsonw_double(w, "end_s", fr->end_s);
-		jsonw_string_or_null(w, "rob_state", r->rob.nchecks, window_rob_state_name(fr->rob_state));
-		jsonw_bool(w, "rob_bound", fr->rob_bound);
-		if (fr->filler == PROBE_FILLER_MISS && fr->miss.knee_found) {
-			jsonw_object_begin(w, "knee");
-			JSONW_FIELDS(w, fr, miss_knee_fields);
-			jsonw_double_or_null(w, "slope_buffers", isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
-			jsonw_object_end(w);
-		} else {
-			jsonw_null(w, "knee");
-		}
-		jsonw_object_end(w);
-	}
+	for (unsigned i = 0; i < r->nfillers; i++)
+		write_filler(w, &r->fillers[i], r->rob.nchecks);
 	jsonw_array_end(w);
 	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
 	write_rob_json(w, &r->rob);
