@@ -308,22 +308,6 @@ unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, doub
 	return m;
 }
 
-size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
-				  struct latency_fall *out, size_t cap)
-{
-	/* The rule every swept curve shares (exp/curve_falls.h), in latency's
-	 * own names. */
-	struct curve_fall c[LATENCY_FALLS_MAX];
-	size_t found = curve_find_falls(sizes, ns, n, floor_pct, c, LATENCY_FALLS_MAX);
-
-	for (size_t i = 0; i < found && i < cap && i < LATENCY_FALLS_MAX; i++)
-		out[i] = (struct latency_fall){
-			.index = c[i].index, .size_bytes = c[i].x, .latency_ns = c[i].y, .ref_index = c[i].ref_index,
-			.ref_size_bytes = c[i].ref_x, .ref_latency_ns = c[i].ref_y, .fall_pct = c[i].fall_pct,
-		};
-	return found;
-}
-
 /* The largest of the per-block minima of v (n regions, per to a block):
  * the allocation's worst moment. */
 static double worst_block_min(const double *v, unsigned n, unsigned per)
@@ -433,8 +417,8 @@ void latency_derive(struct latency_result *r, const struct latency_params *p)
 			(double)l->size_bytes), .to_ns = ns[j],
 		};
 	}
-	r->nfalls_found = latency_find_non_monotonic(sizes, ns, r->ncurve, r->noise_floor_pct, r->falls,
-						     LATENCY_FALLS_MAX);
+	/* The rule every swept curve shares: a larger set never reads faster. */
+	r->nfalls_found = curve_find_falls(sizes, ns, r->ncurve, r->noise_floor_pct, r->falls, LATENCY_FALLS_MAX);
 	r->nfalls = r->nfalls_found < LATENCY_FALLS_MAX ? (unsigned)r->nfalls_found : LATENCY_FALLS_MAX;
 	top = &r->points[r->ncurve - 1];
 	r->chase_ns_at_max = top->chase_ns;

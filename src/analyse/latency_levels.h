@@ -108,10 +108,4 @@ unsigned latency_tlb_knees(const double *sizes, const double *ns, size_t n, doub
 			   const size_t *tlb_reach, const double *tlb_extra, unsigned ntlb, struct latency_knee *out,
 			   unsigned cap);
 
-/* Points where latency falls by more than floor_pct below the largest value
- * at any smaller size (ascending sizes[]). Writes at most cap falls, returns
- * how many there are. Pure. */
-size_t latency_find_non_monotonic(const double *sizes, const double *ns, size_t n, double floor_pct,
-				  struct latency_fall *out, size_t cap);
-
 #endif

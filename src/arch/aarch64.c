@@ -43,11 +43,6 @@ double arch_timer_stated_hz(void)
 	return (double)f;
 }
 
-int arch_timer_invariant(void)
-{
-	return 1;
-}
-
 const char *arch_name(void)
 {
 	return "aarch64";

@@ -37,11 +37,6 @@ double arch_timer_stated_hz(void)
 	return 1e9;
 }
 
-int arch_timer_invariant(void)
-{
-	return 1;
-}
-
 const char *arch_name(void)
 {
 	return "generic";

@@ -462,10 +462,10 @@ static unsigned retime_pick(const struct latency_result *r, unsigned *pick, unsi
 	unsigned above[LATENCY_POINTS_MAX] = {0}, n = 0;
 
 	for (unsigned f = 0; f < r->nfalls; f++) {
-		const struct latency_fall *x = &r->falls[f];
+		const struct curve_fall *x = &r->falls[f];
 
 		for (size_t j = x->ref_index; j < x->index; j++)
-			above[j] += r->points[j].chase_ns > x->latency_ns * (1.0 + tol);
+			above[j] += r->points[j].chase_ns > x->y * (1.0 + tol);
 	}
 	*left = 0;
 	for (;;) {

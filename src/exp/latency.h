@@ -18,6 +18,7 @@
 #include "core/arena.h"
 #include "core/chain.h"
 #include "core/clock.h"
+#include "exp/curve_falls.h"
 #include "exp/latency_curve.h"
 
 #define LATENCY_POINTS_MAX 128
@@ -205,15 +206,6 @@ struct latency_knee {
 	double tlb_step_ns;          /* what that TLB step adds per load */
 };
 
-/* A point whose latency fell below an earlier, smaller working set's. */
-struct latency_fall {
-	size_t index;                /* into the series given */
-	double size_bytes, latency_ns;
-	size_t ref_index;            /* the earlier maximum it fell below */
-	double ref_size_bytes, ref_latency_ns;
-	double fall_pct;             /* 100 * (1 - latency / ref_latency) */
-};
-
 /* A level's warm reference: at the curve point in the level's middle, the
  * same chase walked back to back (a full walk, then reference_walks
  * consecutive walks of the whole set, or of 4x region_hops past
@@ -254,7 +246,7 @@ struct latency_result {
 	struct latency_reference refs[LATENCY_LEVELS_MAX];
 	unsigned nrefs;              /* one per cache level and memory (TLB steps take none) */
 	unsigned refs_disagree;      /* of those, the curve slower beyond the tolerance */
-	struct latency_fall falls[LATENCY_FALLS_MAX];
+	struct curve_fall falls[LATENCY_FALLS_MAX]; /* x: working set (bytes), y: chase (ns) */
 	unsigned nfalls;             /* stored */
 	size_t nfalls_found;         /* may exceed nfalls */
 	size_t nfalls_sweep;         /* found before re-timing (the sweep's own curve) */

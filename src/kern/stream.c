@@ -17,6 +17,21 @@
  * pair, and several pairs in one statement can run out of registers. */
 #define OPAQUE(x) __asm__("" : "+r"(x))
 
+/* One line of stores, each 8 bytes through volatile: never merged into
+ * vector stores (the SLP vectorizer does that even with an opaque value)
+ * nor into a memset. */
+static inline __attribute__((always_inline)) void store_line(volatile uint64_t *p, uint64_t v)
+{
+	p[0] = v;
+	p[1] = v;
+	p[2] = v;
+	p[3] = v;
+	p[4] = v;
+	p[5] = v;
+	p[6] = v;
+	p[7] = v;
+}
+
 uint64_t stream_read_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
 {
 	const uint64_t *p = src, *end = p + bytes / sizeof(uint64_t);
@@ -40,21 +55,11 @@ uint64_t stream_read_scalar(void *dst, const void *src, size_t bytes, uint64_t s
 
 uint64_t stream_write_scalar(void *dst, const void *src, size_t bytes, uint64_t seed)
 {
-	/* volatile: one 8-byte store each, never merged into vector stores
-	 * (the SLP vectorizer does that even with an opaque value) or memset. */
 	volatile uint64_t *p = dst, *end = p + bytes / sizeof(uint64_t);
 
 	(void)src;
-	for (; p < end; p += WORDS_PER_LINE) {
-		p[0] = seed;
-		p[1] = seed;
-		p[2] = seed;
-		p[3] = seed;
-		p[4] = seed;
-		p[5] = seed;
-		p[6] = seed;
-		p[7] = seed;
-	}
+	for (; p < end; p += WORDS_PER_LINE)
+		store_line(p, seed);
 	return 0;
 }
 
@@ -90,8 +95,8 @@ uint64_t stream_copy_scalar(void *dst, const void *src, size_t bytes, uint64_t s
 }
 
 /* r lines read, then w lines written, repeating; constant r and w in each
- * caller, so every ratio gets its own loop (`make disasm`). Stores through
- * volatile, as write_scalar: one 8-byte store each, no memset. */
+ * caller, so every ratio gets its own loop (`make disasm`). Its stores are
+ * write_scalar's, store_line. */
 static inline __attribute__((always_inline)) uint64_t mix_lines(uint64_t *p, size_t bytes, unsigned r, unsigned w,
 								 uint64_t seed)
 {
@@ -104,18 +109,8 @@ static inline __attribute__((always_inline)) uint64_t mix_lines(uint64_t *p, siz
 			OPAQUE(a);
 			OPAQUE(b);
 		}
-		for (unsigned i = 0; i < w && p < end; i++, p += WORDS_PER_LINE) {
-			volatile uint64_t *q = p;
-
-			q[0] = seed;
-			q[1] = seed;
-			q[2] = seed;
-			q[3] = seed;
-			q[4] = seed;
-			q[5] = seed;
-			q[6] = seed;
-			q[7] = seed;
-		}
+		for (unsigned i = 0; i < w && p < end; i++, p += WORDS_PER_LINE)
+			store_line(p, seed);
 	}
 	return a + b;
 }

@@ -101,17 +101,22 @@ void app_bzip2_checks_write_text(const struct app_bzip2_result *r, FILE *f)
 	write_hypotheses_text(r, f);
 }
 
+/* The bound and its terms, null where the check did not run. */
+static const struct jsonw_field baseline_fields[] = {
+	JSONW_FIELD(DOUBLE, "chase_ns", struct app_bzip2_baseline, chase_ns),
+	JSONW_FIELD(DOUBLE, "work_ns_per_row", struct app_bzip2_baseline, work_ns_per_row),
+	JSONW_FIELD(TEXT, "work_from", struct app_bzip2_baseline, work_from),
+	JSONW_FIELD(DOUBLE, "floor_pct", struct app_bzip2_baseline, floor_pct),
+	JSONW_FIELD(DOUBLE, "bound_ns_per_row", struct app_bzip2_baseline, bound_ns_per_row),
+};
+
 static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *w)
 {
 	const struct app_bzip2_baseline *b = &r->baseline;
 
 	jsonw_object_begin(w, "k1_baseline");
 	jsonw_bool(w, "checked", b->checked);
-	jsonw_double_or_null(w, "chase_ns", b->checked, b->chase_ns);
-	jsonw_double_or_null(w, "work_ns_per_row", b->checked, b->work_ns_per_row);
-	jsonw_string_or_null(w, "work_from", b->checked, b->work_from);
-	jsonw_double_or_null(w, "floor_pct", b->checked, b->floor_pct);
-	jsonw_double_or_null(w, "bound_ns_per_row", b->checked, b->bound_ns_per_row);
+	JSONW_FIELDS_OR_NULL(w, b, baseline_fields, b->checked);
 	jsonw_uint(w, "slow_walks", b->nslow);
 	jsonw_array_begin(w, "walks");
 	for (unsigned i = 0; i < b->nrows; i++) {
@@ -127,6 +132,17 @@ static void write_baseline_json(const struct app_bzip2_result *r, struct jsonw *
 	jsonw_object_end(w);
 }
 
+/* A prediction judged; jsonw_double writes an unmeasured (NaN) figure as null. */
+static const struct jsonw_field prediction_fields[] = {
+	JSONW_FIELD(TEXT, "axis", struct app_bzip2_prediction, axis),
+	JSONW_FIELD(STRING, "figure", struct app_bzip2_prediction, figure),
+	JSONW_FIELD(DOUBLE, "expected", struct app_bzip2_prediction, expected),
+	JSONW_FIELD(DOUBLE, "measured", struct app_bzip2_prediction, measured),
+	JSONW_FIELD(STRING, "verdict", struct app_bzip2_prediction, verdict),
+	JSONW_FIELD(STRING, "why", struct app_bzip2_prediction, why),
+	JSONW_FIELD(TEXT, "hypothesis", struct app_bzip2_prediction, hypothesis),
+};
+
 static void write_predictions_json(const struct app_bzip2_predictions *ps, struct jsonw *w)
 {
 	if (!ps->n) {
@@ -138,21 +154,7 @@ static void write_predictions_json(const struct app_bzip2_predictions *ps, struc
 	jsonw_string(w, "file_sha256", ps->sha256);
 	jsonw_string_or_null(w, "written_utc", ps->written_utc[0], ps->written_utc);
 	jsonw_double(w, "tolerance_pct", ps->tolerance_pct);
-	jsonw_array_begin(w, "items");
-	for (unsigned i = 0; i < ps->n; i++) {
-		const struct app_bzip2_prediction *p = &ps->p[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "axis", p->axis);
-		jsonw_string(w, "figure", p->figure);
-		jsonw_double(w, "expected", p->expected);
-		jsonw_double_or_null(w, "measured", isfinite(p->measured), p->measured);
-		jsonw_string(w, "verdict", p->verdict);
-		jsonw_string(w, "why", p->why);
-		jsonw_string(w, "hypothesis", p->hypothesis);
-		jsonw_object_end(w);
-	}
-	jsonw_array_end(w);
+	JSONW_OBJECT_ARRAY(w, "items", ps->p, ps->n, prediction_fields);
 	jsonw_object_end(w);
 }
 

@@ -43,11 +43,6 @@ static const struct html_rows_table bandwidth_tables[] = {
 	HTML_ROWS_TABLE("efficiency", eff_cols, "random-access efficiency (a model)"),
 };
 
-static void bandwidth_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
-{
-	HTML_SECTION(f, v, c, "bandwidth", "Bandwidth: sequential streams, decimal GB/s", bw_rows, bandwidth_tables);
-}
-
 static void add_bandwidth(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *b)
 {
 	const struct jsonr_value *k = jsonr_get(b, "kernels"), *best1 = NULL, *bestn = NULL;
@@ -167,7 +162,9 @@ static const struct view_prom_family bandwidth_prom[] = {
 };
 
 const struct view view_bandwidth = {
-	.section = "bandwidth", .html = bandwidth_html, VIEW_PLOTS(bandwidth_plots), .compare = compare_bandwidth,
+	.section = "bandwidth",
+	VIEW_HTML_SECTION("Bandwidth: sequential streams, decimal GB/s", bw_rows, bandwidth_tables),
+	VIEW_PLOTS(bandwidth_plots), .compare = compare_bandwidth,
 	.summary_line = "read bandwidth", .summary = add_bandwidth,
 	VIEW_FLEET(bandwidth_fleet), VIEW_FLEET_SETTINGS(bandwidth_fleet_settings), VIEW_PROM(bandwidth_prom),
 };

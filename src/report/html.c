@@ -202,9 +202,17 @@ static void write_run(FILE *f, const struct view *const *views, const struct jso
 	heading(f, 2, id, NULL, label);
 	heading(f, 3, NULL, label, "Provenance");
 	HTML_KV(f, doc, prov_rows, NULL);
-	for (size_t i = 0; views[i]; i++)
-		if (views[i]->html && (v = jsonr_get(doc, views[i]->section)))
-			views[i]->html(f, v, &c);
+	for (size_t i = 0; views[i]; i++) {
+		const struct view *w = views[i];
+
+		if (!(v = jsonr_get(doc, w->section)))
+			continue;
+		if (w->html)
+			w->html(f, v, &c);
+		else if (w->html_title)
+			html_section_tables(f, v, &c, w->section, w->html_title, w->html_rows, w->nhtml_rows, w->html_tables,
+					    w->nhtml_tables);
+	}
 	html_section_heading(f, &c, "warnings", "Warnings");
 	v = jsonr_get(doc, "warnings");
 	if (v && v->type == JSONR_ARRAY && v->u.children.count) {

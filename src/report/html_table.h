@@ -64,12 +64,9 @@ struct html_rows_table {
 #define HTML_ROWS_TABLE(path, cols, caption) { path, cols, HTML_NCOLS(cols), caption }
 
 /* The plain section: its heading, the key/value rows of its object v, then
- * each of its tables in order. */
+ * each of its tables in order (a view names them with VIEW_HTML_SECTION). */
 void html_section_tables(FILE *f, const struct jsonr_value *v, const struct html_ctx *c, const char *section,
 			 const char *title, const struct html_col *kv, size_t nkv, const struct html_rows_table *t,
 			 size_t nt);
-
-#define HTML_SECTION(f, v, c, section, title, kv, tables) \
-	html_section_tables(f, v, c, section, title, kv, HTML_NCOLS(kv), tables, HTML_NCOLS(tables))
 
 #endif

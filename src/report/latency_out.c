@@ -407,16 +407,16 @@ static void write_falls_text(const struct latency_result *r, FILE *f)
 		fprintf(f, "  the chase curve never falls by more than the floor as the working set grows%s\n",
 			r->nfalls_sweep ? " (once re-timed)" : "");
 	for (unsigned i = 0; i < r->nfalls; i++) {
-		const struct latency_fall *x = &r->falls[i];
+		const struct curve_fall *x = &r->falls[i];
 		char s0[32], s1[32];
 
-		report_format_bytes(s0, sizeof(s0), (size_t)x->ref_size_bytes);
-		report_format_bytes(s1, sizeof(s1), (size_t)x->size_bytes);
+		report_format_bytes(s0, sizeof(s0), (size_t)x->ref_x);
+		report_format_bytes(s1, sizeof(s1), (size_t)x->x);
 		/* Re-timed and still above: the set itself reads slower, whatever ran
 		 * before it (where it lives: host pages, a memory node the guest
 		 * cannot see), not the moment. */
 		fprintf(f, "  NON-MONOTONIC: %s at %.2f ns is %.1f%% below %s at %.2f ns: %s, not smoothed\n", s1,
-			x->latency_ns, x->fall_pct, s0, x->ref_latency_ns,
+			x->y, x->fall_pct, s0, x->ref_y,
 			r->points[x->ref_index].nretime ? "re-timed, it stays: that set itself reads slower "
 							  "(its layout, or where its memory lives)"
 							: "a probable layout or measurement fault");
@@ -521,12 +521,12 @@ static void knee_members(struct jsonw *w, const void *e)
 /* A fall's sizes are doubles (the series given); JSON holds them whole. */
 static void fall_members(struct jsonw *w, const void *e)
 {
-	const struct latency_fall *x = e;
+	const struct curve_fall *x = e;
 
-	jsonw_uint(w, "size_bytes", (uint64_t)x->size_bytes);
-	jsonw_double(w, "latency_ns", x->latency_ns);
-	jsonw_uint(w, "below_size_bytes", (uint64_t)x->ref_size_bytes);
-	jsonw_double(w, "below_latency_ns", x->ref_latency_ns);
+	jsonw_uint(w, "size_bytes", (uint64_t)x->x);
+	jsonw_double(w, "latency_ns", x->y);
+	jsonw_uint(w, "below_size_bytes", (uint64_t)x->ref_x);
+	jsonw_double(w, "below_latency_ns", x->ref_y);
 	jsonw_double(w, "fall_pct", x->fall_pct);
 }
 

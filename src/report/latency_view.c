@@ -61,11 +61,6 @@ static const struct html_rows_table latency_tables[] = {
 	HTML_ROWS_TABLE("points", latency_point_cols, "points (minimum over trials)"),
 };
 
-static void latency_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
-{
-	HTML_SECTION(f, v, c, "latency", "Latency: ns per dependent load, random chase vs +64 B stream", latency_rows, latency_tables);
-}
-
 static const char *const level_line[] = { "L1 latency", "L2 latency", "L3 latency", "L4 latency" };
 
 /* OS-reported data/unified cache sizes by level (index 0 = L1), from the
@@ -663,7 +658,9 @@ static const struct view_prom_family latency_prom[] = {
 };
 
 const struct view view_latency = {
-	.section = "latency", .html = latency_html, VIEW_PLOTS(latency_plots), .compare = compare_latency,
+	.section = "latency",
+	VIEW_HTML_SECTION("Latency: ns per dependent load, random chase vs +64 B stream", latency_rows, latency_tables),
+	VIEW_PLOTS(latency_plots), .compare = compare_latency,
 	.summary_line = "cache latency", .summary = add_latency,
 	VIEW_FLEET(latency_fleet), VIEW_FLEET_SETTINGS(latency_fleet_settings), VIEW_FLEET_SCALES(latency_fleet_scales),
 	VIEW_PROM(latency_prom),

@@ -42,9 +42,8 @@ static const struct html_rows_table machine_tables[] = {
 	HTML_ROWS_TABLE("hugetlb", hugetlb_cols, "hugetlb pools"),
 };
 
-static void machine_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
-{
-	HTML_SECTION(f, v, c, "machine", "Machine: what it permits (OS and CPU claims; core clock timed)", machine_rows, machine_tables);
-}
-
-const struct view view_machine = { .section = "machine", .html = machine_html, .cpu_model_key = "cpu_model" };
+const struct view view_machine = {
+	.section = "machine",
+	VIEW_HTML_SECTION("Machine: what it permits (OS and CPU claims; core clock timed)", machine_rows, machine_tables),
+	.cpu_model_key = "cpu_model",
+};

@@ -37,11 +37,6 @@ static const struct html_rows_table multicore_tables[] = {
 	HTML_ROWS_TABLE("points", mc_point_cols, "points"),
 };
 
-static void multicore_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
-{
-	HTML_SECTION(f, v, c, "multicore", "Multicore: K lanes on each of T threads", mc_rows, multicore_tables);
-}
-
 static void compare_multicore(struct compare_table *c, size_t i, const struct jsonr_value *doc,
 			      const struct jsonr_value *part)
 {
@@ -91,6 +86,7 @@ static const struct view_plot multicore_plots[] = { { "multicore", 7, multicore_
 static const struct view_fleet_setting multicore_fleet_settings[] = { { "multicore.per_thread_bytes", 6 } };
 
 const struct view view_multicore = {
-	.section = "multicore", .html = multicore_html, VIEW_PLOTS(multicore_plots), .compare = compare_multicore,
+	.section = "multicore", VIEW_HTML_SECTION("Multicore: K lanes on each of T threads", mc_rows, multicore_tables),
+	VIEW_PLOTS(multicore_plots), .compare = compare_multicore,
 	VIEW_FLEET_SETTINGS(multicore_fleet_settings),
 };

@@ -27,11 +27,6 @@ static const struct html_rows_table noise_tables[] = {
 	HTML_ROWS_TABLE("estimators", estimator_cols, "spread = max/min - 1 of repeated estimates"),
 };
 
-static void noise_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
-{
-	HTML_SECTION(f, v, c, "noise", "Noise: the instrument's noise floor", noise_rows, noise_tables);
-}
-
 static void add_noise(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *n)
 {
 	struct summary_figure *g;
@@ -54,6 +49,6 @@ static const struct view_prom_family noise_prom[] = {
 };
 
 const struct view view_noise = {
-	.section = "noise", .html = noise_html,
+	.section = "noise", VIEW_HTML_SECTION("Noise: the instrument's noise floor", noise_rows, noise_tables),
 	.summary_line = "noise floor", .summary = add_noise, VIEW_FLEET(noise_fleet), VIEW_PROM(noise_prom),
 };

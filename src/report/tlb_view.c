@@ -27,11 +27,6 @@ static const struct html_rows_table tlb_tables[] = {
 	HTML_ROWS_TABLE("levels", tlb_level_cols, "steps (translation, by subtraction)"),
 };
 
-static void tlb_html(FILE *f, const struct jsonr_value *v, const struct html_ctx *c)
-{
-	HTML_SECTION(f, v, c, "tlb", "TLB: one load per page, steps in ns per load", tlb_rows, tlb_tables);
-}
-
 /* Each series whose steps the floor hid: the summary has no TLB row for
  * it, and says why rather than leaving the row out in silence. */
 static void hidden_steps(struct summary *s, const struct jsonr_value *t)
@@ -112,6 +107,6 @@ static const struct view_prom_family tlb_prom[] = {
 };
 
 const struct view view_tlb = {
-	.section = "tlb", .html = tlb_html,
+	.section = "tlb", VIEW_HTML_SECTION("TLB: one load per page, steps in ns per load", tlb_rows, tlb_tables),
 	.summary_line = "TLB", .summary = add_tlb, VIEW_PROM(tlb_prom),
 };

@@ -17,6 +17,8 @@
 #include <stdio.h>
 
 struct compare_table;
+struct html_col;
+struct html_rows_table;
 struct jsonr_value;
 struct summary;
 struct summary_figure;
@@ -80,8 +82,16 @@ struct view_prom_family {
 
 struct view {
 	const char *section;  /* the JSON key of the section's part of a result */
-	/* Its heading(s) and tables for one run; part is doc's member section. */
+	/* Its heading(s) and tables for one run; part is doc's member section.
+	 * NULL for a plain section, named as data instead: the heading
+	 * html_title, the key/value rows html_rows of part, then each of
+	 * html_tables (html_section_tables, report/html_table.h). */
 	void (*html)(FILE *f, const struct jsonr_value *part, const struct html_ctx *c);
+	const char *html_title;
+	const struct html_col *html_rows;
+	size_t nhtml_rows;
+	const struct html_rows_table *html_tables;
+	size_t nhtml_tables;
 	/* The summary row "not run" shows on when part is absent (one of
 	 * summary_lines()); NULL with no headline figures. */
 	const char *summary_line;
@@ -109,6 +119,10 @@ struct view {
 
 /* .plots and .nplots from one array: VIEW_PLOTS(latency_plots). */
 #define VIEW_PLOTS(a) .plots = (a), .nplots = sizeof(a) / sizeof((a)[0])
+/* A plain section's HTML: its heading, key/value rows and tables. */
+#define VIEW_HTML_SECTION(title, rows, tables)                                             \
+	.html_title = (title), .html_rows = (rows), .nhtml_rows = sizeof(rows) / sizeof((rows)[0]), \
+	.html_tables = (tables), .nhtml_tables = sizeof(tables) / sizeof((tables)[0])
 /* .fleet and .fleet_settings likewise. */
 #define VIEW_FLEET(a) .fleet = (a), .nfleet = sizeof(a) / sizeof((a)[0])
 #define VIEW_FLEET_SETTINGS(a) .fleet_settings = (a), .nfleet_settings = sizeof(a) / sizeof((a)[0])

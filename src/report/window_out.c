@@ -266,6 +266,13 @@ static void write_names(struct jsonw *w, const char *key, const struct window_re
 	jsonw_array_end(w);
 }
 
+/* A ROB check's step, null where it found none. */
+static const struct jsonw_field rob_check_step_fields[] = {
+	JSONW_FIELD(UINT, "step_n_fits", struct window_rob_check, step_n_fits),
+	JSONW_FIELD(UINT, "step_n_fails", struct window_rob_check, step_n_fails),
+	JSONW_FIELD(DOUBLE, "capacity", struct window_rob_check, capacity),
+};
+
 static void rob_check_members(struct jsonw *w, const void *e)
 {
 	const struct window_rob_check *c = e;
@@ -273,9 +280,7 @@ static void rob_check_members(struct jsonw *w, const void *e)
 	jsonw_string(w, "when", c->when);
 	jsonw_double(w, "begin_s", c->begin_s);
 	jsonw_double(w, "end_s", c->end_s);
-	jsonw_uint_or_null(w, "step_n_fits", c->step_found, c->step_n_fits);
-	jsonw_uint_or_null(w, "step_n_fails", c->step_found, c->step_n_fails);
-	jsonw_double_or_null(w, "capacity", c->step_found, c->capacity);
+	JSONW_FIELDS_OR_NULL(w, c, rob_check_step_fields, c->step_found);
 	jsonw_string(w, "state", window_rob_state_name(c->state));
 }
 
@@ -296,6 +301,19 @@ static void ramp_members(struct jsonw *w, const void *e)
 	jsonw_double_or_null(w, "ratio_high", isfinite(c.ratio_high), c.ratio_high);
 }
 
+/* The two states' sizes over the run, each null where no check saw it. */
+static const struct jsonw_field rob_whole_fields[] = {
+	JSONW_FIELD(DOUBLE, "whole_capacity", struct window_rob_timeline, whole_capacity),
+	JSONW_FIELD(UINT, "whole_n_fits", struct window_rob_timeline, whole_n_fits),
+	JSONW_FIELD(UINT, "whole_n_fails", struct window_rob_timeline, whole_n_fails),
+};
+
+static const struct jsonw_field rob_partitioned_fields[] = {
+	JSONW_FIELD(DOUBLE, "partitioned_capacity", struct window_rob_timeline, partitioned_capacity),
+	JSONW_FIELD(UINT, "partitioned_n_fits", struct window_rob_timeline, partitioned_n_fits),
+	JSONW_FIELD(UINT, "partitioned_n_fails", struct window_rob_timeline, partitioned_n_fails),
+};
+
 /* window.rob_over_run: null where it was not measured (no nop filler, or
  * it ran alone). */
 static void write_rob_json(struct jsonw *w, const struct window_rob_timeline *t)
@@ -309,12 +327,8 @@ static void write_rob_json(struct jsonw *w, const struct window_rob_timeline *t)
 	jsonw_object_begin(w, "rob_over_run");
 	JSONW_OBJECT_ARRAY_EACH(w, "checks", t->checks, t->nchecks, rob_check_members);
 	jsonw_bool(w, "measured", t->measured);
-	jsonw_double_or_null(w, "whole_capacity", t->have_whole, t->whole_capacity);
-	jsonw_uint_or_null(w, "whole_n_fits", t->have_whole, t->whole_n_fits);
-	jsonw_uint_or_null(w, "whole_n_fails", t->have_whole, t->whole_n_fails);
-	jsonw_double_or_null(w, "partitioned_capacity", t->have_partitioned, t->partitioned_capacity);
-	jsonw_uint_or_null(w, "partitioned_n_fits", t->have_partitioned, t->partitioned_n_fits);
-	jsonw_uint_or_null(w, "partitioned_n_fails", t->have_partitioned, t->partitioned_n_fails);
+	JSONW_FIELDS_OR_NULL(w, t, rob_whole_fields, t->have_whole);
+	JSONW_FIELDS_OR_NULL(w, t, rob_partitioned_fields, t->have_partitioned);
 	jsonw_double(w, "run_seconds", t->run_s);
 	jsonw_double(w, "whole_fraction", t->whole_s / run);
 	jsonw_double(w, "partitioned_fraction", t->partitioned_s / run);
@@ -366,6 +380,52 @@ static void write_ramps_json(struct jsonw *w, const struct window_result *r)
 	jsonw_array_end(w);
 }
 
+/* One filler's object in window.fillers; rob_checked: the run timed the
+ * ROB's state over the run, so each filler's state is known. */
+static void write_filler(struct jsonw *w, const struct window_filler_result *fr, bool rob_checked)
+{
+	jsonw_object_begin(w, NULL);
+	jsonw_string(w, "filler", fr->name);
+	jsonw_string(w, "structure", fr->structure);
+	JSONW_OBJECT_ARRAY(w, "points", fr->points, fr->npoints, window_point_fields);
+	if (fr->step_found) {
+		JSONW_FIELDS(w, fr, filler_step_fields);
+	} else {
+		jsonw_null(w, "step_n_fits");
+		jsonw_null(w, "step_n_fails");
+		jsonw_null(w, "capacity");
+	}
+	jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
+	JSONW_FIELDS(w, fr, filler_fit_fields);
+	jsonw_array_begin(w, "transition_n");
+	for (unsigned j = 0; j < fr->ntransition; j++)
+		jsonw_uint(w, NULL, fr->transition_n[j]);
+	jsonw_array_end(w);
+	write_repeat(w, fr);
+	if (fr->step_found) {
+		jsonw_double(w, "whole_capacity", fr->whole_capacity);
+		jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
+		jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
+	} else {
+		jsonw_null(w, "whole_capacity");
+	}
+	jsonw_bool(w, "partitioned", fr->partitioned);
+	jsonw_bool(w, "disagrees", fr->disagrees);
+	jsonw_double(w, "begin_s", fr->begin_s);
+	jsonw_double(w, "end_s", fr->end_s);
+	jsonw_string_or_null(w, "rob_state", rob_checked, window_rob_state_name(fr->rob_state));
+	jsonw_bool(w, "rob_bound", fr->rob_bound);
+	if (fr->filler == PROBE_FILLER_MISS && fr->miss.knee_found) {
+		jsonw_object_begin(w, "knee");
+		JSONW_FIELDS(w, fr, miss_knee_fields);
+		jsonw_double_or_null(w, "slope_buffers", isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
+		jsonw_object_end(w);
+	} else {
+		jsonw_null(w, "knee");
+	}
+	jsonw_object_end(w);
+}
+
 void window_write_json(const void *result, struct jsonw *w, const char *key)
 {
 	const struct window_result *r = result;
@@ -376,50 +436,8 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 	if (r->note[0])
 		jsonw_string(w, "warning", r->note);
 	jsonw_array_begin(w, "fillers");
-	for (unsigned i = 0; i < r->nfillers; i++) {
-		const struct window_filler_result *fr = &r->fillers[i];
-
-		jsonw_object_begin(w, NULL);
-		jsonw_string(w, "filler", fr->name);
-		jsonw_string(w, "structure", fr->structure);
-		JSONW_OBJECT_ARRAY(w, "points", fr->points, fr->npoints, window_point_fields);
-		if (fr->step_found) {
-			JSONW_FIELDS(w, fr, filler_step_fields);
-		} else {
-			jsonw_null(w, "step_n_fits");
-			jsonw_null(w, "step_n_fails");
-			jsonw_null(w, "capacity");
-		}
-		jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
-		JSONW_FIELDS(w, fr, filler_fit_fields);
-		jsonw_array_begin(w, "transition_n");
-		for (unsigned j = 0; j < fr->ntransition; j++)
-			jsonw_uint(w, NULL, fr->transition_n[j]);
-		jsonw_array_end(w);
-		write_repeat(w, fr);
-		if (fr->step_found) {
-			jsonw_double(w, "whole_capacity", fr->whole_capacity);
-			jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
-			jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
-		} else {
-			jsonw_null(w, "whole_capacity");
-		}
-		jsonw_bool(w, "partitioned", fr->partitioned);
-		jsonw_bool(w, "disagrees", fr->disagrees);
-		jsonw_double(w, "begin_s", fr->begin_s);
-		jsonw_double(w, "end_s", fr->end_s);
-		jsonw_string_or_null(w, "rob_state", r->rob.nchecks, window_rob_state_name(fr->rob_state));
-		jsonw_bool(w, "rob_bound", fr->rob_bound);
-		if (fr->filler == PROBE_FILLER_MISS && fr->miss.knee_found) {
-			jsonw_object_begin(w, "knee");
-			JSONW_FIELDS(w, fr, miss_knee_fields);
-			jsonw_double_or_null(w, "slope_buffers", isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
-			jsonw_object_end(w);
-		} else {
-			jsonw_null(w, "knee");
-		}
-		jsonw_object_end(w);
-	}
+	for (unsigned i = 0; i < r->nfillers; i++)
+		write_filler(w, &r->fillers[i], r->rob.nchecks);
 	jsonw_array_end(w);
 	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
 	write_rob_json(w, &r->rob);

@@ -207,6 +207,16 @@ void jsonw_fields(struct jsonw *w, const void *base, const struct jsonw_field *f
 	}
 }
 
+void jsonw_fields_or_null(struct jsonw *w, const void *base, const struct jsonw_field *fields, size_t n, bool known)
+{
+	if (known) {
+		jsonw_fields(w, base, fields, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		jsonw_null(w, fields[i].key);
+}
+
 void jsonw_fields_object(struct jsonw *w, const char *key, const void *base, const struct jsonw_field *fields,
 			 size_t n)
 {

@@ -98,6 +98,11 @@ struct jsonw_field {
 /* Each of the n rows of fields, read from the struct at base, in order. */
 void jsonw_fields(struct jsonw *w, const void *base, const struct jsonw_field *fields, size_t n);
 
+/* The rows of fields when known, else each of their keys as null: figures
+ * a run obtains together or not at all (a step found, a check that ran),
+ * so a missing one is never written as a made-up 0. */
+void jsonw_fields_or_null(struct jsonw *w, const void *base, const struct jsonw_field *fields, size_t n, bool known);
+
 /* The object under key (NULL inside an array) holding the rows of fields. */
 void jsonw_fields_object(struct jsonw *w, const char *key, const void *base, const struct jsonw_field *fields,
 			 size_t n);
@@ -117,6 +122,8 @@ void jsonw_object_array_each(struct jsonw *w, const char *key, const void *base,
 /* The common calls: a whole table, as fields, an object or an array of
  * objects (from an array of structs, count of them). */
 #define JSONW_FIELDS(w, base, table) jsonw_fields((w), (base), (table), JSONW_NFIELDS(table))
+#define JSONW_FIELDS_OR_NULL(w, base, table, known) \
+	jsonw_fields_or_null((w), (base), (table), JSONW_NFIELDS(table), (known))
 #define JSONW_FIELDS_OBJECT(w, key, base, table) \
 	jsonw_fields_object((w), (key), (base), (table), JSONW_NFIELDS(table))
 #define JSONW_OBJECT_ARRAY(w, key, array, count, table) \

@@ -112,14 +112,14 @@ TEST(latency_non_monotonic_series_is_flagged_and_monotonic_is_not)
 	const double sizes[] = {4096, 8192, 16384, 32768, 65536, 131072};
 	const double rising[] = {1.0, 1.0, 1.01, 3.0, 3.1, 10.0};
 	const double falling[] = {1.0, 1.0, 3.0, 2.0, 3.1, 10.0};
-	struct latency_fall f[4];
+	struct curve_fall f[4];
 
-	CHECK(latency_find_non_monotonic(sizes, rising, 6, 2.0, f, 4) == 0, "a rising series was flagged");
-	CHECK(latency_find_non_monotonic(sizes, falling, 6, 2.0, f, 4) == 1, "a fall of 33%% was missed");
+	CHECK(curve_find_falls(sizes, rising, 6, 2.0, f, 4) == 0, "a rising series was flagged");
+	CHECK(curve_find_falls(sizes, falling, 6, 2.0, f, 4) == 1, "a fall of 33%% was missed");
 	CHECK(f[0].index == 3 && f[0].ref_index == 2 && fabs(f[0].fall_pct - 100.0 / 3) < 1e-9,
 	      "fall at %zu from %zu, %.1f%%", f[0].index, f[0].ref_index, f[0].fall_pct);
 	/* Within the floor is noise, not a fall. */
-	CHECK(latency_find_non_monotonic(sizes, falling, 6, 40.0, f, 4) == 0, "a fall inside the floor was flagged");
+	CHECK(curve_find_falls(sizes, falling, 6, 40.0, f, 4) == 0, "a fall inside the floor was flagged");
 }
 
 TEST(latency_levels_are_plateaus_between_knees)

@@ -525,7 +525,8 @@ static const char *row_incomplete(const struct section *r, const char *output_md
 		return NULL;
 	if (!r->run || !r->write_text || !r->write_json || !r->result_bytes)
 		return "a section without run, text writer, JSON writer or result size";
-	if (!r->view || !r->view->html || !r->view->section || strcmp(r->view->section, r->name))
+	if (!r->view || (!r->view->html && !r->view->html_title) || !r->view->section ||
+	    strcmp(r->view->section, r->name))
 		return "a section without its view (report/NAME_view.c: its JSON key and an HTML hook)";
 	if (!r->view->summary != !r->view->summary_line ||
 	    (r->view->summary_line && !summary_has_line(r->view->summary_line)))
