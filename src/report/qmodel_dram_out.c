@@ -5,7 +5,7 @@
  * then the two-walks case, where two sequential walks interleaved at the
  * controller destroy each other's row locality in a layer neither can see.
  */
-#include "report/qmodel_out.h"
+#include "report/qmodel_dram_out.h"
 
 #include "util/jsonw.h"
 

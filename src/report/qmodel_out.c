@@ -8,6 +8,7 @@
 #include "report/qmodel_out.h"
 
 #include "report/charz_out.h"
+#include "report/qmodel_dram_out.h"
 #include "util/jsonw.h"
 
 #include <math.h>
@@ -69,14 +70,6 @@ static void versus_text(FILE *out, const struct qmodel_table *t)
 			c->slowdown);
 	fprintf(out, "  (strides: requests whose line delta repeats the previous one, the first two unclassified; the "
 		"model issues reads only, so writes are 0: it has no writebacks)\n");
-}
-
-void qmodel_row_name(char *out, size_t size, const struct qmodel_row *r)
-{
-	if (r->chains)
-		snprintf(out, size, "K = %llu", (unsigned long long)r->chains);
-	else
-		snprintf(out, size, "stream");
 }
 
 void qmodel_write_text(FILE *out, const struct qmodel_table *t)
