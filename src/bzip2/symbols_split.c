@@ -9,11 +9,14 @@
  * and byte with selects, and each loop's own dependency chain is short:
  * the bit position in the first, the list in the second.
  *
- * The list's form: on x86-64 with SSSE3 its first 16 bytes are one vector
- * register and a move to front is one byte shuffle by a per-index control
- * (a chain of one instruction a symbol, not a shift-and-mask sequence);
- * bytes past 16 (binary data's deep indices) shift as 16-byte vectors.
- * Elsewhere the list is two 64-bit words and memmove (mtf_words.h).
+ * The list's form, the widest the CPU has: with AVX-512 VBMI the whole
+ * list is four 64-byte registers (mtf_vbmi.h), an index below 64 one byte
+ * permute and a deeper one a permute of each register, no loop. With
+ * SSSE3 its first 16 bytes are one vector register and a move to front is
+ * one byte shuffle by a per-index control (a chain of one instruction a
+ * symbol, not a shift-and-mask sequence); bytes past 16 (binary data's
+ * deep indices) shift as 16-byte vectors in memory. Elsewhere the list is
+ * two 64-bit words and memmove (mtf_words.h).
  *
  * The byte counts the inverse BWT needs are one pass over the column at
  * the end: counted per symbol they were a load and store chained through
@@ -29,6 +32,7 @@
 
 #if defined(__x86_64__)
 #include <tmmintrin.h>
+#include "bzip2/mtf_vbmi.h"
 #define HAVE_SHUFFLE_LIST 1
 #endif
 
@@ -324,9 +328,33 @@ static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte
 		memcpy(&l->gap[i], ctl, 16);
 	}
 }
+
+/* ---- the list as four 64-byte registers and byte permutes (AVX-512 VBMI) ---- */
+#define MTF_RUNS_NAME runs_vbmi
+#define MTF_RUNS_ATTR __attribute__((target(MTF_VBMI_TARGET)))
+#define MTF_LIST struct vbmi_list
+#define MTF_LOCALS __m512i r0 = list->r[0], r1 = list->r[1], r2 = list->r[2], r3 = list->r[3]
+#define MTF_SAVE (list->r[0] = r0, list->r[1] = r1, list->r[2] = r2, list->r[3] = r3)
+#define MTF_FRONT() ((uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(r0)))
+#define MTF_MOVE(i) vbmi_move(list, &r0, &r1, &r2, &r3, (i))
+#define MTF_FILL_BYTES 16
+#define MTF_FILL(p) _mm_storeu_si128((__m128i *)(p), _mm_shuffle_epi8(_mm512_castsi512_si128(r0), _mm_setzero_si128()))
+#include "bzip2/mtf_runs.h"
 #endif
 
-bool bz2_split_portable_list;
+enum bz2_list_form bz2_split_list_max = BZ2_LIST_VBMI;
+
+enum bz2_list_form bz2_split_list_form(void)
+{
+#ifdef HAVE_SHUFFLE_LIST
+	if (bz2_split_list_max >= BZ2_LIST_VBMI && __builtin_cpu_supports("avx512vbmi") &&
+	    __builtin_cpu_supports("avx512bw"))
+		return BZ2_LIST_VBMI;
+	if (bz2_split_list_max >= BZ2_LIST_SHUFFLE && __builtin_cpu_supports("ssse3"))
+		return BZ2_LIST_SHUFFLE;
+#endif
+	return BZ2_LIST_WORDS;
+}
 
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e)
@@ -335,7 +363,15 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 	struct mtf_runs r = {.out = blk->bwt, .max_block = max_block};
 
 #ifdef HAVE_SHUFFLE_LIST
-	if (!bz2_split_portable_list && __builtin_cpu_supports("ssse3")) {
+	enum bz2_list_form form = bz2_split_list_form();
+
+	if (form == BZ2_LIST_VBMI) {
+		struct vbmi_list list;
+
+		vbmi_list_init(&list, seq_to_byte, used);
+		return runs_vbmi(&sp, &r, &list);
+	}
+	if (form == BZ2_LIST_SHUFFLE) {
 		struct shuffle_list list;
 
 		shuffle_list_init(&list, seq_to_byte, used);
