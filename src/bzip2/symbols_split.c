@@ -60,6 +60,7 @@ static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t *syms, unsigned eob)
 {
 	const uint8_t *p = b->p;
+	const uint32_t *pair = h->pair;
 	uint64_t buf = b->buf;
 	unsigned count = b->count, k = 0;
 	int rc = -1;
@@ -74,17 +75,19 @@ static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t
 		p += (63 - count) >> 3;
 		count |= 56;
 		for (unsigned u = 0; u < 4; u++) {
-			uint32_t x = h->pair[buf >> (64 - BZ2_FAST_BITS)], s1 = (x >> 10) & 511, two, len;
+			uint32_t x = pair[buf >> (64 - BZ2_FAST_BITS)], s1 = (x >> 10) & 511;
 
 			if (__builtin_expect(!x || s1 == eob, 0))
 				goto one_at_a_time;
-			two = (x >> 9) & 1;
-			len = two ? x & 31 : (x >> 5) & 15;
 			syms[k] = (uint16_t)s1;
 			syms[k + 1] = (uint16_t)(x >> 19);
-			buf <<= len;
-			count -= len;
-			k += 1 + two;
+			/* The entry's bits 0-4 are what it takes whether it
+			 * holds one code or two (the group has room for both
+			 * here): the next lookup waits on this shift alone,
+			 * not on a select between two lengths. */
+			buf <<= x & 31;
+			count -= x & 31;
+			k += 1 + ((x >> 9) & 1);
 		}
 	}
 one_at_a_time:
