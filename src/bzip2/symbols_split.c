@@ -53,6 +53,25 @@ static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 	return -1;
 }
 
+/* A code longer than BZ2_FAST_BITS at the top of buf (20 bits there):
+ * its symbol into syms[*k] and buf past it; GROUP_EOB | k at the block's
+ * end, -1 at bits that are no code (buf left at them), else 0. */
+static inline int long_code(const struct bz2_huffman *h, uint64_t *buf, unsigned *count, uint16_t *syms,
+			    unsigned *k, unsigned eob)
+{
+	unsigned len;
+	int s = bz2_huffman_long(h, (uint32_t)(*buf >> (64 - BZ2_MAX_CODE_BITS)), &len);
+
+	if (s < 0)
+		return -1;
+	*buf <<= len;
+	*count -= len;
+	if ((unsigned)s == eob)
+		return (int)(*k | GROUP_EOB);
+	syms[(*k)++] = (uint16_t)s;
+	return 0;
+}
+
 /* Up to 50 codes of one group into syms[0..51) (a pair's second code is
  * stored whether kept or not), with no bounds test: the caller checked
  * that the group's worst case lies inside the input. The symbols kept,
@@ -69,7 +88,9 @@ static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t
 	 * a refill leaves 56 bits and a lookup takes at most 10, so the
 	 * refill's load leaves the chain from one lookup to the next (the
 	 * table load and the shift), which it otherwise doubled. A code
-	 * longer than 10 bits or the EOB goes on in the loop below. */
+	 * longer than 10 bits (binary data's rarer bytes: half its groups
+	 * hold one) still has its 20 bits after three lookups and ends the
+	 * four; the EOB goes on in the loop below. */
 	while (k + 8 <= BZ2_GROUP_SYMBOLS) {
 		buf |= bz2_load_be64(p) >> count;
 		p += (63 - count) >> 3;
@@ -77,7 +98,12 @@ static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t
 		for (unsigned u = 0; u < 4; u++) {
 			uint32_t x = pair[buf >> (64 - BZ2_FAST_BITS)], s1 = (x >> 10) & 511;
 
-			if (__builtin_expect(!x || s1 == eob, 0))
+			if (__builtin_expect(!x, 0)) {
+				if ((rc = long_code(h, &buf, &count, syms, &k, eob)) != 0)
+					goto out;
+				break;
+			}
+			if (__builtin_expect(s1 == eob, 0))
 				goto one_at_a_time;
 			syms[k] = (uint16_t)s1;
 			syms[k + 1] = (uint16_t)(x >> 19);
@@ -100,17 +126,8 @@ one_at_a_time:
 		count |= 56;
 		x = h->pair[buf >> (64 - BZ2_FAST_BITS)];
 		if (__builtin_expect(!x, 0)) {
-			int s = bz2_huffman_long(h, (uint32_t)(buf >> (64 - BZ2_MAX_CODE_BITS)), &len);
-
-			if (s < 0)
+			if ((rc = long_code(h, &buf, &count, syms, &k, eob)) != 0)
 				goto out;
-			buf <<= len;
-			count -= len;
-			if ((unsigned)s == eob) {
-				rc = (int)(k | GROUP_EOB);
-				goto out;
-			}
-			syms[k++] = (uint16_t)s;
 			continue;
 		}
 		s1 = (x >> 10) & 511;
