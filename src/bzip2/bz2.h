@@ -192,9 +192,14 @@ int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t 
 		       struct bz2_error *e);
 
 /* ---- symbols_split.c: the same, both paths fast, in two passes a group ---- */
-/* For tests: the portable form of the MTF list (two words and memmove)
- * on any CPU, where the vector form would be taken. */
-extern bool bz2_split_portable_list;
+/* The forms of the MTF list, narrowest first: two words and memmove
+ * (every CPU), 16-byte vectors and a byte shuffle (x86-64 with SSSE3),
+ * four 64-byte registers and byte permutes (x86-64 with AVX-512 VBMI). */
+enum bz2_list_form { BZ2_LIST_WORDS, BZ2_LIST_SHUFFLE, BZ2_LIST_VBMI };
+/* For tests: the widest form the decode may take (BZ2_LIST_VBMI unless
+ * set); it takes the widest the CPU also has, bz2_split_list_form(). */
+extern enum bz2_list_form bz2_split_list_max;
+enum bz2_list_form bz2_split_list_form(void);
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e);
 

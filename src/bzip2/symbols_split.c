@@ -9,11 +9,14 @@
  * and byte with selects, and each loop's own dependency chain is short:
  * the bit position in the first, the list in the second.
  *
- * The list's form: on x86-64 with SSSE3 its first 16 bytes are one vector
- * register and a move to front is one byte shuffle by a per-index control
- * (a chain of one instruction a symbol, not a shift-and-mask sequence);
- * bytes past 16 (binary data's deep indices) shift as 16-byte vectors.
- * Elsewhere the list is two 64-bit words and memmove (mtf_words.h).
+ * The list's form, the widest the CPU has: with AVX-512 VBMI the whole
+ * list is four 64-byte registers (mtf_vbmi.h), an index below 64 one byte
+ * permute and a deeper one a permute of each register, no loop. With
+ * SSSE3 its first 16 bytes are one vector register and a move to front is
+ * one byte shuffle by a per-index control (a chain of one instruction a
+ * symbol, not a shift-and-mask sequence); bytes past 16 (binary data's
+ * deep indices) shift as 16-byte vectors in memory. Elsewhere the list is
+ * two 64-bit words and memmove (mtf_words.h).
  *
  * The byte counts the inverse BWT needs are one pass over the column at
  * the end: counted per symbol they were a load and store chained through
@@ -29,6 +32,7 @@
 
 #if defined(__x86_64__)
 #include <tmmintrin.h>
+#include "bzip2/mtf_vbmi.h"
 #define HAVE_SHUFFLE_LIST 1
 #endif
 
@@ -49,6 +53,25 @@ static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 	return -1;
 }
 
+/* A code longer than BZ2_FAST_BITS at the top of buf (20 bits there):
+ * its symbol into syms[*k] and buf past it; GROUP_EOB | k at the block's
+ * end, -1 at bits that are no code (buf left at them), else 0. */
+static inline int long_code(const struct bz2_huffman *h, uint64_t *buf, unsigned *count, uint16_t *syms,
+			    unsigned *k, unsigned eob)
+{
+	unsigned len;
+	int s = bz2_huffman_long(h, (uint32_t)(*buf >> (64 - BZ2_MAX_CODE_BITS)), &len);
+
+	if (s < 0)
+		return -1;
+	*buf <<= len;
+	*count -= len;
+	if ((unsigned)s == eob)
+		return (int)(*k | GROUP_EOB);
+	syms[(*k)++] = (uint16_t)s;
+	return 0;
+}
+
 /* Up to 50 codes of one group into syms[0..51) (a pair's second code is
  * stored whether kept or not), with no bounds test: the caller checked
  * that the group's worst case lies inside the input. The symbols kept,
@@ -56,6 +79,7 @@ static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t *syms, unsigned eob)
 {
 	const uint8_t *p = b->p;
+	const uint32_t *pair = h->pair;
 	uint64_t buf = b->buf;
 	unsigned count = b->count, k = 0;
 	int rc = -1;
@@ -64,23 +88,32 @@ static int group_codes(const struct bz2_huffman *h, struct bz2_bits *b, uint16_t
 	 * a refill leaves 56 bits and a lookup takes at most 10, so the
 	 * refill's load leaves the chain from one lookup to the next (the
 	 * table load and the shift), which it otherwise doubled. A code
-	 * longer than 10 bits or the EOB goes on in the loop below. */
+	 * longer than 10 bits (binary data's rarer bytes: half its groups
+	 * hold one) still has its 20 bits after three lookups and ends the
+	 * four; the EOB goes on in the loop below. */
 	while (k + 8 <= BZ2_GROUP_SYMBOLS) {
 		buf |= bz2_load_be64(p) >> count;
 		p += (63 - count) >> 3;
 		count |= 56;
 		for (unsigned u = 0; u < 4; u++) {
-			uint32_t x = h->pair[buf >> (64 - BZ2_FAST_BITS)], s1 = (x >> 10) & 511, two, len;
+			uint32_t x = pair[buf >> (64 - BZ2_FAST_BITS)], s1 = (x >> 10) & 511;
 
-			if (__builtin_expect(!x || s1 == eob, 0))
+			if (__builtin_expect(!x, 0)) {
+				if ((rc = long_code(h, &buf, &count, syms, &k, eob)) != 0)
+					goto out;
+				break;
+			}
+			if (__builtin_expect(s1 == eob, 0))
 				goto one_at_a_time;
-			two = (x >> 9) & 1;
-			len = two ? x & 31 : (x >> 5) & 15;
 			syms[k] = (uint16_t)s1;
 			syms[k + 1] = (uint16_t)(x >> 19);
-			buf <<= len;
-			count -= len;
-			k += 1 + two;
+			/* The entry's bits 0-4 are what it takes whether it
+			 * holds one code or two (the group has room for both
+			 * here): the next lookup waits on this shift alone,
+			 * not on a select between two lengths. */
+			buf <<= x & 31;
+			count -= x & 31;
+			k += 1 + ((x >> 9) & 1);
 		}
 	}
 one_at_a_time:
@@ -93,17 +126,8 @@ one_at_a_time:
 		count |= 56;
 		x = h->pair[buf >> (64 - BZ2_FAST_BITS)];
 		if (__builtin_expect(!x, 0)) {
-			int s = bz2_huffman_long(h, (uint32_t)(buf >> (64 - BZ2_MAX_CODE_BITS)), &len);
-
-			if (s < 0)
+			if ((rc = long_code(h, &buf, &count, syms, &k, eob)) != 0)
 				goto out;
-			buf <<= len;
-			count -= len;
-			if ((unsigned)s == eob) {
-				rc = (int)(k | GROUP_EOB);
-				goto out;
-			}
-			syms[k++] = (uint16_t)s;
 			continue;
 		}
 		s1 = (x >> 10) & 511;
@@ -324,9 +348,33 @@ static void shuffle_list_init(struct shuffle_list *l, const uint8_t *seq_to_byte
 		memcpy(&l->gap[i], ctl, 16);
 	}
 }
+
+/* ---- the list as four 64-byte registers and byte permutes (AVX-512 VBMI) ---- */
+#define MTF_RUNS_NAME runs_vbmi
+#define MTF_RUNS_ATTR __attribute__((target(MTF_VBMI_TARGET)))
+#define MTF_LIST struct vbmi_list
+#define MTF_LOCALS __m512i r0 = list->r[0], r1 = list->r[1], r2 = list->r[2], r3 = list->r[3]
+#define MTF_SAVE (list->r[0] = r0, list->r[1] = r1, list->r[2] = r2, list->r[3] = r3)
+#define MTF_FRONT() ((uint8_t)_mm_cvtsi128_si32(_mm512_castsi512_si128(r0)))
+#define MTF_MOVE(i) vbmi_move(list, &r0, &r1, &r2, &r3, (i))
+#define MTF_FILL_BYTES 16
+#define MTF_FILL(p) _mm_storeu_si128((__m128i *)(p), _mm_shuffle_epi8(_mm512_castsi512_si128(r0), _mm_setzero_si128()))
+#include "bzip2/mtf_runs.h"
 #endif
 
-bool bz2_split_portable_list;
+enum bz2_list_form bz2_split_list_max = BZ2_LIST_VBMI;
+
+enum bz2_list_form bz2_split_list_form(void)
+{
+#ifdef HAVE_SHUFFLE_LIST
+	if (bz2_split_list_max >= BZ2_LIST_VBMI && __builtin_cpu_supports("avx512vbmi") &&
+	    __builtin_cpu_supports("avx512bw"))
+		return BZ2_LIST_VBMI;
+	if (bz2_split_list_max >= BZ2_LIST_SHUFFLE && __builtin_cpu_supports("ssse3"))
+		return BZ2_LIST_SHUFFLE;
+#endif
+	return BZ2_LIST_WORDS;
+}
 
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e)
@@ -335,7 +383,15 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 	struct mtf_runs r = {.out = blk->bwt, .max_block = max_block};
 
 #ifdef HAVE_SHUFFLE_LIST
-	if (!bz2_split_portable_list && __builtin_cpu_supports("ssse3")) {
+	enum bz2_list_form form = bz2_split_list_form();
+
+	if (form == BZ2_LIST_VBMI) {
+		struct vbmi_list list;
+
+		vbmi_list_init(&list, seq_to_byte, used);
+		return runs_vbmi(&sp, &r, &list);
+	}
+	if (form == BZ2_LIST_SHUFFLE) {
 		struct shuffle_list list;
 
 		shuffle_list_init(&list, seq_to_byte, used);

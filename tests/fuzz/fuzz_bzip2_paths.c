@@ -12,8 +12,9 @@
  *     oversubscribed sets.
  *   - One block's body (after "BZh" and the block magic when the input
  *     starts with them, else from bit 0): every fast path together and
- *     each BZ2_PLAIN_* bit alone and all plain must give the same symbols
- *     (the BWT column, its counts, the origin) or all refuse.
+ *     each BZ2_PLAIN_* bit alone and all plain, and each narrower form
+ *     of the MTF list, must give the same symbols (the BWT column, its
+ *     counts, the origin) or all refuse.
  *   - The whole stream, one lane, the same path sets: the same bytes, or a
  *     refusal at the same block by each, every refusal one line that says
  *     why and where (the CLI prints it as one line and exits 2).
@@ -173,14 +174,18 @@ static void block_paths(const uint8_t *data, size_t size)
 		bit = 80;
 		max_block = 100000u * (uint32_t)(data[3] - '0');
 	}
-	for (unsigned i = 0; i <= path_sets(); i++) {
+	/* Past the path sets, all fast again with each narrower form of the
+	 * MTF list (words, then the 16-byte shuffle) where the CPU has it. */
+	for (unsigned i = 0; i <= path_sets() + 2; i++) {
 		struct bz2_block *x = blk[i ? 1 : 0];
 		struct bz2_error e = {0};
 		struct bz2_bits b;
 		int rc;
 
 		bz2_bits_init(&b, data, size, bit);
-		rc = bz2_block_decode(&b, max_block, x, i ? path_set(i - 1) : 0, NULL, &e);
+		bz2_split_list_max = i > path_sets() ? (enum bz2_list_form)(i - path_sets() - 1) : BZ2_LIST_VBMI;
+		rc = bz2_block_decode(&b, max_block, x, i && i <= path_sets() ? path_set(i - 1) : 0, NULL, &e);
+		bz2_split_list_max = BZ2_LIST_VBMI;
 		if (rc && (!e.what[0] || strchr(e.what, '\n')))
 			abort();  /* a refusal says why, on one line */
 		if (!i) {

@@ -447,27 +447,80 @@ TEST(bzip2_large_block_and_many_blocks_match_libbz2, NEEDS_LIBBZ2)
 	free(t);
 }
 
-/* The split decode's portable MTF list (two words and memmove, what a CPU
- * without SSSE3 and AArch64 run) on this CPU too: text, runs and random
- * bytes (every index up to 255) as libbz2 decodes them. */
-TEST(bzip2_portable_list_matches_libbz2, NEEDS_LIBBZ2)
+/* Each form of the split decode's MTF list that this CPU offers, the
+ * portable one (two words and memmove, what AArch64 runs) on every CPU:
+ * text, runs and random bytes (every index up to 255, each register of
+ * the wider forms and the moves between them) as libbz2 decodes them. */
+static const char *list_form_round_trips(enum bz2_list_form form, uint8_t *t, size_t n, char *why, size_t cap)
+{
+	static const enum textgen_kind kinds[] = {TEXTGEN_MARKOV, TEXTGEN_REPEAT, TEXTGEN_RANDOM};
+	unsigned blocks = 0;
+	const char *f = NULL;
+
+	bz2_split_list_max = form;
+	for (unsigned k = 0; k < 3 && !f; k++) {
+		textgen_fill(t, n, kinds[k], 5 + k);
+		f = round_trip(t, n, 9, &blocks, why, cap);
+	}
+	bz2_split_list_max = BZ2_LIST_VBMI;
+	return f;
+}
+
+/* The form's round trips, or why not; NULL when they all match. */
+static const char *list_form_check(enum bz2_list_form form, char *why, size_t cap)
 {
 	size_t n = 300000;
 	uint8_t *t = malloc(n);
-	char why[300];
-	unsigned blocks = 0;
-	const char *f = NULL;
-	static const enum textgen_kind kinds[] = {TEXTGEN_MARKOV, TEXTGEN_REPEAT, TEXTGEN_RANDOM};
+	const char *f;
 
-	CHECK(t, "out of memory");
-	bz2_split_portable_list = true;
-	for (unsigned k = 0; k < 3 && !f; k++) {
-		textgen_fill(t, n, kinds[k], 5 + k);
-		f = round_trip(t, n, 9, &blocks, why, sizeof(why));
-	}
-	bz2_split_portable_list = false;
+	if (!t)
+		return "out of memory";
+	f = list_form_round_trips(form, t, n, why, cap);
 	free(t);
-	CHECK(!f, "portable list: %s", f);
+	return f;
+}
+
+/* A form the CPU lacks is not taken (the decode falls back). */
+static bool list_form_offered(enum bz2_list_form form)
+{
+	bool yes;
+
+	bz2_split_list_max = form;
+	yes = bz2_split_list_form() == form;
+	bz2_split_list_max = BZ2_LIST_VBMI;
+	return yes;
+}
+
+TEST(bzip2_list_words_matches_libbz2, NEEDS_LIBBZ2)
+{
+	char why[300];
+	const char *f;
+
+	CHECK(list_form_offered(BZ2_LIST_WORDS), "the portable list is not taken when asked for");
+	f = list_form_check(BZ2_LIST_WORDS, why, sizeof(why));
+	CHECK(!f, "words list: %s", f);
+}
+
+TEST(bzip2_list_shuffle_matches_libbz2, NEEDS_LIBBZ2)
+{
+	char why[300];
+	const char *f;
+
+	if (!list_form_offered(BZ2_LIST_SHUFFLE))
+		SKIP("this CPU has no SSSE3 byte shuffle (the 16-byte list is x86-64's)");
+	f = list_form_check(BZ2_LIST_SHUFFLE, why, sizeof(why));
+	CHECK(!f, "shuffle list: %s", f);
+}
+
+TEST(bzip2_list_vbmi_matches_libbz2, NEEDS_LIBBZ2)
+{
+	char why[300];
+	const char *f;
+
+	if (!list_form_offered(BZ2_LIST_VBMI))
+		SKIP("this CPU has no AVX-512 VBMI byte permute (the 64-byte list is x86-64's)");
+	f = list_form_check(BZ2_LIST_VBMI, why, sizeof(why));
+	CHECK(!f, "vbmi list: %s", f);
 }
 
 TEST(bzip2_concatenated_streams_match_libbz2, NEEDS_LIBBZ2)
