@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BLOCK_MAGIC 0x314159265359ull
 #define END_MAGIC 0x177245385090ull
@@ -104,6 +105,7 @@ struct pool {
 struct worker_arg {
 	struct pool *p;
 	struct bz2_decoder *d;
+	struct bunzip2_thread_ns ns;
 };
 
 struct ctx {
@@ -132,6 +134,7 @@ struct ctx {
 	uint8_t *piece;            /* a packed block's bytes on their way out */
 	struct pool *pool;
 	struct worker_arg *args;
+	struct bunzip2_thread_ns ns;   /* the coordinator's */
 };
 
 static int fail(struct ctx *c, int status, unsigned block, uint64_t byte, const char *what)
@@ -147,6 +150,14 @@ static int fail_errno(struct ctx *c, int status, int err, const char *what)
 {
 	c->e->sys_errno = err;
 	return fail(c, status, c->block, c->base + c->len, what);
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ---- the window ---- */
@@ -313,6 +324,7 @@ static int decode_here(struct ctx *c, struct got *g)
 		rc = bz2_decode_block_at(c->dec, c->buf + (start - c->base), len, c->bit % 8, c->block, &walk_opts, 0,
 					 &r, &be);
 		if (rc == 0) {
+			c->ns.blocks++;
 			g->out = r.out;
 			g->out_cap = r.out_cap;
 			block_done_take(&g->done, &r, start);
@@ -351,16 +363,23 @@ static void *worker_main(void *arg)
 		struct slot *s;
 
 		pthread_mutex_lock(&p->mu);
-		while (!p->quit && p->next == p->tail)
-			pthread_cond_wait(&p->work, &p->mu);
+		if (!p->quit && p->next == p->tail) {
+			uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+
+			while (!p->quit && p->next == p->tail)
+				pthread_cond_wait(&p->work, &p->mu);
+			w->ns.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+		}
 		if (p->quit) {
 			pthread_mutex_unlock(&p->mu);
+			w->ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 			return NULL;
 		}
 		s = &p->slots[p->next++ % p->nslots];
 		s->state = SLOT_BUSY;
 		pthread_mutex_unlock(&p->mu);
 		slot_decode(w->d, s);
+		w->ns.blocks++;
 		pthread_mutex_lock(&p->mu);
 		s->state = SLOT_DONE;
 		pthread_cond_broadcast(&p->done);
@@ -416,6 +435,8 @@ static void pool_stop(struct ctx *c)
 	for (unsigned i = 0; i < p->nth; i++) {
 		pthread_join(p->th[i], NULL);
 		bz2_decoder_free(p->dec[i]);
+		if (i + 1 < BUNZIP2_TIMED_THREADS)
+			c->sum.thread_ns[i + 1] = c->args[i].ns;
 	}
 	for (unsigned i = 0; p->slots && i < p->nslots; i++) {
 		free(p->slots[i].in);
@@ -512,12 +533,18 @@ static int pump(struct ctx *c)
 }
 
 /* The oldest slot once a worker is done with it (the lock held). */
-static struct slot *wait_head(struct pool *p)
+static struct slot *wait_head(struct ctx *c)
 {
+	struct pool *p = c->pool;
 	struct slot *s = &p->slots[p->head % p->nslots];
+	uint64_t t0;
 
+	if (s->state == SLOT_DONE)
+		return s;
+	t0 = clock_ns(CLOCK_MONOTONIC);
 	while (s->state != SLOT_DONE)
 		pthread_cond_wait(&p->done, &p->mu);
+	c->ns.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
 	return s;
 }
 
@@ -542,11 +569,11 @@ static int decode_pooled(struct ctx *c, struct got *g)
 		return rc;
 	pthread_mutex_lock(&p->mu);
 	while (p->head != p->tail && p->slots[p->head % p->nslots].bit < c->bit) {
-		wait_head(p)->state = SLOT_FREE;
+		wait_head(c)->state = SLOT_FREE;
 		p->head++;
 	}
 	if (p->head != p->tail && p->slots[p->head % p->nslots].bit == c->bit)
-		s = wait_head(p);
+		s = wait_head(c);
 	pthread_mutex_unlock(&p->mu);
 	/* No worker has it (the window's reach passed before its input was
 	 * known): decode it here. */
@@ -747,6 +774,7 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 {
 	struct ctx c = {.rd = rd, .rctx = rctx, .wr = wr, .wctx = wctx, .o = o, .e = e};
 	unsigned threads = o->threads ? o->threads : 1;
+	uint64_t cpu0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	int rc;
 
 	memset(e, 0, sizeof(*e));
@@ -779,6 +807,8 @@ out:
 	free(c.piece);
 	free(c.buf);
 	free(c.cand);
+	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	c.sum.thread_ns[0] = c.ns;
 	if (sum)
 		*sum = c.sum;
 	return rc;
