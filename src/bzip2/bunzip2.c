@@ -17,6 +17,7 @@
 #include "bzip2/bunzip2.h"
 
 #include "bzip2/bz2.h"
+#include "bzip2/pagebuf.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -135,6 +136,13 @@ struct ctx {
 	struct pool *pool;
 	struct worker_arg *args;
 	struct bunzip2_thread_ns ns;   /* the coordinator's */
+	/* The output buffers, OUT_MAX bytes each, lent to the decoders and
+	 * the slots for the whole decode: [0] the coordinator's decoder's,
+	 * then a worker's each, then a slot's each. */
+	uint8_t *outs;
+	size_t outs_bytes;
+	uint8_t *ins;          /* the slots' inputs, FIRST_LOOK bytes each */
+	size_t ins_bytes;
 };
 
 static int fail(struct ctx *c, int status, unsigned block, uint64_t byte, const char *what)
@@ -208,11 +216,14 @@ static int read_chunk(struct ctx *c)
 	long got;
 
 	if (c->len + c->chunk > c->cap) {
-		size_t cap = c->cap * 2 > c->len + c->chunk ? c->cap * 2 : c->len + c->chunk;
-		uint8_t *m = realloc(c->buf, cap);
+		size_t cap = pagebuf_bytes(c->cap * 2 > c->len + c->chunk ? c->cap * 2 : c->len + c->chunk);
+		uint8_t *m = pagebuf_map(cap);
 
 		if (!m)
 			return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for the input window");
+		if (c->len)
+			memcpy(m, c->buf, c->len);
+		pagebuf_unmap(c->buf, c->cap);
 		c->buf = m;
 		c->cap = cap;
 	}
@@ -297,6 +308,40 @@ static int decoder_error(struct ctx *c, int rc, const struct bz2_error *be, uint
 	return fail(c, BUNZIP2_CORRUPT, c->block, start + be->byte_offset, be->what);
 }
 
+/* Output buffer i of the lent ones. */
+static uint8_t *out_lent(const struct ctx *c, unsigned i)
+{
+	return c->outs + (size_t)i * OUT_MAX;
+}
+
+/* A decoder on huge pages faulted in now, bounded, with output buffer i
+ * lent to it; NULL when memory ran out. */
+static struct bz2_decoder *decoder_new(const struct ctx *c, unsigned i)
+{
+	struct bz2_decoder *d = bz2_decoder_new_resident();
+	uint8_t *none = out_lent(c, i);
+	size_t cap = OUT_MAX;
+
+	if (!d)
+		return NULL;
+	bz2_decoder_bound_output(d, OUT_MAX);
+	bz2_decoder_swap_output(d, &none, &cap);
+	return d;
+}
+
+/* Frees d, its lent output buffer taken back first (d frees only what it
+ * allocated itself). */
+static void decoder_free(struct bz2_decoder *d)
+{
+	uint8_t *lent = NULL;
+	size_t cap = 0;
+
+	if (!d)
+		return;
+	bz2_decoder_swap_output(d, &lent, &cap);
+	bz2_decoder_free(d);
+}
+
 /* The block at c->bit from the window, first with FIRST_LOOK bytes of
  * input and again with four times more while a truncation may be the
  * slice's and not the file's. */
@@ -307,9 +352,8 @@ static int decode_here(struct ctx *c, struct got *g)
 	uint64_t start = c->bit / 8;
 
 	if (!c->dec) {
-		if (!(c->dec = bz2_decoder_new_pages(PAGES_HUGE)))
+		if (!(c->dec = decoder_new(c, 0)))
 			return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
-		bz2_decoder_bound_output(c->dec, OUT_MAX);
 	}
 	for (size_t look = FIRST_LOOK;; look *= 4) {
 		size_t len, avail;
@@ -406,14 +450,19 @@ static int pool_start(struct ctx *c, unsigned threads)
 	c->pool = p;
 	if (!p->slots || !p->th || !p->dec || !c->args)
 		return -ENOMEM;
+	for (unsigned i = 0; i < p->nslots; i++) {
+		p->slots[i].in = c->ins + (size_t)i * FIRST_LOOK;
+		p->slots[i].in_cap = FIRST_LOOK;
+		p->slots[i].out = out_lent(c, 1 + threads + i);
+		p->slots[i].out_cap = OUT_MAX;
+	}
 	for (unsigned i = 0; i < threads; i++) {
-		if (!(p->dec[i] = bz2_decoder_new_pages(PAGES_HUGE)))
+		if (!(p->dec[i] = decoder_new(c, 1 + i)))
 			break;
-		bz2_decoder_bound_output(p->dec[i], OUT_MAX);
 		c->args[i].p = p;
 		c->args[i].d = p->dec[i];
 		if (pthread_create(&p->th[i], NULL, worker_main, &c->args[i])) {
-			bz2_decoder_free(p->dec[i]);
+			decoder_free(p->dec[i]);
 			p->dec[i] = NULL;
 			break;
 		}
@@ -434,13 +483,9 @@ static void pool_stop(struct ctx *c)
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->nth; i++) {
 		pthread_join(p->th[i], NULL);
-		bz2_decoder_free(p->dec[i]);
+		decoder_free(p->dec[i]);
 		if (i + 1 < BUNZIP2_TIMED_THREADS)
 			c->sum.thread_ns[i + 1] = c->args[i].ns;
-	}
-	for (unsigned i = 0; p->slots && i < p->nslots; i++) {
-		free(p->slots[i].in);
-		free(p->slots[i].out);
 	}
 	pthread_cond_destroy(&p->done);
 	pthread_cond_destroy(&p->work);
@@ -477,14 +522,9 @@ static int dispatch(struct ctx *c, uint64_t end)
 	uint64_t bit = c->cand[c->cand_head++];
 	size_t n = (size_t)(end - bit / 8);
 
-	if (n > s->in_cap) {
-		uint8_t *m = realloc(s->in, n);
-
-		if (!m)
-			return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for a block's input");
-		s->in = m;
-		s->in_cap = n;
-	}
+	/* slice_end gives no slice past FIRST_LOOK, a slot's size. */
+	if (n > s->in_cap)
+		return fail(c, BUNZIP2_NOMEM, c->block, bit / 8, "a block's input past its slot (an internal error)");
 	memcpy(s->in, c->buf + (bit / 8 - c->base), n);
 	s->in_len = n;
 	s->bit = bit;
@@ -761,6 +801,22 @@ static int run(struct ctx *c)
 	}
 }
 
+/* The lent buffers for this many threads, faulted in now (pagebuf.h): an
+ * output buffer for the coordinator's decoder, each worker's and each
+ * slot's, an input buffer for each slot. 0 or -ENOMEM. */
+static int buffers_map(struct ctx *c, unsigned threads)
+{
+	unsigned slots = threads > 1 ? 2 * threads : 0;
+
+	c->outs_bytes = (size_t)(1 + (threads > 1 ? threads : 0) + slots) * OUT_MAX;
+	c->ins_bytes = (size_t)slots * FIRST_LOOK;
+	if (!(c->outs = pagebuf_map(c->outs_bytes)))
+		return -ENOMEM;
+	if (slots && !(c->ins = pagebuf_map(c->ins_bytes)))
+		return -ENOMEM;
+	return 0;
+}
+
 size_t bunzip2_memory_bytes(unsigned threads)
 {
 	if (threads <= 1)
@@ -789,6 +845,10 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 		rc = fail(&c, BUNZIP2_LIMIT, 0, 0, what);
 		goto out;
 	}
+	if (buffers_map(&c, threads)) {
+		rc = fail(&c, BUNZIP2_NOMEM, 0, 0, "out of memory for the block buffers");
+		goto out;
+	}
 	/* One thread decodes on the caller's: no scan, no copies, no hand-off. */
 	if (threads > 1) {
 		if (pool_start(&c, threads)) {
@@ -803,9 +863,11 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 	rc = run(&c);
 out:
 	pool_stop(&c);
-	bz2_decoder_free(c.dec);
+	decoder_free(c.dec);
+	pagebuf_unmap(c.outs, c.outs_bytes);
+	pagebuf_unmap(c.ins, c.ins_bytes);
 	free(c.piece);
-	free(c.buf);
+	pagebuf_unmap(c.buf, c.cap);
 	free(c.cand);
 	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	c.sum.thread_ns[0] = c.ns;

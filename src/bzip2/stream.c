@@ -11,6 +11,7 @@
  * reach the sink, and errors the caller, in the order of the file.
  */
 #include "bzip2/bz2.h"
+#include "bzip2/pagebuf.h"
 
 #include "core/clock.h"
 
@@ -63,7 +64,13 @@ struct bz2_decoder {
 	struct bz2_block *blk2;
 	uint32_t *tt2;
 	struct arena table2;
+	/* blk->bwt and text in one pagebuf (bz2_decoder_new_resident), or
+	 * NULL: each malloc'd. */
+	uint8_t *resident;
 };
+
+/* The resident pagebuf: the column, then the walk's text. */
+#define RESIDENT_BYTES ((size_t)2 * BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)
 
 #define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
 
@@ -93,14 +100,25 @@ static void slot_free(struct bz2_block *blk, struct arena *table, uint32_t *tt)
 
 static int bufs_get(struct bz2_decoder *u)
 {
-	u->blk = block_new();
 	u->tt = u->table.base ? (uint32_t *)u->table.base : malloc(TT_BYTES);
-	u->text = malloc(BZ2_MAX_BLOCK_BYTES);
+	if (!u->resident) {
+		u->blk = block_new();
+		u->text = malloc(BZ2_MAX_BLOCK_BYTES);
+	} else if ((u->blk = malloc(sizeof(*u->blk)))) {
+		u->blk->bwt = u->resident;
+		u->text = u->resident + BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK;
+	}
 	return u->blk && u->tt && u->text && u->blk->bwt ? 0 : -ENOMEM;
 }
 
 static void bufs_put(struct bz2_decoder *u)
 {
+	if (u->resident) {
+		if (u->blk)
+			u->blk->bwt = NULL;
+		u->text = NULL;
+		pagebuf_unmap(u->resident, RESIDENT_BYTES);
+	}
 	slot_free(u->blk, &u->table, u->tt);
 	free(u->text);
 	free(u->out);
@@ -743,14 +761,15 @@ out:
 }
 
 /* pages < 0: tt malloc'd. */
-static struct bz2_decoder *decoder_new(int pages)
+static struct bz2_decoder *decoder_new(int pages, bool resident)
 {
 	struct bz2_decoder *d = calloc(1, sizeof(*d));
 
 	if (!d)
 		return NULL;
 	/* A failed map leaves table.base NULL: bufs_put frees nothing of it. */
-	if ((pages >= 0 && arena_map(&d->table, TT_BYTES, (enum page_request)pages)) || bufs_get(d)) {
+	if ((pages >= 0 && arena_map(&d->table, TT_BYTES, (enum page_request)pages)) ||
+	    (resident && !(d->resident = pagebuf_map(RESIDENT_BYTES))) || bufs_get(d)) {
 		bufs_put(d);
 		free(d);
 		return NULL;
@@ -760,12 +779,17 @@ static struct bz2_decoder *decoder_new(int pages)
 
 struct bz2_decoder *bz2_decoder_new(void)
 {
-	return decoder_new(-1);
+	return decoder_new(-1, false);
 }
 
 struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages)
 {
-	return decoder_new((int)pages);
+	return decoder_new((int)pages, false);
+}
+
+struct bz2_decoder *bz2_decoder_new_resident(void)
+{
+	return decoder_new((int)PAGES_HUGE, true);
 }
 
 const struct arena *bz2_decoder_table(const struct bz2_decoder *d)
