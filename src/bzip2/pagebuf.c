@@ -26,6 +26,20 @@ size_t pagebuf_bytes(size_t bytes)
 
 void *pagebuf_map(size_t bytes)
 {
+	void *p = pagebuf_reserve(bytes);
+
+	if (p)
+		pagebuf_populate(p, pagebuf_bytes(bytes));
+	return p;
+}
+
+void pagebuf_populate(void *p, size_t bytes)
+{
+	(void)madvise(p, bytes, MADV_POPULATE_WRITE);
+}
+
+void *pagebuf_reserve(size_t bytes)
+{
 	size_t n = pagebuf_bytes(bytes), span = n + PAGE_2M, head;
 	uint8_t *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *p;
 
@@ -39,7 +53,6 @@ void *pagebuf_map(size_t bytes)
 	if (span - head - n)
 		munmap(p + n, span - head - n);
 	(void)madvise(p, n, MADV_HUGEPAGE);
-	(void)madvise(p, n, MADV_POPULATE_WRITE);
 	return p;
 }
 

@@ -15,6 +15,11 @@ size_t pagebuf_bytes(size_t bytes);
 /* A buffer of pagebuf_bytes(bytes), 2 MiB aligned and faulted in, or NULL
  * (errno set by mmap). */
 void *pagebuf_map(size_t bytes);
+/* The same, not faulted in yet: the thread that will use each part faults
+ * it in (pagebuf_populate), in parallel, or its first touch does. */
+void *pagebuf_reserve(size_t bytes);
+/* Faults in p[0..bytes) of a pagebuf; what is there already stays. */
+void pagebuf_populate(void *p, size_t bytes);
 /* Gives back pagebuf_map(bytes)'s buffer; NULL is nothing. */
 void pagebuf_unmap(void *p, size_t bytes);
 
