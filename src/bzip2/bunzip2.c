@@ -220,7 +220,7 @@ static int read_chunk(struct ctx *c)
 
 	if (c->len + c->chunk > c->cap) {
 		size_t cap = pagebuf_bytes(c->cap * 2 > c->len + c->chunk ? c->cap * 2 : c->len + c->chunk);
-		uint8_t *m = pagebuf_map(cap);
+		uint8_t *m = pagebuf_reserve(cap);
 
 		if (!m)
 			return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for the input window");
