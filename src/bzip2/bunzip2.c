@@ -230,14 +230,17 @@ static int read_chunk(struct ctx *c)
 		c->buf = m;
 		c->cap = cap;
 	}
+	pagebuf_fence(c->buf, c->len + c->chunk, c->cap);
 	got = c->rd(c->rctx, c->buf + c->len, c->chunk);
+	if (got > 0)
+		c->len += (size_t)got;
+	pagebuf_fence(c->buf, c->len, c->cap);
 	if (got < 0)
 		return fail_errno(c, BUNZIP2_READ, (int)-got, "read error");
 	if (got == 0) {
 		c->eof = true;
 		return 0;
 	}
-	c->len += (size_t)got;
 	c->sum.in_bytes += (uint64_t)got;
 	if (scan_new(c))
 		return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for the block list");
@@ -269,6 +272,7 @@ static void drop_before(struct ctx *c, uint64_t keep)
 	memmove(c->buf, c->buf + d, c->len - d);
 	c->base += d;
 	c->len -= d;
+	pagebuf_fence(c->buf, c->len, c->cap);
 }
 
 /* n <= 48 bits at file bit `bit`, which the window holds whole. */
@@ -546,6 +550,7 @@ static int dispatch(struct ctx *c, uint64_t end)
 	/* slice_end gives no slice past FIRST_LOOK, a slot's size. */
 	if (n > s->in_cap)
 		return fail(c, BUNZIP2_NOMEM, c->block, bit / 8, "a block's input past its slot (an internal error)");
+	pagebuf_fence(s->in, n, s->in_cap);
 	memcpy(s->in, c->buf + (bit / 8 - c->base), n);
 	s->in_len = n;
 	s->bit = bit;

@@ -13,6 +13,21 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PAGEBUF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PAGEBUF_ASAN 1
+#endif
+#endif
+
+#ifdef PAGEBUF_ASAN
+/* compiler-rt's interface (sanitizer/asan_interface.h), declared here so
+ * the plain build needs no sanitizer headers. */
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#endif
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -56,8 +71,25 @@ void *pagebuf_reserve(size_t bytes)
 	return p;
 }
 
+void pagebuf_fence(void *p, size_t used, size_t cap)
+{
+#ifdef PAGEBUF_ASAN
+	__asan_unpoison_memory_region(p, used);
+	__asan_poison_memory_region((uint8_t *)p + used, cap - used);
+#else
+	(void)p;
+	(void)used;
+	(void)cap;
+#endif
+}
+
 void pagebuf_unmap(void *p, size_t bytes)
 {
-	if (p)
-		munmap(p, pagebuf_bytes(bytes));
+	if (!p)
+		return;
+#ifdef PAGEBUF_ASAN
+	/* A later mapping at these addresses must not start fenced. */
+	__asan_unpoison_memory_region(p, pagebuf_bytes(bytes));
+#endif
+	munmap(p, pagebuf_bytes(bytes));
 }

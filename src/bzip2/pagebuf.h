@@ -20,6 +20,10 @@ void *pagebuf_map(size_t bytes);
 void *pagebuf_reserve(size_t bytes);
 /* Faults in p[0..bytes) of a pagebuf; what is there already stays. */
 void pagebuf_populate(void *p, size_t bytes);
+/* Under AddressSanitizer, p[0..used) readable and p[used..cap) not, so a
+ * decoder that reads past the bytes it was given is caught as it was in a
+ * malloc'd buffer of exactly those bytes; nothing otherwise. */
+void pagebuf_fence(void *p, size_t used, size_t cap);
 /* Gives back pagebuf_map(bytes)'s buffer; NULL is nothing. */
 void pagebuf_unmap(void *p, size_t bytes);
 
