@@ -109,6 +109,7 @@ struct worker_arg {
 	const struct ctx *c;
 	unsigned index;            /* 0 .. threads - 1 */
 	struct bz2_decoder *d;     /* made by the worker; NULL when it could not */
+	bool warm;                 /* worker_warm has run */
 	struct bunzip2_thread_ns ns;
 };
 
@@ -412,8 +413,8 @@ static void slot_decode(struct bz2_decoder *d, struct slot *s)
 
 /* The worker's share of the lent buffers faulted in and its decoder made
  * on its own thread: the zeroing of 2 MiB pages (about 0.25 ms a MiB here)
- * runs on every worker at once, while the coordinator reads the first
- * blocks, not serially before the first is handed out. */
+ * runs on every worker at once, while the coordinator reads on, not
+ * serially before the first block is handed out. */
 static void worker_warm(struct worker_arg *w)
 {
 	const struct ctx *c = w->c;
@@ -431,7 +432,6 @@ static void *worker_main(void *arg)
 	struct worker_arg *w = arg;
 	struct pool *p = w->p;
 
-	worker_warm(w);
 	for (;;) {
 		struct slot *s;
 
@@ -451,6 +451,12 @@ static void *worker_main(void *arg)
 		s = &p->slots[p->next++ % p->nslots];
 		s->state = SLOT_BUSY;
 		pthread_mutex_unlock(&p->mu);
+		/* At its first block, not at its start: of many workers on a
+		 * small file only those given a block fault in their 13 MiB. */
+		if (!w->warm) {
+			worker_warm(w);
+			w->warm = true;
+		}
 		slot_decode(w->d, s);
 		w->ns.blocks++;
 		pthread_mutex_lock(&p->mu);
