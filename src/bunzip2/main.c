@@ -156,6 +156,24 @@ static int report(const struct job *j, int rc, const struct bunzip2_summary *s, 
 												       : EXIT_INTERNAL;
 }
 
+/* Each thread's CPU and sleep, on standard error, when MLPBUNZIP2_TIMES
+ * is set: the figures that show where a thread count loses against its
+ * ideal speed-up (the coordinator's serial work, a worker left idle, page
+ * faults showing as CPU), which wall times on a shared machine cannot. */
+static void report_times(const struct job *j, const struct bunzip2_summary *s)
+{
+	if (!getenv("MLPBUNZIP2_TIMES"))
+		return;
+	for (unsigned i = 0; i <= s->threads && i < BUNZIP2_TIMED_THREADS; i++) {
+		const struct bunzip2_thread_ns *t = &s->thread_ns[i];
+
+		if (i > 0 && s->threads == 1)
+			break;
+		fprintf(stderr, PROG ": %s: %s %u: cpu_ms %.1f wait_ms %.1f blocks %u\n", j->name,
+			i ? "worker" : "coordinator", i, t->cpu_ns / 1e6, t->wait_ns / 1e6, t->blocks);
+	}
+}
+
 static int decode_fd(const struct job *j, int in, int out)
 {
 	struct bunzip2_summary s;
@@ -166,6 +184,7 @@ static int decode_fd(const struct job *j, int in, int out)
 		rc = bunzip2_decode(fd_read, &in, null_write, NULL, &j->o, &s, &e);
 	else
 		rc = bunzip2_decode(fd_read, &in, fd_write, &out, &j->o, &s, &e);
+	report_times(j, &s);
 	return report(j, rc, &s, &e);
 }
 

@@ -52,6 +52,8 @@ typedef long (*bunzip2_read_fn)(void *ctx, uint8_t *buf, size_t cap);
 /* len decoded bytes, in file order: 0, or -errno to stop (BUNZIP2_WRITE). */
 typedef int (*bunzip2_write_fn)(void *ctx, const uint8_t *buf, size_t len);
 
+#define BUNZIP2_TIMED_THREADS 9
+
 /* What a decode read and wrote. Bytes after the last stream that do not
  * start another ("BZh1".."BZh9") are trailing garbage: bzip2 ignores them
  * with a warning and so does this (garbage_bytes > 0 says there were). */
@@ -64,6 +66,17 @@ struct bunzip2_summary {
 	 * BUNZIP2_BUFFER_MAX_BYTES whatever the blocks expand to (one of long
 	 * runs is held before its run-length stage and written in pieces). */
 	size_t max_buffer_bytes;
+	/* Where each thread's time went, for a caller that reports it: [0] the
+	 * coordinating thread (reads, finds block starts, writes in order),
+	 * [1..] the workers, the first BUNZIP2_TIMED_THREADS in all. cpu_ns:
+	 * the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, page faults taken
+	 * included); wait_ns: the wall time it slept, a worker for a block to
+	 * decode, the coordinator for the block whose turn it is; blocks: the
+	 * blocks it decoded. */
+	struct bunzip2_thread_ns {
+		uint64_t cpu_ns, wait_ns;
+		unsigned blocks;
+	} thread_ns[BUNZIP2_TIMED_THREADS];
 };
 
 /* The bound on a block's output buffer: ordinary blocks (900 kB before the

@@ -349,6 +349,11 @@ struct bz2_decoder *bz2_decoder_new(void);
  * translation is an axis; bz2_decoder_new's is malloc'd, whatever the
  * allocator and THP give. NULL when memory ran out. */
 struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages);
+/* The same on huge pages, with its block buffers (the column and the
+ * walk's text, 1.8 MB) in one 2 MiB page faulted in now: a decoder that
+ * lives for a whole file takes no page fault in its blocks (the production
+ * decoder, bunzip2.h). NULL when memory ran out. */
+struct bz2_decoder *bz2_decoder_new_resident(void);
 /* The T-vector's arena (NULL for bz2_decoder_new's): arena_backing_obtained
  * re-reads what backs it now. */
 const struct arena *bz2_decoder_table(const struct bz2_decoder *d);
@@ -363,7 +368,10 @@ void bz2_decoder_free(struct bz2_decoder *d);
 /* Exchange d's output buffer (what bz2_decode_block_at's result points
  * into) with *buf of *cap bytes (NULL, 0: none; the next block allocates
  * one): a caller that keeps each block's bytes past the next decode takes
- * the buffer instead of copying it out. Both are malloc'd. */
+ * the buffer instead of copying it out. d allocates with malloc and frees
+ * what it holds at bz2_decoder_free; a buffer of the caller's own kind
+ * (a pagebuf) is swapped back out first. A bounded decoder (below) keeps
+ * a buffer of at least its bound and allocates none. */
 void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
 
 /* Bound d's output buffer to `bytes` (0: none; at least one block's

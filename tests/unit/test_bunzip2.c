@@ -302,6 +302,46 @@ TEST(bunzip2_skips_a_block_magic_inside_a_block)
 	}
 }
 
+/* Each block magic of a many-block stream split by a read at each of the
+ * 6 places inside its 7-byte window, at two threads and three: the read
+ * that completes the window finds it (the scan goes back 6 bytes), so the
+ * workers decode every block (a missed magic would leave its block to the
+ * reading thread, whose output is as good), and the output is libbz2's. */
+TEST(bunzip2_finds_a_magic_split_by_a_read_at_every_byte, NEEDS_LIBBZ2)
+{
+	size_t n = 450000, len = 0, count = 0;
+	uint8_t *t = malloc(n), *z = NULL;
+	uint64_t *bits = NULL;
+	const char *bad = NULL;
+
+	CHECK(t, "out of memory");
+	if (!t)
+		return;
+	textgen_fill(t, n, TEXTGEN_MARKOV, 5);
+	z = bzip2_fixture_compress(t, n, 1, &len);
+	CHECK(z && (bits = bz2_scan_blocks(z, len, &count)) && count >= 4, "%zu magics (level 1: 5 blocks)", count);
+	for (size_t i = 1; i < count && !bad; i++)
+		for (size_t k = 1; k <= 6 && !bad; k++)
+			for (unsigned threads = 2; threads <= 3 && !bad; threads++) {
+				struct bunzip2_summary sum;
+				struct bunzip2_error e;
+				struct sink s;
+				size_t chunk = (size_t)(bits[i] / 8) + k;
+				int rc = decode(z, len, threads, chunk, &s, &sum, &e);
+
+				if (rc || s.n != n || memcmp(s.p, t, n) || sum.blocks != count || sum.thread_ns[0].blocks)
+					bad = "differs";
+				CHECK(!bad,
+				      "magic %zu split after its byte %zu, -n %u: rc %d, %zu of %zu bytes, %u blocks (%u by the "
+				      "reading thread): %s",
+				      i, k, threads, rc, s.n, n, sum.blocks, sum.thread_ns[0].blocks, e.what);
+				free(s.p);
+			}
+	free(bits);
+	free(z);
+	free(t);
+}
+
 /* ---- hostile input ---- */
 
 /* z cut or flipped: refused exactly when libbz2 refuses it, one line with

@@ -735,6 +735,41 @@ TEST(bzip2_scan_finds_every_planted_magic_at_every_shift)
 	free(buf);
 }
 
+/* The scan looks at a byte pair every 4 bytes: a magic at every byte
+ * offset and shift, near the start and at the very end of buffers of every
+ * length, and magics back to back (a window per 6 bytes), are each found
+ * once and in order, as the slide finds them. */
+TEST(bzip2_scan_finds_magics_at_every_stride_offset_and_buffer_end)
+{
+	enum { CAP = 512 };
+	uint8_t buf[256];
+	uint64_t want[CAP], *got;
+	size_t nwant, ngot = 0;
+	struct rng r;
+	bool same = true;
+
+	rng_seed(&r, 3);
+	for (size_t len = 7; len <= 40 && same; len++)
+		for (uint64_t bit = 0; bit + 48 <= len * 8 && same; bit++) {
+			for (size_t i = 0; i < len; i++)
+				buf[i] = (uint8_t)rng_next(&r);
+			plant_magic(buf, bit);
+			nwant = scan_by_sliding(buf, len, want, CAP);
+			got = bz2_scan_blocks(buf, len, &ngot);
+			same = got && ngot == nwant && !memcmp(got, want, nwant * sizeof(*want));
+			CHECK(same, "length %zu, magic at bit %llu: scan %zu places, slide %zu", len,
+			      (unsigned long long)bit, got ? ngot : 0, nwant);
+			free(got);
+		}
+	for (size_t i = 0; i + 6 <= sizeof(buf); i += 6)
+		plant_magic(buf, 8 * i);
+	nwant = scan_by_sliding(buf, sizeof(buf), want, CAP);
+	got = bz2_scan_blocks(buf, sizeof(buf), &ngot);
+	CHECK(nwant >= 40 && got && ngot == nwant && !memcmp(got, want, nwant * sizeof(*want)),
+	      "back to back: scan %zu places, slide %zu", got ? ngot : 0, nwant);
+	free(got);
+}
+
 /* Overlapped decodes fail as blocks in turn do: a corrupt or cut stream of
  * several blocks gives the same return, block, byte and reason, and the
  * same bytes reach the sink before it (the previous block ends first). */
