@@ -19,6 +19,7 @@
 #include "report/compare_table.h"
 #include "report/html_table.h"
 #include "report/latency_keys.h"
+#include "report/machine_keys.h"
 #include "report/plots.h"
 #include "report/summary.h"
 
@@ -83,14 +84,14 @@ static const char *const level_line[] = { "L1 latency", "L2 latency", "L3 latenc
  * machine section; without it, the sizes the latency levels were set beside. */
 static int os_levels(const struct jsonr_value *doc, double size[4])
 {
-	const struct jsonr_value *c = jsonr_get(doc, "machine.caches_reported");
+	const struct jsonr_value *c = jsonr_get(doc, "machine." MACHINE_KEY_CACHES_REPORTED);
 	const struct jsonr_value *lv = jsonr_get(doc, "latency." LATENCY_KEY_LEVELS_DETECTED);
 	int n = 0;
 
 	memset(size, 0, 4 * sizeof(double));
 	for (const struct jsonr_value *e = c && c->type == JSONR_ARRAY ? c->u.children.first : NULL; e; e = e->next) {
-		const char *type = jsonr_get_string(e, "type");
-		double level = summary_number(e, "level"), bytes = summary_number(e, "size_bytes");
+		const char *type = jsonr_get_string(e, MACHINE_CACHE_KEY_TYPE);
+		double level = summary_number(e, MACHINE_CACHE_KEY_LEVEL), bytes = summary_number(e, MACHINE_CACHE_KEY_SIZE_BYTES);
 
 		if (type && strcmp(type, "Instruction") && level >= 1 && level <= 4 && bytes > 0)
 			size[(int)level - 1] = bytes;
@@ -373,7 +374,7 @@ static void compare_latency(struct compare_table *c, size_t i, const struct json
  * out-of-range double to int is undefined behaviour, so it is never done. */
 static int level_of(const struct jsonr_value *c)
 {
-	double l = summary_number(c, "level");
+	double l = summary_number(c, MACHINE_CACHE_KEY_LEVEL);
 
 	return l >= 1 && l <= 8 ? (int)l : 0;
 }
@@ -462,10 +463,10 @@ static int latency_plot(struct svg_plot *p, const struct jsonr_value *const *doc
 				      summary_number(l, LATENCY_LEVEL_KEY_LATENCY_NS), n > 1 ? "" : lab, chase_color);
 		}
 		/* The OS's claims, once per distinct size across runs. */
-		const struct jsonr_value *cr = jsonr_get(docs[d], "machine.caches_reported");
+		const struct jsonr_value *cr = jsonr_get(docs[d], "machine." MACHINE_KEY_CACHES_REPORTED);
 		for (const struct jsonr_value *c = cr && cr->type == JSONR_ARRAY ? cr->u.children.first : NULL; c; c = c->next) {
-			const char *type = jsonr_get_string(c, "type");
-			double size = summary_number(c, "size_bytes");
+			const char *type = jsonr_get_string(c, MACHINE_CACHE_KEY_TYPE);
+			double size = summary_number(c, MACHINE_CACHE_KEY_SIZE_BYTES);
 			int level = level_of(c);
 			char t = type ? type[0] : '?', sz[32], lab[128];
 			size_t i;
