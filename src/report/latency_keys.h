@@ -5,7 +5,8 @@
  * both, and a stored result is read by the keys it was written with
  * (docs/OUTPUT.md describes them). One block per JSON object, in the order
  * the writer writes its members. A path into a document is "latency." and
- * these ("latency." LATENCY_KEY_POINTS). Names only: no table, no type.
+ * these ("latency." LATENCY_KEY_POINTS). Last, the names of the headline
+ * figures the view gives. Names only: no table, no type.
  */
 #ifndef MLPSCOPE_REPORT_LATENCY_KEYS_H
 #define MLPSCOPE_REPORT_LATENCY_KEYS_H
@@ -152,5 +153,16 @@
 #define LATENCY_PERCENTILE_KEY_P99_NS     "p99_ns"
 #define LATENCY_PERCENTILE_KEY_MAX_NS     "max_ns"
 #define LATENCY_PERCENTILE_KEY_REGION_NS  "region_ns"
+
+/* The headline figures the view names (the summary's keys, which the fleet
+ * table and the Prometheus families read back): per cache level from a
+ * format (n from 1), the rest as they are. */
+#define LATENCY_FIGURE_LEVEL_NS                 "l%d_latency_ns"
+#define LATENCY_FIGURE_LEVEL_CYCLES             "l%d_latency_cycles"
+#define LATENCY_FIGURE_MEMORY_LATENCY_NS        "memory_latency_ns"
+#define LATENCY_FIGURE_MEMORY_LATENCY_CYCLES    "memory_latency_cycles"
+#define LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS    "memory_latency_small_pages_ns"
+#define LATENCY_FIGURE_TRANSLATION_NS           "translation_ns"
+#define LATENCY_FIGURE_PREFETCH_RATIO           "prefetch_ratio"
 
 #endif

@@ -164,7 +164,7 @@ static void add_plateau(struct summary *s, const struct jsonr_value *l, int n, c
 	struct summary_figure *g;
 	char name[48], a[32], b[32];
 
-	snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_NS, n + 1);
 	if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS), "ns", 2)))
 		return;
 	summary_format_bytes(a, sizeof(a), os[n]);
@@ -174,7 +174,7 @@ static void add_plateau(struct summary *s, const struct jsonr_value *l, int n, c
 	else
 		snprintf(g->note, sizeof(g->note), "plateau matching the OS's %s", a);
 	snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_LEVELS_DETECTED "[%zu]." LATENCY_LEVEL_KEY_LATENCY_NS, i);
-	snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_CYCLES, n + 1);
 	add_cycles(s, l, level_line[n], name, g->value, g->from);
 }
 
@@ -224,7 +224,7 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 	if (!(p = point_below(jsonr_get(l, LATENCY_KEY_POINTS), target, &i)) ||
 	    summary_number(p, LATENCY_POINT_KEY_SIZE_BYTES) <= (n ? os[n - 1] : 0))
 		return;
-	snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_NS, n + 1);
 	if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(p, LATENCY_POINT_KEY_CHASE_NS), "ns", 2)))
 		return;
 	summary_format_bytes(a, sizeof(a), summary_number(p, LATENCY_POINT_KEY_SIZE_BYTES));
@@ -232,7 +232,7 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 	snprintf(g->note, sizeof(g->note), "chase at %s: no plateau matched the OS's %s", a, b);
 	snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_POINTS "[%zu]." LATENCY_POINT_KEY_CHASE_NS, i);
 	snprintf(from, sizeof(from), "%s", g->from);
-	snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_CYCLES, n + 1);
 	add_cycles(s, l, level_line[n], name, g->value, from);
 }
 
@@ -277,13 +277,13 @@ static void add_measured_levels(struct summary *s, const struct jsonr_value *l)
 		jsonr_get_bool(e, LATENCY_LEVEL_KEY_REACHES_MAX, &reaches_max);
 		if (tlb_step || reaches_max || !isfinite(summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS)))
 			continue;
-		snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
+		snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_NS, n + 1);
 		if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS), "ns", 2)))
 			continue;
 		summary_format_bytes(a, sizeof(a), summary_number(e, LATENCY_LEVEL_KEY_SIZE_BYTES));
 		snprintf(g->note, sizeof(g->note), "plateau ending at %s; the OS reports no cache sizes", a);
 		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_LEVELS_DETECTED "[%zu]." LATENCY_LEVEL_KEY_LATENCY_NS, i);
-		snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+		snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_CYCLES, n + 1);
 		add_cycles(s, l, level_line[n], name, g->value, g->from);
 		n++;
 	}
@@ -303,7 +303,7 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 	if (!nlev)
 		add_measured_levels(s, l);
 	summary_format_bytes(a, sizeof(a), max);
-	if ((g = summary_add(s, "memory latency", "latency", "memory_latency_ns",
+	if ((g = summary_add(s, "memory latency", "latency", LATENCY_FIGURE_MEMORY_LATENCY_NS,
 			     summary_number(l, LATENCY_KEY_CHASE_NS_AT_MAX), "ns", 1))) {
 		double whole = summary_number(l, LATENCY_KEY_WHOLE_WALK_NS_AT_MAX);
 		double region = summary_number(l, LATENCY_KEY_REGION_LOADS);
@@ -320,19 +320,19 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 				 region, whole);
 		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_CHASE_NS_AT_MAX);
 		note_unsteady(g, l, max);
-		add_cycles(s, l, "memory latency", "memory_latency_cycles", g->value, g->from);
+		add_cycles(s, l, "memory latency", LATENCY_FIGURE_MEMORY_LATENCY_CYCLES, g->value, g->from);
 	}
-	if ((g = summary_add(s, "memory latency", "latency", "memory_latency_small_pages_ns",
+	if ((g = summary_add(s, "memory latency", "latency", LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS,
 			     summary_number(l, LATENCY_KEY_SMALL_CHASE_NS_AT_MAX), "ns", 1))) {
 		snprintf(g->what, sizeof(g->what), "small pages");
 		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_SMALL_CHASE_NS_AT_MAX);
 	}
-	if ((g = summary_add(s, "translation", "latency", "translation_ns",
+	if ((g = summary_add(s, "translation", "latency", LATENCY_FIGURE_TRANSLATION_NS,
 			     summary_number(l, LATENCY_KEY_TRANSLATION_NS_AT_MAX), "ns", 1))) {
 		snprintf(g->note, sizeof(g->note), "per load, small minus huge pages at %s", a);
 		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_TRANSLATION_NS_AT_MAX);
 	}
-	if ((g = summary_add(s, "prefetcher", "latency", "prefetch_ratio",
+	if ((g = summary_add(s, "prefetcher", "latency", LATENCY_FIGURE_PREFETCH_RATIO,
 			     summary_number(l, LATENCY_KEY_PREFETCH_RATIO_AT_MAX), "x", 1))) {
 		snprintf(g->note, sizeof(g->note), "random chase / +64 B stream at %s", a);
 		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_PREFETCH_RATIO_AT_MAX);
@@ -633,12 +633,14 @@ static const struct view_plot latency_plots[] = {
 
 static const struct view_fleet_column latency_fleet[] = {
 	{ "l1_latency_ns", "L1 ns", 0, false, NULL }, { "l2_latency_ns", "L2 ns", 1, false, NULL },
-	{ "l3_latency_ns", "L3 ns", 2, false, NULL }, { "memory_latency_ns", "mem ns", 3, false, NULL },
-	{ "translation_ns", "xlat ns", 4, false, NULL },
+	{ "l3_latency_ns", "L3 ns", 2, false, NULL }, { LATENCY_FIGURE_MEMORY_LATENCY_NS, "mem ns", 3, false, NULL },
+	{ LATENCY_FIGURE_TRANSLATION_NS, "xlat ns", 4, false, NULL },
 };
 static const struct view_fleet_setting latency_fleet_settings[] = { { "latency." LATENCY_KEY_MAX_BYTES, 2 } };
 /* small minus huge pages: the floor is a share of what was subtracted from */
-static const struct view_fleet_scale latency_fleet_scales[] = { { "translation_ns", "memory_latency_small_pages_ns" } };
+static const struct view_fleet_scale latency_fleet_scales[] = {
+	{ LATENCY_FIGURE_TRANSLATION_NS, LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS },
+};
 
 /* "l2_latency_ns" / "memory_latency_cycles": the level and the unit. */
 static bool latency_level_of(const struct summary_figure *g, const char *unit, char *labels, size_t len)
@@ -675,10 +677,11 @@ static const struct view_prom_family latency_prom[] = {
 	{"mlpscope_latency_cycles", "The same latencies in core cycles (ns x the timed core clock)", 1, 0, NULL,
 	 prom_latency_cycles},
 	{"mlpscope_memory_latency_small_pages_seconds", "Memory latency on small pages", 2, 1e-9,
-	 "memory_latency_small_pages_ns", NULL},
+	 LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS, NULL},
 	{"mlpscope_translation_seconds", "Small minus huge pages at the largest size: translation", 3, 1e-9,
-	 "translation_ns", NULL},
-	{"mlpscope_prefetch_ratio", "Random chase over +64 B stream at the largest size", 4, 0, "prefetch_ratio", NULL},
+	 LATENCY_FIGURE_TRANSLATION_NS, NULL},
+	{"mlpscope_prefetch_ratio", "Random chase over +64 B stream at the largest size", 4, 0,
+	 LATENCY_FIGURE_PREFETCH_RATIO, NULL},
 };
 
 const struct view view_latency = {
