@@ -5,8 +5,10 @@
  * by hand again in either file, a string that is a defined key or a path
  * "latency.KEY...", is drift waiting to happen and fails here. Read as source text: comments are
  * skipped, a string opening a brace initializer is a column's shown title
- * ({ "pages", LATENCY_POINT_KEY_PAGES, F_TEXT }), and strings inside a
- * printf-family call are shown text ("trials" in the text table's header).
+ * ({ "pages", LATENCY_POINT_KEY_PAGES, F_TEXT }), and the strings a
+ * printf-family call or HTML_ROWS is given are shown text ("trials" in the
+ * text table's header, the caption "fillers"). The window section's
+ * writer and view are held to report/window_keys.h the same way.
  */
 #include "../harness.h"
 
@@ -88,14 +90,16 @@ static bool spelled(const struct keys *k, const char *section, const char *s, si
 	return !shown && keys_has(k, s, len);
 }
 
-/* Whether the "(" at p opens a printf-family call: its name ends "printf". */
-static bool opens_print(const char *text, const char *p)
+/* Whether the "(" at p opens a call whose own strings are shown text: a
+ * printf-family call, or HTML_ROWS (its caption). */
+static bool opens_shown(const char *text, const char *p)
 {
 	const char *b = p;
 
-	while (b > text && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') || (b[-1] >= '0' && b[-1] <= '9')))
+	while (b > text && (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') || (b[-1] >= 'A' && b[-1] <= 'Z') ||
+			    (b[-1] >= '0' && b[-1] <= '9')))
 		b--;
-	return p - b >= 6 && !strncmp(p - 6, "printf", 6);
+	return (p - b >= 6 && !strncmp(p - 6, "printf", 6)) || (p - b == 9 && !strncmp(b, "HTML_ROWS", 9));
 }
 
 /* Whether the string opening at p is the first thing in a brace (a title). */
@@ -110,7 +114,7 @@ static bool opens_brace(const char *text, const char *p)
  * hand, as "line N: \"...\"" in out; false when none does. */
 static bool hand_spelled(const struct keys *k, const char *section, const char *text, char *out, size_t len)
 {
-	int depth = 0, print_at = -1, line = 1;
+	int depth = 0, shown_at = -1, line = 1;
 
 	for (const char *p = text; *p; p++) {
 		const char *end;
@@ -133,17 +137,19 @@ static bool hand_spelled(const struct keys *k, const char *section, const char *
 			continue;
 		}
 		if (*p == '(') {
-			if (print_at < 0 && opens_print(text, p))
-				print_at = depth;
+			if (shown_at < 0 && opens_shown(text, p))
+				shown_at = depth;
 			depth++;
-		} else if (*p == ')' && --depth == print_at) {
-			print_at = -1;
+		} else if (*p == ')' && --depth == shown_at) {
+			shown_at = -1;
 		}
 		if (*p != '"')
 			continue;
 		for (end = p + 1; *end && *end != '"'; end++)
 			end += *end == '\\' && end[1];
-		if (spelled(k, section, p + 1, (size_t)(end - p - 1), print_at >= 0 || opens_brace(text, p))) {
+		/* Only the shown call's own arguments: a lookup nested in it is code. */
+		if (spelled(k, section, p + 1, (size_t)(end - p - 1),
+			    (shown_at >= 0 && depth == shown_at + 1) || opens_brace(text, p))) {
 			snprintf(out, len, "line %d: %.*s", line, (int)(end - p + 1), p);
 			return true;
 		}
@@ -162,60 +168,97 @@ static size_t keys_from(struct keys *k, const char *header)
 	return n;
 }
 
+/* The first of files that spells one of k's keys (section's) by hand, as
+ * "FILE: line N: \"...\"" in out; false when none does or a file is unread. */
+static bool section_spelled(const struct keys *k, const char *section, const char *const *files, size_t nfiles,
+			    char *out, size_t len)
+{
+	char why[200];
+
+	for (size_t i = 0; i < nfiles; i++) {
+		char *text = repo_text(files[i]);
+		bool found = !text || hand_spelled(k, section, text, why, sizeof(why));
+
+		free(text);
+		if (found) {
+			snprintf(out, len, "%s: %s", files[i], text ? why : "not read");
+			return true;
+		}
+	}
+	return false;
+}
+
 TEST(latency_writer_and_view_spell_no_key_by_hand)
 {
 	static const char *const files[] = { "src/report/latency_out.c", "src/report/latency_view.c" };
 	static struct keys k, m;
-	char why[200];
+	char why[300];
 
 	k.n = m.n = 0;
 	CHECK(keys_from(&k, "src/report/latency_keys.h") >= 50, "src/report/latency_keys.h: only %zu keys read", k.n);
 	CHECK(keys_from(&m, "src/report/machine_keys.h") >= 3, "src/report/machine_keys.h: only %zu keys read", m.n);
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		char *text = repo_text(files[i]);
-		bool latency, machine;
-
-		CHECK(text, "%s: not read", files[i]);
-		latency = hand_spelled(&k, "latency", text, why, sizeof(why));
-		CHECK(!latency, "%s spells a latency key by hand (name it from report/latency_keys.h): %s", files[i], why);
-		machine = hand_spelled(&m, "machine", text, why, sizeof(why));
-		free(text);
-		CHECK(!machine, "%s spells a machine cache key by hand (name it from report/machine_keys.h): %s",
-		      files[i], why);
-	}
+	CHECK(!section_spelled(&k, "latency", files, 2, why, sizeof(why)),
+	      "a latency key spelled by hand (name it from report/latency_keys.h): %s", why);
+	CHECK(!section_spelled(&m, "machine", files, 2, why, sizeof(why)),
+	      "a machine cache key spelled by hand (name it from report/machine_keys.h): %s", why);
 }
 
-/* Every key the header defines (LATENCY_..._KEY_...) is one the writer
- * writes through it: a constant the writer stopped using names a key no
- * result holds. */
-TEST(every_latency_key_is_written_through_its_name)
+TEST(window_writer_and_view_spell_no_key_by_hand)
 {
-	char *h = repo_text("src/report/latency_keys.h"), *w = repo_text("src/report/latency_out.c");
-	char name[80] = "";
-	size_t checked = 0;
-	bool unused = false;
+	static const char *const files[] = { "src/report/window_out.c", "src/report/window_view.c" };
+	static struct keys k;
+	char why[300];
 
-	for (const char *p = h && w ? strstr(h, "\n#define LATENCY_") : NULL; p && !unused;
-	     p = strstr(p + 1, "\n#define LATENCY_")) {
+	k.n = 0;
+	CHECK(keys_from(&k, "src/report/window_keys.h") >= 50, "src/report/window_keys.h: only %zu keys read", k.n);
+	CHECK(!section_spelled(&k, "window", files, 2, why, sizeof(why)),
+	      "a window key spelled by hand (name it from report/window_keys.h): %s", why);
+}
+
+/* The first key name (PREFIX..._KEY_...) header defines that writer never
+ * uses, in out; false when every one is used. *checked: how many. */
+static bool unwritten_key(const char *header, const char *prefix, const char *writer, char *out, size_t len,
+			  size_t *checked)
+{
+	char *h = repo_text(header), *w = repo_text(writer), def[48];
+	bool unused = !h || !w;
+
+	snprintf(def, sizeof(def), "\n#define %s", prefix);
+	snprintf(out, len, "%s or %s not read", header, writer);
+	*checked = 0;
+	for (const char *p = unused ? NULL : strstr(h, def); p && !unused; p = strstr(p + 1, def)) {
 		const char *q = p + 9, *at;
 		size_t n = strcspn(q, " \t\n");
 		bool used = false;
 
-		if (!memchr(q, '"', strcspn(q, "\n")) || n >= sizeof(name))
+		/* Only the keys: a headline figure's name is the view's own. */
+		if (!memchr(q, '"', strcspn(q, "\n")) || n >= len || !memmem(q, n, "_KEY_", 5))
 			continue;
-		memcpy(name, q, n);
-		name[n] = '\0';
-		if (!strstr(name, "_KEY_"))  /* a headline figure's name: the view's own */
-			continue;
-		for (at = strstr(w, name); at && !used; at = strstr(at + 1, name))
+		snprintf(out, len, "%.*s", (int)n, q);
+		for (at = strstr(w, out); at && !used; at = strstr(at + 1, out))
 			used = !(at[n] == '_' || (at[n] >= 'A' && at[n] <= 'Z'));
-		checked++;
+		++*checked;
 		unused = !used;
 	}
 	free(h);
 	free(w);
-	CHECK(!unused, "%s: defined in latency_keys.h, written nowhere in latency_out.c", name);
-	CHECK(checked >= 50, "only %zu key names read from latency_keys.h", checked);
+	return unused;
+}
+
+/* Every key a keys header defines (..._KEY_...) is one the writer writes
+ * through it: a constant the writer stopped using names a key no result
+ * holds. */
+TEST(every_defined_key_is_written_through_its_name)
+{
+	char why[100];
+	size_t n;
+
+	CHECK(!unwritten_key("src/report/latency_keys.h", "LATENCY_", "src/report/latency_out.c", why, sizeof(why), &n),
+	      "%s: defined in latency_keys.h, written nowhere in latency_out.c", why);
+	CHECK(n >= 50, "only %zu key names read from latency_keys.h", n);
+	CHECK(!unwritten_key("src/report/window_keys.h", "WINDOW_", "src/report/window_out.c", why, sizeof(why), &n),
+	      "%s: defined in window_keys.h, written nowhere in window_out.c", why);
+	CHECK(n >= 50, "only %zu key names read from window_keys.h", n);
 }
 
 /* The check itself: planted hand-spelled keys fire; titles, shown text,
@@ -240,6 +283,12 @@ TEST(hand_spelled_key_check_fires_on_a_planted_key)
 	      "a column's title fired: %s", why);
 	CHECK(!hand_spelled(&k, "latency", "fprintf(f, \"%s %s\\n\", \"pages\",\n\t\"trials\");", why, sizeof(why)),
 	      "shown text fired: %s", why);
+	CHECK(hand_spelled(&k, "latency", "fprintf(f, \"%g\", summary_number(e, \"chase_ns\"));", why, sizeof(why)),
+	      "a literal key looked up inside a printf passed");
+	CHECK(hand_spelled(&k, "latency", "HTML_ROWS(f, jsonr_get(v, \"points\"), cols, \"points\");", why, sizeof(why)),
+	      "a literal key looked up inside HTML_ROWS passed");
+	CHECK(!hand_spelled(&k, "latency", "HTML_ROWS(f, v, cols, \"points\");", why, sizeof(why)),
+	      "a caption fired: %s", why);
 	CHECK(!hand_spelled(&k, "latency", "/* \"chase_ns\" */ x = '\"'; // \"points\"\n", why, sizeof(why)),
 	      "a comment fired: %s", why);
 	CHECK(!hand_spelled(&k, "latency", "x = jsonr_get(doc, \"latency.\" LATENCY_KEY_POINTS);", why, sizeof(why)),
