@@ -7,6 +7,7 @@
 #include "report/latency_out.h"
 #include "exp/machine.h"
 #include "report/csv.h"
+#include "report/latency_keys.h"
 
 #include "analyse/latency_levels.h"
 #include "util/format.h"
@@ -17,92 +18,92 @@
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
 static const struct jsonw_field latency_point_fields[] = {
-	JSONW_FIELD(DOUBLE, "huge_fraction_obtained", struct latency_point, huge_fraction),
-	JSONW_FIELD(DOUBLE, "chase_ns", struct latency_point, chase_ns),
-	JSONW_FIELD(DOUBLE, "stream_ns", struct latency_point, stream_ns),
-	JSONW_FIELD(DOUBLE, "prefetch_ratio", struct latency_point, prefetch_ratio),
-	JSONW_FIELD(DOUBLE, "chase_cycles_min", struct latency_point, chase_cycles_min),
-	JSONW_FIELD(DOUBLE, "chase_cycles_max", struct latency_point, chase_cycles_max),
-	JSONW_FIELD(BOOL, "layout_ok", struct latency_point, layout_ok),
-	JSONW_FIELD(UINT, "chase_distinct_lines_walked", struct latency_point, chase_layout.distinct_lines_walked),
-	JSONW_FIELD(UINT, "stream_distinct_lines_walked", struct latency_point, stream_layout.distinct_lines_walked),
-	JSONW_FIELD(UINT, "expected_lines", struct latency_point, chase_layout.expected_lines),
-	JSONW_FIELD(HEX64, "perm_hash", struct latency_point, perm_hash),
-	JSONW_FIELD(UINT, "chase_loads_per_region", struct latency_point, chase_hops),
-	JSONW_FIELD(UINT, "stream_loads_per_region", struct latency_point, stream_hops),
-	JSONW_FIELD(BOOL, "warmed", struct latency_point, warmed),
-	JSONW_FIELD(UINT, "settle_loads", struct latency_point, settle_loads),
-	JSONW_FIELD(UINT, "lead_in_loads", struct latency_point, lead_in_hops),
+	JSONW_FIELD(DOUBLE, LATENCY_POINT_KEY_HUGE_FRACTION_OBTAINED, struct latency_point, huge_fraction),
+	JSONW_FIELD(DOUBLE, LATENCY_POINT_KEY_CHASE_NS, struct latency_point, chase_ns),
+	JSONW_FIELD(DOUBLE, LATENCY_POINT_KEY_STREAM_NS, struct latency_point, stream_ns),
+	JSONW_FIELD(DOUBLE, LATENCY_POINT_KEY_PREFETCH_RATIO, struct latency_point, prefetch_ratio),
+	JSONW_FIELD(DOUBLE, LATENCY_POINT_KEY_CHASE_CYCLES_MIN, struct latency_point, chase_cycles_min),
+	JSONW_FIELD(DOUBLE, LATENCY_POINT_KEY_CHASE_CYCLES_MAX, struct latency_point, chase_cycles_max),
+	JSONW_FIELD(BOOL, LATENCY_POINT_KEY_LAYOUT_OK, struct latency_point, layout_ok),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_CHASE_DISTINCT_LINES_WALKED, struct latency_point, chase_layout.distinct_lines_walked),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_STREAM_DISTINCT_LINES_WALKED, struct latency_point, stream_layout.distinct_lines_walked),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_EXPECTED_LINES, struct latency_point, chase_layout.expected_lines),
+	JSONW_FIELD(HEX64, LATENCY_POINT_KEY_PERM_HASH, struct latency_point, perm_hash),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_CHASE_LOADS_PER_REGION, struct latency_point, chase_hops),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_STREAM_LOADS_PER_REGION, struct latency_point, stream_hops),
+	JSONW_FIELD(BOOL, LATENCY_POINT_KEY_WARMED, struct latency_point, warmed),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_SETTLE_LOADS, struct latency_point, settle_loads),
+	JSONW_FIELD(UINT, LATENCY_POINT_KEY_LEAD_IN_LOADS, struct latency_point, lead_in_hops),
 };
 
 static const struct jsonw_field latency_level_end_fields[] = {
-	JSONW_FIELD(UINT, "level", struct latency_level, level),
-	JSONW_FIELD(UINT, "size_bytes", struct latency_level, size_bytes),
-	JSONW_FIELD(UINT, "first_bytes", struct latency_level, first_bytes),
+	JSONW_FIELD(UINT, LATENCY_LEVEL_KEY_LEVEL, struct latency_level, level),
+	JSONW_FIELD(UINT, LATENCY_LEVEL_KEY_SIZE_BYTES, struct latency_level, size_bytes),
+	JSONW_FIELD(UINT, LATENCY_LEVEL_KEY_FIRST_BYTES, struct latency_level, first_bytes),
 };
 
 static const struct jsonw_field latency_level_fields[] = {
-	JSONW_FIELD(DOUBLE, "latency_ns", struct latency_level, latency_ns),
-	JSONW_FIELD(UINT, "points", struct latency_level, npoints),
-	JSONW_FIELD(BOOL, "reaches_max", struct latency_level, reaches_max),
-	JSONW_FIELD(UINT, "reported_bytes", struct latency_level, reported_bytes),
+	JSONW_FIELD(DOUBLE, LATENCY_LEVEL_KEY_LATENCY_NS, struct latency_level, latency_ns),
+	JSONW_FIELD(UINT, LATENCY_LEVEL_KEY_POINTS, struct latency_level, npoints),
+	JSONW_FIELD(BOOL, LATENCY_LEVEL_KEY_REACHES_MAX, struct latency_level, reaches_max),
+	JSONW_FIELD(UINT, LATENCY_LEVEL_KEY_REPORTED_BYTES, struct latency_level, reported_bytes),
 };
 
 static const struct jsonw_field latency_knee_fields[] = {
-	JSONW_FIELD(UINT, "from_bytes", struct latency_knee, from_bytes),
-	JSONW_FIELD(UINT, "to_bytes", struct latency_knee, to_bytes),
-	JSONW_FIELD(DOUBLE, "from_ns", struct latency_knee, from_ns),
-	JSONW_FIELD(DOUBLE, "to_ns", struct latency_knee, to_ns),
+	JSONW_FIELD(UINT, LATENCY_KNEE_KEY_FROM_BYTES, struct latency_knee, from_bytes),
+	JSONW_FIELD(UINT, LATENCY_KNEE_KEY_TO_BYTES, struct latency_knee, to_bytes),
+	JSONW_FIELD(DOUBLE, LATENCY_KNEE_KEY_FROM_NS, struct latency_knee, from_ns),
+	JSONW_FIELD(DOUBLE, LATENCY_KNEE_KEY_TO_NS, struct latency_knee, to_ns),
 };
 
 static const struct jsonw_field latency_reference_fields[] = {
-	JSONW_FIELD(UINT, "level", struct latency_reference, level),
-	JSONW_FIELD(UINT, "size_bytes", struct latency_reference, size_bytes),
-	JSONW_FIELD(DOUBLE, "curve_ns", struct latency_reference, curve_ns),
-	JSONW_FIELD(DOUBLE, "warm_ns", struct latency_reference, warm_ns),
-	JSONW_FIELD(UINT, "loads_per_walk", struct latency_reference, loads),
-	JSONW_FIELD(DOUBLE, "diff_pct", struct latency_reference, diff_pct),
-	JSONW_FIELD(BOOL, "agrees", struct latency_reference, agrees),
+	JSONW_FIELD(UINT, LATENCY_REFERENCE_KEY_LEVEL, struct latency_reference, level),
+	JSONW_FIELD(UINT, LATENCY_REFERENCE_KEY_SIZE_BYTES, struct latency_reference, size_bytes),
+	JSONW_FIELD(DOUBLE, LATENCY_REFERENCE_KEY_CURVE_NS, struct latency_reference, curve_ns),
+	JSONW_FIELD(DOUBLE, LATENCY_REFERENCE_KEY_WARM_NS, struct latency_reference, warm_ns),
+	JSONW_FIELD(UINT, LATENCY_REFERENCE_KEY_LOADS_PER_WALK, struct latency_reference, loads),
+	JSONW_FIELD(DOUBLE, LATENCY_REFERENCE_KEY_DIFF_PCT, struct latency_reference, diff_pct),
+	JSONW_FIELD(BOOL, LATENCY_REFERENCE_KEY_AGREES, struct latency_reference, agrees),
 };
 
 static const struct jsonw_field latency_second_look_fields[] = {
-	JSONW_FIELD(UINT, "non_monotonic_found", struct latency_result, nfalls_found),
-	JSONW_FIELD(UINT, "non_monotonic_found_in_sweep", struct latency_result, nfalls_sweep),
-	JSONW_FIELD(UINT, "retimed_points", struct latency_result, nretimed),
-	JSONW_FIELD(UINT, "retime_skipped", struct latency_result, retime_skipped),
-	JSONW_FIELD(UINT, "placement_checked", struct latency_result, nplaced),
-	JSONW_FIELD(UINT, "placement_skipped", struct latency_result, placement_skipped),
-	JSONW_FIELD(UINT, "placement_sensitive", struct latency_result, placement_sensitive),
+	JSONW_FIELD(UINT, LATENCY_KEY_NON_MONOTONIC_FOUND, struct latency_result, nfalls_found),
+	JSONW_FIELD(UINT, LATENCY_KEY_NON_MONOTONIC_FOUND_IN_SWEEP, struct latency_result, nfalls_sweep),
+	JSONW_FIELD(UINT, LATENCY_KEY_RETIMED_POINTS, struct latency_result, nretimed),
+	JSONW_FIELD(UINT, LATENCY_KEY_RETIME_SKIPPED, struct latency_result, retime_skipped),
+	JSONW_FIELD(UINT, LATENCY_KEY_PLACEMENT_CHECKED, struct latency_result, nplaced),
+	JSONW_FIELD(UINT, LATENCY_KEY_PLACEMENT_SKIPPED, struct latency_result, placement_skipped),
+	JSONW_FIELD(UINT, LATENCY_KEY_PLACEMENT_SENSITIVE, struct latency_result, placement_sensitive),
 };
 
 static const struct jsonw_field latency_at_max_fields[] = {
-	JSONW_FIELD(UINT, "warm_references_disagree", struct latency_result, refs_disagree),
-	JSONW_FIELD(DOUBLE, "prefetch_ratio_at_max", struct latency_result, prefetch_ratio_at_max),
-	JSONW_FIELD(DOUBLE, "chase_ns_at_max", struct latency_result, chase_ns_at_max),
-	JSONW_FIELD(DOUBLE, "stream_ns_at_max", struct latency_result, stream_ns_at_max),
-	JSONW_FIELD(DOUBLE, "small_chase_ns_at_max", struct latency_result, small_chase_ns_at_max),
-	JSONW_FIELD(DOUBLE, "translation_ns_at_max", struct latency_result, translation_ns_at_max),
-	JSONW_FIELD(DOUBLE, "whole_walk_ns_at_max", struct latency_result, whole_walk_ns_at_max),
-	JSONW_FIELD(UINT, "whole_walk_loads", struct latency_result, whole_walk_loads),
-	JSONW_FIELD(DOUBLE, "whole_walk_regions_ns", struct latency_result, whole_walk_regions_ns),
+	JSONW_FIELD(UINT, LATENCY_KEY_WARM_REFERENCES_DISAGREE, struct latency_result, refs_disagree),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_PREFETCH_RATIO_AT_MAX, struct latency_result, prefetch_ratio_at_max),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_CHASE_NS_AT_MAX, struct latency_result, chase_ns_at_max),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_STREAM_NS_AT_MAX, struct latency_result, stream_ns_at_max),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_SMALL_CHASE_NS_AT_MAX, struct latency_result, small_chase_ns_at_max),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_TRANSLATION_NS_AT_MAX, struct latency_result, translation_ns_at_max),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_WHOLE_WALK_NS_AT_MAX, struct latency_result, whole_walk_ns_at_max),
+	JSONW_FIELD(UINT, LATENCY_KEY_WHOLE_WALK_LOADS, struct latency_result, whole_walk_loads),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_WHOLE_WALK_REGIONS_NS, struct latency_result, whole_walk_regions_ns),
 };
 
 static const struct jsonw_field latency_run_fields[] = {
-	JSONW_FIELD(UINT, "max_bytes", struct latency_result, max_bytes),
-	JSONW_FIELD(UINT, "line_bytes", struct latency_result, line_bytes),
-	JSONW_FIELD(UINT, "trials", struct latency_result, trials),
-	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct latency_result, noise_floor_pct),
-	JSONW_FIELD(DOUBLE, "level_tolerance_pct", struct latency_result, tolerance_pct),
-	JSONW_FIELD(UINT, "region_loads", struct latency_result, region_hops),
-	JSONW_FIELD(UINT, "passes", struct latency_result, passes),
-	JSONW_FIELD(UINT, "warm_walks", struct latency_result, warm_walks),
-	JSONW_FIELD(UINT, "warm_max_bytes", struct latency_result, warm_max_bytes),
-	JSONW_FIELD(UINT, "reference_walks", struct latency_result, reference_walks),
-	JSONW_FIELD(UINT, "arena_huge_bytes", struct latency_result, arena_huge_bytes),
-	JSONW_FIELD(UINT, "arena_huge_obtained_bytes", struct latency_result, arena_huge_obtained_bytes),
-	JSONW_FIELD(UINT, "arena_small_bytes", struct latency_result, arena_small_bytes),
-	JSONW_FIELD(UINT, "arena_small_obtained_huge_bytes", struct latency_result, arena_small_obtained_bytes),
-	JSONW_FIELD(INT, "collapse_errno", struct latency_result, collapse_errno),
+	JSONW_FIELD(UINT, LATENCY_KEY_MAX_BYTES, struct latency_result, max_bytes),
+	JSONW_FIELD(UINT, LATENCY_KEY_LINE_BYTES, struct latency_result, line_bytes),
+	JSONW_FIELD(UINT, LATENCY_KEY_TRIALS, struct latency_result, trials),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_NOISE_FLOOR_PCT, struct latency_result, noise_floor_pct),
+	JSONW_FIELD(DOUBLE, LATENCY_KEY_LEVEL_TOLERANCE_PCT, struct latency_result, tolerance_pct),
+	JSONW_FIELD(UINT, LATENCY_KEY_REGION_LOADS, struct latency_result, region_hops),
+	JSONW_FIELD(UINT, LATENCY_KEY_PASSES, struct latency_result, passes),
+	JSONW_FIELD(UINT, LATENCY_KEY_WARM_WALKS, struct latency_result, warm_walks),
+	JSONW_FIELD(UINT, LATENCY_KEY_WARM_MAX_BYTES, struct latency_result, warm_max_bytes),
+	JSONW_FIELD(UINT, LATENCY_KEY_REFERENCE_WALKS, struct latency_result, reference_walks),
+	JSONW_FIELD(UINT, LATENCY_KEY_ARENA_HUGE_BYTES, struct latency_result, arena_huge_bytes),
+	JSONW_FIELD(UINT, LATENCY_KEY_ARENA_HUGE_OBTAINED_BYTES, struct latency_result, arena_huge_obtained_bytes),
+	JSONW_FIELD(UINT, LATENCY_KEY_ARENA_SMALL_BYTES, struct latency_result, arena_small_bytes),
+	JSONW_FIELD(UINT, LATENCY_KEY_ARENA_SMALL_OBTAINED_HUGE_BYTES, struct latency_result, arena_small_obtained_bytes),
+	JSONW_FIELD(INT, LATENCY_KEY_COLLAPSE_ERRNO, struct latency_result, collapse_errno),
 };
 
 static double pct(size_t part, size_t whole)
@@ -447,35 +448,35 @@ static void point_members(struct jsonw *w, const void *e)
 {
 	const struct latency_point *p = e;
 
-	jsonw_uint(w, "size_bytes", p->size_bytes);
-	jsonw_string(w, "pages", arena_request_name(p->pages));
+	jsonw_uint(w, LATENCY_POINT_KEY_SIZE_BYTES, p->size_bytes);
+	jsonw_string(w, LATENCY_POINT_KEY_PAGES, arena_request_name(p->pages));
 	JSONW_FIELDS(w, p, latency_point_fields);
 	if (p->steady_checked) {
-		jsonw_double(w, "steady_long_ns", p->steady_long_ns);
-		jsonw_double(w, "steady_diff_pct", p->steady_diff_pct);
-		jsonw_bool(w, "steady_ok", p->steady_ok);
+		jsonw_double(w, LATENCY_POINT_KEY_STEADY_LONG_NS, p->steady_long_ns);
+		jsonw_double(w, LATENCY_POINT_KEY_STEADY_DIFF_PCT, p->steady_diff_pct);
+		jsonw_bool(w, LATENCY_POINT_KEY_STEADY_OK, p->steady_ok);
 	} else {
-		jsonw_null(w, "steady_long_ns");
-		jsonw_null(w, "steady_diff_pct");
-		jsonw_null(w, "steady_ok");
+		jsonw_null(w, LATENCY_POINT_KEY_STEADY_LONG_NS);
+		jsonw_null(w, LATENCY_POINT_KEY_STEADY_DIFF_PCT);
+		jsonw_null(w, LATENCY_POINT_KEY_STEADY_OK);
 	}
-	jsonw_uint(w, "trials", p->ntrials);
-	jsonw_double_array(w, "chase_trials_ns", p->chase_trials_ns, p->ntrials);
-	jsonw_double_array(w, "stream_trials_ns", p->stream_trials_ns, p->ntrials);
-	jsonw_double(w, "sweep_chase_ns", p->sweep_chase_ns);
-	jsonw_double_array(w, "retime_trials_ns", p->retime_trials_ns, p->nretime);
+	jsonw_uint(w, LATENCY_POINT_KEY_TRIALS, p->ntrials);
+	jsonw_double_array(w, LATENCY_POINT_KEY_CHASE_TRIALS_NS, p->chase_trials_ns, p->ntrials);
+	jsonw_double_array(w, LATENCY_POINT_KEY_STREAM_TRIALS_NS, p->stream_trials_ns, p->ntrials);
+	jsonw_double(w, LATENCY_POINT_KEY_SWEEP_CHASE_NS, p->sweep_chase_ns);
+	jsonw_double_array(w, LATENCY_POINT_KEY_RETIME_TRIALS_NS, p->retime_trials_ns, p->nretime);
 	if (p->nalloc_trials) {
-		jsonw_object_begin(w, "placement");
-		jsonw_double(w, "arena_ns", p->alloc_ns[0]);
-		jsonw_double(w, "own_allocation_ns", p->alloc_ns[1]);
-		jsonw_double(w, "min_ns", fmin(p->alloc_ns[0], p->alloc_ns[1]));
-		jsonw_double(w, "spread_pct", p->placement_spread_pct);
-		jsonw_bool(w, "placement_sensitive", p->placement_sensitive);
-		jsonw_double_array(w, "arena_trials_ns", p->alloc_trials_ns[0], p->nalloc_trials);
-		jsonw_double_array(w, "own_allocation_trials_ns", p->alloc_trials_ns[1], p->nalloc_trials);
+		jsonw_object_begin(w, LATENCY_POINT_KEY_PLACEMENT);
+		jsonw_double(w, LATENCY_PLACEMENT_KEY_ARENA_NS, p->alloc_ns[0]);
+		jsonw_double(w, LATENCY_PLACEMENT_KEY_OWN_ALLOCATION_NS, p->alloc_ns[1]);
+		jsonw_double(w, LATENCY_PLACEMENT_KEY_MIN_NS, fmin(p->alloc_ns[0], p->alloc_ns[1]));
+		jsonw_double(w, LATENCY_PLACEMENT_KEY_SPREAD_PCT, p->placement_spread_pct);
+		jsonw_bool(w, LATENCY_PLACEMENT_KEY_PLACEMENT_SENSITIVE, p->placement_sensitive);
+		jsonw_double_array(w, LATENCY_PLACEMENT_KEY_ARENA_TRIALS_NS, p->alloc_trials_ns[0], p->nalloc_trials);
+		jsonw_double_array(w, LATENCY_PLACEMENT_KEY_OWN_ALLOCATION_TRIALS_NS, p->alloc_trials_ns[1], p->nalloc_trials);
 		jsonw_object_end(w);
 	} else
-		jsonw_null(w, "placement");
+		jsonw_null(w, LATENCY_POINT_KEY_PLACEMENT);
 }
 
 static void level_members(struct jsonw *w, const void *e)
@@ -483,11 +484,11 @@ static void level_members(struct jsonw *w, const void *e)
 	const struct latency_level *l = e;
 
 	JSONW_FIELDS(w, l, latency_level_end_fields);
-	jsonw_uint_or_null(w, "capacity_bytes", l->capacity_bytes, l->capacity_bytes);
+	jsonw_uint_or_null(w, LATENCY_LEVEL_KEY_CAPACITY_BYTES, l->capacity_bytes, l->capacity_bytes);
 	JSONW_FIELDS(w, l, latency_level_fields);
-	jsonw_uint_or_null(w, "cache_level", l->cache_level, l->cache_level);
-	jsonw_bool(w, "disagrees_with_reported", l->disagrees);
-	jsonw_bool(w, "tlb_step", l->tlb);
+	jsonw_uint_or_null(w, LATENCY_LEVEL_KEY_CACHE_LEVEL, l->cache_level, l->cache_level);
+	jsonw_bool(w, LATENCY_LEVEL_KEY_DISAGREES_WITH_REPORTED, l->disagrees);
+	jsonw_bool(w, LATENCY_LEVEL_KEY_TLB_STEP, l->tlb);
 }
 
 /* An OS cache with no plateau: the levels' ends around it, NAN where none. */
@@ -495,12 +496,12 @@ static void missing_members(struct jsonw *w, const void *e)
 {
 	const struct latency_missing *m = e;
 
-	jsonw_uint(w, "reported_bytes", m->reported_bytes);
-	jsonw_uint(w, "cache_level", m->cache_index + 1);
-	jsonw_uint(w, "after_bytes", m->after_bytes);
-	jsonw_uint(w, "before_bytes", m->before_bytes);
-	jsonw_double(w, "after_ns", m->after_bytes ? m->after_ns : NAN);
-	jsonw_double(w, "before_ns", m->before_bytes ? m->before_ns : NAN);
+	jsonw_uint(w, LATENCY_MISSING_KEY_REPORTED_BYTES, m->reported_bytes);
+	jsonw_uint(w, LATENCY_MISSING_KEY_CACHE_LEVEL, m->cache_index + 1);
+	jsonw_uint(w, LATENCY_MISSING_KEY_AFTER_BYTES, m->after_bytes);
+	jsonw_uint(w, LATENCY_MISSING_KEY_BEFORE_BYTES, m->before_bytes);
+	jsonw_double(w, LATENCY_MISSING_KEY_AFTER_NS, m->after_bytes ? m->after_ns : NAN);
+	jsonw_double(w, LATENCY_MISSING_KEY_BEFORE_NS, m->before_bytes ? m->before_ns : NAN);
 }
 
 static void knee_members(struct jsonw *w, const void *e)
@@ -508,13 +509,13 @@ static void knee_members(struct jsonw *w, const void *e)
 	const struct latency_knee *k = e;
 
 	JSONW_FIELDS(w, k, latency_knee_fields);
-	jsonw_string(w, "kind", k->tlb ? "tlb" : k->tlb_reach_bytes ? "tlb+cache" : "cache");
+	jsonw_string(w, LATENCY_KNEE_KEY_KIND, k->tlb ? "tlb" : k->tlb_reach_bytes ? "tlb+cache" : "cache");
 	if (k->tlb_reach_bytes) {
-		jsonw_uint(w, "tlb_reach_bytes", k->tlb_reach_bytes);
-		jsonw_double(w, "tlb_step_ns", k->tlb_step_ns);
+		jsonw_uint(w, LATENCY_KNEE_KEY_TLB_REACH_BYTES, k->tlb_reach_bytes);
+		jsonw_double(w, LATENCY_KNEE_KEY_TLB_STEP_NS, k->tlb_step_ns);
 	} else {
-		jsonw_null(w, "tlb_reach_bytes");
-		jsonw_null(w, "tlb_step_ns");
+		jsonw_null(w, LATENCY_KNEE_KEY_TLB_REACH_BYTES);
+		jsonw_null(w, LATENCY_KNEE_KEY_TLB_STEP_NS);
 	}
 }
 
@@ -523,11 +524,11 @@ static void fall_members(struct jsonw *w, const void *e)
 {
 	const struct curve_fall *x = e;
 
-	jsonw_uint(w, "size_bytes", (uint64_t)x->x);
-	jsonw_double(w, "latency_ns", x->y);
-	jsonw_uint(w, "below_size_bytes", (uint64_t)x->ref_x);
-	jsonw_double(w, "below_latency_ns", x->ref_y);
-	jsonw_double(w, "fall_pct", x->fall_pct);
+	jsonw_uint(w, LATENCY_FALL_KEY_SIZE_BYTES, (uint64_t)x->x);
+	jsonw_double(w, LATENCY_FALL_KEY_LATENCY_NS, x->y);
+	jsonw_uint(w, LATENCY_FALL_KEY_BELOW_SIZE_BYTES, (uint64_t)x->ref_x);
+	jsonw_double(w, LATENCY_FALL_KEY_BELOW_LATENCY_NS, x->ref_y);
+	jsonw_double(w, LATENCY_FALL_KEY_FALL_PCT, x->fall_pct);
 }
 
 void latency_write_json(const void *result, struct jsonw *w, const char *key)
@@ -535,67 +536,70 @@ void latency_write_json(const void *result, struct jsonw *w, const char *key)
 	const struct latency_result *r = result;
 
 	jsonw_object_begin(w, key);
-	JSONW_OBJECT_ARRAY_EACH(w, "points", r->points, r->npoints, point_members);
-	JSONW_OBJECT_ARRAY_EACH(w, "levels_detected", r->levels, r->nlevels, level_members);
-	JSONW_OBJECT_ARRAY_EACH(w, "reported_without_plateau", r->missing, r->nmissing, missing_members);
-	JSONW_OBJECT_ARRAY_EACH(w, "knees", r->knees, r->nknees, knee_members);
-	jsonw_uint(w, "steady_checked", r->steady_checked);
-	jsonw_uint(w, "steady_failed", r->steady_failed);
-	JSONW_OBJECT_ARRAY(w, "warm_references", r->refs, r->nrefs, latency_reference_fields);
+	JSONW_OBJECT_ARRAY_EACH(w, LATENCY_KEY_POINTS, r->points, r->npoints, point_members);
+	JSONW_OBJECT_ARRAY_EACH(w, LATENCY_KEY_LEVELS_DETECTED, r->levels, r->nlevels, level_members);
+	JSONW_OBJECT_ARRAY_EACH(w, LATENCY_KEY_REPORTED_WITHOUT_PLATEAU, r->missing, r->nmissing, missing_members);
+	JSONW_OBJECT_ARRAY_EACH(w, LATENCY_KEY_KNEES, r->knees, r->nknees, knee_members);
+	jsonw_uint(w, LATENCY_KEY_STEADY_CHECKED, r->steady_checked);
+	jsonw_uint(w, LATENCY_KEY_STEADY_FAILED, r->steady_failed);
+	JSONW_OBJECT_ARRAY(w, LATENCY_KEY_WARM_REFERENCES, r->refs, r->nrefs, latency_reference_fields);
 	JSONW_FIELDS(w, r, latency_at_max_fields);
-	JSONW_OBJECT_ARRAY_EACH(w, "non_monotonic", r->falls, r->nfalls, fall_members);
+	JSONW_OBJECT_ARRAY_EACH(w, LATENCY_KEY_NON_MONOTONIC, r->falls, r->nfalls, fall_members);
 	JSONW_FIELDS(w, r, latency_second_look_fields);
 	{
 		struct latency_dist d[LATENCY_DIST_MAX];
 		unsigned nd = latency_dist_select(r, d, LATENCY_DIST_MAX);
 
-		jsonw_array_begin(w, "percentiles");
+		jsonw_array_begin(w, LATENCY_KEY_PERCENTILES);
 		for (unsigned i = 0; i < nd; i++) {
 			const struct latency_point *p = &r->points[d[i].point];
 
 			jsonw_object_begin(w, NULL);
-			jsonw_uint(w, "size_bytes", d[i].size_bytes);
+			jsonw_uint(w, LATENCY_PERCENTILE_KEY_SIZE_BYTES, d[i].size_bytes);
 			/* null, not 0: a level key holds a cache level (1..8) wherever
 			 * it appears, and the reader of saved results checks that. */
-			jsonw_uint_or_null(w, "level", d[i].level, d[i].level);
-			jsonw_uint(w, "regions", d[i].pct.n);
-			jsonw_double(w, "min_ns", d[i].min_ns);
-			jsonw_double(w, "p50_ns", d[i].pct.p50);
-			jsonw_double(w, "p90_ns", d[i].pct.p90);
-			jsonw_double(w, "p99_ns", d[i].pct.p99);
-			jsonw_double(w, "max_ns", d[i].pct.max);
-			jsonw_double_array(w, "region_ns", p->chase_trials_ns, p->ntrials);
+			jsonw_uint_or_null(w, LATENCY_PERCENTILE_KEY_LEVEL, d[i].level, d[i].level);
+			jsonw_uint(w, LATENCY_PERCENTILE_KEY_REGIONS, d[i].pct.n);
+			jsonw_double(w, LATENCY_PERCENTILE_KEY_MIN_NS, d[i].min_ns);
+			jsonw_double(w, LATENCY_PERCENTILE_KEY_P50_NS, d[i].pct.p50);
+			jsonw_double(w, LATENCY_PERCENTILE_KEY_P90_NS, d[i].pct.p90);
+			jsonw_double(w, LATENCY_PERCENTILE_KEY_P99_NS, d[i].pct.p99);
+			jsonw_double(w, LATENCY_PERCENTILE_KEY_MAX_NS, d[i].pct.max);
+			jsonw_double_array(w, LATENCY_PERCENTILE_KEY_REGION_NS, p->chase_trials_ns, p->ntrials);
 			jsonw_object_end(w);
 		}
 		jsonw_array_end(w);
 	}
 	JSONW_FIELDS(w, r, latency_run_fields);
-	jsonw_double(w, "core_mhz_min", r->core_mhz_min > 0 ? r->core_mhz_min : NAN);
-	jsonw_double(w, "core_mhz_max", r->core_mhz_max > 0 ? r->core_mhz_max : NAN);
-	jsonw_bool_or_null(w, "core_clock_steady", r->core_mhz_min > 0, !r->core_clock_unsteady);
-	jsonw_uint(w, "seed", r->seed);
-	jsonw_double(w, "setup_seconds", r->setup_seconds);
-	jsonw_double(w, "sweep_seconds", r->sweep_seconds);
+	jsonw_double(w, LATENCY_KEY_CORE_MHZ_MIN, r->core_mhz_min > 0 ? r->core_mhz_min : NAN);
+	jsonw_double(w, LATENCY_KEY_CORE_MHZ_MAX, r->core_mhz_max > 0 ? r->core_mhz_max : NAN);
+	jsonw_bool_or_null(w, LATENCY_KEY_CORE_CLOCK_STEADY, r->core_mhz_min > 0, !r->core_clock_unsteady);
+	jsonw_uint(w, LATENCY_KEY_SEED, r->seed);
+	jsonw_double(w, LATENCY_KEY_SETUP_SECONDS, r->setup_seconds);
+	jsonw_double(w, LATENCY_KEY_SWEEP_SECONDS, r->sweep_seconds);
 	jsonw_object_end(w);
 }
 
 static const struct csv_col latency_point_cols[] = {
-	{ "size_bytes", "size_bytes" }, { "pages", "pages" }, { "huge_fraction_obtained", "huge_fraction_obtained" },
-	{ "chase_ns", "chase_ns" }, { "stream_ns", "stream_ns" }, { "prefetch_ratio", "prefetch_ratio" },
-	{ "chase_cycles_min", "chase_cycles_min" }, { "chase_cycles_max", "chase_cycles_max" },
-	{ "layout_ok", "layout_ok" }, { "trials", "trials" },
+	{ "size_bytes", LATENCY_POINT_KEY_SIZE_BYTES }, { "pages", LATENCY_POINT_KEY_PAGES },
+	{ "huge_fraction_obtained", LATENCY_POINT_KEY_HUGE_FRACTION_OBTAINED },
+	{ "chase_ns", LATENCY_POINT_KEY_CHASE_NS }, { "stream_ns", LATENCY_POINT_KEY_STREAM_NS },
+	{ "prefetch_ratio", LATENCY_POINT_KEY_PREFETCH_RATIO },
+	{ "chase_cycles_min", LATENCY_POINT_KEY_CHASE_CYCLES_MIN }, { "chase_cycles_max", LATENCY_POINT_KEY_CHASE_CYCLES_MAX },
+	{ "layout_ok", LATENCY_POINT_KEY_LAYOUT_OK }, { "trials", LATENCY_POINT_KEY_TRIALS },
 };
 
 static const struct csv_col level_cols[] = {
-	{ "level", "level" }, { "first_bytes", "first_bytes" }, { "size_bytes", "size_bytes" },
-	{ "capacity_bytes", "capacity_bytes" },
-	{ "latency_ns", "latency_ns" }, { "points", "points" }, { "reaches_max", "reaches_max" },
-	{ "reported_bytes", "reported_bytes" }, { "disagrees_with_reported", "disagrees_with_reported" },
+	{ "level", LATENCY_LEVEL_KEY_LEVEL }, { "first_bytes", LATENCY_LEVEL_KEY_FIRST_BYTES },
+	{ "size_bytes", LATENCY_LEVEL_KEY_SIZE_BYTES }, { "capacity_bytes", LATENCY_LEVEL_KEY_CAPACITY_BYTES },
+	{ "latency_ns", LATENCY_LEVEL_KEY_LATENCY_NS }, { "points", LATENCY_LEVEL_KEY_POINTS },
+	{ "reaches_max", LATENCY_LEVEL_KEY_REACHES_MAX }, { "reported_bytes", LATENCY_LEVEL_KEY_REPORTED_BYTES },
+	{ "disagrees_with_reported", LATENCY_LEVEL_KEY_DISAGREES_WITH_REPORTED },
 };
 
 static const struct csv_rows_table csv_tables[] = {
-	CSV_ROWS_TABLE("latency_points", "latency.points", latency_point_cols),
-	CSV_ROWS_TABLE("latency_levels", "latency.levels_detected", level_cols),
+	CSV_ROWS_TABLE("latency_points", "latency." LATENCY_KEY_POINTS, latency_point_cols),
+	CSV_ROWS_TABLE("latency_levels", "latency." LATENCY_KEY_LEVELS_DETECTED, level_cols),
 };
 
 int latency_write_csv(const char *dir, const struct jsonr_value *doc)

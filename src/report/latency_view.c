@@ -18,47 +18,64 @@
 
 #include "report/compare_table.h"
 #include "report/html_table.h"
+#include "report/latency_keys.h"
+#include "report/machine_keys.h"
 #include "report/plots.h"
 #include "report/summary.h"
 
 static const struct html_col latency_rows[] = {
-	{ "largest working set", "max_bytes", F_BYTES }, { "node spacing (B)", "line_bytes", F_TEXT },
-	{ "trials per point", "trials", F_TEXT }, { "noise floor (%)", "noise_floor_pct", 2 },
-	{ "level tolerance (%)", "level_tolerance_pct", 2 }, { "chase at max (ns)", "chase_ns_at_max", 2 },
-	{ "stream at max (ns)", "stream_ns_at_max", 3 },
-	{ "prefetcher effect at max (x, chase/stream)", "prefetch_ratio_at_max", 1 },
-	{ "small-page chase at max (ns)", "small_chase_ns_at_max", 2 },
-	{ "translation cost at max (ns per load, by subtraction)", "translation_ns_at_max", 2 },
-	{ "non-monotonic points", "non_monotonic_found", F_TEXT },
-	{ "non-monotonic points in the sweep, before re-timing", "non_monotonic_found_in_sweep", F_TEXT },
-	{ "points re-timed", "retimed_points", F_TEXT },
+	{ "largest working set", LATENCY_KEY_MAX_BYTES, F_BYTES },
+	{ "node spacing (B)", LATENCY_KEY_LINE_BYTES, F_TEXT },
+	{ "trials per point", LATENCY_KEY_TRIALS, F_TEXT },
+	{ "noise floor (%)", LATENCY_KEY_NOISE_FLOOR_PCT, 2 },
+	{ "level tolerance (%)", LATENCY_KEY_LEVEL_TOLERANCE_PCT, 2 },
+	{ "chase at max (ns)", LATENCY_KEY_CHASE_NS_AT_MAX, 2 },
+	{ "stream at max (ns)", LATENCY_KEY_STREAM_NS_AT_MAX, 3 },
+	{ "prefetcher effect at max (x, chase/stream)", LATENCY_KEY_PREFETCH_RATIO_AT_MAX, 1 },
+	{ "small-page chase at max (ns)", LATENCY_KEY_SMALL_CHASE_NS_AT_MAX, 2 },
+	{ "translation cost at max (ns per load, by subtraction)", LATENCY_KEY_TRANSLATION_NS_AT_MAX, 2 },
+	{ "non-monotonic points", LATENCY_KEY_NON_MONOTONIC_FOUND, F_TEXT },
+	{ "non-monotonic points in the sweep, before re-timing", LATENCY_KEY_NON_MONOTONIC_FOUND_IN_SWEEP, F_TEXT },
+	{ "points re-timed", LATENCY_KEY_RETIMED_POINTS, F_TEXT },
 };
 
 static const struct html_col latency_point_cols[] = {
-	{ "working set", "size_bytes", F_BYTES }, { "pages", "pages", F_TEXT },
-	{ "chase (ns/load)", "chase_ns", 3 }, { "stream +64 B (ns/load)", "stream_ns", 3 },
-	{ "prefetcher (x)", "prefetch_ratio", 2 }, { "chase cycles min", "chase_cycles_min", 1 },
-	{ "chase cycles max", "chase_cycles_max", 1 }, { "layout ok", "layout_ok", F_BOOL },
-	{ "trials", "trials", F_TEXT }, { "sweep's chase (ns, before re-timing)", "sweep_chase_ns", 3 },
+	{ "working set", LATENCY_POINT_KEY_SIZE_BYTES, F_BYTES },
+	{ "pages", LATENCY_POINT_KEY_PAGES, F_TEXT },
+	{ "chase (ns/load)", LATENCY_POINT_KEY_CHASE_NS, 3 },
+	{ "stream +64 B (ns/load)", LATENCY_POINT_KEY_STREAM_NS, 3 },
+	{ "prefetcher (x)", LATENCY_POINT_KEY_PREFETCH_RATIO, 2 },
+	{ "chase cycles min", LATENCY_POINT_KEY_CHASE_CYCLES_MIN, 1 },
+	{ "chase cycles max", LATENCY_POINT_KEY_CHASE_CYCLES_MAX, 1 },
+	{ "layout ok", LATENCY_POINT_KEY_LAYOUT_OK, F_BOOL },
+	{ "trials", LATENCY_POINT_KEY_TRIALS, F_TEXT },
+	{ "sweep's chase (ns, before re-timing)", LATENCY_POINT_KEY_SWEEP_CHASE_NS, 3 },
 };
 
 static const struct html_col level_cols[] = {
-	{ "level", "level", F_TEXT }, { "from", "first_bytes", F_BYTES }, { "ends at", "size_bytes", F_BYTES },
-	{ "capacity (half-way)", "capacity_bytes", F_BYTES }, { "latency (ns)", "latency_ns", 2 },
-	{ "points", "points", F_TEXT }, { "runs to max", "reaches_max", F_BOOL },
-	{ "OS reports", "reported_bytes", F_BYTES }, { "disagrees with OS", "disagrees_with_reported", F_BOOL },
+	{ "level", LATENCY_LEVEL_KEY_LEVEL, F_TEXT },
+	{ "from", LATENCY_LEVEL_KEY_FIRST_BYTES, F_BYTES },
+	{ "ends at", LATENCY_LEVEL_KEY_SIZE_BYTES, F_BYTES },
+	{ "capacity (half-way)", LATENCY_LEVEL_KEY_CAPACITY_BYTES, F_BYTES },
+	{ "latency (ns)", LATENCY_LEVEL_KEY_LATENCY_NS, 2 },
+	{ "points", LATENCY_LEVEL_KEY_POINTS, F_TEXT },
+	{ "runs to max", LATENCY_LEVEL_KEY_REACHES_MAX, F_BOOL },
+	{ "OS reports", LATENCY_LEVEL_KEY_REPORTED_BYTES, F_BYTES },
+	{ "disagrees with OS", LATENCY_LEVEL_KEY_DISAGREES_WITH_REPORTED, F_BOOL },
 };
 
 static const struct html_col nonmono_cols[] = {
-	{ "working set", "size_bytes", F_BYTES }, { "latency (ns)", "latency_ns", 3 },
-	{ "below", "below_size_bytes", F_BYTES }, { "its latency (ns)", "below_latency_ns", 3 },
-	{ "fall (%)", "fall_pct", 1 },
+	{ "working set", LATENCY_FALL_KEY_SIZE_BYTES, F_BYTES },
+	{ "latency (ns)", LATENCY_FALL_KEY_LATENCY_NS, 3 },
+	{ "below", LATENCY_FALL_KEY_BELOW_SIZE_BYTES, F_BYTES },
+	{ "its latency (ns)", LATENCY_FALL_KEY_BELOW_LATENCY_NS, 3 },
+	{ "fall (%)", LATENCY_FALL_KEY_FALL_PCT, 1 },
 };
 
 static const struct html_rows_table latency_tables[] = {
-	HTML_ROWS_TABLE("levels_detected", level_cols, "levels detected (plateaus within the tolerance)"),
-	HTML_ROWS_TABLE("non_monotonic", nonmono_cols, "points below a smaller working set (faults, not smoothed)"),
-	HTML_ROWS_TABLE("points", latency_point_cols, "points (minimum over trials)"),
+	HTML_ROWS_TABLE(LATENCY_KEY_LEVELS_DETECTED, level_cols, "levels detected (plateaus within the tolerance)"),
+	HTML_ROWS_TABLE(LATENCY_KEY_NON_MONOTONIC, nonmono_cols, "points below a smaller working set (faults, not smoothed)"),
+	HTML_ROWS_TABLE(LATENCY_KEY_POINTS, latency_point_cols, "points (minimum over trials)"),
 };
 
 static const char *const level_line[] = { "L1 latency", "L2 latency", "L3 latency", "L4 latency" };
@@ -67,21 +84,21 @@ static const char *const level_line[] = { "L1 latency", "L2 latency", "L3 latenc
  * machine section; without it, the sizes the latency levels were set beside. */
 static int os_levels(const struct jsonr_value *doc, double size[4])
 {
-	const struct jsonr_value *c = jsonr_get(doc, "machine.caches_reported");
-	const struct jsonr_value *lv = jsonr_get(doc, "latency.levels_detected");
+	const struct jsonr_value *c = jsonr_get(doc, "machine." MACHINE_KEY_CACHES_REPORTED);
+	const struct jsonr_value *lv = jsonr_get(doc, "latency." LATENCY_KEY_LEVELS_DETECTED);
 	int n = 0;
 
 	memset(size, 0, 4 * sizeof(double));
 	for (const struct jsonr_value *e = c && c->type == JSONR_ARRAY ? c->u.children.first : NULL; e; e = e->next) {
-		const char *type = jsonr_get_string(e, "type");
-		double level = summary_number(e, "level"), bytes = summary_number(e, "size_bytes");
+		const char *type = jsonr_get_string(e, MACHINE_CACHE_KEY_TYPE);
+		double level = summary_number(e, MACHINE_CACHE_KEY_LEVEL), bytes = summary_number(e, MACHINE_CACHE_KEY_SIZE_BYTES);
 
 		if (type && strcmp(type, "Instruction") && level >= 1 && level <= 4 && bytes > 0)
 			size[(int)level - 1] = bytes;
 	}
 	if (!size[0])
 		for (const struct jsonr_value *e = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; e; e = e->next) {
-			double r = summary_number(e, "reported_bytes");
+			double r = summary_number(e, LATENCY_LEVEL_KEY_REPORTED_BYTES);
 
 			for (int i = 0; i < 4 && r > 0; i++) {
 				if (size[i] == r)
@@ -103,8 +120,8 @@ static int os_levels(const struct jsonr_value *doc, double size[4])
 static void add_cycles(struct summary *s, const struct jsonr_value *l, const char *line, const char *name,
 		       double ns, const char *from_ns)
 {
-	double lo = summary_number(l, "core_mhz_min"), hi = summary_number(l, "core_mhz_max");
-	const struct jsonr_value *steady = jsonr_get(l, "core_clock_steady");
+	double lo = summary_number(l, LATENCY_KEY_CORE_MHZ_MIN), hi = summary_number(l, LATENCY_KEY_CORE_MHZ_MAX);
+	const struct jsonr_value *steady = jsonr_get(l, LATENCY_KEY_CORE_CLOCK_STEADY);
 	struct summary_figure *g;
 
 	/* A clock that moved between its samples makes no cycle figure: the
@@ -115,7 +132,7 @@ static void add_cycles(struct summary *s, const struct jsonr_value *l, const cha
 		/* The clock's range as +/-, where it shows at this precision. */
 		if (ns * (hi - lo) / 2000.0 >= 0.05)
 			g->uncertainty = ns * (hi - lo) / 2000.0;
-		snprintf(g->from, sizeof(g->from), "%s x latency.core_mhz_min..max", from_ns);
+		snprintf(g->from, sizeof(g->from), "%s x latency." LATENCY_KEY_CORE_MHZ_MIN "..max", from_ns);
 	}
 }
 
@@ -127,12 +144,12 @@ static const struct jsonr_value *point_below(const struct jsonr_value *pts, doub
 
 	for (const struct jsonr_value *p = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; p;
 	     p = p->next, i++) {
-		const char *pages = jsonr_get_string(p, "pages");
-		double b = summary_number(p, "size_bytes");
+		const char *pages = jsonr_get_string(p, LATENCY_POINT_KEY_PAGES);
+		double b = summary_number(p, LATENCY_POINT_KEY_SIZE_BYTES);
 
-		if ((pages && strcmp(pages, "huge")) || !(b <= target) || !isfinite(summary_number(p, "chase_ns")))
+		if ((pages && strcmp(pages, "huge")) || !(b <= target) || !isfinite(summary_number(p, LATENCY_POINT_KEY_CHASE_NS)))
 			continue;
-		if (!best || b > summary_number(best, "size_bytes")) {
+		if (!best || b > summary_number(best, LATENCY_POINT_KEY_SIZE_BYTES)) {
 			best = p;
 			*idx = i;
 		}
@@ -147,17 +164,17 @@ static void add_plateau(struct summary *s, const struct jsonr_value *l, int n, c
 	struct summary_figure *g;
 	char name[48], a[32], b[32];
 
-	snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
-	if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, "latency_ns"), "ns", 2)))
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_NS, n + 1);
+	if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS), "ns", 2)))
 		return;
 	summary_format_bytes(a, sizeof(a), os[n]);
-	summary_format_bytes(b, sizeof(b), summary_number(e, "size_bytes"));
+	summary_format_bytes(b, sizeof(b), summary_number(e, LATENCY_LEVEL_KEY_SIZE_BYTES));
 	if (disagrees)
 		snprintf(g->note, sizeof(g->note), "plateau ending at %s; the OS says %s", b, a);
 	else
 		snprintf(g->note, sizeof(g->note), "plateau matching the OS's %s", a);
-	snprintf(g->from, sizeof(g->from), "latency.levels_detected[%zu].latency_ns", i);
-	snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+	snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_LEVELS_DETECTED "[%zu]." LATENCY_LEVEL_KEY_LATENCY_NS, i);
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_CYCLES, n + 1);
 	add_cycles(s, l, level_line[n], name, g->value, g->from);
 }
 
@@ -167,7 +184,7 @@ static void add_plateau(struct summary *s, const struct jsonr_value *l, int n, c
  * the geometric middle of the level, labelled as such. */
 static void add_level(struct summary *s, const struct jsonr_value *l, int n, const double os[4])
 {
-	const struct jsonr_value *lv = jsonr_get(l, "levels_detected"), *p, *by_rank = NULL;
+	const struct jsonr_value *lv = jsonr_get(l, LATENCY_KEY_LEVELS_DETECTED), *p, *by_rank = NULL;
 	char name[48], from[96], a[32], b[32];
 	struct summary_figure *g;
 	size_t i = 0, rank_i = 0;
@@ -177,19 +194,20 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 	     e = e->next, i++) {
 		bool disagrees = false, tlb_step = false, reaches_max = false;
 
-		jsonr_get_bool(e, "disagrees_with_reported", &disagrees);
+		jsonr_get_bool(e, LATENCY_LEVEL_KEY_DISAGREES_WITH_REPORTED, &disagrees);
 		/* A level that starts at a TLB reach is not a cache. */
-		jsonr_get_bool(e, "tlb_step", &tlb_step);
-		jsonr_get_bool(e, "reaches_max", &reaches_max);
+		jsonr_get_bool(e, LATENCY_LEVEL_KEY_TLB_STEP, &tlb_step);
+		jsonr_get_bool(e, LATENCY_LEVEL_KEY_REACHES_MAX, &reaches_max);
 		if (reaches_max && !(memory_from > 0))
-			memory_from = summary_number(e, "first_bytes");
-		if (summary_number(e, "reported_bytes") != os[n] || tlb_step || !isfinite(summary_number(e, "latency_ns")))
+			memory_from = summary_number(e, LATENCY_LEVEL_KEY_FIRST_BYTES);
+		if (summary_number(e, LATENCY_LEVEL_KEY_REPORTED_BYTES) != os[n] || tlb_step ||
+		    !isfinite(summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS)))
 			continue;
 		if (!disagrees) {
 			add_plateau(s, l, n, os, e, i, false);
 			return;
 		}
-		if (!by_rank && summary_number(e, "first_bytes") > (n ? os[n - 1] : 0)) {
+		if (!by_rank && summary_number(e, LATENCY_LEVEL_KEY_FIRST_BYTES) > (n ? os[n - 1] : 0)) {
 			by_rank = e;
 			rank_i = i;
 		}
@@ -203,17 +221,18 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
 	target = n ? sqrt(os[n - 1] * os[n]) : os[0] / 2;
 	if (memory_from > 0 && target >= memory_from)
 		target = memory_from * 0.99;
-	if (!(p = point_below(jsonr_get(l, "points"), target, &i)) || summary_number(p, "size_bytes") <= (n ? os[n - 1] : 0))
+	if (!(p = point_below(jsonr_get(l, LATENCY_KEY_POINTS), target, &i)) ||
+	    summary_number(p, LATENCY_POINT_KEY_SIZE_BYTES) <= (n ? os[n - 1] : 0))
 		return;
-	snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
-	if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(p, "chase_ns"), "ns", 2)))
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_NS, n + 1);
+	if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(p, LATENCY_POINT_KEY_CHASE_NS), "ns", 2)))
 		return;
-	summary_format_bytes(a, sizeof(a), summary_number(p, "size_bytes"));
+	summary_format_bytes(a, sizeof(a), summary_number(p, LATENCY_POINT_KEY_SIZE_BYTES));
 	summary_format_bytes(b, sizeof(b), os[n]);
 	snprintf(g->note, sizeof(g->note), "chase at %s: no plateau matched the OS's %s", a, b);
-	snprintf(g->from, sizeof(g->from), "latency.points[%zu].chase_ns", i);
+	snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_POINTS "[%zu]." LATENCY_POINT_KEY_CHASE_NS, i);
 	snprintf(from, sizeof(from), "%s", g->from);
-	snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+	snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_CYCLES, n + 1);
 	add_cycles(s, l, level_line[n], name, g->value, from);
 }
 
@@ -222,19 +241,20 @@ static void add_level(struct summary *s, const struct jsonr_value *l, int n, con
  * and give the steadier figure beside it (the value stays the section's). */
 static void note_unsteady(struct summary_figure *g, const struct jsonr_value *l, double max_bytes)
 {
-	const struct jsonr_value *pts = jsonr_get(l, "points");
+	const struct jsonr_value *pts = jsonr_get(l, LATENCY_KEY_POINTS);
 	size_t used = strlen(g->note);
 
 	for (const struct jsonr_value *p = pts && pts->type == JSONR_ARRAY ? pts->u.children.first : NULL; p;
 	     p = p->next) {
-		const char *pages = jsonr_get_string(p, "pages");
+		const char *pages = jsonr_get_string(p, LATENCY_POINT_KEY_PAGES);
 		bool steady = true;
 
-		if (summary_number(p, "size_bytes") != max_bytes || !pages || strcmp(pages, "huge") ||
-		    !jsonr_get_bool(p, "steady_ok", &steady) || steady || !isfinite(summary_number(p, "steady_long_ns")))
+		if (summary_number(p, LATENCY_POINT_KEY_SIZE_BYTES) != max_bytes || !pages || strcmp(pages, "huge") ||
+		    !jsonr_get_bool(p, LATENCY_POINT_KEY_STEADY_OK, &steady) || steady ||
+		    !isfinite(summary_number(p, LATENCY_POINT_KEY_STEADY_LONG_NS)))
 			continue;
 		snprintf(g->note + used, sizeof(g->note) - used, "; NOT STEADY: %.1f ns over 4x longer regions",
-			 summary_number(p, "steady_long_ns"));
+			 summary_number(p, LATENCY_POINT_KEY_STEADY_LONG_NS));
 		return;
 	}
 }
@@ -243,7 +263,7 @@ static void note_unsteady(struct summary_figure *g, const struct jsonr_value *l,
  * the curve's own plateaus, caches only: not a TLB step, not memory. */
 static void add_measured_levels(struct summary *s, const struct jsonr_value *l)
 {
-	const struct jsonr_value *lv = jsonr_get(l, "levels_detected");
+	const struct jsonr_value *lv = jsonr_get(l, LATENCY_KEY_LEVELS_DETECTED);
 	size_t i = 0;
 	int n = 0;
 
@@ -253,17 +273,17 @@ static void add_measured_levels(struct summary *s, const struct jsonr_value *l)
 		struct summary_figure *g;
 		char name[48], a[32];
 
-		jsonr_get_bool(e, "tlb_step", &tlb_step);
-		jsonr_get_bool(e, "reaches_max", &reaches_max);
-		if (tlb_step || reaches_max || !isfinite(summary_number(e, "latency_ns")))
+		jsonr_get_bool(e, LATENCY_LEVEL_KEY_TLB_STEP, &tlb_step);
+		jsonr_get_bool(e, LATENCY_LEVEL_KEY_REACHES_MAX, &reaches_max);
+		if (tlb_step || reaches_max || !isfinite(summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS)))
 			continue;
-		snprintf(name, sizeof(name), "l%d_latency_ns", n + 1);
-		if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, "latency_ns"), "ns", 2)))
+		snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_NS, n + 1);
+		if (!(g = summary_add(s, level_line[n], "latency", name, summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS), "ns", 2)))
 			continue;
-		summary_format_bytes(a, sizeof(a), summary_number(e, "size_bytes"));
+		summary_format_bytes(a, sizeof(a), summary_number(e, LATENCY_LEVEL_KEY_SIZE_BYTES));
 		snprintf(g->note, sizeof(g->note), "plateau ending at %s; the OS reports no cache sizes", a);
-		snprintf(g->from, sizeof(g->from), "latency.levels_detected[%zu].latency_ns", i);
-		snprintf(name, sizeof(name), "l%d_latency_cycles", n + 1);
+		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_LEVELS_DETECTED "[%zu]." LATENCY_LEVEL_KEY_LATENCY_NS, i);
+		snprintf(name, sizeof(name), LATENCY_FIGURE_LEVEL_CYCLES, n + 1);
 		add_cycles(s, l, level_line[n], name, g->value, g->from);
 		n++;
 	}
@@ -271,8 +291,9 @@ static void add_measured_levels(struct summary *s, const struct jsonr_value *l)
 
 static void add_latency(struct summary *s, const struct jsonr_value *doc, const struct jsonr_value *l)
 {
-	double os[4], max = summary_number(l, "max_bytes"), huge = summary_number(l, "arena_huge_obtained_bytes");
-	double total = summary_number(l, "arena_huge_bytes");
+	double os[4], max = summary_number(l, LATENCY_KEY_MAX_BYTES);
+	double huge = summary_number(l, LATENCY_KEY_ARENA_HUGE_OBTAINED_BYTES);
+	double total = summary_number(l, LATENCY_KEY_ARENA_HUGE_BYTES);
 	int nlev = os_levels(doc, os);
 	struct summary_figure *g;
 	char a[32];
@@ -282,9 +303,10 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 	if (!nlev)
 		add_measured_levels(s, l);
 	summary_format_bytes(a, sizeof(a), max);
-	if ((g = summary_add(s, "memory latency", "latency", "memory_latency_ns",
-			     summary_number(l, "chase_ns_at_max"), "ns", 1))) {
-		double whole = summary_number(l, "whole_walk_ns_at_max"), region = summary_number(l, "region_loads");
+	if ((g = summary_add(s, "memory latency", "latency", LATENCY_FIGURE_MEMORY_LATENCY_NS,
+			     summary_number(l, LATENCY_KEY_CHASE_NS_AT_MAX), "ns", 1))) {
+		double whole = summary_number(l, LATENCY_KEY_WHOLE_WALK_NS_AT_MAX);
+		double region = summary_number(l, LATENCY_KEY_REGION_LOADS);
 		size_t used;
 
 		if (total > 0 && isfinite(huge))
@@ -296,24 +318,24 @@ static void add_latency(struct summary *s, const struct jsonr_value *doc, const 
 		if (isfinite(region) && region > 0 && isfinite(whole) && whole > 0)
 			snprintf(g->note + used, sizeof(g->note) - used, "; min over %.0f-load regions; whole walks %.1f ns",
 				 region, whole);
-		snprintf(g->from, sizeof(g->from), "latency.chase_ns_at_max");
+		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_CHASE_NS_AT_MAX);
 		note_unsteady(g, l, max);
-		add_cycles(s, l, "memory latency", "memory_latency_cycles", g->value, g->from);
+		add_cycles(s, l, "memory latency", LATENCY_FIGURE_MEMORY_LATENCY_CYCLES, g->value, g->from);
 	}
-	if ((g = summary_add(s, "memory latency", "latency", "memory_latency_small_pages_ns",
-			     summary_number(l, "small_chase_ns_at_max"), "ns", 1))) {
+	if ((g = summary_add(s, "memory latency", "latency", LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS,
+			     summary_number(l, LATENCY_KEY_SMALL_CHASE_NS_AT_MAX), "ns", 1))) {
 		snprintf(g->what, sizeof(g->what), "small pages");
-		snprintf(g->from, sizeof(g->from), "latency.small_chase_ns_at_max");
+		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_SMALL_CHASE_NS_AT_MAX);
 	}
-	if ((g = summary_add(s, "translation", "latency", "translation_ns",
-			     summary_number(l, "translation_ns_at_max"), "ns", 1))) {
+	if ((g = summary_add(s, "translation", "latency", LATENCY_FIGURE_TRANSLATION_NS,
+			     summary_number(l, LATENCY_KEY_TRANSLATION_NS_AT_MAX), "ns", 1))) {
 		snprintf(g->note, sizeof(g->note), "per load, small minus huge pages at %s", a);
-		snprintf(g->from, sizeof(g->from), "latency.translation_ns_at_max");
+		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_TRANSLATION_NS_AT_MAX);
 	}
-	if ((g = summary_add(s, "prefetcher", "latency", "prefetch_ratio",
-			     summary_number(l, "prefetch_ratio_at_max"), "x", 1))) {
+	if ((g = summary_add(s, "prefetcher", "latency", LATENCY_FIGURE_PREFETCH_RATIO,
+			     summary_number(l, LATENCY_KEY_PREFETCH_RATIO_AT_MAX), "x", 1))) {
 		snprintf(g->note, sizeof(g->note), "random chase / +64 B stream at %s", a);
-		snprintf(g->from, sizeof(g->from), "latency.prefetch_ratio_at_max");
+		snprintf(g->from, sizeof(g->from), "latency." LATENCY_KEY_PREFETCH_RATIO_AT_MAX);
 	}
 }
 
@@ -324,10 +346,10 @@ static void compare_latency(struct compare_table *c, size_t i, const struct json
 	size_t k = 0;
 
 	(void)doc;
-	compare_table_setting(c, i, "latency", "largest working set (bytes)", true, jsonr_get(l, "max_bytes"));
-	compare_table_setting(c, i, "latency", "node spacing (bytes)", true, jsonr_get(l, "line_bytes"));
-	compare_table_setting(c, i, "latency", "trials per point", true, jsonr_get(l, "trials"));
-	lv = jsonr_get(l, "levels_detected");
+	compare_table_setting(c, i, "latency", "largest working set (bytes)", true, jsonr_get(l, LATENCY_KEY_MAX_BYTES));
+	compare_table_setting(c, i, "latency", "node spacing (bytes)", true, jsonr_get(l, LATENCY_KEY_LINE_BYTES));
+	compare_table_setting(c, i, "latency", "trials per point", true, jsonr_get(l, LATENCY_KEY_TRIALS));
+	lv = jsonr_get(l, LATENCY_KEY_LEVELS_DETECTED);
 	/* Levels pair by position only when every run found as many: otherwise
 	 * level 4 of one run may be level 5 of the other. */
 	compare_table_setting_num(c, i, "latency levels", "levels detected (pairing by position)", true,
@@ -336,23 +358,23 @@ static void compare_latency(struct compare_table *c, size_t i, const struct json
 		char name[64];
 
 		snprintf(name, sizeof(name), "latency, detected level %zu", ++k);
-		compare_table_row(c, i, "latency levels", name, "ns", summary_number(e, "latency_ns"), NAN);
+		compare_table_row(c, i, "latency levels", name, "ns", summary_number(e, LATENCY_LEVEL_KEY_LATENCY_NS), NAN);
 	}
 	compare_table_row(c, i, "latency", "latency at the largest working set", "ns",
-			  summary_number(l, "chase_ns_at_max"), NAN);
+			  summary_number(l, LATENCY_KEY_CHASE_NS_AT_MAX), NAN);
 	compare_table_row(c, i, "latency", "small pages at the largest set", "ns",
-			  summary_number(l, "small_chase_ns_at_max"), NAN);
+			  summary_number(l, LATENCY_KEY_SMALL_CHASE_NS_AT_MAX), NAN);
 	compare_table_row(c, i, "latency", "translation cost at the largest set", "ns",
-			  summary_number(l, "translation_ns_at_max"), NAN);
+			  summary_number(l, LATENCY_KEY_TRANSLATION_NS_AT_MAX), NAN);
 	compare_table_row(c, i, "latency", "prefetcher effect at the largest set", "x",
-			  summary_number(l, "prefetch_ratio_at_max"), NAN);
+			  summary_number(l, LATENCY_KEY_PREFETCH_RATIO_AT_MAX), NAN);
 }
 
 /* A cache level as an int, 0 when absent or not 1..8: converting a NaN or
  * out-of-range double to int is undefined behaviour, so it is never done. */
 static int level_of(const struct jsonr_value *c)
 {
-	double l = summary_number(c, "level");
+	double l = summary_number(c, MACHINE_CACHE_KEY_LEVEL);
 
 	return l >= 1 && l <= 8 ? (int)l : 0;
 }
@@ -377,7 +399,7 @@ static int latency_plot(struct svg_plot *p, const struct jsonr_value *const *doc
 	p->x.ticks = SVG_TICKS_BYTES;
 	snprintf(p->note, sizeof(p->note), "random chase: a latency; +64 B stream: prefetchable; bars: detected levels; grey dashed: cache sizes the OS reports");
 	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *pts = jsonr_get(docs[d], "latency.points");
+		const struct jsonr_value *pts = jsonr_get(docs[d], "latency." LATENCY_KEY_POINTS);
 		const char *kinds[4];
 		size_t nkinds = 0;
 		int chase_color = -1;
@@ -387,7 +409,7 @@ static int latency_plot(struct svg_plot *p, const struct jsonr_value *const *doc
 		drawn = 1;
 		/* One chase and one stream curve per page kind, in file order. */
 		for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
-			const char *k = jsonr_get_string(pt, "pages");
+			const char *k = jsonr_get_string(pt, LATENCY_POINT_KEY_PAGES);
 			size_t i;
 
 			if (!k)
@@ -404,7 +426,7 @@ static int latency_plot(struct svg_plot *p, const struct jsonr_value *const *doc
 			size_t count = 0;
 
 			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
-				const char *k = jsonr_get_string(pt, "pages");
+				const char *k = jsonr_get_string(pt, LATENCY_POINT_KEY_PAGES);
 
 				count += k && !strcmp(k, kinds[i]);
 			}
@@ -420,30 +442,31 @@ static int latency_plot(struct svg_plot *p, const struct jsonr_value *const *doc
 			if (i == 0)
 				chase_color = p->series[sc].color;
 			for (const struct jsonr_value *pt = pts->u.children.first; pt; pt = pt->next) {
-				const char *k = jsonr_get_string(pt, "pages");
-				double x = summary_number(pt, "size_bytes");
+				const char *k = jsonr_get_string(pt, LATENCY_POINT_KEY_PAGES);
+				double x = summary_number(pt, LATENCY_POINT_KEY_SIZE_BYTES);
 
 				if (!k || strcmp(k, kinds[i]))
 					continue;
-				svg_plot_point(p, sc, x, summary_number(pt, "chase_ns"), NAN);
-				svg_plot_point(p, ss, x, summary_number(pt, "stream_ns"), NAN);
+				svg_plot_point(p, sc, x, summary_number(pt, LATENCY_POINT_KEY_CHASE_NS), NAN);
+				svg_plot_point(p, ss, x, summary_number(pt, LATENCY_POINT_KEY_STREAM_NS), NAN);
 			}
 		}
 		/* Detected levels: a bar over the sizes each plateau spans. */
-		const struct jsonr_value *lv = jsonr_get(docs[d], "latency.levels_detected");
+		const struct jsonr_value *lv = jsonr_get(docs[d], "latency." LATENCY_KEY_LEVELS_DETECTED);
 		for (const struct jsonr_value *l = lv && lv->type == JSONR_ARRAY ? lv->u.children.first : NULL; l; l = l->next) {
 			char what[96], lab[128];
 
-			snprintf(what, sizeof(what), "level %.0f: %.3g ns", summary_number(l, "level"), summary_number(l, "latency_ns"));
+			snprintf(what, sizeof(what), "level %.0f: %.3g ns", summary_number(l, LATENCY_LEVEL_KEY_LEVEL),
+				 summary_number(l, LATENCY_LEVEL_KEY_LATENCY_NS));
 			plots_label(lab, sizeof(lab), labels[d], n, what);
-			svg_plot_hseg(p, summary_number(l, "first_bytes"), summary_number(l, "size_bytes"),
-				      summary_number(l, "latency_ns"), n > 1 ? "" : lab, chase_color);
+			svg_plot_hseg(p, summary_number(l, LATENCY_LEVEL_KEY_FIRST_BYTES), summary_number(l, LATENCY_LEVEL_KEY_SIZE_BYTES),
+				      summary_number(l, LATENCY_LEVEL_KEY_LATENCY_NS), n > 1 ? "" : lab, chase_color);
 		}
 		/* The OS's claims, once per distinct size across runs. */
-		const struct jsonr_value *cr = jsonr_get(docs[d], "machine.caches_reported");
+		const struct jsonr_value *cr = jsonr_get(docs[d], "machine." MACHINE_KEY_CACHES_REPORTED);
 		for (const struct jsonr_value *c = cr && cr->type == JSONR_ARRAY ? cr->u.children.first : NULL; c; c = c->next) {
-			const char *type = jsonr_get_string(c, "type");
-			double size = summary_number(c, "size_bytes");
+			const char *type = jsonr_get_string(c, MACHINE_CACHE_KEY_TYPE);
+			double size = summary_number(c, MACHINE_CACHE_KEY_SIZE_BYTES);
 			int level = level_of(c);
 			char t = type ? type[0] : '?', sz[32], lab[128];
 			size_t i;
@@ -521,14 +544,15 @@ static double walk(struct svg_plot *p, const struct jsonr_value *const *docs, co
 	double hi = 1;
 
 	for (size_t d = 0; d < n; d++) {
-		const struct jsonr_value *pc = jsonr_get(docs[d], "latency.percentiles");
+		const struct jsonr_value *pc = jsonr_get(docs[d], "latency." LATENCY_KEY_PERCENTILES);
 		const struct jsonr_value *lc = jsonr_get(docs[d], "loaded.curve");
 
 		for (const struct jsonr_value *e = pc && pc->type == JSONR_ARRAY ? pc->u.children.first : NULL; e;
 		     e = e->next) {
 			unsigned counts[DIST_BINS] = {0};
-			const struct jsonr_value *a = jsonr_get(e, "region_ns");
-			double base = arr_min(a), sz = summary_number(e, "size_bytes"), lv = summary_number(e, "level"), r;
+			const struct jsonr_value *a = jsonr_get(e, LATENCY_PERCENTILE_KEY_REGION_NS);
+			double base = arr_min(a), sz = summary_number(e, LATENCY_PERCENTILE_KEY_SIZE_BYTES), r;
+			double lv = summary_number(e, LATENCY_PERCENTILE_KEY_LEVEL);
 			char what[96], lab[160];
 			int s;
 
@@ -609,12 +633,14 @@ static const struct view_plot latency_plots[] = {
 
 static const struct view_fleet_column latency_fleet[] = {
 	{ "l1_latency_ns", "L1 ns", 0, false, NULL }, { "l2_latency_ns", "L2 ns", 1, false, NULL },
-	{ "l3_latency_ns", "L3 ns", 2, false, NULL }, { "memory_latency_ns", "mem ns", 3, false, NULL },
-	{ "translation_ns", "xlat ns", 4, false, NULL },
+	{ "l3_latency_ns", "L3 ns", 2, false, NULL }, { LATENCY_FIGURE_MEMORY_LATENCY_NS, "mem ns", 3, false, NULL },
+	{ LATENCY_FIGURE_TRANSLATION_NS, "xlat ns", 4, false, NULL },
 };
-static const struct view_fleet_setting latency_fleet_settings[] = { { "latency.max_bytes", 2 } };
+static const struct view_fleet_setting latency_fleet_settings[] = { { "latency." LATENCY_KEY_MAX_BYTES, 2 } };
 /* small minus huge pages: the floor is a share of what was subtracted from */
-static const struct view_fleet_scale latency_fleet_scales[] = { { "translation_ns", "memory_latency_small_pages_ns" } };
+static const struct view_fleet_scale latency_fleet_scales[] = {
+	{ LATENCY_FIGURE_TRANSLATION_NS, LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS },
+};
 
 /* "l2_latency_ns" / "memory_latency_cycles": the level and the unit. */
 static bool latency_level_of(const struct summary_figure *g, const char *unit, char *labels, size_t len)
@@ -651,10 +677,11 @@ static const struct view_prom_family latency_prom[] = {
 	{"mlpscope_latency_cycles", "The same latencies in core cycles (ns x the timed core clock)", 1, 0, NULL,
 	 prom_latency_cycles},
 	{"mlpscope_memory_latency_small_pages_seconds", "Memory latency on small pages", 2, 1e-9,
-	 "memory_latency_small_pages_ns", NULL},
+	 LATENCY_FIGURE_MEMORY_SMALL_PAGES_NS, NULL},
 	{"mlpscope_translation_seconds", "Small minus huge pages at the largest size: translation", 3, 1e-9,
-	 "translation_ns", NULL},
-	{"mlpscope_prefetch_ratio", "Random chase over +64 B stream at the largest size", 4, 0, "prefetch_ratio", NULL},
+	 LATENCY_FIGURE_TRANSLATION_NS, NULL},
+	{"mlpscope_prefetch_ratio", "Random chase over +64 B stream at the largest size", 4, 0,
+	 LATENCY_FIGURE_PREFETCH_RATIO, NULL},
 };
 
 const struct view view_latency = {

@@ -7,6 +7,7 @@
  */
 #include "report/machine_out.h"
 #include "report/csv.h"
+#include "report/machine_keys.h"
 
 #include "util/format.h"
 
@@ -191,13 +192,13 @@ static void cache_members(struct jsonw *w, const void *e)
 	const struct machine_cache *mc = e;
 	const struct cache_desc *c = &mc->desc;
 
-	jsonw_int(w, "level", c->level);
-	jsonw_string(w, "type", c->type);
+	jsonw_int(w, MACHINE_CACHE_KEY_LEVEL, c->level);
+	jsonw_string(w, MACHINE_CACHE_KEY_TYPE, c->type);
 	/* 0 means "this source does not state it" (CTR_EL0 gives lines only). */
-	jsonw_uint_or_null(w, "size_bytes", c->size_bytes, c->size_bytes);
-	jsonw_uint_or_null(w, "line_bytes", c->line_bytes, c->line_bytes);
-	jsonw_int_or_null(w, "ways", c->ways, c->ways);
-	jsonw_string(w, "source", mc->source);
+	jsonw_uint_or_null(w, MACHINE_CACHE_KEY_SIZE_BYTES, c->size_bytes, c->size_bytes);
+	jsonw_uint_or_null(w, MACHINE_CACHE_KEY_LINE_BYTES, c->line_bytes, c->line_bytes);
+	jsonw_int_or_null(w, MACHINE_CACHE_KEY_WAYS, c->ways, c->ways);
+	jsonw_string(w, MACHINE_CACHE_KEY_SOURCE, mc->source);
 }
 
 /* A hugetlb pool: a count the kernel did not give (-1) is null. */
@@ -256,7 +257,7 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 	jsonw_int_or_null(w, "pinned_cpu", m->pinned_cpu >= 0, m->pinned_cpu);
 	write_core_types_json(w, m);
 
-	JSONW_OBJECT_ARRAY_EACH(w, "caches_reported", m->caches, (size_t)m->ncaches, cache_members);
+	JSONW_OBJECT_ARRAY_EACH(w, MACHINE_KEY_CACHES_REPORTED, m->caches, (size_t)m->ncaches, cache_members);
 	jsonw_array_begin(w, "cache_disagreements");
 	for (int i = 0; i < m->ndisagreements; i++)
 		jsonw_string(w, NULL, m->cache_disagreements[i]);
@@ -298,12 +299,13 @@ void machine_write_json(const void *result, struct jsonw *w, const char *key)
 }
 
 static const struct csv_col cache_cols[] = {
-	{ "level", "level" }, { "type", "type" }, { "size_bytes", "size_bytes" },
-	{ "line_bytes", "line_bytes" }, { "ways", "ways" }, { "source", "source" },
+	{ "level", MACHINE_CACHE_KEY_LEVEL }, { "type", MACHINE_CACHE_KEY_TYPE },
+	{ "size_bytes", MACHINE_CACHE_KEY_SIZE_BYTES }, { "line_bytes", MACHINE_CACHE_KEY_LINE_BYTES },
+	{ "ways", MACHINE_CACHE_KEY_WAYS }, { "source", MACHINE_CACHE_KEY_SOURCE },
 };
 
 int machine_write_csv(const char *dir, const struct jsonr_value *doc)
 {
-	return csv_write_rows(dir, "caches_reported", jsonr_get(doc, "machine.caches_reported"), cache_cols,
+	return csv_write_rows(dir, "caches_reported", jsonr_get(doc, "machine." MACHINE_KEY_CACHES_REPORTED), cache_cols,
 			      CSV_NCOLS(cache_cols));
 }

@@ -7,6 +7,7 @@
 #include "report/machine_out.h"
 
 #include "report/html_table.h"
+#include "report/machine_keys.h"
 
 static const struct html_col machine_rows[] = {
 	{ "CPU", "cpu_model", F_TEXT }, { "vendor", "vendor", F_TEXT }, { "family", "family", F_TEXT },
@@ -23,8 +24,12 @@ static const struct html_col machine_rows[] = {
 };
 
 static const struct html_col cache_cols[] = {
-	{ "level", "level", F_TEXT }, { "type", "type", F_TEXT }, { "size", "size_bytes", F_BYTES },
-	{ "line (B)", "line_bytes", F_TEXT }, { "ways", "ways", F_TEXT }, { "source", "source", F_TEXT },
+	{ "level", MACHINE_CACHE_KEY_LEVEL, F_TEXT },
+	{ "type", MACHINE_CACHE_KEY_TYPE, F_TEXT },
+	{ "size", MACHINE_CACHE_KEY_SIZE_BYTES, F_BYTES },
+	{ "line (B)", MACHINE_CACHE_KEY_LINE_BYTES, F_TEXT },
+	{ "ways", MACHINE_CACHE_KEY_WAYS, F_TEXT },
+	{ "source", MACHINE_CACHE_KEY_SOURCE, F_TEXT },
 };
 
 static const struct html_col core_type_cols[] = {
@@ -38,7 +43,7 @@ static const struct html_col hugetlb_cols[] = {
 
 static const struct html_rows_table machine_tables[] = {
 	HTML_ROWS_TABLE("core_types", core_type_cols, "core types (each CPU's kind, as the host states it)"),
-	HTML_ROWS_TABLE("caches_reported", cache_cols, "caches as reported"),
+	HTML_ROWS_TABLE(MACHINE_KEY_CACHES_REPORTED, cache_cols, "caches as reported"),
 	HTML_ROWS_TABLE("hugetlb", hugetlb_cols, "hugetlb pools"),
 };
 

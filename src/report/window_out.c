@@ -7,6 +7,7 @@
 #include "report/window_out.h"
 #include "exp/window_ramp.h"
 #include "report/csv.h"
+#include "report/window_keys.h"
 #include "util/format.h"
 
 #include "jit/enc.h"
@@ -17,73 +18,73 @@
 
 /* The keys of each JSON object written here, in order (docs/OUTPUT.md). */
 static const struct jsonw_field repeat_fields[] = {
-	JSONW_FIELD(BOOL, "agrees", struct window_filler_result, repeat.agrees),
-	JSONW_FIELD(DOUBLE, "fits_side_ns_per_iter", struct window_filler_result, repeat.fits_ns),
-	JSONW_FIELD(DOUBLE, "fails_side_ns_per_iter", struct window_filler_result, repeat.fails_ns),
-	JSONW_FIELD(BOOL, "resweep", struct window_filler_result, repeat.resweep),
+	JSONW_FIELD(BOOL, WINDOW_REPEAT_KEY_AGREES, struct window_filler_result, repeat.agrees),
+	JSONW_FIELD(DOUBLE, WINDOW_REPEAT_KEY_FITS_SIDE_NS_PER_ITER, struct window_filler_result, repeat.fits_ns),
+	JSONW_FIELD(DOUBLE, WINDOW_REPEAT_KEY_FAILS_SIDE_NS_PER_ITER, struct window_filler_result, repeat.fails_ns),
+	JSONW_FIELD(BOOL, WINDOW_REPEAT_KEY_RESWEEP, struct window_filler_result, repeat.resweep),
 };
 
 static const struct jsonw_field repeat_step_fields[] = {
-	JSONW_FIELD(UINT, "step_n_fits", struct window_filler_result, repeat.step_n_fits),
-	JSONW_FIELD(UINT, "step_n_fails", struct window_filler_result, repeat.step_n_fails),
-	JSONW_FIELD(DOUBLE, "capacity", struct window_filler_result, repeat.capacity),
-	JSONW_FIELD(DOUBLE, "jump_ratio", struct window_filler_result, repeat.jump_ratio),
+	JSONW_FIELD(UINT, WINDOW_REPEAT_KEY_STEP_N_FITS, struct window_filler_result, repeat.step_n_fits),
+	JSONW_FIELD(UINT, WINDOW_REPEAT_KEY_STEP_N_FAILS, struct window_filler_result, repeat.step_n_fails),
+	JSONW_FIELD(DOUBLE, WINDOW_REPEAT_KEY_CAPACITY, struct window_filler_result, repeat.capacity),
+	JSONW_FIELD(DOUBLE, WINDOW_REPEAT_KEY_JUMP_RATIO, struct window_filler_result, repeat.jump_ratio),
 };
 
 static const struct jsonw_field window_result_fields[] = {
-	JSONW_FIELD(STRING, "isa", struct window_result, isa),
-	JSONW_FIELD(UINT, "working_set_bytes", struct window_result, working_set_bytes),
-	JSONW_FIELD(UINT, "total_bytes", struct window_result, total_bytes),
-	JSONW_FIELD(UINT, "huge_bytes_obtained", struct window_result, huge_bytes_obtained),
-	JSONW_FIELD(BOOL, "layout_ok", struct window_result, layout.ok),
-	JSONW_FIELD(UINT, "perm_seed", struct window_result, perm_seed),
-	JSONW_FIELD(UINT, "perm_hash", struct window_result, perm_hash),
-	JSONW_FIELD(UINT, "iters_per_region", struct window_result, iters),
-	JSONW_FIELD(UINT, "trials_per_phase", struct window_result, trials),
-	JSONW_FIELD(DOUBLE, "noise_floor_pct", struct window_result, noise_floor_pct),
-	JSONW_FIELD(DOUBLE, "setup_seconds", struct window_result, setup_seconds),
-	JSONW_FIELD(DOUBLE, "sweep_seconds", struct window_result, sweep_seconds),
+	JSONW_FIELD(STRING, WINDOW_KEY_ISA, struct window_result, isa),
+	JSONW_FIELD(UINT, WINDOW_KEY_WORKING_SET_BYTES, struct window_result, working_set_bytes),
+	JSONW_FIELD(UINT, WINDOW_KEY_TOTAL_BYTES, struct window_result, total_bytes),
+	JSONW_FIELD(UINT, WINDOW_KEY_HUGE_BYTES_OBTAINED, struct window_result, huge_bytes_obtained),
+	JSONW_FIELD(BOOL, WINDOW_KEY_LAYOUT_OK, struct window_result, layout.ok),
+	JSONW_FIELD(UINT, WINDOW_KEY_PERM_SEED, struct window_result, perm_seed),
+	JSONW_FIELD(UINT, WINDOW_KEY_PERM_HASH, struct window_result, perm_hash),
+	JSONW_FIELD(UINT, WINDOW_KEY_ITERS_PER_REGION, struct window_result, iters),
+	JSONW_FIELD(UINT, WINDOW_KEY_TRIALS_PER_PHASE, struct window_result, trials),
+	JSONW_FIELD(DOUBLE, WINDOW_KEY_NOISE_FLOOR_PCT, struct window_result, noise_floor_pct),
+	JSONW_FIELD(DOUBLE, WINDOW_KEY_SETUP_SECONDS, struct window_result, setup_seconds),
+	JSONW_FIELD(DOUBLE, WINDOW_KEY_SWEEP_SECONDS, struct window_result, sweep_seconds),
 };
 
 static const struct jsonw_field filler_step_fields[] = {
-	JSONW_FIELD(UINT, "step_n_fits", struct window_filler_result, step_n_fits),
-	JSONW_FIELD(UINT, "step_n_fails", struct window_filler_result, step_n_fails),
-	JSONW_FIELD(DOUBLE, "capacity", struct window_filler_result, capacity),
-	JSONW_FIELD(DOUBLE, "capacity_low", struct window_filler_result, capacity_low),
-	JSONW_FIELD(DOUBLE, "capacity_high", struct window_filler_result, capacity_high),
+	JSONW_FIELD(UINT, WINDOW_FILLER_KEY_STEP_N_FITS, struct window_filler_result, step_n_fits),
+	JSONW_FIELD(UINT, WINDOW_FILLER_KEY_STEP_N_FAILS, struct window_filler_result, step_n_fails),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_CAPACITY, struct window_filler_result, capacity),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_CAPACITY_LOW, struct window_filler_result, capacity_low),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_CAPACITY_HIGH, struct window_filler_result, capacity_high),
 };
 
 static const struct jsonw_field miss_knee_fields[] = {
-	JSONW_FIELD(DOUBLE, "buffers", struct window_filler_result, miss.buffers),
-	JSONW_FIELD(DOUBLE, "buffers_low", struct window_filler_result, miss.buffers_low),
-	JSONW_FIELD(DOUBLE, "buffers_high", struct window_filler_result, miss.buffers_high),
-	JSONW_FIELD(UINT, "n_fits", struct window_filler_result, miss.n_fits),
-	JSONW_FIELD(UINT, "n_fails", struct window_filler_result, miss.n_fails),
-	JSONW_FIELD(DOUBLE, "flat_ns_per_iter", struct window_filler_result, miss.flat_ns),
-	JSONW_FIELD(DOUBLE, "rms_rel_residual", struct window_filler_result, miss.rms_rel_residual),
-	JSONW_FIELD(BOOL, "plausible", struct window_filler_result, miss.plausible),
+	JSONW_FIELD(DOUBLE, WINDOW_KNEE_KEY_BUFFERS, struct window_filler_result, miss.buffers),
+	JSONW_FIELD(DOUBLE, WINDOW_KNEE_KEY_BUFFERS_LOW, struct window_filler_result, miss.buffers_low),
+	JSONW_FIELD(DOUBLE, WINDOW_KNEE_KEY_BUFFERS_HIGH, struct window_filler_result, miss.buffers_high),
+	JSONW_FIELD(UINT, WINDOW_KNEE_KEY_N_FITS, struct window_filler_result, miss.n_fits),
+	JSONW_FIELD(UINT, WINDOW_KNEE_KEY_N_FAILS, struct window_filler_result, miss.n_fails),
+	JSONW_FIELD(DOUBLE, WINDOW_KNEE_KEY_FLAT_NS_PER_ITER, struct window_filler_result, miss.flat_ns),
+	JSONW_FIELD(DOUBLE, WINDOW_KNEE_KEY_RMS_REL_RESIDUAL, struct window_filler_result, miss.rms_rel_residual),
+	JSONW_FIELD(BOOL, WINDOW_KNEE_KEY_PLAUSIBLE, struct window_filler_result, miss.plausible),
 };
 
 static const struct jsonw_field miss_buffer_fields[] = {
-	JSONW_FIELD(UINT, "buffer_bytes", struct window_miss_buffer, buffer_bytes),
-	JSONW_FIELD(UINT, "table_entries", struct window_miss_buffer, table_entries),
-	JSONW_FIELD(UINT, "lines_per_iteration_max", struct window_miss_buffer, lines_per_iteration_max),
-	JSONW_FIELD(UINT, "lines_checked", struct window_miss_buffer, lines_checked),
-	JSONW_FIELD(UINT, "lines_repeated", struct window_miss_buffer, lines_repeated),
+	JSONW_FIELD(UINT, WINDOW_MISS_BUFFER_KEY_BUFFER_BYTES, struct window_miss_buffer, buffer_bytes),
+	JSONW_FIELD(UINT, WINDOW_MISS_BUFFER_KEY_TABLE_ENTRIES, struct window_miss_buffer, table_entries),
+	JSONW_FIELD(UINT, WINDOW_MISS_BUFFER_KEY_LINES_PER_ITERATION_MAX, struct window_miss_buffer, lines_per_iteration_max),
+	JSONW_FIELD(UINT, WINDOW_MISS_BUFFER_KEY_LINES_CHECKED, struct window_miss_buffer, lines_checked),
+	JSONW_FIELD(UINT, WINDOW_MISS_BUFFER_KEY_LINES_REPEATED, struct window_miss_buffer, lines_repeated),
 };
 
 static const struct jsonw_field window_point_fields[] = {
-	JSONW_FIELD(UINT, "n", struct window_point, n),
-	JSONW_FIELD(DOUBLE, "ns_per_iter", struct window_point, ns_per_iter),
-	JSONW_FIELD(UINT, "trials", struct window_point, ntrials),
+	JSONW_FIELD(UINT, WINDOW_POINT_KEY_N, struct window_point, n),
+	JSONW_FIELD(DOUBLE, WINDOW_POINT_KEY_NS_PER_ITER, struct window_point, ns_per_iter),
+	JSONW_FIELD(UINT, WINDOW_POINT_KEY_TRIALS, struct window_point, ntrials),
 };
 
 static const struct jsonw_field filler_fit_fields[] = {
-	JSONW_FIELD(DOUBLE, "flat_ns_per_iter", struct window_filler_result, fit.flat_ns),
-	JSONW_FIELD(DOUBLE, "jump_ratio", struct window_filler_result, fit.jump_ratio),
-	JSONW_FIELD(DOUBLE, "rms_rel_residual", struct window_filler_result, fit.rms_rel_residual),
-	JSONW_FIELD(DOUBLE, "seconds", struct window_filler_result, seconds),
-	JSONW_FIELD(TEXT, "note", struct window_filler_result, note),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_FLAT_NS_PER_ITER, struct window_filler_result, fit.flat_ns),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_JUMP_RATIO, struct window_filler_result, fit.jump_ratio),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_RMS_REL_RESIDUAL, struct window_filler_result, fit.rms_rel_residual),
+	JSONW_FIELD(DOUBLE, WINDOW_FILLER_KEY_SECONDS, struct window_filler_result, seconds),
+	JSONW_FIELD(TEXT, WINDOW_FILLER_KEY_NOTE, struct window_filler_result, note),
 };
 
 /* Words the window's figures cannot carry by themselves (seed 004's own
@@ -178,13 +179,13 @@ static void write_miss_buffer_text(FILE *f, const struct window_miss_buffer *b)
 static void write_miss_buffer_json(struct jsonw *w, const struct window_miss_buffer *b)
 {
 	if (!b->built) {
-		jsonw_null(w, "miss_buffer");
+		jsonw_null(w, WINDOW_KEY_MISS_BUFFER);
 		return;
 	}
-	jsonw_object_begin(w, "miss_buffer");
+	jsonw_object_begin(w, WINDOW_KEY_MISS_BUFFER);
 	JSONW_FIELDS(w, b, miss_buffer_fields);
-	jsonw_uint(w, "stride_bytes", ENC_MISS_STRIDE_BYTES);
-	jsonw_bool(w, "lines_distinct", !b->lines_repeated);
+	jsonw_uint(w, WINDOW_MISS_BUFFER_KEY_STRIDE_BYTES, ENC_MISS_STRIDE_BYTES);
+	jsonw_bool(w, WINDOW_MISS_BUFFER_KEY_LINES_DISTINCT, !b->lines_repeated);
 	jsonw_object_end(w);
 }
 
@@ -242,17 +243,17 @@ void window_write_text(const void *result, FILE *f)
 static void write_repeat(struct jsonw *w, const struct window_filler_result *fr)
 {
 	if (!fr->repeat.done) {
-		jsonw_null(w, "repeat");
+		jsonw_null(w, WINDOW_FILLER_KEY_REPEAT);
 		return;
 	}
-	jsonw_object_begin(w, "repeat");
+	jsonw_object_begin(w, WINDOW_FILLER_KEY_REPEAT);
 	JSONW_FIELDS(w, fr, repeat_fields);
 	if (fr->repeat.resweep && fr->repeat.step_found) {
 		JSONW_FIELDS(w, fr, repeat_step_fields);
 	} else {
-		jsonw_null(w, "step_n_fits");
-		jsonw_null(w, "step_n_fails");
-		jsonw_null(w, "capacity");
+		jsonw_null(w, WINDOW_REPEAT_KEY_STEP_N_FITS);
+		jsonw_null(w, WINDOW_REPEAT_KEY_STEP_N_FAILS);
+		jsonw_null(w, WINDOW_REPEAT_KEY_CAPACITY);
 	}
 	jsonw_object_end(w);
 }
@@ -268,20 +269,20 @@ static void write_names(struct jsonw *w, const char *key, const struct window_re
 
 /* A ROB check's step, null where it found none. */
 static const struct jsonw_field rob_check_step_fields[] = {
-	JSONW_FIELD(UINT, "step_n_fits", struct window_rob_check, step_n_fits),
-	JSONW_FIELD(UINT, "step_n_fails", struct window_rob_check, step_n_fails),
-	JSONW_FIELD(DOUBLE, "capacity", struct window_rob_check, capacity),
+	JSONW_FIELD(UINT, WINDOW_ROB_CHECK_KEY_STEP_N_FITS, struct window_rob_check, step_n_fits),
+	JSONW_FIELD(UINT, WINDOW_ROB_CHECK_KEY_STEP_N_FAILS, struct window_rob_check, step_n_fails),
+	JSONW_FIELD(DOUBLE, WINDOW_ROB_CHECK_KEY_CAPACITY, struct window_rob_check, capacity),
 };
 
 static void rob_check_members(struct jsonw *w, const void *e)
 {
 	const struct window_rob_check *c = e;
 
-	jsonw_string(w, "when", c->when);
-	jsonw_double(w, "begin_s", c->begin_s);
-	jsonw_double(w, "end_s", c->end_s);
+	jsonw_string(w, WINDOW_ROB_CHECK_KEY_WHEN, c->when);
+	jsonw_double(w, WINDOW_ROB_CHECK_KEY_BEGIN_S, c->begin_s);
+	jsonw_double(w, WINDOW_ROB_CHECK_KEY_END_S, c->end_s);
 	JSONW_FIELDS_OR_NULL(w, c, rob_check_step_fields, c->step_found);
-	jsonw_string(w, "state", window_rob_state_name(c->state));
+	jsonw_string(w, WINDOW_ROB_CHECK_KEY_STATE, window_rob_state_name(c->state));
 }
 
 /* A stepping filler's ramp against its step, null where a figure is not known. */
@@ -291,27 +292,27 @@ static void ramp_members(struct jsonw *w, const void *e)
 	struct window_ramp_check c;
 
 	window_ramp_check(fr, &c);
-	jsonw_string(w, "filler", fr->name);
-	jsonw_string(w, "structure", probe_structure_key(probe_filler_info(fr->filler)->bounds));
-	jsonw_string(w, "verdict", window_ramp_verdict_key(c.verdict));
-	jsonw_uint_or_null(w, "onset_n", isfinite(c.ratio_low), c.onset_n);
-	jsonw_uint_or_null(w, "next_n", isfinite(c.ratio_low), c.next_n);
-	jsonw_uint_or_null(w, "step_n_fits", c.verdict != WINDOW_RAMP_NO_STEP, c.step_n);
-	jsonw_double_or_null(w, "ratio_low", isfinite(c.ratio_low), c.ratio_low);
-	jsonw_double_or_null(w, "ratio_high", isfinite(c.ratio_high), c.ratio_high);
+	jsonw_string(w, WINDOW_RAMP_KEY_FILLER, fr->name);
+	jsonw_string(w, WINDOW_RAMP_KEY_STRUCTURE, probe_structure_key(probe_filler_info(fr->filler)->bounds));
+	jsonw_string(w, WINDOW_RAMP_KEY_VERDICT, window_ramp_verdict_key(c.verdict));
+	jsonw_uint_or_null(w, WINDOW_RAMP_KEY_ONSET_N, isfinite(c.ratio_low), c.onset_n);
+	jsonw_uint_or_null(w, WINDOW_RAMP_KEY_NEXT_N, isfinite(c.ratio_low), c.next_n);
+	jsonw_uint_or_null(w, WINDOW_RAMP_KEY_STEP_N_FITS, c.verdict != WINDOW_RAMP_NO_STEP, c.step_n);
+	jsonw_double_or_null(w, WINDOW_RAMP_KEY_RATIO_LOW, isfinite(c.ratio_low), c.ratio_low);
+	jsonw_double_or_null(w, WINDOW_RAMP_KEY_RATIO_HIGH, isfinite(c.ratio_high), c.ratio_high);
 }
 
 /* The two states' sizes over the run, each null where no check saw it. */
 static const struct jsonw_field rob_whole_fields[] = {
-	JSONW_FIELD(DOUBLE, "whole_capacity", struct window_rob_timeline, whole_capacity),
-	JSONW_FIELD(UINT, "whole_n_fits", struct window_rob_timeline, whole_n_fits),
-	JSONW_FIELD(UINT, "whole_n_fails", struct window_rob_timeline, whole_n_fails),
+	JSONW_FIELD(DOUBLE, WINDOW_ROB_KEY_WHOLE_CAPACITY, struct window_rob_timeline, whole_capacity),
+	JSONW_FIELD(UINT, WINDOW_ROB_KEY_WHOLE_N_FITS, struct window_rob_timeline, whole_n_fits),
+	JSONW_FIELD(UINT, WINDOW_ROB_KEY_WHOLE_N_FAILS, struct window_rob_timeline, whole_n_fails),
 };
 
 static const struct jsonw_field rob_partitioned_fields[] = {
-	JSONW_FIELD(DOUBLE, "partitioned_capacity", struct window_rob_timeline, partitioned_capacity),
-	JSONW_FIELD(UINT, "partitioned_n_fits", struct window_rob_timeline, partitioned_n_fits),
-	JSONW_FIELD(UINT, "partitioned_n_fails", struct window_rob_timeline, partitioned_n_fails),
+	JSONW_FIELD(DOUBLE, WINDOW_ROB_KEY_PARTITIONED_CAPACITY, struct window_rob_timeline, partitioned_capacity),
+	JSONW_FIELD(UINT, WINDOW_ROB_KEY_PARTITIONED_N_FITS, struct window_rob_timeline, partitioned_n_fits),
+	JSONW_FIELD(UINT, WINDOW_ROB_KEY_PARTITIONED_N_FAILS, struct window_rob_timeline, partitioned_n_fails),
 };
 
 /* window.rob_over_run: null where it was not measured (no nop filler, or
@@ -321,50 +322,50 @@ static void write_rob_json(struct jsonw *w, const struct window_rob_timeline *t)
 	double run = t->run_s > 0 ? t->run_s : 1;
 
 	if (!t->nchecks) {
-		jsonw_null(w, "rob_over_run");
+		jsonw_null(w, WINDOW_KEY_ROB_OVER_RUN);
 		return;
 	}
-	jsonw_object_begin(w, "rob_over_run");
-	JSONW_OBJECT_ARRAY_EACH(w, "checks", t->checks, t->nchecks, rob_check_members);
-	jsonw_bool(w, "measured", t->measured);
+	jsonw_object_begin(w, WINDOW_KEY_ROB_OVER_RUN);
+	JSONW_OBJECT_ARRAY_EACH(w, WINDOW_ROB_KEY_CHECKS, t->checks, t->nchecks, rob_check_members);
+	jsonw_bool(w, WINDOW_ROB_KEY_MEASURED, t->measured);
 	JSONW_FIELDS_OR_NULL(w, t, rob_whole_fields, t->have_whole);
 	JSONW_FIELDS_OR_NULL(w, t, rob_partitioned_fields, t->have_partitioned);
-	jsonw_double(w, "run_seconds", t->run_s);
-	jsonw_double(w, "whole_fraction", t->whole_s / run);
-	jsonw_double(w, "partitioned_fraction", t->partitioned_s / run);
-	jsonw_double(w, "unknown_fraction", t->unknown_s / run);
-	jsonw_bool(w, "one_state", t->one_state);
-	jsonw_string(w, "note", t->note);
+	jsonw_double(w, WINDOW_ROB_KEY_RUN_SECONDS, t->run_s);
+	jsonw_double(w, WINDOW_ROB_KEY_WHOLE_FRACTION, t->whole_s / run);
+	jsonw_double(w, WINDOW_ROB_KEY_PARTITIONED_FRACTION, t->partitioned_s / run);
+	jsonw_double(w, WINDOW_ROB_KEY_UNKNOWN_FRACTION, t->unknown_s / run);
+	jsonw_bool(w, WINDOW_ROB_KEY_ONE_STATE, t->one_state);
+	jsonw_string(w, WINDOW_ROB_KEY_NOTE, t->note);
 	jsonw_object_end(w);
 }
 
 /* window.summary: one object per structure, keyed by its name. */
 static void write_summary(struct jsonw *w, const struct window_result *r)
 {
-	jsonw_object_begin(w, "summary");
+	jsonw_object_begin(w, WINDOW_KEY_SUMMARY);
 	for (unsigned i = 0; i < r->nsummary; i++) {
 		const struct window_summary *sm = &r->summary[i];
 
 		jsonw_object_begin(w, probe_structure_key(sm->structure));
-		jsonw_string(w, "structure", probe_structure_name(sm->structure));
-		jsonw_bool(w, "measured", sm->measured);
+		jsonw_string(w, WINDOW_SUMMARY_KEY_STRUCTURE, probe_structure_name(sm->structure));
+		jsonw_bool(w, WINDOW_SUMMARY_KEY_MEASURED, sm->measured);
 		if (sm->measured) {
-			jsonw_double(w, "capacity", sm->capacity);
-			jsonw_double(w, "capacity_low", sm->capacity_low);
-			jsonw_double(w, "capacity_high", sm->capacity_high);
-			jsonw_string(w, "from", r->fillers[sm->from].name);
+			jsonw_double(w, WINDOW_SUMMARY_KEY_CAPACITY, sm->capacity);
+			jsonw_double(w, WINDOW_SUMMARY_KEY_CAPACITY_LOW, sm->capacity_low);
+			jsonw_double(w, WINDOW_SUMMARY_KEY_CAPACITY_HIGH, sm->capacity_high);
+			jsonw_string(w, WINDOW_SUMMARY_KEY_FROM, r->fillers[sm->from].name);
 		} else {
-			jsonw_null(w, "capacity");
-			jsonw_null(w, "from");
+			jsonw_null(w, WINDOW_SUMMARY_KEY_CAPACITY);
+			jsonw_null(w, WINDOW_SUMMARY_KEY_FROM);
 		}
-		jsonw_string(w, "unit", "entries");
-		write_names(w, "agree", r, sm->agree, sm->nagree);
-		write_names(w, "disagree", r, sm->disagree, sm->ndisagree);
-		write_names(w, "no_step", r, sm->nostep, sm->nnostep);
-		write_names(w, "rob_bound", r, sm->rob_bound, sm->nrob_bound);
-		jsonw_bool(w, "partitioned", sm->partitioned);
-		jsonw_bool(w, "noise_limited", sm->noise_limited);
-		jsonw_string(w, "note", sm->note);
+		jsonw_string(w, WINDOW_SUMMARY_KEY_UNIT, "entries");
+		write_names(w, WINDOW_SUMMARY_KEY_AGREE, r, sm->agree, sm->nagree);
+		write_names(w, WINDOW_SUMMARY_KEY_DISAGREE, r, sm->disagree, sm->ndisagree);
+		write_names(w, WINDOW_SUMMARY_KEY_NO_STEP, r, sm->nostep, sm->nnostep);
+		write_names(w, WINDOW_SUMMARY_KEY_ROB_BOUND, r, sm->rob_bound, sm->nrob_bound);
+		jsonw_bool(w, WINDOW_SUMMARY_KEY_PARTITIONED, sm->partitioned);
+		jsonw_bool(w, WINDOW_SUMMARY_KEY_NOISE_LIMITED, sm->noise_limited);
+		jsonw_string(w, WINDOW_SUMMARY_KEY_NOTE, sm->note);
 		jsonw_object_end(w);
 	}
 	jsonw_object_end(w);
@@ -373,8 +374,8 @@ static void write_summary(struct jsonw *w, const struct window_result *r)
 /* window.ramps: each stepping filler's ramp against its step; window.caveats. */
 static void write_ramps_json(struct jsonw *w, const struct window_result *r)
 {
-	JSONW_OBJECT_ARRAY_EACH(w, "ramps", r->fillers, r->nfillers, ramp_members);
-	jsonw_array_begin(w, "caveats");
+	JSONW_OBJECT_ARRAY_EACH(w, WINDOW_KEY_RAMPS, r->fillers, r->nfillers, ramp_members);
+	jsonw_array_begin(w, WINDOW_KEY_CAVEATS);
 	for (size_t i = 0; i < sizeof(window_caveats) / sizeof(window_caveats[0]); i++)
 		jsonw_string(w, NULL, window_caveats[i]);
 	jsonw_array_end(w);
@@ -385,43 +386,43 @@ static void write_ramps_json(struct jsonw *w, const struct window_result *r)
 static void write_filler(struct jsonw *w, const struct window_filler_result *fr, bool rob_checked)
 {
 	jsonw_object_begin(w, NULL);
-	jsonw_string(w, "filler", fr->name);
-	jsonw_string(w, "structure", fr->structure);
-	JSONW_OBJECT_ARRAY(w, "points", fr->points, fr->npoints, window_point_fields);
+	jsonw_string(w, WINDOW_FILLER_KEY_FILLER, fr->name);
+	jsonw_string(w, WINDOW_FILLER_KEY_STRUCTURE, fr->structure);
+	JSONW_OBJECT_ARRAY(w, WINDOW_FILLER_KEY_POINTS, fr->points, fr->npoints, window_point_fields);
 	if (fr->step_found) {
 		JSONW_FIELDS(w, fr, filler_step_fields);
 	} else {
-		jsonw_null(w, "step_n_fits");
-		jsonw_null(w, "step_n_fails");
-		jsonw_null(w, "capacity");
+		jsonw_null(w, WINDOW_FILLER_KEY_STEP_N_FITS);
+		jsonw_null(w, WINDOW_FILLER_KEY_STEP_N_FAILS);
+		jsonw_null(w, WINDOW_FILLER_KEY_CAPACITY);
 	}
-	jsonw_uint_or_null(w, "ramp_onset_n", fr->ramp_found, fr->ramp_onset_n);
+	jsonw_uint_or_null(w, WINDOW_FILLER_KEY_RAMP_ONSET_N, fr->ramp_found, fr->ramp_onset_n);
 	JSONW_FIELDS(w, fr, filler_fit_fields);
-	jsonw_array_begin(w, "transition_n");
+	jsonw_array_begin(w, WINDOW_FILLER_KEY_TRANSITION_N);
 	for (unsigned j = 0; j < fr->ntransition; j++)
 		jsonw_uint(w, NULL, fr->transition_n[j]);
 	jsonw_array_end(w);
 	write_repeat(w, fr);
 	if (fr->step_found) {
-		jsonw_double(w, "whole_capacity", fr->whole_capacity);
-		jsonw_double(w, "whole_capacity_low", fr->whole_capacity_low);
-		jsonw_double(w, "whole_capacity_high", fr->whole_capacity_high);
+		jsonw_double(w, WINDOW_FILLER_KEY_WHOLE_CAPACITY, fr->whole_capacity);
+		jsonw_double(w, WINDOW_FILLER_KEY_WHOLE_CAPACITY_LOW, fr->whole_capacity_low);
+		jsonw_double(w, WINDOW_FILLER_KEY_WHOLE_CAPACITY_HIGH, fr->whole_capacity_high);
 	} else {
-		jsonw_null(w, "whole_capacity");
+		jsonw_null(w, WINDOW_FILLER_KEY_WHOLE_CAPACITY);
 	}
-	jsonw_bool(w, "partitioned", fr->partitioned);
-	jsonw_bool(w, "disagrees", fr->disagrees);
-	jsonw_double(w, "begin_s", fr->begin_s);
-	jsonw_double(w, "end_s", fr->end_s);
-	jsonw_string_or_null(w, "rob_state", rob_checked, window_rob_state_name(fr->rob_state));
-	jsonw_bool(w, "rob_bound", fr->rob_bound);
+	jsonw_bool(w, WINDOW_FILLER_KEY_PARTITIONED, fr->partitioned);
+	jsonw_bool(w, WINDOW_FILLER_KEY_DISAGREES, fr->disagrees);
+	jsonw_double(w, WINDOW_FILLER_KEY_BEGIN_S, fr->begin_s);
+	jsonw_double(w, WINDOW_FILLER_KEY_END_S, fr->end_s);
+	jsonw_string_or_null(w, WINDOW_FILLER_KEY_ROB_STATE, rob_checked, window_rob_state_name(fr->rob_state));
+	jsonw_bool(w, WINDOW_FILLER_KEY_ROB_BOUND, fr->rob_bound);
 	if (fr->filler == PROBE_FILLER_MISS && fr->miss.knee_found) {
-		jsonw_object_begin(w, "knee");
+		jsonw_object_begin(w, WINDOW_FILLER_KEY_KNEE);
 		JSONW_FIELDS(w, fr, miss_knee_fields);
-		jsonw_double_or_null(w, "slope_buffers", isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
+		jsonw_double_or_null(w, WINDOW_KNEE_KEY_SLOPE_BUFFERS, isfinite(fr->miss.slope_buffers), fr->miss.slope_buffers);
 		jsonw_object_end(w);
 	} else {
-		jsonw_null(w, "knee");
+		jsonw_null(w, WINDOW_FILLER_KEY_KNEE);
 	}
 	jsonw_object_end(w);
 }
@@ -432,14 +433,14 @@ void window_write_json(const void *result, struct jsonw *w, const char *key)
 
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, r, window_result_fields);
-	jsonw_string(w, "noise_floor_source", report_floor_source(r->noise_floor_pct, r->floor_from_run));
+	jsonw_string(w, WINDOW_KEY_NOISE_FLOOR_SOURCE, report_floor_source(r->noise_floor_pct, r->floor_from_run));
 	if (r->note[0])
-		jsonw_string(w, "warning", r->note);
-	jsonw_array_begin(w, "fillers");
+		jsonw_string(w, WINDOW_KEY_WARNING, r->note);
+	jsonw_array_begin(w, WINDOW_KEY_FILLERS);
 	for (unsigned i = 0; i < r->nfillers; i++)
 		write_filler(w, &r->fillers[i], r->rob.nchecks);
 	jsonw_array_end(w);
-	jsonw_double(w, "repeat_seconds", r->repeat_seconds);
+	jsonw_double(w, WINDOW_KEY_REPEAT_SECONDS, r->repeat_seconds);
 	write_rob_json(w, &r->rob);
 	write_miss_buffer_json(w, &r->miss_buffer);
 	write_summary(w, r);
@@ -465,27 +466,28 @@ int window_dump_code(enum probe_filler f, unsigned n, FILE *out)
 }
 
 static const struct csv_col filler_cols[] = {
-	{ "filler", "filler" }, { "structure", "structure" }, { "step_n_fits", "step_n_fits" },
-	{ "step_n_fails", "step_n_fails" }, { "capacity_entries", "capacity" },
-	{ "capacity_low_entries", "capacity_low" }, { "capacity_high_entries", "capacity_high" },
-	{ "ramp_onset_n", "ramp_onset_n" }, { "flat_ns_per_iter", "flat_ns_per_iter" },
-	{ "jump_ratio", "jump_ratio" }, { "rms_rel_residual", "rms_rel_residual" },
+	{ "filler", WINDOW_FILLER_KEY_FILLER }, { "structure", WINDOW_FILLER_KEY_STRUCTURE },
+	{ "step_n_fits", WINDOW_FILLER_KEY_STEP_N_FITS }, { "step_n_fails", WINDOW_FILLER_KEY_STEP_N_FAILS },
+	{ "capacity_entries", WINDOW_FILLER_KEY_CAPACITY }, { "capacity_low_entries", WINDOW_FILLER_KEY_CAPACITY_LOW },
+	{ "capacity_high_entries", WINDOW_FILLER_KEY_CAPACITY_HIGH }, { "ramp_onset_n", WINDOW_FILLER_KEY_RAMP_ONSET_N },
+	{ "flat_ns_per_iter", WINDOW_FILLER_KEY_FLAT_NS_PER_ITER }, { "jump_ratio", WINDOW_FILLER_KEY_JUMP_RATIO },
+	{ "rms_rel_residual", WINDOW_FILLER_KEY_RMS_REL_RESIDUAL },
 };
 
 static const struct csv_col wpoint_cols[] = {
-	{ "n", "n" }, { "ns_per_iter", "ns_per_iter" }, { "trials", "trials" },
+	{ "n", WINDOW_POINT_KEY_N }, { "ns_per_iter", WINDOW_POINT_KEY_NS_PER_ITER }, { "trials", WINDOW_POINT_KEY_TRIALS },
 };
 
 int window_write_csv(const char *dir, const struct jsonr_value *doc)
 {
 	struct csv_group g[CSV_MAX_GROUPS] = { { NULL, NULL } };
-	const struct jsonr_value *v = jsonr_get(doc, "window.fillers");
+	const struct jsonr_value *v = jsonr_get(doc, "window." WINDOW_KEY_FILLERS);
 	size_t ng = 0;
 	int rc;
 
 	if ((rc = csv_write_rows(dir, "window_fillers", v, filler_cols, CSV_NCOLS(filler_cols))))
 		return rc;
 	for (v = v && v->type == JSONR_ARRAY ? v->u.children.first : NULL; v && ng < CSV_MAX_GROUPS; v = v->next)
-		g[ng++] = (struct csv_group){ jsonr_get_string(v, "filler"), jsonr_get(v, "points") };
-	return csv_write_table(dir, "window_points", "filler", g, ng, wpoint_cols, CSV_NCOLS(wpoint_cols));
+		g[ng++] = (struct csv_group){ jsonr_get_string(v, WINDOW_FILLER_KEY_FILLER), jsonr_get(v, WINDOW_FILLER_KEY_POINTS) };
+	return csv_write_table(dir, "window_points", WINDOW_FILLER_KEY_FILLER, g, ng, wpoint_cols, CSV_NCOLS(wpoint_cols));
 }
