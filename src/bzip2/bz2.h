@@ -199,7 +199,8 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
-/* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */
+/* bzip2's T-vector: tt[j] = (next row << 8) | the byte row j starts with
+ * (its first column's; the walk starts at the origin row). */
 void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt);
 
 enum bz2_layout { BZ2_LAYOUT_STATE, BZ2_LAYOUT_REGISTERS };

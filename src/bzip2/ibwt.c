@@ -1,6 +1,11 @@
 /*
- * The inverse BWT: bzip2's T-vector (tt[j] = next row << 8 | the byte of
- * row j) and the walk that follows it, one dependent load per output byte.
+ * The inverse BWT: bzip2's T-vector (tt[j] = next row << 8 | the byte row
+ * j starts with) and the walk that follows it from the text's first row,
+ * one dependent load per output byte. The byte is the first column's, not
+ * libbz2's last: it is the byte the table's scatter holds in hand, where
+ * the last column's byte of row j is a read at random into the 900 kB
+ * column a row (the step's emitted bytes are the same: row j starts with
+ * the byte that precedes row tt[j]'s text).
  * A 900 kB block's table is 3.6 MB: past L2 on most cores, so each step of
  * one walk waits for a cache miss. K lanes walk K segments at once.
  *
@@ -33,22 +38,18 @@
 #define CHUNK_BYTES 4096u
 #define NO_CHUNK UINT32_MAX
 
-/* Eight consecutive slots from one run: tt[k] = (i + k) << 8 | col[k]. */
-static inline void run_rows(uint32_t *tt, const uint8_t *col, uint32_t i)
+/* Eight consecutive slots from one run of byte c: tt[k] = (i + k) << 8 | c. */
+static inline void run_rows(uint32_t *tt, uint8_t c, uint32_t i)
 {
 #ifdef __SSE2__
-	/* The eight column bytes widened to words and then to 32 bits, the
-	 * rows added above them: about ten instructions for eight slots. */
-	const __m128i zero = _mm_setzero_si128();
-	__m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)col), zero);
-	__m128i r = _mm_add_epi32(_mm_set1_epi32((int)(i << 8)), _mm_set_epi32(3 << 8, 2 << 8, 1 << 8, 0));
+	/* Two adds and two stores for eight slots. */
+	__m128i r = _mm_add_epi32(_mm_set1_epi32((int)(i << 8 | c)), _mm_set_epi32(3 << 8, 2 << 8, 1 << 8, 0));
 
-	_mm_storeu_si128((__m128i *)tt, _mm_or_si128(_mm_unpacklo_epi16(b, zero), r));
-	_mm_storeu_si128((__m128i *)(tt + 4),
-			 _mm_or_si128(_mm_unpackhi_epi16(b, zero), _mm_add_epi32(r, _mm_set1_epi32(4 << 8))));
+	_mm_storeu_si128((__m128i *)tt, r);
+	_mm_storeu_si128((__m128i *)(tt + 4), _mm_add_epi32(r, _mm_set1_epi32(4 << 8)));
 #else
 	for (uint32_t k = 0; k < 8; k++)
-		tt[k] = (i + k) << 8 | col[k];
+		tt[k] = (i + k) << 8 | c;
 #endif
 }
 
@@ -61,10 +62,10 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 		cf[b] = sum;
 		sum += blk->counts[b];
 	}
-	/* One pass of stores: row j's own byte comes from the 900 kB column,
-	 * not from a first pass over the 3.6 MB table read back at random
-	 * (a load that misses the L2 per row, where a store only fills the
-	 * store buffer). */
+	/* One pass of stores and no random load: row j's byte is the one
+	 * being scattered (its first column's), not the last column's (a
+	 * read at random into the 900 kB column, the loop's hottest
+	 * instruction when it was read). */
 	for (uint32_t i = 0; i < n;) {
 		uint64_t w;
 
@@ -77,21 +78,21 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 			uint32_t j = cf[(uint8_t)w];
 
 			cf[(uint8_t)w] = j + 8;
-			run_rows(tt + j, bwt + j, i);
+			run_rows(tt + j, (uint8_t)w, i);
 			i += 8;
 			continue;
 		}
 		for (uint32_t end = i + 8 < n ? i + 8 : n; i < end; i++) {
-			uint32_t j = cf[bwt[i]]++;
+			uint8_t c = bwt[i];
 
-			tt[j] = i << 8 | bwt[j];
+			tt[cf[c]++] = i << 8 | c;
 		}
 	}
 }
 
 static void walk_one(const uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out)
 {
-	uint32_t pos = tt[orig_ptr] >> 8;
+	uint32_t pos = orig_ptr;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t v = tt[pos];
@@ -436,7 +437,7 @@ static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_pt
 	c->nsegs = 0;
 	rng_seed(&r, o->seed ^ ((uint64_t)n << 32 | orig_ptr));
 	for (unsigned i = 0; i < s; i++) {
-		uint32_t row = i ? (uint32_t)rng_below(&r, n) : tt[orig_ptr] >> 8;
+		uint32_t row = i ? (uint32_t)rng_below(&r, n) : orig_ptr;
 
 		if (row >= n || (tt[row] & BZ2_ROW_MARK))
 			continue;
@@ -612,7 +613,7 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 	if (j->one) {
 		j->c.tt = tt;
 		j->c.n = n;
-		j->pos = tt[orig_ptr] >> 8;
+		j->pos = orig_ptr;
 		j->i = 0;
 		j->t_setup = clock_now() - t0;
 		return 0;
