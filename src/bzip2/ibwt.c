@@ -14,7 +14,8 @@
  * picks S-1 more rows at random (S x one RNG draw and one store marking the
  * row in bit 31 of its word, no walk); each lane walks from a start row
  * until it meets another's mark, writing into 4 KiB chunks of a pool since
- * its length is unknown until then. The marks chain the segments in text
+ * its length is unknown until then (a lane's segments one after another in
+ * its chunks). The marks chain the segments in text
  * order, and assembly copies them out in that order (n bytes of memcpy):
  * that copy and the longest segment's tail (about ln(S) x the mean for
  * random starts, shortened by handing a free lane the next segment) are
@@ -36,6 +37,12 @@
 #endif
 
 #define CHUNK_BYTES 4096u
+/* Chunks lie a line more than their size apart. The lanes write a byte a
+ * round each, so their write pointers keep their offsets within their
+ * chunks; at a page apart, chunks that start together put every lane's
+ * store in one L1 set (16 lines in a 12-way set: each round evicts what
+ * the round before wrote). A line more puts chunk k in set k + offset. */
+#define CHUNK_STRIDE (CHUNK_BYTES + 64u)
 #define NO_CHUNK UINT32_MAX
 
 /* Eight consecutive slots from one run of byte c: tt[k] = (i + k) << 8 | c. */
@@ -112,14 +119,17 @@ struct walk {
 	struct bz2_walk_scratch *sc;
 	size_t next_chunk;
 	unsigned nsegs, next_seg;
-	uint32_t start_row[BZ2_SEGMENTS_MAX], end_row[BZ2_SEGMENTS_MAX], first_chunk[BZ2_SEGMENTS_MAX];
+	uint32_t start_row[BZ2_SEGMENTS_MAX], end_row[BZ2_SEGMENTS_MAX];
+	uint32_t seg_off[BZ2_SEGMENTS_MAX];   /* pool byte where the segment begins */
 	uint32_t bytes[BZ2_SEGMENTS_MAX];
 	struct seg_key keys[BZ2_SEGMENTS_MAX];
 };
 
+/* seg_w: where the segment's bytes in this chunk begin; seg_carry: its
+ * bytes in the lane's earlier chunks. */
 struct lane {
-	uint32_t pos, seg, chunk, on;
-	uint8_t *w, *wend;
+	uint32_t pos, seg, chunk, on, seg_carry;
+	uint8_t *w, *wend, *seg_w;
 };
 
 static int key_cmp(const void *a, const void *b)
@@ -138,19 +148,23 @@ static inline __attribute__((always_inline)) int lane_chunk(struct walk *c, stru
 	k = (uint32_t)c->next_chunk++;
 	if (l->chunk != NO_CHUNK) {
 		c->sc->chunk_next[l->chunk] = k;
-		c->sc->chunk_used[l->chunk] = CHUNK_BYTES;
-	} else {
-		c->first_chunk[l->seg] = k;
+		c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (l->wend - CHUNK_BYTES));
+		l->seg_carry += (uint32_t)(l->w - l->seg_w);
 	}
 	c->sc->chunk_next[k] = NO_CHUNK;
+	c->sc->chunk_used[k] = 0;
 	l->chunk = k;
-	l->w = c->sc->pool + (size_t)k * CHUNK_BYTES;
+	l->w = c->sc->pool + (size_t)k * CHUNK_STRIDE;
 	l->wend = l->w + CHUNK_BYTES;
+	l->seg_w = l->w;
 	return 0;
 }
 
 /* Start the next segment on lane l, or park it: 1 when it stays on. The
- * first byte is peeled: the start row carries its own mark. */
+ * first byte is peeled: the start row carries its own mark. A lane's
+ * segments follow one another in its chunks, so a chunk is wasted only at
+ * a lane's end, not at every segment's: many short segments cost no
+ * memory, and they shorten the tail where a few lanes walk alone. */
 static inline __attribute__((always_inline)) int lane_take(struct walk *c, struct lane *l)
 {
 	uint32_t v;
@@ -160,9 +174,11 @@ static inline __attribute__((always_inline)) int lane_take(struct walk *c, struc
 		return 0;
 	}
 	l->seg = c->next_seg++;
-	l->chunk = NO_CHUNK;
-	if (lane_chunk(c, l))
+	if ((l->chunk == NO_CHUNK || l->w == l->wend) && lane_chunk(c, l))
 		return -1;
+	c->seg_off[l->seg] = (uint32_t)(l->w - c->sc->pool);
+	l->seg_w = l->w;
+	l->seg_carry = 0;
 	v = c->tt[c->start_row[l->seg]] & ~BZ2_ROW_MARK;
 	*l->w++ = (uint8_t)v;
 	l->pos = v >> 8;
@@ -173,13 +189,15 @@ static inline __attribute__((always_inline)) int lane_take(struct walk *c, struc
 static inline __attribute__((always_inline)) void lane_close(struct walk *c, struct lane *l)
 {
 	c->end_row[l->seg] = l->pos;
-	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (c->sc->pool + (size_t)l->chunk * CHUNK_BYTES));
+	c->bytes[l->seg] = l->seg_carry + (uint32_t)(l->w - l->seg_w);
+	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (l->wend - CHUNK_BYTES));
 }
 
 /* Rounds every lane can take with no test but its segment's end: each
  * is on and has that many bytes left in its chunk (a lane that starts a
- * new segment starts a new chunk, CHUNK_BYTES - 1 left after its first
- * byte, so the bound holds after it too). 0 when a lane is parked. */
+ * new segment in a round writes its first byte in that round, one byte as
+ * a step writes, so the bound holds after it too). 0 when a lane is
+ * parked. */
 static inline __attribute__((always_inline)) long lanes_room(const struct lane *L, const unsigned K, long most)
 {
 	for (unsigned q = 0; q < K; q++) {
@@ -278,7 +296,10 @@ static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, stru
 	unsigned live = 0;
 
 	for (unsigned j = 0; j < K; j++) {
-		int r = lane_take(c, &L[j]);
+		int r;
+
+		L[j].chunk = NO_CHUNK;
+		r = lane_take(c, &L[j]);
 
 		if (r < 0)
 			return -1;
@@ -350,7 +371,7 @@ static int scratch_fit(struct bz2_walk_scratch *sc, size_t chunks)
 
 	if (chunks <= sc->pool_chunks)
 		return 0;
-	p = realloc(sc->pool, chunks * CHUNK_BYTES);
+	p = realloc(sc->pool, chunks * CHUNK_STRIDE);
 	if (!p)
 		return -ENOMEM;
 	sc->pool = p;
@@ -389,6 +410,29 @@ static uint32_t seg_of_row(const struct walk *c, uint32_t row)
 	return lo < c->nsegs && c->keys[lo].row == row ? c->keys[lo].seg : UINT32_MAX;
 }
 
+/* Append segment seg's bytes to out at *o, through its lane's chunks
+ * from where it begins. 0, or -1 past n bytes or the chunks' end. */
+static int seg_copy(const struct walk *c, uint32_t seg, uint8_t *out, uint32_t *o)
+{
+	uint32_t left = c->bytes[seg], k = c->seg_off[seg] / CHUNK_STRIDE, in = c->seg_off[seg] % CHUNK_STRIDE;
+
+	if (left > c->n - *o)
+		return -1;
+	while (left) {
+		uint32_t used, take;
+
+		if (k == NO_CHUNK || (used = c->sc->chunk_used[k]) < in)
+			return -1;
+		take = used - in < left ? used - in : left;
+		memcpy(out + *o, c->sc->pool + (size_t)k * CHUNK_STRIDE + in, take);
+		*o += take;
+		left -= take;
+		k = c->sc->chunk_next[k];
+		in = 0;
+	}
+	return 0;
+}
+
 /* Copy the segments out in text order; 0, or -1 when they do not chain
  * into one cycle of n bytes. */
 static int assemble(struct walk *c, uint8_t *out)
@@ -398,14 +442,8 @@ static int assemble(struct walk *c, uint8_t *out)
 	for (unsigned i = 0; i < c->nsegs; i++) {
 		uint32_t next;
 
-		for (uint32_t k = c->first_chunk[seg]; k != NO_CHUNK; k = c->sc->chunk_next[k]) {
-			uint32_t used = c->sc->chunk_used[k];
-
-			if (used > c->n - o)
-				return -1;
-			memcpy(out + o, c->sc->pool + (size_t)k * CHUNK_BYTES, used);
-			o += used;
-		}
+		if (seg_copy(c, seg, out, &o))
+			return -1;
 		next = seg_of_row(c, c->end_row[seg]);
 		if (next == UINT32_MAX || (next == 0) != (i == c->nsegs - 1))
 			return -1;
@@ -427,7 +465,8 @@ static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_pt
 		s = k;
 	if (s > BZ2_SEGMENTS_MAX)
 		s = BZ2_SEGMENTS_MAX;
-	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + s + k + 2)))
+	/* Chunks fill but for each lane's last. */
+	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + k + 2)))
 		return rc;
 	c->tt = tt;
 	c->n = n;
@@ -623,7 +662,10 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 		return rc;
 	j->live = 0;
 	for (unsigned q = 0; q < j->k; q++) {
-		int r = lane_take(&j->c, &j->L[q]);
+		int r;
+
+		j->L[q].chunk = NO_CHUNK;
+		r = lane_take(&j->c, &j->L[q]);
 
 		if (r < 0) {
 			j->rc = -1;
