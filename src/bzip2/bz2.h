@@ -214,6 +214,7 @@ struct bz2_walk_opts {
 	enum bz2_layout layout;
 	enum bz2_prefetch prefetch;
 	uint64_t seed;                   /* where the random start rows fall */
+	bool by_rows;                    /* lanes and segments by the block's rows (ibwt.c) */
 };
 
 /* Scratch the K-lane walk reuses across blocks (chunks and segment lists). */

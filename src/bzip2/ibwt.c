@@ -514,9 +514,30 @@ static void walk_teardown(struct walk *c, int rc, uint32_t orig_ptr, uint8_t *ou
 	}
 }
 
-int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
+/* The opts a walk of n rows runs with: o itself, or for by_rows the
+ * lanes and segments that block size walks fastest with (K=16 below
+ * 200,000 rows, where the table is nearer the L2 and 32 lanes' spills
+ * cost more than their misses save; K=32 above; a segment every 1,536
+ * rows: fewer leave a long tail, more pay a start's mark and first load
+ * each), filled into buf. */
+static const struct bz2_walk_opts *walk_shape(const struct bz2_walk_opts *o, uint32_t n, struct bz2_walk_opts *buf)
+{
+	unsigned s;
+
+	if (!o->by_rows)
+		return o;
+	*buf = *o;
+	buf->lanes = n < 200000 ? 16 : 32;
+	s = n / 1536;
+	buf->segments = s < 4 * buf->lanes ? 4 * buf->lanes : s > BZ2_SEGMENTS_MAX ? BZ2_SEGMENTS_MAX : s;
+	return buf;
+}
+
+int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *opts,
 		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks)
 {
+	struct bz2_walk_opts shaped;
+	const struct bz2_walk_opts *o = walk_shape(opts, n, &shaped);
 	struct walk *c;
 	uint64_t t0, t1, t2;
 	int rc;
@@ -635,8 +656,10 @@ static __attribute__((noinline)) void pace_state(struct bz2_walk_job *j, uint64_
 }
 
 int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out,
-		   const struct bz2_walk_opts *o, struct bz2_walk_scratch *sc)
+		   const struct bz2_walk_opts *opts, struct bz2_walk_scratch *sc)
 {
+	struct bz2_walk_opts shaped;
+	const struct bz2_walk_opts *o = walk_shape(opts, n, &shaped);
 	uint64_t t0 = clock_now();
 	int rc;
 

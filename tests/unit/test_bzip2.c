@@ -319,6 +319,9 @@ static const struct bz2_walk_opts walks[] = {
 	 * crossing from one chunk into the next. */
 	{.lanes = 32, .segments = 512, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT},
 	{.lanes = 20, .segments = 2048, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_NEXT, .seed = 9},
+	/* Lanes and segments by the block's rows: 16 lanes at level 1's
+	 * blocks, 32 at level 9's. */
+	{.lanes = 1, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT, .by_rows = true},
 };
 
 static const struct bz2_decode_opts overlaps[] = {
