@@ -204,7 +204,8 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
-/* bzip2's T-vector: tt[j] = (next row << 8) | last-column byte of row j. */
+/* bzip2's T-vector: tt[j] = (next row << 8) | the byte row j starts with
+ * (its first column's; the walk starts at the origin row). */
 void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt);
 
 enum bz2_layout { BZ2_LAYOUT_STATE, BZ2_LAYOUT_REGISTERS };
@@ -218,6 +219,7 @@ struct bz2_walk_opts {
 	enum bz2_layout layout;
 	enum bz2_prefetch prefetch;
 	uint64_t seed;                   /* where the random start rows fall */
+	bool by_rows;                    /* lanes and segments by the block's rows (ibwt.c) */
 };
 
 /* Scratch the K-lane walk reuses across blocks (chunks and segment lists). */

@@ -1,6 +1,11 @@
 /*
- * The inverse BWT: bzip2's T-vector (tt[j] = next row << 8 | the byte of
- * row j) and the walk that follows it, one dependent load per output byte.
+ * The inverse BWT: bzip2's T-vector (tt[j] = next row << 8 | the byte row
+ * j starts with) and the walk that follows it from the text's first row,
+ * one dependent load per output byte. The byte is the first column's, not
+ * libbz2's last: it is the byte the table's scatter holds in hand, where
+ * the last column's byte of row j is a read at random into the 900 kB
+ * column a row (the step's emitted bytes are the same: row j starts with
+ * the byte that precedes row tt[j]'s text).
  * A 900 kB block's table is 3.6 MB: past L2 on most cores, so each step of
  * one walk waits for a cache miss. K lanes walk K segments at once.
  *
@@ -9,7 +14,8 @@
  * picks S-1 more rows at random (S x one RNG draw and one store marking the
  * row in bit 31 of its word, no walk); each lane walks from a start row
  * until it meets another's mark, writing into 4 KiB chunks of a pool since
- * its length is unknown until then. The marks chain the segments in text
+ * its length is unknown until then (a lane's segments one after another in
+ * its chunks). The marks chain the segments in text
  * order, and assembly copies them out in that order (n bytes of memcpy):
  * that copy and the longest segment's tail (about ln(S) x the mean for
  * random starts, shortened by handing a free lane the next segment) are
@@ -31,24 +37,26 @@
 #endif
 
 #define CHUNK_BYTES 4096u
+/* Chunks lie a line more than their size apart. The lanes write a byte a
+ * round each, so their write pointers keep their offsets within their
+ * chunks; at a page apart, chunks that start together put every lane's
+ * store in one L1 set (16 lines in a 12-way set: each round evicts what
+ * the round before wrote). A line more puts chunk k in set k + offset. */
+#define CHUNK_STRIDE (CHUNK_BYTES + 64u)
 #define NO_CHUNK UINT32_MAX
 
-/* Eight consecutive slots from one run: tt[k] = (i + k) << 8 | col[k]. */
-static inline void run_rows(uint32_t *tt, const uint8_t *col, uint32_t i)
+/* Eight consecutive slots from one run of byte c: tt[k] = (i + k) << 8 | c. */
+static inline void run_rows(uint32_t *tt, uint8_t c, uint32_t i)
 {
 #ifdef __SSE2__
-	/* The eight column bytes widened to words and then to 32 bits, the
-	 * rows added above them: about ten instructions for eight slots. */
-	const __m128i zero = _mm_setzero_si128();
-	__m128i b = _mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)col), zero);
-	__m128i r = _mm_add_epi32(_mm_set1_epi32((int)(i << 8)), _mm_set_epi32(3 << 8, 2 << 8, 1 << 8, 0));
+	/* Two adds and two stores for eight slots. */
+	__m128i r = _mm_add_epi32(_mm_set1_epi32((int)(i << 8 | c)), _mm_set_epi32(3 << 8, 2 << 8, 1 << 8, 0));
 
-	_mm_storeu_si128((__m128i *)tt, _mm_or_si128(_mm_unpacklo_epi16(b, zero), r));
-	_mm_storeu_si128((__m128i *)(tt + 4),
-			 _mm_or_si128(_mm_unpackhi_epi16(b, zero), _mm_add_epi32(r, _mm_set1_epi32(4 << 8))));
+	_mm_storeu_si128((__m128i *)tt, r);
+	_mm_storeu_si128((__m128i *)(tt + 4), _mm_add_epi32(r, _mm_set1_epi32(4 << 8)));
 #else
 	for (uint32_t k = 0; k < 8; k++)
-		tt[k] = (i + k) << 8 | col[k];
+		tt[k] = (i + k) << 8 | c;
 #endif
 }
 
@@ -61,10 +69,10 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 		cf[b] = sum;
 		sum += blk->counts[b];
 	}
-	/* One pass of stores: row j's own byte comes from the 900 kB column,
-	 * not from a first pass over the 3.6 MB table read back at random
-	 * (a load that misses the L2 per row, where a store only fills the
-	 * store buffer). */
+	/* One pass of stores and no random load: row j's byte is the one
+	 * being scattered (its first column's), not the last column's (a
+	 * read at random into the 900 kB column, the loop's hottest
+	 * instruction when it was read). */
 	for (uint32_t i = 0; i < n;) {
 		uint64_t w;
 
@@ -77,21 +85,21 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 			uint32_t j = cf[(uint8_t)w];
 
 			cf[(uint8_t)w] = j + 8;
-			run_rows(tt + j, bwt + j, i);
+			run_rows(tt + j, (uint8_t)w, i);
 			i += 8;
 			continue;
 		}
 		for (uint32_t end = i + 8 < n ? i + 8 : n; i < end; i++) {
-			uint32_t j = cf[bwt[i]]++;
+			uint8_t c = bwt[i];
 
-			tt[j] = i << 8 | bwt[j];
+			tt[cf[c]++] = i << 8 | c;
 		}
 	}
 }
 
 static void walk_one(const uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out)
 {
-	uint32_t pos = tt[orig_ptr] >> 8;
+	uint32_t pos = orig_ptr;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t v = tt[pos];
@@ -111,14 +119,17 @@ struct walk {
 	struct bz2_walk_scratch *sc;
 	size_t next_chunk;
 	unsigned nsegs, next_seg;
-	uint32_t start_row[BZ2_SEGMENTS_MAX], end_row[BZ2_SEGMENTS_MAX], first_chunk[BZ2_SEGMENTS_MAX];
+	uint32_t start_row[BZ2_SEGMENTS_MAX], end_row[BZ2_SEGMENTS_MAX];
+	uint32_t seg_off[BZ2_SEGMENTS_MAX];   /* pool byte where the segment begins */
 	uint32_t bytes[BZ2_SEGMENTS_MAX];
 	struct seg_key keys[BZ2_SEGMENTS_MAX];
 };
 
+/* seg_w: where the segment's bytes in this chunk begin; seg_carry: its
+ * bytes in the lane's earlier chunks. */
 struct lane {
-	uint32_t pos, seg, chunk, on;
-	uint8_t *w, *wend;
+	uint32_t pos, seg, chunk, on, seg_carry;
+	uint8_t *w, *wend, *seg_w;
 };
 
 static int key_cmp(const void *a, const void *b)
@@ -137,19 +148,23 @@ static inline __attribute__((always_inline)) int lane_chunk(struct walk *c, stru
 	k = (uint32_t)c->next_chunk++;
 	if (l->chunk != NO_CHUNK) {
 		c->sc->chunk_next[l->chunk] = k;
-		c->sc->chunk_used[l->chunk] = CHUNK_BYTES;
-	} else {
-		c->first_chunk[l->seg] = k;
+		c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (l->wend - CHUNK_BYTES));
+		l->seg_carry += (uint32_t)(l->w - l->seg_w);
 	}
 	c->sc->chunk_next[k] = NO_CHUNK;
+	c->sc->chunk_used[k] = 0;
 	l->chunk = k;
-	l->w = c->sc->pool + (size_t)k * CHUNK_BYTES;
+	l->w = c->sc->pool + (size_t)k * CHUNK_STRIDE;
 	l->wend = l->w + CHUNK_BYTES;
+	l->seg_w = l->w;
 	return 0;
 }
 
 /* Start the next segment on lane l, or park it: 1 when it stays on. The
- * first byte is peeled: the start row carries its own mark. */
+ * first byte is peeled: the start row carries its own mark. A lane's
+ * segments follow one another in its chunks, so a chunk is wasted only at
+ * a lane's end, not at every segment's: many short segments cost no
+ * memory, and they shorten the tail where a few lanes walk alone. */
 static inline __attribute__((always_inline)) int lane_take(struct walk *c, struct lane *l)
 {
 	uint32_t v;
@@ -159,9 +174,11 @@ static inline __attribute__((always_inline)) int lane_take(struct walk *c, struc
 		return 0;
 	}
 	l->seg = c->next_seg++;
-	l->chunk = NO_CHUNK;
-	if (lane_chunk(c, l))
+	if ((l->chunk == NO_CHUNK || l->w == l->wend) && lane_chunk(c, l))
 		return -1;
+	c->seg_off[l->seg] = (uint32_t)(l->w - c->sc->pool);
+	l->seg_w = l->w;
+	l->seg_carry = 0;
 	v = c->tt[c->start_row[l->seg]] & ~BZ2_ROW_MARK;
 	*l->w++ = (uint8_t)v;
 	l->pos = v >> 8;
@@ -172,7 +189,8 @@ static inline __attribute__((always_inline)) int lane_take(struct walk *c, struc
 static inline __attribute__((always_inline)) void lane_close(struct walk *c, struct lane *l)
 {
 	c->end_row[l->seg] = l->pos;
-	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (c->sc->pool + (size_t)l->chunk * CHUNK_BYTES));
+	c->bytes[l->seg] = l->seg_carry + (uint32_t)(l->w - l->seg_w);
+	c->sc->chunk_used[l->chunk] = (uint32_t)(l->w - (l->wend - CHUNK_BYTES));
 }
 
 /* The rare steps (a segment's end, a full chunk, the first segment) out of
@@ -209,8 +227,9 @@ static inline __attribute__((always_inline)) int lane_out_of_line(struct walk *c
 
 /* Rounds every lane can take with no test but its segment's end: each
  * is on and has that many bytes left in its chunk (a lane that starts a
- * new segment starts a new chunk, CHUNK_BYTES - 1 left after its first
- * byte, so the bound holds after it too). 0 when a lane is parked. */
+ * new segment in a round writes its first byte in that round, one byte as
+ * a step writes, so the bound holds after it too). 0 when a lane is
+ * parked. */
 static inline __attribute__((always_inline)) long lanes_room(const struct lane *L, const unsigned K, long most)
 {
 	for (unsigned q = 0; q < K; q++) {
@@ -307,7 +326,7 @@ static inline __attribute__((always_inline)) int walk_lanes(struct walk *c, stru
 	unsigned live = 0;
 
 	for (unsigned j = 0; j < K; j++) {
-		struct lane t = {0};
+		struct lane t = {.chunk = NO_CHUNK};
 		int r = lane_start(c, &t);
 
 		L[j] = t;
@@ -382,7 +401,7 @@ static int scratch_fit(struct bz2_walk_scratch *sc, size_t chunks)
 
 	if (chunks <= sc->pool_chunks)
 		return 0;
-	p = realloc(sc->pool, chunks * CHUNK_BYTES);
+	p = realloc(sc->pool, chunks * CHUNK_STRIDE);
 	if (!p)
 		return -ENOMEM;
 	sc->pool = p;
@@ -421,6 +440,29 @@ static uint32_t seg_of_row(const struct walk *c, uint32_t row)
 	return lo < c->nsegs && c->keys[lo].row == row ? c->keys[lo].seg : UINT32_MAX;
 }
 
+/* Append segment seg's bytes to out at *o, through its lane's chunks
+ * from where it begins. 0, or -1 past n bytes or the chunks' end. */
+static int seg_copy(const struct walk *c, uint32_t seg, uint8_t *out, uint32_t *o)
+{
+	uint32_t left = c->bytes[seg], k = c->seg_off[seg] / CHUNK_STRIDE, in = c->seg_off[seg] % CHUNK_STRIDE;
+
+	if (left > c->n - *o)
+		return -1;
+	while (left) {
+		uint32_t used, take;
+
+		if (k == NO_CHUNK || (used = c->sc->chunk_used[k]) < in)
+			return -1;
+		take = used - in < left ? used - in : left;
+		memcpy(out + *o, c->sc->pool + (size_t)k * CHUNK_STRIDE + in, take);
+		*o += take;
+		left -= take;
+		k = c->sc->chunk_next[k];
+		in = 0;
+	}
+	return 0;
+}
+
 /* Copy the segments out in text order; 0, or -1 when they do not chain
  * into one cycle of n bytes. */
 static int assemble(struct walk *c, uint8_t *out)
@@ -430,14 +472,8 @@ static int assemble(struct walk *c, uint8_t *out)
 	for (unsigned i = 0; i < c->nsegs; i++) {
 		uint32_t next;
 
-		for (uint32_t k = c->first_chunk[seg]; k != NO_CHUNK; k = c->sc->chunk_next[k]) {
-			uint32_t used = c->sc->chunk_used[k];
-
-			if (used > c->n - o)
-				return -1;
-			memcpy(out + o, c->sc->pool + (size_t)k * CHUNK_BYTES, used);
-			o += used;
-		}
+		if (seg_copy(c, seg, out, &o))
+			return -1;
 		next = seg_of_row(c, c->end_row[seg]);
 		if (next == UINT32_MAX || (next == 0) != (i == c->nsegs - 1))
 			return -1;
@@ -459,7 +495,8 @@ static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_pt
 		s = k;
 	if (s > BZ2_SEGMENTS_MAX)
 		s = BZ2_SEGMENTS_MAX;
-	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + s + k + 2)))
+	/* Chunks fill but for each lane's last. */
+	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + k + 2)))
 		return rc;
 	c->tt = tt;
 	c->n = n;
@@ -469,7 +506,7 @@ static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_pt
 	c->nsegs = 0;
 	rng_seed(&r, o->seed ^ ((uint64_t)n << 32 | orig_ptr));
 	for (unsigned i = 0; i < s; i++) {
-		uint32_t row = i ? (uint32_t)rng_below(&r, n) : tt[orig_ptr] >> 8;
+		uint32_t row = i ? (uint32_t)rng_below(&r, n) : orig_ptr;
 
 		if (row >= n || (tt[row] & BZ2_ROW_MARK))
 			continue;
@@ -507,9 +544,30 @@ static void walk_teardown(struct walk *c, int rc, uint32_t orig_ptr, uint8_t *ou
 	}
 }
 
-int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
+/* The opts a walk of n rows runs with: o itself, or for by_rows the
+ * lanes and segments that block size walks fastest with (K=16 below
+ * 200,000 rows, where the table is nearer the L2 and 32 lanes' spills
+ * cost more than their misses save; K=32 above; a segment every 1,536
+ * rows: fewer leave a long tail, more pay a start's mark and first load
+ * each), filled into buf. */
+static const struct bz2_walk_opts *walk_shape(const struct bz2_walk_opts *o, uint32_t n, struct bz2_walk_opts *buf)
+{
+	unsigned s;
+
+	if (!o->by_rows)
+		return o;
+	*buf = *o;
+	buf->lanes = n < 200000 ? 16 : 32;
+	s = n / 1536;
+	buf->segments = s < 4 * buf->lanes ? 4 * buf->lanes : s > BZ2_SEGMENTS_MAX ? BZ2_SEGMENTS_MAX : s;
+	return buf;
+}
+
+int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *opts,
 		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks)
 {
+	struct bz2_walk_opts shaped;
+	const struct bz2_walk_opts *o = walk_shape(opts, n, &shaped);
 	struct walk *c;
 	uint64_t t0, t1, t2;
 	int rc;
@@ -628,8 +686,10 @@ static __attribute__((noinline)) void pace_state(struct bz2_walk_job *j, uint64_
 }
 
 int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out,
-		   const struct bz2_walk_opts *o, struct bz2_walk_scratch *sc)
+		   const struct bz2_walk_opts *opts, struct bz2_walk_scratch *sc)
 {
+	struct bz2_walk_opts shaped;
+	const struct bz2_walk_opts *o = walk_shape(opts, n, &shaped);
 	uint64_t t0 = clock_now();
 	int rc;
 
@@ -645,7 +705,7 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 	if (j->one) {
 		j->c.tt = tt;
 		j->c.n = n;
-		j->pos = tt[orig_ptr] >> 8;
+		j->pos = orig_ptr;
 		j->i = 0;
 		j->t_setup = clock_now() - t0;
 		return 0;
@@ -655,7 +715,10 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 		return rc;
 	j->live = 0;
 	for (unsigned q = 0; q < j->k; q++) {
-		int r = lane_take(&j->c, &j->L[q]);
+		int r;
+
+		j->L[q].chunk = NO_CHUNK;
+		r = lane_take(&j->c, &j->L[q]);
 
 		if (r < 0) {
 			j->rc = -1;

@@ -314,6 +314,14 @@ static const struct bz2_walk_opts walks[] = {
 	{.lanes = 16, .segments = 16, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_TWO},
 	{.lanes = 32, .segments = 4096, .layout = BZ2_LAYOUT_REGISTERS},
 	{.lanes = 12, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_NEXT, .seed = 7},
+	/* mlpbunzip2's shape, and more segments than chunks at a run-time K:
+	 * a lane's segments packed one after another in its chunks, some
+	 * crossing from one chunk into the next. */
+	{.lanes = 32, .segments = 512, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT},
+	{.lanes = 20, .segments = 2048, .layout = BZ2_LAYOUT_STATE, .prefetch = BZ2_PREFETCH_NEXT, .seed = 9},
+	/* Lanes and segments by the block's rows: 16 lanes at level 1's
+	 * blocks, 32 at level 9's. */
+	{.lanes = 1, .layout = BZ2_LAYOUT_REGISTERS, .prefetch = BZ2_PREFETCH_NEXT, .by_rows = true},
 };
 
 static const struct bz2_decode_opts overlaps[] = {
