@@ -322,7 +322,12 @@ static int decoder_error(struct ctx *c, int rc, const struct bz2_error *be, uint
 /* Output buffer i of the lent ones. */
 static uint8_t *out_lent(const struct ctx *c, unsigned i)
 {
-	return c->outs + (size_t)i * OUT_MAX;
+	/* [0], the coordinator's, lies last: at two threads or more its
+	 * decoder is seldom made, and last its buffer shares no huge page
+	 * with one in use (pagebuf_reserve leaves that tail in small pages). */
+	size_t n = c->outs_bytes / OUT_MAX;
+
+	return c->outs + (size_t)(i ? i - 1 : n - 1) * OUT_MAX;
 }
 
 /* A decoder on huge pages faulted in now, bounded, with output buffer i
@@ -423,10 +428,8 @@ static void worker_warm(struct worker_arg *w)
 	const struct ctx *c = w->c;
 	unsigned threads = w->p->nslots / 2;
 
-	for (unsigned j = w->index; j < w->p->nslots; j += threads) {
-		pagebuf_populate(c->ins + (size_t)j * FIRST_LOOK, FIRST_LOOK);
+	for (unsigned j = w->index; j < w->p->nslots; j += threads)
 		pagebuf_populate(out_lent(c, 1 + threads + j), OUT_MAX);
-	}
 	w->d = decoder_new(c, 1 + w->index);
 }
 
@@ -848,7 +851,7 @@ static int buffers_map(struct ctx *c, unsigned threads)
 	c->ins_bytes = (size_t)slots * FIRST_LOOK;
 	if (!(c->outs = pagebuf_reserve(c->outs_bytes)))
 		return -ENOMEM;
-	if (slots && !(c->ins = pagebuf_reserve(c->ins_bytes)))
+	if (slots && !(c->ins = pagebuf_reserve_small(c->ins_bytes)))
 		return -ENOMEM;
 	return 0;
 }

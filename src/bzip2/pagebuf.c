@@ -67,7 +67,25 @@ void *pagebuf_reserve(size_t bytes)
 		munmap(raw, head);
 	if (span - head - n)
 		munmap(p + n, span - head - n);
-	(void)madvise(p, n, MADV_HUGEPAGE);
+	/* A tail that would fill half a huge page or less stays in small
+	 * pages: whole, it would hold more memory unused than used. */
+	if (bytes % PAGE_2M && bytes % PAGE_2M <= PAGE_2M / 2) {
+		(void)madvise(p + n - PAGE_2M, PAGE_2M, MADV_NOHUGEPAGE);
+		n -= PAGE_2M;
+	}
+	if (n)
+		(void)madvise(p, n, MADV_HUGEPAGE);
+	return p;
+}
+
+void *pagebuf_reserve_small(size_t bytes)
+{
+	size_t n = pagebuf_bytes(bytes);
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	(void)madvise(p, n, MADV_NOHUGEPAGE);
 	return p;
 }
 

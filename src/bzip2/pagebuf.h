@@ -18,6 +18,11 @@ void *pagebuf_map(size_t bytes);
 /* The same, not faulted in yet: the thread that will use each part faults
  * it in (pagebuf_populate), in parallel, or its first touch does. */
 void *pagebuf_reserve(size_t bytes);
+/* The same size in small pages, faulted in one by one as they are first
+ * touched and kept: for a buffer that is filled only in part (a slot's
+ * input holds a block's compressed bytes, a fraction of its 2 MiB), where
+ * whole huge pages would be resident memory that is never used. */
+void *pagebuf_reserve_small(size_t bytes);
 /* Faults in p[0..bytes) of a pagebuf; what is there already stays. */
 void pagebuf_populate(void *p, size_t bytes);
 /* Under AddressSanitizer, p[0..used) readable and p[used..cap) not, so a
