@@ -104,6 +104,8 @@ static const struct jsonw_field app_bzip2_workers_fields[] = {
 	JSONW_FIELD(DOUBLE, "wall_seconds", struct app_bzip2_workers, wall_seconds),
 	JSONW_FIELD(DOUBLE, "mb_per_s", struct app_bzip2_workers, mb_per_s),
 	JSONW_FIELD(DOUBLE, "speedup", struct app_bzip2_workers, speedup),
+	JSONW_FIELD(BOOL, "retimed", struct app_bzip2_workers, retimed),
+	JSONW_FIELD(BOOL, "speedup_above_workers", struct app_bzip2_workers, above_workers),
 	JSONW_FIELD(DOUBLE, "cpu_seconds_per_gb", struct app_bzip2_workers, cpu_seconds_per_gb),
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_min", struct app_bzip2_workers, block_mb_per_s_min),
 	JSONW_FIELD(DOUBLE, "block_mb_per_s_median", struct app_bzip2_workers, block_mb_per_s_median),
@@ -329,16 +331,25 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 			"CPU-s per GB", "block MB/s min/med/max", "peak RSS", "scan s", "uneven", "slowdown");
 		for (unsigned i = 0; i < r->nworkers; i++) {
 			const struct app_bzip2_workers *w = &r->workers[i];
-			char spread[48];
+			char spread[48], speedup[24];
 
 			snprintf(spread, sizeof(spread), "%.0f/%.0f/%.0f", w->block_mb_per_s_min, w->block_mb_per_s_median,
 				 w->block_mb_per_s_max);
-			fprintf(f, "  %-7u %9.4f %8.1f %8.2f %13.2f %22s %6ld KiB %7.4f %7.4f %8.2f\n", w->n, w->wall_seconds,
-				w->mb_per_s, w->speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib, w->scan_seconds,
+			snprintf(speedup, sizeof(speedup), "%.2f%s", w->speedup, w->above_workers ? "!" : "");
+			fprintf(f, "  %-7u %9.4f %8.1f %8s %13.2f %22s %6ld KiB %7.4f %7.4f %8.2f\n", w->n, w->wall_seconds,
+				w->mb_per_s, speedup, w->cpu_seconds_per_gb, spread, w->peak_rss_kib, w->scan_seconds,
 				w->imbalance_seconds, w->block_slowdown);
 		}
 		fprintf(f, "  scan s: the serial magic scan; uneven: the busiest worker's block seconds less the mean; "
 			   "slowdown: the blocks' summed seconds over one worker's\n");
+		for (unsigned i = 1; i < r->nworkers; i++)
+			if (r->workers[i].above_workers)
+				fprintf(f, "  %u workers!: %.2fx is above %u after a re-time of both rows: no speed-up %u "
+					   "workers can have (one worker's row ran slow beyond the floor); not a figure to use\n",
+					r->workers[i].n, r->workers[i].speedup, r->workers[i].n, r->workers[i].n);
+			else if (r->workers[i].retimed)
+				fprintf(f, "  %u workers: above %u at first, both rows re-timed: %.2fx\n", r->workers[i].n,
+					r->workers[i].n, r->workers[i].speedup);
 		for (unsigned i = 1; i < r->nworkers; i++)
 			if (r->workers[i].speedup < 0.9 * r->workers[i].n)
 				fprintf(f, "  %u workers reach %.2fx of %u: the largest loss is %s\n", r->workers[i].n,

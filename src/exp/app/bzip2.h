@@ -153,6 +153,8 @@ struct app_bzip2_workers {
 	double wall_seconds, mb_per_s, cpu_seconds_per_gb;
 	double block_mb_per_s_min, block_mb_per_s_median, block_mb_per_s_max;
 	double speedup;                  /* the 1-worker wall / this wall */
+	bool retimed;                    /* the speedup was above n: this row and one worker's timed again */
+	bool above_workers;              /* still above n after that: a figure n workers cannot reach */
 	double scan_seconds;             /* the magic scan, serial, inside the wall */
 	double blocks_seconds;           /* the blocks' decode seconds summed over workers */
 	double imbalance_seconds;        /* the busiest worker's block seconds less the mean */
@@ -303,6 +305,16 @@ bool app_bzip2_baseline_judge(struct app_bzip2_result *r);
  * the re-time when its walk is faster), judge again, and re-derive the
  * speedups and R(K) when a figure changed. 0, or retime's error. */
 int app_bzip2_baseline_check(struct app_bzip2_result *r, app_bzip2_retime_fn retime, void *ctx);
+
+/* Times one workers row again (the faster trials kept in it); 0 or an
+ * error. The seam the tests plant. */
+typedef int (*app_bzip2_workers_again_fn)(void *ctx, struct app_bzip2_workers *row);
+/* Each workers row whose speedup lies above its worker count by more than
+ * the ratio's floor of the run's floor (a figure the quantity cannot
+ * have): it and one worker's row timed again by again(), the speedups
+ * derived anew, the row marked retimed, and above_workers when it is still
+ * above. 0, or again()'s error. */
+int app_bzip2_workers_recheck(struct app_bzip2_result *r, app_bzip2_workers_again_fn again, void *ctx);
 /* The check with the real re-time (r->kept_input; none kept: no re-time,
  * only the verdict). 0, or -EINTR/-ENOMEM/-EPROTO with err. */
 int app_bzip2_baseline_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, char *err, size_t errlen);
