@@ -12,6 +12,9 @@
 #ifndef MLPSCOPE_BZIP2_MTF_VBMI_H
 #define MLPSCOPE_BZIP2_MTF_VBMI_H
 
+/* Empty elsewhere: the build preprocesses every header alone, on every ISA
+ * (its dependency file), and other ISAs have no immintrin.h. */
+#if defined(__x86_64__)
 #include <immintrin.h>
 #include <stdint.h>
 #include <string.h>
@@ -80,5 +83,7 @@ static inline void vbmi_list_init(struct vbmi_list *l, const uint8_t *seq_to_byt
 		memcpy(&l->to_front[i], ctl, 64);
 	}
 }
+
+#endif /* __x86_64__ */
 
 #endif
