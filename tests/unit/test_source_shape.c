@@ -226,13 +226,13 @@ static void scan_tree(const char *dir, const char *rel, struct scan_state *st)
 			st->nlong += long_functions(text, MAX_FUNCTION_LINES, NULL, sub, st->long_bad,
 						    sizeof(st->long_bad));
 		{
-			char word[64], msg[160];
+			char word[64], msg[200];
 			int line = 0;
 
 			if (comment_naming_machine(text, word, sizeof(word), &line)) {
 				size_t used = strlen(st->named);
 
-				snprintf(msg, sizeof(msg), "%s%s:%d \"%s\"", used ? "; " : "", sub, line, word);
+				snprintf(msg, sizeof(msg), "%s%.100s:%d \"%s\"", used ? "; " : "", sub, line, word);
 				snprintf(st->named + used, sizeof(st->named) - used, "%s", msg);
 				st->nnamed++;
 			}
