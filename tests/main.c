@@ -1,7 +1,7 @@
 /*
  * Test runner.
  *   mlpscope-tests [--validate] [--host DIR] [--missing NAME,...] [--list]
- *                  [--hosts NAME,...] [SUBSTRING...] [-SUBSTRING...]
+ *                  [--hosts NAME,...] [--shard K/N] [SUBSTRING...] [-SUBSTRING...]
  * runs the tests whose name contains any SUBSTRING (all by default) and none
  * of the -SUBSTRINGs, in registration order: the logic tests (TEST), or with
  * --validate the hardware checks (VALIDATE) instead. A TEST reads the
@@ -12,8 +12,10 @@
  * treats those prerequisites as missing (the qemu run); --hosts limits the
  * reruns to the recorded hosts whose folder names contain one of the NAMEs
  * (the qemu run: the per-host verdicts are C logic the native run already
- * gives on every host, and emulated they were a third of its time); --list
- * prints each test with its prerequisites.
+ * gives on every host, and emulated they were a third of its time);
+ * --shard K/N runs the Kth of every N selected tests (N processes at once
+ * share the emulated run, which is serial and came last on check's longest
+ * lane); --list prints each test with its prerequisites.
  */
 #include "harness.h"
 
@@ -198,7 +200,8 @@ void test_scratch_remove(const char *dir, const char *tag)
 /* Options taking a value, skipped where test names are matched. */
 static bool takes_value(const char *arg)
 {
-	return !strcmp(arg, "--host") || !strcmp(arg, "--missing") || !strcmp(arg, "--hosts");
+	return !strcmp(arg, "--host") || !strcmp(arg, "--missing") || !strcmp(arg, "--hosts") ||
+	       !strcmp(arg, "--shard");
 }
 
 /* With no arguments every test runs; otherwise those whose name contains
@@ -436,12 +439,30 @@ static void run_on_every_host(const char *first, const char *wanted, struct tall
 	}
 }
 
+/* --shard K/N: 1 <= K <= N <= 64; 0 after an error message. */
+static int parse_shard(const char *arg, unsigned *k, unsigned *n)
+{
+	char *end;
+	unsigned long kk = strtoul(arg, &end, 10), nn = 0;
+
+	if (*end == '/')
+		nn = strtoul(end + 1, &end, 10);
+	if (*end || kk < 1 || nn < kk || nn > 64) {
+		fprintf(stderr, "mlpscope-tests: --shard %s: expected K/N with 1 <= K <= N <= 64\n", arg);
+		return 0;
+	}
+	*k = (unsigned)kk;
+	*n = (unsigned)nn;
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct tally t = {0};
 	int hardware = 0, list = 0;
 	const char *host = NULL, *missing = NULL, *rerun_hosts = NULL;
 	char self[4096];
+	unsigned shard = 1, shards = 1, nth = 0;
 
 	for (int a = 1; a < argc; a++) {
 		hardware |= !strcmp(argv[a], "--validate");
@@ -456,24 +477,27 @@ int main(int argc, char **argv)
 			missing = argv[++a];
 		else if (!strcmp(argv[a], "--hosts"))
 			rerun_hosts = argv[++a];
+		else if (!strcmp(argv[a], "--shard") && !parse_shard(argv[++a], &shard, &shards))
+			return 2;
 	}
 
 	snprintf(self, sizeof(self), "%s", argv[0]);
 	snprintf(bin_dir, sizeof(bin_dir), "%s", dirname(self));
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	find_missing(missing, host);
-	for (int i = 0; list && i < ntests; i++) {
+	for (int i = 0; i < ntests; i++) {
 		char needs[64];
 
+		if (tests[i].hardware != hardware || !selected(tests[i].name, argc, argv) || nth++ % shards != shard - 1)
+			continue;
 		format_needs(tests[i].needs, needs, sizeof(needs));
-		if (tests[i].hardware == hardware && selected(tests[i].name, argc, argv))
+		if (list)
 			printf("%s %s\n", tests[i].name, needs);
+		else
+			run_one(i, host ? host : TEST_HOST_DEFAULT, false, &t);
 	}
 	if (list)
 		return 0;
-	for (int i = 0; i < ntests; i++)
-		if (tests[i].hardware == hardware && selected(tests[i].name, argc, argv))
-			run_one(i, host ? host : TEST_HOST_DEFAULT, false, &t);
 	if (!hardware && !host)
 		run_on_every_host(TEST_HOST_DEFAULT, rerun_hosts, &t);
 	printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);
