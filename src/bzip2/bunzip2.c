@@ -29,7 +29,11 @@
 
 #define BLOCK_MAGIC 0x314159265359ull
 #define END_MAGIC 0x177245385090ull
-#define DEFAULT_CHUNK ((size_t)1 << 20)
+/* A read: small beside the 2 MiB page the window starts on, which then
+ * holds the blocks in flight and a read (binary input: 1.3 MB of blocks
+ * with a 1 MiB read grew it to 4 MiB, 2 MiB of memory more at two
+ * threads); 36 reads for a 9 MB file cost nothing measurable. */
+#define DEFAULT_CHUNK ((size_t)256 << 10)
 /* The input a block is first given: an encoder writes at most about
  * 920 kB for one (900 kB of incompressible bytes and its tables). */
 #define FIRST_LOOK ((size_t)2 << 20)
@@ -128,6 +132,7 @@ struct ctx {
 	uint8_t *buf;
 	size_t cap, len, chunk;
 	uint64_t base;
+	uint64_t keep;         /* the first byte still needed (drop_before) */
 	bool eof;
 	/* Block magics found and not yet dispatched, ascending. */
 	bool scanning;
@@ -143,9 +148,9 @@ struct ctx {
 	struct pool *pool;
 	struct worker_arg *args;
 	struct bunzip2_thread_ns ns;   /* the coordinator's */
-	/* The output buffers, OUT_MAX bytes each, lent to the decoders and
-	 * the slots for the whole decode: [0] the coordinator's decoder's,
-	 * then a worker's each, then a slot's each. */
+	/* The output buffers, OUT_MAX bytes each, lent for the whole decode:
+	 * [0] the coordinator's decoder's, then a slot's each (a worker's
+	 * decoder borrows its slot's while it decodes). */
 	uint8_t *outs;
 	size_t outs_bytes;
 	uint8_t *ins;          /* the slots' inputs, FIRST_LOOK bytes each */
@@ -217,11 +222,30 @@ static int scan_new(struct ctx *c)
 	return 0;
 }
 
+/* The bytes before c->keep moved out before the window grows: it is on
+ * 2 MiB pages, and growing past a page that a move would have freed
+ * costs a page of memory and its zeroing (binary input's blocks in flight
+ * filled 2 MiB and a chunk, and every run grew it to 4 MiB). */
+static void compact(struct ctx *c)
+{
+	size_t d = c->keep > c->base ? (size_t)(c->keep - c->base) : 0;
+
+	if (d > c->len)
+		d = c->len;
+	if (!d)
+		return;
+	memmove(c->buf, c->buf + d, c->len - d);
+	c->base += d;
+	c->len -= d;
+}
+
 /* One read of up to a chunk: 0 (eof set at the end), or a status. */
 static int read_chunk(struct ctx *c)
 {
 	long got;
 
+	if (c->len + c->chunk > c->cap)
+		compact(c);
 	if (c->len + c->chunk > c->cap) {
 		size_t cap = pagebuf_bytes(c->cap * 2 > c->len + c->chunk ? c->cap * 2 : c->len + c->chunk);
 		uint8_t *m = pagebuf_reserve(cap);
@@ -268,6 +292,8 @@ static void drop_before(struct ctx *c, uint64_t keep)
 {
 	size_t d;
 
+	if (keep > c->keep)
+		c->keep = keep;
 	if (keep <= c->base)
 		return;
 	d = keep - c->base < c->len ? (size_t)(keep - c->base) : c->len;
@@ -330,19 +356,22 @@ static uint8_t *out_lent(const struct ctx *c, unsigned i)
 	return c->outs + (size_t)(i ? i - 1 : n - 1) * OUT_MAX;
 }
 
-/* A decoder on huge pages faulted in now, bounded, with output buffer i
- * lent to it; NULL when memory ran out. */
-static struct bz2_decoder *decoder_new(const struct ctx *c, unsigned i)
+/* A decoder on huge pages faulted in now, bounded; lent: the coordinator's
+ * output buffer is lent to it, where a worker's decodes into its slot's
+ * (slot_decode) and holds none between blocks. NULL when memory ran out. */
+static struct bz2_decoder *decoder_new(const struct ctx *c, bool lent)
 {
 	struct bz2_decoder *d = bz2_decoder_new_resident();
-	uint8_t *none = out_lent(c, i);
+	uint8_t *none = out_lent(c, 0);
 	size_t cap = OUT_MAX;
 
 	if (!d)
 		return NULL;
-	pagebuf_populate(none, OUT_MAX);
 	bz2_decoder_bound_output(d, OUT_MAX);
-	bz2_decoder_swap_output(d, &none, &cap);
+	if (lent) {
+		pagebuf_populate(none, OUT_MAX);
+		bz2_decoder_swap_output(d, &none, &cap);
+	}
 	return d;
 }
 
@@ -369,7 +398,7 @@ static int decode_here(struct ctx *c, struct got *g)
 	uint64_t start = c->bit / 8;
 
 	if (!c->dec) {
-		if (!(c->dec = decoder_new(c, 0)))
+		if (!(c->dec = decoder_new(c, true)))
 			return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
 	}
 	for (size_t look = FIRST_LOOK;; look *= 4) {
@@ -429,8 +458,8 @@ static void worker_warm(struct worker_arg *w)
 	unsigned threads = w->p->nslots / 2;
 
 	for (unsigned j = w->index; j < w->p->nslots; j += threads)
-		pagebuf_populate(out_lent(c, 1 + threads + j), OUT_MAX);
-	w->d = decoder_new(c, 1 + w->index);
+		pagebuf_populate(out_lent(c, 1 + j), OUT_MAX);
+	w->d = decoder_new(c, false);
 }
 
 static void *worker_main(void *arg)
@@ -493,7 +522,7 @@ static int pool_start(struct ctx *c, unsigned threads)
 	for (unsigned i = 0; i < p->nslots; i++) {
 		p->slots[i].in = c->ins + (size_t)i * FIRST_LOOK;
 		p->slots[i].in_cap = FIRST_LOOK;
-		p->slots[i].out = out_lent(c, 1 + threads + i);
+		p->slots[i].out = out_lent(c, 1 + i);
 		p->slots[i].out_cap = OUT_MAX;
 	}
 	/* A worker that cannot make its decoder fails the blocks it takes
@@ -841,13 +870,13 @@ static int run(struct ctx *c)
 
 /* The lent buffers for this many threads (pagebuf.h), faulted in by the
  * threads that use them (decoder_new, worker_warm): an output buffer for
- * the coordinator's decoder, each worker's and each slot's, an input
- * buffer for each slot. 0 or -ENOMEM. */
+ * the coordinator's decoder and each slot's, an input buffer for each
+ * slot. 0 or -ENOMEM. */
 static int buffers_map(struct ctx *c, unsigned threads)
 {
 	unsigned slots = threads > 1 ? 2 * threads : 0;
 
-	c->outs_bytes = (size_t)(1 + (threads > 1 ? threads : 0) + slots) * OUT_MAX;
+	c->outs_bytes = (size_t)(1 + slots) * OUT_MAX;
 	c->ins_bytes = (size_t)slots * FIRST_LOOK;
 	if (!(c->outs = pagebuf_reserve(c->outs_bytes)))
 		return -ENOMEM;
