@@ -15,6 +15,12 @@
 # seconds and the median peak RSS (the clock around each run, and /usr/bin/time's %M). Peers
 # missing here are skipped. The machine should be otherwise quiet: the
 # median of 5 is what it reports, not a noise floor.
+# Two CPUs of a guest are seldom alike: a neighbour on the host (or on a
+# CPU's SMT sibling) slows one of them for seconds at a time. So
+# mlpbunzip2 -n1 runs on the second CPU too, in the same rounds, and each
+# input ends with what the two CPUs allowed: the -n2 speed-up that two
+# threads could reach at most (1 + the first CPU's -n1 time over the
+# second's) beside the one reached.
 # Usage: bench/bunzip2_peers.sh DIR
 # BYTES=N (default 31457280); MIXBYTES=N (default 41943040); REPS=N
 # (default 5); CPUS=a,b (default 0,1); BIN=path (default build/mlpbunzip2).
@@ -27,6 +33,8 @@ mixbytes=${MIXBYTES:-41943040}
 reps=${REPS:-5}
 cpus=${CPUS:-0,1}
 one=${cpus%%,*}
+two=${cpus#*,}
+two=${two%%,*}
 bin=${BIN:-$here/../build/mlpbunzip2}
 export LC_ALL=C
 mkdir -p "$dir"
@@ -70,6 +78,7 @@ commands() {
 	for spec in \
 		"mlpbunzip2 -n1|taskset -c $one $bin -c -n1 $f" \
 		"mlpbunzip2 -n2|taskset -c $cpus $bin -c -n2 $f" \
+		"mlpbunzip2 -n1 on CPU $two|taskset -c $two $bin -c -n1 $f" \
 		"bzip2 -dc|taskset -c $one bzip2 -dc $f" \
 		"lbzip2 -d -n1|taskset -c $one lbzip2 -d -c -n1 $f" \
 		"lbzip2 -d -n2|taskset -c $cpus lbzip2 -d -c -n2 $f" \
@@ -116,6 +125,12 @@ for in in text binary mixed; do
 		i=$((i + 1))
 		set -- $(summary "$tdir/$i")
 		printf '%-8s %-26s %8s %8s %8s %10s\n' "$in" "${spec%%|*}" "$1" "$2" "$3" "$4"
+		echo "${spec%%|*} $1" >>"$tdir/medians"
 	done <"$tdir/specs"
+	awk -v inp="$in" -v one="$one" -v two="$two" '
+		/^mlpbunzip2 -n1 on CPU/ { b = $NF } /^mlpbunzip2 -n1 [0-9.]+$/ { a = $NF } /^mlpbunzip2 -n2 / { n2 = $NF }
+		END { if (a > 0 && b > 0 && n2 > 0)
+			printf "%-8s the CPUs: -n1 %.3f s on CPU %s, %.3f on CPU %s: -n2 can reach %.2fx, reached %.2fx (%.0f%%)\n",
+				inp, a, one, b, two, 1 + a / b, a / n2, 100 * (a / n2) / (1 + a / b) }' "$tdir/medians"
 	rm -rf "$tdir"
 done
