@@ -5,7 +5,9 @@
  * it; CPU-s per GB (1e9 B of output) shows what the threads cost beside
  * what they save; peak RSS is the child's own (wait4), MiB = 2^20 B.
  * peer/ours: the peer's median over ours at the same thread count (above
- * 1: ours is faster).
+ * 1: ours is faster). The CPUs line names the state of the CPUs the N
+ * threads ran on (ours at one thread on each probed one): a speed-up short
+ * of N is the machine's when one CPU is slower, ours when they are alike.
  */
 #include "report/app_bzip2_processes_out.h"
 
@@ -34,11 +36,11 @@ static void row_text(const struct app_bzip2_proc_row *w, FILE *f)
 
 	cpus_text(w, cpus, sizeof(cpus));
 	if (!w->installed) {
-		fprintf(f, "  %-18s %-9s not installed\n", w->label, "-");
+		fprintf(f, "  %-20s %-9s not installed\n", w->label, "-");
 		return;
 	}
 	if (w->failure[0] || !w->nruns) {
-		fprintf(f, "  %-18s %-9s %s: %s\n", w->label, cpus, w->check == APP_BZ2_PROC_CHECK_MISMATCH ?
+		fprintf(f, "  %-20s %-9s %s: %s\n", w->label, cpus, w->check == APP_BZ2_PROC_CHECK_MISMATCH ?
 			"MISMATCH, no figures" : "FAILED, no figures", w->failure[0] ? w->failure : "no run");
 		return;
 	}
@@ -46,8 +48,26 @@ static void row_text(const struct app_bzip2_proc_row *w, FILE *f)
 	if (w->peer_over_ours > 0)
 		snprintf(ratio, sizeof(ratio), "%.2f", w->peer_over_ours);
 	snprintf(rss, sizeof(rss), "%s%.1f", w->peak_rss_at_floor ? "<=" : "", w->peak_rss_max_bytes / MIB);
-	fprintf(f, "  %-18s %-9s %-27s %9.2f %9s %-6s %9s\n", w->label, cpus, wall, w->cpu_seconds_per_gb, rss,
+	fprintf(f, "  %-20s %-9s %-27s %9.2f %9s %-6s %9s\n", w->label, cpus, wall, w->cpu_seconds_per_gb, rss,
 		check_name(w->check), ratio);
+}
+
+/* What the CPUs allowed the N-thread run, beside what it reached. */
+static void cpus_line(const struct app_bzip2_processes *x, FILE *f)
+{
+	const struct app_bzip2_proc_row *one = app_bzip2_processes_ours(x, 1);
+
+	if (x->cpus_allow_speedup <= 0 || !one)
+		return;
+	fprintf(f, "  the CPUs: mlpbunzip2 -n1 %.4f s on CPU %d", one->median_seconds, one->cpus[0]);
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].cpu_probe)
+			fprintf(f, ", %.4f on CPU %d", x->rows[i].median_seconds, x->rows[i].cpus[0]);
+	fprintf(f, ": %u threads can reach %.2fx its one-thread time here, -n%u reached %.2fx (%.0f%%)%s\n",
+		x->threads, x->cpus_allow_speedup, x->threads, x->ours_speedup,
+		100 * x->ours_speedup / x->cpus_allow_speedup,
+		x->cpus_allow_speedup < 0.95 * x->threads ? "; a slower CPU is shared (a neighbour on the host or an "
+							     "SMT sibling)" : "");
 }
 
 void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f)
@@ -61,10 +81,11 @@ void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f
 		   "peak RSS MiB\n", x->rounds, x->rounds == 1 ? "" : "s");
 	if (x->budget_cut)
 		fprintf(f, "  (%u of %u rounds: the budget's share for them spent)\n", x->rounds, x->rounds_asked);
-	fprintf(f, "  %-18s %-9s %-27s %9s %9s %-6s %9s\n", "command", "CPUs", "wall s median (min-max)", "CPU-s/GB",
+	fprintf(f, "  %-20s %-9s %-27s %9s %9s %-6s %9s\n", "command", "CPUs", "wall s median (min-max)", "CPU-s/GB",
 		"peak MiB", "check", "peer/ours");
 	for (unsigned i = 0; i < x->nrows; i++)
 		row_text(&x->rows[i], f);
+	cpus_line(x, f);
 	fprintf(f, "  each a process over the same file, stdout to /dev/null, its start and exit in the time; check: "
 		   "its output's size and SHA-256 (one untimed run first); peer/ours: its median over mlpbunzip2's "
 		   "at the same thread count\n");
@@ -83,6 +104,7 @@ static void row_json(struct jsonw *w, const void *e)
 	jsonw_string(w, "label", r->label);
 	jsonw_string(w, "command", r->command);
 	jsonw_bool(w, "ours", r->ours);
+	jsonw_bool(w, "cpu_probe", r->cpu_probe);
 	jsonw_bool(w, "installed", r->installed);
 	jsonw_string_or_null(w, "path", r->installed, r->path);
 	jsonw_uint(w, "threads", r->threads);
@@ -125,6 +147,8 @@ void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct 
 		return;
 	jsonw_object_begin(w, key);
 	JSONW_FIELDS(w, x, processes_fields);
+	jsonw_double_or_null(w, "cpus_allow_speedup", x->cpus_allow_speedup > 0, x->cpus_allow_speedup);
+	jsonw_double_or_null(w, "ours_speedup", x->ours_speedup > 0, x->ours_speedup);
 	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);
 	jsonw_object_end(w);
 }

@@ -7,7 +7,8 @@
  * and the rounds alternated (A B C, A B C); medians, min and max, CPU-s per
  * GB, the peer/ours ratios at the same thread count; a missing peer listed
  * as not installed; a mismatching output marked, with no figure; the
- * budget's word stopping the rounds; the cost model pricing the rounds and
+ * budget's word stopping the rounds; ours at one thread on the other CPUs
+ * and what they allow N threads; the cost model pricing the rounds and
  * the fit shrinking them before a prefix. One live test spawns the real
  * mlpbunzip2 (and bzip2 where installed) and checks only that they ran
  * and matched, never how fast.
@@ -52,20 +53,30 @@ static const struct {
 } walls[] = {
 	{"mlpbunzip2 -n1", {1.0, 3.0, 2.0, 9.0, 1.5}},   /* median 2.0, min 1.0, max 9.0 */
 	{"mlpbunzip2 -n4", {0.6, 0.5, 0.7, 0.5, 0.55}},  /* median 0.55 */
+	/* ours -n1 on the other CPUs: CPU 6 shared (0.8 of CPU 3's speed), so
+	 * 4 threads can reach 1 + 3 x (1 + 0.8 + 1) / 3 = 3.8x */
+	{"mlpbunzip2 -n1 cpu5", {2.0, 2.0, 2.0, 2.0, 2.0}},
+	{"mlpbunzip2 -n1 cpu6", {2.5, 2.5, 2.5, 2.5, 2.5}},
+	{"mlpbunzip2 -n1 cpu7", {2.1, 1.9, 2.0, 2.0, 2.0}},
 	{"bzip2", {4.0, 4.4, 4.2, 3.9, 5.0}},            /* median 4.2 */
 	{"lbzip2 -n1", {3.0, 3.2, 3.1, 3.3, 2.9}},       /* median 3.1 */
 	{"lbzip2 -n4", {1.1, 1.0, 1.2, 1.3, 1.1}},       /* median 1.1 */
 };
 
-static const char *label_of(const char *const *argv, char *buf, size_t len)
+/* The plan's label of the command: ours at one thread on a CPU other than
+ * the first allowed (3) is a probe, named for its CPU. */
+static const char *label_of(const char *const *argv, int cpu0, char *buf, size_t len)
 {
 	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	const char *opt = NULL;
+	int n;
 
 	for (unsigned i = 1; argv[i]; i++)
 		if (!strncmp(argv[i], "-n", 2) || !strncmp(argv[i], "-p", 2) || !strncmp(argv[i], "-mmt", 4))
 			opt = argv[i];
-	snprintf(buf, len, "%s%s%s", base, opt ? " " : "", opt ? opt : "");
+	n = snprintf(buf, len, "%s%s%s", base, opt ? " " : "", opt ? opt : "");
+	if (!strcmp(buf, "mlpbunzip2 -n1") && cpu0 != 3 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " cpu%d", cpu0);
 	return buf;
 }
 
@@ -88,7 +99,7 @@ static int fake_run(void *ctx, const char *const *argv, const int *cpus, unsigne
 	char label[32];
 	unsigned round = 0;
 
-	label_of(argv, label, sizeof(label));
+	label_of(argv, cpus[0], label, sizeof(label));
 	if (f->nlog < 256) {
 		snprintf(f->log[f->nlog], sizeof(f->log[0]), "%s%s", check ? "check:" : "", label);
 		f->ncpus_seen[f->nlog] = ncpus;
@@ -152,26 +163,35 @@ TEST(bzip2_processes_plan_lists_every_peer_with_its_threads_and_cpus)
 	struct fake f = {.installed = {"mlpbunzip2", "bzip2", "lbzip2"}};
 	struct app_bzip2_proc_ops ops = ops_of(&f);
 	static struct app_bzip2_processes x;
-	static const char *const order[] = {"mlpbunzip2 -n1", "mlpbunzip2 -n4", "bzip2", "lbzip2 -n1",
+	static const char *const order[] = {"mlpbunzip2 -n1", "mlpbunzip2 -n4", "mlpbunzip2 -n1 cpu5",
+					    "mlpbunzip2 -n1 cpu6", "mlpbunzip2 -n1 cpu7", "bzip2", "lbzip2 -n1",
 					    "lbzip2 -n4", "7zz -mmt1", "7zz -mmt4", "pbzip2 -p1", "pbzip2 -p4"};
+	static const int eight[8] = {10, 11, 12, 13, 14, 15, 16, 17};
 
 	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 8);
 	CHECK(x.threads == 4, "threads %u: capped at the 4 CPUs allowed", x.threads);
-	CHECK(x.nrows == 9, "%u rows (expected 5 programs, 4 of them also at N)", x.nrows);
+	CHECK(x.nrows == 12, "%u rows (expected 5 programs, 4 of them also at N, and ours on 3 other CPUs)", x.nrows);
 	for (unsigned i = 0; i < x.nrows; i++) {
 		const struct app_bzip2_proc_row *w = &x.rows[i];
+		int cpu0 = w->cpu_probe ? cpus4[i - 1] : 3;
 
 		CHECK(!strcmp(w->label, order[i]), "row %u is '%s' (expected '%s')", i, w->label, order[i]);
-		CHECK(w->ncpus == w->threads && w->cpus[0] == 3 && (w->threads == 1 || w->cpus[3] == 7),
-		      "row %u pinned to %u CPUs from %d (expected its %u threads' from the allowed list)", i, w->ncpus,
-		      w->cpus[0], w->threads);
+		CHECK(w->ncpus == w->threads && w->cpus[0] == cpu0 && (w->threads == 1 || w->cpus[3] == 7),
+		      "row %u pinned to %u CPUs from %d (expected its %u threads' from the allowed list, from %d)", i,
+		      w->ncpus, w->cpus[0], w->threads, cpu0);
+		CHECK(w->cpu_probe == (i >= 2 && i <= 4), "row %u probe %d", i, w->cpu_probe);
 		CHECK(w->installed == (strcmp(w->name, "7zz") && strcmp(w->name, "pbzip2")), "row %u '%s' installed %d",
 		      i, w->label, w->installed);
 		CHECK(w->ours == !strcmp(w->name, "mlpbunzip2"), "row %u ours %d", i, w->ours);
 		CHECK(strstr(w->command, "FILE >/dev/null") != NULL, "row %u command '%s'", i, w->command);
 	}
 	CHECK(strstr(x.rows[0].command, "mlpbunzip2 -c -n1 FILE") != NULL, "ours: '%s'", x.rows[0].command);
-	CHECK(strstr(x.rows[4].command, "lbzip2 -d -c -n4 FILE") != NULL, "lbzip2 -n4: '%s'", x.rows[4].command);
+	CHECK(strstr(x.rows[7].command, "lbzip2 -d -c -n4 FILE") != NULL, "lbzip2 -n4: '%s'", x.rows[7].command);
+	/* Eight CPUs: three probes spread over the seven others. */
+	app_bzip2_processes_plan(&x, &ops, eight, 8, 8);
+	CHECK(x.rows[2].cpu_probe && x.rows[2].cpus[0] == 11 && x.rows[3].cpus[0] == 13 && x.rows[4].cpus[0] == 15 &&
+	      !x.rows[5].cpu_probe, "probes on CPUs %d %d %d (expected 11 13 15)", x.rows[2].cpus[0],
+	      x.rows[3].cpus[0], x.rows[4].cpus[0]);
 	/* One CPU allowed: no N-thread rows at all. */
 	app_bzip2_processes_plan(&x, &ops, cpus4, 1, 8);
 	CHECK(x.nrows == 5 && x.threads == 1, "one CPU: %u rows, threads %u (expected 5 one-thread rows)", x.nrows,
@@ -183,20 +203,26 @@ TEST(bzip2_processes_rounds_alternate_after_one_check_each)
 	struct fake f = {.installed = {"mlpbunzip2", "bzip2", "lbzip2"}};
 	struct app_bzip2_proc_ops ops = ops_of(&f);
 	static struct app_bzip2_processes x;
-	static const char *const round[] = {"mlpbunzip2 -n1", "mlpbunzip2 -n4", "bzip2", "lbzip2 -n1", "lbzip2 -n4"};
+	static const char *const round[] = {"mlpbunzip2 -n1", "mlpbunzip2 -n4", "mlpbunzip2 -n1 cpu5",
+					    "mlpbunzip2 -n1 cpu6", "mlpbunzip2 -n1 cpu7", "bzip2", "lbzip2 -n1",
+					    "lbzip2 -n4"};
 
 	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
 	CHECK(!app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA), "measure");
-	CHECK(f.nlog == 5 + 5 * 5, "%u runs (expected 5 checks and 5 rounds of 5)", f.nlog);
-	for (unsigned i = 0; i < 5; i++)
+	CHECK(f.nlog == 8 + 5 * 8, "%u runs (expected 8 checks and 5 rounds of 8)", f.nlog);
+	for (unsigned i = 0; i < 8; i++)
 		CHECK(!strncmp(f.log[i], "check:", 6) && !strcmp(f.log[i] + 6, round[i]), "call %u '%s' (expected the "
 		      "check of '%s')", i, f.log[i], round[i]);
-	for (unsigned i = 5; i < f.nlog; i++)
-		CHECK(!strcmp(f.log[i], round[(i - 5) % 5]), "call %u '%s' (expected '%s': A B C, A B C)", i, f.log[i],
-		      round[(i - 5) % 5]);
-	for (unsigned i = 0; i < f.nlog; i++)
-		CHECK(f.cpu0_seen[i] == 3 && f.ncpus_seen[i] == (strstr(f.log[i], "-n4") ? 4u : 1u),
+	for (unsigned i = 8; i < f.nlog; i++)
+		CHECK(!strcmp(f.log[i], round[(i - 8) % 8]), "call %u '%s' (expected '%s': A B C, A B C)", i, f.log[i],
+		      round[(i - 8) % 8]);
+	for (unsigned i = 0; i < f.nlog; i++) {
+		const char *probe = strstr(f.log[i], " cpu");
+
+		CHECK(f.cpu0_seen[i] == (probe ? atoi(probe + 4) : 3) &&
+		      f.ncpus_seen[i] == (strstr(f.log[i], "-n4") ? 4u : 1u),
 		      "call %u '%s' pinned to %u CPUs from %d", i, f.log[i], f.ncpus_seen[i], f.cpu0_seen[i]);
+	}
 	CHECK(x.rounds == 5 && !x.budget_cut, "rounds %u cut %d", x.rounds, x.budget_cut);
 }
 
@@ -233,6 +259,29 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	      lb4->peer_over_ours);
 	CHECK(!seven->installed && !seven->nruns && seven->median_seconds == 0, "7zz: not installed, no figures");
 	CHECK(o1->check == APP_BZ2_PROC_CHECK_OK && o1->output_bytes == EXPECT_BYTES, "ours checked");
+	CHECK(near(x.cpus_allow_speedup, 3.8) && near(x.ours_speedup, 2.0 / 0.55),
+	      "the CPUs allow %.4f (expected 3.8), ours -n4 reached %.4f (expected 2 / 0.55)", x.cpus_allow_speedup,
+	      x.ours_speedup);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		CHECK(m, "memstream");
+		app_bzip2_processes_write_text(&x, m);
+		fclose(m);
+		CHECK(strstr(text, "the CPUs: mlpbunzip2 -n1 2.0000 s on CPU 3, 2.0000 on CPU 5, 2.5000 on CPU 6") &&
+		      strstr(text, "4 threads can reach 3.80x its one-thread time here, -n4 reached 3.64x (96%)") &&
+		      strstr(text, "a slower CPU is shared"), "the CPUs line:\n%s", text);
+		free(text);
+	}
+	/* One probe without figures: nothing said of the CPUs. */
+	for (unsigned i = 0; i < x.nrows; i++)
+		if (x.rows[i].cpu_probe && x.rows[i].cpus[0] == 6)
+			snprintf(x.rows[i].failure, sizeof(x.rows[i].failure), "run 1: exit status 1");
+	app_bzip2_processes_derive(&x);
+	CHECK(x.cpus_allow_speedup == 0 && x.ours_speedup == 0, "a probe without figures: allow %.3f, reached %.3f",
+	      x.cpus_allow_speedup, x.ours_speedup);
 	/* A peak within what the forked child held at exec says only "this or less". */
 	x.fork_floor_bytes = 12.0 * 1048576;
 	app_bzip2_processes_derive(&x);
@@ -262,7 +311,7 @@ TEST(bzip2_processes_mismatch_and_missing_peers_are_marked_not_figures)
 	CHECK(bz && bz->failure[0] && bz->nruns == 2 && bz->median_seconds == 0,
 	      "a run failing in round 3: %u runs kept, median %.3f, failure '%s' (expected no figure)", bz->nruns,
 	      bz->median_seconds, bz->failure);
-	CHECK(f.nlog == 5 + 3 * 4 + 2 * 3, "%u calls (the failed command dropped from later rounds)", f.nlog);
+	CHECK(f.nlog == 8 + 3 * 7 + 2 * 6, "%u calls (the failed command dropped from later rounds)", f.nlog);
 	m = open_memstream(&text, &len);
 	CHECK(m, "memstream");
 	app_bzip2_processes_write_text(&x, m);
@@ -399,14 +448,17 @@ TEST(bzip2_processes_json_is_vetted_and_nulls_what_was_not_measured)
 	CHECK(!jsonr_parse(text, len, 0, &doc, err, sizeof(err)), "parse: %s\n%s", err, text);
 	CHECK(!vet_result(doc.root, "synthetic", err, sizeof(err)), "vet: %s", err);
 	rows = jsonr_get(doc.root, "app.bzip2.whole_process.rows");
-	CHECK(rows && rows->type == JSONR_ARRAY && rows->u.children.count == 9, "rows");
-	seven = jsonr_index(rows, 5);
-	lb4 = jsonr_index(rows, 4);
+	CHECK(rows && rows->type == JSONR_ARRAY && rows->u.children.count == 12, "rows");
+	seven = jsonr_index(rows, 8);
+	lb4 = jsonr_index(rows, 7);
 	CHECK(!strcmp(jsonr_get_string(seven, "label"), "7zz -mmt1") && jsonr_get(seven, "median_seconds")->type ==
 	      JSONR_NULL, "a missing peer's median is null");
 	CHECK(!strcmp(jsonr_get_string(lb4, "check"), "MISMATCH") && jsonr_get(lb4, "median_seconds")->type ==
 	      JSONR_NULL && jsonr_get(lb4, "failure")->type == JSONR_STRING, "a mismatch: null figures, its failure");
-	CHECK(jsonr_get_number(jsonr_index(rows, 2), "peer_over_ours", &v) && near(v, 2.1), "bzip2/ours %.3f", v);
+	CHECK(jsonr_get_number(jsonr_index(rows, 5), "peer_over_ours", &v) && near(v, 2.1), "bzip2/ours %.3f", v);
+	CHECK(jsonr_is_true(jsonr_index(rows, 2), "cpu_probe") &&
+	      jsonr_get_number(doc.root, "app.bzip2.whole_process.cpus_allow_speedup", &v) && near(v, 3.8),
+	      "a probe row, and what the CPUs allow: %.3f", v);
 	jsonr_free(&doc);
 	free(text);
 }

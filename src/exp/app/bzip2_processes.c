@@ -64,13 +64,13 @@ static void row_command(struct app_bzip2_proc_row *w, const struct proc_spec *s)
 	snprintf(w->label, sizeof(w->label), "%s%s%s", s->name, opt[0] ? " " : "", opt);
 }
 
-static void add_row(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const struct proc_spec *s,
-		    const int *cpus, unsigned threads)
+static struct app_bzip2_proc_row *add_row(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops,
+					  const struct proc_spec *s, const int *cpus, unsigned threads)
 {
 	struct app_bzip2_proc_row *w;
 
 	if (x->nrows >= APP_BZ2_PROC_CMDS)
-		return;
+		return NULL;
 	w = &x->rows[x->nrows++];
 	memset(w, 0, sizeof(*w));
 	snprintf(w->name, sizeof(w->name), "%s", s->name);
@@ -82,6 +82,25 @@ static void add_row(struct app_bzip2_processes *x, const struct app_bzip2_proc_o
 	w->installed = !ops->find(ops->ctx, s->name, w->path, sizeof(w->path));
 	if (!w->installed)
 		w->path[0] = 0;
+	return w;
+}
+
+/* Ours at one thread on other CPUs of the N, spread over them: the first
+ * CPU's time over theirs says what N threads can reach here. */
+static void add_probes(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const int *cpus,
+		       unsigned threads)
+{
+	unsigned probes = threads - 1 < APP_BZ2_PROC_PROBES ? threads - 1 : APP_BZ2_PROC_PROBES;
+
+	for (unsigned k = 0; k < probes; k++) {
+		unsigned at = 1 + k * (threads - 1) / probes;
+		struct app_bzip2_proc_row *w = add_row(x, ops, &specs[0], &cpus[at], 1);
+
+		if (!w)
+			return;
+		w->cpu_probe = true;
+		snprintf(w->label, sizeof(w->label), "mlpbunzip2 -n1 cpu%d", cpus[at]);
+	}
 }
 
 void app_bzip2_processes_plan(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const int *cpus,
@@ -99,6 +118,8 @@ void app_bzip2_processes_plan(struct app_bzip2_processes *x, const struct app_bz
 		add_row(x, ops, &specs[i], cpus, 1);
 		if (specs[i].thread_opt && threads >= 2)
 			add_row(x, ops, &specs[i], cpus, threads);
+		if (i == 0 && threads >= 2)
+			add_probes(x, ops, cpus, threads);
 	}
 }
 
@@ -221,9 +242,38 @@ static void derive_row(struct app_bzip2_proc_row *w, size_t output_bytes, double
 const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2_processes *x, unsigned threads)
 {
 	for (unsigned i = 0; i < x->nrows; i++)
-		if (x->rows[i].ours && x->rows[i].threads == threads && x->rows[i].median_seconds > 0)
+		if (x->rows[i].ours && !x->rows[i].cpu_probe && x->rows[i].threads == threads &&
+		    x->rows[i].median_seconds > 0)
 			return &x->rows[i];
 	return NULL;
+}
+
+/* cpus_allow_speedup and ours_speedup, where ours at 1 and N threads and
+ * every probe have figures. */
+static void derive_cpus(struct app_bzip2_processes *x)
+{
+	const struct app_bzip2_proc_row *one = app_bzip2_processes_ours(x, 1);
+	const struct app_bzip2_proc_row *all = app_bzip2_processes_ours(x, x->threads);
+	double sum = 0;
+	unsigned n = 0;
+
+	x->cpus_allow_speedup = x->ours_speedup = 0;
+	if (!one || !all || x->threads < 2)
+		return;
+	for (unsigned i = 0; i < x->nrows; i++) {
+		const struct app_bzip2_proc_row *w = &x->rows[i];
+
+		if (!w->cpu_probe)
+			continue;
+		if (w->median_seconds <= 0)
+			return;
+		sum += one->median_seconds / w->median_seconds;
+		n++;
+	}
+	if (!n)
+		return;
+	x->cpus_allow_speedup = 1 + (double)(x->threads - 1) * sum / n;
+	x->ours_speedup = one->median_seconds / all->median_seconds;
 }
 
 void app_bzip2_processes_derive(struct app_bzip2_processes *x)
@@ -236,6 +286,7 @@ void app_bzip2_processes_derive(struct app_bzip2_processes *x)
 
 		w->peer_over_ours = !w->ours && o && w->median_seconds > 0 ? w->median_seconds / o->median_seconds : 0;
 	}
+	derive_cpus(x);
 }
 
 /* ---- the live seam ---- */

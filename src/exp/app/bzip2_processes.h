@@ -18,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define APP_BZ2_PROC_CMDS 10     /* 5 programs at 1 and N threads */
+#define APP_BZ2_PROC_PROBES 3    /* the other CPUs ours at one thread is run on, at most */
+#define APP_BZ2_PROC_CMDS (10 + APP_BZ2_PROC_PROBES) /* 5 programs at 1 and N threads, and the probes */
 #define APP_BZ2_PROC_RUNS 15     /* rounds at most */
 #define APP_BZ2_PROC_CPUS 64     /* the most CPUs an N-thread command is pinned to */
 #define APP_BZ2_PROC_ROUNDS 5    /* the default rounds */
@@ -42,6 +43,7 @@ struct app_bzip2_proc_row {
 	char command[160];           /* the argv as run, the input as FILE */
 	char path[256];              /* the program found; empty: not installed */
 	bool ours;                   /* mlpbunzip2 */
+	bool cpu_probe;              /* ours at one thread on another of the N CPUs (cpus[0]) */
 	bool installed;
 	unsigned threads;            /* what its option asks for: 1 or N */
 	unsigned ncpus;              /* pinned to cpus[0..ncpus) */
@@ -73,6 +75,12 @@ struct app_bzip2_processes {
 	double fork_floor_bytes;
 	unsigned nrows;
 	struct app_bzip2_proc_row rows[APP_BZ2_PROC_CMDS];
+	/* What the N CPUs allowed: N threads can be at most 1 + (N - 1) times
+	 * the mean of (ours -n1 on the first CPU / on a probed one) faster
+	 * than ours -n1 (the CPUs of a guest are seldom alike: a neighbour on
+	 * the host or an SMT sibling slows one for seconds), beside ours -nN's
+	 * speed-up over ours -n1. 0: not measured. */
+	double cpus_allow_speedup, ours_speedup;
 };
 
 /* The seam. find: the program's path into path, 0, or -1 when it is not
@@ -89,8 +97,10 @@ struct app_bzip2_proc_ops {
 };
 
 /* The commands, ours first, at one thread then at threads (none at
- * threads below 2), each with its program looked up through ops->find: a
- * one-thread command pinned to cpus[0], an N-thread one to cpus[0..N).
+ * threads below 2), then ours at one thread on up to APP_BZ2_PROC_PROBES
+ * other CPUs of the N, spread over them, each with its program looked up
+ * through ops->find: a one-thread command pinned to cpus[0] (a probe to
+ * its own), an N-thread one to cpus[0..N).
  * threads is capped at ncpus and APP_BZ2_PROC_CPUS. Pure but for find. */
 void app_bzip2_processes_plan(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const int *cpus,
 			      unsigned ncpus, unsigned threads);
@@ -105,11 +115,13 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
 				unsigned rounds, size_t expected_bytes, const char *expected_sha256);
 
 /* From the rows' runs (pure): median, min and max wall, CPU-s per GB, peak
- * RSS (marked at x->fork_floor_bytes when within 5% + 1 MiB of it), and
- * each peer's median over ours at its thread count. */
+ * RSS (marked at x->fork_floor_bytes when within 5% + 1 MiB of it), each
+ * peer's median over ours at its thread count, and what the CPUs allowed
+ * (cpus_allow_speedup) beside ours_speedup. */
 void app_bzip2_processes_derive(struct app_bzip2_processes *x);
 
-/* The row of ours at `threads`, NULL when there is none with runs. */
+/* The row of ours at `threads` on the first CPUs (not a probe), NULL when
+ * there is none with runs. */
 const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2_processes *x, unsigned threads);
 
 /* The live part: write in[0..len) to a temporary file, look up the
