@@ -222,6 +222,15 @@ static int scan_new(struct ctx *c)
 	return 0;
 }
 
+/* The window's first d bytes forgotten, the rest moved down. */
+static void window_shift(struct ctx *c, size_t d)
+{
+	memmove(c->buf, c->buf + d, c->len - d);
+	c->base += d;
+	c->len -= d;
+	pagebuf_fence(c->buf, c->len, c->cap);
+}
+
 /* The bytes before c->keep moved out before the window grows: it is on
  * 2 MiB pages, and growing past a page that a move would have freed
  * costs a page of memory and its zeroing (binary input's blocks in flight
@@ -230,13 +239,8 @@ static void compact(struct ctx *c)
 {
 	size_t d = c->keep > c->base ? (size_t)(c->keep - c->base) : 0;
 
-	if (d > c->len)
-		d = c->len;
-	if (!d)
-		return;
-	memmove(c->buf, c->buf + d, c->len - d);
-	c->base += d;
-	c->len -= d;
+	if (d)
+		window_shift(c, d < c->len ? d : c->len);
 }
 
 /* One read of up to a chunk: 0 (eof set at the end), or a status. */
@@ -299,10 +303,7 @@ static void drop_before(struct ctx *c, uint64_t keep)
 	d = keep - c->base < c->len ? (size_t)(keep - c->base) : c->len;
 	if (d < c->cap / 4 && d < c->len)
 		return;
-	memmove(c->buf, c->buf + d, c->len - d);
-	c->base += d;
-	c->len -= d;
-	pagebuf_fence(c->buf, c->len, c->cap);
+	window_shift(c, d);
 }
 
 /* n <= 48 bits at file bit `bit`, which the window holds whole. */
