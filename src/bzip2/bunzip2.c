@@ -29,11 +29,13 @@
 
 #define BLOCK_MAGIC 0x314159265359ull
 #define END_MAGIC 0x177245385090ull
-/* A read: small beside the 2 MiB page the window starts on, which then
- * holds the blocks in flight and a read (binary input: 1.3 MB of blocks
- * with a 1 MiB read grew it to 4 MiB, 2 MiB of memory more at two
- * threads); 36 reads for a 9 MB file cost nothing measurable. */
-#define DEFAULT_CHUNK ((size_t)256 << 10)
+/* A read. With workers, small beside the 2 MiB page the window starts on,
+ * which then holds the blocks in flight and a read (binary input: 1.3 MB
+ * of blocks with a 1 MiB read grew it to 4 MiB, 2 MiB of memory more at
+ * two threads). One thread's window holds a block's FIRST_LOOK ahead of
+ * it, whatever the read: there 256 KiB reads cost 2% of task-clock. */
+#define DEFAULT_CHUNK ((size_t)1 << 20)
+#define POOL_CHUNK ((size_t)256 << 10)
 /* The input a block is first given: an encoder writes at most about
  * 920 kB for one (900 kB of incompressible bytes and its tables). */
 #define FIRST_LOOK ((size_t)2 << 20)
@@ -231,15 +233,16 @@ static void window_shift(struct ctx *c, size_t d)
 	pagebuf_fence(c->buf, c->len, c->cap);
 }
 
-/* The bytes before c->keep moved out before the window grows: it is on
- * 2 MiB pages, and growing past a page that a move would have freed
- * costs a page of memory and its zeroing (binary input's blocks in flight
- * filled 2 MiB and a chunk, and every run grew it to 4 MiB). */
+/* With workers, the bytes before c->keep moved out before the window
+ * grows: it is on 2 MiB pages, and growing past a page that a move would
+ * have freed costs a page of memory and its zeroing (the mixed file's
+ * blocks in flight grew it to 4 MiB: 2 MiB more at two threads). One
+ * thread's window, a block's FIRST_LOOK ahead, is left to drop_before. */
 static void compact(struct ctx *c)
 {
 	size_t d = c->keep > c->base ? (size_t)(c->keep - c->base) : 0;
 
-	if (d)
+	if (d && c->pool)
 		window_shift(c, d < c->len ? d : c->len);
 }
 
@@ -903,7 +906,7 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 	int rc;
 
 	memset(e, 0, sizeof(*e));
-	c.chunk = o->chunk_bytes ? o->chunk_bytes : DEFAULT_CHUNK;
+	c.chunk = o->chunk_bytes ? o->chunk_bytes : threads > 1 ? POOL_CHUNK : DEFAULT_CHUNK;
 	while (o->max_memory_bytes && threads > 1 && bunzip2_memory_bytes(threads) > o->max_memory_bytes)
 		threads--;
 	if (o->max_memory_bytes && bunzip2_memory_bytes(threads) > o->max_memory_bytes) {

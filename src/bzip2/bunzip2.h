@@ -43,7 +43,7 @@ struct bunzip2_opts {
 	 * blocks in flight fit (bunzip2_memory_bytes), BUNZIP2_LIMIT when not
 	 * even one does. */
 	size_t max_memory_bytes;
-	size_t chunk_bytes;        /* the read size (0: 256 KiB) */
+	size_t chunk_bytes;        /* the read size (0: 1 MiB, 256 KiB with workers) */
 };
 
 /* Up to cap bytes into buf: how many (0 only at the end of the input), or
