@@ -201,17 +201,25 @@ static double variant_seconds(const struct app_bzip2_variant *v, const struct ap
  * -mmt1 2.9x there), the N-thread ones no faster than one thread (a shared
  * machine's second CPU is not free: lbzip2 -n2 took 1.8x its -n1 there);
  * the check runs one round more, each output hashed once; PROCESS_START_S
- * per process (fork, exec, the loader). */
+ * per process (fork, exec, the loader). Ours at one thread runs again on
+ * up to APP_BZ2_PROC_PROBES other CPUs (bzip2_processes.h). */
+static unsigned cpu_probes(const struct app_bzip2_params *p)
+{
+	if (p->max_workers < 2)
+		return 0;
+	return p->max_workers - 1 < APP_BZ2_PROC_PROBES ? p->max_workers - 1 : APP_BZ2_PROC_PROBES;
+}
+
 double app_bzip2_process_round_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
 {
-	unsigned peers = p->max_workers >= 2 ? 7 : 4, ours = p->max_workers >= 2 ? 2 : 1;
+	unsigned peers = p->max_workers >= 2 ? 7 : 4, ours = (p->max_workers >= 2 ? 2 : 1) + cpu_probes(p);
 
 	return ours * rt->k1 + peers * PROCESS_PEER_OVER_K1 * rt->k1 + (peers + ours) * PROCESS_START_S;
 }
 
 static double processes_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
 {
-	unsigned commands = p->max_workers >= 2 ? 9 : 5;
+	unsigned commands = (p->max_workers >= 2 ? 9 : 5) + cpu_probes(p);
 
 	if (!p->process_rounds)
 		return 0;
