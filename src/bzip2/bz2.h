@@ -351,10 +351,11 @@ struct bz2_decoder *bz2_decoder_new(void);
  * translation is an axis; bz2_decoder_new's is malloc'd, whatever the
  * allocator and THP give. NULL when memory ran out. */
 struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages);
-/* The same on huge pages, with its block buffers (the column and the
- * walk's text, 1.8 MB) in one 2 MiB page faulted in now: a decoder that
- * lives for a whole file takes no page fault in its blocks (the production
- * decoder, bunzip2.h). NULL when memory ran out. */
+/* The same with the T-vector and its block buffers (the column and the
+ * walk's text: 5.4 MB in all) in 2 MiB pages faulted in now, their backing
+ * advised and not verified (no arena: bz2_decoder_table gives NULL): a
+ * decoder that lives for a whole file takes no page fault in its blocks
+ * (the production decoder, bunzip2.h). NULL when memory ran out. */
 struct bz2_decoder *bz2_decoder_new_resident(void);
 /* The T-vector's arena (NULL for bz2_decoder_new's): arena_backing_obtained
  * re-reads what backs it now. */
