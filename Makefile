@@ -80,7 +80,7 @@ DOCS    := README.md docs/METHODOLOGY.md docs/OUTPUT.md docs/MODEL.md docs/VALID
 INSTALLED = $(BINDIR)/mlpscope $(MANDIR)/mlpscope.1 $(BINDIR)/mlpbunzip2 $(MANDIR)/mlpbunzip2.1 \
 	$(addprefix $(DOCDIR)/,$(notdir $(DOCS)))
 
-.PHONY: all run test test-hosts validate test-browser check check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall docs \
+.PHONY: all run test test-hosts validate test-browser check check-lanes check-aarch64 check-gen regen regen-jit-gold disasm app-spills clean install uninstall docs \
 	fuzz fuzz-build fuzz-smoke test-sanitize
 all: $(BIN) $(MAN) $(HOST_ANSWERS) $(BUNZIP)
 
@@ -287,10 +287,17 @@ check-aarch64:
 # printed whole once all have ended, the suite's last, so the last line is
 # its "N passed, N failed" summary. From a clean tree it compiles the tree
 # three times (native, AArch64, fuzz), most of its time on a small machine.
+# The lanes' makes share one jobserver of CHECK_JOBS slots (check-lanes'
+# make holds it; the `+` hands it to tests/check.sh's makes): a lane's
+# build takes a second CPU when the other lanes leave one idle, as the
+# AArch64 build did for its last 40 s at one job a lane.
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check:
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) $(BIN) $(MAN) $(BUNZIP) $(TESTBIN) check-gen
-	@MAKE='$(MAKE)' CHECK_JOBS='$(CHECK_JOBS)' A64_CC='$(A64_CC)' FUZZ_CC='$(FUZZ_CC)' tests/check.sh $(TESTBIN)
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-lanes
+
+check-lanes:
+	+@MAKE='$(MAKE)' A64_CC='$(A64_CC)' FUZZ_CC='$(FUZZ_CC)' tests/check.sh $(TESTBIN)
 
 # Fuzzing with libFuzzer (clang): one target per reader of untrusted bytes
 # (tests/fuzz/fuzz_*.c: the CLI parser, the JSON reader and writer, the
@@ -306,14 +313,17 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := cli jsonr load trace bzip2 bzip2_paths bunzip2
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_OPT := -O1
-# Debug info for the line numbers a finding's report needs. check's few
-# seconds a target build without it and at -O0, in a folder of their own
-# (tests/check.sh: FUZZ_DEBUG= FUZZ_OPT=-O0 FUZZ_DIR=$(BUILD)/fuzz-smoke):
-# a smoke proves the build and the targets run, which needs no speed, and
-# clang's ASan at -O0 takes half the compiler time of -O1.
+# Debug info for the line numbers a finding's report needs. check's second
+# a target builds without it, at -O0 and under ASan alone, in a folder of
+# its own (tests/check.sh: FUZZ_DEBUG= FUZZ_OPT=-O0 FUZZ_SAN=address
+# FUZZ_DIR=$(BUILD)/fuzz-smoke): a smoke proves the build and the targets
+# run, which needs no speed, clang's ASan at -O0 takes half the compiler
+# time of -O1, and UBSan's checks were a third of what is left (`make fuzz`
+# keeps all three).
 FUZZ_DEBUG := -g
+FUZZ_SAN := address,undefined,float-cast-overflow
 FUZZ_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(FUZZ_OPT) $(FUZZ_DEBUG) $(WARN) $(BZ2_CFLAGS) -Isrc -I$(BUILD)/gen \
-	-fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
+	-fsanitize=$(FUZZ_SAN) -fno-sanitize-recover=all -fno-omit-frame-pointer
 # The bzip2 walk's register loops (one per K) sent clang-14's -O1 under ASan
 # into 200 s for this one file; at -O0 it compiles in a second and the
 # decoder fuzz target still runs every instrumented line of it.

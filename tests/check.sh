@@ -5,40 +5,43 @@
 # fuzzers, the suite) while the other core waited for the next build:
 #   aarch64  the cross build, then its tests under qemu (tests/toolchain.sh
 #            proves the toolchain first, else one SKIP line)
-#   fuzz     the fuzz build's plan on a fresh clone, the build (at -O0 and
-#            without debug info, in build/fuzz-smoke: half the compiler
-#            time of -O1, and a smoke needs no speed), a few seconds of each
-#            fuzzer (likewise proved first)
+#   fuzz     the fuzz build's plan on a fresh clone, the build (at -O0,
+#            under ASan alone and without debug info, in build/fuzz-smoke:
+#            a smoke needs no speed, and each of these halved or cut by a
+#            third the compiler's time), a second of each fuzzer (likewise
+#            proved first)
 #   suite    the browser render, then the whole suite
 # Each lane writes its own log; they are printed whole, in that order, once
 # all have ended, so the suite's "N passed, N failed" line stays the last
 # line. The exit status is the first failing lane's.
 #
-#   tests/check.sh TESTBIN      (from the repository root, by `make check`;
-#                                MAKE, CHECK_JOBS, A64_CC, FUZZ_CC from make)
+#   tests/check.sh TESTBIN      (from the repository root, by `make check`
+#                                through check-lanes; MAKE, A64_CC, FUZZ_CC
+#                                from make)
 set -u
 
 testbin=${1:?usage: tests/check.sh TESTBIN}
 make=${MAKE:-make}
-# The three lanes share the machine's CHECK_JOBS cores, so each builds with
-# a third of them (one on a 2-core runner): at -j2 each, six compilers and
-# qemu on two cores thrashed, and check took 3m34s on the 2-vCPU guest
-# against 3m00s with one job a lane (2 Dec 2026, fresh clone, quiet).
-jobs=$(( ${CHECK_JOBS:-2} / 3 ))
-[ "$jobs" -ge 1 ] || jobs=1
+# The lanes' makes take no -j: run by `make check` they join its jobserver
+# (MAKEFLAGS), so together they run CHECK_JOBS compilers, each lane one at
+# least (a make always runs one job of its own), a lane more when another
+# has ended. At -j2 a lane, six compilers and qemu on two cores thrashed
+# (3m34s against 3m00s at one a lane, 2 Dec 2026); run alone, each builds
+# with one job.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/mlpscope-check-XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 
 lane_aarch64() {
 	if A64_CC="${A64_CC:-aarch64-linux-gnu-gcc}" tests/toolchain.sh aarch64; then
-		"$make" --no-print-directory -j"$jobs" check-aarch64
+		"$make" --no-print-directory check-aarch64
 	fi
 }
 
 lane_fuzz() {
 	FUZZ_CC="${FUZZ_CC:-clang-14}" tests/fuzz/fresh_clone.sh || return 1
 	if FUZZ_CC="${FUZZ_CC:-clang-14}" tests/toolchain.sh fuzz; then
-		"$make" --no-print-directory -j"$jobs" fuzz-smoke FUZZ_DEBUG= FUZZ_OPT=-O0 FUZZ_DIR=build/fuzz-smoke
+		"$make" --no-print-directory fuzz-smoke FUZZ_DEBUG= FUZZ_OPT=-O0 FUZZ_SAN=address \
+			FUZZ_DIR=build/fuzz-smoke
 	fi
 }
 
