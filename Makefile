@@ -262,19 +262,14 @@ A64_CC ?= aarch64-linux-gnu-gcc
 A64_OPT ?= -O1 -Wno-format-truncation -Wno-restrict
 A64_HOST := tests/data/hosts/arm-neoverse-n1-f8-m3340/host
 # The emulated suite is serial and ran last on check's longest lane, one CPU
-# idle for its 21 s: it runs as two halves at once (--shard), each printing
-# its own count.
+# idle for its 21 s: it runs as two halves at once (tests/halves.sh).
 A64_TEST_ARGS := --missing host,binary,programs,native --hosts arm-
 # The headers' own dependency files (HDR_DEP) are left out: the layer test
 # reads them in the native run, and the 157 preprocessor passes cost 6 s.
 check-aarch64:
 	$(MAKE) --no-print-directory CC=$(A64_CC) OPT='$(A64_OPT)' LDFLAGS=-static BUILD=$(BUILD)/aarch64 HDR_DEP= \
 	  $(BUILD)/aarch64/mlpscope $(BUILD)/aarch64/mlpscope-tests
-	@echo "qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests $(A64_TEST_ARGS) --shard 1/2, and 2/2 at once"
-	@qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests $(A64_TEST_ARGS) --shard 1/2 > $(BUILD)/aarch64/tests-1.txt 2>&1 & \
-	  one=$$!; qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests $(A64_TEST_ARGS) --shard 2/2 > $(BUILD)/aarch64/tests-2.txt 2>&1; \
-	  two=$$?; wait $$one; one=$$?; cat $(BUILD)/aarch64/tests-1.txt $(BUILD)/aarch64/tests-2.txt; \
-	  [ $$one -eq 0 ] && [ $$two -eq 0 ]
+	tests/halves.sh qemu-aarch64 $(BUILD)/aarch64/mlpscope-tests $(A64_TEST_ARGS)
 	@echo "MLPSCOPE_HOST=$(A64_HOST) qemu-aarch64 $(BUILD)/aarch64/mlpscope machine"
 	@MLPSCOPE_HOST=$(A64_HOST) qemu-aarch64 $(BUILD)/aarch64/mlpscope machine > $(BUILD)/aarch64/machine.txt 2>&1
 

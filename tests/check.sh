@@ -45,25 +45,16 @@ lane_fuzz() {
 	fi
 }
 
-# The suite in two halves at once (--shard), each one process that often
-# sleeps on a child or a daemon: it was the lane that ended last, alone on
-# one CPU for its last 12 s. The halves' logs in turn, then their counts
-# summed in the suite's own form, the last line.
+# The suite in two halves at once (tests/halves.sh): one process, often
+# asleep on a child or a daemon, it was the lane that ended last, alone on
+# one CPU for its last 12 s.
 lane_suite() {
-	local rc=0 half
+	local rc=0
 
 	if tests/toolchain.sh browser; then
 		"$make" --no-print-directory test-browser || rc=1
 	fi
-	"$testbin" --shard 1/2 >"$logs/suite-1" 2>&1 &
-	half=$!
-	"$testbin" --shard 2/2 >"$logs/suite-2" 2>&1 || rc=1
-	wait "$half" || rc=1
-	cat "$logs/suite-1" "$logs/suite-2"
-	tail -q -n 1 "$logs/suite-1" "$logs/suite-2" | awk '
-		$2 == "passed," && $4 == "failed," && $6 == "skipped" { p += $1; f += $3; s += $5; n++ }
-		END { if (n != 2) { print "check: a half of the suite printed no count"; exit 1 }
-		      printf "%d passed, %d failed, %d skipped\n", p, f, s }' || rc=1
+	tests/halves.sh "$testbin" || rc=1
 	return $rc
 }
 
