@@ -63,11 +63,14 @@ static void cpus_line(const struct app_bzip2_processes *x, FILE *f)
 	for (unsigned i = 0; i < x->nrows; i++)
 		if (x->rows[i].cpu_probe)
 			fprintf(f, ", %.4f on CPU %d", x->rows[i].median_seconds, x->rows[i].cpus[0]);
-	fprintf(f, ": %u threads can reach %.2fx its one-thread time here, -n%u reached %.2fx (%.0f%%)%s\n",
+	fprintf(f, ": %u threads can reach %.2fx its one-thread time here, -n%u reached %.2fx (%.0f%%)%s%s\n",
 		x->threads, x->cpus_allow_speedup, x->threads, x->ours_speedup,
 		100 * x->ours_speedup / x->cpus_allow_speedup,
 		x->cpus_allow_speedup < 0.95 * x->threads ? "; a slower CPU is shared (a neighbour on the host or an "
-							     "SMT sibling)" : "");
+							     "SMT sibling)" : "",
+		x->above_cpus ? "; ABOVE what the CPUs allow, after a round more of ours: the CPUs changed state "
+				"between the rounds, so neither figure holds" : x->retimed ? "; retimed a round more "
+				"(above what the CPUs allowed at first)" : "");
 }
 
 void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f)
@@ -149,6 +152,8 @@ void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct 
 	JSONW_FIELDS(w, x, processes_fields);
 	jsonw_double_or_null(w, "cpus_allow_speedup", x->cpus_allow_speedup > 0, x->cpus_allow_speedup);
 	jsonw_double_or_null(w, "ours_speedup", x->ours_speedup > 0, x->ours_speedup);
+	jsonw_bool(w, "ours_retimed", x->retimed);
+	jsonw_bool(w, "ours_speedup_above_cpus", x->above_cpus);
 	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);
 	jsonw_object_end(w);
 }

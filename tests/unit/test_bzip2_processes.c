@@ -40,6 +40,7 @@ struct fake {
 	const char *fails_at;         /* a label whose timed run fails at round fail_round */
 	unsigned fail_round;
 	unsigned past_after;          /* past() true once this many rounds ran; 0: never */
+	double n4_wall;               /* nonzero: every timed run of ours -n4 takes this */
 	char log[256][48];            /* label per call, "check:" prefixed for check runs */
 	unsigned nlog, timed_runs;
 	unsigned ncpus_seen[256];
@@ -124,6 +125,8 @@ static int fake_run(void *ctx, const char *const *argv, const int *cpus, unsigne
 	for (size_t i = 0; i < sizeof(walls) / sizeof(walls[0]); i++)
 		if (!strcmp(walls[i].label, label))
 			out->wall_seconds = walls[i].wall[round % 5];
+	if (f->n4_wall > 0 && !strcmp(label, "mlpbunzip2 -n4"))
+		out->wall_seconds = f->n4_wall;
 	/* CPU: user 0.8 of the wall, sys 0.1 at one CPU; ncpus x that at N. */
 	out->user_seconds = 0.8 * out->wall_seconds * ncpus;
 	out->sys_seconds = 0.1 * out->wall_seconds * ncpus;
@@ -289,6 +292,40 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	x.fork_floor_bytes = 14.0 * 1048576;
 	app_bzip2_processes_derive(&x);
 	CHECK(row_named(&x, "mlpbunzip2 -n1")->peak_rss_at_floor, "14 MiB at a 14 MiB floor is marked");
+}
+
+/* Four threads faster than the four CPUs allow (5x against 3.8x): ours'
+ * rows run a round more, and a figure still above is marked, not printed
+ * plain; one within the allowance (3.64x) is neither. */
+TEST(bzip2_processes_speedup_above_the_cpus_is_retimed_then_marked)
+{
+	struct fake f = {.installed = {"mlpbunzip2"}, .n4_wall = 0.4};
+	struct app_bzip2_proc_ops ops = ops_of(&f);
+	static struct app_bzip2_processes x;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
+	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
+	CHECK(x.retimed && x.above_cpus && row_named(&x, "mlpbunzip2 -n4")->nruns == 6 &&
+	      row_named(&x, "mlpbunzip2 -n1 cpu6")->nruns == 6 && row_named(&x, "bzip2")->nruns == 0,
+	      "retimed %d above %d, ours -n4 %u runs (expected ours' rows 6, a round more)", x.retimed, x.above_cpus,
+	      row_named(&x, "mlpbunzip2 -n4")->nruns);
+	m = open_memstream(&text, &len);
+	CHECK(m, "memstream");
+	app_bzip2_processes_write_text(&x, m);
+	fclose(m);
+	/* After the sixth round ours -n1's median is 1.75: 4.38x against 3.45x. */
+	CHECK(strstr(text, "-n4 reached 4.38x") && strstr(text, "ABOVE what the CPUs allow"), "marked: %.400s",
+	      strstr(text, "the CPUs:") ? strstr(text, "the CPUs:") : text);
+	free(text);
+	memset(&f, 0, sizeof(f));
+	f.installed[0] = "mlpbunzip2";
+	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
+	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
+	CHECK(!x.retimed && !x.above_cpus && near(x.ours_speedup, 2.0 / 0.55), "3.64x within 3.8x: retimed %d",
+	      x.retimed);
 }
 
 TEST(bzip2_processes_mismatch_and_missing_peers_are_marked_not_figures)

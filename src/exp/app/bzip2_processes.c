@@ -191,6 +191,29 @@ static void time_row(struct app_bzip2_proc_row *w, const struct app_bzip2_proc_o
 	w->nruns++;
 }
 
+/* Ours' rows (at 1 and N threads, and the probes) one round more: the N
+ * threads ran faster than the CPUs allow, so the CPUs' state changed
+ * between the rounds. */
+static void retime_ours(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const char *file)
+{
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].ours && row_standing(&x->rows[i]) && x->rows[i].nruns < APP_BZ2_PROC_RUNS)
+			time_row(&x->rows[i], ops, file);
+}
+
+bool app_bzip2_processes_above_cpus(const struct app_bzip2_processes *x)
+{
+	const struct app_bzip2_proc_row *all = app_bzip2_processes_ours(x, x->threads);
+	double spread;
+
+	if (x->cpus_allow_speedup <= 0 || !all)
+		return false;
+	/* The N-thread row's own spread over its rounds is the tolerance,
+	 * 5% at least. */
+	spread = (all->max_seconds - all->min_seconds) / all->median_seconds;
+	return x->ours_speedup > x->cpus_allow_speedup * (1 + (spread > 0.05 ? spread : 0.05));
+}
+
 int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const char *file,
 				unsigned rounds, size_t expected_bytes, const char *expected_sha256)
 {
@@ -212,6 +235,12 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
 		x->rounds++;
 	}
 	app_bzip2_processes_derive(x);
+	if (app_bzip2_processes_above_cpus(x)) {
+		retime_ours(x, ops, file);
+		app_bzip2_processes_derive(x);
+		x->retimed = true;
+		x->above_cpus = app_bzip2_processes_above_cpus(x);
+	}
 	return 0;
 }
 

@@ -81,6 +81,10 @@ struct app_bzip2_processes {
 	 * the host or an SMT sibling slows one for seconds), beside ours -nN's
 	 * speed-up over ours -n1. 0: not measured. */
 	double cpus_allow_speedup, ours_speedup;
+	/* ours_speedup was above what the CPUs allow (past its own row's
+	 * spread, 5% at least): retimed, ours' rows ran a round more; still
+	 * above after it: above_cpus, marked wherever it is printed. */
+	bool retimed, above_cpus;
 };
 
 /* The seam. find: the program's path into path, 0, or -1 when it is not
@@ -119,6 +123,10 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
  * peer's median over ours at its thread count, and what the CPUs allowed
  * (cpus_allow_speedup) beside ours_speedup. */
 void app_bzip2_processes_derive(struct app_bzip2_processes *x);
+
+/* Whether ours -nN's speed-up is above what the CPUs allow, past the
+ * -nN row's own spread (5% at least). Pure. */
+bool app_bzip2_processes_above_cpus(const struct app_bzip2_processes *x);
 
 /* The row of ours at `threads` on the first CPUs (not a probe), NULL when
  * there is none with runs. */
