@@ -26,7 +26,7 @@
 #include "bzip2/bz2.h"
 
 #include "core/clock.h"
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  */
 #include "core/chain.h"
 
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -23,7 +23,7 @@
 #include "core/bounds.h"
 #include "core/chain.h"
 #include "kern/lanes.h"
-#include "core/rng.h"
+#include "util/rng.h"
 #include "core/stats.h"
 #include "exp/perm_fold.h"
 

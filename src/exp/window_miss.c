@@ -10,7 +10,7 @@
  */
 #include "exp/window_miss.h"
 
-#include "core/rng.h"
+#include "util/rng.h"
 #include "jit/enc.h"
 
 #include <errno.h>

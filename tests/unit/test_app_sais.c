@@ -5,7 +5,7 @@
 #include "exp/app/bwt.h"
 #include "exp/app/sais.h"
 #include "exp/app/textgen.h"
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -19,7 +19,7 @@
 #include "bzip2/bunzip2.h"
 #include "bzip2/bz2.h"
 #include "bzip2/libbz2_ref.h"
-#include "core/rng.h"
+#include "util/rng.h"
 #include "exp/app/textgen.h"
 
 #include <errno.h>

@@ -16,7 +16,7 @@
 #include "bzip2/bz2.h"
 #include "bzip2/libbz2_ref.h"
 #include "exp/app/textgen.h"
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <stdlib.h>

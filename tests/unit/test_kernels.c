@@ -11,7 +11,7 @@
 #include "core/chain.h"
 #include "kern/lanes.h"
 #include "kern/ref.h"
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <stdint.h>
 #include <stdio.h>

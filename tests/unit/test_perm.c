@@ -2,7 +2,7 @@
 #include "../harness.h"
 
 #include "core/chain.h"
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <stdlib.h>
 #include <string.h>

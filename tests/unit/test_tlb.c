@@ -9,7 +9,7 @@
 
 #include "core/chain.h"
 #include "core/clock.h"
-#include "core/rng.h"
+#include "util/rng.h"
 #include "exp/tlb.h"
 #include "report/tlb_out.h"
 

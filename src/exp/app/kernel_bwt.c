@@ -11,7 +11,7 @@
 #include "exp/app/kernels.h"
 
 #include "exp/app/bwt.h"
-#include "core/rng.h"
+#include "util/rng.h"
 #include "exp/app/sais.h"
 #include "util/inputfile.h"
 

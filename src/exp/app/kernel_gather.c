@@ -8,7 +8,7 @@
  */
 #include "exp/app/kernels.h"
 
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <math.h>

@@ -7,7 +7,7 @@
  */
 #include "exp/app/textgen.h"
 
-#include "core/rng.h"
+#include "util/rng.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * (rand() and random() differ between glibc, musl and the BSDs).
  * xoshiro256** seeded through splitmix64.
  */
-#ifndef MLPSCOPE_CORE_RNG_H
-#define MLPSCOPE_CORE_RNG_H
+#ifndef MLPSCOPE_UTIL_RNG_H
+#define MLPSCOPE_UTIL_RNG_H
 
 #include <stdint.h>
 

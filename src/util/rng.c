@@ -3,7 +3,7 @@
  * a permutation of 2^27 nodes shows no structure a cache could exploit.
  * Bounded draws use the multiply-high method with rejection, which is exact.
  */
-#include "core/rng.h"
+#include "util/rng.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
