@@ -230,7 +230,13 @@ struct bz2_walk_scratch {
 	size_t chunk_cap;
 };
 
-/* Ticks the walk spent in its parts, added to (clock_now units). */
+/* The clock every tick below is read from: the instrument hands in its
+ * own (core/clock.h's clock_now) before a timed decode; until then
+ * CLOCK_MONOTONIC's nanoseconds (ticks.c). */
+void bz2_set_clock(uint64_t (*now)(void));
+uint64_t bz2_ticks(void);
+
+/* Ticks the walk spent in its parts, added to (bz2_ticks units). */
 struct bz2_walk_ticks {
 	uint64_t starts, traversal, assembly;
 	unsigned fallbacks;              /* blocks walked with one lane (see ibwt.c) */
@@ -320,7 +326,7 @@ struct bz2_decode_opts {
 	enum bz2_overlap overlap;
 	int scout_cpu;       /* the scout thread's CPU (Linux); -1: the caller's mask */
 	bool fresh_output;   /* allocate and free the output buffer per block */
-	bool timed;          /* fill the per-stage ticks (clock_now around each) */
+	bool timed;          /* fill the per-stage ticks (bz2_ticks around each) */
 	size_t max_output_bytes; /* 0: none; else -EFBIG before a block would pass it */
 	unsigned plain;      /* BZ2_PLAIN_* bits: decode-stage paths kept plain (0: all fast) */
 };

@@ -25,7 +25,6 @@
  */
 #include "bzip2/bz2.h"
 
-#include "core/clock.h"
 #include "util/rng.h"
 
 #include <errno.h>
@@ -524,23 +523,23 @@ static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_pt
  * with one lane where the segments did not chain (periodic text). */
 static void walk_teardown(struct walk *c, int rc, uint32_t orig_ptr, uint8_t *out, struct bz2_walk_ticks *ticks)
 {
-	uint64_t t0 = ticks ? clock_now() : 0;
+	uint64_t t0 = ticks ? bz2_ticks() : 0;
 
 	if (!rc)
 		rc = assemble(c, out);
 	for (unsigned i = 0; i < c->nsegs; i++)
 		c->tt[c->start_row[i]] &= ~BZ2_ROW_MARK;
 	if (ticks)
-		ticks->assembly += clock_now() - t0;
+		ticks->assembly += bz2_ticks() - t0;
 	if (rc) {
 		/* Not one cycle through every start (or a runaway lane used up
 		 * the pool): the block's rows form shorter cycles. */
 		if (ticks)
 			ticks->fallbacks++;
-		t0 = ticks ? clock_now() : 0;
+		t0 = ticks ? bz2_ticks() : 0;
 		walk_one(c->tt, c->n, orig_ptr, out);
 		if (ticks)
-			ticks->traversal += clock_now() - t0;
+			ticks->traversal += bz2_ticks() - t0;
 	}
 }
 
@@ -573,21 +572,21 @@ int bz2_ibwt_walk(uint32_t *tt, uint32_t n, uint32_t orig_ptr, uint8_t *out, con
 	int rc;
 
 	if (o->lanes <= 1 || n < 2 * CHUNK_BYTES) {
-		t0 = ticks ? clock_now() : 0;
+		t0 = ticks ? bz2_ticks() : 0;
 		walk_one(tt, n, orig_ptr, out);
 		if (ticks)
-			ticks->traversal += clock_now() - t0;
+			ticks->traversal += bz2_ticks() - t0;
 		return 0;
 	}
 	c = malloc(sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	t0 = ticks ? clock_now() : 0;
+	t0 = ticks ? bz2_ticks() : 0;
 	if ((rc = walk_setup(c, tt, n, orig_ptr, o, sc)))
 		goto out;
-	t1 = ticks ? clock_now() : 0;
+	t1 = ticks ? bz2_ticks() : 0;
 	rc = walk_dispatch(c, o);
-	t2 = ticks ? clock_now() : 0;
+	t2 = ticks ? bz2_ticks() : 0;
 	if (ticks) {
 		ticks->starts += t1 - t0;
 		ticks->traversal += t2 - t1;
@@ -690,7 +689,7 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 {
 	struct bz2_walk_opts shaped;
 	const struct bz2_walk_opts *o = walk_shape(opts, n, &shaped);
-	uint64_t t0 = clock_now();
+	uint64_t t0 = bz2_ticks();
 	int rc;
 
 	j->steps = 0;
@@ -707,7 +706,7 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 		j->c.n = n;
 		j->pos = orig_ptr;
 		j->i = 0;
-		j->t_setup = clock_now() - t0;
+		j->t_setup = bz2_ticks() - t0;
 		return 0;
 	}
 	j->k = o->lanes > BZ2_LANES_MAX ? BZ2_LANES_MAX : o->lanes;
@@ -727,7 +726,7 @@ int bz2_walk_start(struct bz2_walk_job *j, uint32_t *tt, uint32_t n, uint32_t or
 		}
 		j->live += (unsigned)r;
 	}
-	j->t_setup = clock_now() - t0;
+	j->t_setup = bz2_ticks() - t0;
 	return 0;
 }
 
@@ -765,12 +764,12 @@ uint64_t bz2_walk_pace(struct bz2_walk_job *j, uint64_t rows)
 
 void bz2_walk_end(struct bz2_walk_job *j, struct bz2_walk_ticks *ticks)
 {
-	uint64_t t0 = ticks ? clock_now() : 0;
+	uint64_t t0 = ticks ? bz2_ticks() : 0;
 
 	bz2_walk_pace(j, UINT64_MAX);
 	if (ticks) {
 		ticks->starts += j->t_setup;
-		ticks->traversal += clock_now() - t0;
+		ticks->traversal += bz2_ticks() - t0;
 	}
 	if (!j->one)
 		walk_teardown(&j->c, j->rc, j->orig_ptr, j->out, ticks);

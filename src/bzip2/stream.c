@@ -13,8 +13,6 @@
 #include "bzip2/bz2.h"
 #include "bzip2/pagebuf.h"
 
-#include "core/clock.h"
-
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -135,7 +133,7 @@ static void bufs_put(struct bz2_decoder *u)
 
 static inline uint64_t tick(bool timed)
 {
-	return timed ? clock_now() : 0;
+	return timed ? bz2_ticks() : 0;
 }
 
 /* The front of a block: its body at b decoded into u->blk (pacing the

@@ -369,7 +369,7 @@ static const struct {
  * the instructions and includes nothing of core/, whose cpu_id decoders
  * read their answers through the seam); the ISA's stream kernels implement
  * kern/stream.h. The bzip2 decoder
- * (bzip2/) is a library the app walks use, timed with core's clock. */
+ * (bzip2/) is a library the app walks use, timed by the clock they hand it. */
 static const struct {
 	const char *from, *to;
 } across[] = {

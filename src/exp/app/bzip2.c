@@ -1544,6 +1544,9 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 
 	q.start_ns = app_bzip2_now(p);
 	memset(r, 0, sizeof(*r));
+	/* The stage and walk ticks in the calibrated counter's units, as
+	 * clock_ticks_to_ns converts them. */
+	bz2_set_clock(clock_now);
 	if (!bz2_ref_available()) {
 		bz2_ref_decode(NULL, 0, NULL, NULL, NULL, 0, err, errlen);
 		return -ENOTSUP;
