@@ -16,8 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/arena.h"
-
 #define BZ2_MAX_BLOCK_BYTES 900000u
 #define BZ2_MAX_GROUPS 6
 #define BZ2_MAX_ALPHA 258
@@ -351,27 +349,32 @@ uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
 /* A decoder's own buffers (one per worker). */
 struct bz2_decoder;
 struct bz2_decoder *bz2_decoder_new(void);
-/* The same with its T-vector (the walk's 3.6 MB of random reads) in an
- * arena of the requested page backing (core/arena.h: mapped 2 MiB aligned,
- * advised, pre-faulted, the backing obtained read back from smaps), so
- * translation is an axis; bz2_decoder_new's is malloc'd, whatever the
- * allocator and THP give. NULL when memory ran out. */
-struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages);
-/* The same with the T-vector and its block buffers (the column and the
+/* Where a decoder's T-vectors (the walk's 3.6 MB of random reads) come
+ * from when the instrument chooses their pages, so translation is an axis
+ * (exp/app/bzip2_tables.c maps them in arenas whose backing it reads
+ * back): map gives bytes for T-vector `which` (0 the decoder's, 1 the
+ * scout's second) or NULL; release gives back all it mapped, once, when
+ * the decoder is freed (or fails to be made). */
+struct bz2_table_mapper {
+	uint32_t *(*map)(void *ctx, unsigned which, size_t bytes);
+	void (*release)(void *ctx);
+	void *ctx;
+};
+/* The same with its T-vectors from m (bz2_decoder_new's are malloc'd,
+ * whatever the allocator and THP give). NULL when memory ran out. */
+struct bz2_decoder *bz2_decoder_new_mapped(const struct bz2_table_mapper *m);
+/* The mapper's ctx (NULL for the other decoders). */
+void *bz2_decoder_mapper_ctx(const struct bz2_decoder *d);
+/* A decoder with the T-vector and its block buffers (the column and the
  * walk's text: 5.4 MB in all) in 2 MiB pages faulted in now, their backing
- * advised and not verified (no arena: bz2_decoder_table gives NULL): a
- * decoder that lives for a whole file takes no page fault in its blocks
- * (the production decoder, bunzip2.h). NULL when memory ran out. */
+ * advised and not verified: one that lives for a whole file takes no page
+ * fault in its blocks (the production decoder, bunzip2.h). NULL when
+ * memory ran out. */
 struct bz2_decoder *bz2_decoder_new_resident(void);
-/* The T-vector's arena (NULL for bz2_decoder_new's): arena_backing_obtained
- * re-reads what backs it now. */
-const struct arena *bz2_decoder_table(const struct bz2_decoder *d);
 /* The scout's second slot (BZ2_OVERLAP_SCOUT), made now rather than in the
- * first decode: its T-vector in an arena of the first's kind when that is in
- * one (pre-faulted before any clock). 0 or -ENOMEM. */
+ * first decode: its T-vector from the mapper when the first came from one
+ * (pre-faulted before any clock). 0 or -ENOMEM. */
 int bz2_decoder_scout_ready(struct bz2_decoder *d);
-/* That second T-vector's arena, NULL until made or when tt is malloc'd. */
-const struct arena *bz2_decoder_scout_table(const struct bz2_decoder *d);
 void bz2_decoder_free(struct bz2_decoder *d);
 
 /* Exchange d's output buffer (what bz2_decode_block_at's result points

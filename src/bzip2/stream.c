@@ -54,16 +54,17 @@ struct bz2_decoder {
 	size_t out_cap;
 	size_t out_max;      /* bz2_decoder_bound_output's bound (0: none) */
 	struct bz2_walk_scratch sc;
-	struct arena table;  /* tt's, when it is in one (table.base set) */
+	/* Where tt and tt2 come from when the instrument chooses their pages
+	 * (map set); else malloc. */
+	struct bz2_table_mapper mapper;
 	struct bz2_walk_job *job;   /* the sliced walk (the one-core overlap) */
-	/* The scout's second slot (the first is blk and tt); tt2 in an arena
-	 * of table's kind when tt is, or half the scout's blocks would run off
-	 * the requested pages. */
+	/* The scout's second slot (the first is blk and tt); tt2 from the
+	 * mapper when tt is, or half the scout's blocks would run off the
+	 * requested pages. */
 	struct bz2_block *blk2;
 	uint32_t *tt2;
-	struct arena table2;
 	/* tt, blk->bwt and text in one pagebuf (bz2_decoder_new_resident),
-	 * or NULL: each malloc'd or in the table's arena. */
+	 * or NULL: each malloc'd or from the mapper. */
 	uint8_t *resident;
 };
 
@@ -87,23 +88,29 @@ static struct bz2_block *block_new(void)
 	return blk;
 }
 
-/* One slot's buffers: its block, and its T-vector in the arena where one
- * was mapped, else malloc'd. */
-static void slot_free(struct bz2_block *blk, struct arena *table, uint32_t *tt)
+/* One slot's buffers: its block, and its T-vector where it was malloc'd
+ * (the mapper's are given back together, in bufs_put). */
+static void slot_free(const struct bz2_decoder *u, struct bz2_block *blk, uint32_t *tt)
 {
 	if (blk)
 		free(blk->bwt);
 	free(blk);
-	if (table->base)
-		arena_unmap(table);
-	else
+	if (!u->mapper.map)
 		free(tt);
+}
+
+/* A T-vector: slot 0 (tt) or 1 (the scout's tt2). */
+static uint32_t *table_get(struct bz2_decoder *u, unsigned which)
+{
+	if (u->mapper.map)
+		return u->mapper.map(u->mapper.ctx, which, TT_BYTES);
+	return malloc(TT_BYTES);
 }
 
 static int bufs_get(struct bz2_decoder *u)
 {
 	if (!u->resident) {
-		u->tt = u->table.base ? (uint32_t *)u->table.base : malloc(TT_BYTES);
+		u->tt = table_get(u, 0);
 		u->blk = block_new();
 		u->text = malloc(BZ2_MAX_BLOCK_BYTES);
 	} else if ((u->blk = malloc(sizeof(*u->blk)))) {
@@ -123,12 +130,14 @@ static void bufs_put(struct bz2_decoder *u)
 		u->text = NULL;
 		pagebuf_unmap(u->resident, RESIDENT_BYTES);
 	}
-	slot_free(u->blk, &u->table, u->tt);
+	slot_free(u, u->blk, u->tt);
 	free(u->text);
 	free(u->out);
 	bz2_walk_scratch_free(&u->sc);
 	bz2_walk_job_free(u->job);
-	slot_free(u->blk2, &u->table2, u->tt2);
+	slot_free(u, u->blk2, u->tt2);
+	if (u->mapper.release)
+		u->mapper.release(u->mapper.ctx);
 }
 
 static inline uint64_t tick(bool timed)
@@ -581,12 +590,8 @@ static int scout_bufs(struct bz2_decoder *u)
 {
 	if (!u->blk2)
 		u->blk2 = block_new();
-	if (!u->tt2 && u->table.base) {
-		if (!arena_map(&u->table2, TT_BYTES, u->table.requested))
-			u->tt2 = (uint32_t *)u->table2.base;
-	} else if (!u->tt2) {
-		u->tt2 = malloc(TT_BYTES);
-	}
+	if (!u->tt2)
+		u->tt2 = table_get(u, 1);
 	return u->blk2 && u->blk2->bwt && u->tt2 ? 0 : -ENOMEM;
 }
 
@@ -764,16 +769,20 @@ out:
 	return rc;
 }
 
-/* pages < 0: tt malloc'd. */
-static struct bz2_decoder *decoder_new(int pages, bool resident)
+/* m: where tt comes from (NULL: malloc); the decoder calls its release
+ * once, when it is freed, made or not. */
+static struct bz2_decoder *decoder_new(const struct bz2_table_mapper *m, bool resident)
 {
 	struct bz2_decoder *d = calloc(1, sizeof(*d));
 
-	if (!d)
+	if (!d) {
+		if (m && m->release)
+			m->release(m->ctx);
 		return NULL;
-	/* A failed map leaves table.base NULL: bufs_put frees nothing of it. */
-	if ((pages >= 0 && arena_map(&d->table, TT_BYTES, (enum page_request)pages)) ||
-	    (resident && !(d->resident = pagebuf_map(RESIDENT_BYTES))) || bufs_get(d)) {
+	}
+	if (m)
+		d->mapper = *m;
+	if ((resident && !(d->resident = pagebuf_map(RESIDENT_BYTES))) || bufs_get(d)) {
 		bufs_put(d);
 		free(d);
 		return NULL;
@@ -783,22 +792,22 @@ static struct bz2_decoder *decoder_new(int pages, bool resident)
 
 struct bz2_decoder *bz2_decoder_new(void)
 {
-	return decoder_new(-1, false);
+	return decoder_new(NULL, false);
 }
 
-struct bz2_decoder *bz2_decoder_new_pages(enum page_request pages)
+struct bz2_decoder *bz2_decoder_new_mapped(const struct bz2_table_mapper *m)
 {
-	return decoder_new((int)pages, false);
+	return decoder_new(m, false);
 }
 
 struct bz2_decoder *bz2_decoder_new_resident(void)
 {
-	return decoder_new(-1, true);
+	return decoder_new(NULL, true);
 }
 
-const struct arena *bz2_decoder_table(const struct bz2_decoder *d)
+void *bz2_decoder_mapper_ctx(const struct bz2_decoder *d)
 {
-	return d->table.base ? &d->table : NULL;
+	return d->mapper.ctx;
 }
 
 int bz2_decoder_scout_ready(struct bz2_decoder *d)
@@ -806,10 +815,6 @@ int bz2_decoder_scout_ready(struct bz2_decoder *d)
 	return scout_bufs(d);
 }
 
-const struct arena *bz2_decoder_scout_table(const struct bz2_decoder *d)
-{
-	return d->table2.base ? &d->table2 : NULL;
-}
 
 void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap)
 {

@@ -16,6 +16,7 @@
 #include "bzip2/bz2.h"
 #include "bzip2/libbz2_ref.h"
 #include "exp/app/textgen.h"
+#include "exp/app/bzip2_tables.h"
 #include "util/rng.h"
 
 #include <errno.h>
@@ -887,7 +888,7 @@ TEST(bzip2_scout_second_slot_in_the_requested_arena, NEEDS_LIBBZ2)
 	uint8_t *t = malloc(n), *z;
 	struct bz2_decoder *plain = bz2_decoder_new();
 
-	CHECK(plain && !bz2_decoder_scout_ready(plain) && !bz2_decoder_scout_table(plain), "malloc'd decoder: an arena");
+	CHECK(plain && !bz2_decoder_scout_ready(plain) && !app_bz2_table(plain, 1), "malloc'd decoder: an arena");
 	bz2_decoder_free(plain);
 	if (!t) {
 		CHECK(0, "out of memory");
@@ -898,7 +899,7 @@ TEST(bzip2_scout_second_slot_in_the_requested_arena, NEEDS_LIBBZ2)
 	z = bzip2_fixture_compress(t, n, 1, &zl); /* 100 kB blocks: three, so both slots carry one */
 	CHECK(z != NULL, "compress");
 	for (int req = PAGES_SMALL; z && req <= PAGES_HUGE; req++) {
-		struct bz2_decoder *d = bz2_decoder_new_pages((enum page_request)req);
+		struct bz2_decoder *d = app_bz2_decoder_new_pages((enum page_request)req);
 		struct bz2_decode_opts o = {.walk = {.lanes = 8}, .overlap = BZ2_OVERLAP_SCOUT, .scout_cpu = -1};
 		const struct arena *a, *b;
 		struct sink_buf s = {0};
@@ -908,10 +909,10 @@ TEST(bzip2_scout_second_slot_in_the_requested_arena, NEEDS_LIBBZ2)
 			CHECK(0, "pages %d: decoder", req);
 			continue;
 		}
-		CHECK(!bz2_decoder_scout_table(d), "pages %d: second slot before it was asked for", req);
+		CHECK(!app_bz2_table(d, 1), "pages %d: second slot before it was asked for", req);
 		CHECK(bz2_decoder_scout_ready(d) == 0, "pages %d: second slot not made", req);
-		a = bz2_decoder_table(d);
-		b = bz2_decoder_scout_table(d);
+		a = app_bz2_table(d, 0);
+		b = app_bz2_table(d, 1);
 		CHECK(a && b && b->requested == (enum page_request)req && b->bytes == a->bytes && b->base != a->base,
 		      "pages %d: second slot not an arena of the first's kind", req);
 		CHECK(bz2_decode_with(d, z, zl, &o, sink_append, &s, NULL, &e) == 0 && s.n == n && !memcmp(s.p, t, n),

@@ -15,6 +15,7 @@
 #include "exp/app/bzip2.h"
 
 #include "bzip2/libbz2_ref.h"
+#include "exp/app/bzip2_tables.h"
 #include "util/inputfile.h"
 #include "util/sha256.h"
 #include "core/bounds.h"
@@ -181,7 +182,7 @@ static int scout_cpu(void)
  * during the trials is what they ran on). */
 static void table_backing(const struct bz2_decoder *d, struct app_bzip2_variant *v, bool first)
 {
-	const struct arena *a[2] = {bz2_decoder_table(d), bz2_decoder_scout_table(d)};
+	const struct arena *a[2] = {app_bz2_table(d, 0), app_bz2_table(d, 1)};
 	size_t bytes = 0, huge = 0, now;
 	bool read = true;
 
@@ -239,7 +240,7 @@ static int run_variant(const struct app_bzip2_params *p, const uint8_t *in, size
 	o.timed = true;
 	/* The timed decodes' own buffers: the T-vector at the variant's pages
 	 * (pre-faulted), the rest first touched in the cold trial. */
-	if (!(d = bz2_decoder_new_pages(v->pages)))
+	if (!(d = app_bz2_decoder_new_pages(v->pages)))
 		return -ENOMEM;
 	if (v->overlap == BZ2_OVERLAP_SCOUT && bz2_decoder_scout_ready(d)) {
 		bz2_decoder_free(d);
@@ -466,7 +467,7 @@ static int workers_ready(struct work *w, unsigned n)
 		struct bz2_block_result r;
 		struct bz2_error e;
 
-		if (!(w->dec[i] = bz2_decoder_new_pages(w->pages))) {
+		if (!(w->dec[i] = app_bz2_decoder_new_pages(w->pages))) {
 			free(cand);
 			workers_release(w);
 			return -ENOMEM;

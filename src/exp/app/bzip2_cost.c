@@ -33,6 +33,7 @@
  */
 #include "exp/app/bzip2.h"
 
+#include "exp/app/bzip2_tables.h"
 #include "util/sha256.h"
 
 #include <stdlib.h>
@@ -112,7 +113,7 @@ int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t 
 	struct bz2_walk_opts k1 = {.lanes = 1, .seed = p->seed};
 	struct bz2_walk_opts k8 = {.lanes = 8, .segments = 32, .layout = BZ2_LAYOUT_REGISTERS,
 				   .prefetch = BZ2_PREFETCH_NEXT, .seed = p->seed};
-	struct bz2_decoder *d = bz2_decoder_new_pages(p->npages ? p->pages[p->npages - 1] : PAGES_SMALL);
+	struct bz2_decoder *d = app_bz2_decoder_new_pages(p->npages ? p->pages[p->npages - 1] : PAGES_SMALL);
 	size_t full = ncand > 1 ? ncand - 1 : ncand, m = full < PROBE_BLOCKS ? full : PROBE_BLOCKS, got = 0;
 	double s1 = 0, s8 = 0, sh = 0, sf = 0, units = block_units(cand, ncand, len);
 	struct bz2_block blk;

@@ -12,6 +12,7 @@
 #include "exp/app/bzip2.h"
 
 #include "core/arena.h"
+#include "exp/app/bzip2_tables.h"
 
 #include <errno.h>
 #include <malloc.h>
@@ -35,7 +36,7 @@ static int heap_in_use(size_t *bytes)
 
 static size_t mapped_bytes(const struct bz2_decoder *d)
 {
-	const struct arena *a = bz2_decoder_table(d), *b = bz2_decoder_scout_table(d);
+	const struct arena *a = app_bz2_table(d, 0), *b = app_bz2_table(d, 1);
 
 	return (a ? a->bytes : 0) + (b ? b->bytes : 0);
 }

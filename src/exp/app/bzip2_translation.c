@@ -18,6 +18,7 @@
 #include "exp/app/bzip2.h"
 
 #include "core/stats.h"
+#include "exp/app/bzip2_tables.h"
 
 #include <errno.h>
 
@@ -76,7 +77,7 @@ static int pair_run(const struct app_bzip2_params *p, const uint8_t *in, size_t 
 		.fresh_output = v->fresh_output,
 		.plain = v->plain,
 	};
-	struct bz2_decoder *d[2] = {bz2_decoder_new_pages(PAGES_SMALL), bz2_decoder_new_pages(PAGES_HUGE)};
+	struct bz2_decoder *d[2] = {app_bz2_decoder_new_pages(PAGES_SMALL), app_bz2_decoder_new_pages(PAGES_HUGE)};
 	unsigned n = (p->trials < 2 ? 2 : p->trials) + 2;
 	int rc = 0;
 
@@ -108,9 +109,9 @@ static int pair_run(const struct app_bzip2_params *p, const uint8_t *in, size_t 
 		x->npaired++;
 	}
 	for (unsigned k = 0; k < 2; k++)
-		if (arena_backing_obtained(bz2_decoder_table(d[k]), &x->paired_huge_bytes[k]))
-			x->paired_huge_bytes[k] = bz2_decoder_table(d[k])->huge_bytes_obtained;
-	x->paired_arena_bytes = bz2_decoder_table(d[1])->bytes;
+		if (arena_backing_obtained(app_bz2_table(d[k], 0), &x->paired_huge_bytes[k]))
+			x->paired_huge_bytes[k] = app_bz2_table(d[k], 0)->huge_bytes_obtained;
+	x->paired_arena_bytes = app_bz2_table(d[1], 0)->bytes;
 	x->paired_speedup = x->npaired ? stats_paired_min_ratio(x->small_seconds, x->huge_seconds, x->npaired) : 0;
 	x->minima_speedup = x->npaired ? stats_min(x->small_seconds, x->npaired) / stats_min(x->huge_seconds, x->npaired) : 0;
 	if (p->stop && *p->stop)
