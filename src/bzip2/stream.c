@@ -815,7 +815,6 @@ int bz2_decoder_scout_ready(struct bz2_decoder *d)
 	return scout_bufs(d);
 }
 
-
 void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap)
 {
 	uint8_t *out = d->out;
