@@ -272,6 +272,12 @@ void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)
 
 	fprintf(f, "\napp bzip2: our own decoder, its inverse-BWT walk as K lanes, beside libbz2\n");
 	fprintf(f, "  input: %s\n", r->input);
+	if (!r->blocks) {
+		fprintf(f, "  check: ok, ours decodes it to 0 bytes as libbz2 %s does\n", r->libbz2_version);
+		fprintf(f, "  nothing to time: the input holds no block (%u empty stream%s); no variant, chase, peer or "
+			   "process ran\n  %.1f s in all\n", r->streams, r->streams == 1 ? "" : "s", r->seconds);
+		return;
+	}
 	if (r->budget_seconds > 0)
 		fprintf(f, "  budget: %.0f s for this experiment, estimated %.0f s after shrinking; shrunk: %s\n",
 			r->budget_seconds, r->estimated_seconds, r->shrunk[0] ? r->shrunk : "nothing");
@@ -412,8 +418,9 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 		jsonw_string(w, "path", r->path);
 	JSONW_FIELDS(w, r, app_bzip2_result_fields);
 	jsonw_bool(w, "check_ok", true);
-	jsonw_double(w, "libbz2_seconds", r->libbz2_seconds);
-	jsonw_double(w, "libbz2_mb_per_s", r->libbz2_mb_per_s);
+	/* No block (empty streams): nothing was timed, so no figure. */
+	jsonw_double_or_null(w, "libbz2_seconds", r->blocks, r->libbz2_seconds);
+	jsonw_double_or_null(w, "libbz2_mb_per_s", r->blocks, r->libbz2_mb_per_s);
 	jsonw_double_array(w, "libbz2_trial_seconds", r->libbz2_trial_seconds, r->libbz2_ntrials);
 	JSONW_FIELDS(w, r, app_bzip2_fit_fields);
 	jsonw_object_begin(w, "probe_seconds");
@@ -422,14 +429,18 @@ void app_bzip2_write_json(const struct app_bzip2_result *r, struct jsonw *w, con
 	jsonw_double(w, "hash", r->rates.hash);
 	jsonw_object_end(w);
 	JSONW_OBJECT_ARRAY_EACH(w, "variants", r->variants, r->nvariants, variant_members);
-	jsonw_object_begin(w, "best");
-	jsonw_uint(w, "variant", r->best);
-	jsonw_uint(w, "k", b->k);
-	jsonw_double(w, "mb_per_s", b->mb_per_s);
-	jsonw_double(w, "vs_libbz2", r->best_vs_libbz2);
-	jsonw_string(w, "largest_stage", r->bound_stage);
-	jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
-	jsonw_object_end(w);
+	if (r->nvariants) {
+		jsonw_object_begin(w, "best");
+		jsonw_uint(w, "variant", r->best);
+		jsonw_uint(w, "k", b->k);
+		jsonw_double(w, "mb_per_s", b->mb_per_s);
+		jsonw_double(w, "vs_libbz2", r->best_vs_libbz2);
+		jsonw_string(w, "largest_stage", r->bound_stage);
+		jsonw_double(w, "largest_stage_fraction", r->bound_fraction);
+		jsonw_object_end(w);
+	} else {
+		jsonw_null(w, "best");
+	}
 	JSONW_OBJECT_ARRAY(w, "decode_axes", r->axes, r->naxes, app_bzip2_axis_fields);
 	JSONW_OBJECT_ARRAY(w, "overlap_axes", r->overlaps, r->noverlaps, app_bzip2_overlap_fields);
 	jsonw_string(w, "pages_requested", arena_request_name(r->pages));

@@ -369,13 +369,14 @@ static int app_bzip2_plan(struct section_run *s, char *err, size_t errlen)
 	{
 		struct app_bzip2_params p = app_bzip2_params_of(s, false, o->budget_s ? o->budget_s : APP_ALONE_BUDGET_S);
 		struct clock_info clk;
-		double est;
+		struct app_bzip2_estimate est;
 
 		/* The run's clock is calibrated after the plan: the probe's own. */
 		clock_init(&clk);
 		p.clock = &clk;
-		if (!app_bzip2_estimate(&p, &est, &app_bzip2_round_s, why, sizeof(why)) && est > 0) {
-			app_bzip2_planned_s = est + APP_BZIP2_CHASE_S;
+		if (!app_bzip2_estimate(&p, &est, why, sizeof(why)) && est.seconds > 0) {
+			app_bzip2_planned_s = est.seconds + (est.empty ? 0 : APP_BZIP2_CHASE_S);
+			app_bzip2_round_s = est.round_seconds;
 			app_bzip2_planned_rounds = p.process_rounds;
 			app_bzip2_planned_file = p.path != NULL;
 		}
@@ -456,12 +457,13 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 		return -ENOMEM;
 	p.keep_input = true;  /* for the baseline's re-time, after the chase */
 	rc = app_bzip2_run(&p, res->bzip2, s->err, sizeof(s->err));
-	if (!rc)
+	/* An input of no block timed nothing: no chase to set it against. */
+	if (!rc && res->bzip2->blocks)
 		rc = app_bzip2_chase_beside(s, res, short_form);
-	if (!rc)
+	if (!rc && res->bzip2->blocks)
 		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
 	app_bzip2_release_input(res->bzip2);
-	if (!rc)
+	if (!rc && res->bzip2->blocks)
 		app_bzip2_judge_beside(res->bzip2, short_form ? NULL : app_settings_of(s->o).predictions_path);
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];

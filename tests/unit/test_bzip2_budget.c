@@ -413,7 +413,7 @@ TEST(bzip2_budget_empty_stream_is_priced_by_its_blocks)
 	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
 	struct app_bzip2_params q = file_params();
 	char dir[256], path[300], err[200];
-	double s = -1;
+	struct app_bzip2_estimate s = {.seconds = -1};
 	FILE *f;
 	int rc;
 
@@ -422,7 +422,41 @@ TEST(bzip2_budget_empty_stream_is_priced_by_its_blocks)
 	snprintf(path, sizeof(path), "%s/empty.bz2", dir);
 	CHECK((f = fopen(path, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", path);
 	q.path = path;
-	rc = app_bzip2_estimate(&q, &s, NULL, err, sizeof(err));
+	q.count_instructions = true;
+	rc = app_bzip2_estimate(&q, &s, err, sizeof(err));
 	test_scratch_remove(dir, "bzempty");
-	CHECK(rc == 0 && s > 0 && s < 1, "rc %d, %.3f s estimated: %s", rc, s, rc ? err : "");
+	CHECK(rc == 0 && s.empty && s.seconds > 0 && s.seconds < 1, "rc %d, %.3f s estimated (empty %d): %s", rc,
+	      s.seconds, s.empty, rc ? err : "");
+}
+
+/* Two empty streams, one after the other: both counted (the second's
+ * header is followed by the end-of-stream magic, not a block's), both
+ * checked against libbz2, and nothing timed. */
+TEST(bzip2_run_of_empty_streams_counts_them_and_times_nothing, NEEDS_LIBBZ2)
+{
+	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
+	struct app_bzip2_params q = file_params();
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	char dir[256], path[300], err[200] = "";
+	FILE *f;
+	int rc;
+
+	CHECK(r, "no memory");
+	test_scratch_make(dir, sizeof(dir), "bzempty2");
+	CHECK(dir[0], "mkdtemp");
+	snprintf(path, sizeof(path), "%s/empty2.bz2", dir);
+	CHECK((f = fopen(path, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) &&
+	      fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", path);
+	q.path = path;
+	q.count_instructions = true;
+	q.process_rounds = 5;
+	rc = app_bzip2_run(&q, r, err, sizeof(err));
+	test_scratch_remove(dir, "bzempty2");
+	CHECK(rc == 0, "rc %d: %s", rc, err);
+	CHECK(r->streams == 2 && r->blocks == 0 && r->decoded_bytes == 0, "%u streams, %u blocks, %zu bytes",
+	      r->streams, r->blocks, r->decoded_bytes);
+	CHECK(r->nvariants == 0 && r->ntools == 0 && r->nworkers == 0 && r->libbz2_ntrials == 0,
+	      "timed on no block: %u variants, %u peers, %u worker rows, %u libbz2 trials", r->nvariants, r->ntools,
+	      r->nworkers, r->libbz2_ntrials);
+	free(r);
 }

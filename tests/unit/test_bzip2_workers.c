@@ -20,6 +20,7 @@
 static void planted(struct app_bzip2_result *r, double one_s, double two_s)
 {
 	memset(r, 0, sizeof(*r));
+	r->blocks = 2;
 	r->baseline.checked = true;
 	r->baseline.floor_pct = 5.0;
 	r->nworkers = 2;
@@ -113,6 +114,37 @@ TEST(bzip2_workers_speedup_still_above_its_workers_is_marked)
 	CHECK(json, "no JSON");
 	CHECK(strstr(json, "\"speedup_above_workers\":true") || strstr(json, "\"speedup_above_workers\": true"),
 	      "JSON without the mark:\n%.2000s", json);
+	free(json);
+	free(r);
+}
+
+/* An input of no block (an empty stream) times nothing: the text says so
+ * in place of the tables, and the JSON holds no figure (null, no best),
+ * never a rate or a speed-up of zeros. */
+TEST(bzip2_empty_input_prints_no_figure)
+{
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	struct memout m;
+	struct jsonw *w;
+	char *text, *json;
+
+	CHECK(r, "no memory");
+	r->streams = 1;
+	snprintf(r->input, sizeof(r->input), "empty.bz2: 14 bytes, 0 blocks, 1 stream, 0 bytes decoded");
+	text = text_of(r);
+	CHECK(text, "no text");
+	CHECK(strstr(text, "nothing to time: the input holds no block (1 empty stream)"), "no line saying so:\n%s",
+	      text);
+	CHECK(!strstr(text, "MB/s") && !strstr(text, "x libbz2") && !strstr(text, "predicted"),
+	      "a rate or a ratio printed:\n%s", text);
+	free(text);
+	w = memout_json_open(&m);
+	CHECK(w, "no JSON writer");
+	app_bzip2_write_json(r, w, "bzip2");
+	json = memout_json_close(&m);
+	CHECK(json, "no JSON");
+	CHECK(strstr(json, "\"best\": null") && strstr(json, "\"libbz2_mb_per_s\": null"),
+	      "a figure where nothing was timed:\n%.3000s", json);
 	free(json);
 	free(r);
 }

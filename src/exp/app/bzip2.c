@@ -1306,6 +1306,13 @@ static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, st
 		return 0;
 	if (!(cand = bz2_scan_blocks(*in, *len, &ncand)))
 		return -ENOMEM;
+	if (!ncand) {
+		/* Nothing to time (app_bzip2_run stops after the check). */
+		r->budget_seconds = q->budget_seconds;
+		r->estimated_seconds = APP_BZ2_EMPTY_S;
+		free(cand);
+		return 0;
+	}
 	app_bzip2_probe(q, *in, *len, cand, ncand, &rt);
 	r->rates = rt;
 	app_bzip2_fit(q, r, &rt, ncand, sh);
@@ -1319,8 +1326,7 @@ static int fit_budget(struct app_bzip2_params *q, struct app_bzip2_result *r, st
 	return 0;
 }
 
-int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double *round_seconds, char *err,
-		       size_t errlen)
+int app_bzip2_estimate(const struct app_bzip2_params *p, struct app_bzip2_estimate *e, char *err, size_t errlen)
 {
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
 	struct app_bzip2_shrink sh;
@@ -1331,9 +1337,7 @@ int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double
 	uint64_t *cand = NULL;
 	int rc = -ENOMEM;
 
-	*seconds = 0;
-	if (round_seconds)
-		*round_seconds = 0;
+	*e = (struct app_bzip2_estimate){0};
 	if (!r)
 		return -ENOMEM;
 	if (p->path) {
@@ -1354,21 +1358,23 @@ int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double
 	if (!(cand = bz2_scan_blocks(in, len, &ncand)))
 		goto out;
 	rc = 0;
-	/* No block (empty streams): nothing to probe and nothing to decode,
-	 * so only the run's fixed costs are priced (all rates 0), not the
-	 * fallback's guess of a full block. */
-	if (!ncand)
-		rt = (struct app_bzip2_rates){0};
-	else if (app_bzip2_probe(p, in, len, cand, ncand, &rt))
+	/* No block (empty streams): nothing to probe and nothing to time
+	 * (app_bzip2_run stops after the check), not the fallback's guess of
+	 * a full block nor the fixed costs of parts that do not run. */
+	if (!ncand) {
+		e->seconds = APP_BZ2_EMPTY_S;
+		e->empty = true;
+		goto out;
+	}
+	if (app_bzip2_probe(p, in, len, cand, ncand, &rt))
 		goto out;
 	rt.k1 *= scale;
 	rt.lanes *= scale;
 	rt.hash *= scale;
 	app_bzip2_fit(p, r, &rt, ncand, &sh);
-	*seconds = r->estimated_seconds + gen;
-	if (round_seconds)
-		*round_seconds = app_bzip2_process_round_seconds(p, &rt) *
-				 (sh.blocks && ncand ? (double)sh.blocks / (double)ncand : 1);
+	e->seconds = r->estimated_seconds + gen;
+	e->round_seconds = app_bzip2_process_round_seconds(p, &rt) *
+			   (sh.blocks && ncand ? (double)sh.blocks / (double)ncand : 1);
 out:
 	free(in);
 	free(cand);
@@ -1440,13 +1446,14 @@ static int check_references(const struct app_bzip2_params *p, struct app_bzip2_r
 	return 0;
 }
 
-/* The next stream header after byte i (a "BZh" level and a block magic),
- * or len. */
+/* The next stream header after byte i (a "BZh" level, then a block magic
+ * or an empty stream's end-of-stream magic), or len. */
 static size_t next_stream(const uint8_t *in, size_t len, size_t i)
 {
 	for (size_t j = i + 4; j + 4 <= len; j++)
 		if (in[j] == 'B' && !memcmp(in + j, "BZh", 3) && in[j + 3] >= '1' && in[j + 3] <= '9' && j + 10 <= len &&
-		    !memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6))
+		    (!memcmp(in + j + 4, "\x31\x41\x59\x26\x53\x59", 6) ||
+		     !memcmp(in + j + 4, "\x17\x72\x45\x38\x50\x90", 6)))
 			return j;
 	return len;
 }
@@ -1570,6 +1577,13 @@ int app_bzip2_run(const struct app_bzip2_params *p, struct app_bzip2_result *r, 
 		goto out;
 	count_streams(r, in, len);
 	describe_input(p, r, len);
+	/* No block (empty streams): both decoders give 0 bytes, checked above,
+	 * and there is nothing to time; every rate would be a ratio of zeros
+	 * or of two process starts. */
+	if (!r->blocks) {
+		r->nvariants = 0;
+		goto out;
+	}
 
 	plan_variants(&q, r, shrink.reduced);
 	if ((rc = run_variants(&q, r, in, len, err, errlen)) || (rc = time_libbz2(&q, r, in, len, buf, err, errlen)))

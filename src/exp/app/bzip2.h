@@ -423,13 +423,19 @@ void app_bzip2_fit(const struct app_bzip2_params *q, struct app_bzip2_result *r,
 uint8_t *app_bzip2_prefix_stream(const uint8_t *in, size_t len, const uint64_t *cand, size_t ncand, size_t blocks,
 				 size_t *out_len);
 
-/* What app_bzip2_run with p will take, in seconds (the planner's price):
- * the probe and the fit on the file, or on one block of the generated
- * text scaled to its size with the generation's own time; round_seconds
- * (may be NULL): of that, one whole-process round's. 0 (seconds 0 when
- * nothing decodes), or -EINVAL/-errno with err filled as below. */
-int app_bzip2_estimate(const struct app_bzip2_params *p, double *seconds, double *round_seconds, char *err,
-		       size_t errlen);
+/* What app_bzip2_run with p will take (the planner's price): the probe
+ * and the fit on the file, or on one block of the generated text scaled to
+ * its size with the generation's own time. An input of no block (empty
+ * streams) is its check alone: nothing is timed, nor the chase beside. */
+struct app_bzip2_estimate {
+	double seconds;
+	double round_seconds;   /* of that, one whole-process round's */
+	bool empty;             /* no block: APP_BZ2_EMPTY_S */
+};
+#define APP_BZ2_EMPTY_S 0.1
+/* 0 (seconds 0 when nothing decodes), or -EINVAL/-errno with err filled
+ * as below. */
+int app_bzip2_estimate(const struct app_bzip2_params *p, struct app_bzip2_estimate *e, char *err, size_t errlen);
 
 /* exp/app/bzip2_whole.c. The whole decoder as processes over in[0..len)
  * (r->decoded_bytes and r->hash expected of each), p->process_rounds
