@@ -153,6 +153,11 @@ static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsi
 #define BZ2_PLAIN_CRC 4u      /* slicing by 4, not by 8 */
 #define BZ2_PLAIN_RLE 8u      /* the run-length stage a byte at a time, not by word search */
 #define BZ2_PLAIN_ALL 15u
+/* Not a plain path but a form of the fast one, off unless asked for (an
+ * axis of the experiment): the next group's Huffman lookups taken as a
+ * lane between the steps of this group's zero-run and MTF loop
+ * (symbols_split.c), two chains on one core instead of two passes. */
+#define BZ2_DECODE_LANE 16u
 
 /* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
 struct bz2_walk_job;
@@ -198,8 +203,10 @@ enum bz2_list_form { BZ2_LIST_WORDS, BZ2_LIST_SHUFFLE, BZ2_LIST_VBMI };
  * set); it takes the widest the CPU also has, bz2_split_list_form(). */
 extern enum bz2_list_form bz2_split_list_max;
 enum bz2_list_form bz2_split_list_form(void);
+/* lane: the BZ2_DECODE_LANE form. */
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
-		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e);
+		      uint32_t nselectors, uint32_t max_block, bool lane, struct bz2_walk_job *pace,
+		      struct bz2_error *e);
 
 /* ---- ibwt.c: the inverse BWT ---- */
 /* bzip2's T-vector: tt[j] = (next row << 8) | the byte row j starts with

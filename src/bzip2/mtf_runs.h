@@ -1,7 +1,8 @@
 /*
  * The second pass of symbols_split.c's decode, written once and compiled
  * once per form of the MTF list: symbols_split.c includes this file with
- * MTF_RUNS_NAME (the block loop's name), MTF_RUNS_ATTR (its attributes: a
+ * MTF_RUNS_NAME (the block loop's name; NAME_lane its BZ2_DECODE_LANE
+ * form), MTF_RUNS_ATTR (their attributes: a
  * target ISA), MTF_LIST (the list's type), MTF_LOCALS / MTF_SAVE (the
  * list's register part in and out of locals), MTF_FRONT() and
  * MTF_MOVE(i) and MTF_FILL(p) (MTF_FILL_BYTES copies of the front byte
@@ -18,10 +19,19 @@
  * only when longer; the column has BZ2_BWT_SLACK bytes
  * past the block for the store's tail and for the byte a run symbol
  * writes and does not keep.
+ *
+ * The lane form takes the next group's Huffman lookups (huff_lane) between
+ * this group's steps; the two-pass form decodes each group whole before
+ * its loop. Both are compiled from one body with with_lane a constant, so the
+ * two-pass loop carries no test of it.
  */
 #ifdef MTF_RUNS_NAME
 
-static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *r, MTF_LIST *list)
+#define MTF_CAT_(a, b) a##b
+#define MTF_CAT(a, b) MTF_CAT_(a, b)
+
+static inline __attribute__((always_inline)) MTF_RUNS_ATTR int
+MTF_CAT(MTF_RUNS_NAME, _body)(const struct split *sp, struct mtf_runs *r, MTF_LIST *list, const bool with_lane)
 {
 	uint8_t *out = r->out;
 	uint32_t n = 0, run = 0, weight = 1;
@@ -29,16 +39,23 @@ static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *
 	uint64_t pace_at = sp->pace ? 0 : UINT64_MAX;
 	MTF_LOCALS;
 
+	uint16_t syms[2][BZ2_GROUP_SYMBOLS + 2];
+	uint64_t next_start = 0;
+	int next_rc = group_next(sp, 0, syms[0], &next_start);
+
 	for (uint32_t group = 0;; group++) {
-		uint16_t syms[BZ2_GROUP_SYMBOLS + 2];
-		uint64_t start = 0;
-		int rc = group_next(sp, group, syms, &start);
+		const uint16_t *cur = syms[group & 1];
+		uint64_t start = next_start;
+		int rc = next_rc;
 		unsigned k = (unsigned)rc & GROUP_COUNT;
+		struct huff_lane lane = {.rc = 0};
 
 		if (rc < 0)
 			return -1;
+		if (with_lane && !(rc & GROUP_EOB))
+			lane = lane_begin(sp, group + 1, syms[(group + 1) & 1], &next_start, &next_rc);
 		for (unsigned i = 0; i < k; i++) {
-			uint32_t s = syms[i], lit = s > 1, flush;
+			uint32_t s = cur[i], lit = s > 1, flush;
 
 			/* RUNA adds the weight, RUNB twice it: a bijective
 			 * base-2 number, least significant digit first. */
@@ -66,15 +83,33 @@ static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *
 			 * loop computes. */
 			if (n >= pace_at)
 				pace_at = bz2_walk_pace(sp->pace, n + 1);
+			if (with_lane && lane.rc == LANE_LIVE)
+				lane_step(&lane);
 		}
 		if (rc & GROUP_EOB) {
 			r->n = n, r->run = run;
 			MTF_SAVE;
 			return split_end(sp, r, MTF_FRONT(), start);
 		}
+		if (with_lane && lane.rc)
+			next_rc = lane_end(sp, lane);
+		else if (!with_lane || next_rc == LANE_LIVE)
+			next_rc = group_next(sp, group + 1, syms[(group + 1) & 1], &next_start);
 	}
 }
 
+static MTF_RUNS_ATTR int MTF_RUNS_NAME(const struct split *sp, struct mtf_runs *r, MTF_LIST *list)
+{
+	return MTF_CAT(MTF_RUNS_NAME, _body)(sp, r, list, false);
+}
+
+static MTF_RUNS_ATTR int MTF_CAT(MTF_RUNS_NAME, _lane)(const struct split *sp, struct mtf_runs *r, MTF_LIST *list)
+{
+	return MTF_CAT(MTF_RUNS_NAME, _body)(sp, r, list, true);
+}
+
+#undef MTF_CAT
+#undef MTF_CAT_
 #undef MTF_RUNS_NAME
 #undef MTF_RUNS_ATTR
 #undef MTF_LIST

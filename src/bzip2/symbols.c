@@ -221,7 +221,8 @@ int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t 
 	bool table = !(plain & BZ2_PLAIN_HUFFMAN), words = !(plain & BZ2_PLAIN_MTF);
 
 	if (table && words)
-		return bz2_symbols_split(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
+		return bz2_symbols_split(b, blk, seq_to_byte, used, nselectors, max_block, plain & BZ2_DECODE_LANE, pace,
+					 e);
 	if (table)
 		return symbols_table(b, blk, seq_to_byte, used, nselectors, max_block, pace, e);
 	if (words)

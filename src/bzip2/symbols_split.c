@@ -218,33 +218,138 @@ static int split_fail(const struct split *sp, uint64_t start, const char *why)
 	return fail(sp->e, start, why);
 }
 
+/* The table of the group that starts at b, or NULL with the error filled
+ * when the group may not start there; *start its first bit. */
+static const struct bz2_huffman *group_table(const struct split *sp, uint32_t group, uint64_t *start)
+{
+	const struct bz2_bits *b = sp->b;
+	const struct bz2_block *blk = sp->blk;
+
+	if (group >= sp->nselectors) {
+		fail(sp->e, bz2_bits_pos(b), "more symbols than the selectors cover");
+		return NULL;
+	}
+	if (bz2_bits_truncated(b)) {
+		fail(sp->e, (uint64_t)(b->end - b->base) * 8, "truncated: the input ends inside this block");
+		return NULL;
+	}
+	if (blk->bad_tables >> blk->selectors[group] & 1) {
+		fail(sp->e, bz2_bits_pos(b), "bad Huffman table: more codes than the lengths allow");
+		return NULL;
+	}
+	*start = bz2_bits_pos(b);
+	return &blk->tables[blk->selectors[group]];
+}
+
+static int bad_code(const struct split *sp, uint64_t bad)
+{
+	return fail(sp->e, bad, "bad Huffman code: bits that are no code of the table");
+}
+
 /* The next group's codes into syms: group_codes's result, or -1 with the
  * error filled; *start its first bit. */
 static int group_next(const struct split *sp, uint32_t group, uint16_t *syms, uint64_t *start)
 {
 	struct bz2_bits *b = sp->b;
-	const struct bz2_block *blk = sp->blk;
-	const struct bz2_huffman *h;
+	const struct bz2_huffman *h = group_table(sp, group, start);
 	uint64_t bad = 0;
 	int rc;
 
-	if (group >= sp->nselectors)
-		return fail(sp->e, bz2_bits_pos(b), "more symbols than the selectors cover");
-	if (bz2_bits_truncated(b))
-		return fail(sp->e, (uint64_t)(b->end - b->base) * 8, "truncated: the input ends inside this block");
-	if (blk->bad_tables >> blk->selectors[group] & 1)
-		return fail(sp->e, bz2_bits_pos(b), "bad Huffman table: more codes than the lengths allow");
-	h = &blk->tables[blk->selectors[group]];
-	*start = bz2_bits_pos(b);
+	if (!h)
+		return -1;
 	if (b->end - b->p >= BZ2_GROUP_SAFE_BYTES) {
 		rc = group_codes(h, b, syms, sp->eob);
 		bad = bz2_bits_pos(b);
 	} else {
 		rc = group_codes_near_end(h, b, syms, sp->eob, &bad);
 	}
-	if (rc < 0)
-		return fail(sp->e, bad, "bad Huffman code: bits that are no code of the table");
-	return rc;
+	return rc < 0 ? bad_code(sp, bad) : rc;
+}
+
+/* The next group's Huffman decode as a lane: one lookup a step, taken
+ * between the steps of the group before's zero-run and MTF loop. The two
+ * are independent chains (the bit position here, the list there) that the
+ * two-pass form runs one after the other. */
+#define LANE_LIVE (-2)
+struct huff_lane {
+	const struct bz2_huffman *h;
+	const uint8_t *p;
+	uint64_t buf;
+	unsigned count, k, eob;
+	int rc;                 /* LANE_LIVE, then group_codes's result; 0: no lane */
+	uint16_t *syms;
+};
+
+/* The lane on group `group` when the input holds its worst case; else a
+ * lane that is not live (the group decodes after, by group_next), *rc its
+ * error or LANE_LIVE. By value, as lane_end takes it: a lane whose address
+ * escapes lives in memory, and its bit buffer's store and reload join the
+ * chain from one lookup to the next. */
+static struct huff_lane lane_begin(const struct split *sp, uint32_t group, uint16_t *syms, uint64_t *start,
+				   int *rc)
+{
+	const struct bz2_bits *b = sp->b;
+	const struct bz2_huffman *h = group_table(sp, group, start);
+
+	*rc = h ? LANE_LIVE : -1;
+	if (!h || b->end - b->p < BZ2_GROUP_SAFE_BYTES)
+		return (struct huff_lane){.rc = 0};
+	return (struct huff_lane){.h = h, .p = b->p, .buf = b->buf, .count = b->count, .eob = sp->eob,
+				  .rc = LANE_LIVE, .syms = syms};
+}
+
+/* One lookup: one or two codes, or a long one; the lane's result once the
+ * group is whole, ends the block or reads bits that are no code. */
+static inline __attribute__((always_inline)) void lane_step(struct huff_lane *l)
+{
+	uint32_t x, s1, two, len;
+	uint64_t buf = l->buf | bz2_load_be64(l->p) >> l->count;
+
+	/* Branchless: 56..63 bits after it, enough for a 20-bit code. */
+	l->p += (63 - l->count) >> 3;
+	l->count |= 56;
+	x = l->h->pair[buf >> (64 - BZ2_FAST_BITS)];
+	if (__builtin_expect(!x, 0)) {
+		int rc;
+
+		l->buf = buf;
+		rc = long_code(l->h, &l->buf, &l->count, l->syms, &l->k, l->eob);
+		if (rc)
+			l->rc = rc;
+		else if (l->k == BZ2_GROUP_SYMBOLS)
+			l->rc = BZ2_GROUP_SYMBOLS;
+		return;
+	}
+	s1 = (x >> 10) & 511;
+	len = (x >> 5) & 15;
+	if (__builtin_expect(s1 == l->eob, 0)) {
+		l->buf = buf << len;
+		l->count -= len;
+		l->rc = (int)(l->k | GROUP_EOB);
+		return;
+	}
+	/* The second code only where the group has room for it. */
+	two = (x >> 9) & (l->k + 1 < BZ2_GROUP_SYMBOLS);
+	len = two ? x & 31 : len;
+	l->syms[l->k] = (uint16_t)s1;
+	l->syms[l->k + 1] = (uint16_t)(x >> 19);
+	l->buf = buf << len;
+	l->count -= len;
+	l->k += 1 + two;
+	if (l->k == BZ2_GROUP_SYMBOLS)
+		l->rc = BZ2_GROUP_SYMBOLS;
+}
+
+/* The lane's group whole, b moved past it: group_codes's result, or -1
+ * with the error filled. */
+static int lane_end(const struct split *sp, struct huff_lane l)
+{
+	struct bz2_bits *b = sp->b;
+
+	while (l.rc == LANE_LIVE)
+		lane_step(&l);
+	b->p = l.p, b->buf = l.buf, b->count = l.count;
+	return l.rc < 0 ? bad_code(sp, bz2_bits_pos(b)) : l.rc;
 }
 
 /* The pending run at the block's end; the column's byte counts. */
@@ -377,7 +482,8 @@ enum bz2_list_form bz2_split_list_form(void)
 }
 
 int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
-		      uint32_t nselectors, uint32_t max_block, struct bz2_walk_job *pace, struct bz2_error *e)
+		      uint32_t nselectors, uint32_t max_block, bool lane, struct bz2_walk_job *pace,
+		      struct bz2_error *e)
 {
 	const struct split sp = {.b = b, .blk = blk, .nselectors = nselectors, .eob = used + 1, .pace = pace, .e = e};
 	struct mtf_runs r = {.out = blk->bwt, .max_block = max_block};
@@ -389,19 +495,19 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 		struct vbmi_list list;
 
 		vbmi_list_init(&list, seq_to_byte, used);
-		return runs_vbmi(&sp, &r, &list);
+		return lane ? runs_vbmi_lane(&sp, &r, &list) : runs_vbmi(&sp, &r, &list);
 	}
 	if (form == BZ2_LIST_SHUFFLE) {
 		struct shuffle_list list;
 
 		shuffle_list_init(&list, seq_to_byte, used);
-		return runs_shuffle(&sp, &r, &list);
+		return lane ? runs_shuffle_lane(&sp, &r, &list) : runs_shuffle(&sp, &r, &list);
 	}
 #endif
 	{
 		struct words_list list;
 
 		words_list_init(&list, seq_to_byte, used);
-		return runs_words(&sp, &r, &list);
+		return lane ? runs_words_lane(&sp, &r, &list) : runs_words(&sp, &r, &list);
 	}
 }

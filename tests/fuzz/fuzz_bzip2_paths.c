@@ -165,6 +165,7 @@ static void block_paths(const uint8_t *data, size_t size)
 	uint64_t bit = 0;
 	uint32_t max_block = BZ2_MAX_BLOCK_BYTES;
 	int rc0 = 0;
+	struct bz2_error e0 = {0};
 
 	for (int i = 0; i < 2; i++)
 		if (!blk[i] && (!(blk[i] = calloc(1, sizeof(*blk[i]))) || !(blk[i]->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK))))
@@ -175,25 +176,34 @@ static void block_paths(const uint8_t *data, size_t size)
 		max_block = 100000u * (uint32_t)(data[3] - '0');
 	}
 	/* Past the path sets, all fast again with each narrower form of the
-	 * MTF list (words, then the 16-byte shuffle) where the CPU has it. */
-	for (unsigned i = 0; i <= path_sets() + 2; i++) {
+	 * MTF list (words, then the 16-byte shuffle) where the CPU has it,
+	 * then the lane form with each of the three. */
+	for (unsigned i = 0; i <= path_sets() + 5; i++) {
 		struct bz2_block *x = blk[i ? 1 : 0];
 		struct bz2_error e = {0};
 		struct bz2_bits b;
+		unsigned past = i > path_sets() ? i - path_sets() - 1 : 0, plain = 0;
 		int rc;
 
+		if (i && i <= path_sets())
+			plain = path_set(i - 1);
+		else if (past >= 2)
+			plain = BZ2_DECODE_LANE;
 		bz2_bits_init(&b, data, size, bit);
-		bz2_split_list_max = i > path_sets() ? (enum bz2_list_form)(i - path_sets() - 1) : BZ2_LIST_VBMI;
-		rc = bz2_block_decode(&b, max_block, x, i && i <= path_sets() ? path_set(i - 1) : 0, NULL, &e);
+		bz2_split_list_max = i > path_sets() ? (enum bz2_list_form)(past < 2 ? past : past - 2) : BZ2_LIST_VBMI;
+		rc = bz2_block_decode(&b, max_block, x, plain, NULL, &e);
 		bz2_split_list_max = BZ2_LIST_VBMI;
 		if (rc && (!e.what[0] || strchr(e.what, '\n')))
 			abort();  /* a refusal says why, on one line */
 		if (!i) {
 			rc0 = rc;
+			e0 = e;
 			continue;
 		}
 		if (rc != rc0)
 			abort();  /* one path refused what another accepted */
+		if (rc && plain == BZ2_DECODE_LANE && (strcmp(e.what, e0.what) || e.byte_offset != e0.byte_offset))
+			abort();  /* the lane form refused with another reason or byte */
 		if (!rc && (x->nblock != blk[0]->nblock || x->orig_ptr != blk[0]->orig_ptr ||
 			    x->stored_crc != blk[0]->stored_crc || memcmp(x->counts, blk[0]->counts, sizeof(x->counts)) ||
 			    memcmp(x->bwt, blk[0]->bwt, x->nblock)))

@@ -97,3 +97,55 @@ TEST(bzip2_predictions_verdicts_against_the_floor)
 	free(ps);
 	free(r);
 }
+
+/* The decode-stage axes from planted variants at one walk: each path's
+ * over all plain, and the lane axis over every path fast in two passes
+ * (not over all plain), f and s from the stages, 1/((1-f)+f/s) beside the
+ * measured whole; a prediction names it as "lane". */
+TEST(bzip2_lane_axis_is_set_against_the_two_passes)
+{
+	struct app_bzip2_predictions *ps = calloc(1, sizeof(*ps));
+	struct app_bzip2_result *r = calloc(1, sizeof(*r));
+	/* K=1; the walk's two passes, all fast; all plain; Huffman alone fast;
+	 * the lane form: its decode stage 0.30 -> 0.20 s of a 1.00 s whole. */
+	static const struct {
+		unsigned k, plain;
+		double decode, whole;
+	} v[] = {
+		{1, 0, 0.30, 2.00}, {8, 0, 0.30, 1.00}, {8, BZ2_PLAIN_ALL, 0.60, 1.40},
+		{8, BZ2_PLAIN_ALL & ~BZ2_PLAIN_HUFFMAN, 0.45, 1.25}, {8, BZ2_DECODE_LANE, 0.20, 0.92},
+	};
+	const struct app_bzip2_axis *lane = NULL;
+	char err[300];
+
+	CHECK(ps && r, "calloc");
+	r->nvariants = sizeof(v) / sizeof(v[0]);
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		r->variants[i].k = v[i].k;
+		r->variants[i].plain = v[i].plain;
+		r->variants[i].prefetch = v[i].k > 1 ? BZ2_PREFETCH_NEXT : BZ2_PREFETCH_OFF;
+		r->variants[i].stages.decode = v[i].decode;
+		r->variants[i].warm_seconds = v[i].whole;
+		r->variants[i].mb_per_s = 1 / v[i].whole;
+	}
+	app_bzip2_derive(r);
+	for (unsigned i = 0; i < r->naxes; i++)
+		if (!strcmp(r->axes[i].name, "lane"))
+			lane = &r->axes[i];
+	CHECK(r->naxes == 2 && lane, "%u axes, lane %s", r->naxes, lane ? "found" : "missing");
+	CHECK(lane->plain_variant == 1 && lane->fast_variant == 4, "lane set against variant %u (expected the two "
+	      "passes, 1), its own %u", lane->plain_variant, lane->fast_variant);
+	CHECK(fabs(lane->stage_fraction - 0.30) < 1e-12 && fabs(lane->stage_speedup - 1.5) < 1e-12 &&
+	      fabs(lane->predicted_speedup - 1 / (0.7 + 0.3 / 1.5)) < 1e-12 &&
+	      fabs(lane->measured_speedup - 1 / 0.92) < 1e-12,
+	      "f %.3f s %.3f predicted %.4f measured %.4f", lane->stage_fraction, lane->stage_speedup,
+	      lane->predicted_speedup, lane->measured_speedup);
+	CHECK(r->axes[0].plain_variant == 2 && !strcmp(r->axes[0].name, "huffman"), "huffman against variant %u",
+	      r->axes[0].plain_variant);
+	CHECK(parse("lane 1.1 the lookups' chain hides under the MTF\n", ps, err, sizeof(err)) == 0, "%s", err);
+	app_bzip2_predictions_judge(ps, r, 5);
+	CHECK(ps->p[0].measured == lane->stage_speedup, "the lane prediction judged against %.3f",
+	      ps->p[0].measured);
+	free(ps);
+	free(r);
+}

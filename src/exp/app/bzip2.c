@@ -879,56 +879,86 @@ static struct app_bzip2_variant *add_variant(struct app_bzip2_result *r, unsigne
 
 /* The decode-stage axes: which path each names, its fast form and the
  * stage it changes. */
-static const unsigned axis_bits[APP_BZ2_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC, BZ2_PLAIN_RLE};
-static const char *const axis_names[APP_BZ2_AXES] = {"huffman", "mtf", "crc", "rle"};
-static const char *const axis_fast[APP_BZ2_AXES] = {"pair table, unchecked groups", "packed words", "slicing by 8, 3 streams",
-						     "word search"};
-static const char *const axis_stage[APP_BZ2_AXES] = {"decode", "decode", "crc", "rle"};
+static const unsigned axis_bits[APP_BZ2_PLAIN_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC,
+							BZ2_PLAIN_RLE};
+static const char *const axis_names[APP_BZ2_PLAIN_AXES] = {"huffman", "mtf", "crc", "rle"};
+static const char *const axis_fast[APP_BZ2_PLAIN_AXES] = {"pair table, unchecked groups", "packed words",
+							  "slicing by 8, 3 streams", "word search"};
+static const char *const axis_stage[APP_BZ2_PLAIN_AXES] = {"decode", "decode", "crc", "rle"};
 
 static double stage_of(const struct app_bzip2_stages *s, const char *name)
 {
 	return !strcmp(name, "decode") ? s->decode : !strcmp(name, "crc") ? s->crc : s->rle;
 }
 
-static int find_plain(const struct app_bzip2_result *r, unsigned plain)
+/* The variant with these decode paths at like's walk (the sweep's pages,
+ * reused output, no overlap), or -1. */
+static int find_paths(const struct app_bzip2_result *r, unsigned plain, const struct app_bzip2_variant *like)
 {
-	for (unsigned i = 0; i < r->nvariants; i++)
-		if (r->variants[i].plain == plain)
+	for (unsigned i = 0; i < r->nvariants; i++) {
+		const struct app_bzip2_variant *v = &r->variants[i];
+
+		if (v->plain == plain && v->k == like->k && v->layout == like->layout && v->prefetch == like->prefetch &&
+		    !v->fresh_output && v->overlap == BZ2_OVERLAP_OFF && v->pages == r->pages)
 			return (int)i;
+	}
 	return -1;
 }
 
-/* Each axis: the all-plain variant against the one with only it fast. */
+/* One axis from its base and its variant: f the stage's share of the
+ * base whole, s the stage's own speedup, the prediction from them and the
+ * whole's measured speedup. */
+static void axis_fill(struct app_bzip2_result *r, struct app_bzip2_axis *x, int base, int one)
+{
+	const struct app_bzip2_variant *vp = &r->variants[base], *vf = &r->variants[one];
+	double f, s;
+
+	x->plain_variant = (unsigned)base;
+	x->fast_variant = (unsigned)one;
+	x->stage_plain_seconds = stage_of(&vp->stages, x->stage);
+	x->stage_fast_seconds = stage_of(&vf->stages, x->stage);
+	f = vp->warm_seconds > 0 ? x->stage_plain_seconds / vp->warm_seconds : 0;
+	s = x->stage_fast_seconds > 0 ? x->stage_plain_seconds / x->stage_fast_seconds : 0;
+	x->stage_fraction = f;
+	x->stage_speedup = s;
+	x->predicted_speedup = s > 0 ? 1.0 / ((1 - f) + f / s) : 0;
+	x->measured_speedup = vf->warm_seconds > 0 ? vp->warm_seconds / vf->warm_seconds : 0;
+	r->naxes++;
+}
+
+/* Each path's axis: the all-plain variant against the one with only it
+ * fast; then the lane axis at the same walk: every path fast in two
+ * passes against the lane form. */
 static void derive_axes(struct app_bzip2_result *r)
 {
-	int all = find_plain(r, BZ2_PLAIN_ALL);
+	int all = -1, fast, lane;
 
+	for (unsigned i = 0; i < r->nvariants && all < 0; i++)
+		if (r->variants[i].plain == BZ2_PLAIN_ALL)
+			all = (int)i;
 	r->naxes = 0;
 	if (all < 0)
 		return;
-	for (unsigned a = 0; a < APP_BZ2_AXES; a++) {
-		int one = find_plain(r, BZ2_PLAIN_ALL & ~axis_bits[a]);
+	for (unsigned a = 0; a < APP_BZ2_PLAIN_AXES; a++) {
+		int one = find_paths(r, BZ2_PLAIN_ALL & ~axis_bits[a], &r->variants[all]);
 		struct app_bzip2_axis *x = &r->axes[r->naxes];
-		const struct app_bzip2_variant *vp = &r->variants[all], *vf;
-		double f, s;
 
 		if (one < 0)
 			continue;
-		vf = &r->variants[one];
 		x->name = axis_names[a];
 		x->fast_path = axis_fast[a];
 		x->stage = axis_stage[a];
-		x->plain_variant = (unsigned)all;
-		x->fast_variant = (unsigned)one;
-		x->stage_plain_seconds = stage_of(&vp->stages, x->stage);
-		x->stage_fast_seconds = stage_of(&vf->stages, x->stage);
-		f = vp->warm_seconds > 0 ? x->stage_plain_seconds / vp->warm_seconds : 0;
-		s = x->stage_fast_seconds > 0 ? x->stage_plain_seconds / x->stage_fast_seconds : 0;
-		x->stage_fraction = f;
-		x->stage_speedup = s;
-		x->predicted_speedup = s > 0 ? 1.0 / ((1 - f) + f / s) : 0;
-		x->measured_speedup = vf->warm_seconds > 0 ? vp->warm_seconds / vf->warm_seconds : 0;
-		r->naxes++;
+		axis_fill(r, x, all, one);
+	}
+	fast = find_paths(r, 0, &r->variants[all]);
+	lane = find_paths(r, BZ2_DECODE_LANE, &r->variants[all]);
+	if (fast >= 0 && lane >= 0) {
+		struct app_bzip2_axis *x = &r->axes[r->naxes];
+
+		x->name = "lane";
+		x->fast_path = "Huffman lane beside MTF";
+		x->stage = "decode";
+		axis_fill(r, x, fast, lane);
 	}
 }
 
@@ -1167,13 +1197,15 @@ static void plan_variants(const struct app_bzip2_params *p, struct app_bzip2_res
 	}
 	/* The decode-stage axes at one walk (the default sweep's prefetch-next
 	 * one, else the last narrowed): all paths plain, then each alone fast;
-	 * the all-fast one is that walk's own variant. */
+	 * the all-fast one is that walk's own variant, and the lane axis its
+	 * lane form. */
 	if (r->nvariants) {
 		struct app_bzip2_variant at = r->variants[axis_at < r->nvariants ? axis_at : r->nvariants - 1];
 
 		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL);
-		for (unsigned a = 0; a < APP_BZ2_AXES; a++)
+		for (unsigned a = 0; a < APP_BZ2_PLAIN_AXES; a++)
 			add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_PLAIN_ALL & ~axis_bits[a]);
+		add_variant(r, at.k, at.layout, at.prefetch, false, BZ2_DECODE_LANE);
 		plan_translation(p, r, &at);
 	}
 	plan_overlaps(r);

@@ -72,7 +72,10 @@ struct app_bzip2_rates {
 };
 
 #define APP_BZ2_TRIALS_MAX 16
-#define APP_BZ2_AXES 4
+/* The decode-stage axes: four paths, each alone fast over all plain, and
+ * the lane form over the two passes (every path fast). */
+#define APP_BZ2_PLAIN_AXES 4
+#define APP_BZ2_AXES (APP_BZ2_PLAIN_AXES + 1)
 
 struct app_bzip2_variant {
 	unsigned k, segments;
@@ -105,7 +108,9 @@ struct app_bzip2_variant {
 };
 
 /* One decode-stage axis (Huffman, MTF, CRC, RLE) at the best walk: the
- * all-plain variant against the one with only this path fast. */
+ * all-plain variant against the one with only this path fast; the lane
+ * axis: every path fast in two passes (plain_variant here) against the
+ * lane form (BZ2_DECODE_LANE). */
 struct app_bzip2_axis {
 	const char *name, *fast_path, *stage;  /* "huffman", "pair table", "decode" */
 	unsigned plain_variant, fast_variant;  /* indices into variants[] */

@@ -183,14 +183,14 @@ static double variant_seconds(const struct app_bzip2_variant *v, const struct ap
 	double lanes = v->k >= 8 ? 1.0 : 1.0 + (8.0 / v->k - 1.0) / 6.0;
 
 	if (v->k == 1)
-		return rt->k1 * (v->plain ? 1.3 : 1.0);
+		return rt->k1 * (v->plain & BZ2_PLAIN_ALL ? 1.3 : 1.0);
 	switch (v->overlap) {
 	case BZ2_OVERLAP_INTERLEAVE:
 		return rt->lanes * lanes;  /* both stages on one core, as in turn */
 	case BZ2_OVERLAP_SCOUT:
 		return rt->lanes * lanes * scout_share(rt);
 	default:
-		return rt->lanes * lanes * (v->plain ? 1.3 : 1.0);
+		return rt->lanes * lanes * (v->plain & BZ2_PLAIN_ALL ? 1.3 : 1.0);
 	}
 }
 

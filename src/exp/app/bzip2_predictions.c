@@ -29,13 +29,14 @@ static const struct {
 	{"lanes", "walk_speedup", true},    {"r", "walk_ratio", true},
 	{"huffman", "stage_speedup", false}, {"mtf", "stage_speedup", false},
 	{"crc", "stage_speedup", false},     {"rle", "stage_speedup", false},
+	{"lane", "stage_speedup", false},
 	{"interleave", "measured_speedup", false}, {"scout", "measured_speedup", false},
 	{"translation", "paired_speedup", false},  {"workers", "speedup", true},
 	{"libbz2", "best_vs_libbz2", false},
 };
 #define NAXES (sizeof(axes) / sizeof(axes[0]))
 static const char axes_form[] =
-	"lanes:K, r:K, huffman, mtf, crc, rle, interleave, scout, translation, workers:N or libbz2";
+	"lanes:K, r:K, huffman, mtf, crc, rle, lane, interleave, scout, translation, workers:N or libbz2";
 
 /* The axis row word names (its number into *n), -1 when none. */
 static int axis_of(const char *word, unsigned *n)
