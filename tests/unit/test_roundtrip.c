@@ -192,6 +192,48 @@ TEST(roundtrip_every_recorded_result_is_read_by_every_reader, NEEDS_BINARY)
 		 results, model, plan);
 }
 
+/* The one real result the binary writes without measuring anything: `app
+ * bzip2` over two empty streams (no block: checked against libbz2, nothing
+ * timed). Written fresh by this build, it must pass the schema check and
+ * every reader, as a user's would. */
+TEST(roundtrip_app_bzip2_of_no_block_is_read_by_every_reader, NEEDS_BINARY | NEEDS_LIBBZ2 | NEEDS_PROGRAMS)
+{
+	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
+	char dir[] = "/tmp/mlpscope-empty-XXXXXX", in[64], out[64], html[64], cmd[512], bin[4096], why[600];
+	char *argv[8];
+	struct test_run r;
+	FILE *f;
+	int st;
+
+	if (system("command -v python3 >/dev/null 2>&1") != 0)
+		SKIP("python3 is not installed: no real JSON parser to check the schema with");
+	CHECK(mkdtemp(dir), "mkdtemp");
+	snprintf(in, sizeof(in), "%s/e.bz2", dir);
+	snprintf(out, sizeof(out), "%s/e.json", dir);
+	snprintf(html, sizeof(html), "%s/e.html", dir);
+	CHECK((f = fopen(in, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) &&
+	      fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", in);
+	test_binary(bin, sizeof(bin));
+	argv[0] = bin, argv[1] = (char *)"app", argv[2] = (char *)"bzip2", argv[3] = in, argv[4] = (char *)"--json";
+	argv[5] = out, argv[6] = NULL;
+	CHECK(test_run(argv, true, &r) == 0, "could not run %s", bin);
+	CHECK(r.status == 0 && strstr(r.out, "nothing to time"), "app bzip2 over empty streams: status %d:\n%.2000s",
+	      r.status, r.out);
+	free(r.out);
+	snprintf(cmd, sizeof(cmd), "python3 %s/../tests/check_json.py %s app", test_bin_dir(), out);
+	st = system(cmd);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the schema check refuses what the binary wrote (%s)", cmd);
+	CHECK(run_reader("compare", out, out, why, sizeof(why)) == 0, "compare refuses it: %s", why);
+	CHECK(run_reader("plan", "--from", out, why, sizeof(why)) == 0, "plan --from refuses it: %s", why);
+	argv[1] = (char *)"compare", argv[2] = out, argv[3] = out, argv[4] = (char *)"--html", argv[5] = html;
+	CHECK(test_run(argv, true, &r) == 0 && r.status == 0, "compare --html refuses it: %.500s", r.out);
+	free(r.out);
+	unlink(html);
+	unlink(out);
+	unlink(in);
+	rmdir(dir);
+}
+
 /* A neighbour that streams memory on every allowed CPU but the first (the
  * one the measured commands pin to), as a user's busy machine does: its
  * pid, or -1 where there is no other CPU. */
