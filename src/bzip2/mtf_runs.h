@@ -22,7 +22,7 @@
  *
  * The lane form takes the next group's Huffman lookups (huff_lane) between
  * this group's steps; the two-pass form decodes each group whole before
- * its loop. Both are compiled from one body with with_lane a constant, so the
+ * its loop. Both are compiled from one body, with_lane a constant in each, so the
  * two-pass loop carries no test of it.
  */
 #ifdef MTF_RUNS_NAME
