@@ -130,7 +130,7 @@ for in in text binary mixed; do
 	awk -v inp="$in" -v one="$one" -v two="$two" '
 		/^mlpbunzip2 -n1 on CPU/ { b = $NF } /^mlpbunzip2 -n1 [0-9.]+$/ { a = $NF } /^mlpbunzip2 -n2 / { n2 = $NF }
 		END { if (a > 0 && b > 0 && n2 > 0)
-			printf "%-8s the CPUs: -n1 %.3f s on CPU %s, %.3f on CPU %s: -n2 can reach %.2fx, reached %.2fx (%.0f%%)\n",
+			printf "%-8s the CPUs: -n1 %.3f s on CPU %s, %.3f on CPU %s: -n2 can reach %.2fx (the CPUs alone, its blocks not counted), reached %.2fx (%.0f%%)\n",
 				inp, a, one, b, two, 1 + a / b, a / n2, 100 * (a / n2) / (1 + a / b) }' "$tdir/medians"
 	rm -rf "$tdir"
 done

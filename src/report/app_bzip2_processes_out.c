@@ -52,10 +52,13 @@ static void row_text(const struct app_bzip2_proc_row *w, FILE *f)
 		check_name(w->check), ratio);
 }
 
-/* What the CPUs allowed the N-thread run, beside what it reached. */
+/* What the CPUs allowed the N-thread run, and over the input's blocks in
+ * order, beside what it reached (its share of the tighter). */
 static void cpus_line(const struct app_bzip2_processes *x, FILE *f)
 {
 	const struct app_bzip2_proc_row *one = app_bzip2_processes_ours(x, 1);
+	double allow = x->blocks_allow_speedup > 0 ? x->blocks_allow_speedup : x->cpus_allow_speedup;
+	char blocks[96] = "";
 
 	if (x->cpus_allow_speedup <= 0 || !one)
 		return;
@@ -63,9 +66,11 @@ static void cpus_line(const struct app_bzip2_processes *x, FILE *f)
 	for (unsigned i = 0; i < x->nrows; i++)
 		if (x->rows[i].cpu_probe)
 			fprintf(f, ", %.4f on CPU %d", x->rows[i].median_seconds, x->rows[i].cpus[0]);
-	fprintf(f, ": %u threads can reach %.2fx its one-thread time here, -n%u reached %.2fx (%.0f%%)%s%s\n",
-		x->threads, x->cpus_allow_speedup, x->threads, x->ours_speedup,
-		100 * x->ours_speedup / x->cpus_allow_speedup,
+	if (x->blocks_allow_speedup > 0)
+		snprintf(blocks, sizeof(blocks), ", %.2fx over its %u block%s in order", x->blocks_allow_speedup, x->blocks,
+			 x->blocks == 1 ? "" : "s");
+	fprintf(f, ": %u threads can reach %.2fx its one-thread time here%s; -n%u reached %.2fx (%.0f%% of %.2fx)%s%s\n",
+		x->threads, x->cpus_allow_speedup, blocks, x->threads, x->ours_speedup, 100 * x->ours_speedup / allow, allow,
 		x->cpus_allow_speedup < 0.95 * x->threads ? "; a slower CPU is shared (a neighbour on the host or an "
 							     "SMT sibling)" : "",
 		x->above_cpus ? "; ABOVE what the CPUs allow, after a round more of ours: the CPUs changed state "
@@ -152,6 +157,9 @@ void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct 
 	JSONW_FIELDS(w, x, processes_fields);
 	jsonw_double_or_null(w, "cpus_allow_speedup", x->cpus_allow_speedup > 0, x->cpus_allow_speedup);
 	jsonw_double_or_null(w, "ours_speedup", x->ours_speedup > 0, x->ours_speedup);
+	jsonw_uint(w, "blocks", x->blocks);
+	jsonw_double_or_null(w, "last_block_share", x->blocks > 0, x->last_block_share);
+	jsonw_double_or_null(w, "blocks_allow_speedup", x->blocks_allow_speedup > 0, x->blocks_allow_speedup);
 	jsonw_bool(w, "ours_retimed", x->retimed);
 	jsonw_bool(w, "ours_speedup_above_cpus", x->above_cpus);
 	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);

@@ -274,7 +274,7 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 		app_bzip2_processes_write_text(&x, m);
 		fclose(m);
 		CHECK(strstr(text, "the CPUs: mlpbunzip2 -n1 2.0000 s on CPU 3, 2.0000 on CPU 5, 2.5000 on CPU 6") &&
-		      strstr(text, "4 threads can reach 3.80x its one-thread time here, -n4 reached 3.64x (96%)") &&
+		      strstr(text, "4 threads can reach 3.80x its one-thread time here; -n4 reached 3.64x (96% of 3.80x)") &&
 		      strstr(text, "a slower CPU is shared"), "the CPUs line:\n%s", text);
 		free(text);
 	}
@@ -292,6 +292,64 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	x.fork_floor_bytes = 14.0 * 1048576;
 	app_bzip2_processes_derive(&x);
 	CHECK(row_named(&x, "mlpbunzip2 -n1")->peak_rss_at_floor, "14 MiB at a 14 MiB floor is marked");
+}
+
+/* The blocks in order, each to the thread free first: 9 full blocks on 2
+ * like CPUs end after 5 (1.8x, not 2); a last block of half a full one
+ * evens them (8.5 / 4.5); one block allows no speed-up; 46 blocks on a
+ * CPU at half speed beside a full one: 1.5x as the CPUs alone allow. The
+ * line says the tighter figure and the share of it reached. */
+TEST(bzip2_processes_blocks_in_order_bound_what_the_cpus_allow)
+{
+	static const uint64_t cand[] = {32, 8032, 16032, 24032};
+	static struct app_bzip2_processes x;
+	struct app_bzip2_proc_row *one, *two, *probe;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	memset(&x, 0, sizeof(x));
+	x.ran = true;
+	x.threads = 2;
+	x.nrows = 3;
+	one = &x.rows[0], two = &x.rows[1], probe = &x.rows[2];
+	one->ours = two->ours = probe->ours = probe->cpu_probe = true;
+	one->threads = probe->threads = 1, two->threads = 2;
+	probe->cpus[0] = 1;
+	one->nruns = two->nruns = probe->nruns = 1;
+	one->wall_seconds[0] = probe->wall_seconds[0] = 1.0;
+	two->wall_seconds[0] = 0.6;
+	x.blocks = 9, x.last_block_share = 1;
+	app_bzip2_processes_derive(&x);
+	CHECK(near(x.cpus_allow_speedup, 2.0) && near(x.blocks_allow_speedup, 1.8),
+	      "9 blocks on 2 like CPUs: %.4f (expected 1.8), the CPUs alone %.4f", x.blocks_allow_speedup,
+	      x.cpus_allow_speedup);
+	x.last_block_share = 0.5;
+	app_bzip2_processes_derive(&x);
+	CHECK(near(x.blocks_allow_speedup, 8.5 / 4.5), "a last half block: %.4f (expected 8.5/4.5)",
+	      x.blocks_allow_speedup);
+	x.blocks = 1;
+	app_bzip2_processes_derive(&x);
+	CHECK(near(x.blocks_allow_speedup, 1.0), "one block: %.4f", x.blocks_allow_speedup);
+	x.blocks = 46, x.last_block_share = 1;
+	probe->wall_seconds[0] = 2.0;
+	app_bzip2_processes_derive(&x);
+	CHECK(near(x.cpus_allow_speedup, 1.5) && x.blocks_allow_speedup > 1.48 && x.blocks_allow_speedup <= 1.5 + 1e-9,
+	      "46 blocks, a CPU at half speed: %.4f (the CPUs alone %.4f)", x.blocks_allow_speedup,
+	      x.cpus_allow_speedup);
+	probe->wall_seconds[0] = 1.0;
+	x.blocks = 9;
+	app_bzip2_processes_derive(&x);
+	CHECK((m = open_memstream(&text, &len)), "memstream");
+	app_bzip2_processes_write_text(&x, m);
+	fclose(m);
+	CHECK(strstr(text, "2 threads can reach 2.00x its one-thread time here, 1.80x over its 9 blocks in order; "
+			   "-n2 reached 1.67x (93% of 1.80x)"), "the CPUs line:\n%s", text);
+	free(text);
+	/* Four magics 8000 bits apart, the input ending 4000 bits past the last. */
+	app_bzip2_processes_set_blocks(&x, cand, 4, (24032 + 4000) / 8);
+	CHECK(x.blocks == 4 && near(x.last_block_share, 0.5), "%u blocks, last %.4f of a full one", x.blocks,
+	      x.last_block_share);
 }
 
 /* Four threads faster than the four CPUs allow (5x against 3.8x): ours'

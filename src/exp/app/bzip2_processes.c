@@ -11,6 +11,7 @@
  */
 #include "exp/app/bzip2_processes.h"
 
+#include "bzip2/bz2.h"
 #include "core/clock.h"
 #include "core/host.h"
 #include "core/stats.h"
@@ -277,16 +278,51 @@ const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2
 	return NULL;
 }
 
-/* cpus_allow_speedup and ours_speedup, where ours at 1 and N threads and
- * every probe have figures. */
+void app_bzip2_processes_set_blocks(struct app_bzip2_processes *x, const uint64_t *cand, size_t ncand, size_t len)
+{
+	double full, last;
+
+	x->blocks = ncand < UINT_MAX ? (unsigned)ncand : UINT_MAX;
+	x->last_block_share = ncand ? 1 : 0;
+	if (ncand < 2)
+		return;
+	full = (double)(cand[ncand - 1] - cand[0]) / (double)(ncand - 1);
+	last = (double)len * 8 - (double)cand[ncand - 1];
+	x->last_block_share = full > 0 && last < full ? last / full : 1;
+}
+
+/* The blocks in order, each to the thread free first (mlpbunzip2's
+ * workers take the next block as each finishes one), thread w at speed[w]
+ * of the first CPU's: one thread's time over that schedule's end. */
+static double blocks_allow(const struct app_bzip2_processes *x, const double *speed)
+{
+	double free_at[APP_BZ2_PROC_CPUS] = {0}, total = 0, end = 0;
+
+	for (unsigned i = 0; i < x->blocks; i++) {
+		double work = i + 1 == x->blocks ? x->last_block_share : 1;
+		unsigned w = 0;
+
+		for (unsigned t = 1; t < x->threads; t++)
+			if (free_at[t] < free_at[w])
+				w = t;
+		free_at[w] += work / speed[w];
+		end = free_at[w] > end ? free_at[w] : end;
+		total += work;
+	}
+	return end > 0 ? total / end : 0;
+}
+
+/* cpus_allow_speedup, blocks_allow_speedup (where the blocks are known)
+ * and ours_speedup, where ours at 1 and N threads and every probe have
+ * figures. A thread past the probed CPUs runs at their mean speed. */
 static void derive_cpus(struct app_bzip2_processes *x)
 {
 	const struct app_bzip2_proc_row *one = app_bzip2_processes_ours(x, 1);
 	const struct app_bzip2_proc_row *all = app_bzip2_processes_ours(x, x->threads);
-	double sum = 0;
+	double sum = 0, speed[APP_BZ2_PROC_CPUS] = {1};
 	unsigned n = 0;
 
-	x->cpus_allow_speedup = x->ours_speedup = 0;
+	x->cpus_allow_speedup = x->blocks_allow_speedup = x->ours_speedup = 0;
 	if (!one || !all || x->threads < 2)
 		return;
 	for (unsigned i = 0; i < x->nrows; i++) {
@@ -297,11 +333,15 @@ static void derive_cpus(struct app_bzip2_processes *x)
 		if (w->median_seconds <= 0)
 			return;
 		sum += one->median_seconds / w->median_seconds;
-		n++;
+		if (++n < APP_BZ2_PROC_CPUS)
+			speed[n] = one->median_seconds / w->median_seconds;
 	}
 	if (!n)
 		return;
+	for (unsigned t = n + 1; t < x->threads; t++)
+		speed[t] = sum / n;
 	x->cpus_allow_speedup = 1 + (double)(x->threads - 1) * sum / n;
+	x->blocks_allow_speedup = blocks_allow(x, speed);
 	x->ours_speedup = one->median_seconds / all->median_seconds;
 }
 
@@ -486,9 +526,15 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 	struct live_ctx c = {.past = past, .pctx = pctx};
 	struct app_bzip2_proc_ops ops = {.find = live_find, .run = live_run, .past = live_past, .ctx = &c};
 	char tmp[] = "/tmp/mlpscope-bzip2-processes-XXXXXX.bz2";
+	uint64_t *cand;
+	size_t ncand = 0;
 	int fd, rc;
 
 	app_bzip2_processes_plan(x, &ops, cpus, ncpus, threads);
+	if (!(cand = bz2_scan_blocks(in, len, &ncand)))
+		return -ENOMEM;
+	app_bzip2_processes_set_blocks(x, cand, ncand, len);
+	free(cand);
 	if ((fd = mkstemps(tmp, 4)) < 0)
 		return -errno;
 	rc = write(fd, in, len) == (ssize_t)len ? 0 : -EIO;

@@ -81,6 +81,13 @@ struct app_bzip2_processes {
 	 * the host or an SMT sibling slows one for seconds), beside ours -nN's
 	 * speed-up over ours -n1. 0: not measured. */
 	double cpus_allow_speedup, ours_speedup;
+	/* The input's blocks as N threads take them, in order, each to the
+	 * first free thread: blocks - 1 full ones, then the last at
+	 * last_block_share of a full one (by their compressed bits); and what
+	 * the same CPUs allow over them (9 blocks on 2 like CPUs: 5 on one,
+	 * 1.8x, not 2). 0 blocks: not known, and blocks_allow_speedup 0. */
+	unsigned blocks;
+	double last_block_share, blocks_allow_speedup;
 	/* ours_speedup was above what the CPUs allow (past its own row's
 	 * spread, 5% at least): retimed, ours' rows ran a round more; still
 	 * above after it: above_cpus, marked wherever it is printed. */
@@ -123,6 +130,10 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
  * peer's median over ours at its thread count, and what the CPUs allowed
  * (cpus_allow_speedup) beside ours_speedup. */
 void app_bzip2_processes_derive(struct app_bzip2_processes *x);
+
+/* x->blocks and x->last_block_share from the input's block magics (cand:
+ * their bit offsets, bz2_scan_blocks; len: the input's bytes). Pure. */
+void app_bzip2_processes_set_blocks(struct app_bzip2_processes *x, const uint64_t *cand, size_t ncand, size_t len);
 
 /* Whether ours -nN's speed-up is above what the CPUs allow, past the
  * -nN row's own spread (5% at least). Pure. */
