@@ -8,5 +8,8 @@
 #include <stdint.h>
 
 uint8_t *bzip2_fixture_compress(const uint8_t *in, size_t n, int level, size_t *len);
+/* A file at path of `streams` empty streams one after another (a header
+ * and the end-of-stream magic each: no block). 0, or -1. */
+int bzip2_fixture_empty_streams(const char *path, unsigned streams);
 
 #endif

@@ -306,6 +306,19 @@ uint8_t *bzip2_fixture_compress(const uint8_t *in, size_t n, int level, size_t *
 	return out;
 }
 
+int bzip2_fixture_empty_streams(const char *path, unsigned streams)
+{
+	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
+	FILE *f = fopen(path, "wb");
+	unsigned i = 0;
+
+	if (!f)
+		return -1;
+	while (i < streams && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty))
+		i++;
+	return fclose(f) || i < streams ? -1 : 0;
+}
+
 static const struct bz2_walk_opts walks[] = {
 	{.lanes = 1},
 	{.lanes = 2, .layout = BZ2_LAYOUT_REGISTERS},

@@ -410,17 +410,15 @@ TEST(bzip2_budget_cost_prices_overlaps_by_what_they_run)
  * it as a full default input, 10-42 s against the 2 s it takes). */
 TEST(bzip2_budget_empty_stream_is_priced_by_its_blocks)
 {
-	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
 	struct app_bzip2_params q = file_params();
 	char dir[256], path[300], err[200];
 	struct app_bzip2_estimate s = {.seconds = -1};
-	FILE *f;
 	int rc;
 
 	test_scratch_make(dir, sizeof(dir), "bzempty");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/empty.bz2", dir);
-	CHECK((f = fopen(path, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", path);
+	CHECK(bzip2_fixture_empty_streams(path, 1) == 0, "%s", path);
 	q.path = path;
 	q.count_instructions = true;
 	rc = app_bzip2_estimate(&q, &s, err, sizeof(err));
@@ -434,19 +432,16 @@ TEST(bzip2_budget_empty_stream_is_priced_by_its_blocks)
  * checked against libbz2, and nothing timed. */
 TEST(bzip2_run_of_empty_streams_counts_them_and_times_nothing, NEEDS_LIBBZ2)
 {
-	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
 	struct app_bzip2_params q = file_params();
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
 	char dir[256], path[300], err[200] = "";
-	FILE *f;
 	int rc;
 
 	CHECK(r, "no memory");
 	test_scratch_make(dir, sizeof(dir), "bzempty2");
 	CHECK(dir[0], "mkdtemp");
 	snprintf(path, sizeof(path), "%s/empty2.bz2", dir);
-	CHECK((f = fopen(path, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) &&
-	      fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", path);
+	CHECK(bzip2_fixture_empty_streams(path, 2) == 0, "%s", path);
 	q.path = path;
 	q.count_instructions = true;
 	q.process_rounds = 5;

@@ -56,6 +56,17 @@ static char *text_of(const struct app_bzip2_result *r)
 	return memout_close(&m);
 }
 
+static char *json_of(const struct app_bzip2_result *r)
+{
+	struct memout m;
+	struct jsonw *w = memout_json_open(&m);
+
+	if (!w)
+		return NULL;
+	app_bzip2_write_json(r, w, "app_bzip2");
+	return memout_json_close(&m);
+}
+
 TEST(bzip2_workers_speedup_within_its_bound_is_not_retimed)
 {
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
@@ -94,8 +105,6 @@ TEST(bzip2_workers_speedup_still_above_its_workers_is_marked)
 {
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
 	struct again_stub s = {0.1100, 0.0500, 0};
-	struct memout m;
-	struct jsonw *w;
 	char *text, *json;
 
 	CHECK(r, "no memory");
@@ -107,10 +116,7 @@ TEST(bzip2_workers_speedup_still_above_its_workers_is_marked)
 	CHECK(strstr(text, "2.20!"), "the table's speedup not marked:\n%s", text);
 	CHECK(strstr(text, "no speed-up 2 workers can have"), "no line saying why:\n%s", text);
 	free(text);
-	w = memout_json_open(&m);
-	CHECK(w, "no JSON writer");
-	app_bzip2_write_json(r, w, "app_bzip2");
-	json = memout_json_close(&m);
+	json = json_of(r);
 	CHECK(json, "no JSON");
 	CHECK(strstr(json, "\"speedup_above_workers\":true") || strstr(json, "\"speedup_above_workers\": true"),
 	      "JSON without the mark:\n%.2000s", json);
@@ -124,8 +130,6 @@ TEST(bzip2_workers_speedup_still_above_its_workers_is_marked)
 TEST(bzip2_empty_input_prints_no_figure)
 {
 	struct app_bzip2_result *r = calloc(1, sizeof(*r));
-	struct memout m;
-	struct jsonw *w;
 	char *text, *json;
 
 	CHECK(r, "no memory");
@@ -138,10 +142,7 @@ TEST(bzip2_empty_input_prints_no_figure)
 	CHECK(!strstr(text, "MB/s") && !strstr(text, "x libbz2") && !strstr(text, "predicted"),
 	      "a rate or a ratio printed:\n%s", text);
 	free(text);
-	w = memout_json_open(&m);
-	CHECK(w, "no JSON writer");
-	app_bzip2_write_json(r, w, "bzip2");
-	json = memout_json_close(&m);
+	json = json_of(r);
 	CHECK(json, "no JSON");
 	CHECK(strstr(json, "\"best\": null") && strstr(json, "\"libbz2_mb_per_s\": null"),
 	      "a figure where nothing was timed:\n%.3000s", json);

@@ -8,6 +8,7 @@
  */
 #include "../harness.h"
 #include "../spawn.h"
+#include "bzip2_fixture.h"
 
 #include "analyse/vet.h"
 #include "frame/document.h"
@@ -198,11 +199,9 @@ TEST(roundtrip_every_recorded_result_is_read_by_every_reader, NEEDS_BINARY)
  * every reader, as a user's would. */
 TEST(roundtrip_app_bzip2_of_no_block_is_read_by_every_reader, NEEDS_BINARY | NEEDS_LIBBZ2 | NEEDS_PROGRAMS)
 {
-	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
 	char dir[] = "/tmp/mlpscope-empty-XXXXXX", in[64], out[64], html[64], cmd[512], bin[4096], why[600];
 	char *argv[8];
 	struct test_run r;
-	FILE *f;
 	int st;
 
 	if (system("command -v python3 >/dev/null 2>&1") != 0)
@@ -211,8 +210,7 @@ TEST(roundtrip_app_bzip2_of_no_block_is_read_by_every_reader, NEEDS_BINARY | NEE
 	snprintf(in, sizeof(in), "%s/e.bz2", dir);
 	snprintf(out, sizeof(out), "%s/e.json", dir);
 	snprintf(html, sizeof(html), "%s/e.html", dir);
-	CHECK((f = fopen(in, "wb")) && fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) &&
-	      fwrite(empty, 1, sizeof(empty), f) == sizeof(empty) && !fclose(f), "%s", in);
+	CHECK(bzip2_fixture_empty_streams(in, 2) == 0, "%s", in);
 	test_binary(bin, sizeof(bin));
 	argv[0] = bin, argv[1] = (char *)"app", argv[2] = (char *)"bzip2", argv[3] = in, argv[4] = (char *)"--json";
 	argv[5] = out, argv[6] = NULL;
