@@ -130,9 +130,10 @@ static int report(const struct job *j, int rc, const struct bunzip2_summary *s, 
 			fprintf(stderr, PROG ": %s: trailing garbage after EOF ignored (from byte %llu)\n", j->name,
 				(unsigned long long)s->garbage_offset);
 		if (j->a->verbose)
-			fprintf(stderr, "  %s: %s (%llu bytes in, %llu out, %u blocks in %u streams, %u threads)\n",
+			fprintf(stderr, "  %s: %s (%llu bytes in, %llu out, %u block%s in %u stream%s, %u thread%s)\n",
 				j->name, j->a->test ? "ok" : "done", (unsigned long long)s->in_bytes,
-				(unsigned long long)s->out_bytes, s->blocks, s->streams, s->threads);
+				(unsigned long long)s->out_bytes, s->blocks, s->blocks == 1 ? "" : "s", s->streams,
+				s->streams == 1 ? "" : "s", s->threads, s->threads == 1 ? "" : "s");
 		return 0;
 	}
 	if (rc == BUNZIP2_CORRUPT) {
