@@ -20,6 +20,7 @@
 #include "bzip2/pagebuf.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -106,6 +107,7 @@ struct pool {
 	struct slot *slots;
 	unsigned nslots;
 	unsigned head, next, tail;  /* retired, taken by a worker, dispatched: counts */
+	unsigned found;             /* block magics the scan has found, up to the workers' count */
 	bool quit;
 	pthread_t *th;
 	unsigned nth;
@@ -189,6 +191,21 @@ static uint64_t head_byte(const struct ctx *c)
 	return c->base + c->len;
 }
 
+/* The workers may warm up (fault in their buffers, make their decoders)
+ * one for each block the scan has found, before any is handed out: the
+ * first block's warm-up then runs while its bytes are still being read
+ * and its end sought, not after. No more workers warm than the file has
+ * blocks. */
+static void blocks_found(struct pool *p, unsigned n)
+{
+	if (!p || p->found >= p->nth)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->found = n < p->nth - p->found ? p->found + n : p->nth;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+}
+
 /* The block magics whose 7-byte windows the last read completed. */
 static int scan_new(struct ctx *c)
 {
@@ -219,6 +236,8 @@ static int scan_new(struct ctx *c)
 	for (size_t i = 0; i < n; i++)
 		c->cand[c->ncand++] = c->scan_from * 8 + bits[i];
 	free(bits);
+	if (n)
+		blocks_found(c->pool, (unsigned)(n < UINT_MAX ? n : UINT_MAX));
 	/* A window starting at end - 6 or later needs bytes not read yet. */
 	c->scan_from = end - 6;
 	return 0;
@@ -466,6 +485,13 @@ static void worker_warm(struct worker_arg *w)
 	w->d = decoder_new(c, false);
 }
 
+/* Whether the worker has something to do (the pool's lock held): warm
+ * up, or take a queued block. */
+static bool worker_due(const struct worker_arg *w, const struct pool *p)
+{
+	return w->warm ? p->next != p->tail : p->found > w->index;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker_arg *w = arg;
@@ -475,10 +501,14 @@ static void *worker_main(void *arg)
 		struct slot *s;
 
 		pthread_mutex_lock(&p->mu);
-		if (!p->quit && p->next == p->tail) {
+		/* Worker i warms up once i + 1 blocks have been found, and
+		 * takes blocks after: of many workers on a small file only as
+		 * many as it has blocks fault in their 13 MiB. A block is
+		 * found before it is handed out, so one may always take it. */
+		if (!p->quit && !worker_due(w, p)) {
 			uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
-			while (!p->quit && p->next == p->tail)
+			while (!p->quit && !worker_due(w, p))
 				pthread_cond_wait(&p->work, &p->mu);
 			w->ns.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
 		}
@@ -487,15 +517,15 @@ static void *worker_main(void *arg)
 			w->ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 			return NULL;
 		}
+		if (!w->warm) {
+			pthread_mutex_unlock(&p->mu);
+			worker_warm(w);
+			w->warm = true;
+			continue;
+		}
 		s = &p->slots[p->next++ % p->nslots];
 		s->state = SLOT_BUSY;
 		pthread_mutex_unlock(&p->mu);
-		/* At its first block, not at its start: of many workers on a
-		 * small file only those given a block fault in their 13 MiB. */
-		if (!w->warm) {
-			worker_warm(w);
-			w->warm = true;
-		}
 		slot_decode(w->d, s);
 		w->ns.blocks++;
 		pthread_mutex_lock(&p->mu);
@@ -604,7 +634,12 @@ static int dispatch(struct ctx *c, uint64_t end)
 	pthread_mutex_lock(&p->mu);
 	s->state = SLOT_QUEUED;
 	p->tail++;
-	pthread_cond_signal(&p->work);
+	/* While some workers may not take blocks yet (worker_due), one
+	 * woken at random could be one of them: wake all. */
+	if (p->found < p->nth)
+		pthread_cond_broadcast(&p->work);
+	else
+		pthread_cond_signal(&p->work);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
 }
