@@ -405,6 +405,20 @@ TEST(bzip2_budget_cost_prices_overlaps_by_what_they_run)
 	free(r);
 }
 
+/* A scratch folder (tag) holding `streams` empty streams in one file, as
+ * the user's file of q: 0, or -1 (dir empty when there is none). */
+static int empty_input(struct app_bzip2_params *q, char *dir, size_t dirlen, char *path, size_t pathlen,
+		       const char *tag, unsigned streams)
+{
+	test_scratch_make(dir, dirlen, tag);
+	if (!dir[0])
+		return -1;
+	snprintf(path, pathlen, "%s/empty.bz2", dir);
+	q->path = path;
+	q->count_instructions = true;
+	return bzip2_fixture_empty_streams(path, streams);
+}
+
 /* An empty stream has no block to probe and decodes nothing: it is priced
  * at the run's fixed costs, not left unpriced (the plan's fallback priced
  * it as a full default input, 10-42 s against the 2 s it takes). */
@@ -415,12 +429,7 @@ TEST(bzip2_budget_empty_stream_is_priced_by_its_blocks)
 	struct app_bzip2_estimate s = {.seconds = -1};
 	int rc;
 
-	test_scratch_make(dir, sizeof(dir), "bzempty");
-	CHECK(dir[0], "mkdtemp");
-	snprintf(path, sizeof(path), "%s/empty.bz2", dir);
-	CHECK(bzip2_fixture_empty_streams(path, 1) == 0, "%s", path);
-	q.path = path;
-	q.count_instructions = true;
+	CHECK(empty_input(&q, dir, sizeof(dir), path, sizeof(path), "bzempty", 1) == 0, "%s", path);
 	rc = app_bzip2_estimate(&q, &s, err, sizeof(err));
 	test_scratch_remove(dir, "bzempty");
 	CHECK(rc == 0 && s.empty && s.seconds > 0 && s.seconds < 1, "rc %d, %.3f s estimated (empty %d): %s", rc,
@@ -438,12 +447,7 @@ TEST(bzip2_run_of_empty_streams_counts_them_and_times_nothing, NEEDS_LIBBZ2)
 	int rc;
 
 	CHECK(r, "no memory");
-	test_scratch_make(dir, sizeof(dir), "bzempty2");
-	CHECK(dir[0], "mkdtemp");
-	snprintf(path, sizeof(path), "%s/empty2.bz2", dir);
-	CHECK(bzip2_fixture_empty_streams(path, 2) == 0, "%s", path);
-	q.path = path;
-	q.count_instructions = true;
+	CHECK(empty_input(&q, dir, sizeof(dir), path, sizeof(path), "bzempty2", 2) == 0, "%s", path);
 	q.process_rounds = 5;
 	rc = app_bzip2_run(&q, r, err, sizeof(err));
 	test_scratch_remove(dir, "bzempty2");
