@@ -450,6 +450,7 @@ static void app_bzip2_warn_pages(struct report *r, const struct app_bzip2_result
 static int app_bzip2_section_run(struct section_run *s, struct app_result *res, bool short_form, unsigned rounds)
 {
 	struct app_bzip2_params p = app_bzip2_params_of(s, short_form, s->plan->has_budget ? s->plan->budget.budget_s : 0);
+	bool timed;
 	int rc;
 
 	if (rounds && p.process_rounds)
@@ -459,13 +460,13 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 		return -ENOMEM;
 	p.keep_input = true;  /* for the baseline's re-time, after the chase */
 	rc = app_bzip2_run(&p, res->bzip2, s->err, sizeof(s->err));
-	/* An input of no block timed nothing: no chase to set it against. */
-	if (!rc && res->bzip2->blocks)
-		rc = app_bzip2_chase_beside(s, res, short_form);
-	if (!rc && res->bzip2->blocks)
+	/* An input of no block timed nothing: no chase, baseline or verdict
+	 * to set against it. */
+	timed = !rc && res->bzip2->blocks;
+	if (timed && !(rc = app_bzip2_chase_beside(s, res, short_form)))
 		rc = app_bzip2_baseline_run(&p, res->bzip2, s->err, sizeof(s->err));
 	app_bzip2_release_input(res->bzip2);
-	if (!rc && res->bzip2->blocks)
+	if (timed && !rc)
 		app_bzip2_judge_beside(res->bzip2, short_form ? NULL : app_settings_of(s->o).predictions_path);
 	if (rc == -EPROTO) {
 		char why[sizeof(s->err)];
