@@ -33,6 +33,7 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 #endif
 
 #define PAGE_2M ((size_t)2 << 20)
+#define PAGE_4K ((size_t)4096)
 
 size_t pagebuf_bytes(size_t bytes)
 {
@@ -51,6 +52,15 @@ void *pagebuf_map(size_t bytes)
 void pagebuf_populate(void *p, size_t bytes)
 {
 	(void)madvise(p, bytes, MADV_POPULATE_WRITE);
+}
+
+void pagebuf_populate_within(void *p, size_t bytes)
+{
+	uintptr_t from = ((uintptr_t)p + PAGE_4K - 1) & ~(uintptr_t)(PAGE_4K - 1);
+	uintptr_t to = ((uintptr_t)p + bytes) & ~(uintptr_t)(PAGE_4K - 1);
+
+	if (to > from)
+		(void)madvise((void *)from, to - from, MADV_POPULATE_WRITE);
 }
 
 void *pagebuf_reserve(size_t bytes)

@@ -25,6 +25,10 @@ void *pagebuf_reserve(size_t bytes);
 void *pagebuf_reserve_small(size_t bytes);
 /* Faults in p[0..bytes) of a pagebuf; what is there already stays. */
 void pagebuf_populate(void *p, size_t bytes);
+/* Faults in the whole small pages inside p[0..bytes) with one call, for
+ * a buffer from malloc or pagebuf_reserve_small whose first touches
+ * would each trap. */
+void pagebuf_populate_within(void *p, size_t bytes);
 /* Under AddressSanitizer, p[0..used) readable and p[used..cap) not, so a
  * decoder that reads past the bytes it was given is caught as it was in a
  * malloc'd buffer of exactly those bytes; nothing otherwise. */
