@@ -150,7 +150,7 @@ static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsi
  * each is an axis of the experiment, symbols.c and crc.c say what each is). */
 #define BZ2_PLAIN_HUFFMAN 1u  /* one symbol per lookup, bounds tested per symbol */
 #define BZ2_PLAIN_MTF 2u      /* a byte array and memmove, not packed words */
-#define BZ2_PLAIN_CRC 4u      /* slicing by 4, not by 8 */
+#define BZ2_PLAIN_CRC 4u      /* slicing by 4, not bz2_crc's form */
 #define BZ2_PLAIN_RLE 8u      /* the run-length stage a byte at a time, not by word search */
 #define BZ2_PLAIN_ALL 15u
 /* Not a plain path but a form of the fast one, off unless asked for (an
@@ -298,12 +298,15 @@ size_t bz2_rle_decode_piece(struct bz2_rle_cursor *c, const uint8_t *in, size_t 
 void bz2_derandomise(uint8_t *text, size_t n);
 
 /* ---- crc.c: bzip2's CRC-32 (MSB first, polynomial 0x04c11db7) ---- */
-/* Slicing by 8 in three streams; bz2_crc4 by 4 (the plain path of the CRC axis). */
+/* Folded by carry-less multiplies where x86-64 has them, else slicing by
+ * 8 in three streams; bz2_crc4 by 4 (the plain path of the CRC axis). */
 uint32_t bz2_crc(const uint8_t *p, size_t n);
 /* The CRC of the bytes a CRC `crc` covers followed by p[0..n): a block
  * checked in pieces is bz2_crc_more over them from 0 (the CRC of none). */
 uint32_t bz2_crc_more(uint32_t crc, const uint8_t *p, size_t n);
 uint32_t bz2_crc4(const uint8_t *p, size_t n);
+/* The form bz2_crc takes on this CPU, in words. */
+const char *bz2_crc_form(void);
 static inline uint32_t bz2_crc_combine(uint32_t stream, uint32_t block)
 {
 	return ((stream << 1) | (stream >> 31)) ^ block;

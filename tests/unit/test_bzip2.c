@@ -841,11 +841,15 @@ TEST(bzip2_overlap_refuses_as_in_turn, NEEDS_LIBBZ2)
 	free(t);
 }
 
-/* The CRC in three streams combined in GF(2) equals slicing by 4 in one
- * stream, around the length where the streams start and at odd tails. */
+/* The CRC in three streams combined in GF(2), or folded by carry-less
+ * multiplies where the CPU has them, equals slicing by 4 in one stream:
+ * around the lengths where the streams and the folding start, at odd
+ * tails, and from a register left by earlier bytes. */
 TEST(bzip2_crc_streams_equal_one_stream)
 {
-	static const size_t lens[] = {0, 1, 7, 8, 12287, 12288, 12289, 12295, 12296, 100003, 900000};
+	static const size_t lens[] = {0,     1,     7,     8,     15,    16,    63,     64,    65,
+				      79,    80,    127,   128,   129,   191,   200,    12287, 12288,
+				      12289, 12295, 12296, 100003, 900000};
 	uint8_t *p = malloc(900000 + 16);
 	struct rng r;
 
@@ -859,6 +863,11 @@ TEST(bzip2_crc_streams_equal_one_stream)
 	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
 		CHECK(bz2_crc(p + i, lens[i]) == bz2_crc4(p + i, lens[i]), "%zu bytes: 0x%08x against 0x%08x", lens[i],
 		      bz2_crc(p + i, lens[i]), bz2_crc4(p + i, lens[i]));
+	for (size_t split = 0; split <= 130; split += 13) {
+		uint32_t whole = bz2_crc4(p, 4096), c = bz2_crc_more(bz2_crc_more(0, p, split), p + split, 4096 - split);
+
+		CHECK(c == whole, "4096 bytes split at %zu: 0x%08x against 0x%08x", split, c, whole);
+	}
 	free(p);
 }
 

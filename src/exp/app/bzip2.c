@@ -882,8 +882,9 @@ static struct app_bzip2_variant *add_variant(struct app_bzip2_result *r, unsigne
 static const unsigned axis_bits[APP_BZ2_PLAIN_AXES] = {BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_CRC,
 							BZ2_PLAIN_RLE};
 static const char *const axis_names[APP_BZ2_PLAIN_AXES] = {"huffman", "mtf", "crc", "rle"};
-static const char *const axis_fast[APP_BZ2_PLAIN_AXES] = {"pair table, unchecked groups", "packed words",
-							  "slicing by 8, 3 streams", "word search"};
+/* The CRC's fast form is the CPU's (bz2_crc_form). */
+static const char *const axis_fast[APP_BZ2_PLAIN_AXES] = {"pair table, unchecked groups", "packed words", NULL,
+							  "word search"};
 static const char *const axis_stage[APP_BZ2_PLAIN_AXES] = {"decode", "decode", "crc", "rle"};
 
 static double stage_of(const struct app_bzip2_stages *s, const char *name)
@@ -946,7 +947,7 @@ static void derive_axes(struct app_bzip2_result *r)
 		if (one < 0)
 			continue;
 		x->name = axis_names[a];
-		x->fast_path = axis_fast[a];
+		x->fast_path = axis_fast[a] ? axis_fast[a] : bz2_crc_form();
 		x->stage = axis_stage[a];
 		axis_fill(r, x, all, one);
 	}
