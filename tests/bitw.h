@@ -16,5 +16,7 @@ struct bitw {
 
 /* The low n bits of v (n <= 64), most significant first. */
 void bitw_put(struct bitw *w, unsigned n, uint64_t v);
+/* The same into a zeroed buffer of the caller's size, *bits its fill. */
+void bits_put(uint8_t *buf, size_t *bits, unsigned n, uint64_t v);
 
 #endif

@@ -34,12 +34,16 @@
  * which then holds the blocks in flight and a read (binary input: 1.3 MB
  * of blocks with a 1 MiB read grew it to 4 MiB, 2 MiB of memory more at
  * two threads). One thread's window holds a block's FIRST_LOOK ahead of
- * it, whatever the read: there 256 KiB reads cost 2% of task-clock. */
-#define DEFAULT_CHUNK ((size_t)1 << 20)
+ * it, up to a quarter of the window behind it (drop_before) and a read:
+ * 512 KiB keeps that inside one 2 MiB page (a 1 MiB read and a 2 MiB
+ * look took 4 MiB, 2 MB more of -n1's peak RSS); 256 KiB reads cost 2% of
+ * task-clock there. */
+#define DEFAULT_CHUNK ((size_t)512 << 10)
 #define POOL_CHUNK ((size_t)256 << 10)
 /* The input a block is first given: an encoder writes at most about
- * 920 kB for one (900 kB of incompressible bytes and its tables). */
-#define FIRST_LOOK ((size_t)2 << 20)
+ * 920 kB for one (900 kB of incompressible bytes and its tables); a longer
+ * one is decoded again with four times more (decode_here). */
+#define FIRST_LOOK ((size_t)1 << 20)
 /* The longest block accepted: 900,100 symbols of 20 bits are 2.25 MB, but
  * a table's delta-coded lengths may run on without end (libbz2 reads on);
  * refused past this so memory stays bounded. */

@@ -302,6 +302,74 @@ TEST(bunzip2_skips_a_block_magic_inside_a_block)
 	}
 }
 
+/* ---- a block longer than its first look ---- */
+/* The one-block stream of "a", its first table's first code length
+ * padded by `pairs` "+1, -1" steps (4 bits each: libbz2 reads such a run
+ * to its end), so the block is longer than the input a decoder is first
+ * given. calloc'd, *len its bytes; NULL when memory ran out. */
+static uint8_t *stream_with_padded_table(size_t pairs, size_t *len)
+{
+	uint32_t crc = bz2_crc((const uint8_t *)"a", 1);
+	uint8_t *z = calloc(pairs / 2 + 64, 1);
+	size_t bits = 0;
+
+	if (!z)
+		return NULL;
+	bits_put(z, &bits, 32, 0x425a6839);          /* BZh9 */
+	bits_put(z, &bits, 48, 0x314159265359ull);
+	bits_put(z, &bits, 32, crc);
+	bits_put(z, &bits, 1, 0);
+	bits_put(z, &bits, 24, 0);
+	bits_put(z, &bits, 16, 0x8000 >> 6);         /* 'a' = 0x61 */
+	bits_put(z, &bits, 16, 0x8000 >> 1);
+	bits_put(z, &bits, 3, 2);                    /* two tables */
+	bits_put(z, &bits, 15, 1);                   /* one selector: table 0 */
+	bits_put(z, &bits, 1, 0);
+	for (int t = 0; t < 2; t++) {
+		bits_put(z, &bits, 5, 1);            /* RUNA 1, RUNB 2, EOB 2 */
+		for (size_t i = 0; t == 0 && i < pairs; i++)
+			bits_put(z, &bits, 4, 0xb);  /* "10" +1, "11" -1 */
+		bits_put(z, &bits, 1, 0);
+		bits_put(z, &bits, 3, 4);
+		bits_put(z, &bits, 1, 0);
+	}
+	bits_put(z, &bits, 1, 0);                    /* RUNA: one 'a' */
+	bits_put(z, &bits, 2, 3);                    /* EOB */
+	bits_put(z, &bits, 48, 0x177245385090ull);
+	bits_put(z, &bits, 32, crc);
+	*len = (bits + 7) / 8;
+	return z;
+}
+
+/* A block of 1.5 MB (past the first look of every thread count: one
+ * thread decodes it again with more input, a worker's slice is cut short
+ * and the reading thread decodes it again) gives what libbz2 gives. */
+TEST(bunzip2_a_block_longer_than_its_first_look_as_libbz2)
+{
+	size_t len = 0;
+	uint8_t *z = stream_with_padded_table(3000000, &len);
+	unsigned blocks = 0;
+	char why[300];
+	const char *f;
+
+	if (!z) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	CHECK(len > 1400000, "the stream is %zu bytes, not past the first look", len);
+	f = all_runs(z, len, (const uint8_t *)"a", 1, &blocks, why, sizeof(why));
+	CHECK(!f && blocks == 1, "%s", f ? f : "blocks");
+	if (bz2_ref_available()) {
+		struct sink ref = {0};
+		uint8_t back[64];
+
+		CHECK(bz2_ref_decode(z, len, ref_write, &ref, back, sizeof(back), why, sizeof(why)) == 0 && ref.n == 1 &&
+			      ref.p[0] == 'a', "libbz2 refuses the padded stream: %s", why);
+		free(ref.p);
+	}
+	free(z);
+}
+
 /* Each block magic of a many-block stream split by a read at each of the
  * 6 places inside its 7-byte window, at two threads and three: the read
  * that completes the window finds it (the scan goes back 6 bytes), so the
