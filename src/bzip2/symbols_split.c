@@ -377,6 +377,29 @@ static int lane_end(const struct split *sp, struct huff_lane l)
 }
 
 /* The pending run at the block's end; the column's byte counts. */
+/* A group whose zero run passed the block: the group again, symbol by
+ * symbol from the run and byte count it started with, for the refusal
+ * the one-loop decode gives (the run's, or the byte count's where that
+ * came first: they share the group's first bit). */
+static int runs_refused(const struct split *sp, uint64_t start, const uint16_t *syms, unsigned k, uint32_t n,
+			uint32_t run, uint32_t weight, uint32_t max_block)
+{
+	for (unsigned i = 0; i < k; i++) {
+		uint32_t s = syms[i], lit = s > 1, flush;
+
+		run += (weight << (s & 1)) & (lit - 1);
+		flush = run & -lit;
+		if (run > max_block)
+			break;
+		if (n + flush + lit > max_block)
+			return split_fail(sp, start, "more bytes than the block size allows");
+		n += flush + lit;
+		run &= lit - 1;
+		weight = ((weight << 1) & (lit - 1)) | lit;
+	}
+	return split_fail(sp, start, "a zero run longer than the block");
+}
+
 static int split_end(const struct split *sp, struct mtf_runs *r, uint8_t front, uint64_t start)
 {
 	if (r->run > r->max_block - r->n)

@@ -100,6 +100,108 @@ static int decode(const uint8_t *in, size_t len, const struct bz2_walk_opts *wo,
 	return bz2_decode(in, len, &o, sink_append, s, NULL, e);
 }
 
+/* ---- zero runs past the block ---- */
+/* Bijective base 2, least significant digit first: RUNA (code 00 below)
+ * is 1, RUNB (01) is 2. */
+static void put_run(struct bitw *w, uint32_t run)
+{
+	while (run) {
+		bitw_put(w, 2, run & 1 ? 0 : 1);
+		run = (run - (run & 1 ? 1 : 2)) / 2;
+	}
+}
+
+/* A BZh1 block (100,000 bytes at most) of 'a' and 'b' whose one group is
+ * a zero run of `first` bytes, a 'b', then a run of `then` (0: none) and
+ * EOB: every code two bits long (RUNA 00, RUNB 01, 'b' 10, EOB 11). Its
+ * CRC is never reached. */
+static size_t make_runs(uint8_t *out, uint32_t first, uint32_t then)
+{
+	struct bitw w;
+
+	memset(&w, 0, sizeof(w));
+	bitw_put(&w, 32, 0x425a6831);               /* BZh1 */
+	bitw_put(&w, 48, 0x314159265359ull);
+	bitw_put(&w, 32, 0);
+	bitw_put(&w, 1, 0);
+	bitw_put(&w, 24, 0);
+	bitw_put(&w, 16, 0x8000 >> 6);              /* 'a', 'b' = 0x61, 0x62: range 6 */
+	bitw_put(&w, 16, 0x8000 >> 1 | 0x8000 >> 2);
+	bitw_put(&w, 3, 2);                          /* two tables */
+	bitw_put(&w, 15, 1);
+	bitw_put(&w, 1, 0);
+	for (int t = 0; t < 2; t++) {
+		bitw_put(&w, 5, 2);                  /* four lengths of 2 */
+		bitw_put(&w, 4, 0);
+	}
+	put_run(&w, first);
+	bitw_put(&w, 2, 2);                          /* 'b' (MTF index 1) */
+	put_run(&w, then);
+	bitw_put(&w, 2, 3);                          /* EOB */
+	bitw_put(&w, 48, 0x177245385090ull);
+	bitw_put(&w, 32, 0);
+	memcpy(out, w.buf, (w.bits + 7) / 8);
+	return (w.bits + 7) / 8;
+}
+
+/* Every decode path refuses a zero run past the block, and a byte past
+ * it, for the reason the path that takes a symbol at a time gives: where
+ * both happen in one group, the one met first (the byte count here, then
+ * a run of 4 million). The split decode, in each form of its list and in
+ * lanes, names the group's first bit (byte 25); the plain paths name the
+ * symbol's own. */
+static const struct {
+	uint32_t first, then;
+	const char *why;
+} run_cases[] = {
+	{4000000, 0, "a zero run longer than the block"},
+	{100000, 0, "more bytes than the block size allows"},
+	{100000, 4000000, "more bytes than the block size allows"},
+	{99999, 4000000, "a zero run longer than the block"},
+};
+
+/* Each case through each path with the list's form at most `form`: NULL,
+ * or what went otherwise. */
+static const char *runs_refusals(enum bz2_list_form form, char *why, size_t cap)
+{
+	static const unsigned paths[] = {0, BZ2_DECODE_LANE, BZ2_PLAIN_HUFFMAN, BZ2_PLAIN_MTF, BZ2_PLAIN_ALL};
+	const char *f = NULL;
+
+	bz2_split_list_max = form;
+	for (size_t i = 0; i < sizeof(run_cases) / sizeof(run_cases[0]) && !f; i++)
+		for (size_t k = 0; k < sizeof(paths) / sizeof(paths[0]) && !f; k++) {
+			uint8_t in[256];
+			size_t len = make_runs(in, run_cases[i].first, run_cases[i].then);
+			struct bz2_decode_opts o = {.walk = {.lanes = 1}, .plain = paths[k]};
+			struct sink_buf s = {0};
+			struct bz2_error e;
+			int rc = bz2_decode(in, len, &o, sink_append, &s, NULL, &e);
+			bool split = paths[k] == 0 || paths[k] == BZ2_DECODE_LANE;
+
+			free(s.p);
+			if (rc != -1 || strcmp(e.what, run_cases[i].why) || (split && e.byte_offset != 25)) {
+				snprintf(why, cap, "list %d, runs %u then %u, paths %u: rc %d, byte %llu: %s", (int)form,
+					 run_cases[i].first, run_cases[i].then, paths[k], rc,
+					 (unsigned long long)e.byte_offset, rc ? e.what : "decoded");
+				f = why;
+			}
+		}
+	bz2_split_list_max = BZ2_LIST_VBMI;
+	return f;
+}
+
+TEST(bzip2_runs_past_the_block_refused_alike_by_every_path)
+{
+	static const enum bz2_list_form forms[] = {BZ2_LIST_WORDS, BZ2_LIST_SHUFFLE, BZ2_LIST_VBMI};
+	char why[300];
+
+	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+		const char *fail = runs_refusals(forms[f], why, sizeof(why));
+
+		CHECK(!fail, "%s", fail);
+	}
+}
+
 TEST(bzip2_handmade_stream_decodes)
 {
 	uint8_t in[256];
