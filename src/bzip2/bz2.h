@@ -158,6 +158,8 @@ static inline int bz2_huffman_long(const struct bz2_huffman *h, uint32_t v, unsi
  * lane between the steps of this group's zero-run and MTF loop
  * (symbols_split.c), two chains on one core instead of two passes. */
 #define BZ2_DECODE_LANE 16u
+/* The longest run one entry of bz2_block.runs holds. */
+#define BZ2_RUN_MAX 255u
 
 /* ---- mtf.c: headers of one block through MTF and the zero-run code ---- */
 struct bz2_walk_job;
@@ -167,6 +169,11 @@ struct bz2_block {
 	uint32_t nblock;                  /* bytes of the BWT's last column */
 	uint32_t counts[256];             /* how often each byte occurs in it */
 	uint8_t *bwt;                     /* caller's buffer, max_block + BZ2_BWT_SLACK bytes */
+	/* NULL, or the caller's buffer of max_block + 1 entries, where the
+	 * split decode writes the column as its runs instead (run << 8 |
+	 * byte, at most BZ2_RUN_MAX bytes an entry) and leaves bwt alone. */
+	uint16_t *runs;
+	uint32_t nruns;                   /* entries in runs; 0: the column is in bwt */
 	/* Scratch of the decode itself, kept here so a block needs no allocation. */
 	uint8_t selectors[BZ2_MAX_SELECTORS];
 	struct bz2_huffman tables[BZ2_MAX_GROUPS];
@@ -188,8 +195,9 @@ int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *b
 		     struct bz2_walk_job *pace, struct bz2_error *e);
 
 /* ---- symbols.c: the symbols after the headers (mtf.c's last part) ---- */
-/* Decode into blk->bwt, blk->counts and blk->nblock with blk's selectors
- * and tables; seq_to_byte[0..used) the symbol map. 0, or -1 with e filled. */
+/* Decode into blk->bwt (or, by the split decode, blk->runs where set),
+ * blk->counts and blk->nblock with blk's selectors and tables;
+ * seq_to_byte[0..used) the symbol map. 0, or -1 with e filled. */
 int bz2_symbols_decode(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *seq_to_byte, unsigned used,
 		       uint32_t nselectors, uint32_t max_block, unsigned plain, struct bz2_walk_job *pace,
 		       struct bz2_error *e);
@@ -212,6 +220,9 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 /* bzip2's T-vector: tt[j] = (next row << 8) | the byte row j starts with
  * (its first column's; the walk starts at the origin row). */
 void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt);
+/* For tests: false builds it from runs with SSE2 stores where the CPU
+ * also has AVX-512's masked ones (true unless set). */
+extern bool bz2_table_masked;
 
 enum bz2_layout { BZ2_LAYOUT_STATE, BZ2_LAYOUT_REGISTERS };
 enum bz2_prefetch { BZ2_PREFETCH_OFF, BZ2_PREFETCH_NEXT, BZ2_PREFETCH_TWO };

@@ -35,6 +35,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #define CHUNK_BYTES 4096u
 /* Chunks lie a line more than their size apart. The lanes write a byte a
@@ -60,6 +63,56 @@ static inline void run_rows(uint32_t *tt, uint8_t c, uint32_t i)
 #endif
 }
 
+/* The table from the column's runs (bz2_block.runs): a run's rows take
+ * consecutive slots of its byte's bucket, so each run reads and moves its
+ * byte's cursor once, and consecutive runs are of different bytes (no
+ * chain through a cursor from one to the next). Text's 900 kB columns
+ * are 150,000-220,000 runs, machine code's 270,000-360,000. */
+static void table_from_runs(const uint16_t *runs, uint32_t nruns, uint32_t *cf, uint32_t *tt)
+{
+	uint32_t i = 0;
+
+	for (uint32_t k = 0; k < nruns; k++) {
+		uint32_t c = runs[k] & 255, len = runs[k] >> 8, j = cf[c], r = 0;
+
+		cf[c] = j + len;
+		for (; r + 8 <= len; r += 8)
+			run_rows(tt + j + r, (uint8_t)c, i + r);
+		/* Past the run's slots lies the next bucket's first, which a
+		 * run written before this one may hold: exact stores only. */
+		for (; r < len; r++)
+			tt[j + r] = (i + r) << 8 | c;
+		i += len;
+	}
+}
+
+#if defined(__x86_64__)
+#define TABLE_AVX512 "avx512f"
+/* The same with a run of up to 16 rows in one masked store. */
+static __attribute__((target(TABLE_AVX512))) void table_from_runs_avx512(const uint16_t *runs, uint32_t nruns,
+									  uint32_t *cf, uint32_t *tt)
+{
+	const __m512i step = _mm512_set_epi32(15 << 8, 14 << 8, 13 << 8, 12 << 8, 11 << 8, 10 << 8, 9 << 8, 8 << 8,
+					      7 << 8, 6 << 8, 5 << 8, 4 << 8, 3 << 8, 2 << 8, 1 << 8, 0);
+	uint32_t i = 0;
+
+	for (uint32_t k = 0; k < nruns; k++) {
+		uint32_t c = runs[k] & 255, len = runs[k] >> 8, j = cf[c], r = 0;
+		__m512i v = _mm512_add_epi32(_mm512_set1_epi32((int)(i << 8 | c)), step);
+
+		cf[c] = j + len;
+		for (; __builtin_expect(r + 16 < len, 0); r += 16) {
+			_mm512_storeu_si512(tt + j + r, v);
+			v = _mm512_add_epi32(v, _mm512_set1_epi32(16 << 8));
+		}
+		_mm512_mask_storeu_epi32(tt + j + r, (__mmask16)((1u << (len - r)) - 1), v);
+		i += len;
+	}
+}
+#endif
+
+bool bz2_table_masked = true;
+
 void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 {
 	uint32_t cf[256], sum = 0, n = blk->nblock;
@@ -68,6 +121,16 @@ void bz2_ibwt_table(const struct bz2_block *blk, uint32_t *tt)
 	for (unsigned b = 0; b < 256; b++) {
 		cf[b] = sum;
 		sum += blk->counts[b];
+	}
+	if (blk->nruns) {
+#if defined(__x86_64__)
+		if (bz2_table_masked && __builtin_cpu_supports("avx512f")) {
+			table_from_runs_avx512(blk->runs, blk->nruns, cf, tt);
+			return;
+		}
+#endif
+		table_from_runs(blk->runs, blk->nruns, cf, tt);
+		return;
 	}
 	/* One pass of stores and no random load: row j's byte is the one
 	 * being scattered (its first column's), not the last column's (a

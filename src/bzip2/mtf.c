@@ -132,6 +132,7 @@ static int block_body(struct bz2_bits *b, uint32_t max_block, struct bz2_block *
 int bz2_block_decode(struct bz2_bits *b, uint32_t max_block, struct bz2_block *blk, unsigned plain,
 		     struct bz2_walk_job *pace, struct bz2_error *e)
 {
+	blk->nruns = 0;
 	/* Zero bits read past the end can look like any field's error: the
 	 * truncation is the real one. */
 	if (block_body(b, max_block, blk, plain, pace, e) == 0)

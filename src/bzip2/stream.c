@@ -63,6 +63,7 @@ struct bz2_decoder {
 	 * requested pages. */
 	struct bz2_block *blk2;
 	uint32_t *tt2;
+	uint16_t *runs;             /* blk's runs buffer, while the overlap may take it away */
 	/* tt, blk->bwt and text in one pagebuf (bz2_decoder_new_resident),
 	 * or NULL: each malloc'd or from the mapper. */
 	uint8_t *resident;
@@ -76,6 +77,8 @@ struct bz2_decoder {
  * makes a decoder for each of several hundred inputs, and nothing a
  * decode needs. */
 #define RESIDENT_BYTES (TT_BYTES + (size_t)2 * BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)
+_Static_assert((size_t)2 * BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK >= (BZ2_MAX_BLOCK_BYTES + 1) * sizeof(uint16_t),
+	       "a block's runs fit over the column and the text");
 
 /* A block's symbol buffer: blk, and blk->bwt where blk was allocated
  * (the caller checks both). */
@@ -83,8 +86,10 @@ static struct bz2_block *block_new(void)
 {
 	struct bz2_block *blk = malloc(sizeof(*blk));
 
-	if (blk)
+	if (blk) {
 		blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK);
+		blk->runs = malloc((BZ2_MAX_BLOCK_BYTES + 1) * sizeof(*blk->runs));
+	}
 	return blk;
 }
 
@@ -92,8 +97,10 @@ static struct bz2_block *block_new(void)
  * (the mapper's are given back together, in bufs_put). */
 static void slot_free(const struct bz2_decoder *u, struct bz2_block *blk, uint32_t *tt)
 {
-	if (blk)
+	if (blk) {
 		free(blk->bwt);
+		free(blk->runs);
+	}
 	free(blk);
 	if (!u->mapper.map)
 		free(tt);
@@ -117,15 +124,23 @@ static int bufs_get(struct bz2_decoder *u)
 		u->tt = (uint32_t *)u->resident;
 		u->blk->bwt = u->resident + TT_BYTES;
 		u->text = u->resident + TT_BYTES + BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK;
+		/* The runs over the column and the text after it (1.8 MB, no
+		 * memory more): the table reads them before the walk writes
+		 * the text. A resident decoder decodes its blocks in turn;
+		 * with the one-core overlap it writes the column instead
+		 * (bz2_decode_with). */
+		u->blk->runs = (uint16_t *)u->blk->bwt;
 	}
-	return u->blk && u->tt && u->text && u->blk->bwt ? 0 : -ENOMEM;
+	if (u->blk)
+		u->runs = u->blk->runs;
+	return u->blk && u->tt && u->text && u->blk->bwt && u->blk->runs ? 0 : -ENOMEM;
 }
 
 static void bufs_put(struct bz2_decoder *u)
 {
 	if (u->resident) {
 		if (u->blk)
-			u->blk->bwt = NULL;
+			u->blk->bwt = NULL, u->blk->runs = NULL;
 		u->tt = NULL;
 		u->text = NULL;
 		pagebuf_unmap(u->resident, RESIDENT_BYTES);
@@ -592,7 +607,7 @@ static int scout_bufs(struct bz2_decoder *u)
 		u->blk2 = block_new();
 	if (!u->tt2)
 		u->tt2 = table_get(u, 1);
-	return u->blk2 && u->blk2->bwt && u->tt2 ? 0 : -ENOMEM;
+	return u->blk2 && u->blk2->bwt && u->blk2->runs && u->tt2 ? 0 : -ENOMEM;
 }
 
 /* This thread's side: each slot in order, walked, expanded, checked. */
@@ -695,6 +710,7 @@ int bz2_decode_with(struct bz2_decoder *u, const uint8_t *in, size_t len, const 
 	int rc;
 
 	memset(e, 0, sizeof(*e));
+	u->blk->runs = interleave && u->resident ? NULL : u->runs;
 	if (o->overlap == BZ2_OVERLAP_SCOUT)
 		return decode_scout(u, in, len, &f, e);
 	if (interleave && !u->job && !(u->job = bz2_walk_job_new()))

@@ -18,7 +18,11 @@
  * deep indices) shift as 16-byte vectors in memory. Elsewhere the list is
  * two 64-bit words and memmove (mtf_words.h).
  *
- * The byte counts the inverse BWT needs are one pass over the column at
+ * Where the block has a runs buffer (bz2_block.runs, the decoder's), the
+ * column is written as its runs instead, one entry a byte symbol: the
+ * table is built a run at a time (ibwt.c) and each byte's count grows by
+ * a run at a time, here, never twice in a row for one byte. Without one,
+ * the byte counts the inverse BWT needs are one pass over the column at
  * the end: counted per symbol they were a load and store chained through
  * memory whenever the front byte repeats, which on text is most symbols.
  * Error offsets name the group's first bit for a bad run, the code's own
@@ -42,9 +46,27 @@
 #define GROUP_COUNT 0xff
 
 struct mtf_runs {
-	uint8_t *out;
+	uint8_t *out;              /* the column, or NULL with runs */
+	uint16_t *runs;            /* the runs form: blk->runs, else NULL */
+	uint32_t *counts;
 	uint32_t n, run, max_block;
+	uint32_t nruns, one;       /* the runs form's: runs written; whether prev was a byte symbol's */
+	uint8_t prev;
 };
+
+/* A run of len bytes of `byte` as the runs form's entries (len << 8 |
+ * byte, up to BZ2_RUN_MAX bytes each; none for 0): the runs written. */
+static inline uint32_t run_put(uint16_t *runs, uint32_t nruns, uint32_t byte, uint32_t len)
+{
+	if (__builtin_expect(len <= BZ2_RUN_MAX, 1)) {
+		runs[nruns] = (uint16_t)(len << 8 | byte);
+		return nruns + (len != 0);
+	}
+	for (; len > BZ2_RUN_MAX; len -= BZ2_RUN_MAX)
+		runs[nruns++] = (uint16_t)(BZ2_RUN_MAX << 8 | byte);
+	runs[nruns] = (uint16_t)(len << 8 | byte);
+	return nruns + (len != 0);
+}
 
 static int fail(struct bz2_error *e, uint64_t bit, const char *what)
 {
@@ -404,9 +426,15 @@ static int split_end(const struct split *sp, struct mtf_runs *r, uint8_t front, 
 {
 	if (r->run > r->max_block - r->n)
 		return fail(sp->e, start, "more bytes than the block size allows");
-	memset(r->out + r->n, front, r->run);
+	if (r->runs) {
+		/* The last byte symbol's run, or the first front byte's. */
+		sp->blk->nruns = run_put(r->runs, r->nruns, r->prev, r->one + r->run);
+		r->counts[r->prev] += r->one + r->run;
+	} else {
+		memset(r->out + r->n, front, r->run);
+		count_bytes(r->out, r->n + r->run, sp->blk->counts);
+	}
 	r->n += r->run;
-	count_bytes(r->out, r->n, sp->blk->counts);
 	sp->blk->nblock = r->n;
 	return 0;
 }
@@ -533,7 +561,10 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 		      struct bz2_error *e)
 {
 	const struct split sp = {.b = b, .blk = blk, .nselectors = nselectors, .eob = used + 1, .pace = pace, .e = e};
-	struct mtf_runs r = {.out = blk->bwt, .max_block = max_block};
+	struct mtf_runs r = {.out = blk->bwt, .runs = blk->runs, .counts = blk->counts, .max_block = max_block};
+
+	if (blk->runs)
+		memset(blk->counts, 0, sizeof(blk->counts));
 
 #ifdef HAVE_SHUFFLE_LIST
 	enum bz2_list_form form = bz2_split_list_form();
@@ -542,12 +573,16 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 		struct vbmi_list list;
 
 		vbmi_list_init(&list, seq_to_byte, used);
+		if (blk->runs)
+			return lane ? runs_vbmi_lane_runs(&sp, &r, &list) : runs_vbmi_runs(&sp, &r, &list);
 		return lane ? runs_vbmi_lane(&sp, &r, &list) : runs_vbmi(&sp, &r, &list);
 	}
 	if (form == BZ2_LIST_SHUFFLE) {
 		struct shuffle_list list;
 
 		shuffle_list_init(&list, seq_to_byte, used);
+		if (blk->runs)
+			return lane ? runs_shuffle_lane_runs(&sp, &r, &list) : runs_shuffle_runs(&sp, &r, &list);
 		return lane ? runs_shuffle_lane(&sp, &r, &list) : runs_shuffle(&sp, &r, &list);
 	}
 #endif
@@ -555,6 +590,8 @@ int bz2_symbols_split(struct bz2_bits *b, struct bz2_block *blk, const uint8_t *
 		struct words_list list;
 
 		words_list_init(&list, seq_to_byte, used);
+		if (blk->runs)
+			return lane ? runs_words_lane_runs(&sp, &r, &list) : runs_words_runs(&sp, &r, &list);
 		return lane ? runs_words_lane(&sp, &r, &list) : runs_words(&sp, &r, &list);
 	}
 }

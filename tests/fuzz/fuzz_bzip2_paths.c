@@ -3,7 +3,8 @@
  * differentially, on any bytes (fuzz_bzip2 checks whole decodes against
  * libbz2; this one reaches each path alone, where a whole decode would stop
  * at the first bad header). Per input:
- *   - CRC: slicing by 8 against slicing by 4, at every start alignment.
+ *   - CRC: bz2_crc's form (carry-less folding where the CPU has it, else
+ *     slicing by 8) against slicing by 4, at every start alignment.
  *   - RLE: the word search against the byte loop (size and bytes).
  *   - Huffman: a table built from the first bytes as code lengths, then
  *     the rest decoded with bz2_huffman_decode (first-level table, long
@@ -14,7 +15,9 @@
  *     starts with them, else from bit 0): every fast path together and
  *     each BZ2_PLAIN_* bit alone and all plain, and each narrower form
  *     of the MTF list, must give the same symbols (the BWT column, its
- *     counts, the origin) or all refuse.
+ *     counts, the origin) or all refuse; the column written as its runs
+ *     (bz2_block.runs), in two passes and in lanes, must spell it or
+ *     refuse alike.
  *   - The whole stream, one lane, the same path sets: the same bytes, or a
  *     refusal at the same block by each, every refusal one line that says
  *     why and where (the CLI prints it as one line and exits 2).
@@ -159,6 +162,48 @@ static void huffman_paths(const uint8_t *data, size_t size)
 }
 
 /* ---- one block's body, every path set ---- */
+/* Whether x's runs spell col's column. */
+static bool runs_spell(const struct bz2_block *x, const uint8_t *col)
+{
+	uint32_t at = 0;
+
+	for (uint32_t k = 0; k < x->nruns; k++) {
+		uint32_t len = x->runs[k] >> 8;
+
+		if (len > x->nblock - at)
+			return false;
+		for (uint32_t r = 0; r < len; r++)
+			if (col[at + r] != (x->runs[k] & 255))
+				return false;
+		at += len;
+	}
+	return at == x->nblock;
+}
+
+/* The split decode with runs (and in lanes) against blk0's column. */
+static void runs_path(const uint8_t *data, size_t size, uint64_t bit, uint32_t max_block, const struct bz2_block *blk0,
+		      int rc0, const struct bz2_error *e0)
+{
+	static struct bz2_block *x;
+
+	if (!x && (!(x = calloc(1, sizeof(*x))) || !(x->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)) ||
+		   !(x->runs = malloc((BZ2_MAX_BLOCK_BYTES + 1) * sizeof(*x->runs)))))
+		abort();
+	for (int lane = 0; lane < 2; lane++) {
+		struct bz2_error e = {0};
+		struct bz2_bits b;
+		int rc;
+
+		bz2_bits_init(&b, data, size, bit);
+		rc = bz2_block_decode(&b, max_block, x, lane ? BZ2_DECODE_LANE : 0, NULL, &e);
+		if (rc != rc0 || (rc && (strcmp(e.what, e0->what) || e.byte_offset != e0->byte_offset)))
+			abort();  /* the runs form refused otherwise than the column */
+		if (!rc && (x->nblock != blk0->nblock || x->orig_ptr != blk0->orig_ptr ||
+			    memcmp(x->counts, blk0->counts, sizeof(x->counts)) || !runs_spell(x, blk0->bwt)))
+			abort();  /* the runs are not the column's */
+	}
+}
+
 static void block_paths(const uint8_t *data, size_t size)
 {
 	static struct bz2_block *blk[2];
@@ -198,6 +243,7 @@ static void block_paths(const uint8_t *data, size_t size)
 		if (!i) {
 			rc0 = rc;
 			e0 = e;
+			runs_path(data, size, bit, max_block, blk[0], rc0, &e0);
 			continue;
 		}
 		if (rc != rc0)

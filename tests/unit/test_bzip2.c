@@ -572,6 +572,105 @@ TEST(bzip2_large_block_and_many_blocks_match_libbz2, NEEDS_LIBBZ2)
 	free(t);
 }
 
+/* ---- the column as its runs ---- */
+/* The first block of t[0..n) decoded as a column and as runs, with the
+ * list's form at most `form` (and in lanes where `lane`): the same block,
+ * counts and T-vector, the runs' built with masked stores and without.
+ * NULL, or what differed. */
+static const char *runs_as_column(const uint8_t *t, size_t n, enum bz2_list_form form, bool lane, char *why,
+				  size_t cap)
+{
+	size_t len;
+	uint8_t *z = bzip2_fixture_compress(t, n, 9, &len);
+	struct bz2_block *col = calloc(1, sizeof(*col)), *run = calloc(1, sizeof(*run));
+	uint32_t *tt = malloc((size_t)BZ2_MAX_BLOCK_BYTES * 4), *tr = malloc((size_t)BZ2_MAX_BLOCK_BYTES * 4);
+	const char *f = NULL;
+
+	if (!z || !col || !run || !tt || !tr || !(col->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)) ||
+	    !(run->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)) ||
+	    !(run->runs = malloc((BZ2_MAX_BLOCK_BYTES + 1) * sizeof(uint16_t)))) {
+		f = "out of memory";
+		goto out;
+	}
+	bz2_split_list_max = form;
+	for (int k = 0; k < 2 && !f; k++) {
+		struct bz2_block *x = k ? run : col;
+		struct bz2_bits b;
+		struct bz2_error e;
+
+		bz2_bits_init(&b, z, len, 32 + 48);
+		if (bz2_block_decode(&b, BZ2_MAX_BLOCK_BYTES, x, lane ? BZ2_DECODE_LANE : 0, NULL, &e)) {
+			snprintf(why, cap, "%s: %s", k ? "runs" : "column", e.what);
+			f = why;
+		}
+	}
+	bz2_split_list_max = BZ2_LIST_VBMI;
+	if (f)
+		goto out;
+	if (col->nruns || !run->nruns || run->nblock != col->nblock || run->orig_ptr != col->orig_ptr ||
+	    memcmp(run->counts, col->counts, sizeof(col->counts))) {
+		snprintf(why, cap, "runs %u against %u bytes, %u runs: the block or its counts differ", run->nblock,
+			 col->nblock, run->nruns);
+		f = why;
+		goto out;
+	}
+	bz2_ibwt_table(col, tt);
+	for (int masked = 0; masked < 2 && !f; masked++) {
+		bz2_table_masked = masked;
+		memset(tr, 0, (size_t)col->nblock * 4);
+		bz2_ibwt_table(run, tr);
+		bz2_table_masked = true;
+		if (memcmp(tt, tr, (size_t)col->nblock * 4)) {
+			snprintf(why, cap, "the T-vector from %u runs differs (%s stores)", run->nruns,
+				 masked ? "masked" : "plain");
+			f = why;
+		}
+	}
+out:
+	if (col)
+		free(col->bwt);
+	if (run) {
+		free(run->bwt);
+		free(run->runs);
+	}
+	free(col);
+	free(run);
+	free(tt);
+	free(tr);
+	free(z);
+	return f;
+}
+
+/* Text, a repeated phrase, random bytes (a run a byte) and one byte over
+ * and over (its column's runs pass BZ2_RUN_MAX and are split over
+ * entries), in each list form and in lanes. */
+TEST(bzip2_runs_give_the_column_s_block_and_table, NEEDS_LIBBZ2)
+{
+	static const enum textgen_kind kinds[] = {TEXTGEN_MARKOV, TEXTGEN_REPEAT, TEXTGEN_RANDOM};
+	static const enum bz2_list_form forms[] = {BZ2_LIST_WORDS, BZ2_LIST_SHUFFLE, BZ2_LIST_VBMI};
+	size_t n = 300000;
+	uint8_t *t = malloc(n);
+	char why[300];
+
+	if (!t) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	for (size_t k = 0; k < 4; k++) {
+		if (k < 3)
+			textgen_fill(t, n, kinds[k], 11 + (unsigned)k);
+		else
+			memset(t, 'x', n);
+		for (size_t f = 0; f < 3; f++)
+			for (int lane = 0; lane < 2; lane++) {
+				const char *fail = runs_as_column(t, n, forms[f], lane, why, sizeof(why));
+
+				CHECK(!fail, "input %zu, list %zu, lane %d: %s", k, f, lane, fail);
+			}
+	}
+	free(t);
+}
+
 /* Each form of the split decode's MTF list that this CPU offers, the
  * portable one (two words and memmove, what AArch64 runs) on every CPU:
  * text, runs and random bytes (every index up to 255, each register of
@@ -703,6 +802,7 @@ TEST(bzip2_stages_alone_match_libbz2, NEEDS_LIBBZ2)
 	if (!z)
 		goto out;
 	blk->bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK);
+	blk->runs = NULL;
 	bz2_bits_init(&b, z, len, 32 + 48);
 	CHECK(blk->bwt && bz2_block_decode(&b, 900000, blk, 0, NULL, &e) == 0, "block: %s", e.what);
 	CHECK(blk->stored_crc == bz2_crc(t, n), "stored CRC 0x%08x, ours 0x%08x", blk->stored_crc, bz2_crc(t, n));

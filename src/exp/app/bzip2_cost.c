@@ -121,10 +121,13 @@ int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t 
 
 	*rt = (struct app_bzip2_rates){0};
 	blk.bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK);
-	if (!d || !tt || !blk.bwt) {
+	/* The decode's own form: the column as its runs. */
+	blk.runs = malloc((BZ2_MAX_BLOCK_BYTES + 1) * sizeof(*blk.runs));
+	if (!d || !tt || !blk.bwt || !blk.runs) {
 		bz2_decoder_free(d);
 		free(tt);
 		free(blk.bwt);
+		free(blk.runs);
 		return -1;
 	}
 	/* Blocks spread over the file's full ones, each decoded once untimed
@@ -155,6 +158,7 @@ int app_bzip2_probe(const struct app_bzip2_params *p, const uint8_t *in, size_t 
 	bz2_decoder_free(d);
 	free(tt);
 	free(blk.bwt);
+	free(blk.runs);
 	if (!got)
 		return -1;
 	rt->k1 = s1 / (double)got * units;

@@ -38,12 +38,12 @@ static const struct {
 	{"bz2_symbols", APP_BZ2_INSTR_DECODE},  {"bz2_huffman", APP_BZ2_INSTR_DECODE},
 	{"pair_build", APP_BZ2_INSTR_DECODE},   {"bz2_bits", APP_BZ2_INSTR_DECODE},
 	{"shuffle_list", APP_BZ2_INSTR_DECODE}, {"words_list", APP_BZ2_INSTR_DECODE},
-	{"bz2_ibwt_table", APP_BZ2_INSTR_TABLE}, {"walk_", APP_BZ2_INSTR_WALK},
-	{"pace", APP_BZ2_INSTR_WALK},           {"bz2_walk", APP_BZ2_INSTR_WALK},
-	{"bz2_ibwt_walk", APP_BZ2_INSTR_WALK},  {"lane_", APP_BZ2_INSTR_WALK},
-	{"key_cmp", APP_BZ2_INSTR_WALK},        {"bz2_rle", APP_BZ2_INSTR_RLE},
-	{"next_run", APP_BZ2_INSTR_RLE},        {"bz2_crc", APP_BZ2_INSTR_CRC},
-	{"crc_", APP_BZ2_INSTR_CRC},
+	{"bz2_ibwt_table", APP_BZ2_INSTR_TABLE}, {"table_from_runs", APP_BZ2_INSTR_TABLE},
+	{"walk_", APP_BZ2_INSTR_WALK},          {"pace", APP_BZ2_INSTR_WALK},
+	{"bz2_walk", APP_BZ2_INSTR_WALK},       {"bz2_ibwt_walk", APP_BZ2_INSTR_WALK},
+	{"lane_", APP_BZ2_INSTR_WALK},          {"key_cmp", APP_BZ2_INSTR_WALK},
+	{"bz2_rle", APP_BZ2_INSTR_RLE},         {"next_run", APP_BZ2_INSTR_RLE},
+	{"bz2_crc", APP_BZ2_INSTR_CRC},         {"crc_", APP_BZ2_INSTR_CRC},
 };
 
 static enum app_bzip2_instr_stage stage_of(const char *fn, size_t len)
