@@ -36,7 +36,9 @@ LDLIBS  += -lbz2
 endif
 ifneq ($(SANITIZE),)
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
-LDFLAGS    += -fsanitize=$(SANITIZE)
+# override, as the build id's: after an override, a plain += is ignored
+# and the sanitizers' runtime would not be linked.
+override LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
 LIB_SRC := $(wildcard src/*.c src/*/*.c src/*/*/*.c)

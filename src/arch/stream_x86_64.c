@@ -175,8 +175,10 @@ __attribute__((target("sse2"))) static uint64_t stream_ntmix11_movnti(void *dst,
 
 	(void)src;
 	while (p < end) {
-		a += (uint64_t)(p[0] + p[2] + p[4] + p[6]);
-		b += (uint64_t)(p[1] + p[3] + p[5] + p[7]);
+		/* Summed unsigned: the words are whatever the buffer holds,
+		 * and a signed sum of them may overflow. */
+		a += (uint64_t)p[0] + (uint64_t)p[2] + (uint64_t)p[4] + (uint64_t)p[6];
+		b += (uint64_t)p[1] + (uint64_t)p[3] + (uint64_t)p[5] + (uint64_t)p[7];
 		__asm__("" : "+r"(a));
 		__asm__("" : "+r"(b));
 		p += 8;
