@@ -123,13 +123,19 @@ static uint32_t crc_shift(uint32_t c, uint64_t bytes)
 }
 
 #ifdef CRC_FOLD
+/* The 16 bytes in reverse order: between memory's order and a 128-bit
+ * polynomial's, whose top bit is the first byte's (bzip2 feeds most
+ * significant bit first). */
+static inline __attribute__((always_inline, target(CRC_FOLD_TARGET))) __m128i reverse16(__m128i v)
+{
+	return _mm_shuffle_epi8(v, _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+}
+
 /* 16 bytes as a polynomial of degree < 128, the first byte's top bit
- * the x^127 term (bzip2 feeds most significant bit first). */
+ * the x^127 term. */
 static inline __attribute__((always_inline, target(CRC_FOLD_TARGET))) __m128i load_be128(const uint8_t *p)
 {
-	const __m128i reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-
-	return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p), reverse);
+	return reverse16(_mm_loadu_si128((const __m128i *)p));
 }
 
 /* a x^D mod P up to degree 95, k = {x^D, x^(D+64)} mod P: a = h x^64 + l,
@@ -147,7 +153,6 @@ static __attribute__((target(CRC_FOLD_TARGET))) uint32_t crc_fold(uint32_t c, co
 {
 	const __m128i k128 = _mm_loadu_si128((const __m128i *)fold_by_128);
 	const __m128i k512 = _mm_loadu_si128((const __m128i *)fold_by_512);
-	const __m128i reverse = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 	/* A register c before the data is c x^(8n): the same as c added to
 	 * the data's first 32 bits. */
 	__m128i a0 = _mm_xor_si128(load_be128(p), _mm_set_epi32((int)c, 0, 0, 0));
@@ -166,7 +171,7 @@ static __attribute__((target(CRC_FOLD_TARGET))) uint32_t crc_fold(uint32_t c, co
 	a0 = _mm_xor_si128(fold(a0, k128), a3);
 	for (; n >= 16; p += 16, n -= 16)
 		a0 = _mm_xor_si128(fold(a0, k128), load_be128(p));
-	_mm_storeu_si128((__m128i *)be, _mm_shuffle_epi8(a0, reverse));
+	_mm_storeu_si128((__m128i *)be, reverse16(a0));
 	r = step8(step8(r, be), be + 8);
 	for (; n; n--)
 		r = (r << 8) ^ crc_table[0][(r >> 24) ^ *p++];

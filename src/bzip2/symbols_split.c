@@ -58,11 +58,7 @@ struct mtf_runs {
  * byte, up to BZ2_RUN_MAX bytes each; none for 0): the runs written. */
 static inline uint32_t run_put(uint16_t *runs, uint32_t nruns, uint32_t byte, uint32_t len)
 {
-	if (__builtin_expect(len <= BZ2_RUN_MAX, 1)) {
-		runs[nruns] = (uint16_t)(len << 8 | byte);
-		return nruns + (len != 0);
-	}
-	for (; len > BZ2_RUN_MAX; len -= BZ2_RUN_MAX)
+	for (; __builtin_expect(len > BZ2_RUN_MAX, 0); len -= BZ2_RUN_MAX)
 		runs[nruns++] = (uint16_t)(BZ2_RUN_MAX << 8 | byte);
 	runs[nruns] = (uint16_t)(len << 8 | byte);
 	return nruns + (len != 0);
