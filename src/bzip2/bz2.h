@@ -238,10 +238,12 @@ struct bz2_walk_opts {
 	bool by_rows;                    /* lanes and segments by the block's rows (ibwt.c) */
 };
 
-/* Scratch the K-lane walk reuses across blocks (chunks and segment lists). */
+/* Scratch the K-lane walk reuses across blocks (chunks and segment lists).
+ * The pool is the walk's own (malloc'd) or lent (bz2_walk_scratch_lend). */
 struct bz2_walk_scratch {
 	uint8_t *pool;
 	size_t pool_chunks;
+	bool pool_lent;
 	uint32_t *chunk_next, *chunk_used;
 	size_t chunk_cap;
 };
@@ -264,6 +266,12 @@ struct bz2_walk_ticks {
 int bz2_ibwt_walk(uint32_t *tt, uint32_t nblock, uint32_t orig_ptr, uint8_t *out, const struct bz2_walk_opts *o,
 		  struct bz2_walk_scratch *sc, struct bz2_walk_ticks *ticks);
 void bz2_walk_scratch_free(struct bz2_walk_scratch *sc);
+/* The chunk pool a walk of up to n rows needs at most, in bytes. */
+size_t bz2_walk_pool_bytes(uint32_t n);
+/* Lends sc pool[0..bytes) as its chunk pool, which the walks then write
+ * in place of one of their own (a walk that needs more takes its own);
+ * the lender keeps it and frees it. */
+void bz2_walk_scratch_lend(struct bz2_walk_scratch *sc, uint8_t *pool, size_t bytes);
 
 /* The same walk in slices (the one-core overlap): start it (the first
  * pass, no step), pace it to `rows` rows walked from inside the next

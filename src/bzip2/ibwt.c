@@ -467,36 +467,61 @@ static int walk_dispatch(struct walk *c, const struct bz2_walk_opts *o)
 	return walk_state(c, L, o->lanes, o->prefetch);
 }
 
+/* The chunks a walk of n rows with k lanes may take: each lane's last may
+ * be part-filled, the rest are full. */
+static size_t walk_chunks(uint32_t n, unsigned k)
+{
+	return n / CHUNK_BYTES + k + 2;
+}
+
+size_t bz2_walk_pool_bytes(uint32_t n)
+{
+	return walk_chunks(n, BZ2_LANES_MAX) * CHUNK_STRIDE;
+}
+
+void bz2_walk_scratch_lend(struct bz2_walk_scratch *sc, uint8_t *pool, size_t bytes)
+{
+	if (!sc->pool_lent)
+		free(sc->pool);
+	sc->pool = pool;
+	sc->pool_chunks = bytes / CHUNK_STRIDE;
+	sc->pool_lent = true;
+}
+
 static int scratch_fit(struct bz2_walk_scratch *sc, size_t chunks)
 {
-	uint8_t *p;
-	uint32_t *a, *b;
+	if (chunks > sc->chunk_cap) {
+		uint32_t *a, *b;
 
-	if (chunks <= sc->pool_chunks)
-		return 0;
-	p = realloc(sc->pool, chunks * CHUNK_STRIDE);
-	if (!p)
-		return -ENOMEM;
-	sc->pool = p;
-	/* The lanes touch every chunk of a block's walk: its 250 small pages
-	 * faulted in by one call, not a trap each (3 ms of a worker's first
-	 * block on a guest). */
-	pagebuf_populate_within(p, chunks * CHUNK_STRIDE);
-	a = realloc(sc->chunk_next, chunks * sizeof(*a));
-	if (!a)
-		return -ENOMEM;
-	sc->chunk_next = a;
-	b = realloc(sc->chunk_used, chunks * sizeof(*b));
-	if (!b)
-		return -ENOMEM;
-	sc->chunk_used = b;
-	sc->pool_chunks = chunks;
+		if (!(a = realloc(sc->chunk_next, chunks * sizeof(*a))))
+			return -ENOMEM;
+		sc->chunk_next = a;
+		if (!(b = realloc(sc->chunk_used, chunks * sizeof(*b))))
+			return -ENOMEM;
+		sc->chunk_used = b;
+		sc->chunk_cap = chunks;
+	}
+	if (chunks > sc->pool_chunks) {
+		/* A lent pool too small is left to its lender. */
+		uint8_t *p = realloc(sc->pool_lent ? NULL : sc->pool, chunks * CHUNK_STRIDE);
+
+		if (!p)
+			return -ENOMEM;
+		sc->pool = p;
+		sc->pool_chunks = chunks;
+		sc->pool_lent = false;
+		/* The lanes touch every chunk of a block's walk: its 250 small
+		 * pages faulted in by one call, not a trap each (3 ms of a
+		 * worker's first block on a guest). */
+		pagebuf_populate_within(p, chunks * CHUNK_STRIDE);
+	}
 	return 0;
 }
 
 void bz2_walk_scratch_free(struct bz2_walk_scratch *sc)
 {
-	free(sc->pool);
+	if (!sc->pool_lent)
+		free(sc->pool);
 	free(sc->chunk_next);
 	free(sc->chunk_used);
 	memset(sc, 0, sizeof(*sc));
@@ -572,8 +597,7 @@ static int walk_setup(struct walk *c, uint32_t *tt, uint32_t n, uint32_t orig_pt
 		s = k;
 	if (s > BZ2_SEGMENTS_MAX)
 		s = BZ2_SEGMENTS_MAX;
-	/* Chunks fill but for each lane's last. */
-	if ((rc = scratch_fit(sc, n / CHUNK_BYTES + k + 2)))
+	if ((rc = scratch_fit(sc, walk_chunks(n, k))))
 		return rc;
 	c->tt = tt;
 	c->n = n;

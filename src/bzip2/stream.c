@@ -54,6 +54,7 @@ struct bz2_decoder {
 	size_t out_cap;
 	size_t out_max;      /* bz2_decoder_bound_output's bound (0: none) */
 	struct bz2_walk_scratch sc;
+	struct bz2_walk_scratch rsc;   /* in turn, a resident decoder's: its pool lent from the pagebuf */
 	/* Where tt and tt2 come from when the instrument chooses their pages
 	 * (map set); else malloc. */
 	struct bz2_table_mapper mapper;
@@ -71,14 +72,32 @@ struct bz2_decoder {
 
 #define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
 
-/* The resident pagebuf: the T-vector, the column, then the walk's text,
- * made resident at once and never read back: the arena a measured table
+/* The resident pagebuf: the T-vector, the walk's text, the column, and
+ * the walk's chunk pool over the column from its first page on, made
+ * resident at once and never read back: the arena a measured table
  * is in verifies its backing in /proc/self/smaps, 5% of a suite test that
  * makes a decoder for each of several hundred inputs, and nothing a
- * decode needs. */
-#define RESIDENT_BYTES (TT_BYTES + (size_t)2 * BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)
+ * decode needs. In turn, the column (or the runs over the text and the
+ * column) is read by the table before the walk writes the pool, and the
+ * text is written from the pool after it: the pool costs no memory more
+ * (the 2 MiB pages hold it past the column), and its pages are huge and
+ * faulted in with the rest; a small page's first touch on a guest traps
+ * to the host even once the kernel has faulted it in. The overlaps
+ * decode a block's column while the block before it walks, so they keep
+ * a pool of the walk's own (u->sc). */
+#define TEXT_AT TT_BYTES
+#define COL_AT (TT_BYTES + BZ2_MAX_BLOCK_BYTES)
+#define POOL_AT ((COL_AT + 4095) / 4096 * 4096)
 _Static_assert((size_t)2 * BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK >= (BZ2_MAX_BLOCK_BYTES + 1) * sizeof(uint16_t),
-	       "a block's runs fit over the column and the text");
+	       "a block's runs fit over the text and the column");
+
+static size_t resident_bytes(void)
+{
+	size_t pool_end = POOL_AT + bz2_walk_pool_bytes(BZ2_MAX_BLOCK_BYTES);
+	size_t col_end = COL_AT + BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK;
+
+	return pool_end > col_end ? pool_end : col_end;
+}
 
 /* A block's symbol buffer: blk, and blk->bwt where blk was allocated
  * (the caller checks both). */
@@ -122,14 +141,15 @@ static int bufs_get(struct bz2_decoder *u)
 		u->text = malloc(BZ2_MAX_BLOCK_BYTES);
 	} else if ((u->blk = malloc(sizeof(*u->blk)))) {
 		u->tt = (uint32_t *)u->resident;
-		u->blk->bwt = u->resident + TT_BYTES;
-		u->text = u->resident + TT_BYTES + BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK;
-		/* The runs over the column and the text after it (1.8 MB, no
+		u->text = u->resident + TEXT_AT;
+		u->blk->bwt = u->resident + COL_AT;
+		/* The runs over the text and the column after it (1.8 MB, no
 		 * memory more): the table reads them before the walk writes
 		 * the text. A resident decoder decodes its blocks in turn;
 		 * with the one-core overlap it writes the column instead
 		 * (bz2_decode_with). */
-		u->blk->runs = (uint16_t *)u->blk->bwt;
+		u->blk->runs = (uint16_t *)u->text;
+		bz2_walk_scratch_lend(&u->rsc, u->resident + POOL_AT, resident_bytes() - POOL_AT);
 	}
 	if (u->blk)
 		u->runs = u->blk->runs;
@@ -143,12 +163,13 @@ static void bufs_put(struct bz2_decoder *u)
 			u->blk->bwt = NULL, u->blk->runs = NULL;
 		u->tt = NULL;
 		u->text = NULL;
-		pagebuf_unmap(u->resident, RESIDENT_BYTES);
+		pagebuf_unmap(u->resident, resident_bytes());
 	}
 	slot_free(u, u->blk, u->tt);
 	free(u->text);
 	free(u->out);
 	bz2_walk_scratch_free(&u->sc);
+	bz2_walk_scratch_free(&u->rsc);
 	bz2_walk_job_free(u->job);
 	slot_free(u, u->blk2, u->tt2);
 	if (u->mapper.release)
@@ -274,7 +295,8 @@ static int block_walk(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	block_table(timed, u, st);
 	meta_of(u, m->body, block_no, m);
 	t2 = tick(timed);
-	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, &u->sc, timed || wt ? &mine : NULL);
+	rc = bz2_ibwt_walk(u->tt, u->blk->nblock, u->blk->orig_ptr, u->text, w, u->resident ? &u->rsc : &u->sc,
+			   timed || wt ? &mine : NULL);
 	if (rc)
 		return rc;
 	t3 = tick(timed);
@@ -798,7 +820,7 @@ static struct bz2_decoder *decoder_new(const struct bz2_table_mapper *m, bool re
 	}
 	if (m)
 		d->mapper = *m;
-	if ((resident && !(d->resident = pagebuf_map(RESIDENT_BYTES))) || bufs_get(d)) {
+	if ((resident && !(d->resident = pagebuf_map(resident_bytes()))) || bufs_get(d)) {
 		bufs_put(d);
 		free(d);
 		return NULL;

@@ -825,6 +825,69 @@ out:
 	free(tt);
 }
 
+/* A pool lent to the walk's scratch is the one its lanes write (the
+ * resident decoder lends the pages past its column), left to its lender
+ * when freed; one too small for the block is left untouched, and the walk
+ * takes a pool of its own. */
+TEST(bzip2_walk_writes_a_lent_pool_and_takes_its_own_past_it, NEEDS_LIBBZ2)
+{
+	const struct bz2_walk_opts wo = {.lanes = 32, .segments = 512, .layout = BZ2_LAYOUT_REGISTERS,
+					 .prefetch = BZ2_PREFETCH_NEXT};
+	size_t n = 100000, len = 0, big = bz2_walk_pool_bytes(BZ2_MAX_BLOCK_BYTES), small = bz2_walk_pool_bytes(8192);
+	uint8_t *t = malloc(n), *z = NULL, *text = malloc(n), *back = malloc(n + 1);
+	uint8_t *lent = malloc(big), *tiny = malloc(small);
+	struct bz2_block blk = {.bwt = malloc(BZ2_MAX_BLOCK_BYTES + BZ2_BWT_SLACK)};
+	uint32_t *tt = malloc(BZ2_MAX_BLOCK_BYTES * 4);
+	struct bz2_walk_scratch sc = {0};
+	struct bz2_bits b;
+	struct bz2_error e;
+	size_t written = 0, tiny_written = 0;
+
+	if (!t || !text || !back || !lent || !tiny || !blk.bwt || !tt) {
+		CHECK(0, "out of memory");
+		goto out;
+	}
+	textgen_fill(t, n, TEXTGEN_MARKOV, 6);
+	if (!(z = bzip2_fixture_compress(t, n, 9, &len))) {
+		CHECK(0, "compress");
+		goto out;
+	}
+	bz2_bits_init(&b, z, len, 32 + 48);
+	if (bz2_block_decode(&b, 900000, &blk, 0, NULL, &e)) {
+		CHECK(0, "block: %s", e.what);
+		goto out;
+	}
+	bz2_ibwt_table(&blk, tt);
+	memset(lent, 0xa5, big);
+	bz2_walk_scratch_lend(&sc, lent, big);
+	CHECK(bz2_ibwt_walk(tt, blk.nblock, blk.orig_ptr, text, &wo, &sc, NULL) == 0, "walk in the lent pool");
+	for (size_t i = 0; i < big; i++)
+		written += lent[i] != 0xa5;
+	bz2_rle_decode(text, blk.nblock, back);
+	CHECK(sc.pool == lent && sc.pool_lent && written > blk.nblock / 2 && !memcmp(back, t, n),
+	      "the lent pool: %zu of its bytes written for %u rows", written, blk.nblock);
+	memset(tiny, 0xa5, small);
+	bz2_walk_scratch_lend(&sc, tiny, small);
+	memset(text, 0, n);
+	CHECK(bz2_ibwt_walk(tt, blk.nblock, blk.orig_ptr, text, &wo, &sc, NULL) == 0, "walk past a small pool");
+	for (size_t i = 0; i < small; i++)
+		tiny_written += tiny[i] != 0xa5;
+	bz2_rle_decode(text, blk.nblock, back);
+	CHECK(sc.pool != tiny && !sc.pool_lent && tiny_written == 0 && !memcmp(back, t, n),
+	      "a pool too small: %zu of its bytes written", tiny_written);
+out:
+	/* Frees the walk's own pool, not the lent ones (a double free here). */
+	bz2_walk_scratch_free(&sc);
+	free(blk.bwt);
+	free(z);
+	free(t);
+	free(text);
+	free(back);
+	free(lent);
+	free(tiny);
+	free(tt);
+}
+
 /* One decoder across inputs (the fuzz target's way): a refusal in between
  * leaves nothing behind, and a larger block after a small one, or a small
  * one after a larger, decodes as a fresh decoder does. */
