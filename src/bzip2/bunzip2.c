@@ -157,9 +157,8 @@ struct ctx {
 	struct pool *pool;
 	struct worker_arg *args;
 	struct bunzip2_thread_ns ns;   /* the coordinator's */
-	/* The output buffers, OUT_MAX bytes each, lent for the whole decode:
-	 * [0] the coordinator's decoder's, then a slot's each (a worker's
-	 * decoder borrows its slot's while it decodes). */
+	/* The slots' output buffers, OUT_MAX bytes each, lent for the whole
+	 * decode (a worker's decoder borrows its slot's while it decodes). */
 	uint8_t *outs;
 	size_t outs_bytes;
 	uint8_t *ins;          /* the slots' inputs, FIRST_LOOK bytes each */
@@ -373,32 +372,31 @@ static int decoder_error(struct ctx *c, int rc, const struct bz2_error *be, uint
 	return fail(c, BUNZIP2_CORRUPT, c->block, start + be->byte_offset, be->what);
 }
 
-/* Output buffer i of the lent ones. */
-static uint8_t *out_lent(const struct ctx *c, unsigned i)
+/* Slot j's output buffer. */
+static uint8_t *slot_out(const struct ctx *c, unsigned j)
 {
-	/* [0], the coordinator's, lies last: at two threads or more its
-	 * decoder is seldom made, and last its buffer shares no huge page
-	 * with one in use (pagebuf_reserve leaves that tail in small pages). */
-	size_t n = c->outs_bytes / OUT_MAX;
-
-	return c->outs + (size_t)(i ? i - 1 : n - 1) * OUT_MAX;
+	return c->outs + (size_t)j * OUT_MAX;
 }
 
-/* A decoder on huge pages faulted in now, bounded; lent: the coordinator's
- * output buffer is lent to it, where a worker's decodes into its slot's
- * (slot_decode) and holds none between blocks. NULL when memory ran out. */
-static struct bz2_decoder *decoder_new(const struct ctx *c, bool lent)
+_Static_assert(OUT_MAX <= (size_t)BZ2_MAX_BLOCK_BYTES * 4, "a block's output fits over its T-vector");
+
+/* A decoder on huge pages faulted in now, bounded; own_output: the
+ * coordinator's, which writes each block out before it decodes the next,
+ * expands a block over its T-vector (no buffer, no first touches more),
+ * where a worker's decodes into its slot's (slot_decode) and holds none
+ * between blocks. NULL when memory ran out. */
+static struct bz2_decoder *decoder_new(bool own_output)
 {
 	struct bz2_decoder *d = bz2_decoder_new_resident();
-	uint8_t *none = out_lent(c, 0);
-	size_t cap = OUT_MAX;
 
 	if (!d)
 		return NULL;
 	bz2_decoder_bound_output(d, OUT_MAX);
-	if (lent) {
-		pagebuf_populate(none, OUT_MAX);
-		bz2_decoder_swap_output(d, &none, &cap);
+	if (own_output) {
+		uint8_t *table = bz2_decoder_table_bytes(d);
+		size_t cap = OUT_MAX;
+
+		bz2_decoder_swap_output(d, &table, &cap);
 	}
 	return d;
 }
@@ -426,7 +424,7 @@ static int decode_here(struct ctx *c, struct got *g)
 	uint64_t start = c->bit / 8;
 
 	if (!c->dec) {
-		if (!(c->dec = decoder_new(c, true)))
+		if (!(c->dec = decoder_new(true)))
 			return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
 	}
 	for (size_t look = FIRST_LOOK;; look *= 4) {
@@ -486,8 +484,8 @@ static void worker_warm(struct worker_arg *w)
 	unsigned threads = w->p->nslots / 2;
 
 	for (unsigned j = w->index; j < w->p->nslots; j += threads)
-		pagebuf_populate(out_lent(c, 1 + j), OUT_MAX);
-	w->d = decoder_new(c, false);
+		pagebuf_populate(slot_out(c, j), OUT_MAX);
+	w->d = decoder_new(false);
 }
 
 /* Whether the worker has something to do (the pool's lock held): warm
@@ -561,7 +559,7 @@ static int pool_start(struct ctx *c, unsigned threads)
 	for (unsigned i = 0; i < p->nslots; i++) {
 		p->slots[i].in = c->ins + (size_t)i * FIRST_LOOK;
 		p->slots[i].in_cap = FIRST_LOOK;
-		p->slots[i].out = out_lent(c, 1 + i);
+		p->slots[i].out = slot_out(c, i);
 		p->slots[i].out_cap = OUT_MAX;
 	}
 	/* A worker that cannot make its decoder fails the blocks it takes
@@ -918,19 +916,20 @@ static int run(struct ctx *c)
 	}
 }
 
-/* The lent buffers for this many threads (pagebuf.h), faulted in by the
- * threads that use them (decoder_new, worker_warm): an output buffer for
- * the coordinator's decoder and each slot's, an input buffer for each
- * slot. 0 or -ENOMEM. */
+/* The slots' buffers for this many threads (pagebuf.h), none for one:
+ * an output buffer each, faulted in by the worker that uses it
+ * (worker_warm), and an input buffer each. 0 or -ENOMEM. */
 static int buffers_map(struct ctx *c, unsigned threads)
 {
 	unsigned slots = threads > 1 ? 2 * threads : 0;
 
-	c->outs_bytes = (size_t)(1 + slots) * OUT_MAX;
+	if (!slots)
+		return 0;
+	c->outs_bytes = (size_t)slots * OUT_MAX;
 	c->ins_bytes = (size_t)slots * FIRST_LOOK;
 	if (!(c->outs = pagebuf_reserve(c->outs_bytes)))
 		return -ENOMEM;
-	if (slots && !(c->ins = pagebuf_reserve_small(c->ins_bytes)))
+	if (!(c->ins = pagebuf_reserve_small(c->ins_bytes)))
 		return -ENOMEM;
 	return 0;
 }

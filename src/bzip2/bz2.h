@@ -414,6 +414,12 @@ void bz2_decoder_free(struct bz2_decoder *d);
  * (a pagebuf) is swapped back out first. A bounded decoder (below) keeps
  * a buffer of at least its bound and allocates none. */
 void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
+/* A resident decoder's T-vector (BZ2_MAX_BLOCK_BYTES * 4 bytes), which
+ * holds nothing once a block's walk has ended: a caller that writes each
+ * block out before its next decode lends it back as the output buffer
+ * (swapped out again before bz2_decoder_free) and needs none of its own.
+ * NULL for the other decoders. */
+uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d);
 
 /* Bound d's output buffer to `bytes` (0: none; at least one block's
  * 900,000 bytes before the run-length stage): bz2_decode_block_at then

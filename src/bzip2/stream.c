@@ -864,6 +864,11 @@ void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap)
 	*cap = out_cap;
 }
 
+uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d)
+{
+	return d->resident ? (uint8_t *)d->tt : NULL;
+}
+
 void bz2_decoder_bound_output(struct bz2_decoder *d, size_t bytes)
 {
 	d->out_max = bytes && bytes < BZ2_MAX_BLOCK_BYTES ? BZ2_MAX_BLOCK_BYTES : bytes;
