@@ -153,7 +153,6 @@ struct ctx {
 	uint32_t max_block, combined;
 	unsigned stream, block;
 	struct bz2_decoder *dec;   /* the coordinator's own, for retries and one thread */
-	uint8_t *piece;            /* a packed block's bytes on their way out */
 	struct pool *pool;
 	struct worker_arg *args;
 	struct bunzip2_thread_ns ns;   /* the coordinator's */
@@ -761,22 +760,29 @@ static int write_failed(struct ctx *c, int rc)
 	return fail(c, BUNZIP2_WRITE, c->block, c->bit / 8, "write error");
 }
 
+/* Where a packed block's pieces expand: in its own buffer, past its
+ * packed bytes (a block's 900,000 at most), where the bound leaves 145 KiB
+ * free. A buffer of their own was one more whose small pages each trapped
+ * at their first touch (1 ms of a file's first packed block on a guest). */
+#define PIECE_AT(packed) (((packed) + 63) / 64 * 64)
+_Static_assert(OUT_MAX - PIECE_AT((size_t)BZ2_MAX_BLOCK_BYTES) >= (size_t)64 << 10,
+	       "a packed block's buffer has room for its pieces");
+
 /* A block's bytes to the write callback: 0 or a status. A packed block is
  * expanded again, in pieces, as it is written. */
 static int write_block(struct ctx *c, const struct got *g)
 {
 	struct bz2_rle_cursor cur = {0};
-	size_t got;
+	/* g->out is a slot's buffer or the coordinator's decoder's T-vector:
+	 * ours to write past the packed bytes. */
+	uint8_t *piece = (uint8_t *)g->out + PIECE_AT(g->done.packed);
+	size_t room = g->out_cap - PIECE_AT(g->done.packed), got;
 	int rc;
 
 	if (!g->done.packed)
 		return g->done.bytes && (rc = c->wr(c->wctx, g->out, g->done.bytes)) ? write_failed(c, rc) : 0;
-	if (!c->piece && !(c->piece = malloc(BZ2_PIECE_BYTES)))
-		return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for a block's pieces");
-	if (BZ2_PIECE_BYTES > c->sum.max_buffer_bytes)
-		c->sum.max_buffer_bytes = BZ2_PIECE_BYTES;
-	while ((got = bz2_rle_decode_piece(&cur, g->out, g->done.packed, c->piece, BZ2_PIECE_BYTES)))
-		if ((rc = c->wr(c->wctx, c->piece, got)))
+	while ((got = bz2_rle_decode_piece(&cur, g->out, g->done.packed, piece, room)))
+		if ((rc = c->wr(c->wctx, piece, got)))
 			return write_failed(c, rc);
 	return 0;
 }
@@ -983,7 +989,6 @@ out:
 	decoder_free(c.dec);
 	pagebuf_unmap(c.outs, c.outs_bytes);
 	pagebuf_unmap(c.ins, c.ins_bytes);
-	free(c.piece);
 	pagebuf_unmap(c.buf, c.cap);
 	free(c.cand);
 	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
