@@ -114,6 +114,11 @@ struct pool {
 	unsigned head, next, tail;  /* retired, taken by a worker, dispatched: counts */
 	unsigned found;             /* block magics the scan has found, up to the workers' count */
 	bool quit;
+	/* No block will be queued again (the input is read and every block
+	 * found is handed out): a worker with none left exits, its memory
+	 * given back while the coordinator writes the last blocks, and none
+	 * waits to be woken at the end. */
+	bool drain;
 	pthread_t *th;
 	unsigned nth;
 };
@@ -494,6 +499,12 @@ static bool worker_due(const struct worker_arg *w, const struct pool *p)
 	return w->warm ? p->next != p->tail : p->found > w->index;
 }
 
+/* Whether the worker is through (the pool's lock held). */
+static bool worker_through(const struct pool *p)
+{
+	return p->quit || (p->drain && p->next == p->tail);
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker_arg *w = arg;
@@ -507,15 +518,17 @@ static void *worker_main(void *arg)
 		 * takes blocks after: of many workers on a small file only as
 		 * many as it has blocks fault in their 13 MiB. A block is
 		 * found before it is handed out, so one may always take it. */
-		if (!p->quit && !worker_due(w, p)) {
+		if (!worker_through(p) && !worker_due(w, p)) {
 			uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
-			while (!p->quit && !worker_due(w, p))
+			while (!worker_through(p) && !worker_due(w, p))
 				pthread_cond_wait(&p->work, &p->mu);
 			w->ns.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
 		}
-		if (p->quit) {
+		if (worker_through(p)) {
 			pthread_mutex_unlock(&p->mu);
+			decoder_free(w->d);
+			w->d = NULL;
 			w->ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 			return NULL;
 		}
@@ -572,6 +585,17 @@ static int pool_start(struct ctx *c, unsigned threads)
 		p->nth++;
 	}
 	return p->nth ? 0 : -ENOMEM;
+}
+
+/* Tells the workers no block will be queued again. */
+static void pool_drain(struct pool *p)
+{
+	if (p->drain)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->drain = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
 }
 
 static void pool_stop(struct ctx *c)
@@ -674,6 +698,8 @@ static int pump(struct ctx *c)
 		}
 		if (c->cand_head == c->ncand) {
 			c->cand_head = c->ncand = 0;
+			if (c->eof)
+				pool_drain(p);
 		} else if ((end = slice_end(c))) {
 			if ((rc = dispatch(c, end)))
 				return rc;
