@@ -318,7 +318,12 @@ static inline __attribute__((always_inline)) long lanes_room(const struct lane *
 /* Up to `rounds` rounds of the K lanes, their room checked by lanes_room:
  * per lane a step is the table load, the mark test, the byte and the
  * prefetch; the parked-lane and chunk-end tests of the general loop run
- * once a batch, not once a row (they were half its instructions). The
+ * once a batch, not once a row (they were half its instructions). Every
+ * lane writes a byte a round, so round r writes at w[r] and the write
+ * pointers move once, at the batch's end: 32 lanes' pointers live on the
+ * stack, and a row stores one less. A lane that ends its segment is given
+ * its true pointer for the step out of line (its next segment goes on in
+ * the same chunk: the room holds) and the batch's form back after. The
  * rounds taken, fewer when a lane parked (the rest of that round's lanes
  * did not step: lanes are independent), or -1 when the pool ran out. */
 static inline __attribute__((always_inline)) long lanes_rounds(struct walk *c, struct lane *L, const unsigned K,
@@ -334,20 +339,27 @@ static inline __attribute__((always_inline)) long lanes_rounds(struct walk *c, s
 			if (__builtin_expect(v & BZ2_ROW_MARK, 0)) {
 				int t;
 
+				L[j].w += r;
 				if ((t = lane_out_of_line(c, L, j, lane_next)) < 0)
 					return -1;
 				if (t == 0) {
+					for (unsigned q = 0; q < K; q++)
+						if (q != j)
+							L[q].w += r + (q < j);
 					(*live)--;
 					return r;
 				}
+				L[j].w -= r + 1;
 				continue;
 			}
-			*L[j].w++ = (uint8_t)v;
+			L[j].w[r] = (uint8_t)v;
 			L[j].pos = v >> 8;
 			if (pf == BZ2_PREFETCH_NEXT)
 				__builtin_prefetch(&tt[v >> 8]);
 		}
 	}
+	for (unsigned q = 0; q < K; q++)
+		L[q].w += rounds;
 	return rounds;
 }
 
