@@ -610,7 +610,6 @@ static void pool_stop(struct ctx *c)
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->nth; i++) {
 		pthread_join(p->th[i], NULL);
-		decoder_free(c->args[i].d);
 		if (i + 1 < BUNZIP2_TIMED_THREADS)
 			c->sum.thread_ns[i + 1] = c->args[i].ns;
 	}
@@ -799,14 +798,16 @@ _Static_assert(OUT_MAX - PIECE_AT((size_t)BZ2_MAX_BLOCK_BYTES) >= (size_t)64 << 
 static int write_block(struct ctx *c, const struct got *g)
 {
 	struct bz2_rle_cursor cur = {0};
-	/* g->out is a slot's buffer or the coordinator's decoder's T-vector:
-	 * ours to write past the packed bytes. */
-	uint8_t *piece = (uint8_t *)g->out + PIECE_AT(g->done.packed);
-	size_t room = g->out_cap - PIECE_AT(g->done.packed), got;
+	uint8_t *piece;
+	size_t room, got;
 	int rc;
 
 	if (!g->done.packed)
 		return g->done.bytes && (rc = c->wr(c->wctx, g->out, g->done.bytes)) ? write_failed(c, rc) : 0;
+	/* g->out is a slot's buffer or the coordinator's decoder's T-vector:
+	 * ours to write past the packed bytes. */
+	piece = (uint8_t *)g->out + PIECE_AT(g->done.packed);
+	room = g->out_cap - PIECE_AT(g->done.packed);
 	while ((got = bz2_rle_decode_piece(&cur, g->out, g->done.packed, piece, room)))
 		if ((rc = c->wr(c->wctx, piece, got)))
 			return write_failed(c, rc);
