@@ -20,7 +20,11 @@
 # mlpbunzip2 -n1 runs on the second CPU too, in the same rounds, and each
 # input ends with what the two CPUs allowed: the -n2 speed-up that two
 # threads could reach at most (1 + the first CPU's -n1 time over the
-# second's) beside the one reached.
+# second's) beside the one reached. Two CPUs busy at once may each run
+# slower than alone (a shared cache, memory, the host's power budget), so
+# two -n1 processes also run at once, one on each CPU, each timed, and the
+# bound is given again from those times (the first CPU's -n1 time alone
+# over each one's at once, summed).
 # Usage: bench/bunzip2_peers.sh DIR
 # BYTES=N (default 31457280); MIXBYTES=N (default 41943040); REPS=N
 # (default 5); CPUS=a,b (default 0,1); BIN=path (default build/mlpbunzip2).
@@ -79,6 +83,7 @@ commands() {
 		"mlpbunzip2 -n1|taskset -c $one $bin -c -n1 $f" \
 		"mlpbunzip2 -n2|taskset -c $cpus $bin -c -n2 $f" \
 		"mlpbunzip2 -n1 on CPU $two|taskset -c $two $bin -c -n1 $f" \
+		"mlpbunzip2 -n1 on both at once|taskset -c $cpus $bin -c -n1 $f (two at once: at_once)" \
 		"bzip2 -dc|taskset -c $one bzip2 -dc $f" \
 		"lbzip2 -d -n1|taskset -c $one lbzip2 -d -c -n1 $f" \
 		"lbzip2 -d -n2|taskset -c $cpus lbzip2 -d -c -n2 $f" \
@@ -101,7 +106,27 @@ summary() {
 	echo "$(echo "$e" | sed -n "${mid}p") $(echo "$e" | head -1) $(echo "$e" | tail -1) $(echo "$m" | sed -n "${mid}p")"
 }
 
-printf '%-8s %-26s %8s %8s %8s %10s\n' input command median_s min_s max_s rss_kB
+# Two -n1 processes at once on input $1, one a CPU, each timed: appends
+# "LATER_SECONDS RSS_KB" to $2/$3 (as every command's line) and
+# "FIRST_CPU_S SECOND_CPU_S" to $2/$3.each.
+at_once() {
+	f=$dir/$1.bz2
+	one_at() {
+		t0=$(date +%s%N)
+		/usr/bin/time -f '%M' -o "$2/$3.rss.$1" taskset -c "$1" "$bin" -c -n1 "$f" >/dev/null 2>&1 </dev/null
+		t1=$(date +%s%N)
+		echo $(( (t1 - t0) / 1000000 )) >"$2/$3.ms.$1"
+	}
+	one_at "$one" "$2" "$3" &
+	one_at "$two" "$2" "$3"
+	wait
+	a=$(cat "$2/$3.ms.$one")
+	b=$(cat "$2/$3.ms.$two")
+	echo "$a $b" | awk '{ printf "%.3f %.3f\n", $1 / 1000, $2 / 1000 }' >>"$2/$3.each"
+	echo "$a $b $(cat "$2/$3.rss.$one")" | awk '{ printf "%.3f %s\n", ($1 > $2 ? $1 : $2) / 1000, $3 }' >>"$2/$3"
+}
+
+printf '%-8s %-31s %8s %8s %8s %10s\n' input command median_s min_s max_s rss_kB
 for in in text binary mixed; do
 	"$bin" -c -n2 "$dir/$in.bz2" | cmp -s - "$dir/$in" || { echo "mlpbunzip2 -n2 differs on $in" >&2; exit 1; }
 	tdir=$(mktemp -d)
@@ -113,6 +138,10 @@ for in in text binary mixed; do
 			i=$((i + 1))
 			# Wall time in ms from the clock around the run (time's %e
 			# has 10 ms steps, 4% of a 0.25 s decode); peak RSS from time.
+			if [ "${spec%%|*}" = "mlpbunzip2 -n1 on both at once" ]; then
+				at_once "$in" "$tdir" "$i"
+				continue
+			fi
 			t0=$(date +%s%N)
 			/usr/bin/time -f '%M' -o "$tdir/$i.rss" sh -c "${spec#*|}" >/dev/null 2>&1 </dev/null
 			t1=$(date +%s%N)
@@ -124,13 +153,20 @@ for in in text binary mixed; do
 	while IFS= read -r spec; do
 		i=$((i + 1))
 		set -- $(summary "$tdir/$i")
-		printf '%-8s %-26s %8s %8s %8s %10s\n' "$in" "${spec%%|*}" "$1" "$2" "$3" "$4"
+		printf '%-8s %-31s %8s %8s %8s %10s\n' "$in" "${spec%%|*}" "$1" "$2" "$3" "$4"
 		echo "${spec%%|*} $1" >>"$tdir/medians"
+		if [ -s "$tdir/$i.each" ]; then
+			echo "at-once $(awk '{ print $1 }' "$tdir/$i.each" | sort -n | sed -n "$(( (reps + 1) / 2 ))p") $(awk '{ print $2 }' "$tdir/$i.each" | sort -n | sed -n "$(( (reps + 1) / 2 ))p")" >>"$tdir/medians"
+		fi
 	done <"$tdir/specs"
 	awk -v inp="$in" -v one="$one" -v two="$two" '
 		/^mlpbunzip2 -n1 on CPU/ { b = $NF } /^mlpbunzip2 -n1 [0-9.]+$/ { a = $NF } /^mlpbunzip2 -n2 / { n2 = $NF }
+		/^at-once / { a2 = $2; b2 = $3 }
 		END { if (a > 0 && b > 0 && n2 > 0)
 			printf "%-8s the CPUs: -n1 %.3f s on CPU %s, %.3f on CPU %s: -n2 can reach %.2fx (the CPUs alone, its blocks not counted), reached %.2fx (%.0f%%)\n",
-				inp, a, one, b, two, 1 + a / b, a / n2, 100 * (a / n2) / (1 + a / b) }' "$tdir/medians"
+				inp, a, one, b, two, 1 + a / b, a / n2, 100 * (a / n2) / (1 + a / b)
+		      if (a > 0 && a2 > 0 && b2 > 0 && n2 > 0)
+			printf "%-8s both at once: -n1 %.3f s on CPU %s, %.3f on CPU %s: -n2 can reach %.2fx, reached %.0f%% of it\n",
+				inp, a2, one, b2, two, a / a2 + a / b2, 100 * (a / n2) / (a / a2 + a / b2) }' "$tdir/medians"
 	rm -rf "$tdir"
 done
