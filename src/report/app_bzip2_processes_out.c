@@ -78,6 +78,30 @@ static void cpus_line(const struct app_bzip2_processes *x, FILE *f)
 				"(above what the CPUs allowed at first)" : "");
 }
 
+/* What the CPUs allowed running at once (each its own -n1 copy), beside
+ * what -nN reached. */
+static void together_line(const struct app_bzip2_processes *x, FILE *f)
+{
+	const struct app_bzip2_proc_together *t = &x->together;
+
+	if (t->failure[0]) {
+		fprintf(f, "  at once: mlpbunzip2 -n1 on each CPU together: no figures (%s)\n", t->failure);
+		return;
+	}
+	if (x->together_allow_speedup <= 0)
+		return;
+	fprintf(f, "  at once: mlpbunzip2 -n1 on each CPU together");
+	for (unsigned c = 0; c < t->ncpus; c++)
+		fprintf(f, c ? ", %.4f on CPU %d" : " %.4f s on CPU %d", t->median_seconds[c], t->cpus[c]);
+	fprintf(f, ": %u threads can reach %.2fx its one-thread time with every CPU busy", x->threads,
+		x->together_allow_speedup);
+	if (x->ours_speedup > 0)
+		fprintf(f, "; -n%u reached %.0f%% of it%s", x->threads, 100 * x->ours_speedup / x->together_allow_speedup,
+			x->ours_speedup > 1.05 * x->together_allow_speedup ? ", ABOVE it: the CPUs changed state between "
+									      "the rounds" : "");
+	fprintf(f, "\n");
+}
+
 void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f)
 {
 	if (!x->ran) {
@@ -94,6 +118,7 @@ void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f
 	for (unsigned i = 0; i < x->nrows; i++)
 		row_text(&x->rows[i], f);
 	cpus_line(x, f);
+	together_line(x, f);
 	fprintf(f, "  each a process over the same file, stdout to /dev/null, its start and exit in the time; check: "
 		   "its output's size and SHA-256 (one untimed run first); peer/ours: its median over mlpbunzip2's "
 		   "at the same thread count\n");
@@ -137,6 +162,29 @@ static void row_json(struct jsonw *w, const void *e)
 	jsonw_double_or_null(w, "peer_over_ours", r->peer_over_ours > 0, r->peer_over_ours);
 }
 
+/* Ours -n1 on each CPU at once: the CPUs, each round's walls, the medians. */
+static void together_json(struct jsonw *w, const struct app_bzip2_proc_together *t)
+{
+	bool figures = t->nruns && !t->failure[0];
+
+	jsonw_object_begin(w, "together");
+	jsonw_array_begin(w, "pinned_cpus");
+	for (unsigned c = 0; c < t->ncpus; c++)
+		jsonw_int(w, NULL, t->cpus[c]);
+	jsonw_array_end(w);
+	jsonw_uint(w, "runs", t->nruns);
+	jsonw_array_begin(w, "wall_seconds");
+	for (unsigned r = 0; r < t->nruns; r++)
+		jsonw_double_array(w, NULL, t->wall_seconds[r], t->ncpus);
+	jsonw_array_end(w);
+	if (figures)
+		jsonw_double_array(w, "median_seconds", t->median_seconds, t->ncpus);
+	else
+		jsonw_null(w, "median_seconds");
+	jsonw_string_or_null(w, "failure", t->failure[0], t->failure);
+	jsonw_object_end(w);
+}
+
 /* The keys of the whole-process object before its rows, in order. */
 static const struct jsonw_field processes_fields[] = {
 	JSONW_FIELD(BOOL, "ran", struct app_bzip2_processes, ran),
@@ -162,6 +210,8 @@ void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct 
 	jsonw_double_or_null(w, "blocks_allow_speedup", x->blocks_allow_speedup > 0, x->blocks_allow_speedup);
 	jsonw_bool(w, "ours_retimed", x->retimed);
 	jsonw_bool(w, "ours_speedup_above_cpus", x->above_cpus);
+	together_json(w, &x->together);
+	jsonw_double_or_null(w, "together_allow_speedup", x->together_allow_speedup > 0, x->together_allow_speedup);
 	JSONW_OBJECT_ARRAY_EACH(w, "rows", x->rows, x->nrows, row_json);
 	jsonw_object_end(w);
 }

@@ -45,6 +45,8 @@ struct fake {
 	unsigned nlog, timed_runs;
 	unsigned ncpus_seen[256];
 	int cpu0_seen[256];
+	unsigned together_calls;      /* ours -n1 run on every CPU at once */
+	bool together_fails;          /* each such call fails */
 };
 
 /* Each command's wall seconds per round (the 5 rounds), by label. */
@@ -134,6 +136,28 @@ static int fake_run(void *ctx, const char *const *argv, const int *cpus, unsigne
 	return 0;
 }
 
+/* Ours -n1 on each CPU at once: 2.0, 2.0, 2.5 (CPU 6 shared) and 2.2 s
+ * (CPU 7 slowed by the others), so 4 threads can reach 2/2 + 2/2 + 2/2.5
+ * + 2/2.2 = 3.709x with every CPU busy (against ours -n1's 2.0 s alone on
+ * the first), not the 3.8x the CPUs timed alone allow. */
+static int fake_together(void *ctx, const char *const *argv, const int *cpus, unsigned n, double *out, char *why,
+			 size_t whylen)
+{
+	static const double at_once[] = {2.0, 2.0, 2.5, 2.2};
+	struct fake *f = ctx;
+
+	(void)argv;
+	(void)cpus;
+	f->together_calls++;
+	if (f->together_fails) {
+		snprintf(why, whylen, "a copy: exit status 2");
+		return -1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		out[i] = at_once[i % 4];
+	return 0;
+}
+
 static bool fake_past(void *ctx)
 {
 	struct fake *f = ctx;
@@ -143,7 +167,8 @@ static bool fake_past(void *ctx)
 
 static struct app_bzip2_proc_ops ops_of(struct fake *f)
 {
-	return (struct app_bzip2_proc_ops){.find = fake_find, .run = fake_run, .past = fake_past, .ctx = f};
+	return (struct app_bzip2_proc_ops){.find = fake_find, .run = fake_run, .together = fake_together,
+					   .past = fake_past, .ctx = f};
 }
 
 static const struct app_bzip2_proc_row *row_named(const struct app_bzip2_processes *x, const char *label)
@@ -265,6 +290,10 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	CHECK(near(x.cpus_allow_speedup, 3.8) && near(x.ours_speedup, 2.0 / 0.55),
 	      "the CPUs allow %.4f (expected 3.8), ours -n4 reached %.4f (expected 2 / 0.55)", x.cpus_allow_speedup,
 	      x.ours_speedup);
+	CHECK(f.together_calls == 5 && x.together.nruns == 5 && near(x.together_allow_speedup, 2.8 + 2 / 2.2) &&
+	      x.together.cpus[0] == 3 && x.together.ncpus == 4,
+	      "at once: %u calls, %u runs on %u CPUs from %d, allow %.4f (expected 5, 5, 4 from 3, 3.709)",
+	      f.together_calls, x.together.nruns, x.together.ncpus, x.together.cpus[0], x.together_allow_speedup);
 	{
 		char *text = NULL;
 		size_t len = 0;
@@ -276,6 +305,9 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 		CHECK(strstr(text, "the CPUs: mlpbunzip2 -n1 2.0000 s on CPU 3, 2.0000 on CPU 5, 2.5000 on CPU 6") &&
 		      strstr(text, "4 threads can reach 3.80x its one-thread time here; -n4 reached 3.64x (96% of 3.80x)") &&
 		      strstr(text, "a slower CPU is shared"), "the CPUs line:\n%s", text);
+		CHECK(strstr(text, "at once: mlpbunzip2 -n1 on each CPU together 2.0000 s on CPU 3, 2.0000 on CPU 5, "
+				   "2.5000 on CPU 6, 2.2000 on CPU 7: 4 threads can reach 3.71x its one-thread time "
+				   "with every CPU busy; -n4 reached 98% of it\n"), "the at-once line:\n%s", text);
 		free(text);
 	}
 	/* One probe without figures: nothing said of the CPUs. */
@@ -508,6 +540,44 @@ TEST(bzip2_processes_fit_prices_rounds_and_shrinks_them_before_the_prefix)
 	free(r);
 }
 
+/* Ours on every CPU at once: a copy that fails leaves no figure and says
+ * why, and -nN above what the CPUs allowed at once is marked. */
+TEST(bzip2_processes_at_once_fails_plainly_and_marks_a_speedup_above_it)
+{
+	struct fake f = {.installed = {"mlpbunzip2"}, .together_fails = true};
+	struct app_bzip2_proc_ops ops = ops_of(&f);
+	static struct app_bzip2_processes x;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
+	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
+	m = open_memstream(&text, &len);
+	CHECK(m, "memstream");
+	app_bzip2_processes_write_text(&x, m);
+	fclose(m);
+	CHECK(f.together_calls == 1 && x.together_allow_speedup == 0 &&
+	      strstr(text, "at once: mlpbunzip2 -n1 on each CPU together: no figures (run 1: a copy: exit status 2)"),
+	      "a failed copy: %u calls, allow %.3f:\n%s", f.together_calls, x.together_allow_speedup, text);
+	free(text);
+	/* Copies at once four times as slow as alone: 4 threads can reach 1x. */
+	x.together.failure[0] = 0;
+	x.together.nruns = 5;
+	for (unsigned r = 0; r < x.together.nruns; r++)
+		for (unsigned c = 0; c < x.together.ncpus; c++)
+			x.together.wall_seconds[r][c] = 8.0;
+	app_bzip2_processes_derive(&x);
+	m = open_memstream(&text, &len);
+	CHECK(m, "memstream");
+	app_bzip2_processes_write_text(&x, m);
+	fclose(m);
+	CHECK(near(x.together_allow_speedup, 1.0) && strstr(text, "4 threads can reach 1.00x its one-thread time with "
+							       "every CPU busy; -n4 reached 364% of it, ABOVE it"),
+	      "above what the CPUs allowed at once (%.3f):\n%s", x.together_allow_speedup, text);
+	free(text);
+}
+
 /* The JSON a run writes is read back, vetted (units by key name) and holds
  * nulls, never zeros, where a command has no figure. */
 TEST(bzip2_processes_json_is_vetted_and_nulls_what_was_not_measured)
@@ -554,6 +624,16 @@ TEST(bzip2_processes_json_is_vetted_and_nulls_what_was_not_measured)
 	CHECK(jsonr_is_true(jsonr_index(rows, 2), "cpu_probe") &&
 	      jsonr_get_number(doc.root, "app.bzip2.whole_process.cpus_allow_speedup", &v) && near(v, 3.8),
 	      "a probe row, and what the CPUs allow: %.3f", v);
+	{
+		const struct jsonr_value *walls_at_once = jsonr_get(doc.root, "app.bzip2.whole_process.together.wall_seconds");
+
+		/* JSON numbers carry 6 significant digits. */
+		CHECK(jsonr_get_number(doc.root, "app.bzip2.whole_process.together_allow_speedup", &v) &&
+		      v > 3.70908 && v < 3.70910 && walls_at_once && walls_at_once->u.children.count == 5 &&
+		      jsonr_index(walls_at_once, 4)->u.children.count == 4,
+		      "at once: allow %.3f and each round's walls on each CPU (%zu rounds)", v,
+		      walls_at_once ? walls_at_once->u.children.count : 0);
+	}
 	jsonr_free(&doc);
 	free(text);
 }

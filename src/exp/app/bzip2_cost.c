@@ -207,7 +207,8 @@ static double variant_seconds(const struct app_bzip2_variant *v, const struct ap
  * machine's second CPU is not free: lbzip2 -n2 took 1.8x its -n1 there);
  * the check runs one round more, each output hashed once; PROCESS_START_S
  * per process (fork, exec, the loader). Ours at one thread runs again on
- * up to APP_BZ2_PROC_PROBES other CPUs (bzip2_processes.h). */
+ * up to APP_BZ2_PROC_PROBES other CPUs (bzip2_processes.h), and on every
+ * CPU at once (one -n1's time: the copies run side by side). */
 static unsigned cpu_probes(const struct app_bzip2_params *p)
 {
 	if (p->max_workers < 2)
@@ -217,7 +218,7 @@ static unsigned cpu_probes(const struct app_bzip2_params *p)
 
 double app_bzip2_process_round_seconds(const struct app_bzip2_params *p, const struct app_bzip2_rates *rt)
 {
-	unsigned peers = p->max_workers >= 2 ? 7 : 4, ours = (p->max_workers >= 2 ? 2 : 1) + cpu_probes(p);
+	unsigned peers = p->max_workers >= 2 ? 7 : 4, ours = (p->max_workers >= 2 ? 3 : 1) + cpu_probes(p);
 
 	return ours * rt->k1 + peers * PROCESS_PEER_OVER_K1 * rt->k1 + (peers + ours) * PROCESS_START_S;
 }

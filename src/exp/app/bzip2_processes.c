@@ -122,6 +122,10 @@ void app_bzip2_processes_plan(struct app_bzip2_processes *x, const struct app_bz
 		if (i == 0 && threads >= 2)
 			add_probes(x, ops, cpus, threads);
 	}
+	if (threads >= 2 && ops->together) {
+		x->together.ncpus = threads;
+		memcpy(x->together.cpus, cpus, threads * sizeof(*cpus));
+	}
 }
 
 /* ---- the rounds ---- */
@@ -192,6 +196,27 @@ static void time_row(struct app_bzip2_proc_row *w, const struct app_bzip2_proc_o
 	w->nruns++;
 }
 
+/* Ours at one thread on each of the N CPUs at once, a round's copies. */
+static void time_together(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const char *file)
+{
+	struct app_bzip2_proc_together *t = &x->together;
+	const struct app_bzip2_proc_row *one = NULL;
+	const char *argv[10];
+	char opt[24], why[100];
+
+	for (unsigned i = 0; i < x->nrows && !one; i++)
+		if (x->rows[i].ours && !x->rows[i].cpu_probe && x->rows[i].threads == 1)
+			one = &x->rows[i];
+	if (!t->ncpus || t->failure[0] || t->nruns >= APP_BZ2_PROC_RUNS || !one || !row_standing(one))
+		return;
+	row_argv(one, file, argv, opt, sizeof(opt));
+	if (ops->together(ops->ctx, argv, t->cpus, t->ncpus, t->wall_seconds[t->nruns], why, sizeof(why))) {
+		snprintf(t->failure, sizeof(t->failure), "run %u: %s", t->nruns + 1, why);
+		return;
+	}
+	t->nruns++;
+}
+
 /* Ours' rows (at 1 and N threads, and the probes) one round more: the N
  * threads ran faster than the CPUs allow, so the CPUs' state changed
  * between the rounds. */
@@ -233,6 +258,7 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
 		for (unsigned i = 0; i < x->nrows; i++)
 			if (row_standing(&x->rows[i]))
 				time_row(&x->rows[i], ops, file);
+		time_together(x, ops, file);
 		x->rounds++;
 	}
 	app_bzip2_processes_derive(x);
@@ -345,6 +371,30 @@ static void derive_cpus(struct app_bzip2_processes *x)
 	x->ours_speedup = one->median_seconds / all->median_seconds;
 }
 
+/* Each CPU's median at once, and what N threads can reach with every
+ * CPU busy: the sum of ours -n1's median alone over each at once. */
+static void derive_together(struct app_bzip2_processes *x)
+{
+	struct app_bzip2_proc_together *t = &x->together;
+	const struct app_bzip2_proc_row *one = app_bzip2_processes_ours(x, 1);
+	double sum = 0;
+
+	x->together_allow_speedup = 0;
+	if (!t->nruns || t->failure[0] || !one || one->median_seconds <= 0)
+		return;
+	for (unsigned c = 0; c < t->ncpus; c++) {
+		double walls[APP_BZ2_PROC_RUNS];
+
+		for (unsigned r = 0; r < t->nruns; r++)
+			walls[r] = t->wall_seconds[r][c];
+		t->median_seconds[c] = stats_median(walls, t->nruns);
+		if (t->median_seconds[c] <= 0)
+			return;
+		sum += one->median_seconds / t->median_seconds[c];
+	}
+	x->together_allow_speedup = sum;
+}
+
 void app_bzip2_processes_derive(struct app_bzip2_processes *x)
 {
 	for (unsigned i = 0; i < x->nrows; i++)
@@ -356,6 +406,7 @@ void app_bzip2_processes_derive(struct app_bzip2_processes *x)
 		w->peer_over_ours = !w->ours && o && w->median_seconds > 0 ? w->median_seconds / o->median_seconds : 0;
 	}
 	derive_cpus(x);
+	derive_together(x);
 }
 
 /* ---- the live seam ---- */
@@ -490,6 +541,53 @@ out:
 	return rc;
 }
 
+/* The copies forked one after another, each pinned in the child, and
+ * reaped in the order they end: each one's wall from before the first fork
+ * to its own reaping. This process has no other children while it runs
+ * them (the commands run one at a time), so wait4 on any is on ours. */
+static int live_together(void *ctx, const char *const *argv, const int *cpus, unsigned n, double *walls, char *why,
+			 size_t whylen)
+{
+	pid_t pids[APP_BZ2_PROC_CPUS];
+	unsigned started = 0, left;
+	int rc = 0;
+	uint64_t t0;
+
+	(void)ctx;
+	t0 = clock_wall_ns();
+	for (; started < n && started < APP_BZ2_PROC_CPUS; started++) {
+		if ((pids[started] = fork()) < 0) {
+			snprintf(why, whylen, "fork: %s", strerror(errno));
+			rc = -1;
+			break;
+		}
+		if (!pids[started])
+			child_exec(argv, &cpus[started], 1, -1);
+	}
+	for (left = started; left;) {
+		int status = 0;
+		pid_t pid = wait4(-1, &status, 0, NULL);
+
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			snprintf(why, whylen, "wait4: %s", strerror(errno));
+			return -1;
+		}
+		for (unsigned i = 0; i < started; i++)
+			if (pids[i] == pid) {
+				walls[i] = (double)(clock_wall_ns() - t0) * 1e-9;
+				left--;
+			}
+		if ((!WIFEXITED(status) || WEXITSTATUS(status)) && !rc) {
+			snprintf(why, whylen, "a copy: %s %d", WIFSIGNALED(status) ? "killed by signal" : "exit status",
+				 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
 /* This process's anonymous resident bytes now (RssAnon): what a forked
  * child holds when it calls exec; 0 when unreadable. */
 static double anon_rss_bytes(void)
@@ -524,7 +622,8 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 			    const char *expected_sha256, bool (*past)(void *pctx), void *pctx)
 {
 	struct live_ctx c = {.past = past, .pctx = pctx};
-	struct app_bzip2_proc_ops ops = {.find = live_find, .run = live_run, .past = live_past, .ctx = &c};
+	struct app_bzip2_proc_ops ops = {.find = live_find, .run = live_run, .together = live_together,
+					 .past = live_past, .ctx = &c};
 	char tmp[] = "/tmp/mlpscope-bzip2-processes-XXXXXX.bz2";
 	uint64_t *cand;
 	size_t ncand = 0;

@@ -61,6 +61,18 @@ struct app_bzip2_proc_row {
 	double peer_over_ours;       /* this median / ours at the same thread count; 0: none (ours, or no such row) */
 };
 
+/* Ours at one thread on each of the N CPUs at once, a copy a CPU, each
+ * timed from before the first fork to its own exit: CPUs timed alone may
+ * each run faster than while all are busy (a shared cache or memory, the
+ * host's power budget). */
+struct app_bzip2_proc_together {
+	unsigned ncpus, nruns;
+	int cpus[APP_BZ2_PROC_CPUS];
+	double wall_seconds[APP_BZ2_PROC_RUNS][APP_BZ2_PROC_CPUS];   /* [round][CPU] */
+	double median_seconds[APP_BZ2_PROC_CPUS];   /* each CPU's over the rounds */
+	char failure[120];                          /* why it has no figures; empty: none */
+};
+
 struct app_bzip2_processes {
 	bool ran;                    /* false: not asked for, or no file to run on */
 	bool budget_cut;             /* the budget's share ran out before the rounds asked for */
@@ -92,17 +104,28 @@ struct app_bzip2_processes {
 	 * spread, 5% at least): retimed, ours' rows ran a round more; still
 	 * above after it: above_cpus, marked wherever it is printed. */
 	bool retimed, above_cpus;
+	/* What N threads can reach with every CPU busy: the sum over the N
+	 * CPUs of ours -n1's median alone on the first over that CPU's at
+	 * once. 0: not measured (one thread, no together in the seam, or a
+	 * copy failed). */
+	struct app_bzip2_proc_together together;
+	double together_allow_speedup;
 };
 
 /* The seam. find: the program's path into path, 0, or -1 when it is not
  * installed. run: argv (argv[0] the path) pinned to cpus, stdout to
  * /dev/null (check false) or, check true, its output's size and SHA-256
  * into out; 0, or -1 with why filled (a failed start, a nonzero exit, a
- * signal). past: whether the budget's share for this part is spent. */
+ * signal). together: argv n times at once, copy i pinned to cpus[i] alone,
+ * stdout to /dev/null, each copy's wall seconds into walls[i]; 0, or -1
+ * with why filled (NULL: not offered, and nothing is run at once). past:
+ * whether the budget's share for this part is spent. */
 struct app_bzip2_proc_ops {
 	int (*find)(void *ctx, const char *prog, char *path, size_t len);
 	int (*run)(void *ctx, const char *const *argv, const int *cpus, unsigned ncpus, bool check,
 		   struct app_bzip2_proc_run *out, char *why, size_t whylen);
+	int (*together)(void *ctx, const char *const *argv, const int *cpus, unsigned n, double *walls, char *why,
+			size_t whylen);
 	bool (*past)(void *ctx);
 	void *ctx;
 };
@@ -128,7 +151,8 @@ int app_bzip2_processes_measure(struct app_bzip2_processes *x, const struct app_
 /* From the rows' runs (pure): median, min and max wall, CPU-s per GB, peak
  * RSS (marked at x->fork_floor_bytes when within 5% + 1 MiB of it), each
  * peer's median over ours at its thread count, and what the CPUs allowed
- * (cpus_allow_speedup) beside ours_speedup. */
+ * alone (cpus_allow_speedup) and at once (together_allow_speedup) beside
+ * ours_speedup. */
 void app_bzip2_processes_derive(struct app_bzip2_processes *x);
 
 /* x->blocks and x->last_block_share from the input's block magics (cand:
