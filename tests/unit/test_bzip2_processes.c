@@ -179,6 +179,20 @@ static const struct app_bzip2_proc_row *row_named(const struct app_bzip2_process
 	return NULL;
 }
 
+/* The whole-process part's text as a run prints it, malloc'd. */
+static char *text_of(const struct app_bzip2_processes *x)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return strdup("(no memory stream)");
+	app_bzip2_processes_write_text(x, m);
+	fclose(m);
+	return text;
+}
+
 static bool near(double a, double b)
 {
 	return a > b - 1e-9 && a < b + 1e-9;
@@ -295,13 +309,8 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	      "at once: %u calls, %u runs on %u CPUs from %d, allow %.4f (expected 5, 5, 4 from 3, 3.709)",
 	      f.together_calls, x.together.nruns, x.together.ncpus, x.together.cpus[0], x.together_allow_speedup);
 	{
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&text, &len);
+		char *text = text_of(&x);
 
-		CHECK(m, "memstream");
-		app_bzip2_processes_write_text(&x, m);
-		fclose(m);
 		CHECK(strstr(text, "the CPUs: mlpbunzip2 -n1 2.0000 s on CPU 3, 2.0000 on CPU 5, 2.5000 on CPU 6") &&
 		      strstr(text, "4 threads can reach 3.80x its one-thread time here; -n4 reached 3.64x (96% of 3.80x)") &&
 		      strstr(text, "a slower CPU is shared"), "the CPUs line:\n%s", text);
@@ -337,8 +346,6 @@ TEST(bzip2_processes_blocks_in_order_bound_what_the_cpus_allow)
 	static struct app_bzip2_processes x;
 	struct app_bzip2_proc_row *one, *two, *probe;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 
 	memset(&x, 0, sizeof(x));
 	x.ran = true;
@@ -372,9 +379,7 @@ TEST(bzip2_processes_blocks_in_order_bound_what_the_cpus_allow)
 	probe->wall_seconds[0] = 1.0;
 	x.blocks = 9;
 	app_bzip2_processes_derive(&x);
-	CHECK((m = open_memstream(&text, &len)), "memstream");
-	app_bzip2_processes_write_text(&x, m);
-	fclose(m);
+	text = text_of(&x);
 	CHECK(strstr(text, "2 threads can reach 2.00x its one-thread time here, 1.80x over its 9 blocks in order; "
 			   "-n2 reached 1.67x (93% of 1.80x)"), "the CPUs line:\n%s", text);
 	free(text);
@@ -393,8 +398,6 @@ TEST(bzip2_processes_speedup_above_the_cpus_is_retimed_then_marked)
 	struct app_bzip2_proc_ops ops = ops_of(&f);
 	static struct app_bzip2_processes x;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 
 	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
 	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
@@ -402,10 +405,7 @@ TEST(bzip2_processes_speedup_above_the_cpus_is_retimed_then_marked)
 	      row_named(&x, "mlpbunzip2 -n1 cpu6")->nruns == 6 && row_named(&x, "bzip2")->nruns == 0,
 	      "retimed %d above %d, ours -n4 %u runs (expected ours' rows 6, a round more)", x.retimed, x.above_cpus,
 	      row_named(&x, "mlpbunzip2 -n4")->nruns);
-	m = open_memstream(&text, &len);
-	CHECK(m, "memstream");
-	app_bzip2_processes_write_text(&x, m);
-	fclose(m);
+	text = text_of(&x);
 	/* After the sixth round ours -n1's median is 1.75: 4.38x against 3.45x. */
 	CHECK(strstr(text, "-n4 reached 4.38x") && strstr(text, "ABOVE what the CPUs allow"), "marked: %.400s",
 	      strstr(text, "the CPUs:") ? strstr(text, "the CPUs:") : text);
@@ -426,8 +426,6 @@ TEST(bzip2_processes_mismatch_and_missing_peers_are_marked_not_figures)
 	static struct app_bzip2_processes x;
 	const struct app_bzip2_proc_row *lb4, *bz;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 
 	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
 	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
@@ -439,10 +437,7 @@ TEST(bzip2_processes_mismatch_and_missing_peers_are_marked_not_figures)
 	      "a run failing in round 3: %u runs kept, median %.3f, failure '%s' (expected no figure)", bz->nruns,
 	      bz->median_seconds, bz->failure);
 	CHECK(f.nlog == 8 + 3 * 7 + 2 * 6, "%u calls (the failed command dropped from later rounds)", f.nlog);
-	m = open_memstream(&text, &len);
-	CHECK(m, "memstream");
-	app_bzip2_processes_write_text(&x, m);
-	fclose(m);
+	text = text_of(&x);
 	CHECK(strstr(text, "MISMATCH, no figures") && strstr(text, "FAILED, no figures: run 3: exit status 2"),
 	      "text:\n%s", text);
 	CHECK(strstr(text, "7zz -mmt1") && strstr(text, "not installed") && strstr(text, "pbzip2 -p4"),
@@ -548,15 +543,10 @@ TEST(bzip2_processes_at_once_fails_plainly_and_marks_a_speedup_above_it)
 	struct app_bzip2_proc_ops ops = ops_of(&f);
 	static struct app_bzip2_processes x;
 	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
 
 	app_bzip2_processes_plan(&x, &ops, cpus4, 4, 4);
 	app_bzip2_processes_measure(&x, &ops, "/tmp/in.bz2", 5, EXPECT_BYTES, EXPECT_SHA);
-	m = open_memstream(&text, &len);
-	CHECK(m, "memstream");
-	app_bzip2_processes_write_text(&x, m);
-	fclose(m);
+	text = text_of(&x);
 	CHECK(f.together_calls == 1 && x.together_allow_speedup == 0 &&
 	      strstr(text, "at once: mlpbunzip2 -n1 on each CPU together: no figures (run 1: a copy: exit status 2)"),
 	      "a failed copy: %u calls, allow %.3f:\n%s", f.together_calls, x.together_allow_speedup, text);
@@ -568,10 +558,7 @@ TEST(bzip2_processes_at_once_fails_plainly_and_marks_a_speedup_above_it)
 		for (unsigned c = 0; c < x.together.ncpus; c++)
 			x.together.wall_seconds[r][c] = 8.0;
 	app_bzip2_processes_derive(&x);
-	m = open_memstream(&text, &len);
-	CHECK(m, "memstream");
-	app_bzip2_processes_write_text(&x, m);
-	fclose(m);
+	text = text_of(&x);
 	CHECK(near(x.together_allow_speedup, 1.0) && strstr(text, "4 threads can reach 1.00x its one-thread time with "
 							       "every CPU busy; -n4 reached 364% of it, ABOVE it"),
 	      "above what the CPUs allowed at once (%.3f):\n%s", x.together_allow_speedup, text);
