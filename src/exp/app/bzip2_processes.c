@@ -196,17 +196,24 @@ static void time_row(struct app_bzip2_proc_row *w, const struct app_bzip2_proc_o
 	w->nruns++;
 }
 
+/* The row of ours at `threads` on the first CPUs (not a probe), figures
+ * or none; NULL when the plan has none. */
+static const struct app_bzip2_proc_row *ours_row(const struct app_bzip2_processes *x, unsigned threads)
+{
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].ours && !x->rows[i].cpu_probe && x->rows[i].threads == threads)
+			return &x->rows[i];
+	return NULL;
+}
+
 /* Ours at one thread on each of the N CPUs at once, a round's copies. */
 static void time_together(struct app_bzip2_processes *x, const struct app_bzip2_proc_ops *ops, const char *file)
 {
 	struct app_bzip2_proc_together *t = &x->together;
-	const struct app_bzip2_proc_row *one = NULL;
+	const struct app_bzip2_proc_row *one = ours_row(x, 1);
 	const char *argv[10];
 	char opt[24], why[100];
 
-	for (unsigned i = 0; i < x->nrows && !one; i++)
-		if (x->rows[i].ours && !x->rows[i].cpu_probe && x->rows[i].threads == 1)
-			one = &x->rows[i];
 	if (!t->ncpus || t->failure[0] || t->nruns >= APP_BZ2_PROC_RUNS || !one || !row_standing(one))
 		return;
 	row_argv(one, file, argv, opt, sizeof(opt));
@@ -297,11 +304,9 @@ static void derive_row(struct app_bzip2_proc_row *w, size_t output_bytes, double
 
 const struct app_bzip2_proc_row *app_bzip2_processes_ours(const struct app_bzip2_processes *x, unsigned threads)
 {
-	for (unsigned i = 0; i < x->nrows; i++)
-		if (x->rows[i].ours && !x->rows[i].cpu_probe && x->rows[i].threads == threads &&
-		    x->rows[i].median_seconds > 0)
-			return &x->rows[i];
-	return NULL;
+	const struct app_bzip2_proc_row *w = ours_row(x, threads);
+
+	return w && w->median_seconds > 0 ? w : NULL;
 }
 
 void app_bzip2_processes_set_blocks(struct app_bzip2_processes *x, const uint64_t *cand, size_t ncand, size_t len)
@@ -491,6 +496,20 @@ static int hash_fd(int fd, struct app_bzip2_proc_run *out)
 	return n < 0 ? -1 : 0;
 }
 
+/* Whether a child's wait status is a failure, why filled when it is. */
+static bool exit_failed(int status, char *why, size_t whylen)
+{
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return false;
+	if (WIFSIGNALED(status))
+		snprintf(why, whylen, "killed by signal %d", WTERMSIG(status));
+	else
+		snprintf(why, whylen, "exit status %d%s", WEXITSTATUS(status),
+			 WEXITSTATUS(status) == 126 ? " (could not be pinned)" : WEXITSTATUS(status) == 127 ?
+			 " (could not be run)" : "");
+	return true;
+}
+
 static int live_run(void *ctx, const char *const *argv, const int *cpus, unsigned ncpus, bool check,
 		    struct app_bzip2_proc_run *out, char *why, size_t whylen)
 {
@@ -521,15 +540,8 @@ static int live_run(void *ctx, const char *const *argv, const int *cpus, unsigne
 	out->user_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
 	out->sys_seconds = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
 	out->peak_rss_bytes = (double)ru.ru_maxrss * 1024;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		if (WIFSIGNALED(status))
-			snprintf(why, whylen, "killed by signal %d", WTERMSIG(status));
-		else
-			snprintf(why, whylen, "exit status %d%s", WEXITSTATUS(status),
-				 WEXITSTATUS(status) == 126 ? " (could not be pinned)" : WEXITSTATUS(status) == 127 ?
-				 " (could not be run)" : "");
+	if (exit_failed(status, why, whylen))
 		goto out;
-	}
 	if (check && hash_fd(out_fd, out)) {
 		snprintf(why, whylen, "reading its output: %s", strerror(errno));
 		goto out;
@@ -579,11 +591,8 @@ static int live_together(void *ctx, const char *const *argv, const int *cpus, un
 				walls[i] = (double)(clock_wall_ns() - t0) * 1e-9;
 				left--;
 			}
-		if ((!WIFEXITED(status) || WEXITSTATUS(status)) && !rc) {
-			snprintf(why, whylen, "a copy: %s %d", WIFSIGNALED(status) ? "killed by signal" : "exit status",
-				 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		if (!rc && exit_failed(status, why, whylen))
 			rc = -1;
-		}
 	}
 	return rc;
 }
