@@ -89,16 +89,15 @@ static void block_done_take(struct block_done *d, const struct bz2_block_result 
 	d->end_bit = start * 8 + r->end_bit;
 }
 
-/* One block decoded ahead: its input copied out of the window, its output
- * buffer swapped with the worker's decoder (no copy). */
+/* One block decoded ahead: its input, the file's bytes [start, start +
+ * in_len), copied out of the window by the worker that takes it; its
+ * output buffer swapped with the worker's decoder (no copy). */
 struct slot {
 	enum slot_state state;
 	uint64_t bit;          /* its magic's bit in the file */
-	uint64_t start;        /* the file byte of in[0] */
-	uint8_t *in;
-	size_t in_len, in_cap;
-	size_t in_faulted;     /* in's bytes faulted in so far */
-	bool to_end;           /* in reaches the end of the input */
+	uint64_t start;        /* the file byte its input starts at */
+	size_t in_len;
+	bool to_end;           /* its input reaches the end of the file */
 	uint8_t *out;
 	size_t out_cap;
 	int rc;
@@ -131,6 +130,11 @@ struct worker_arg {
 	unsigned index;            /* 0 .. threads - 1 */
 	struct bz2_decoder *d;     /* made by the worker; NULL when it could not */
 	bool warm;                 /* worker_warm has run */
+	/* A block's input past its decoder's spare bytes (a block of barely
+	 * compressible data) is copied here: FIRST_LOOK bytes, small pages,
+	 * faulted in as far as such blocks have reached. */
+	uint8_t *big_in;
+	size_t big_faulted;
 	struct bunzip2_thread_ns ns;
 };
 
@@ -165,8 +169,6 @@ struct ctx {
 	 * decode (a worker's decoder borrows its slot's while it decodes). */
 	uint8_t *outs;
 	size_t outs_bytes;
-	uint8_t *ins;          /* the slots' inputs, FIRST_LOOK bytes each */
-	size_t ins_bytes;
 };
 
 static int fail(struct ctx *c, int status, unsigned block, uint64_t byte, const char *what)
@@ -251,13 +253,23 @@ static int scan_new(struct ctx *c)
 	return 0;
 }
 
+/* The window's buffer and base change under the pool's lock: a worker
+ * copies a block's input out of the window under it (worker_input). */
+static void window_lock(struct ctx *c, bool lock)
+{
+	if (c->pool)
+		(lock ? pthread_mutex_lock : pthread_mutex_unlock)(&c->pool->mu);
+}
+
 /* The window's first d bytes forgotten, the rest moved down. */
 static void window_shift(struct ctx *c, size_t d)
 {
+	window_lock(c, true);
 	memmove(c->buf, c->buf + d, c->len - d);
 	c->base += d;
 	c->len -= d;
 	pagebuf_fence(c->buf, c->len, c->cap);
+	window_lock(c, false);
 }
 
 /* With workers, the bytes before c->keep moved out before the window
@@ -286,11 +298,13 @@ static int read_chunk(struct ctx *c)
 
 		if (!m)
 			return fail_errno(c, BUNZIP2_NOMEM, ENOMEM, "out of memory for the input window");
+		window_lock(c, true);
 		if (c->len)
 			memcpy(m, c->buf, c->len);
 		pagebuf_unmap(c->buf, c->cap);
 		c->buf = m;
 		c->cap = cap;
+		window_lock(c, false);
 	}
 	pagebuf_fence(c->buf, c->len + c->chunk, c->cap);
 	got = c->rd(c->rctx, c->buf + c->len, c->chunk);
@@ -463,16 +477,57 @@ static int decode_here(struct ctx *c, struct got *g)
 
 /* ---- the workers ---- */
 
-static void slot_decode(struct bz2_decoder *d, struct slot *s)
+/* Where the worker copies slot s's input: its decoder's spare bytes, or,
+ * past them, its own buffer, faulted in first (the pool's lock released
+ * meanwhile: that takes about a millisecond a MiB on a guest). NULL when
+ * there is no decoder or no memory. */
+static uint8_t *worker_in(struct worker_arg *w, const struct slot *s)
+{
+	size_t spare = 0;
+	uint8_t *in = w->d ? bz2_decoder_spare_bytes(w->d, &spare) : NULL;
+
+	if (!in || s->in_len <= spare) {
+		if (in)
+			pagebuf_fence(in, s->in_len, spare);
+		return in;
+	}
+	if (!w->big_in && !(w->big_in = pagebuf_reserve_small(FIRST_LOOK)))
+		return NULL;
+	if (s->in_len > w->big_faulted) {
+		pthread_mutex_unlock(&w->p->mu);
+		pagebuf_populate_within(w->big_in + w->big_faulted, s->in_len - w->big_faulted);
+		w->big_faulted = s->in_len & ~(size_t)4095;
+		pthread_mutex_lock(&w->p->mu);
+	}
+	pagebuf_fence(w->big_in, s->in_len, FIRST_LOOK);
+	return w->big_in;
+}
+
+/* Slot s's input copied out of the window (the pool's lock held, which the
+ * window's moves take), or NULL: no memory, or the bytes are gone from the
+ * window, which happens only to a block the coordinator drops unread (a
+ * false magic before the block being written). */
+static const uint8_t *worker_input(struct worker_arg *w, const struct slot *s)
+{
+	const struct ctx *c = w->c;
+	uint8_t *in = worker_in(w, s);
+
+	if (!in || s->start < c->base)
+		return NULL;
+	memcpy(in, c->buf + (s->start - c->base), s->in_len);
+	return in;
+}
+
+static void slot_decode(struct bz2_decoder *d, struct slot *s, const uint8_t *in)
 {
 	struct bz2_block_result r;
 
-	if (!d) {
+	if (!d || !in) {
 		s->rc = -ENOMEM;
 		return;
 	}
 	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
-	s->rc = bz2_decode_block_at(d, s->in, s->in_len, s->bit - s->start * 8, 0, &walk_opts, 0, &r, &s->e);
+	s->rc = bz2_decode_block_at(d, in, s->in_len, s->bit - s->start * 8, 0, &walk_opts, 0, &r, &s->e);
 	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
 	if (s->rc == 0)
 		block_done_take(&s->done, &r, s->start);
@@ -511,6 +566,7 @@ static void *worker_main(void *arg)
 	struct pool *p = w->p;
 
 	for (;;) {
+		const uint8_t *in;
 		struct slot *s;
 
 		pthread_mutex_lock(&p->mu);
@@ -529,6 +585,8 @@ static void *worker_main(void *arg)
 			pthread_mutex_unlock(&p->mu);
 			decoder_free(w->d);
 			w->d = NULL;
+			pagebuf_unmap(w->big_in, FIRST_LOOK);
+			w->big_in = NULL;
 			w->ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 			return NULL;
 		}
@@ -540,8 +598,9 @@ static void *worker_main(void *arg)
 		}
 		s = &p->slots[p->next++ % p->nslots];
 		s->state = SLOT_BUSY;
+		in = worker_input(w, s);
 		pthread_mutex_unlock(&p->mu);
-		slot_decode(w->d, s);
+		slot_decode(w->d, s, in);
 		w->ns.blocks++;
 		pthread_mutex_lock(&p->mu);
 		s->state = SLOT_DONE;
@@ -568,9 +627,8 @@ static int pool_start(struct ctx *c, unsigned threads)
 	c->pool = p;
 	if (!p->slots || !p->th || !c->args)
 		return -ENOMEM;
+	p->found = c->ncand < threads ? (unsigned)c->ncand : threads;
 	for (unsigned i = 0; i < p->nslots; i++) {
-		p->slots[i].in = c->ins + (size_t)i * FIRST_LOOK;
-		p->slots[i].in_cap = FIRST_LOOK;
 		p->slots[i].out = slot_out(c, i);
 		p->slots[i].out_cap = OUT_MAX;
 	}
@@ -647,22 +705,14 @@ static int dispatch(struct ctx *c, uint64_t end)
 	uint64_t bit = c->cand[c->cand_head++];
 	size_t n = (size_t)(end - bit / 8);
 
-	/* slice_end gives no slice past FIRST_LOOK, a slot's size. */
-	if (n > s->in_cap)
+	/* slice_end gives no slice past FIRST_LOOK, a worker's buffer. */
+	if (n > FIRST_LOOK)
 		return fail(c, BUNZIP2_NOMEM, c->block, bit / 8, "a block's input past its slot (an internal error)");
-	pagebuf_fence(s->in, n, s->in_cap);
-	/* The slot's small pages faulted in by one call, not a trap each
-	 * (about 12 us a page on a guest) as the copy first touches them. */
-	if (n > s->in_faulted) {
-		pagebuf_populate_within(s->in + s->in_faulted, n - s->in_faulted);
-		s->in_faulted = n & ~(size_t)4095;
-	}
-	memcpy(s->in, c->buf + (bit / 8 - c->base), n);
+	pthread_mutex_lock(&p->mu);
 	s->in_len = n;
 	s->bit = bit;
 	s->start = bit / 8;
 	s->to_end = c->eof && end == head_byte(c);
-	pthread_mutex_lock(&p->mu);
 	s->state = SLOT_QUEUED;
 	p->tail++;
 	/* While some workers may not take blocks yet (worker_due), one
@@ -949,9 +999,9 @@ static int run(struct ctx *c)
 	}
 }
 
-/* The slots' buffers for this many threads (pagebuf.h), none for one:
- * an output buffer each, faulted in by the worker that uses it
- * (worker_warm), and an input buffer each. 0 or -ENOMEM. */
+/* The slots' output buffers for this many threads (pagebuf.h), none for
+ * one, each faulted in by the worker that uses it (worker_warm). 0 or
+ * -ENOMEM. */
 static int buffers_map(struct ctx *c, unsigned threads)
 {
 	unsigned slots = threads > 1 ? 2 * threads : 0;
@@ -959,12 +1009,7 @@ static int buffers_map(struct ctx *c, unsigned threads)
 	if (!slots)
 		return 0;
 	c->outs_bytes = (size_t)slots * OUT_MAX;
-	c->ins_bytes = (size_t)slots * FIRST_LOOK;
-	if (!(c->outs = pagebuf_reserve(c->outs_bytes)))
-		return -ENOMEM;
-	if (!(c->ins = pagebuf_reserve_small(c->ins_bytes)))
-		return -ENOMEM;
-	return 0;
+	return (c->outs = pagebuf_reserve(c->outs_bytes)) ? 0 : -ENOMEM;
 }
 
 size_t bunzip2_memory_bytes(unsigned threads)
@@ -999,14 +1044,20 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 		rc = fail(&c, BUNZIP2_NOMEM, 0, 0, "out of memory for the block buffers");
 		goto out;
 	}
-	/* One thread decodes on the caller's: no scan, no copies, no hand-off. */
+	/* One thread decodes on the caller's: no scan, no copies, no hand-off.
+	 * With workers the first chunk is read and scanned before they start:
+	 * a worker then warms up as soon as it runs, not after it has slept
+	 * and been woken (a thread takes 0.2-0.5 ms to start on a guest), and
+	 * an input that cannot be read starts none. */
 	if (threads > 1) {
+		c.scanning = true;
+		if ((rc = read_chunk(&c)))
+			goto out;
 		if (pool_start(&c, threads)) {
 			pool_stop(&c);
 			rc = fail(&c, BUNZIP2_NOMEM, 0, 0, "no memory or thread for the workers");
 			goto out;
 		}
-		c.scanning = true;
 		threads = c.pool->nth;
 	}
 	c.sum.threads = threads;
@@ -1015,7 +1066,6 @@ out:
 	pool_stop(&c);
 	decoder_free(c.dec);
 	pagebuf_unmap(c.outs, c.outs_bytes);
-	pagebuf_unmap(c.ins, c.ins_bytes);
 	pagebuf_unmap(c.buf, c.cap);
 	free(c.cand);
 	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;

@@ -420,6 +420,11 @@ void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
  * (swapped out again before bz2_decoder_free) and needs none of its own.
  * NULL for the other decoders. */
 uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d);
+/* A resident decoder's bytes that no decode touches: the rest of its last
+ * huge page, faulted in with the others (*bytes of them, about 720 KB). A
+ * caller copies a block's input there and pays no page faults for it.
+ * NULL and 0 for the other decoders. */
+uint8_t *bz2_decoder_spare_bytes(struct bz2_decoder *d, size_t *bytes);
 
 /* Bound d's output buffer to `bytes` (0: none; at least one block's
  * 900,000 bytes before the run-length stage): bz2_decode_block_at then

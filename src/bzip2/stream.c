@@ -869,6 +869,14 @@ uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d)
 	return d->resident ? (uint8_t *)d->tt : NULL;
 }
 
+uint8_t *bz2_decoder_spare_bytes(struct bz2_decoder *d, size_t *bytes)
+{
+	size_t from = (resident_bytes() + 63) / 64 * 64;
+
+	*bytes = d->resident ? pagebuf_bytes(resident_bytes()) - from : 0;
+	return d->resident ? d->resident + from : NULL;
+}
+
 void bz2_decoder_bound_output(struct bz2_decoder *d, size_t bytes)
 {
 	d->out_max = bytes && bytes < BZ2_MAX_BLOCK_BYTES ? BZ2_MAX_BLOCK_BYTES : bytes;

@@ -277,6 +277,60 @@ static size_t stream_with_planted_magic(uint8_t *out, uint64_t *planted)
 	return (w.bits + 7) / 8;
 }
 
+/* A resident decoder lends the rest of its last huge page, where a worker
+ * copies a block's input: a block decoded with the spare bytes full of a
+ * pattern leaves the pattern whole, the other decoders lend none, and a
+ * block too long for them (random bytes compress to about 904 kB a block
+ * of 900 kB) is decoded by workers from their own buffer. */
+TEST(bunzip2_a_decoders_spare_bytes_stay_untouched, NEEDS_LIBBZ2)
+{
+	static const struct bz2_walk_opts w = {.lanes = 32, .layout = BZ2_LAYOUT_REGISTERS, .by_rows = true};
+	struct bz2_decoder *d = bz2_decoder_new_resident(), *plain = bz2_decoder_new();
+	size_t n = 1900000, len = 0, spare = 1, count = 0, longest = 0;
+	uint8_t *t = malloc(n), *z = NULL, *sp = NULL;
+	struct bz2_block_result r;
+	struct bz2_error e;
+	unsigned blocks = 0;
+	uint64_t *bits = NULL;
+	char why[300];
+	const char *f;
+	struct rng g;
+
+	CHECK(d && plain && t, "out of memory");
+	if (!d || !plain || !t)
+		goto out;
+	CHECK(!bz2_decoder_spare_bytes(plain, &spare) && spare == 0, "a malloc'd decoder lends %zu spare bytes", spare);
+	sp = bz2_decoder_spare_bytes(d, &spare);
+	CHECK(sp && spare >= (size_t)512 << 10, "a resident decoder lends %zu spare bytes", spare);
+	rng_seed(&g, 9);
+	for (size_t i = 0; i < n; i++)
+		t[i] = (uint8_t)rng_next(&g);
+	CHECK((z = bzip2_fixture_compress(t, n, 9, &len)), "libbz2 could not compress");
+	if (!sp || !z)
+		goto out;
+	memset(sp, 0xa5, spare);
+	CHECK(!bz2_decode_block_at(d, z, len, 32, 1, &w, 0, &r, &e) && r.bytes > 800000 && !memcmp(r.out, t, r.bytes),
+	      "the first block: %s", e.what);
+	for (size_t i = 0; i < spare; i++)
+		if (sp[i] != 0xa5) {
+			CHECK(0, "the decode wrote spare byte %zu of %zu", i, spare);
+			break;
+		}
+	bits = bz2_scan_blocks(z, len, &count);
+	for (size_t i = 0; bits && i + 1 < count; i++)
+		if ((bits[i + 1] - bits[i]) / 8 > longest)
+			longest = (bits[i + 1] - bits[i]) / 8;
+	CHECK(longest > spare, "the longest block is %zu bytes, within the %zu spare ones", longest, spare);
+	f = all_runs(z, len, t, n, &blocks, why, sizeof(why));
+	CHECK(!f && blocks == 3, "%s", f ? f : "blocks");
+out:
+	free(bits);
+	free(z);
+	free(t);
+	bz2_decoder_free(plain);
+	bz2_decoder_free(d);
+}
+
 TEST(bunzip2_skips_a_block_magic_inside_a_block)
 {
 	uint8_t in[512];
