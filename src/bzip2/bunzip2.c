@@ -48,11 +48,11 @@
  * a table's delta-coded lengths may run on without end (libbz2 reads on);
  * refused past this so memory stays bounded. */
 #define MAX_BLOCK_IN ((size_t)16 << 20)
-/* A decoder's buffers (bz2_decoder_new: the T-vector's 3.6 MB, the column,
- * the walk's output and scratch, the output buffer) and one block in
- * flight (its input and output). */
+/* A decoder's buffers (bz2_decoder_new: the T-vector's 3.6 MB, which
+ * also holds a block's output, the column, the walk's output and scratch,
+ * a block's input) and the pool's spare output buffer (one huge page). */
 #define DECODER_BYTES ((size_t)8 << 20)
-#define SLOT_BYTES ((size_t)3 << 20)
+#define SPARE_BYTES ((size_t)2 << 20)
 /* The most a block's output buffer holds: ordinary blocks expand by a few
  * percent past their 900 kB and fit whole; a block of long runs expands up
  * to 51-fold (46 MB), is held before its run-length stage and written in
@@ -69,7 +69,8 @@ static const struct bz2_walk_opts walk_opts = {
 	.by_rows = true,
 };
 
-enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_BUSY, SLOT_DONE };
+/* WRITING: the coordinator has taken a done block's output to write. */
+enum slot_state { SLOT_FREE, SLOT_QUEUED, SLOT_BUSY, SLOT_DONE, SLOT_WRITING };
 
 /* What a decoded block tells its writer, wherever it was decoded. */
 struct block_done {
@@ -89,17 +90,22 @@ static void block_done_take(struct block_done *d, const struct bz2_block_result 
 	d->end_bit = start * 8 + r->end_bit;
 }
 
+struct worker_arg;
+
 /* One block decoded ahead: its input, the file's bytes [start, start +
  * in_len), copied out of the window by the worker that takes it; its
- * output buffer swapped with the worker's decoder (no copy). */
+ * output over that worker's T-vector (owner), or moved to the pool's
+ * spare buffer (owner NULL) when the worker needed its T-vector back
+ * before the block's turn to be written came (worker_before_table). */
 struct slot {
 	enum slot_state state;
 	uint64_t bit;          /* its magic's bit in the file */
 	uint64_t start;        /* the file byte its input starts at */
 	size_t in_len;
 	bool to_end;           /* its input reaches the end of the file */
-	uint8_t *out;
+	const uint8_t *out;
 	size_t out_cap;
+	struct worker_arg *owner;
 	int rc;
 	struct bz2_error e;
 	struct block_done done;
@@ -107,16 +113,21 @@ struct slot {
 
 struct pool {
 	pthread_mutex_t mu;
-	pthread_cond_t work, done;
+	pthread_cond_t work, done, written;
+	/* A block's output waiting for its turn while its worker goes on:
+	 * one huge page, faulted in when first used; spare_slot holds it. */
+	uint8_t *spare;
+	bool spare_faulted;
+	struct slot *spare_slot;
 	struct slot *slots;
 	unsigned nslots;
 	unsigned head, next, tail;  /* retired, taken by a worker, dispatched: counts */
 	unsigned found;             /* block magics the scan has found, up to the workers' count */
 	bool quit;
 	/* No block will be queued again (the input is read and every block
-	 * found is handed out): a worker with none left exits, its memory
-	 * given back while the coordinator writes the last blocks, and none
-	 * waits to be woken at the end. */
+	 * found is handed out): a worker with none left exits once its last
+	 * block is written, its memory given back while the coordinator
+	 * writes the others, and none waits to be woken at the end. */
 	bool drain;
 	pthread_t *th;
 	unsigned nth;
@@ -135,6 +146,7 @@ struct worker_arg {
 	 * faulted in as far as such blocks have reached. */
 	uint8_t *big_in;
 	size_t big_faulted;
+	struct slot *held;         /* the slot whose output is in d's T-vector, until written */
 	struct bunzip2_thread_ns ns;
 };
 
@@ -165,10 +177,6 @@ struct ctx {
 	struct pool *pool;
 	struct worker_arg *args;
 	struct bunzip2_thread_ns ns;   /* the coordinator's */
-	/* The slots' output buffers, OUT_MAX bytes each, lent for the whole
-	 * decode (a worker's decoder borrows its slot's while it decodes). */
-	uint8_t *outs;
-	size_t outs_bytes;
 };
 
 static int fail(struct ctx *c, int status, unsigned block, uint64_t byte, const char *what)
@@ -390,32 +398,24 @@ static int decoder_error(struct ctx *c, int rc, const struct bz2_error *be, uint
 	return fail(c, BUNZIP2_CORRUPT, c->block, start + be->byte_offset, be->what);
 }
 
-/* Slot j's output buffer. */
-static uint8_t *slot_out(const struct ctx *c, unsigned j)
-{
-	return c->outs + (size_t)j * OUT_MAX;
-}
-
 _Static_assert(OUT_MAX <= (size_t)BZ2_MAX_BLOCK_BYTES * 4, "a block's output fits over its T-vector");
 
-/* A decoder on huge pages faulted in now, bounded; own_output: the
- * coordinator's, which writes each block out before it decodes the next,
- * expands a block over its T-vector (no buffer, no first touches more),
- * where a worker's decodes into its slot's (slot_decode) and holds none
- * between blocks. NULL when memory ran out. */
-static struct bz2_decoder *decoder_new(bool own_output)
+/* A decoder on huge pages faulted in now, bounded, that expands each block
+ * over its own T-vector, which holds nothing once the block's walk has
+ * ended: no output buffer, no first touches more. The block's bytes must
+ * be written (or moved) before the next block's table is built. NULL when
+ * memory ran out. */
+static struct bz2_decoder *decoder_new(void)
 {
 	struct bz2_decoder *d = bz2_decoder_new_resident();
+	uint8_t *table;
+	size_t cap = OUT_MAX;
 
 	if (!d)
 		return NULL;
 	bz2_decoder_bound_output(d, OUT_MAX);
-	if (own_output) {
-		uint8_t *table = bz2_decoder_table_bytes(d);
-		size_t cap = OUT_MAX;
-
-		bz2_decoder_swap_output(d, &table, &cap);
-	}
+	table = bz2_decoder_table_bytes(d);
+	bz2_decoder_swap_output(d, &table, &cap);
 	return d;
 }
 
@@ -442,7 +442,7 @@ static int decode_here(struct ctx *c, struct got *g)
 	uint64_t start = c->bit / 8;
 
 	if (!c->dec) {
-		if (!(c->dec = decoder_new(true)))
+		if (!(c->dec = decoder_new()))
 			return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
 	}
 	for (size_t look = FIRST_LOOK;; look *= 4) {
@@ -518,33 +518,92 @@ static const uint8_t *worker_input(struct worker_arg *w, const struct slot *s)
 	return in;
 }
 
-static void slot_decode(struct bz2_decoder *d, struct slot *s, const uint8_t *in)
+/* Slot s freed (the pool's lock held): written, dropped or failed. Its
+ * output's worker may build its next table; the spare is free again. */
+static void slot_release(struct pool *p, struct slot *s)
+{
+	s->state = SLOT_FREE;
+	if (s->owner) {
+		s->owner->held = NULL;
+		s->owner = NULL;
+	}
+	if (p->spare_slot == s)
+		p->spare_slot = NULL;
+	pthread_cond_broadcast(&p->written);
+}
+
+/* Slot s's output moved from its worker's T-vector to the spare (the
+ * pool's lock held, s done and not taken for writing, the spare free and
+ * faulted in). */
+static void slot_to_spare(struct pool *p, struct slot *s)
+{
+	memcpy(p->spare, s->out, s->done.packed ? s->done.packed : s->done.bytes);
+	s->out = p->spare;
+	s->out_cap = OUT_MAX;
+	s->owner->held = NULL;
+	s->owner = NULL;
+	p->spare_slot = s;
+}
+
+/* The decoder's hook before it builds a block's table (bz2_decoder_before_table):
+ * the worker's previous block must be out of the T-vector. Usually it has
+ * been written while this block's body was decoded; else, while the block
+ * before it is still being decoded elsewhere (a slower CPU), it moves to
+ * the spare, and only when that is taken does the worker wait. */
+static void worker_before_table(void *arg)
+{
+	struct worker_arg *w = arg;
+	struct pool *p = w->p;
+	uint64_t t0 = 0;
+
+	pthread_mutex_lock(&p->mu);
+	while (w->held && !p->quit) {
+		struct slot *s = w->held;
+
+		if (s->state == SLOT_DONE && !p->spare_slot) {
+			if (!p->spare_faulted) {
+				/* A huge page's zeroing, outside the lock. */
+				pthread_mutex_unlock(&p->mu);
+				pagebuf_populate(p->spare, SPARE_BYTES);
+				pthread_mutex_lock(&p->mu);
+				p->spare_faulted = true;
+				continue;
+			}
+			slot_to_spare(p, s);
+			break;
+		}
+		if (!t0)
+			t0 = clock_ns(CLOCK_MONOTONIC);
+		pthread_cond_wait(&p->written, &p->mu);
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (t0)
+		w->ns.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
+}
+
+static void slot_decode(struct worker_arg *w, struct slot *s, const uint8_t *in)
 {
 	struct bz2_block_result r;
 
-	if (!d || !in) {
+	if (!w->d || !in) {
 		s->rc = -ENOMEM;
 		return;
 	}
-	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
-	s->rc = bz2_decode_block_at(d, in, s->in_len, s->bit - s->start * 8, 0, &walk_opts, 0, &r, &s->e);
-	bz2_decoder_swap_output(d, &s->out, &s->out_cap);
-	if (s->rc == 0)
+	s->rc = bz2_decode_block_at(w->d, in, s->in_len, s->bit - s->start * 8, 0, &walk_opts, 0, &r, &s->e);
+	if (s->rc == 0) {
 		block_done_take(&s->done, &r, s->start);
+		s->out = r.out;
+		s->out_cap = r.out_cap;
+	}
 }
 
-/* The worker's share of the lent buffers faulted in and its decoder made
- * on its own thread: the zeroing of 2 MiB pages (about 0.25 ms a MiB here)
- * runs on every worker at once, while the coordinator reads on, not
+/* The worker's decoder made on its own thread: the zeroing of its 2 MiB
+ * pages runs on every worker at once, while the coordinator reads on, not
  * serially before the first block is handed out. */
 static void worker_warm(struct worker_arg *w)
 {
-	const struct ctx *c = w->c;
-	unsigned threads = w->p->nslots / 2;
-
-	for (unsigned j = w->index; j < w->p->nslots; j += threads)
-		pagebuf_populate(slot_out(c, j), OUT_MAX);
-	w->d = decoder_new(false);
+	if ((w->d = decoder_new()))
+		bz2_decoder_before_table(w->d, worker_before_table, w);
 }
 
 /* Whether the worker has something to do (the pool's lock held): warm
@@ -582,6 +641,9 @@ static void *worker_main(void *arg)
 			w->ns.wait_ns += clock_ns(CLOCK_MONOTONIC) - t0;
 		}
 		if (worker_through(p)) {
+			/* Its last block's output is in its decoder until written. */
+			while (w->held && !p->quit)
+				pthread_cond_wait(&p->written, &p->mu);
 			pthread_mutex_unlock(&p->mu);
 			decoder_free(w->d);
 			w->d = NULL;
@@ -600,17 +662,21 @@ static void *worker_main(void *arg)
 		s->state = SLOT_BUSY;
 		in = worker_input(w, s);
 		pthread_mutex_unlock(&p->mu);
-		slot_decode(w->d, s, in);
+		slot_decode(w, s, in);
 		w->ns.blocks++;
 		pthread_mutex_lock(&p->mu);
 		s->state = SLOT_DONE;
+		if (s->rc == 0) {
+			s->owner = w;
+			w->held = s;
+		}
 		pthread_cond_broadcast(&p->done);
 		pthread_mutex_unlock(&p->mu);
 	}
 }
 
-/* Workers and twice as many slots (a finished block waits for its turn
- * while its worker goes on): 0, or -ENOMEM with none started. */
+/* Workers and twice as many slots (a block handed out waits for a worker;
+ * a finished one waits for its turn): 0, or -ENOMEM with none started. */
 static int pool_start(struct ctx *c, unsigned threads)
 {
 	struct pool *p = calloc(1, sizeof(*p));
@@ -624,14 +690,12 @@ static int pool_start(struct ctx *c, unsigned threads)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
+	pthread_cond_init(&p->written, NULL);
 	c->pool = p;
-	if (!p->slots || !p->th || !c->args)
+	p->spare = pagebuf_reserve(SPARE_BYTES);
+	if (!p->slots || !p->th || !c->args || !p->spare)
 		return -ENOMEM;
 	p->found = c->ncand < threads ? (unsigned)c->ncand : threads;
-	for (unsigned i = 0; i < p->nslots; i++) {
-		p->slots[i].out = slot_out(c, i);
-		p->slots[i].out_cap = OUT_MAX;
-	}
 	/* A worker that cannot make its decoder fails the blocks it takes
 	 * (out of memory), as one made here would have failed the decode. */
 	for (unsigned i = 0; i < threads; i++) {
@@ -665,15 +729,18 @@ static void pool_stop(struct ctx *c)
 	pthread_mutex_lock(&p->mu);
 	p->quit = true;
 	pthread_cond_broadcast(&p->work);
+	pthread_cond_broadcast(&p->written);
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->nth; i++) {
 		pthread_join(p->th[i], NULL);
 		if (i + 1 < BUNZIP2_TIMED_THREADS)
 			c->sum.thread_ns[i + 1] = c->args[i].ns;
 	}
+	pthread_cond_destroy(&p->written);
 	pthread_cond_destroy(&p->done);
 	pthread_cond_destroy(&p->work);
 	pthread_mutex_destroy(&p->mu);
+	pagebuf_unmap(p->spare, SPARE_BYTES);
 	free(p->slots);
 	free(p->th);
 	free(p);
@@ -780,7 +847,7 @@ static struct slot *wait_head(struct ctx *c)
 static void retire(struct pool *p, struct slot *s)
 {
 	pthread_mutex_lock(&p->mu);
-	s->state = SLOT_FREE;
+	slot_release(p, s);
 	p->head++;
 	pthread_mutex_unlock(&p->mu);
 }
@@ -798,11 +865,16 @@ static int decode_pooled(struct ctx *c, struct got *g)
 		return rc;
 	pthread_mutex_lock(&p->mu);
 	while (p->head != p->tail && p->slots[p->head % p->nslots].bit < c->bit) {
-		wait_head(c)->state = SLOT_FREE;
+		slot_release(p, wait_head(c));
 		p->head++;
 	}
-	if (p->head != p->tail && p->slots[p->head % p->nslots].bit == c->bit)
+	/* Taken for writing: its worker may no longer move its output. */
+	if (p->head != p->tail && p->slots[p->head % p->nslots].bit == c->bit) {
 		s = wait_head(c);
+		s->state = SLOT_WRITING;
+		g->out = s->out;
+		g->out_cap = s->out_cap;
+	}
 	pthread_mutex_unlock(&p->mu);
 	/* No worker has it (the window's reach passed before its input was
 	 * known): decode it here. */
@@ -820,8 +892,6 @@ static int decode_pooled(struct ctx *c, struct got *g)
 		retire(p, s);
 		return rc;
 	}
-	g->out = s->out;
-	g->out_cap = s->out_cap;
 	g->done = s->done;
 	g->slot = s;
 	return 0;
@@ -999,25 +1069,13 @@ static int run(struct ctx *c)
 	}
 }
 
-/* The slots' output buffers for this many threads (pagebuf.h), none for
- * one, each faulted in by the worker that uses it (worker_warm). 0 or
- * -ENOMEM. */
-static int buffers_map(struct ctx *c, unsigned threads)
-{
-	unsigned slots = threads > 1 ? 2 * threads : 0;
-
-	if (!slots)
-		return 0;
-	c->outs_bytes = (size_t)slots * OUT_MAX;
-	return (c->outs = pagebuf_reserve(c->outs_bytes)) ? 0 : -ENOMEM;
-}
-
 size_t bunzip2_memory_bytes(unsigned threads)
 {
 	if (threads <= 1)
 		return DECODER_BYTES + 2 * FIRST_LOOK;
-	/* Each worker's decoder, two slots a worker, the window over them. */
-	return DECODER_BYTES + threads * (DECODER_BYTES + 2 * SLOT_BYTES) + (2 * threads + 2) * FIRST_LOOK;
+	/* The coordinator's decoder (for retries), each worker's, the spare,
+	 * the window over the blocks in flight. */
+	return DECODER_BYTES + threads * DECODER_BYTES + SPARE_BYTES + (2 * threads + 2) * FIRST_LOOK;
 }
 
 int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wctx,
@@ -1038,10 +1096,6 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 		snprintf(what, sizeof(what), "one decoder needs about %zu bytes, past the memory limit",
 			 bunzip2_memory_bytes(1));
 		rc = fail(&c, BUNZIP2_LIMIT, 0, 0, what);
-		goto out;
-	}
-	if (buffers_map(&c, threads)) {
-		rc = fail(&c, BUNZIP2_NOMEM, 0, 0, "out of memory for the block buffers");
 		goto out;
 	}
 	/* One thread decodes on the caller's: no scan, no copies, no hand-off.
@@ -1065,7 +1119,6 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 out:
 	pool_stop(&c);
 	decoder_free(c.dec);
-	pagebuf_unmap(c.outs, c.outs_bytes);
 	pagebuf_unmap(c.buf, c.cap);
 	free(c.cand);
 	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;

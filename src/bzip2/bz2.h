@@ -420,6 +420,12 @@ void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
  * (swapped out again before bz2_decoder_free) and needs none of its own.
  * NULL for the other decoders. */
 uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d);
+/* fn(ctx) is called in each bz2_decode_block_at once the block's body is
+ * decoded, before its T-vector is first written (NULL: none): a caller
+ * whose output buffer is the T-vector (bz2_decoder_table_bytes) gets the
+ * previous block's bytes out of it there, while the decode of this one
+ * has already run. */
+void bz2_decoder_before_table(struct bz2_decoder *d, void (*fn)(void *ctx), void *ctx);
 /* A resident decoder's bytes that no decode touches: the rest of its last
  * huge page, faulted in with the others (*bytes of them, about 720 KB). A
  * caller copies a block's input there and pays no page faults for it.

@@ -68,6 +68,9 @@ struct bz2_decoder {
 	/* tt, blk->bwt and text in one pagebuf (bz2_decoder_new_resident),
 	 * or NULL: each malloc'd or from the mapper. */
 	uint8_t *resident;
+	/* Called before a block's T-vector is written (bz2_decoder_before_table). */
+	void (*before_table)(void *ctx);
+	void *before_table_ctx;
 };
 
 #define TT_BYTES ((size_t)BZ2_MAX_BLOCK_BYTES * sizeof(uint32_t))
@@ -292,6 +295,8 @@ static int block_walk(struct bz2_bits *b, uint32_t max_block, unsigned block_no,
 	meta_of(u, bz2_bits_pos(b), block_no, m);
 	if (block_front(b, max_block, block_no, plain, timed, u, NULL, st, e))
 		return -1;
+	if (u->before_table)
+		u->before_table(u->before_table_ctx);
 	block_table(timed, u, st);
 	meta_of(u, m->body, block_no, m);
 	t2 = tick(timed);
@@ -867,6 +872,12 @@ void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap)
 uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d)
 {
 	return d->resident ? (uint8_t *)d->tt : NULL;
+}
+
+void bz2_decoder_before_table(struct bz2_decoder *d, void (*fn)(void *ctx), void *ctx)
+{
+	d->before_table = fn;
+	d->before_table_ctx = ctx;
 }
 
 uint8_t *bz2_decoder_spare_bytes(struct bz2_decoder *d, size_t *bytes)

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct sink {
 	uint8_t *p;
@@ -529,6 +530,43 @@ TEST(bunzip2_refuses_hostile_input_where_libbz2_does, NEEDS_LIBBZ2)
 		CHECK(!f, "bit %llu flipped: %s", (unsigned long long)bit, f);
 	}
 	free(m);
+	free(z);
+	free(t);
+}
+
+static int slow_write(void *ctx, const uint8_t *buf, size_t len)
+{
+	struct timespec ms = {0, 1000000};
+
+	nanosleep(&ms, NULL);
+	return sink_write(ctx, buf, len);
+}
+
+/* A writer slower than the workers: a worker done with a block whose turn
+ * has not come keeps it in its T-vector, moves it to the pool's spare when
+ * it needs the T-vector for its next block, or waits while the spare is
+ * taken or the block is being written; the output stays libbz2's. */
+TEST(bunzip2_a_slow_writer_gets_every_block_whole, NEEDS_LIBBZ2)
+{
+	size_t n = 2000000, len = 0;
+	uint8_t *t = malloc(n), *z = NULL;
+
+	CHECK(t, "out of memory");
+	if (!t)
+		return;
+	textgen_fill(t, n, TEXTGEN_MARKOV, 6);
+	CHECK((z = bzip2_fixture_compress(t, n, 1, &len)), "libbz2");
+	for (unsigned threads = 2; z && threads <= 4; threads++) {
+		struct bunzip2_opts o = {.threads = threads};
+		struct bunzip2_summary sum;
+		struct bunzip2_error e;
+		struct sink s = {0};
+		int rc = bunzip2_decode_memory(z, len, slow_write, &s, &o, &sum, &e);
+
+		CHECK(rc == 0 && s.n == n && !memcmp(s.p, t, n) && sum.blocks >= 20,
+		      "-n %u: rc %d, %zu of %zu bytes, %u blocks: %s", threads, rc, s.n, n, sum.blocks, e.what);
+		free(s.p);
+	}
 	free(z);
 	free(t);
 }
