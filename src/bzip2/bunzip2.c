@@ -50,8 +50,10 @@
 #define MAX_BLOCK_IN ((size_t)16 << 20)
 /* A decoder's buffers (bz2_decoder_new: the T-vector's 3.6 MB, which
  * also holds a block's output, the column, the walk's output and scratch,
- * a block's input) and the pool's spare output buffer (one huge page). */
+ * a block's input) and the pool's spare outputs (one huge page holds
+ * SPARES of OUT_MAX bytes). */
 #define DECODER_BYTES ((size_t)8 << 20)
+#define SPARES 2
 #define SPARE_BYTES ((size_t)2 << 20)
 /* The most a block's output buffer holds: ordinary blocks expand by a few
  * percent past their 900 kB and fit whole; a block of long runs expands up
@@ -114,11 +116,12 @@ struct slot {
 struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t work, done, written;
-	/* A block's output waiting for its turn while its worker goes on:
-	 * one huge page, faulted in when first used; spare_slot holds it. */
+	/* Blocks' outputs waiting for their turn while their workers go on:
+	 * one huge page, faulted in when first used; spare_slot[i] holds
+	 * the OUT_MAX bytes at spare + i * OUT_MAX. */
 	uint8_t *spare;
 	bool spare_faulted;
-	struct slot *spare_slot;
+	struct slot *spare_slot[SPARES];
 	struct slot *slots;
 	unsigned nslots;
 	unsigned head, next, tail;  /* retired, taken by a worker, dispatched: counts */
@@ -527,22 +530,48 @@ static void slot_release(struct pool *p, struct slot *s)
 		s->owner->held = NULL;
 		s->owner = NULL;
 	}
-	if (p->spare_slot == s)
-		p->spare_slot = NULL;
+	for (unsigned i = 0; i < SPARES; i++)
+		if (p->spare_slot[i] == s)
+			p->spare_slot[i] = NULL;
 	pthread_cond_broadcast(&p->written);
 }
 
-/* Slot s's output moved from its worker's T-vector to the spare (the
- * pool's lock held, s done and not taken for writing, the spare free and
- * faulted in). */
-static void slot_to_spare(struct pool *p, struct slot *s)
+_Static_assert(SPARES * OUT_MAX <= SPARE_BYTES, "the spare outputs fit their huge page");
+
+/* A free spare output's index, or -1 (the pool's lock held). */
+static int spare_free(const struct pool *p)
 {
-	memcpy(p->spare, s->out, s->done.packed ? s->done.packed : s->done.bytes);
-	s->out = p->spare;
+	for (int i = 0; i < SPARES; i++)
+		if (!p->spare_slot[i])
+			return i;
+	return -1;
+}
+
+/* Slot s's output moved from its worker's T-vector to spare output i (the
+ * pool's lock held, s done or taken for writing and not yet written, the
+ * spare faulted in). */
+static void slot_to_spare(struct pool *p, struct slot *s, int i)
+{
+	uint8_t *to = p->spare + (size_t)i * OUT_MAX;
+
+	memcpy(to, s->out, s->done.packed ? s->done.packed : s->done.bytes);
+	s->out = to;
 	s->out_cap = OUT_MAX;
 	s->owner->held = NULL;
 	s->owner = NULL;
-	p->spare_slot = s;
+	p->spare_slot[i] = s;
+}
+
+/* The spare faulted in, outside the pool's lock (a huge page's zeroing),
+ * which is held on entry and return. */
+static void spare_fault(struct pool *p)
+{
+	if (p->spare_faulted)
+		return;
+	pthread_mutex_unlock(&p->mu);
+	pagebuf_populate(p->spare, SPARE_BYTES);
+	pthread_mutex_lock(&p->mu);
+	p->spare_faulted = true;
 }
 
 /* The decoder's hook before it builds a block's table (bz2_decoder_before_table):
@@ -560,16 +589,12 @@ static void worker_before_table(void *arg)
 	while (w->held && !p->quit) {
 		struct slot *s = w->held;
 
-		if (s->state == SLOT_DONE && !p->spare_slot) {
+		if (s->state == SLOT_DONE && spare_free(p) >= 0) {
 			if (!p->spare_faulted) {
-				/* A huge page's zeroing, outside the lock. */
-				pthread_mutex_unlock(&p->mu);
-				pagebuf_populate(p->spare, SPARE_BYTES);
-				pthread_mutex_lock(&p->mu);
-				p->spare_faulted = true;
+				spare_fault(p);
 				continue;
 			}
-			slot_to_spare(p, s);
+			slot_to_spare(p, s, spare_free(p));
 			break;
 		}
 		if (!t0)
@@ -868,10 +893,20 @@ static int decode_pooled(struct ctx *c, struct got *g)
 		slot_release(p, wait_head(c));
 		p->head++;
 	}
-	/* Taken for writing: its worker may no longer move its output. */
+	/* Taken for writing: its worker may no longer move its output. A
+	 * packed block, expanded as it is written (46 MB for a long run),
+	 * moves to the spare first when it is free, so that its worker need
+	 * not wait for the whole expansion to build its next table. */
 	if (p->head != p->tail && p->slots[p->head % p->nslots].bit == c->bit) {
 		s = wait_head(c);
 		s->state = SLOT_WRITING;
+		if (s->owner && s->done.packed && spare_free(p) >= 0) {
+			spare_fault(p);
+			if (spare_free(p) >= 0) {
+				slot_to_spare(p, s, spare_free(p));
+				pthread_cond_broadcast(&p->written);
+			}
+		}
 		g->out = s->out;
 		g->out_cap = s->out_cap;
 	}
