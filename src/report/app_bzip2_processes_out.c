@@ -122,10 +122,13 @@ void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f
 	fprintf(f, "  each a process over the same file, stdout to /dev/null, its start and exit in the time; check: "
 		   "its output's size and SHA-256 (one untimed run first); peer/ours: its median over mlpbunzip2's "
 		   "at the same thread count\n");
-	if (x->fork_floor_bytes > 0)
-		fprintf(f, "  peak MiB <=: within the %.1f MiB a child holds when it calls exec (this process's forked "
-			   "anonymous pages, counted in ru_maxrss): its own peak is that or less\n",
-			x->fork_floor_bytes / MIB);
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].peak_rss_at_floor) {
+			fprintf(f, "  peak MiB <=: within the %.1f MiB a child holds when it calls exec (the anonymous "
+				   "pages of the process that forks it, counted in ru_maxrss): its own peak is that or "
+				   "less\n", x->fork_floor_bytes / MIB);
+			break;
+		}
 }
 
 static void row_json(struct jsonw *w, const void *e)

@@ -462,7 +462,10 @@ TEST(bzip2_processes_budget_stops_rounds_but_keeps_one)
 }
 
 /* The real programs: mlpbunzip2 beside this test binary, bzip2 where
- * PATH has it; a tiny input, one round, and nothing about speed. */
+ * PATH has it; a tiny input, one round, and nothing about speed. This
+ * process holds 48 MiB more while they run: a child forked here would
+ * start its ru_maxrss there, one forked by the fresh copy of this binary
+ * (child_run.h) far below. */
 TEST(bzip2_processes_live_runs_the_real_decoder, NEEDS_HOST | NEEDS_BINARY | NEEDS_PROGRAMS | NEEDS_LIBBZ2)
 {
 	static struct app_bzip2_processes x;
@@ -473,12 +476,18 @@ TEST(bzip2_processes_live_runs_the_real_decoder, NEEDS_HOST | NEEDS_BINARY | NEE
 	uint8_t *bz;
 	size_t len = 0;
 	const struct app_bzip2_proc_row *o1;
+	size_t held = (size_t)48 << 20;
+	uint8_t *ballast;
 
 	snprintf(bin, sizeof(bin), "%s/mlpbunzip2", test_bin_dir());
 	if (access(bin, X_OK)) {
 		test_skip(tctx, "%s not built (make builds it)", bin);
 		return;
 	}
+	CHECK((ballast = malloc(held)), "out of memory");
+	if (!ballast)
+		return;
+	memset(ballast, 1, held);
 	for (size_t i = 0; i < sizeof(text); i++)
 		text[i] = (uint8_t)("the quick brown fox "[i % 20] + (i / 977) % 3);
 	bz = bzip2_fixture_compress(text, sizeof(text), 9, &len);
@@ -496,6 +505,11 @@ TEST(bzip2_processes_live_runs_the_real_decoder, NEEDS_HOST | NEEDS_BINARY | NEE
 	for (unsigned i = 0; i < x.nrows; i++)
 		CHECK(!x.rows[i].installed || x.rows[i].check == APP_BZ2_PROC_CHECK_OK, "%s: check %d, failure '%s'",
 		      x.rows[i].label, x.rows[i].check, x.rows[i].failure);
+	CHECK(x.fork_floor_bytes > 0 && x.fork_floor_bytes < held / 4, "the runs' fork floor %.1f MiB",
+	      x.fork_floor_bytes / 1048576);
+	CHECK(o1 && o1->peak_rss_max_bytes < held / 2 && !o1->peak_rss_at_floor, "ours -n1 peaked at %.1f MiB%s",
+	      o1 ? o1->peak_rss_max_bytes / 1048576 : 0, o1 && o1->peak_rss_at_floor ? " (at the floor)" : "");
+	free(ballast);
 }
 
 /* The budget: the rounds are priced, and the fit takes them to three after

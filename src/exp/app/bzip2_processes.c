@@ -1,10 +1,10 @@
 /*
  * The whole decoder as processes (bzip2_processes.h): the plan of commands,
  * the alternated rounds and the figures, all through the seam, then the
- * live seam itself: fork, sched_setaffinity in the child (a child pinned
- * after exec would have started its threads on whatever CPU it woke on),
- * exec, wait4 for that child's own rusage. The wall clock includes the
- * fork and the exec, as a shell's would; no shell runs. A command's output
+ * live seam itself: each command a child pinned before exec, its wall time
+ * and rusage from a fresh copy of this program that forks it (child_run.h:
+ * so its peak RSS is its own). The wall clock includes the fork and the
+ * exec, as a shell's would; no shell runs. A command's output
  * is checked once, before the rounds, by size and SHA-256 of what it wrote
  * to an unlinked temporary file; the timed runs write to /dev/null, so no
  * reader of a pipe shares the CPUs with the decoder.
@@ -12,6 +12,7 @@
 #include "exp/app/bzip2_processes.h"
 
 #include "bzip2/bz2.h"
+#include "exp/app/child_run.h"
 #include "core/clock.h"
 #include "core/host.h"
 #include "core/stats.h"
@@ -458,26 +459,6 @@ static int live_find(void *ctx, const char *prog, char *path, size_t len)
 	return find_on_path(prog, path, len);
 }
 
-/* In the child: pinned, stdin and stderr /dev/null, stdout out_fd. */
-static void child_exec(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd)
-{
-	cpu_set_t set;
-	int null = open("/dev/null", O_RDWR);
-
-	CPU_ZERO(&set);
-	for (unsigned i = 0; i < ncpus; i++)
-		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
-			CPU_SET(cpus[i], &set);
-	if (sched_setaffinity(0, sizeof(set), &set) || null < 0)
-		_exit(126);
-	dup2(null, 0);
-	dup2(out_fd >= 0 ? out_fd : null, 1);
-	dup2(null, 2);
-	signal(SIGPIPE, SIG_DFL);
-	execv(argv[0], (char *const *)argv);
-	_exit(127);
-}
-
 static int hash_fd(int fd, struct app_bzip2_proc_run *out)
 {
 	static uint8_t buf[1 << 16];
@@ -510,37 +491,33 @@ static bool exit_failed(int status, char *why, size_t whylen)
 	return true;
 }
 
+struct live_ctx {
+	bool (*past)(void *pctx);
+	void *pctx;
+	struct app_bzip2_processes *x;   /* its fork floor: the most a run's forking process held */
+};
+
+/* ctx: a struct live_ctx, or NULL (a program timed alone). */
 static int live_run(void *ctx, const char *const *argv, const int *cpus, unsigned ncpus, bool check,
 		    struct app_bzip2_proc_run *out, char *why, size_t whylen)
 {
-	int out_fd = -1, status = 0, rc = -1;
-	struct rusage ru;
-	uint64_t t0;
-	pid_t pid;
+	struct live_ctx *c = ctx;
+	struct child_run run;
+	int out_fd = -1, rc = -1;
 
-	(void)ctx;
 	if (check && (out_fd = open("/tmp", O_TMPFILE | O_RDWR, 0600)) < 0) {
 		snprintf(why, whylen, "a temporary file: %s", strerror(errno));
 		return -1;
 	}
-	t0 = clock_wall_ns();
-	pid = fork();
-	if (pid < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
+	if (child_run_measured(argv, cpus, ncpus, out_fd, &run, why, whylen))
 		goto out;
-	}
-	if (!pid)
-		child_exec(argv, cpus, ncpus, out_fd);
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR) {
-			snprintf(why, whylen, "wait4: %s", strerror(errno));
-			goto out;
-		}
-	out->wall_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
-	out->user_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
-	out->sys_seconds = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-	out->peak_rss_bytes = (double)ru.ru_maxrss * 1024;
-	if (exit_failed(status, why, whylen))
+	out->wall_seconds = run.wall_seconds;
+	out->user_seconds = run.user_seconds;
+	out->sys_seconds = run.sys_seconds;
+	out->peak_rss_bytes = run.peak_rss_bytes;
+	if (c && run.floor_bytes > c->x->fork_floor_bytes)
+		c->x->fork_floor_bytes = run.floor_bytes;
+	if (exit_failed(run.status, why, whylen))
 		goto out;
 	if (check && hash_fd(out_fd, out)) {
 		snprintf(why, whylen, "reading its output: %s", strerror(errno));
@@ -574,7 +551,7 @@ static int live_together(void *ctx, const char *const *argv, const int *cpus, un
 			break;
 		}
 		if (!pids[started])
-			child_exec(argv, &cpus[started], 1, -1);
+			child_run_exec(argv, &cpus[started], 1, -1);
 	}
 	for (left = started; left;) {
 		int status = 0;
@@ -597,28 +574,6 @@ static int live_together(void *ctx, const char *const *argv, const int *cpus, un
 	return rc;
 }
 
-/* This process's anonymous resident bytes now (RssAnon): what a forked
- * child holds when it calls exec; 0 when unreadable. */
-static double anon_rss_bytes(void)
-{
-	FILE *f = host_self_fopen("status");
-	char line[128];
-	double kib = 0;
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "RssAnon:", 8))
-			kib = strtod(line + 8, NULL);
-	fclose(f);
-	return kib * 1024;
-}
-
-struct live_ctx {
-	bool (*past)(void *pctx);
-	void *pctx;
-};
-
 static bool live_past(void *ctx)
 {
 	const struct live_ctx *c = ctx;
@@ -630,7 +585,7 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 			    unsigned ncpus, unsigned threads, unsigned rounds, size_t expected_bytes,
 			    const char *expected_sha256, bool (*past)(void *pctx), void *pctx)
 {
-	struct live_ctx c = {.past = past, .pctx = pctx};
+	struct live_ctx c = {.past = past, .pctx = pctx, .x = x};
 	struct app_bzip2_proc_ops ops = {.find = live_find, .run = live_run, .together = live_together,
 					 .past = live_past, .ctx = &c};
 	char tmp[] = "/tmp/mlpscope-bzip2-processes-XXXXXX.bz2";
@@ -647,7 +602,7 @@ int app_bzip2_processes_run(struct app_bzip2_processes *x, const uint8_t *in, si
 		return -errno;
 	rc = write(fd, in, len) == (ssize_t)len ? 0 : -EIO;
 	close(fd);
-	x->fork_floor_bytes = anon_rss_bytes();
+	x->fork_floor_bytes = 0;
 	if (!rc)
 		rc = app_bzip2_processes_measure(x, &ops, tmp, rounds, expected_bytes, expected_sha256);
 	unlink(tmp);

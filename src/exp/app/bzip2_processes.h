@@ -27,7 +27,7 @@
 
 /* One run of one command, as the seam reports it. */
 struct app_bzip2_proc_run {
-	double wall_seconds;         /* the parent's clock from before fork to after wait4 */
+	double wall_seconds;         /* from before its fork to after its wait4 */
 	double user_seconds, sys_seconds; /* wait4's rusage of that child */
 	double peak_rss_bytes;       /* its ru_maxrss */
 	size_t output_bytes;         /* a check run only: what it wrote */
@@ -81,9 +81,10 @@ struct app_bzip2_processes {
 	size_t expected_bytes;
 	char expected_sha256[65];
 	/* A child's ru_maxrss starts at what it held when it called exec: the
-	 * forked copy of this process's anonymous pages (exec records the old
-	 * mm's high-water mark). A peak within this floor says only "this or
-	 * less". 0: not known. */
+	 * forked copy of its parent's anonymous pages (exec records the old
+	 * mm's high-water mark); the most the runs' parents held (child_run.h:
+	 * a fresh copy of this program). A peak within this floor says only
+	 * "this or less". 0: not known. */
 	double fork_floor_bytes;
 	unsigned nrows;
 	struct app_bzip2_proc_row rows[APP_BZ2_PROC_CMDS];
