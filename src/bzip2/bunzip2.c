@@ -96,9 +96,10 @@ struct worker_arg;
 
 /* One block decoded ahead: its input, the file's bytes [start, start +
  * in_len), copied out of the window by the worker that takes it; its
- * output over that worker's T-vector (owner), or moved to the pool's
- * spare buffer (owner NULL) when the worker needed its T-vector back
- * before the block's turn to be written came (worker_before_table). */
+ * output over that worker's T-vector (owner), or moved to one of the
+ * pool's spare outputs (owner NULL) when the worker needed its T-vector
+ * back before the block's turn to be written came (worker_before_table),
+ * or when the block is packed and its writing starts (decode_pooled). */
 struct slot {
 	enum slot_state state;
 	uint64_t bit;          /* its magic's bit in the file */

@@ -12,21 +12,18 @@
 #include "exp/app/bzip2_processes.h"
 
 #include "bzip2/bz2.h"
-#include "exp/app/child_run.h"
 #include "core/clock.h"
 #include "core/host.h"
 #include "core/stats.h"
+#include "exp/app/child_run.h"
 #include "util/sha256.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
