@@ -97,8 +97,13 @@ static void __attribute__((constructor)) trampoline(int argc, char **argv, char 
 void child_run_exec(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd)
 {
 	cpu_set_t set;
-	int null = open("/dev/null", O_RDWR);
+	int null;
 
+	/* A parent started with a standard stream closed hands out 0-2:
+	 * moved past them before they are set. */
+	if (out_fd >= 0 && out_fd < 3)
+		out_fd = fcntl(out_fd, F_DUPFD, 3);
+	null = open("/dev/null", O_RDWR);
 	CPU_ZERO(&set);
 	for (unsigned i = 0; i < ncpus; i++)
 		if (cpus[i] >= 0 && cpus[i] < CPU_SETSIZE)
@@ -172,7 +177,7 @@ static int run_here(const char *const *argv, const int *cpus, unsigned ncpus, in
 int child_run_measured(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd, struct child_run *out,
 		       char *why, size_t whylen)
 {
-	char exe[64], self[PATH_MAX], **targv, **tenv;
+	char exe[64], self[PATH_MAX], **targv = NULL, **tenv;
 	struct trampoline_record r;
 	int pfd[2], status = 0, rc = -1;
 	ssize_t n;
@@ -183,8 +188,15 @@ int child_run_measured(const char *const *argv, const int *cpus, unsigned ncpus,
 	if (n <= 0 || (size_t)n >= sizeof(self) - 1 || pipe2(pfd, O_CLOEXEC))
 		return run_here(argv, cpus, ncpus, out_fd, out, why, whylen);
 	self[n] = 0;
-	if (!(targv = trampoline_args(self, argv, pfd[1], &tenv))) {
-		snprintf(why, whylen, "out of memory");
+	/* Past the standard streams the child sets (child_run_exec). */
+	if (pfd[1] < 3) {
+		int fd = fcntl(pfd[1], F_DUPFD_CLOEXEC, 3);
+
+		close(pfd[1]);
+		pfd[1] = fd;
+	}
+	if (pfd[1] < 0 || !(targv = trampoline_args(self, argv, pfd[1], &tenv))) {
+		snprintf(why, whylen, "out of memory or file descriptors");
 		goto out;
 	}
 	if ((pid = fork()) < 0) {
