@@ -420,8 +420,9 @@ void bz2_decoder_swap_output(struct bz2_decoder *d, uint8_t **buf, size_t *cap);
  * (swapped out again before bz2_decoder_free) and needs none of its own.
  * NULL for the other decoders. */
 uint8_t *bz2_decoder_table_bytes(struct bz2_decoder *d);
-/* fn(ctx) is called in each bz2_decode_block_at once the block's body is
- * decoded, before its T-vector is first written (NULL: none): a caller
+/* fn(ctx) is called once each block's body is decoded, before its
+ * T-vector is first written (bz2_decode_block_at and the in-order flows;
+ * the overlaps do not call it; NULL: none): a caller
  * whose output buffer is the T-vector (bz2_decoder_table_bytes) gets the
  * previous block's bytes out of it there, while the decode of this one
  * has already run. */
