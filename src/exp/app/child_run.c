@@ -220,8 +220,14 @@ int child_run_measured(const char *const *argv, const int *cpus, unsigned ncpus,
 	while ((n = read(pfd[0], &r, sizeof(r))) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof(r)) {
-		/* No record: the trampoline never ran the command (it could
-		 * not be run, or was killed); its own status says why. */
+		/* No record. This program could not be run again (replaced or
+		 * deleted since it started: its exec failed, 127): the command
+		 * forked here instead. Else its status says why (killed, or
+		 * not pinned). */
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+			rc = run_here(argv, cpus, ncpus, out_fd, out, why, whylen);
+			goto out;
+		}
 		out->status = WIFEXITED(status) && !WEXITSTATUS(status) ? 127 << 8 : status;
 		rc = 0;
 		goto out;
