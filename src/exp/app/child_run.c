@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -64,16 +65,23 @@ static void __attribute__((constructor)) trampoline(int argc, char **argv, char 
 	const char *v = getenv(TRAMPOLINE_ENV);
 	struct trampoline_record r = {0};
 	struct rusage ru;
-	int fd, status = 0;
+	struct stat st;
+	int status = 0;
+	long fd;
+	char *end;
 	uint64_t t0;
 	pid_t pid;
 
 	(void)envp;
 	if (!v)
 		return;
-	fd = atoi(v);
+	fd = strtol(v, &end, 10);
 	unsetenv(TRAMPOLINE_ENV);
-	if (argc < 2 || fcntl(fd, F_SETFD, FD_CLOEXEC))
+	/* Only child_run_measured's pipe makes this a trampoline: a stray
+	 * variable leaves the program to its main. */
+	if (end == v || *end || fd < 3 || fd > INT_MAX || fstat((int)fd, &st) || !S_ISFIFO(st.st_mode))
+		return;
+	if (argc < 2 || fcntl((int)fd, F_SETFD, FD_CLOEXEC))
 		_exit(127);
 	r.floor_kib = anon_rss_kib();
 	t0 = clock_wall_ns();
@@ -91,7 +99,7 @@ static void __attribute__((constructor)) trampoline(int argc, char **argv, char 
 	r.sys_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
 	r.maxrss_kib = ru.ru_maxrss;
 	r.status = status;
-	_exit(write(fd, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 127);
+	_exit(write((int)fd, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 127);
 }
 
 void child_run_exec(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd)
