@@ -33,9 +33,9 @@
 
 extern char **environ;
 
-/* What the trampoline sends back: one write of a few dozen bytes, within
- * PIPE_BUF, so it arrives whole or not at all. */
-struct trampoline_record {
+/* One measured run; what the trampoline sends back: one write of a few
+ * dozen bytes, within PIPE_BUF, so it arrives whole or not at all. */
+struct run_record {
 	uint64_t wall_ns;
 	int64_t user_us, sys_us, maxrss_kib, floor_kib;
 	int32_t status;
@@ -57,20 +57,57 @@ static int64_t anon_rss_kib(void)
 	return kib;
 }
 
+/* argv run by a fork of this process and measured into r, the floor
+ * included: pinned with its streams set first when cpus is given (the
+ * trampoline's command inherits both). 0, or -1 with errno. */
+static int fork_measured(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd, struct run_record *r)
+{
+	struct rusage ru;
+	int status = 0;
+	uint64_t t0;
+	pid_t pid;
+
+	r->floor_kib = anon_rss_kib();
+	t0 = clock_wall_ns();
+	if ((pid = fork()) < 0)
+		return -1;
+	if (!pid) {
+		if (cpus)
+			child_run_exec(argv, cpus, ncpus, out_fd);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			return -1;
+	r->wall_ns = clock_wall_ns() - t0;
+	r->user_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
+	r->sys_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+	r->maxrss_kib = ru.ru_maxrss;
+	r->status = status;
+	return 0;
+}
+
+static void record_take(const struct run_record *r, struct child_run *out)
+{
+	out->status = r->status;
+	out->wall_seconds = (double)r->wall_ns * 1e-9;
+	out->user_seconds = (double)r->user_us * 1e-6;
+	out->sys_seconds = (double)r->sys_us * 1e-6;
+	out->peak_rss_bytes = (double)r->maxrss_kib * 1024;
+	out->floor_bytes = (double)r->floor_kib * 1024;
+}
+
 /* The fresh copy's whole work, before its main: argv[1..] run and
  * measured, the record written, exit. glibc passes constructors the
  * program's argc, argv and environment. */
 static void __attribute__((constructor)) trampoline(int argc, char **argv, char **envp)
 {
 	const char *v = getenv(TRAMPOLINE_ENV);
-	struct trampoline_record r = {0};
-	struct rusage ru;
+	struct run_record r = {0};
 	struct stat st;
-	int status = 0;
 	long fd;
 	char *end;
-	uint64_t t0;
-	pid_t pid;
 
 	(void)envp;
 	if (!v)
@@ -81,24 +118,9 @@ static void __attribute__((constructor)) trampoline(int argc, char **argv, char 
 	 * variable leaves the program to its main. */
 	if (end == v || *end || fd < 3 || fd > INT_MAX || fstat((int)fd, &st) || !S_ISFIFO(st.st_mode))
 		return;
-	if (argc < 2 || fcntl((int)fd, F_SETFD, FD_CLOEXEC))
+	if (argc < 2 || fcntl((int)fd, F_SETFD, FD_CLOEXEC) ||
+	    fork_measured((const char *const *)argv + 1, NULL, 0, -1, &r))
 		_exit(127);
-	r.floor_kib = anon_rss_kib();
-	t0 = clock_wall_ns();
-	if ((pid = fork()) < 0)
-		_exit(127);
-	if (!pid) {
-		execv(argv[1], argv + 1);
-		_exit(127);
-	}
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			_exit(127);
-	r.wall_ns = clock_wall_ns() - t0;
-	r.user_us = (int64_t)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec;
-	r.sys_us = (int64_t)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
-	r.maxrss_kib = ru.ru_maxrss;
-	r.status = status;
 	_exit(write((int)fd, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 127);
 }
 
@@ -158,27 +180,13 @@ static char **trampoline_args(const char *self, const char *const *argv, int fd,
 static int run_here(const char *const *argv, const int *cpus, unsigned ncpus, int out_fd, struct child_run *out,
 		    char *why, size_t whylen)
 {
-	struct rusage ru;
-	uint64_t t0;
-	pid_t pid;
+	struct run_record r;
 
-	out->floor_bytes = (double)anon_rss_kib() * 1024;
-	t0 = clock_wall_ns();
-	if ((pid = fork()) < 0) {
-		snprintf(why, whylen, "fork: %s", strerror(errno));
+	if (fork_measured(argv, cpus, ncpus, out_fd, &r)) {
+		snprintf(why, whylen, "fork or wait4: %s", strerror(errno));
 		return -1;
 	}
-	if (!pid)
-		child_run_exec(argv, cpus, ncpus, out_fd);
-	while (wait4(pid, &out->status, 0, &ru) < 0)
-		if (errno != EINTR) {
-			snprintf(why, whylen, "wait4: %s", strerror(errno));
-			return -1;
-		}
-	out->wall_seconds = (double)(clock_wall_ns() - t0) * 1e-9;
-	out->user_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
-	out->sys_seconds = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-	out->peak_rss_bytes = (double)ru.ru_maxrss * 1024;
+	record_take(&r, out);
 	return 0;
 }
 
@@ -186,7 +194,7 @@ int child_run_measured(const char *const *argv, const int *cpus, unsigned ncpus,
 		       char *why, size_t whylen)
 {
 	char exe[64], self[PATH_MAX], **targv = NULL, **tenv;
-	struct trampoline_record r;
+	struct run_record r;
 	int pfd[2], status = 0, rc = -1;
 	ssize_t n;
 	pid_t pid;
@@ -240,12 +248,7 @@ int child_run_measured(const char *const *argv, const int *cpus, unsigned ncpus,
 		rc = 0;
 		goto out;
 	}
-	out->status = r.status;
-	out->wall_seconds = (double)r.wall_ns * 1e-9;
-	out->user_seconds = (double)r.user_us * 1e-6;
-	out->sys_seconds = (double)r.sys_us * 1e-6;
-	out->peak_rss_bytes = (double)r.maxrss_kib * 1024;
-	out->floor_bytes = (double)r.floor_kib * 1024;
+	record_take(&r, out);
 	rc = 0;
 out:
 	free(targv);
