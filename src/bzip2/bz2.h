@@ -374,6 +374,9 @@ int bz2_decode(const uint8_t *in, size_t len, const struct bz2_decode_opts *o, b
  * possible (about 2^-48 per bit), so the caller chains the blocks from the
  * stream header by their end offsets and keeps only those on the chain. */
 uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
+/* For tests: false scans with the baseline ISA's vectors where the CPU
+ * also has AVX2 (true unless set). */
+extern bool bz2_scan_wide;
 
 /* A decoder's own buffers (one per worker). */
 struct bz2_decoder;

@@ -1014,20 +1014,27 @@ TEST(bzip2_scan_finds_every_planted_magic_at_every_shift)
 		plant_magic(buf, 8 * (1000 + 977 * s) + s);
 	plant_magic(buf, (uint64_t)LEN * 8 - 56);
 	nwant = scan_by_sliding(buf, LEN, want, CAP);
-	got = bz2_scan_blocks(buf, LEN, &ngot);
-	CHECK(got != NULL, "scan failed");
 	CHECK(nwant >= 10, "planted 10 magics, the slide found %zu", nwant);
-	CHECK(got && ngot == nwant && !memcmp(got, want, nwant * sizeof(*want)),
-	      "scan found %zu places, the slide %zu", ngot, nwant);
-	free(got);
+	for (int wide = 1; wide >= 0; wide--) {
+		bool same;
+
+		bz2_scan_wide = wide;
+		got = bz2_scan_blocks(buf, LEN, &ngot);
+		bz2_scan_wide = true;
+		same = got && ngot == nwant && !memcmp(got, want, nwant * sizeof(*want));
+		free(got);
+		CHECK(same, "%s scan found %zu places, the slide %zu", wide ? "widest" : "baseline", ngot, nwant);
+	}
 	free(buf);
 }
 
-/* The scan looks at a byte pair every 4 bytes: a magic at every byte
- * offset and shift, near the start and at the very end of buffers of every
- * length, and magics back to back (a window per 6 bytes), are each found
- * once and in order, as the slide finds them. */
-TEST(bzip2_scan_finds_magics_at_every_stride_offset_and_buffer_end)
+/* The scan tests 32 byte positions a step and the windows past the last
+ * whole step one by one: a magic at every byte offset and shift, near the
+ * start and at the very end of buffers of every length up to three steps,
+ * and magics back to back (a window per 6 bytes), are each found once and
+ * in order, as the slide finds them, by the CPU's widest form and by the
+ * baseline's. */
+static void scan_every_place_and_end(struct test_ctx *tctx)
 {
 	enum { CAP = 512 };
 	uint8_t buf[256];
@@ -1037,7 +1044,7 @@ TEST(bzip2_scan_finds_magics_at_every_stride_offset_and_buffer_end)
 	bool same = true;
 
 	rng_seed(&r, 3);
-	for (size_t len = 7; len <= 40 && same; len++)
+	for (size_t len = 7; len <= 3 * 32 + 8 && same; len++)
 		for (uint64_t bit = 0; bit + 48 <= len * 8 && same; bit++) {
 			for (size_t i = 0; i < len; i++)
 				buf[i] = (uint8_t)rng_next(&r);
@@ -1056,6 +1063,14 @@ TEST(bzip2_scan_finds_magics_at_every_stride_offset_and_buffer_end)
 	CHECK(nwant >= 40 && got && ngot == nwant && !memcmp(got, want, nwant * sizeof(*want)),
 	      "back to back: scan %zu places, slide %zu", got ? ngot : 0, nwant);
 	free(got);
+}
+
+TEST(bzip2_scan_finds_magics_at_every_offset_and_buffer_end)
+{
+	scan_every_place_and_end(tctx);
+	bz2_scan_wide = false;
+	scan_every_place_and_end(tctx);
+	bz2_scan_wide = true;
 }
 
 /* Overlapped decodes fail as blocks in turn do: a corrupt or cut stream of
