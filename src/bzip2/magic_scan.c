@@ -157,9 +157,8 @@ static __attribute__((target(SCAN_TARGET))) int scan_avx2(const uint8_t *in, siz
 	for (; p + STEP + 5 <= len; p += STEP) {
 		__m256i one = shifts_of(_mm256_loadu_si256((const __m256i *)(in + p)), t[0], t[1]);
 		__m256i two = shifts_of(_mm256_loadu_si256((const __m256i *)(in + p + 1)), t[2], t[3]);
-
-		uint32_t at = ~(uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(_mm256_and_si256(one, two), _mm256_setzero_si256()));
+		__m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(one, two), _mm256_setzero_si256());
+		uint32_t at = ~(uint32_t)_mm256_movemask_epi8(none);   /* a bit a position whose pair matched */
 
 		for (; at; at &= at - 1) {
 			size_t first = p - 1 + (size_t)__builtin_ctz(at);
