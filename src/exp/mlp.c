@@ -367,6 +367,18 @@ void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double
 	fill_estimate(r, repeats, trials);
 }
 
+bool mlp_latency_falls_after_traffic(const struct mlp_result *r, double *speedup, unsigned *lanes)
+{
+	*speedup = NAN;
+	*lanes = 0;
+	for (unsigned c = 1; c < r->ncontrol; c++)
+		if (isfinite(r->control[c].speedup) && !(r->control[c].speedup <= *speedup)) {
+			*speedup = r->control[c].speedup;
+			*lanes = r->control[c].lanes;
+		}
+	return *lanes && bounds_exceeded(*speedup, 1.0, bounds_ratio_floor_pct(r->noise_floor_pct));
+}
+
 int mlp_run(const struct mlp_params *p, struct mlp_result *r)
 {
 	struct sweep s = {.p = p, .r = r};

@@ -132,6 +132,14 @@ int mlp_run(const struct mlp_params *p, struct mlp_result *result);
  * group per point (stats_floor_or_run). Pure. */
 void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double run_floor_pct);
 
+/* Whether a dependent load ran faster after traffic: the control arm (one
+ * chain, no overlap), timed right after the lanes point of its K, ran
+ * faster at some K > 1 than at K = 1, beyond the floor of a ratio. Its
+ * fastest such speedup in *speedup and that K in *lanes. Where it holds,
+ * t(1)/t(K) compares an idle load's latency with a loaded one's and can
+ * exceed K though K lanes overlap at most K misses. Pure. */
+bool mlp_latency_falls_after_traffic(const struct mlp_result *r, double *speedup, unsigned *lanes);
+
 /* Groups of this many trials form one min-of-N estimate. */
 #define MLP_TRIAL_GROUP 3
 

@@ -95,13 +95,22 @@ static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 /* What the bound check did: the re-time, and the points it left marked. */
 static void write_bounds_note(const struct mlp_result *m, FILE *f)
 {
-	if (m->nimpossible)
-		fprintf(f, "  IMPOSSIBLE: %u speedup(s) above K (K lanes overlap at most K misses) after K = 1 and\n"
-			   "  them were re-timed once; left out of the fit, the rules, the peak and the plateau.\n",
-			m->nimpossible);
-	else if (m->retimed_points)
-		fprintf(f, "  re-timed once: K = 1 and %u point(s) whose speedup exceeded K; the row(s) above are\n"
-			   "  the re-timed figures, now within their bounds.\n", m->retimed_points - 1);
+	double fall;
+	unsigned at;
+
+	if (!m->nimpossible) {
+		if (m->retimed_points)
+			fprintf(f, "  re-timed once: K = 1 and %u point(s) whose speedup exceeded K; the row(s) above are\n"
+				   "  the re-timed figures, now within their bounds.\n", m->retimed_points - 1);
+		return;
+	}
+	fprintf(f, "  IMPOSSIBLE: %u speedup(s) above K (K lanes overlap at most K misses) after K = 1 and\n"
+		   "  them were re-timed once; left out of the fit, the rules, the peak and the plateau.\n",
+		m->nimpossible);
+	if (mlp_latency_falls_after_traffic(m, &fall, &at))
+		fprintf(f, "  the state: the control ran %.2fx its K = 1 speed right after K = %u lanes: a load's\n"
+			   "  latency here falls after traffic, so t(1) (idle) against t(K) (loaded) can pass K.\n",
+			fall, at);
 }
 
 static void write_mlp_table(const struct mlp_result *m, FILE *f)

@@ -231,6 +231,24 @@ static void warn_if_cache_resident(struct report *r, size_t set_bytes)
 /* One lanes sweep as the plan and options set it, at working_set_bytes on
  * pages, repeated `repeats` times; the main sweep adds its progress and
  * loaded probe. */
+/* Speed-ups above K, and the cause where the control arm shows it: a
+ * load's latency that falls after traffic (a memory clock or power state
+ * that follows demand), a state of the machine, not of the lanes. */
+static void warn_impossible(struct report *r, const struct mlp_result *m)
+{
+	double fall;
+	unsigned at;
+
+	if (mlp_latency_falls_after_traffic(m, &fall, &at))
+		result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
+			    "IMPOSSIBLE and left out of the fit; a load's latency falls after traffic here (the "
+			    "control ran %.2fx its K = 1 speed after K = %u)", m->pages_requested, m->nimpossible,
+			    fall, at);
+	else
+		result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
+			    "IMPOSSIBLE and left out of the fit", m->pages_requested, m->nimpossible);
+}
+
 static struct mlp_params sweep_params(const struct section_run *s, size_t working_set_bytes,
 				      enum page_request pages, unsigned repeats)
 {
@@ -351,8 +369,7 @@ static int mlp_section_run(struct section_run *s, void *result)
 				    "the plateau may lie beyond it", m->pages_requested,
 				    (unsigned)option_number(o, &mlp_max_lanes_opt));
 		if (m->nimpossible)
-			result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
-				    "IMPOSSIBLE and left out of the fit", m->pages_requested, m->nimpossible);
+			warn_impossible(r, m);
 		if (m->probe.nimpossible)
 			result_warn(r, "mlp (%s pages): %u loaded-probe time(s) below the idle probe's after a re-time, "
 				    "marked IMPOSSIBLE", m->pages_requested, m->probe.nimpossible);

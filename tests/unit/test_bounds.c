@@ -155,6 +155,58 @@ TEST(mlp_possible_curve_stays_plain)
 	mlp_result_free(&r);
 }
 
+/* The control arm at K = 1, 2, 4 ... 32: one chain, each trial ns at K = 1
+ * and ns / faster after each lanes point. */
+static void synthetic_control(struct mlp_result *r, double ns, double faster)
+{
+	r->ncontrol = 6;
+	for (unsigned c = 0; c < r->ncontrol; c++) {
+		r->control[c].trials_ns = calloc(SYN_TRIALS, sizeof(double));
+		for (unsigned j = 0; j < SYN_TRIALS; j++)
+			r->control[c].trials_ns[j] = (c ? ns / faster : ns) * (1.0 + 0.001 * j);
+		r->control[c].ntrials = SYN_TRIALS;
+	}
+}
+
+/* The Zen 5 guest's state: a load got faster after traffic, so every
+ * loaded K ran 1.2x faster than K lanes of the idle latency overlap. The
+ * marks stand and the report names the state, from the control arm; with
+ * a control that ran alike at every K, a planted point is marked and no
+ * state named. */
+TEST(mlp_latency_falling_after_traffic_is_named_beside_the_marks)
+{
+	static struct mlp_result r, plain;
+	char *json = NULL, *text;
+	double fall;
+	unsigned at;
+
+	synthetic_sweep(&r);
+	for (unsigned k = 2; k < SYN_KS; k++)
+		plant(&r, k, SYN_L_NS / (1.2 * k));
+	synthetic_control(&r, SYN_L_NS, 1.2);
+	mlp_analyse(&r, 1, SYN_TRIALS, NAN);
+	CHECK(r.nimpossible >= 6, "%u marked", r.nimpossible);
+	CHECK(mlp_latency_falls_after_traffic(&r, &fall, &at) && fabs(fall - 1.2) < 0.01 && at == 2,
+	      "the fall %.3f after K = %u not found", fall, at);
+	text = mlp_outputs(&r, &json);
+	CHECK(strstr(text, "the state: the control ran 1.20x its K = 1 speed right after K = 2 lanes"),
+	      "the state is not named:\n%s", text);
+	free(text);
+	free(json);
+	synthetic_sweep(&plain);
+	plant(&plain, 8, SYN_L_NS / 30.0);
+	synthetic_control(&plain, SYN_L_NS, 1.0);
+	mlp_analyse(&plain, 1, SYN_TRIALS, NAN);
+	CHECK(plain.nimpossible == 1 && !mlp_latency_falls_after_traffic(&plain, &fall, &at),
+	      "%u marked, a fall of %.3f named", plain.nimpossible, fall);
+	text = mlp_outputs(&plain, &json);
+	CHECK(strstr(text, "IMPOSSIBLE: 1 speedup") && !strstr(text, "the state:"), "a state named:\n%s", text);
+	free(text);
+	free(json);
+	mlp_result_free(&r);
+	mlp_result_free(&plain);
+}
+
 /* One variant of K in {1, 2, 4, 8} against a chase, its trials given. */
 static void synthetic_app(struct app_kernel_result *k, const double *ns, bool chase_impossible_at_8)
 {
