@@ -23,7 +23,8 @@ const char bunzip2_usage[] =
 	"  -t, --test        check the files' integrity, write nothing\n"
 	"  -q, --quiet       no warnings\n"
 	"  -v, --verbose     say what was done to each file\n"
-	"  -n THREADS        blocks decoded at once (default: the CPUs this process may run on)\n"
+	"  -n THREADS        blocks decoded at once (default: the CPUs this process may run on,\n"
+	"                    fewer where a cgroup's CPU quota gives it less time)\n"
 	"  -s, -1 .. -9      accepted and ignored, as bzip2 ignores them when decompressing\n"
 	"  -h, --help        this text;  -V, --version  the version\n"
 	"Exit status: 0 ok, 1 environment, I/O or usage error, 2 corrupt input, 3 internal error.\n";

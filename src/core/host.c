@@ -14,6 +14,7 @@
  */
 #include "core/host.h"
 
+#include "core/host_cpu_quota.h"
 #include "core/host_live.h"
 
 #include <dirent.h>
@@ -397,8 +398,10 @@ size_t host_self_page_bytes(void)
 
 int host_self_cpus(void)
 {
-	int n = host_live_allowed_cpus(NULL, 0);
+	int n = host_live_allowed_cpus(NULL, 0), quota = cpu_quota_cpus("");
 
+	if (quota && quota < n)
+		n = quota;
 	return n > 1 ? n : 1;
 }
 

@@ -70,9 +70,11 @@ void host_self_path(const char *name, char *out, size_t len);
 /* The page size this process's mappings use (always this machine's). */
 size_t host_self_page_bytes(void);
 
-/* CPUs this process may run threads on now (taskset, a cgroup), at least
- * 1: always this machine's, for sizing work that is not a measurement
- * (parsing many files at once), never a fact about the recorded host. */
+/* CPUs this process may run threads on now (taskset, a cgroup's cpuset),
+ * fewer where a cgroup's CPU quota gives less time (host_cpu_quota.h), at
+ * least 1: always this machine's, for sizing work that is not a
+ * measurement (parsing many files at once, mlpbunzip2's workers), never a
+ * fact about the recorded host. */
 int host_self_cpus(void);
 
 /* ---- CPUs ---- */
