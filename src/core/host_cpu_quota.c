@@ -5,7 +5,9 @@
  * path may name the host's hierarchy while the mount shows only the
  * container's part of it, so the walk starts at PATH and goes up to the
  * mount's root, reading each level that exists: the container's own limit
- * is at the root of what it sees.
+ * is at the root of what it sees. Read here, not through host_fopen: a
+ * recorded host redirects that, and this limit sizes work on the machine
+ * the process runs on (host_self_cpus).
  */
 #include "core/host_cpu_quota.h"
 
@@ -13,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* Where each hierarchy is mounted, below root. */
 #define V2_MOUNT "/sys/fs/cgroup"
@@ -62,32 +63,30 @@ static int v1_limit(const char *dir)
 	return cpus_of(read_number(dir, "cpu.cfs_quota_us"), read_number(dir, "cpu.cfs_period_us"));
 }
 
-/* The smallest limit from mount + path up to mount; 0 for none. */
+/* The smaller of two limits, 0 standing for none. */
+static int smaller(int a, int b)
+{
+	return a && (!b || a < b) ? a : b;
+}
+
+/* The smallest limit from mount + path up to mount; 0 for none (also
+ * where the mount is absent: no level's file opens). */
 static int walk_up(const char *mount, const char *path, int (*limit)(const char *dir))
 {
 	char dir[PATH_MAX];
 	size_t base = strlen(mount);
-	struct stat st;
 	int best = 0;
 
-	if (stat(mount, &st) || !S_ISDIR(st.st_mode) ||
-	    snprintf(dir, sizeof(dir), "%s%s", mount, strcmp(path, "/") ? path : "") >= (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s%s", mount, strcmp(path, "/") ? path : "") >= (int)sizeof(dir))
 		return 0;
 	for (;;) {
-		int cpus = limit(dir);
 		char *slash;
 
-		if (cpus && (!best || cpus < best))
-			best = cpus;
+		best = smaller(best, limit(dir));
 		if (strlen(dir) <= base || !(slash = strrchr(dir + base, '/')))
 			return best;
 		*slash = '\0';
 	}
-}
-
-static int smaller(int a, int b)
-{
-	return a && (!b || a < b) ? a : b;
 }
 
 /* Whether the comma-separated list names the cpu controller. */
