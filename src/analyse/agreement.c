@@ -70,11 +70,12 @@ static void append(char *buf, size_t len, const char *text)
 	snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-/* lead_in_loads: untimed loads right before the timed region. Returns the
- * figure added, NULL when none was (no line, a full line, a NaN). */
+/* lead_in_loads: untimed loads right before the timed region;
+ * faster_state: as struct agreement_chase's, or NULL. Returns the figure
+ * added, NULL when none was (no line, a full line, a NaN). */
 static struct agreement_figure *add(struct agreement_result *a, const struct latency_curve *l,
 				    const char *section, double ns, size_t set, bool huge, double huge_fraction,
-				    double lead_in_loads, unsigned other_threads)
+				    double lead_in_loads, unsigned other_threads, const char *faster_state)
 {
 	struct agreement_line *ln = line_for(a, l, set, huge);
 	struct agreement_figure *f, *ref;
@@ -118,6 +119,8 @@ static struct agreement_figure *add(struct agreement_result *a, const struct lat
 		snprintf(t, sizeof(t), "load: %u other thread(s) running beside it", other_threads);
 		append(why, len, t);
 	}
+	if (faster_state && ns < ref->ns)
+		append(why, len, faster_state);
 	if (!why[0] && p && p->ntrials) {
 		/* Same set, backing and warm-up: what is left is the machine
 		 * between the sections, which latency's own trials bound. */
@@ -147,7 +150,7 @@ static void add_warm_reference(struct agreement_result *a, const struct latency_
 	const struct latency_curve_point *p = &lat->points[x->point];
 	double tol = reference_tolerance_pct(a, lat);
 	struct agreement_figure *g = add(a, lat, "warm chase", x->warm_ns, x->size_bytes, p->huge,
-					 p->huge_fraction, (double)x->size_bytes, 0);
+					 p->huge_fraction, (double)x->size_bytes, 0, NULL);
 
 	if (!g)
 		return;
@@ -183,13 +186,14 @@ void agreement_compute(const struct latency_curve *lat, const struct mlp_result 
 		if (m->npoints && m->sweep[0].lanes == 1)
 			add(a, lat, "mlp K=1", m->sweep[0].ns_per_access, m->working_set_bytes, huge,
 			    m->total_bytes ? (double)m->huge_bytes_obtained / (double)m->total_bytes : 0,
-			    (double)m->accesses_per_point, 0);
+			    (double)m->accesses_per_point, 0, NULL);
 	}
 	if (ld) {
 		size_t total = ld->chase_bytes + ld->gen_bytes;
 
 		add(a, lat, "loaded idle", ld->idle_latency_ns, ld->chase_bytes, true,
-		    total ? (double)ld->huge_bytes_obtained / (double)total : 0, (double)(ld->hops / 4), ld->generators);
+		    total ? (double)ld->huge_bytes_obtained / (double)total : 0, (double)(ld->hops / 4), ld->generators,
+		    NULL);
 	}
 	/* Latency's own warm references: at each level's middle, the same chase
 	 * walked back to back. Full walks precede them, so they carry no
@@ -210,9 +214,7 @@ void agreement_add_chases(struct agreement_result *a, const struct latency_curve
 {
 	if (!lat)
 		return;
-	/* Each chain is timed in regions after an untimed pass over all its
-	 * nodes (mlp_run): more than one load per 4 KiB before them. */
 	for (unsigned i = 0; i < n; i++)
-		add(a, lat, c[i].section, c[i].ns, c[i].set_bytes, c[i].huge, c[i].huge_fraction,
-		    (double)c[i].set_bytes, 0);
+		add(a, lat, c[i].section, c[i].ns, c[i].set_bytes, c[i].huge, c[i].huge_fraction, c[i].lead_in_loads,
+		    0, c[i].faster_state);
 }

@@ -60,6 +60,13 @@ struct agreement_chase {
 	size_t set_bytes;
 	bool huge;                   /* pages requested */
 	double huge_fraction;        /* page backing obtained */
+	double lead_in_loads;        /* untimed loads on its chain before each region */
+	/* The state it was timed in where that state reads faster than an
+	 * idle machine ("each trial right after 2 threads' traffic; ..."):
+	 * the cause named when it reads faster than latency beyond the
+	 * floor; read while agreement_add_chases runs. NULL: timed idle,
+	 * as latency is. */
+	const char *faster_state;
 };
 
 /* Set each chase beside latency's curve at its set and pages, into a after

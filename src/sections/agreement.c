@@ -1,8 +1,8 @@
 /*
  * The `agreement` section: its descriptor (sections/list.h names it) and the glue
  * from the options and the plan to its experiment's parameters.
- * In --help: sections agree: latency, mlp K=1, loaded idle, app chases at the
- * same set (full report).
+ * In --help: sections agree: latency, mlp K=1, loaded idle, multicore
+ * T=1 K=1, app chases at the same set (full report).
  */
 #include "frame/registry.h"
 
@@ -14,18 +14,20 @@
 #include "sections/latency.h"
 #include "sections/loaded.h"
 #include "sections/mlp.h"
+#include "sections/multicore.h"
 
 #include <math.h>
 #include <string.h>
 
 static const char agreement_help[] =
 	"Not a command: the full report's closing block. Where latency, mlp at K = 1,\n"
-	"loaded's idle point and each app kernel's chase reference time one random\n"
-	"dependent load from the same working set and page size, it sets them on one\n"
-	"line and flags a difference beyond the noise floor, whichever side is faster,\n"
-	"with the cause the results show: a different working set, a different page\n"
-	"backing obtained, a lead-in too short to warm the paging structures,\n"
-	"latency's own steady-state flag, or other threads running.\n";
+	"loaded's idle point, multicore's one thread with one lane and each app\n"
+	"kernel's chase reference time one random dependent load from the same working\n"
+	"set and page size, it sets them on one line and flags a difference beyond the\n"
+	"noise floor, whichever side is faster, with the cause the results show: a\n"
+	"different working set, a different page backing obtained, a lead-in too short\n"
+	"to warm the paging structures, latency's own steady-state flag, other threads\n"
+	"running, or a figure timed right after traffic where latency falls after it.\n";
 
 /* The row's name for a kernel's chase: a literal, as every section name. */
 static const char *app_chase_name(const char *kernel)
@@ -45,10 +47,13 @@ static void take_chase(struct agreement_chase *out, unsigned *n, const char *ker
 {
 	if (!c->ran || !c->pages_requested)
 		return;
+	/* Timed in regions after an untimed pass over all its nodes (mlp_run):
+	 * more than one load per 4 KiB before them. */
 	out[(*n)++] = (struct agreement_chase){
 		.section = app_chase_name(kernel), .ns = c->latency_ns, .set_bytes = c->working_set_bytes,
 		.huge = !strcmp(c->pages_requested, "huge"),
 		.huge_fraction = c->total_bytes ? (double)c->huge_bytes_obtained / (double)c->total_bytes : 0,
+		.lead_in_loads = (double)c->working_set_bytes,
 	};
 }
 
@@ -68,6 +73,36 @@ static void add_app_chases(struct agreement_result *a, const struct latency_curv
 	agreement_add_chases(a, lat, c, n);
 }
 
+/* multicore's t1_single, one thread's dependent load at its per-thread set:
+ * each of its trials runs right after the sweep's last point (the largest
+ * team at the most lanes; the first trial after the untimed warm-up on that
+ * team), on thread 0's chain that point walked on, so it is timed after
+ * traffic with that point's loads as its lead-in. */
+static void add_multicore_chase(struct agreement_result *a, const struct latency_curve *lat,
+				const struct multicore_result *mc, const struct report *r)
+{
+	struct agreement_chase c;
+	char state[160];
+	double fall;
+	unsigned at;
+	int n;
+
+	if (!mc || !mc->npoints || !isfinite(mc->t1_single_ns) || !mc->pages_requested)
+		return;
+	n = snprintf(state, sizeof(state), "each trial right after T = %u, K = %u's traffic",
+		     mc->thread_counts[mc->ncounts - 1], mc->max_lanes);
+	if (mlp_section_latency_falls_after_traffic(r, &fall, &at))
+		snprintf(state + n, sizeof(state) - (size_t)n, ", and latency falls after traffic here (mlp's "
+			 "control ran %.2fx its K = 1 speed after K = %u)", fall, at);
+	c = (struct agreement_chase){
+		.section = "multicore T=1 K=1", .ns = mc->t1_single_ns, .set_bytes = mc->per_thread_bytes,
+		.huge = !strcmp(mc->pages_requested, "huge"),
+		.huge_fraction = mc->total_bytes ? (double)mc->huge_bytes_obtained / (double)mc->total_bytes : 0,
+		.lead_in_loads = (double)mc->accesses, .faster_state = state,
+	};
+	agreement_add_chases(a, lat, &c, 1);
+}
+
 /* Derived, not measured: latency, mlp K=1, loaded idle and the app chases
  * side by side (it runs after app for that). */
 static int agreement_section_run(struct section_run *s, void *result)
@@ -78,13 +113,15 @@ static int agreement_section_run(struct section_run *s, void *result)
 
 	agreement_compute(lat, m ? m->arm : NULL, m ? (unsigned)m->n : 0, loaded_section_result(s->r),
 			  report_run_floor_pct(s->r), result);
+	add_multicore_chase(result, lat, multicore_section_result(s->r), s->r);
 	add_app_chases(result, lat, app_section_result(s->r));
 	return ((const struct agreement_result *)result)->nlines ? 0 : 1;
 }
 
 const struct section section_agreement = {
 	.name = "agreement",
-	.summary = "sections agree: latency, mlp K=1, loaded idle, app chases at the same set (full report)",
+	.summary = "sections agree: latency, mlp K=1, loaded idle, multicore T=1 K=1, app chases at the same set (full "
+		   "report)",
 	.help = agreement_help, .kind = SECTION_MEASURE, .in_report = true, .report_only = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct agreement_result),
 	.run = agreement_section_run, .write_text = agreement_write_text,

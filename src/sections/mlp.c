@@ -409,3 +409,13 @@ const struct mlp_arms *mlp_section_result(const struct report *r)
 {
 	return registry_result(r, &section_mlp);
 }
+
+bool mlp_section_latency_falls_after_traffic(const struct report *r, double *speedup, unsigned *lanes)
+{
+	const struct mlp_arms *a = mlp_section_result(r);
+
+	for (int i = 0; a && i < a->n; i++)
+		if (mlp_latency_falls_after_traffic(&a->arm[i], speedup, lanes))
+			return true;
+	return false;
+}

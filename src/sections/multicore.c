@@ -5,11 +5,13 @@
  * In --help: the lanes sweep on T threads at once: total concurrency against
  * K and T.
  */
+#include "sections/multicore.h"
 #include "frame/registry.h"
 
 #include "report/multicore_out.h"
 #include "core/team.h"
 #include "frame/plan.h"
+#include "sections/mlp.h"
 #include "util/jsonw.h"
 
 static const char multicore_help[] =
@@ -98,6 +100,25 @@ static size_t multicore_section_peak(const struct topo *t, bool quick, unsigned 
 	return multicore_peak_bytes(threads, mp.per_thread_bytes);
 }
 
+/* Concurrency above T x K, and the cause where mlp's control arm showed
+ * it in this run: a load's latency that falls after traffic. Every
+ * trial of T = 1, K = 1 (the t(1) each figure is divided by) follows
+ * the largest team's traffic, the others each their own point's, so
+ * the state moves the ratio and no arm of this section can show it. */
+static void warn_impossible(struct report *r, const struct multicore_result *m)
+{
+	double fall;
+	unsigned at;
+
+	if (mlp_section_latency_falls_after_traffic(r, &fall, &at))
+		result_warn(r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked "
+			    "IMPOSSIBLE and left out of the saturation; a load's latency falls after traffic here "
+			    "(mlp's control ran %.2fx its K = 1 speed after K = %u)", m->nimpossible, fall, at);
+	else
+		result_warn(r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked "
+			    "IMPOSSIBLE and left out of the saturation", m->nimpossible);
+}
+
 static int multicore_section_run(struct section_run *s, void *result)
 {
 	const struct multicore_knobs *k = section_knobs_of(s, &multicore_budget);
@@ -118,8 +139,7 @@ static int multicore_section_run(struct section_run *s, void *result)
 	const struct multicore_result *r = result;
 
 	if (!rc && r->nimpossible)
-		result_warn(s->r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked "
-			    "IMPOSSIBLE and left out of the saturation", r->nimpossible);
+		warn_impossible(s->r, r);
 	return rc;
 }
 
@@ -140,3 +160,8 @@ const struct section section_multicore = {
 	.free = multicore_section_free,
 	.view = &view_multicore,
 };
+
+const struct multicore_result *multicore_section_result(const struct report *r)
+{
+	return registry_result(r, &section_multicore);
+}

@@ -155,3 +155,48 @@ TEST(agree_app_chase_reference_is_compared_with_the_curve_both_ways)
 		CHECK(!g->differs || g->reason[0], "a difference without a reason");
 	}
 }
+
+/* A figure timed right after traffic (multicore's T = 1, K = 1 follows the
+ * sweep's largest point each trial) is set beside the curve like any chase;
+ * the state it was timed in is named only where it could be the cause, when
+ * the figure reads faster beyond the floor, never when it reads slower; a
+ * lead-in under one load per 4 KiB of its set is named as a warm-up cause. */
+TEST(agree_a_chase_timed_after_traffic_names_that_state_only_when_faster)
+{
+	static struct agreement_result a;
+	static const struct {
+		double ns, lead_in;
+		bool differs, names_state, names_warm_up;
+	} cases[] = {
+		{150.0 / 1.15, 32768, true, true, false},
+		{150.0 * 1.15, 32768, true, false, false},
+		{150.0 / 1.02, 32768, false, false, false},
+		{150.0 / 1.15, 1024, true, true, true},
+	};
+
+	for (unsigned c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct agreement_chase chase = {
+			.section = "multicore T=1 K=1", .ns = cases[c].ns, .set_bytes = (size_t)128 << 20, .huge = true,
+			.huge_fraction = 1.0, .lead_in_loads = cases[c].lead_in,
+			.faster_state = "each trial right after T = 2, K = 48's traffic"};
+		const struct agreement_figure *g = NULL;
+
+		setup();
+		agreement_compute(curve_of(&rep.latency), NULL, 0, NULL, rep.floor_pct, &a);
+		agreement_add_chases(&a, curve_of(&rep.latency), &chase, 1);
+		for (unsigned i = 0; i < a.nlines; i++)
+			for (unsigned j = 1; j < a.lines[i].nfig; j++)
+				if (!strcmp(a.lines[i].fig[j].section, "multicore T=1 K=1"))
+					g = &a.lines[i].fig[j];
+		CHECK(g, "case %u: no multicore row", c);
+		if (!g)
+			continue;
+		CHECK(g->differs == cases[c].differs, "case %u: %.1f ns against 150: %s", c, cases[c].ns,
+		      g->differs ? "differs" : "agrees");
+		CHECK(!!strstr(g->reason, "right after T = 2") == cases[c].names_state,
+		      "case %u: the state %s named: '%s'", c, cases[c].names_state ? "not" : "", g->reason);
+		CHECK(!!strstr(g->reason, "untimed loads") == cases[c].names_warm_up, "case %u: warm-up: '%s'", c,
+		      g->reason);
+		CHECK(!g->differs || g->reason[0], "case %u: a difference without a reason", c);
+	}
+}
