@@ -7,14 +7,19 @@
 # and the binary lists until $MIXBYTES bytes, none over an eighth of it:
 # one large library would make it all machine code; an archive as users
 # make them, text and machine code block by block). Then times each decoder as
-# its own process writing to /dev/null, pinned with taskset (one CPU for
-# -n1 and the single-thread peers, two for -n2), one process at a time,
-# the commands alternated (A B C, A B C, ... $REPS rounds) so a neighbour's
-# burst or a frequency drift lands on every command alike, not on whichever
-# ran last; prints per input and command the median, min and max wall
-# seconds and the median peak RSS (the clock around each run, and /usr/bin/time's %M). Peers
-# missing here are skipped. The machine should be otherwise quiet: the
-# median of 5 is what it reports, not a noise floor.
+# its own process writing to /dev/null, pinned (one CPU for -n1 and the
+# single-thread peers, two for -n2), one process at a time, the commands
+# alternated (A B C, A B C, ... $REPS rounds) so a neighbour's burst or a
+# frequency drift lands on every command alike, not on whichever ran last;
+# prints per input and command the median, min and max wall seconds and the
+# median peak RSS. Each is timed by bench/process_wall.c (built here): the
+# wall from the command's spawn to its exit, wait4's peak RSS, and no other
+# process inside it (a clock read by date, sh -c, taskset and /usr/bin/time
+# around the command started four processes more, 17 ms on a guest, charged
+# to every command alike: a constant that pulled each ratio toward 1). The
+# first line is that floor: a process that does nothing, timed the same
+# way. Peers missing here are skipped. The machine should be otherwise
+# quiet: the median of 5 is what it reports, not a noise floor.
 # Two CPUs of a guest are seldom alike: a neighbour on the host (or on a
 # CPU's SMT sibling) slows one of them for seconds at a time. So
 # mlpbunzip2 -n1 runs on the second CPU too, in the same rounds, and each
@@ -42,6 +47,10 @@ two=${two%%,*}
 bin=${BIN:-$here/../build/mlpbunzip2}
 export LC_ALL=C
 mkdir -p "$dir"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT INT TERM
+wall=$work/process_wall
+cc -O2 -o "$wall" "$here/process_wall.c"
 
 make_input() { # name, then the file list on stdin
 	[ -s "$dir/$1.bz2" ] && return 0
@@ -76,22 +85,22 @@ text_files | make_input text
 binary_files | make_input binary
 make_mixed
 
-# The commands for input $1, one "name|command" a line, installed ones only.
+# The commands for input $1, one "name|CPUS|command" a line, installed ones only.
 commands() {
 	f=$dir/$1.bz2
 	for spec in \
-		"mlpbunzip2 -n1|taskset -c $one $bin -c -n1 $f" \
-		"mlpbunzip2 -n2|taskset -c $cpus $bin -c -n2 $f" \
-		"mlpbunzip2 -n1 on CPU $two|taskset -c $two $bin -c -n1 $f" \
-		"mlpbunzip2 -n1 on both at once|taskset -c $cpus $bin -c -n1 $f (two at once: at_once)" \
-		"bzip2 -dc|taskset -c $one bzip2 -dc $f" \
-		"lbzip2 -d -n1|taskset -c $one lbzip2 -d -c -n1 $f" \
-		"lbzip2 -d -n2|taskset -c $cpus lbzip2 -d -c -n2 $f" \
-		"7zz e -so -mmt1|taskset -c $one 7zz e -so -mmt1 $f" \
-		"7zz e -so -mmt2|taskset -c $cpus 7zz e -so -mmt2 $f" \
-		"pbzip2 -d -p1|taskset -c $one pbzip2 -d -c -p1 $f" \
-		"pbzip2 -d -p2|taskset -c $cpus pbzip2 -d -c -p2 $f"; do
-		prog=$(echo "${spec#*|}" | awk '{ print $4 }')
+		"mlpbunzip2 -n1|$one|$bin -c -n1 $f" \
+		"mlpbunzip2 -n2|$cpus|$bin -c -n2 $f" \
+		"mlpbunzip2 -n1 on CPU $two|$two|$bin -c -n1 $f" \
+		"mlpbunzip2 -n1 on both at once|$cpus|$bin -c -n1 $f (two at once: at_once)" \
+		"bzip2 -dc|$one|bzip2 -dc $f" \
+		"lbzip2 -d -n1|$one|lbzip2 -d -c -n1 $f" \
+		"lbzip2 -d -n2|$cpus|lbzip2 -d -c -n2 $f" \
+		"7zz e -so -mmt1|$one|7zz e -so -mmt1 $f" \
+		"7zz e -so -mmt2|$cpus|7zz e -so -mmt2 $f" \
+		"pbzip2 -d -p1|$one|pbzip2 -d -c -p1 $f" \
+		"pbzip2 -d -p2|$cpus|pbzip2 -d -c -p2 $f"; do
+		prog=$(echo "$spec" | cut -d'|' -f3 | awk '{ print $1 }')
 		command -v "$prog" >/dev/null 2>&1 || [ -x "$prog" ] || continue
 		echo "$spec"
 	done
@@ -111,41 +120,63 @@ summary() {
 # "FIRST_CPU_S SECOND_CPU_S" to $2/$3.each.
 at_once() {
 	f=$dir/$1.bz2
-	one_at() {
-		t0=$(date +%s%N)
-		/usr/bin/time -f '%M' -o "$2/$3.rss.$1" taskset -c "$1" "$bin" -c -n1 "$f" >/dev/null 2>&1 </dev/null
-		t1=$(date +%s%N)
-		echo $(( (t1 - t0) / 1000000 )) >"$2/$3.ms.$1"
-	}
-	one_at "$one" "$2" "$3" &
-	one_at "$two" "$2" "$3"
+	"$wall" "$one" "$bin" -c -n1 "$f" >"$2/$3.w.$one" 2>/dev/null </dev/null &
+	"$wall" "$two" "$bin" -c -n1 "$f" >"$2/$3.w.$two" 2>/dev/null </dev/null
 	wait
-	a=$(cat "$2/$3.ms.$one")
-	b=$(cat "$2/$3.ms.$two")
-	echo "$a $b" | awk '{ printf "%.3f %.3f\n", $1 / 1000, $2 / 1000 }' >>"$2/$3.each"
-	echo "$a $b $(cat "$2/$3.rss.$one")" | awk '{ printf "%.3f %s\n", ($1 > $2 ? $1 : $2) / 1000, $3 }' >>"$2/$3"
+	read -r a ra <"$2/$3.w.$one"
+	read -r b _ <"$2/$3.w.$two"
+	echo "$a $b" | awk '{ printf "%.4f %.4f\n", $1, $2 }' >>"$2/$3.each"
+	echo "$a $b $ra" | awk '{ printf "%.4f %s\n", ($1 > $2 ? $1 : $2), $3 }' >>"$2/$3"
 }
 
+# The state of the machine's memory in each run of ours: MLPBUNZIP2_TIMES
+# (exported below; the peers ignore it) gives each thread's warm_ms, the
+# time its decoder's huge pages took to be made resident before its first
+# block. A host that backs a guest's memory again after the guest freed it
+# (free page reporting) charges a cold huge page over ten times a ready
+# one's, and -n2 needs twice -n1's buffers: the line says how much of each
+# command's wall went there (the slowest thread's, which starts its blocks
+# last), medians with min and max over the rounds.
+warm_line() {
+	i=0
+	while IFS= read -r spec; do
+		i=$((i + 1))
+		case "${spec%%|*}" in "mlpbunzip2 -n1" | "mlpbunzip2 -n2") ;; *) continue ;; esac
+		[ -s "$2/$i.err" ] || continue
+		awk '/: coordinator 0:/ { if (n++) print w; w = 0 }
+		     / warm_ms / { for (k = 1; k < NF; k++) if ($k == "warm_ms" && $(k + 1) > w) w = $(k + 1) }
+		     END { if (n) print w }' "$2/$i.err" | sort -n |
+			awk -v name="${spec%%|*}" '{ v[NR] = $1 } END { if (NR) printf "%s %s ms (%s-%s)", name,
+				v[int((NR + 1) / 2)], v[1], v[NR] }'
+		echo
+	done <"$2/specs" | awk -v inp="$1" 'NF { line = line (line ? ", " : "") $0 }
+		END { if (line) printf "%-8s buffers made resident, the slowest thread: %s\n", inp, line }'
+}
+
+export MLPBUNZIP2_TIMES=1
+r=0
+while [ $r -lt "$reps" ]; do
+	"$wall" "$one" true
+	r=$((r + 1))
+done | sort -n | awk '{ v[NR] = $1 } END { printf "floor: a process that does nothing (true), spawned and waited for as each command: median %.4f s, min %.4f, max %.4f\n", v[int((NR + 1) / 2)], v[1], v[NR] }'
 printf '%-8s %-31s %8s %8s %8s %10s\n' input command median_s min_s max_s rss_kB
 for in in text binary mixed; do
-	"$bin" -c -n2 "$dir/$in.bz2" | cmp -s - "$dir/$in" || { echo "mlpbunzip2 -n2 differs on $in" >&2; exit 1; }
-	tdir=$(mktemp -d)
+	"$bin" -c -n2 "$dir/$in.bz2" 2>/dev/null | cmp -s - "$dir/$in" || { echo "mlpbunzip2 -n2 differs on $in" >&2; exit 1; }
+	tdir=$work/$in
+	mkdir -p "$tdir"
 	commands "$in" >"$tdir/specs"
 	r=0
 	while [ $r -lt "$reps" ]; do
 		i=0
 		while IFS= read -r spec; do
 			i=$((i + 1))
-			# Wall time in ms from the clock around the run (time's %e
-			# has 10 ms steps, 4% of a 0.25 s decode); peak RSS from time.
 			if [ "${spec%%|*}" = "mlpbunzip2 -n1 on both at once" ]; then
 				at_once "$in" "$tdir" "$i"
 				continue
 			fi
-			t0=$(date +%s%N)
-			/usr/bin/time -f '%M' -o "$tdir/$i.rss" sh -c "${spec#*|}" >/dev/null 2>&1 </dev/null
-			t1=$(date +%s%N)
-			echo "$(( (t1 - t0) / 1000000 )) $(cat "$tdir/$i.rss")" | awk '{ printf "%.3f %s\n", $1 / 1000, $2 }' >>"$tdir/$i"
+			# shellcheck disable=SC2046
+			"$wall" $(echo "$spec" | cut -d'|' -f2) $(echo "$spec" | cut -d'|' -f3) 2>>"$tdir/$i.err" </dev/null |
+				awk '{ printf "%.4f %s\n", $1, $2 }' >>"$tdir/$i"
 		done <"$tdir/specs"
 		r=$((r + 1))
 	done
@@ -159,6 +190,7 @@ for in in text binary mixed; do
 			echo "at-once $(awk '{ print $1 }' "$tdir/$i.each" | sort -n | sed -n "$(( (reps + 1) / 2 ))p") $(awk '{ print $2 }' "$tdir/$i.each" | sort -n | sed -n "$(( (reps + 1) / 2 ))p")" >>"$tdir/medians"
 		fi
 	done <"$tdir/specs"
+	warm_line "$in" "$tdir"
 	awk -v inp="$in" -v one="$one" -v two="$two" '
 		/^mlpbunzip2 -n1 on CPU/ { b = $NF } /^mlpbunzip2 -n1 [0-9.]+$/ { a = $NF } /^mlpbunzip2 -n2 / { n2 = $NF }
 		/^at-once / { a2 = $2; b2 = $3 }

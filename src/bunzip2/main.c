@@ -157,10 +157,11 @@ static int report(const struct job *j, int rc, const struct bunzip2_summary *s, 
 												       : EXIT_INTERNAL;
 }
 
-/* Each thread's CPU and sleep, on standard error, when MLPBUNZIP2_TIMES
- * is set: the figures that show where a thread count loses against its
- * ideal speed-up (the coordinator's serial work, a worker left idle, page
- * faults showing as CPU), which wall times on a shared machine cannot. */
+/* Each thread's CPU, sleep and buffers' warm-up, on standard error, when
+ * MLPBUNZIP2_TIMES is set: the figures that show where a thread count
+ * loses against its ideal speed-up (the coordinator's serial work, a worker
+ * left idle, page faults showing as CPU, a worker's huge pages that the
+ * host had to back again), which wall times on a shared machine cannot. */
 static void report_times(const struct job *j, const struct bunzip2_summary *s)
 {
 	if (!getenv("MLPBUNZIP2_TIMES"))
@@ -170,8 +171,9 @@ static void report_times(const struct job *j, const struct bunzip2_summary *s)
 
 		if (i > 0 && s->threads == 1)
 			break;
-		fprintf(stderr, PROG ": %s: %s %u: cpu_ms %.1f wait_ms %.1f blocks %u\n", j->name,
-			i ? "worker" : "coordinator", i, t->cpu_ns / 1e6, t->wait_ns / 1e6, t->blocks);
+		fprintf(stderr, PROG ": %s: %s %u: cpu_ms %.1f wait_ms %.1f warm_ms %.1f blocks %u\n", j->name,
+			i ? "worker" : "coordinator", i, t->cpu_ns / 1e6, t->wait_ns / 1e6, t->warm_ns / 1e6,
+			t->blocks);
 	}
 }
 

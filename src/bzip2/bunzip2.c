@@ -446,7 +446,11 @@ static int decode_here(struct ctx *c, struct got *g)
 	uint64_t start = c->bit / 8;
 
 	if (!c->dec) {
-		if (!(c->dec = decoder_new()))
+		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+
+		c->dec = decoder_new();
+		c->ns.warm_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+		if (!c->dec)
 			return fail(c, BUNZIP2_NOMEM, c->block, start, "out of memory for a decoder");
 	}
 	for (size_t look = FIRST_LOOK;; look *= 4) {
@@ -628,8 +632,11 @@ static void slot_decode(struct worker_arg *w, struct slot *s, const uint8_t *in)
  * serially before the first block is handed out. */
 static void worker_warm(struct worker_arg *w)
 {
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+
 	if ((w->d = decoder_new()))
 		bz2_decoder_before_table(w->d, worker_before_table, w);
+	w->ns.warm_ns = clock_ns(CLOCK_MONOTONIC) - t0;
 }
 
 /* Whether the worker has something to do (the pool's lock held): warm

@@ -71,10 +71,12 @@ struct bunzip2_summary {
 	 * [1..] the workers, the first BUNZIP2_TIMED_THREADS in all. cpu_ns:
 	 * the thread's CPU time (CLOCK_THREAD_CPUTIME_ID, page faults taken
 	 * included); wait_ns: the wall time it slept, a worker for a block to
-	 * decode, the coordinator for the block whose turn it is; blocks: the
-	 * blocks it decoded. */
+	 * decode, the coordinator for the block whose turn it is; warm_ns:
+	 * the wall time its decoder's buffers took to be made resident (their
+	 * huge pages zeroed by the kernel: 0 for a thread that decoded
+	 * nothing); blocks: the blocks it decoded. */
 	struct bunzip2_thread_ns {
-		uint64_t cpu_ns, wait_ns;
+		uint64_t cpu_ns, wait_ns, warm_ns;
 		unsigned blocks;
 	} thread_ns[BUNZIP2_TIMED_THREADS];
 };
