@@ -25,7 +25,8 @@
 # mlpbunzip2 -n1 runs on the second CPU too, in the same rounds, and each
 # input ends with what the two CPUs allowed: the -n2 speed-up that two
 # threads could reach at most (1 + the first CPU's -n1 time over the
-# second's) beside the one reached. Two CPUs busy at once may each run
+# second's) beside the one reached, from the medians and again divided
+# inside each round (paired). Two CPUs busy at once may each run
 # slower than alone (a shared cache, memory, the host's power budget), so
 # two -n1 processes also run at once, one on each CPU, each timed, and the
 # bound is given again from those times (the first CPU's -n1 time alone
@@ -153,6 +154,29 @@ warm_line() {
 		END { if (line) printf "%-8s buffers made resident, the slowest thread: %s\n", inp, line }'
 }
 
+# -n2 over -n1 divided inside each round (the two ran seconds apart, a
+# drift between rounds cancels), beside what that round's CPUs allowed
+# (1 + -n1's time on the first CPU over the second's), and the share
+# reached: medians with min and max over the rounds.
+paired_line() {
+	i=0
+	n1='' n2='' c2=''
+	while IFS= read -r spec; do
+		i=$((i + 1))
+		case "${spec%%|*}" in
+		"mlpbunzip2 -n1") n1=$i ;;
+		"mlpbunzip2 -n2") n2=$i ;;
+		"mlpbunzip2 -n1 on CPU $two") c2=$i ;;
+		esac
+	done <"$2/specs"
+	[ -n "$n1" ] && [ -n "$n2" ] && [ -n "$c2" ] || return 0
+	paste -d ' ' "$2/$n1" "$2/$n2" "$2/$c2" | awk '{ r = $1 / $3; b = 1 + $1 / $5; print r, b, 100 * r / b }' >"$2/paired"
+	col() { awk -v k="$1" '{ print $k }' "$2/paired" | sort -n | awk '{ v[NR] = $1 } END { printf "%s %s %s", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+	# shellcheck disable=SC2046
+	set -- "$1" $(col 1 "$2") $(col 2 "$2") $(col 3 "$2")
+	printf '%-8s paired by round: -n2 over -n1 %.2fx (%.2f-%.2f), the CPUs allowed %.2fx (%.2f-%.2f), reached %.0f%% (%.0f-%.0f%%)\n' "$@"
+}
+
 export MLPBUNZIP2_TIMES=1
 r=0
 while [ $r -lt "$reps" ]; do
@@ -191,6 +215,7 @@ for in in text binary mixed; do
 		fi
 	done <"$tdir/specs"
 	warm_line "$in" "$tdir"
+	paired_line "$in" "$tdir"
 	awk -v inp="$in" -v one="$one" -v two="$two" '
 		/^mlpbunzip2 -n1 on CPU/ { b = $NF } /^mlpbunzip2 -n1 [0-9.]+$/ { a = $NF } /^mlpbunzip2 -n2 / { n2 = $NF }
 		/^at-once / { a2 = $2; b2 = $3 }
