@@ -271,6 +271,10 @@ static void write_chase_text(const struct app_bzip2_result *r, FILE *f)
 		fprintf(f, " K=%u %.2f%s%s", c->k[i], c->speedup[i], c->impossible[i] ? " (IMPOSSIBLE: above K)" : "",
 			c->non_monotonic[i] ? " (NON-MONOTONIC: below a smaller K's)" : "");
 	fputc('\n', f);
+	if (c->nimpossible && c->control_fall_k)
+		fprintf(f, "  the state: the chase's control ran %.2fx its K = 1 speed right after K = %u lanes: a load's "
+			   "latency here falls after traffic, so t(1) (idle) against t(K) (loaded) can pass K\n",
+			c->control_fall, c->control_fall_k);
 }
 
 void app_bzip2_write_text(const struct app_bzip2_result *r, FILE *f)

@@ -41,6 +41,14 @@ void app_chase_write_json(struct jsonw *w, const struct app_chase *c)
 		}
 		jsonw_array_end(w);
 		jsonw_uint(w, "non_monotonic_found", c->nfalls);
+		if (c->control_fall_k) {
+			jsonw_object_begin(w, "latency_falls_after_traffic");
+			jsonw_double(w, "control_speedup", c->control_fall);
+			jsonw_uint(w, "after_k", c->control_fall_k);
+			jsonw_object_end(w);
+		} else {
+			jsonw_null(w, "latency_falls_after_traffic");
+		}
 		jsonw_double(w, "seconds", c->seconds);
 	}
 	jsonw_object_end(w);

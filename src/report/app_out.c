@@ -125,6 +125,10 @@ static void write_kernel_text(const struct app_kernel_result *k, FILE *f)
 		if (c->nimpossible)
 			fprintf(f, "  chase reference: %u S_chase above K after mlp's re-time, marked IMPOSSIBLE below\n",
 				c->nimpossible);
+		if (c->nimpossible && c->control_fall_k)
+			fprintf(f, "  the state: the chase's control ran %.2fx its K = 1 speed right after K = %u lanes: a\n"
+				   "  load's latency here falls after traffic, so t(1) (idle) against t(K) (loaded) can pass K\n",
+				c->control_fall, c->control_fall_k);
 		if (c->nfalls)
 			fprintf(f, "  chase reference: %u S_chase NON-MONOTONIC, below a smaller K's beyond the floor (a lane "
 				"added cannot undo the others' overlap: those points are suspect)\n", c->nfalls);

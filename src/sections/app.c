@@ -447,6 +447,18 @@ static void app_bzip2_warn_pages(struct report *r, const struct app_bzip2_result
 	}
 }
 
+/* "; a load's latency falls after traffic here (...)" where the chase's
+ * control arm showed it, else "": the cause a speed-up above K has on
+ * such a machine (a K = 1 time taken idle against a K time under load). */
+static const char *state_named(const struct app_chase *c, char *buf, size_t len)
+{
+	if (!c->ran || !c->control_fall_k)
+		return "";
+	snprintf(buf, len, "; a load's latency falls after traffic here (the chase's control ran %.2fx its K = 1 "
+		 "speed after K = %u)", c->control_fall, c->control_fall_k);
+	return buf;
+}
+
 /* rounds: the budget's whole-process rounds (0: the default's). */
 static int app_bzip2_section_run(struct section_run *s, struct app_result *res, bool short_form, unsigned rounds)
 {
@@ -486,9 +498,12 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 		return rc;
 	}
 	app_bzip2_warn_pages(s->r, res->bzip2);
-	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused)
-		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
-			    res->bzip2->chase.nimpossible);
+	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused) {
+		char state[120];
+
+		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE%s",
+			    res->bzip2->chase.nimpossible, state_named(&res->bzip2->chase, state, sizeof(state)));
+	}
 	if (res->bzip2->baseline.nslow)
 		result_warn(s->r, "app bzip2: %u K=1 walk(s) above %.1f ns per row after a re-time (the chase's t(1) %.1f ns "
 			    "at the table's footprint plus the walk's own work, %.1f ns, plus the %.1f%% floor), marked "
@@ -694,16 +709,17 @@ static const struct budget_hooks app_budget = {
  * for the kernel's variants and for its chase reference. */
 static void warn_impossible(struct report *r, const struct app_kernel_result *k)
 {
+	char state[120];
 	unsigned n = 0;
 
 	for (unsigned v = 0; v < k->nvariants; v++)
 		n += k->variants[v].nimpossible;
 	if (n)
-		result_warn(r, "app %s: %u speedup(s) S_app above K, marked IMPOSSIBLE and left out of the knees",
-			    k->kernel, n);
+		result_warn(r, "app %s: %u speedup(s) S_app above K, marked IMPOSSIBLE and left out of the knees%s",
+			    k->kernel, n, state_named(&k->chase, state, sizeof(state)));
 	if (k->chase.nimpossible)
-		result_warn(r, "app %s: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE",
-			    k->kernel, k->chase.nimpossible);
+		result_warn(r, "app %s: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE%s",
+			    k->kernel, k->chase.nimpossible, state_named(&k->chase, state, sizeof(state)));
 	if (k->chase.nfalls)
 		result_warn(r, "app %s: %u chase speedup(s) S_chase fall below a smaller K's beyond the floor, "
 			    "marked NON-MONOTONIC", k->kernel, k->chase.nfalls);

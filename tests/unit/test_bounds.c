@@ -270,6 +270,8 @@ TEST(app_planted_speedup_above_k_is_marked_and_left_out_of_the_knee)
 	synthetic_app(&clean, possible, false);
 	app_finish(&p, &clean);
 	synthetic_app(&k, planted, true);
+	k.chase.control_fall = 1.2;
+	k.chase.control_fall_k = 2;
 	app_finish(&p, &k);
 	CHECK(k.variants[0].points[2].impossible && k.variants[0].nimpossible == 1, "S_app %.2f at K=4 not marked",
 	      k.variants[0].points[2].speedup);
@@ -285,6 +287,10 @@ TEST(app_planted_speedup_above_k_is_marked_and_left_out_of_the_knee)
 	CHECK(strstr(json, "\"impossible\": true") && strstr(json, "\"chase_impossible\": true") &&
 		      strstr(json, "\"speedup_bound\": 4"),
 	      "no flag in the JSON");
+	/* The cause the chase's control arm showed, named beside the marks. */
+	CHECK(strstr(text, "the state: the chase's control ran 1.20x its K = 1 speed right after K = 2 lanes") &&
+		      strstr(json, "\"control_speedup\": 1.2") && strstr(json, "\"after_k\": 2"),
+	      "the state is not named:\n%s", text);
 	free(text);
 	free(json);
 	CHECK(!clean.variants[0].nimpossible && !clean.headline_impossible && clean.variants[0].plateau_k == 4,
@@ -292,6 +298,8 @@ TEST(app_planted_speedup_above_k_is_marked_and_left_out_of_the_knee)
 	      clean.variants[0].plateau_k);
 	text = app_outputs(&clean, &json);
 	CHECK(!strstr(text, "IMPOSSIBLE") && !strstr(json, "impossible\": true"), "a possible curve printed marked");
+	CHECK(!strstr(text, "the state:") && strstr(json, "\"latency_falls_after_traffic\": null"),
+	      "a state named where the control showed none");
 	free(text);
 	free(json);
 }

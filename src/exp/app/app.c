@@ -129,6 +129,8 @@ int app_chase_run(const struct app_params *p, size_t footprint_bytes, struct app
 		c->npoints = i + 1;
 	}
 	app_chase_mark_falls(c);
+	if (!mlp_latency_falls_after_traffic(&m, &c->control_fall, &c->control_fall_k))
+		c->control_fall_k = 0;
 	c->seconds = (double)(clock_wall_ns() - w0) / 1e9;
 out:
 	mlp_result_free(&m);

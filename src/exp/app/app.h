@@ -130,6 +130,12 @@ struct app_chase {
 	unsigned nimpossible;
 	bool non_monotonic[APP_NLANE_SET]; /* speedup below a smaller K's beyond the floor (app_chase_mark_falls) */
 	unsigned nfalls;
+	/* The state behind speed-ups above K, where the sweep's control arm
+	 * showed it (mlp_latency_falls_after_traffic): the control ran
+	 * control_fall times its K = 1 speed right after control_fall_k
+	 * lanes. control_fall_k 0: not shown. */
+	double control_fall;
+	unsigned control_fall_k;
 	double seconds;
 };
 
