@@ -1,8 +1,10 @@
 /*
  * libFuzzer target: the production decoder (bunzip2.h, what mlpbunzip2
  * runs) over any bytes, on the caller's thread and with two workers (the
- * input read in 4093-byte chunks there, so magics and blocks straddle
- * reads). It must never crash, hang or read out of bounds; both runs must
+ * input read in 509-byte chunks there, so magics and blocks straddle
+ * reads, and any input past one chunk starts the workers: one that ends
+ * within its first chunk holding one block or none is decoded on the
+ * caller's thread). It must never crash, hang or read out of bounds; both runs must
  * give the same status, bytes and refusing block; and against libbz2 the
  * same accept or refuse, the same bytes on accept, and on a refusal only
  * bytes libbz2 also decoded before refusing (whole blocks of the same
@@ -56,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct out one, two, ref;
 	static uint8_t buf[1 << 16];
 	struct bunzip2_opts o1 = {.threads = 1, .max_output_bytes = CAP_BYTES};
-	struct bunzip2_opts o2 = {.threads = 2, .max_output_bytes = CAP_BYTES, .chunk_bytes = 4093};
+	struct bunzip2_opts o2 = {.threads = 2, .max_output_bytes = CAP_BYTES, .chunk_bytes = 509};
 	struct bunzip2_summary s1, s2;
 	struct bunzip2_error e1, e2;
 	char why[200];

@@ -332,6 +332,80 @@ out:
 	bz2_decoder_free(d);
 }
 
+/* A reader that gives at most 1000 bytes a call, as a pipe may. */
+struct trickle {
+	const uint8_t *p;
+	size_t left;
+};
+
+static long trickle_read(void *ctx, uint8_t *buf, size_t cap)
+{
+	struct trickle *t = ctx;
+	size_t n = t->left < cap ? t->left : cap;
+
+	n = n < 1000 ? n : 1000;
+	memcpy(buf, t->p, n);
+	t->p += n;
+	t->left -= n;
+	return (long)n;
+}
+
+/* Workers only where there are blocks for them: an input that ends within
+ * the first chunk starts as many workers as blocks it holds, and one of a
+ * single block (or none) is decoded on the caller's thread, as -n1 would;
+ * one that goes on past the first chunk starts every worker asked for. The
+ * first chunk is read whole whatever a read returns (a pipe's short reads
+ * do not end the input). The output is libbz2's each time. */
+TEST(bunzip2_starts_no_more_workers_than_an_ended_input_has_blocks, NEEDS_LIBBZ2)
+{
+	static const uint8_t empty[] = {'B', 'Z', 'h', '9', 0x17, 0x72, 0x45, 0x38, 0x50, 0x90, 0, 0, 0, 0};
+	size_t n = 250000, one_len = 0, three_len = 0;
+	uint8_t *t = malloc(n), *one = NULL, *three = NULL;
+	struct {
+		const char *what;
+		unsigned threads;
+		size_t chunk, out;
+		bool trickle;
+		unsigned want_threads, want_here;
+	} cases[] = {
+		{"one block, -n4", 4, 0, 50000, false, 1, 1},
+		{"one block in 1000-byte reads, -n2", 2, 0, 50000, true, 1, 1},
+		{"three blocks, -n8", 8, 0, 250000, false, 3, 0},
+		{"three blocks, -n2", 2, 0, 250000, false, 2, 0},
+		{"three blocks past a 4093-byte first chunk, -n8", 8, 4093, 250000, false, 8, 0},
+		{"no block, -n2", 2, 0, 0, false, 1, 0},
+	};
+
+	CHECK(t, "out of memory");
+	if (!t)
+		return;
+	textgen_fill(t, n, TEXTGEN_MARKOV, 11);
+	one = bzip2_fixture_compress(t, 50000, 9, &one_len);
+	three = bzip2_fixture_compress(t, n, 1, &three_len);
+	CHECK(one && three && three_len < ((size_t)256 << 10), "libbz2: %zu and %zu bytes", one_len, three_len);
+	for (size_t i = 0; one && three && i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const uint8_t *z = cases[i].out == 50000 ? one : cases[i].out ? three : empty;
+		size_t len = cases[i].out == 50000 ? one_len : cases[i].out ? three_len : sizeof(empty);
+		struct bunzip2_opts o = {.threads = cases[i].threads, .chunk_bytes = cases[i].chunk};
+		struct trickle tr = {z, len};
+		struct bunzip2_summary sum;
+		struct bunzip2_error e;
+		struct sink s = {0};
+		int rc = cases[i].trickle ? bunzip2_decode(trickle_read, &tr, sink_write, &s, &o, &sum, &e)
+					  : bunzip2_decode_memory(z, len, sink_write, &s, &o, &sum, &e);
+
+		CHECK(!rc && s.n == cases[i].out && (!s.n || !memcmp(s.p, t, s.n)), "%s: rc %d, %zu of %zu bytes: %s",
+		      cases[i].what, rc, s.n, cases[i].out, e.what);
+		CHECK(!rc && sum.threads == cases[i].want_threads && sum.thread_ns[0].blocks == cases[i].want_here,
+		      "%s: %u thread(s), %u block(s) on the caller's; want %u and %u", cases[i].what, sum.threads,
+		      sum.thread_ns[0].blocks, cases[i].want_threads, cases[i].want_here);
+		free(s.p);
+	}
+	free(one);
+	free(three);
+	free(t);
+}
+
 TEST(bunzip2_skips_a_block_magic_inside_a_block)
 {
 	uint8_t in[512];
@@ -472,7 +546,10 @@ TEST(bunzip2_finds_a_magic_split_by_a_read_at_every_byte, NEEDS_LIBBZ2)
  * original written before the refusal. */
 /* One input through libbz2 once and ours at one thread and two: the same
  * accept or refuse, one line naming a byte inside the input, and no byte
- * written that is not the original's. NULL, or why not. */
+ * written that is not the original's. Two threads read 4093-byte chunks:
+ * an input that ends within its first chunk with one block is decoded on
+ * the caller's thread, so a longer one is what reaches the workers. NULL,
+ * or why not. */
 static const char *hostile_one(const uint8_t *z, size_t len, const uint8_t *t, size_t n, char *why, size_t whylen)
 {
 	struct sink ref = {0};
@@ -485,7 +562,7 @@ static const char *hostile_one(const uint8_t *z, size_t len, const uint8_t *t, s
 	for (unsigned threads = 1; threads <= 2 && !bad; threads++) {
 		struct bunzip2_error e;
 		struct sink s;
-		int rc = decode(z, len, threads, 0, &s, NULL, &e);
+		int rc = decode(z, len, threads, threads > 1 ? 4093 : 0, &s, NULL, &e);
 
 		bad = why;
 		if ((rc == 0) != (ref_rc == 0))
