@@ -78,6 +78,17 @@ static void cpus_line(const struct app_bzip2_processes *x, FILE *f)
 				"(above what the CPUs allowed at first)" : "");
 }
 
+/* The same divided inside each round, medians over the rounds. */
+static void paired_line(const struct app_bzip2_processes *x, FILE *f)
+{
+	if (!x->paired_rounds)
+		return;
+	fprintf(f, "  paired by round (each round's -n1 over its -n%u, and that round's CPUs; medians of %u): -n%u "
+		   "reached %.2fx, the CPUs allowed %.2fx, %.0f%% of it\n",
+		x->threads, x->paired_rounds, x->threads, x->paired_speedup, x->paired_allow_speedup,
+		100 * x->paired_share);
+}
+
 /* What the CPUs allowed running at once (each its own -n1 copy), beside
  * what -nN reached. */
 static void together_line(const struct app_bzip2_processes *x, FILE *f)
@@ -118,6 +129,7 @@ void app_bzip2_processes_write_text(const struct app_bzip2_processes *x, FILE *f
 	for (unsigned i = 0; i < x->nrows; i++)
 		row_text(&x->rows[i], f);
 	cpus_line(x, f);
+	paired_line(x, f);
 	together_line(x, f);
 	fprintf(f, "  each a process over the same file, stdout to /dev/null, its start and exit in the time; check: "
 		   "its output's size and SHA-256 (one untimed run first); peer/ours: its median over mlpbunzip2's "
@@ -211,6 +223,10 @@ void app_bzip2_processes_write_json(const struct app_bzip2_processes *x, struct 
 	jsonw_uint(w, "blocks", x->blocks);
 	jsonw_double_or_null(w, "last_block_share", x->blocks > 0, x->last_block_share);
 	jsonw_double_or_null(w, "blocks_allow_speedup", x->blocks_allow_speedup > 0, x->blocks_allow_speedup);
+	jsonw_uint(w, "paired_rounds", x->paired_rounds);
+	jsonw_double_or_null(w, "paired_speedup", x->paired_rounds > 0, x->paired_speedup);
+	jsonw_double_or_null(w, "paired_cpus_allow_speedup", x->paired_rounds > 0, x->paired_allow_speedup);
+	jsonw_double_or_null(w, "paired_share", x->paired_rounds > 0, x->paired_share);
 	jsonw_bool(w, "ours_retimed", x->retimed);
 	jsonw_bool(w, "ours_speedup_above_cpus", x->above_cpus);
 	together_json(w, &x->together);

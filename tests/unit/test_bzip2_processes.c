@@ -26,6 +26,7 @@
 #include "util/sha256.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,13 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 	CHECK(near(x.cpus_allow_speedup, 3.8) && near(x.ours_speedup, 2.0 / 0.55),
 	      "the CPUs allow %.4f (expected 3.8), ours -n4 reached %.4f (expected 2 / 0.55)", x.cpus_allow_speedup,
 	      x.ours_speedup);
+	/* Paired, each round's own: -n1 over -n4 1.67, 6, 2.86, 18, 2.73 (median 2.857); the CPUs 1 + 3 x the
+	 * mean of -n1 over the probes: 2.38, 5.28, 3.8, 13.6, 3.1 (median 3.8); the shares 0.70, 1.14, 0.75,
+	 * 1.32, 0.88 (median 0.88): round 4's burst on -n1 alone moves none of the medians. */
+	CHECK(x.paired_rounds == 5 && near(x.paired_speedup, 2.0 / 0.7) && near(x.paired_allow_speedup, 3.8) &&
+		      fabs(x.paired_share - (1.5 / 0.55) / 3.1) < 1e-6,
+	      "paired: %u rounds, %.4f of %.4f, share %.4f (expected 5, 2.857 of 3.8, 0.8798)", x.paired_rounds,
+	      x.paired_speedup, x.paired_allow_speedup, x.paired_share);
 	CHECK(f.together_calls == 5 && x.together.nruns == 5 && near(x.together_allow_speedup, 2.8 + 2 / 2.2) &&
 	      x.together.cpus[0] == 3 && x.together.ncpus == 4,
 	      "at once: %u calls, %u runs on %u CPUs from %d, allow %.4f (expected 5, 5, 4 from 3, 3.709)",
@@ -314,6 +322,8 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 		CHECK(strstr(text, "the CPUs: mlpbunzip2 -n1 2.0000 s on CPU 3, 2.0000 on CPU 5, 2.5000 on CPU 6") &&
 		      strstr(text, "4 threads can reach 3.80x its one-thread time here; -n4 reached 3.64x (96% of 3.80x)") &&
 		      strstr(text, "a slower CPU is shared"), "the CPUs line:\n%s", text);
+		CHECK(strstr(text, "paired by round (each round's -n1 over its -n4, and that round's CPUs; medians of 5): "
+				   "-n4 reached 2.86x, the CPUs allowed 3.80x, 88% of it\n"), "the paired line:\n%s", text);
 		CHECK(strstr(text, "at once: mlpbunzip2 -n1 on each CPU together 2.0000 s on CPU 3, 2.0000 on CPU 5, "
 				   "2.5000 on CPU 6, 2.2000 on CPU 7: 4 threads can reach 3.71x its one-thread time "
 				   "with every CPU busy; -n4 reached 98% of it\n"), "the at-once line:\n%s", text);
@@ -324,8 +334,9 @@ TEST(bzip2_processes_figures_are_medians_and_ratios_at_the_same_threads)
 		if (x.rows[i].cpu_probe && x.rows[i].cpus[0] == 6)
 			snprintf(x.rows[i].failure, sizeof(x.rows[i].failure), "run 1: exit status 1");
 	app_bzip2_processes_derive(&x);
-	CHECK(x.cpus_allow_speedup == 0 && x.ours_speedup == 0, "a probe without figures: allow %.3f, reached %.3f",
-	      x.cpus_allow_speedup, x.ours_speedup);
+	CHECK(x.cpus_allow_speedup == 0 && x.ours_speedup == 0 && x.paired_rounds == 0,
+	      "a probe without figures: allow %.3f, reached %.3f, %u paired rounds", x.cpus_allow_speedup,
+	      x.ours_speedup, x.paired_rounds);
 	/* A peak within what the forked child held at exec says only "this or less". */
 	x.fork_floor_bytes = 12.0 * 1048576;
 	app_bzip2_processes_derive(&x);

@@ -374,6 +374,43 @@ static void derive_cpus(struct app_bzip2_processes *x)
 	x->ours_speedup = one->median_seconds / all->median_seconds;
 }
 
+/* The paired figures: each round's ratios from ours' rows, which run in
+ * every round (a retime adds one to each), then their medians. */
+static void derive_paired(struct app_bzip2_processes *x)
+{
+	const struct app_bzip2_proc_row *one = app_bzip2_processes_ours(x, 1);
+	const struct app_bzip2_proc_row *all = app_bzip2_processes_ours(x, x->threads);
+	double speedup[APP_BZ2_PROC_RUNS], allow[APP_BZ2_PROC_RUNS], share[APP_BZ2_PROC_RUNS];
+	unsigned rounds, probes = 0;
+
+	x->paired_rounds = 0;
+	x->paired_speedup = x->paired_allow_speedup = x->paired_share = 0;
+	if (x->cpus_allow_speedup <= 0 || !one || !all)
+		return;
+	rounds = one->nruns < all->nruns ? one->nruns : all->nruns;
+	for (unsigned i = 0; i < x->nrows; i++)
+		if (x->rows[i].cpu_probe) {
+			probes++;
+			rounds = x->rows[i].nruns < rounds ? x->rows[i].nruns : rounds;
+		}
+	if (!rounds || !probes)
+		return;
+	for (unsigned r = 0; r < rounds; r++) {
+		double sum = 0;
+
+		for (unsigned i = 0; i < x->nrows; i++)
+			if (x->rows[i].cpu_probe)
+				sum += one->wall_seconds[r] / x->rows[i].wall_seconds[r];
+		speedup[r] = one->wall_seconds[r] / all->wall_seconds[r];
+		allow[r] = 1 + (double)(x->threads - 1) * sum / probes;
+		share[r] = speedup[r] / allow[r];
+	}
+	x->paired_rounds = rounds;
+	x->paired_speedup = stats_median(speedup, rounds);
+	x->paired_allow_speedup = stats_median(allow, rounds);
+	x->paired_share = stats_median(share, rounds);
+}
+
 /* Each CPU's median at once, and what N threads can reach with every
  * CPU busy: the sum of ours -n1's median alone over each at once. */
 static void derive_together(struct app_bzip2_processes *x)
@@ -409,6 +446,7 @@ void app_bzip2_processes_derive(struct app_bzip2_processes *x)
 		w->peer_over_ours = !w->ours && o && w->median_seconds > 0 ? w->median_seconds / o->median_seconds : 0;
 	}
 	derive_cpus(x);
+	derive_paired(x);
 	derive_together(x);
 }
 

@@ -105,6 +105,13 @@ struct app_bzip2_processes {
 	 * spread, 5% at least): retimed, ours' rows ran a round more; still
 	 * above after it: above_cpus, marked wherever it is printed. */
 	bool retimed, above_cpus;
+	/* The same divided inside each round (ours -n1, -nN and the probes
+	 * ran seconds apart in it, so a drift between rounds cancels), then
+	 * the median over the rounds: -nN's speed-up over -n1, what that
+	 * round's CPUs allowed (1 + (N - 1) x the mean of -n1 over each
+	 * probe), and the share of it reached. paired_rounds 0: not known. */
+	unsigned paired_rounds;
+	double paired_speedup, paired_allow_speedup, paired_share;
 	/* What N threads can reach with every CPU busy: the sum over the N
 	 * CPUs of ours -n1's median alone on the first over that CPU's at
 	 * once. 0: not measured (one thread, no together in the seam, or a
