@@ -73,8 +73,8 @@ struct bunzip2_summary {
 	 * included); wait_ns: the wall time it slept, a worker for a block to
 	 * decode, the coordinator for the block whose turn it is; warm_ns:
 	 * the wall time its decoder's buffers took to be made resident (their
-	 * huge pages zeroed by the kernel: 0 for a thread that decoded
-	 * nothing); blocks: the blocks it decoded. */
+	 * huge pages zeroed by the kernel: 0 for a thread that made no
+	 * decoder); blocks: the blocks it decoded. */
 	struct bunzip2_thread_ns {
 		uint64_t cpu_ns, wait_ns, warm_ns;
 		unsigned blocks;

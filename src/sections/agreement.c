@@ -103,8 +103,8 @@ static void add_multicore_chase(struct agreement_result *a, const struct latency
 	agreement_add_chases(a, lat, &c, 1);
 }
 
-/* Derived, not measured: latency, mlp K=1, loaded idle and the app chases
- * side by side (it runs after app for that). */
+/* Derived, not measured: latency, mlp K=1, loaded idle, multicore's T=1 K=1
+ * and the app chases side by side (it runs after app for that). */
 static int agreement_section_run(struct section_run *s, void *result)
 {
 	const struct mlp_arms *m = mlp_section_result(s->r);
