@@ -92,6 +92,13 @@ static void write_mlp_setup(const struct mlp_result *m, FILE *f)
 		report_format_floor(fl, sizeof(fl), m->noise_floor_pct, m->floor_from_run));
 }
 
+const char *mlp_fall_clause(char *buf, size_t len, const char *whose, double speedup, unsigned lanes)
+{
+	snprintf(buf, len, "; a load's latency falls after traffic here (%s control ran %.2fx its K = 1 speed after "
+		 "K = %u)", whose, speedup, lanes);
+	return buf;
+}
+
 /* What the bound check did: the re-time, and the points it left marked. */
 static void write_bounds_note(const struct mlp_result *m, FILE *f)
 {

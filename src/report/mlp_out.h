@@ -13,6 +13,12 @@
  * mlp_estimate.csv (each with a pages column). */
 REPORT_SECTION_WRITERS(mlp_write_text, mlp_write_json, mlp_write_csv);
 
+/* "; a load's latency falls after traffic here (WHOSE control ran 1.12x
+ * its K = 1 speed after K = 4)" into buf and returned: the clause a
+ * warning of speed-ups above K appends where a control arm showed that
+ * state (mlp_latency_falls_after_traffic); whose: "the", "mlp's" ... */
+const char *mlp_fall_clause(char *buf, size_t len, const char *whose, double speedup, unsigned lanes);
+
 /* Its view (report/mlp_view.c): the HTML tables, headline figures and plots. */
 struct view;
 extern const struct view view_mlp;

@@ -9,6 +9,7 @@
 #include "analyse/agreement.h"
 #include "exp/app/bzip2.h"
 #include "report/agreement_out.h"
+#include "report/mlp_out.h"
 #include "run/run.h"
 #include "sections/app.h"
 #include "sections/latency.h"
@@ -82,7 +83,7 @@ static void add_multicore_chase(struct agreement_result *a, const struct latency
 				const struct multicore_result *mc, const struct report *r)
 {
 	struct agreement_chase c;
-	char state[160];
+	char state[192];
 	double fall;
 	unsigned at;
 	int n;
@@ -91,9 +92,8 @@ static void add_multicore_chase(struct agreement_result *a, const struct latency
 		return;
 	n = snprintf(state, sizeof(state), "each trial right after T = %u, K = %u's traffic",
 		     mc->thread_counts[mc->ncounts - 1], mc->max_lanes);
-	if (mlp_section_latency_falls_after_traffic(r, &fall, &at))
-		snprintf(state + n, sizeof(state) - (size_t)n, ", and latency falls after traffic here (mlp's "
-			 "control ran %.2fx its K = 1 speed after K = %u)", fall, at);
+	if (mlp_section_latency_falls_after_traffic(r, &fall, &at) && (size_t)n < sizeof(state))
+		mlp_fall_clause(state + n, sizeof(state) - (size_t)n, "mlp's", fall, at);
 	c = (struct agreement_chase){
 		.section = "multicore T=1 K=1", .ns = mc->t1_single_ns, .set_bytes = mc->per_thread_bytes,
 		.huge = !strcmp(mc->pages_requested, "huge"),

@@ -17,6 +17,7 @@
 #include "kern/lanes.h"
 #include "report/app_bzip2_out.h"
 #include "report/app_out.h"
+#include "report/mlp_out.h"
 #include "sections/latency.h"
 #include "frame/plan.h"
 #include "util/format.h"
@@ -454,9 +455,7 @@ static const char *state_named(const struct app_chase *c, char *buf, size_t len)
 {
 	if (!c->ran || !c->control_fall_k)
 		return "";
-	snprintf(buf, len, "; a load's latency falls after traffic here (the chase's control ran %.2fx its K = 1 "
-		 "speed after K = %u)", c->control_fall, c->control_fall_k);
-	return buf;
+	return mlp_fall_clause(buf, len, "the chase's", c->control_fall, c->control_fall_k);
 }
 
 /* rounds: the budget's whole-process rounds (0: the default's). */
@@ -499,7 +498,7 @@ static int app_bzip2_section_run(struct section_run *s, struct app_result *res, 
 	}
 	app_bzip2_warn_pages(s->r, res->bzip2);
 	if (res->bzip2->chase.nimpossible && !res->bzip2->chase_reused) {
-		char state[120];
+		char state[128];
 
 		result_warn(s->r, "app bzip2: %u chase speedup(s) S_chase above K after a re-time, marked IMPOSSIBLE%s",
 			    res->bzip2->chase.nimpossible, state_named(&res->bzip2->chase, state, sizeof(state)));
@@ -709,7 +708,7 @@ static const struct budget_hooks app_budget = {
  * for the kernel's variants and for its chase reference. */
 static void warn_impossible(struct report *r, const struct app_kernel_result *k)
 {
-	char state[120];
+	char state[128];
 	unsigned n = 0;
 
 	for (unsigned v = 0; v < k->nvariants; v++)

@@ -236,17 +236,14 @@ static void warn_if_cache_resident(struct report *r, size_t set_bytes)
  * that follows demand), a state of the machine, not of the lanes. */
 static void warn_impossible(struct report *r, const struct mlp_result *m)
 {
+	char state[128] = "";
 	double fall;
 	unsigned at;
 
 	if (mlp_latency_falls_after_traffic(m, &fall, &at))
-		result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
-			    "IMPOSSIBLE and left out of the fit; a load's latency falls after traffic here (the "
-			    "control ran %.2fx its K = 1 speed after K = %u)", m->pages_requested, m->nimpossible,
-			    fall, at);
-	else
-		result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked "
-			    "IMPOSSIBLE and left out of the fit", m->pages_requested, m->nimpossible);
+		mlp_fall_clause(state, sizeof(state), "the", fall, at);
+	result_warn(r, "mlp (%s pages): %u speedup(s) t(1)/t(K) above K after a re-time, marked IMPOSSIBLE and left "
+		    "out of the fit%s", m->pages_requested, m->nimpossible, state);
 }
 
 static struct mlp_params sweep_params(const struct section_run *s, size_t working_set_bytes,

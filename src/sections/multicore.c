@@ -9,6 +9,7 @@
 #include "frame/registry.h"
 
 #include "report/multicore_out.h"
+#include "report/mlp_out.h"
 #include "core/team.h"
 #include "frame/plan.h"
 #include "sections/mlp.h"
@@ -107,16 +108,14 @@ static size_t multicore_section_peak(const struct topo *t, bool quick, unsigned 
  * the state moves the ratio and no arm of this section can show it. */
 static void warn_impossible(struct report *r, const struct multicore_result *m)
 {
+	char state[128] = "";
 	double fall;
 	unsigned at;
 
 	if (mlp_section_latency_falls_after_traffic(r, &fall, &at))
-		result_warn(r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked "
-			    "IMPOSSIBLE and left out of the saturation; a load's latency falls after traffic here "
-			    "(mlp's control ran %.2fx its K = 1 speed after K = %u)", m->nimpossible, fall, at);
-	else
-		result_warn(r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked "
-			    "IMPOSSIBLE and left out of the saturation", m->nimpossible);
+		mlp_fall_clause(state, sizeof(state), "mlp's", fall, at);
+	result_warn(r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked IMPOSSIBLE "
+		    "and left out of the saturation%s", m->nimpossible, state);
 }
 
 static int multicore_section_run(struct section_run *s, void *result)
