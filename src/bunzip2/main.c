@@ -348,11 +348,14 @@ int main(int argc, char **argv)
 		j.name = "(stdin)";
 		return from_stdin(&j);
 	}
+	/* One decoder for the files in turn (NULL: each makes its own). */
+	j.o.keep = bunzip2_keep_new();
 	for (int i = 0; i < a.nfiles; i++) {
 		int rc = one_file(&j, a.files[i]);
 
 		if (rc > status)
 			status = rc;
 	}
+	bunzip2_keep_free(j.o.keep);
 	return status;
 }

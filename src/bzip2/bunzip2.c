@@ -1151,6 +1151,26 @@ static unsigned threads_for_blocks(struct ctx *c, unsigned threads)
 	return 1;
 }
 
+struct bunzip2_keep {
+	struct bz2_decoder *dec;
+	uint8_t *buf;          /* a window, its bytes of no use */
+	size_t cap;
+};
+
+struct bunzip2_keep *bunzip2_keep_new(void)
+{
+	return calloc(1, sizeof(struct bunzip2_keep));
+}
+
+void bunzip2_keep_free(struct bunzip2_keep *k)
+{
+	if (!k)
+		return;
+	decoder_free(k->dec);
+	pagebuf_unmap(k->buf, k->cap);
+	free(k);
+}
+
 int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wctx,
 		   const struct bunzip2_opts *o, struct bunzip2_summary *sum, struct bunzip2_error *e)
 {
@@ -1160,6 +1180,12 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 	int rc;
 
 	memset(e, 0, sizeof(*e));
+	if (o->keep) {
+		c.dec = o->keep->dec;
+		c.buf = o->keep->buf;
+		c.cap = o->keep->cap;
+		*o->keep = (struct bunzip2_keep){0};
+	}
 	c.chunk = o->chunk_bytes ? o->chunk_bytes : threads > 1 ? POOL_CHUNK : DEFAULT_CHUNK;
 	while (o->max_memory_bytes && threads > 1 && bunzip2_memory_bytes(threads) > o->max_memory_bytes)
 		threads--;
@@ -1194,8 +1220,14 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 	rc = run(&c);
 out:
 	pool_stop(&c);
-	decoder_free(c.dec);
-	pagebuf_unmap(c.buf, c.cap);
+	/* A block that failed may have left the decoder half-way: it and the
+	 * window are kept only after a decode that ended well. */
+	if (o->keep && !rc) {
+		*o->keep = (struct bunzip2_keep){.dec = c.dec, .buf = c.buf, .cap = c.cap};
+	} else {
+		decoder_free(c.dec);
+		pagebuf_unmap(c.buf, c.cap);
+	}
 	free(c.cand);
 	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	c.sum.thread_ns[0] = c.ns;

@@ -406,6 +406,67 @@ TEST(bunzip2_starts_no_more_workers_than_an_ended_input_has_blocks, NEEDS_LIBBZ2
 	free(t);
 }
 
+/* A kept decoder and window serve the next decode on the caller's thread
+ * (it makes no decoder: no warm-up), a pooled decode too (for its
+ * retries); a decode that fails leaves the keep empty, so the next one
+ * makes its own; the bytes are libbz2's every time. */
+TEST(bunzip2_a_kept_decoder_serves_the_next_decode_and_a_failure_empties_it, NEEDS_LIBBZ2)
+{
+	size_t n = 250000, one_len = 0, three_len = 0;
+	uint8_t *t = malloc(n), *one = NULL, *three = NULL, *bad = NULL;
+	struct bunzip2_keep *keep = bunzip2_keep_new();
+	struct {
+		const char *what;
+		int input;             /* 0: one block, 1: corrupt, 2: three blocks */
+		unsigned threads;
+		size_t chunk;
+		int rc;
+		bool warms;            /* it makes its decoder */
+	} steps[] = {
+		{"the first", 0, 1, 0, 0, true},
+		{"the second", 0, 1, 0, 0, false},
+		{"a corrupt one", 1, 1, 0, BUNZIP2_CORRUPT, false},
+		{"the one after it", 0, 1, 0, 0, true},
+		{"three blocks by two workers", 2, 2, 4093, 0, false},
+		{"one block at -n2 after them", 0, 2, 0, 0, false},
+	};
+
+	CHECK(t && keep, "out of memory");
+	if (!t || !keep)
+		goto out;
+	textgen_fill(t, n, TEXTGEN_MARKOV, 12);
+	one = bzip2_fixture_compress(t, 50000, 9, &one_len);
+	three = bzip2_fixture_compress(t, n, 1, &three_len);
+	CHECK(one && three && (bad = malloc(one_len)), "libbz2");
+	if (!one || !three || !bad)
+		goto out;
+	memcpy(bad, one, one_len);
+	bad[one_len / 2] ^= 0x10;
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const uint8_t *z = steps[i].input == 0 ? one : steps[i].input == 1 ? bad : three;
+		size_t len = steps[i].input == 2 ? three_len : one_len, want = steps[i].input == 2 ? n : 50000;
+		struct bunzip2_opts o = {.threads = steps[i].threads, .chunk_bytes = steps[i].chunk, .keep = keep};
+		struct bunzip2_summary sum;
+		struct bunzip2_error e;
+		struct sink s = {0};
+		int rc = bunzip2_decode_memory(z, len, sink_write, &s, &o, &sum, &e);
+
+		CHECK(rc == steps[i].rc && (rc || (s.n == want && !memcmp(s.p, t, want))),
+		      "%s: rc %d (expected %d), %zu of %zu bytes: %s", steps[i].what, rc, steps[i].rc, s.n, want, e.what);
+		if (!rc && sum.threads == 1)
+			CHECK((sum.thread_ns[0].warm_ns > 0) == steps[i].warms, "%s: warm-up %.3f ms, %s", steps[i].what,
+			      sum.thread_ns[0].warm_ns / 1e6, steps[i].warms ? "expected a decoder made" : "expected the kept one");
+		free(s.p);
+	}
+out:
+	bunzip2_keep_free(keep);
+	bunzip2_keep_free(NULL);
+	free(bad);
+	free(one);
+	free(three);
+	free(t);
+}
+
 TEST(bunzip2_skips_a_block_magic_inside_a_block)
 {
 	uint8_t in[512];
