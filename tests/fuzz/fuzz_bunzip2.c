@@ -1,11 +1,12 @@
 /*
  * libFuzzer target: the production decoder (bunzip2.h, what mlpbunzip2
- * runs) over any bytes, on the caller's thread and with two workers (the
- * input read in 509-byte chunks there, so magics and blocks straddle
- * reads, and any input past one chunk starts the workers: one that ends
- * within its first chunk holding one block or none is decoded on the
- * caller's thread). It must never crash, hang or read out of bounds; both runs must
- * give the same status, bytes and refusing block; and against libbz2 the
+ * runs) over any bytes, on the caller's thread (its decoder kept from one
+ * input to the next) and with two workers (the input read in 509-byte
+ * chunks there, so magics and blocks straddle reads, and any input past
+ * one chunk starts the workers: one that ends within its first chunk
+ * holding one block or none is decoded on the caller's thread). It must
+ * never crash, hang or read out of bounds; both runs must give the same
+ * status, bytes and refusing block; and against libbz2 the
  * same accept or refuse, the same bytes on accept, and on a refusal only
  * bytes libbz2 also decoded before refusing (whole blocks of the same
  * bytes). Trailing garbage after a stream is ignored as bzip2 ignores it,
@@ -57,6 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct out one, two, ref;
 	static uint8_t buf[1 << 16];
+	/* The caller's-thread run keeps its decoder and window from one input
+	 * to the next (as mlpbunzip2 does from file to file): what an input
+	 * that decoded left in them must not change the next one's bytes. */
+	static struct bunzip2_keep *keep;
 	struct bunzip2_opts o1 = {.threads = 1, .max_output_bytes = CAP_BYTES};
 	struct bunzip2_opts o2 = {.threads = 2, .max_output_bytes = CAP_BYTES, .chunk_bytes = 509};
 	struct bunzip2_summary s1, s2;
@@ -68,6 +73,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	need(&one);
 	need(&two);
 	need(&ref);
+	if (!keep)
+		keep = bunzip2_keep_new();
+	o1.keep = keep;
 	rc1 = bunzip2_decode_memory(data, size, put, &one, &o1, &s1, &e1);
 	rc2 = bunzip2_decode_memory(data, size, put, &two, &o2, &s2, &e2);
 	if (rc1 && (!e1.what[0] || e1.byte_offset > size))
