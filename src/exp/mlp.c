@@ -369,14 +369,26 @@ void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double
 
 bool mlp_latency_falls_after_traffic(const struct mlp_result *r, double *speedup, unsigned *lanes)
 {
+	double floor_pct = bounds_ratio_floor_pct(r->noise_floor_pct);
+
 	*speedup = NAN;
 	*lanes = 0;
-	for (unsigned c = 1; c < r->ncontrol; c++)
-		if (isfinite(r->control[c].speedup) && !(r->control[c].speedup <= *speedup)) {
-			*speedup = r->control[c].speedup;
+	for (unsigned c = 1; c < r->ncontrol; c++) {
+		double s = r->control[c].speedup;
+
+		if (!isfinite(s))
+			continue;
+		/* A control slower after traffic than before it, beyond the
+		 * floor: the chain's time moved with something else (a
+		 * neighbour, a translation edge), not with the traffic. */
+		if (bounds_exceeded(1.0 / s, 1.0, floor_pct))
+			return false;
+		if (!(s <= *speedup)) {
+			*speedup = s;
 			*lanes = r->control[c].lanes;
 		}
-	return *lanes && bounds_exceeded(*speedup, 1.0, bounds_ratio_floor_pct(r->noise_floor_pct));
+	}
+	return *lanes && bounds_exceeded(*speedup, 1.0, floor_pct);
 }
 
 int mlp_run(const struct mlp_params *p, struct mlp_result *r)

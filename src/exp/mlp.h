@@ -134,10 +134,12 @@ void mlp_analyse(struct mlp_result *r, unsigned repeats, unsigned trials, double
 
 /* Whether a dependent load ran faster after traffic: the control arm (one
  * chain, no overlap), timed right after the lanes point of its K, ran
- * faster at some K > 1 than at K = 1, beyond the floor of a ratio. Its
- * fastest such speedup in *speedup and that K in *lanes. Where it holds,
- * t(1)/t(K) compares an idle load's latency with a loaded one's and can
- * exceed K though K lanes overlap at most K misses. Pure. */
+ * faster at some K > 1 than at K = 1, beyond the floor of a ratio, and at
+ * no K > 1 slower beyond it (a control that also ran slower after traffic
+ * moved with something else, and no state is named). Its fastest such
+ * speedup in *speedup and that K in *lanes. Where it holds, t(1)/t(K)
+ * compares an idle load's latency with a loaded one's and can exceed K
+ * though K lanes overlap at most K misses. Pure. */
 bool mlp_latency_falls_after_traffic(const struct mlp_result *r, double *speedup, unsigned *lanes);
 
 /* Groups of this many trials form one min-of-N estimate. */

@@ -172,7 +172,8 @@ static void synthetic_control(struct mlp_result *r, double ns, double faster)
  * loaded K ran 1.2x faster than K lanes of the idle latency overlap. The
  * marks stand and the report names the state, from the control arm; with
  * a control that ran alike at every K, a planted point is marked and no
- * state named. */
+ * state named; nor with one that ran faster after one K and slower after
+ * another. */
 TEST(mlp_latency_falling_after_traffic_is_named_beside_the_marks)
 {
 	static struct mlp_result r, plain;
@@ -203,6 +204,13 @@ TEST(mlp_latency_falling_after_traffic_is_named_beside_the_marks)
 	CHECK(strstr(text, "IMPOSSIBLE: 1 speedup") && !strstr(text, "the state:"), "a state named:\n%s", text);
 	free(text);
 	free(json);
+	/* A control that ran 1.2x faster after K = 2 but 2.6x slower after K = 4
+	 * (a neighbour, a translation edge): erratic, no state named. */
+	for (unsigned j = 0; j < SYN_TRIALS; j++)
+		r.control[2].trials_ns[j] = SYN_L_NS * 2.6 * (1.0 + 0.001 * j);
+	mlp_analyse(&r, 1, SYN_TRIALS, NAN);
+	CHECK(!mlp_latency_falls_after_traffic(&r, &fall, &at), "an erratic control named a fall of %.3f after K = %u",
+	      fall, at);
 	mlp_result_free(&r);
 	mlp_result_free(&plain);
 }
