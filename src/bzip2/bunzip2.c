@@ -130,11 +130,11 @@ struct pool {
 	bool quit;
 	/* No block will be queued again (the input is read and every block
 	 * found is handed out): a worker with none left exits once its last
-	 * block is written, its memory given back while the coordinator
-	 * writes the others, and none waits to be woken at the end. */
+	 * block is written, and none waits to be woken at the end. */
 	bool drain;
 	pthread_t *th;
 	unsigned nth;
+	unsigned nargs;             /* the workers asked for: nth, or more where a start failed */
 };
 
 struct ctx;
@@ -143,7 +143,7 @@ struct worker_arg {
 	struct pool *p;
 	const struct ctx *c;
 	unsigned index;            /* 0 .. threads - 1 */
-	struct bz2_decoder *d;     /* made by the worker; NULL when it could not */
+	struct bz2_decoder *d;     /* lent by a keep or made by the worker; NULL when it could not */
 	bool warm;                 /* worker_warm has run */
 	/* A block's input past its decoder's spare bytes (a block of barely
 	 * compressible data) is copied here: FIRST_LOOK bytes, small pages,
@@ -152,6 +152,17 @@ struct worker_arg {
 	size_t big_faulted;
 	struct slot *held;         /* the slot whose output is in d's T-vector, until written */
 	struct bunzip2_thread_ns ns;
+};
+
+/* The workers' decoders a keep holds at most (16 x 6 MiB): more workers
+ * make their own each decode. */
+#define KEEP_WORKERS 16
+
+struct bunzip2_keep {
+	struct bz2_decoder *dec;   /* the caller's thread's */
+	uint8_t *buf;              /* a window, its bytes of no use */
+	size_t cap;
+	struct bz2_decoder *workers[KEEP_WORKERS];
 };
 
 struct ctx {
@@ -178,6 +189,9 @@ struct ctx {
 	uint32_t max_block, combined;
 	unsigned stream, block;
 	struct bz2_decoder *dec;   /* the coordinator's own, for retries and one thread */
+	/* What opts.keep lent this decode: its workers' decoders are handed to
+	 * the workers that start and taken back when they end. */
+	struct bunzip2_keep lent;
 	struct pool *pool;
 	struct worker_arg *args;
 	struct bunzip2_thread_ns ns;   /* the coordinator's */
@@ -627,16 +641,20 @@ static void slot_decode(struct worker_arg *w, struct slot *s, const uint8_t *in)
 	}
 }
 
-/* The worker's decoder made on its own thread: the zeroing of its 2 MiB
- * pages runs on every worker at once, while the coordinator reads on, not
- * serially before the first block is handed out. */
+/* The worker's decoder, lent by a keep or made on its own thread: the
+ * zeroing of its 2 MiB pages runs on every worker at once, while the
+ * coordinator reads on, not serially before the first block is handed
+ * out. */
 static void worker_warm(struct worker_arg *w)
 {
-	uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+	if (!w->d) {
+		uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
 
-	if ((w->d = decoder_new()))
+		w->d = decoder_new();
+		w->ns.warm_ns = clock_ns(CLOCK_MONOTONIC) - t0;
+	}
+	if (w->d)
 		bz2_decoder_before_table(w->d, worker_before_table, w);
-	w->ns.warm_ns = clock_ns(CLOCK_MONOTONIC) - t0;
 }
 
 /* Whether the worker has something to do (the pool's lock held): warm
@@ -678,8 +696,6 @@ static void *worker_main(void *arg)
 			while (w->held && !p->quit)
 				pthread_cond_wait(&p->written, &p->mu);
 			pthread_mutex_unlock(&p->mu);
-			decoder_free(w->d);
-			w->d = NULL;
 			pagebuf_unmap(w->big_in, FIRST_LOOK);
 			w->big_in = NULL;
 			w->ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -717,6 +733,7 @@ static int pool_start(struct ctx *c, unsigned threads)
 	if (!p)
 		return -ENOMEM;
 	p->nslots = 2 * threads;
+	p->nargs = threads;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->th = calloc(threads, sizeof(*p->th));
 	c->args = calloc(threads, sizeof(*c->args));
@@ -735,6 +752,10 @@ static int pool_start(struct ctx *c, unsigned threads)
 		c->args[i].p = p;
 		c->args[i].c = c;
 		c->args[i].index = i;
+		if (i < KEEP_WORKERS) {
+			c->args[i].d = c->lent.workers[i];
+			c->lent.workers[i] = NULL;
+		}
 		if (pthread_create(&p->th[i], NULL, worker_main, &c->args[i]))
 			break;
 		p->nth++;
@@ -769,6 +790,13 @@ static void pool_stop(struct ctx *c)
 		if (i + 1 < BUNZIP2_TIMED_THREADS)
 			c->sum.thread_ns[i + 1] = c->args[i].ns;
 	}
+	/* The workers' decoders back to what the keep lent (freed with it
+	 * unless the decode ends well), past its room freed now. */
+	for (unsigned i = 0; c->args && i < p->nargs; i++)
+		if (i < KEEP_WORKERS)
+			c->lent.workers[i] = c->args[i].d;
+		else
+			decoder_free(c->args[i].d);
 	pthread_cond_destroy(&p->written);
 	pthread_cond_destroy(&p->done);
 	pthread_cond_destroy(&p->work);
@@ -1151,23 +1179,26 @@ static unsigned threads_for_blocks(struct ctx *c, unsigned threads)
 	return 1;
 }
 
-struct bunzip2_keep {
-	struct bz2_decoder *dec;
-	uint8_t *buf;          /* a window, its bytes of no use */
-	size_t cap;
-};
-
 struct bunzip2_keep *bunzip2_keep_new(void)
 {
 	return calloc(1, sizeof(struct bunzip2_keep));
+}
+
+/* What k holds, freed; k itself stays. */
+static void keep_release(struct bunzip2_keep *k)
+{
+	decoder_free(k->dec);
+	pagebuf_unmap(k->buf, k->cap);
+	for (unsigned i = 0; i < KEEP_WORKERS; i++)
+		decoder_free(k->workers[i]);
+	*k = (struct bunzip2_keep){0};
 }
 
 void bunzip2_keep_free(struct bunzip2_keep *k)
 {
 	if (!k)
 		return;
-	decoder_free(k->dec);
-	pagebuf_unmap(k->buf, k->cap);
+	keep_release(k);
 	free(k);
 }
 
@@ -1181,10 +1212,11 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 
 	memset(e, 0, sizeof(*e));
 	if (o->keep) {
-		c.dec = o->keep->dec;
-		c.buf = o->keep->buf;
-		c.cap = o->keep->cap;
+		c.lent = *o->keep;
 		*o->keep = (struct bunzip2_keep){0};
+		c.dec = c.lent.dec;
+		c.buf = c.lent.buf;
+		c.cap = c.lent.cap;
 	}
 	c.chunk = o->chunk_bytes ? o->chunk_bytes : threads > 1 ? POOL_CHUNK : DEFAULT_CHUNK;
 	while (o->max_memory_bytes && threads > 1 && bunzip2_memory_bytes(threads) > o->max_memory_bytes)
@@ -1220,14 +1252,15 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 	rc = run(&c);
 out:
 	pool_stop(&c);
-	/* A block that failed may have left the decoder half-way: it and the
-	 * window are kept only after a decode that ended well. */
-	if (o->keep && !rc) {
-		*o->keep = (struct bunzip2_keep){.dec = c.dec, .buf = c.buf, .cap = c.cap};
-	} else {
-		decoder_free(c.dec);
-		pagebuf_unmap(c.buf, c.cap);
-	}
+	/* A block that failed may have left a decoder half-way: the decoders
+	 * and the window are kept only after a decode that ended well. */
+	c.lent.dec = c.dec;
+	c.lent.buf = c.buf;
+	c.lent.cap = c.cap;
+	if (o->keep && !rc)
+		*o->keep = c.lent;
+	else
+		keep_release(&c.lent);
 	free(c.cand);
 	c.ns.cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
 	c.sum.thread_ns[0] = c.ns;

@@ -408,8 +408,9 @@ TEST(bunzip2_starts_no_more_workers_than_an_ended_input_has_blocks, NEEDS_LIBBZ2
 
 /* A kept decoder and window serve the next decode on the caller's thread
  * (it makes no decoder: no warm-up), a pooled decode too (for its
- * retries); a decode that fails leaves the keep empty, so the next one
- * makes its own; the bytes are libbz2's every time. */
+ * retries), and the workers' decoders the next pooled decode's workers;
+ * a decode that fails leaves the keep empty, so the next one makes its
+ * own; the bytes are libbz2's every time. */
 TEST(bunzip2_a_kept_decoder_serves_the_next_decode_and_a_failure_empties_it, NEEDS_LIBBZ2)
 {
 	size_t n = 250000, one_len = 0, three_len = 0;
@@ -421,14 +422,18 @@ TEST(bunzip2_a_kept_decoder_serves_the_next_decode_and_a_failure_empties_it, NEE
 		unsigned threads;
 		size_t chunk;
 		int rc;
-		bool warms;            /* it makes its decoder */
+		bool warms;            /* it makes its decoder (or its workers theirs) */
 	} steps[] = {
 		{"the first", 0, 1, 0, 0, true},
 		{"the second", 0, 1, 0, 0, false},
 		{"a corrupt one", 1, 1, 0, BUNZIP2_CORRUPT, false},
 		{"the one after it", 0, 1, 0, 0, true},
-		{"three blocks by two workers", 2, 2, 4093, 0, false},
+		{"three blocks by two workers", 2, 2, 4093, 0, true},
+		{"three blocks by two workers again", 2, 2, 4093, 0, false},
 		{"one block at -n2 after them", 0, 2, 0, 0, false},
+		{"three blocks by two workers after it", 2, 2, 4093, 0, false},
+		{"a corrupt one at -n2", 1, 2, 509, BUNZIP2_CORRUPT, false},
+		{"three blocks by two workers after that", 2, 2, 4093, 0, true},
 	};
 
 	CHECK(t && keep, "out of memory");
@@ -456,6 +461,15 @@ TEST(bunzip2_a_kept_decoder_serves_the_next_decode_and_a_failure_empties_it, NEE
 		if (!rc && sum.threads == 1)
 			CHECK((sum.thread_ns[0].warm_ns > 0) == steps[i].warms, "%s: warm-up %.3f ms, %s", steps[i].what,
 			      sum.thread_ns[0].warm_ns / 1e6, steps[i].warms ? "expected a decoder made" : "expected the kept one");
+		/* The first worker warms up in every pooled decode (the first
+		 * chunk holds a block), so it always has a decoder to keep; the
+		 * second only once the scan finds a second block, which may come
+		 * after the first has taken them all, so whether it had one to
+		 * keep depends on the timing. */
+		if (!rc && sum.threads > 1)
+			CHECK((sum.thread_ns[1].warm_ns > 0) == steps[i].warms, "%s: the first worker's warm-up %.3f ms, %s",
+			      steps[i].what, sum.thread_ns[1].warm_ns / 1e6,
+			      steps[i].warms ? "expected a decoder made" : "expected the kept one");
 		free(s.p);
 	}
 out:
