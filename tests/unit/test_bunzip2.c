@@ -768,10 +768,11 @@ TEST(bunzip2_limits_and_a_stopped_writer, NEEDS_LIBBZ2)
 
 /* ---- mlpbunzip2's arguments ---- */
 
+/* The files parsed point into argv, as main's do: it outlives the call. */
 static int parse(const char *line, struct bunzip2_args *a, char *err, size_t errlen)
 {
 	static char copy[256];
-	char *argv[16];
+	static char *argv[16];
 	int argc = 0;
 
 	snprintf(copy, sizeof(copy), "mlpbunzip2 %s", line);
