@@ -134,7 +134,9 @@ struct pool {
 	bool drain;
 	pthread_t *th;
 	unsigned nth;
-	unsigned nargs;             /* the workers asked for: nth, or more where a start failed */
+	/* The workers' arguments set up, each given what the keep lent it:
+	 * nth, or one more where a thread's start failed. */
+	unsigned nargs;
 };
 
 struct ctx;
@@ -733,7 +735,6 @@ static int pool_start(struct ctx *c, unsigned threads)
 	if (!p)
 		return -ENOMEM;
 	p->nslots = 2 * threads;
-	p->nargs = threads;
 	p->slots = calloc(p->nslots, sizeof(*p->slots));
 	p->th = calloc(threads, sizeof(*p->th));
 	c->args = calloc(threads, sizeof(*c->args));
@@ -756,6 +757,7 @@ static int pool_start(struct ctx *c, unsigned threads)
 			c->args[i].d = c->lent.workers[i];
 			c->lent.workers[i] = NULL;
 		}
+		p->nargs = i + 1;
 		if (pthread_create(&p->th[i], NULL, worker_main, &c->args[i]))
 			break;
 		p->nth++;
