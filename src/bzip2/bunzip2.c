@@ -191,8 +191,9 @@ struct ctx {
 	uint32_t max_block, combined;
 	unsigned stream, block;
 	struct bz2_decoder *dec;   /* the coordinator's own, for retries and one thread */
-	/* What opts.keep lent this decode: its workers' decoders are handed to
-	 * the workers that start and taken back when they end. */
+	/* What opts.keep lent this decode: its decoder and window move to dec
+	 * and buf for the decode and back at its end; its workers' decoders
+	 * are handed to the workers that start and taken back when they end. */
 	struct bunzip2_keep lent;
 	struct pool *pool;
 	struct worker_arg *args;
@@ -1219,6 +1220,9 @@ int bunzip2_decode(bunzip2_read_fn rd, void *rctx, bunzip2_write_fn wr, void *wc
 		c.dec = c.lent.dec;
 		c.buf = c.lent.buf;
 		c.cap = c.lent.cap;
+		c.lent.dec = NULL;
+		c.lent.buf = NULL;
+		c.lent.cap = 0;
 	}
 	c.chunk = o->chunk_bytes ? o->chunk_bytes : threads > 1 ? POOL_CHUNK : DEFAULT_CHUNK;
 	while (o->max_memory_bytes && threads > 1 && bunzip2_memory_bytes(threads) > o->max_memory_bytes)

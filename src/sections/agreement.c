@@ -9,7 +9,6 @@
 #include "analyse/agreement.h"
 #include "exp/app/bzip2.h"
 #include "report/agreement_out.h"
-#include "report/mlp_out.h"
 #include "run/run.h"
 #include "sections/app.h"
 #include "sections/latency.h"
@@ -83,17 +82,12 @@ static void add_multicore_chase(struct agreement_result *a, const struct latency
 				const struct multicore_result *mc, const struct report *r)
 {
 	struct agreement_chase c;
-	char state[192];
-	double fall;
-	unsigned at;
-	int n;
+	char state[192], fall[128];
 
 	if (!mc || !mc->npoints || !isfinite(mc->t1_single_ns) || !mc->pages_requested)
 		return;
-	n = snprintf(state, sizeof(state), "each trial right after T = %u, K = %u's traffic",
-		     mc->thread_counts[mc->ncounts - 1], mc->max_lanes);
-	if (mlp_section_latency_falls_after_traffic(r, &fall, &at) && (size_t)n < sizeof(state))
-		mlp_fall_clause(state + n, sizeof(state) - (size_t)n, "mlp's", fall, at);
+	snprintf(state, sizeof(state), "each trial right after T = %u, K = %u's traffic%s",
+		 mc->thread_counts[mc->ncounts - 1], mc->max_lanes, mlp_section_fall_clause(r, fall, sizeof(fall)));
 	c = (struct agreement_chase){
 		.section = "multicore T=1 K=1", .ns = mc->t1_single_ns, .set_bytes = mc->per_thread_bytes,
 		.huge = !strcmp(mc->pages_requested, "huge"),

@@ -407,12 +407,14 @@ const struct mlp_arms *mlp_section_result(const struct report *r)
 	return registry_result(r, &section_mlp);
 }
 
-bool mlp_section_latency_falls_after_traffic(const struct report *r, double *speedup, unsigned *lanes)
+const char *mlp_section_fall_clause(const struct report *r, char *buf, size_t len)
 {
 	const struct mlp_arms *a = mlp_section_result(r);
+	double fall;
+	unsigned at;
 
 	for (int i = 0; a && i < a->n; i++)
-		if (mlp_latency_falls_after_traffic(&a->arm[i], speedup, lanes))
-			return true;
-	return false;
+		if (mlp_latency_falls_after_traffic(&a->arm[i], &fall, &at))
+			return mlp_fall_clause(buf, len, "mlp's", fall, at);
+	return "";
 }

@@ -9,7 +9,6 @@
 #include "frame/registry.h"
 
 #include "report/multicore_out.h"
-#include "report/mlp_out.h"
 #include "core/team.h"
 #include "frame/plan.h"
 #include "sections/mlp.h"
@@ -108,14 +107,10 @@ static size_t multicore_section_peak(const struct topo *t, bool quick, unsigned 
  * the state moves the ratio and no arm of this section can show it. */
 static void warn_impossible(struct report *r, const struct multicore_result *m)
 {
-	char state[128] = "";
-	double fall;
-	unsigned at;
+	char state[128];
 
-	if (mlp_section_latency_falls_after_traffic(r, &fall, &at))
-		mlp_fall_clause(state, sizeof(state), "mlp's", fall, at);
 	result_warn(r, "multicore: %u concurrency figure(s) above threads x lanes after a re-time, marked IMPOSSIBLE "
-		    "and left out of the saturation%s", m->nimpossible, state);
+		    "and left out of the saturation%s", m->nimpossible, mlp_section_fall_clause(r, state, sizeof(state)));
 }
 
 static int multicore_section_run(struct section_run *s, void *result)
