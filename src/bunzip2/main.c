@@ -175,6 +175,11 @@ static void report_times(const struct job *j, const struct bunzip2_summary *s)
 			i ? "worker" : "coordinator", i, t->cpu_ns / 1e6, t->wait_ns / 1e6, t->warm_ns / 1e6,
 			t->blocks);
 	}
+	if (s->threads > 1)
+		fprintf(stderr, PROG ": %s: workers %s\n", j->name,
+			!s->workers_bound      ? "unbound (not one for each CPU this process may run on)"
+			: s->workers_let_go ? "bound one to a CPU, let go (a block kept the writing waiting)"
+				      : "bound one to a CPU");
 }
 
 static int decode_fd(const struct job *j, int in, int out)
@@ -320,6 +325,19 @@ static int one_file(struct job *j, const char *path)
 	return rc;
 }
 
+/* The CPUs this process may run on, for the workers to be bound one to
+ * each when there are as many of them (bunzip2.h's bind_cpus). */
+static void cpus_to_bind(struct bunzip2_opts *o)
+{
+	static int cpus[HOST_CPUS_MAX];
+	int n = host_self_cpu_list(cpus, HOST_CPUS_MAX);
+
+	if (n > 1 && n <= HOST_CPUS_MAX) {
+		o->bind_cpus = cpus;
+		o->nbind_cpus = (unsigned)n;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct bunzip2_args a;
@@ -342,6 +360,7 @@ int main(int argc, char **argv)
 	memset(&j, 0, sizeof(j));
 	j.a = &a;
 	j.o.threads = a.threads ? a.threads : (unsigned)host_self_cpus();
+	cpus_to_bind(&j.o);
 	quiet_signals = a.quiet;
 	signals_catch();
 	if (!a.nfiles) {

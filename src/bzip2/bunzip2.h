@@ -12,6 +12,7 @@
 #ifndef MLPSCOPE_BZIP2_BUNZIP2_H
 #define MLPSCOPE_BZIP2_BUNZIP2_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,14 @@ struct bunzip2_opts {
 	 * even one does. */
 	size_t max_memory_bytes;
 	size_t chunk_bytes;        /* the read size (0: 1 MiB, 256 KiB with workers) */
+	/* The CPUs the caller may run on, or NULL. With as many workers as
+	 * these (Linux), worker i starts bound to bind_cpus[i], so that other
+	 * work on a CPU takes that CPU's share from one worker (left to
+	 * itself, Linux may keep two workers on one CPU while the other runs
+	 * a busy neighbour). They are let go if the block whose turn it is
+	 * keeps the writing waiting 100 ms: its CPU may be held by other work. */
+	const int *bind_cpus;
+	unsigned nbind_cpus;
 };
 
 /* Up to cap bytes into buf: how many (0 only at the end of the input), or
@@ -75,6 +84,8 @@ struct bunzip2_summary {
 	unsigned streams, blocks;
 	uint64_t garbage_offset, garbage_bytes;
 	unsigned threads;          /* the workers used (after max_memory_bytes) */
+	bool workers_bound;        /* one to a CPU (opts.bind_cpus) */
+	bool workers_let_go;       /* ... and let go: a block kept the writing waiting */
 	/* The largest buffer that held a block's output, in bytes: at most
 	 * BUNZIP2_BUFFER_MAX_BYTES whatever the blocks expand to (one of long
 	 * runs is held before its run-length stage and written in pieces). */

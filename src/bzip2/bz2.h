@@ -377,6 +377,9 @@ uint64_t *bz2_scan_blocks(const uint8_t *in, size_t len, size_t *count);
 /* For tests: false scans with the baseline ISA's vectors where the CPU
  * also has AVX2 (true unless set). */
 extern bool bz2_scan_wide;
+/* For tests: how long bunzip2.h's decode waits for one block while its
+ * workers are bound to CPUs before it lets them go (100 unless set). */
+extern unsigned bunzip2_bound_wait_ms;
 
 /* A decoder's own buffers (one per worker). */
 struct bz2_decoder;

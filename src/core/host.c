@@ -405,6 +405,11 @@ int host_self_cpus(void)
 	return n > 1 ? n : 1;
 }
 
+int host_self_cpu_list(int *cpus, int max)
+{
+	return host_live_allowed_cpus(cpus, max);
+}
+
 /* ---- CPUs ---- */
 
 int host_online_cpus(void)

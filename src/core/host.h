@@ -76,6 +76,10 @@ size_t host_self_page_bytes(void);
  * measurement (parsing many files at once, mlpbunzip2's workers), never a
  * fact about the recorded host. */
 int host_self_cpus(void);
+/* Those CPUs' numbers, ascending, the same way (always this machine's;
+ * the quota not applied): writes at most max, returns how many there are
+ * (may exceed max), or -errno. */
+int host_self_cpu_list(int *cpus, int max);
 
 /* ---- CPUs ---- */
 
