@@ -177,9 +177,9 @@ static void report_times(const struct job *j, const struct bunzip2_summary *s)
 	}
 	if (s->threads > 1)
 		fprintf(stderr, PROG ": %s: workers %s\n", j->name,
-			!s->workers_bound      ? "unbound (not one for each CPU this process may run on)"
+			!s->workers_bound    ? "unbound (not one for each CPU this process may run on)"
 			: s->workers_let_go ? "bound one to a CPU, let go (a block kept the writing waiting)"
-				      : "bound one to a CPU");
+					    : "bound one to a CPU");
 }
 
 static int decode_fd(const struct job *j, int in, int out)

@@ -164,6 +164,7 @@ struct worker_arg {
 	uint8_t *big_in;
 	size_t big_faulted;
 	struct slot *held;         /* the slot whose output is in d's T-vector, until written */
+	bool exited;               /* past its last use of the pool's lock: its thread id may be reused */
 	struct bunzip2_thread_ns ns;
 };
 
@@ -709,6 +710,7 @@ static void *worker_main(void *arg)
 			/* Its last block's output is in its decoder until written. */
 			while (w->held && !p->quit)
 				pthread_cond_wait(&p->written, &p->mu);
+			w->exited = true;
 			pthread_mutex_unlock(&p->mu);
 			pagebuf_unmap(w->big_in, FIRST_LOOK);
 			w->big_in = NULL;
@@ -805,6 +807,21 @@ static void pool_drain(struct pool *p)
 	pthread_mutex_unlock(&p->mu);
 }
 
+/* The workers free to run on any of the CPUs again (the pool's lock
+ * held, so none of them exits meanwhile): a worker bound to a CPU that
+ * other work holds runs only as that work lets it. */
+static void workers_let_go(struct ctx *c)
+{
+	struct pool *p = c->pool;
+
+	if (!worker_cpus_bound(p->cpus))
+		return;
+	for (unsigned i = 0; i < p->nth; i++)
+		if (!c->args[i].exited)
+			worker_cpus_unbind(p->cpus, p->th[i]);
+	worker_cpus_let_go(p->cpus);
+}
+
 static void pool_stop(struct ctx *c)
 {
 	struct pool *p = c->pool;
@@ -815,10 +832,9 @@ static void pool_stop(struct ctx *c)
 	p->quit = true;
 	pthread_cond_broadcast(&p->work);
 	pthread_cond_broadcast(&p->written);
+	/* Each still has to run its way out. */
+	workers_let_go(c);
 	pthread_mutex_unlock(&p->mu);
-	/* A worker bound to a CPU that other work holds would run its way
-	 * out only when that work lets it. */
-	worker_cpus_release(p->cpus, p->th, p->nth);
 	for (unsigned i = 0; i < p->nth; i++) {
 		pthread_join(p->th[i], NULL);
 		if (i + 1 < BUNZIP2_TIMED_THREADS)
@@ -947,7 +963,7 @@ static struct slot *wait_head(struct ctx *c)
 		} else if (clock_ns(CLOCK_MONOTONIC) < deadline) {
 			pthread_cond_timedwait(&p->done, &p->mu, &until);
 		} else {
-			worker_cpus_release(p->cpus, p->th, p->nth);
+			workers_let_go(c);
 			c->sum.workers_let_go = true;
 		}
 	}

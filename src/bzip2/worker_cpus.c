@@ -57,13 +57,16 @@ int worker_cpus_start(const struct worker_cpus *wc, unsigned i, pthread_t *th, v
 	return rc ? pthread_create(th, NULL, fn, arg) : 0;
 }
 
-void worker_cpus_release(struct worker_cpus *wc, const pthread_t *th, unsigned n)
+void worker_cpus_unbind(const struct worker_cpus *wc, pthread_t th)
 {
-	if (!wc || !wc->bound)
-		return;
-	for (unsigned i = 0; i < n; i++)
-		pthread_setaffinity_np(th[i], sizeof(wc->allowed), &wc->allowed);
-	wc->bound = false;
+	if (wc)
+		pthread_setaffinity_np(th, sizeof(wc->allowed), &wc->allowed);
+}
+
+void worker_cpus_let_go(struct worker_cpus *wc)
+{
+	if (wc)
+		wc->bound = false;
 }
 
 bool worker_cpus_bound(const struct worker_cpus *wc)
@@ -92,9 +95,14 @@ int worker_cpus_start(const struct worker_cpus *wc, unsigned i, pthread_t *th, v
 	return pthread_create(th, NULL, fn, arg);
 }
 
-void worker_cpus_release(struct worker_cpus *wc, const pthread_t *th, unsigned n)
+void worker_cpus_unbind(const struct worker_cpus *wc, pthread_t th)
 {
-	(void)wc, (void)th, (void)n;
+	(void)wc, (void)th;
+}
+
+void worker_cpus_let_go(struct worker_cpus *wc)
+{
+	(void)wc;
 }
 
 bool worker_cpus_bound(const struct worker_cpus *wc)

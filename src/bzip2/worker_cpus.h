@@ -27,8 +27,11 @@ struct worker_cpus *worker_cpus_plan(const int *cpus, unsigned ncpus, unsigned w
 /* Worker i started on its CPU: pthread_create's result (a CPU that cannot
  * be had, say taken from the process meanwhile, starts it unbound). */
 int worker_cpus_start(const struct worker_cpus *wc, unsigned i, pthread_t *th, void *(*fn)(void *), void *arg);
-/* The n threads free to run on any of the planned CPUs again; once. */
-void worker_cpus_release(struct worker_cpus *wc, const pthread_t *th, unsigned n);
+/* Thread th free to run on any of the planned CPUs again. th must still
+ * be running: the id of a thread that has returned may be another's. */
+void worker_cpus_unbind(const struct worker_cpus *wc, pthread_t th);
+/* Marks the plan's threads let go (each running one unbound first). */
+void worker_cpus_let_go(struct worker_cpus *wc);
 /* Whether the workers are still bound (false for NULL). */
 bool worker_cpus_bound(const struct worker_cpus *wc);
 void worker_cpus_free(struct worker_cpus *wc);

@@ -159,7 +159,9 @@ TEST(worker_cpus_start_each_worker_on_its_cpu_and_let_go, NEEDS_HOST)
 	CHECK(started == 2, "%u of 2 threads started", started);
 	if (started == 2) {
 		pthread_barrier_wait(&bound);
-		worker_cpus_release(wc, th, 2);
+		for (unsigned i = 0; i < 2; i++)
+			worker_cpus_unbind(wc, th[i]);
+		worker_cpus_let_go(wc);
 		CHECK(!worker_cpus_bound(wc), "still bound after the release");
 		pthread_barrier_wait(&released);
 		for (unsigned i = 0; i < 2; i++) {
