@@ -37,11 +37,12 @@ struct bunzip2_error {
 	char what[200];
 };
 
-/* A decoder kept from one decode to the next on the caller's thread:
- * files decoded in turn make it once (6 MiB of huge pages made resident,
- * 0.5 ms when the machine has them ready, over ten times that on a guest
- * whose host must back them again: most of a small file's decode). For
- * one decode at a time; a decode that fails leaves it empty. */
+/* A decoder kept from one decode to the next on the caller's thread,
+ * with the input window, the workers' decoders and their spare outputs:
+ * files decoded in turn make them once (6 MiB of huge pages made resident
+ * a decoder, 0.5 ms when the machine has them ready, over ten times that
+ * on a guest whose host must back them again: most of a small file's
+ * decode). For one decode at a time; a decode that fails leaves it empty. */
 struct bunzip2_keep;
 
 /* NULL when memory ran out. */
