@@ -529,8 +529,12 @@ TEST(bzip2_processes_live_runs_the_real_decoder, NEEDS_HOST | NEEDS_BINARY | NEE
 	free(bz);
 	o1 = row_named(&x, "mlpbunzip2 -n1");
 	CHECK(o1 && o1->installed, "mlpbunzip2 found beside the test binary");
-	CHECK(o1->check == APP_BZ2_PROC_CHECK_OK && o1->nruns == 1 && o1->median_seconds > 0 && !o1->failure[0],
-	      "ours: check %d, %u runs, failure '%s'", o1->check, o1->nruns, o1->failure);
+	/* One round, and one more of ours where -n2 came out faster than the
+	 * CPUs allow: one round of a decode of a few ms, which a stall of the
+	 * host's (a huge page it must back again: 10 ms) can double. */
+	CHECK(o1->check == APP_BZ2_PROC_CHECK_OK && o1->nruns == 1u + x.retimed && o1->median_seconds > 0 &&
+		      !o1->failure[0],
+	      "ours: check %d, %u runs (retimed %d), failure '%s'", o1->check, o1->nruns, x.retimed, o1->failure);
 	for (unsigned i = 0; i < x.nrows; i++)
 		CHECK(!x.rows[i].installed || x.rows[i].check == APP_BZ2_PROC_CHECK_OK, "%s: check %d, failure '%s'",
 		      x.rows[i].label, x.rows[i].check, x.rows[i].failure);
