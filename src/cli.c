@@ -1,6 +1,7 @@
 /*
- * Parsing the command line, and --help. The options every command takes
- * are here; every other option is declared by the sections that read it
+ * Parsing the command line, and --help. The options several commands
+ * take are here, each taken where the command's row says it applies;
+ * every other option is declared by the sections that read it
  * (their rows' .options), and this file finds, parses and refuses options
  * from those declarations. Commands, their help, their operands and the
  * outputs each can write come from the registry's rows; this file names no
@@ -23,13 +24,12 @@
 
 #define F(x) offsetof(struct options, x)
 
-/* The options every command takes, meaning the same for each: where to
- * write, where to run, which seed, how short. --budget and --threads are
- * shared too, but a section opts into them (frame/options.c); every
- * other option is declared by the sections that read it. */
+/* The options several commands take, meaning the same for each: where to
+ * write, where to run, how short; which commands take each follows from
+ * what their rows say they do (shared_taken). --budget, --threads and
+ * --seed are shared too, but a section opts into them (frame/options.c);
+ * every other option is declared by the sections that read it. */
 static const struct option_spec shared[] = {
-	{.name = "seed", .arg = "N", .kind = OPTION_U64, .hi = UINT64_MAX, .deflt = "1", .help = "permutation seed",
-	 .field = F(seed)},
 	{.name = "cpu", .arg = "N", .kind = OPTION_INT, .hi = 1023, .deflt = "the first allowed",
 	 .help = "CPU to pin to", .field = F(cpu)},
 	{.name = "html", .arg = "FILE", .kind = OPTION_STRING, .field = F(html_path),
@@ -91,6 +91,50 @@ static bool is_shared(const struct option_spec *d)
 	return d >= shared && d < shared + NSHARED;
 }
 
+/* The outputs besides stdout: a row's .outputs bit, the shared option's field. */
+static const struct {
+	unsigned bit;
+	size_t field;
+} outputs[] = {
+	{SECTION_OUT_JSON, F(json_path)}, {SECTION_OUT_HTML, F(html_path)}, {SECTION_OUT_SVG, F(svg_dir)},
+	{SECTION_OUT_CSV, F(csv_dir)},    {SECTION_OUT_PROM, F(prom_path)},
+};
+
+#define NOUTPUTS (sizeof(outputs) / sizeof(outputs[0]))
+
+/* The shared option landing in the field. */
+static const struct option_spec *shared_at(size_t field)
+{
+	size_t i = 0;
+
+	while (i + 1 < NSHARED && shared[i].field != field)
+		i++;
+	return &shared[i];
+}
+
+static bool measures(const struct section *c)
+{
+	return c->kind == SECTION_MEASURE || c->kind == SECTION_REPORT;
+}
+
+static bool option_applies(const char *name, const struct section *c);
+
+/* Whether command c takes the shared option d: an output its row says it
+ * writes; --cpu and --archive where it measures (a command reading files
+ * pins nothing, and only a measured result names the binary that made
+ * it); --quick where it takes --budget, the budget --quick shortens. */
+static bool shared_taken(const struct option_spec *d, const struct section *c)
+{
+	for (size_t i = 0; i < NOUTPUTS; i++)
+		if (d->field == outputs[i].field)
+			return (c->outputs & outputs[i].bit) != 0;
+	if (d->field == F(cpu) || d->field == F(archive_dir))
+		return measures(c);
+	if (d->field == F(quick))
+		return option_applies(option_budget.name, c);
+	return true;
+}
+
 /* Whether row r's declaration d is taken when command c runs: c's own,
  * or an in_report row's under the full report unless declared alone. */
 static bool taken_under(const struct section *c, const struct section *r, const struct option_spec *d)
@@ -103,8 +147,10 @@ static bool option_applies(const char *name, const struct section *c)
 {
 	size_t len = strlen(name);
 
-	if (!c || !find_opt(name, len) || is_shared(find_opt(name, len)))
+	if (!c || !find_opt(name, len))
 		return true;
+	if (is_shared(find_opt(name, len)))
+		return shared_taken(find_opt(name, len), c);
 	for (size_t i = 0; i < registry_count; i++) {
 		const struct option_spec *d = declared_by(registry[i], name, len);
 
@@ -114,8 +160,8 @@ static bool option_applies(const char *name, const struct section *c)
 	return false;
 }
 
-/* The sections that declare the option, space-separated in report order;
- * in_report when the full report takes it through one of its rows. */
+/* The commands besides the full report that take the option,
+ * space-separated in report order; in_report when the full report takes it. */
 static void option_takers(const char *name, char *takers, size_t len, bool *in_report)
 {
 	size_t used = 0;
@@ -123,14 +169,48 @@ static void option_takers(const char *name, char *takers, size_t len, bool *in_r
 	takers[0] = 0;
 	*in_report = false;
 	for (size_t i = 0; i < registry_count; i++) {
-		const struct option_spec *d = declared_by(registry[i], name, strlen(name));
+		const struct section *r = registry[i];
 
-		if (!d)
-			continue;
-		*in_report |= registry[i]->in_report && !d->alone;
-		used += (size_t)snprintf(takers + used, used < len ? len - used : 0, "%s%s", used ? " " : "",
-					 registry[i]->name);
+		if (r->kind == SECTION_REPORT)
+			*in_report = option_applies(name, r);
+		else if (!r->report_only && r->kind != SECTION_HELP && option_applies(name, r))
+			used += (size_t)snprintf(takers + used, used < len ? len - used : 0, "%s%s", used ? " " : "",
+						 r->name);
 	}
+}
+
+/* Who takes a shared option, as help leads its line with: "every
+ * measuring command" where each does, then the other commands that take
+ * it; false (who empty) when every command does. */
+static bool shared_takers(const char *name, char *who, size_t len)
+{
+	size_t used = 0, measuring = 0, measuring_taking = 0, not_taking = 0;
+	bool grouped;
+
+	who[0] = 0;
+	for (size_t i = 0; i < registry_count; i++) {
+		const struct section *r = registry[i];
+		bool take = option_applies(name, r);
+
+		if (r->report_only || r->kind == SECTION_HELP)
+			continue;
+		not_taking += !take;
+		measuring += measures(r);
+		measuring_taking += measures(r) && take;
+	}
+	if (!not_taking)
+		return false;
+	grouped = measuring_taking == measuring;
+	if (grouped)
+		used += (size_t)snprintf(who, len, "every measuring command");
+	for (size_t i = 0; i < registry_count; i++) {
+		const struct section *r = registry[i];
+
+		if (r->report_only || r->kind == SECTION_HELP || (grouped && measures(r)) || !option_applies(name, r))
+			continue;
+		used += (size_t)snprintf(who + used, used < len ? len - used : 0, "%s%s", used ? ", " : "", r->name);
+	}
+	return true;
 }
 
 static bool is_dir(const char *path)
@@ -180,32 +260,39 @@ static void set_defaults(struct options *o)
 	o->cpu = -1;
 }
 
+/* The outputs c can write, as "--json FILE or --html FILE", else what it
+ * writes instead. */
+static void outputs_accepted(const struct section *c, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; i < NOUTPUTS; i++)
+		if (c->outputs & outputs[i].bit)
+			used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s--%s %s", used ? " or " : "",
+						 shared_at(outputs[i].field)->name, shared_at(outputs[i].field)->arg);
+	if (!used)
+		snprintf(out, len, "its text on stdout only");
+}
+
 /* An output the command cannot write is refused, not silently dropped:
  * each registry row says which it writes. */
 static int check_outputs_apply(const struct options *o, char *err, size_t errlen)
 {
-	static const struct {
-		unsigned bit;
-		const char *flag;
-		size_t field;
-	} outs[] = {
-		{SECTION_OUT_JSON, "--json", F(json_path)},
-		{SECTION_OUT_HTML, "--html", F(html_path)},
-		{SECTION_OUT_SVG, "--svg", F(svg_dir)},
-		{SECTION_OUT_CSV, "--csv", F(csv_dir)},
-		{SECTION_OUT_PROM, "--prom", F(prom_path)},
-	};
-	unsigned can = o->command->outputs;
+	char accepted[120];
 
-	/* Only a measuring command's result names the binary that made it. */
-	if (o->archive_dir && o->command->kind != SECTION_MEASURE && o->command->kind != SECTION_REPORT)
+	if (o->archive_dir && !measures(o->command))
 		return usage_fail(err, errlen, "--archive: %s writes no measured result (expected --archive DIR with a "
 				  "measuring command, e.g. latency)", command_name(o));
-	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++)
-		if (*(const char *const *)((const char *)o + outs[i].field) && !(can & outs[i].bit))
-			return usage_fail(err, errlen, "%s: %s writes no such file (expected %s)", outs[i].flag,
-				    command_name(o), (can & (SECTION_OUT_HTML | SECTION_OUT_SVG)) ?
-				    "--html FILE or --svg DIR" : "its text on stdout only");
+	for (size_t i = 0; i < NOUTPUTS; i++) {
+		const char *given = *(const char *const *)((const char *)o + outputs[i].field);
+
+		if (given && !(o->command->outputs & outputs[i].bit)) {
+			outputs_accepted(o->command, accepted, sizeof(accepted));
+			return usage_fail(err, errlen, "--%s: %s writes no such file (expected %s)",
+					  shared_at(outputs[i].field)->name, command_name(o), accepted);
+		}
+	}
 	return 0;
 }
 
@@ -460,7 +547,8 @@ static void put_budget_defaults(char *out, size_t len, size_t *used)
 
 /* What help says of the option called name under command c (NULL: every
  * command's): one line per distinct help and default, led by the sections
- * that declare it so; under one command with one such line, the line alone. */
+ * that declare it so (a shared option, by the commands that take it when
+ * some do not); under one command with one such line, the line alone. */
 static void describe(const char *name, const struct section *c, char *out, size_t len)
 {
 	const struct option_spec *d = find_opt(name, strlen(name)), *first = NULL;
@@ -468,7 +556,10 @@ static void describe(const char *name, const struct section *c, char *out, size_
 	char one[96];
 
 	if (is_shared(d)) {
-		put_line(out, len, &used, NULL, d->help, one_default(d, one, sizeof(one)));
+		char who[256];
+		bool some = shared_takers(name, who, sizeof(who));
+
+		put_line(out, len, &used, !c && some ? who : NULL, d->help, one_default(d, one, sizeof(one)));
 		return;
 	}
 	for (size_t r = 0; r < registry_count; r++)

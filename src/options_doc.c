@@ -1,8 +1,8 @@
 /*
  * docs/OUTPUT.md's option lists (options_doc.h): one Markdown table of the
- * options every command takes, then one per command of the options it
- * takes besides them, each cell the text `help CMD` prints for it (a line
- * per declaring section, joined by <br>). Markdown's table syntax owns
+ * shared options (each led by the commands that take it where some do
+ * not), then one per command of its own options, each cell the text
+ * `help CMD` prints for it (a line per declaring section, joined by <br>). Markdown's table syntax owns
  * '|', so a '|' of the help text is escaped; nothing else is changed.
  */
 #include "options_doc.h"
@@ -51,7 +51,7 @@ static size_t put_table(FILE *f, const struct section *c, bool shared)
 
 void options_doc_write(FILE *f)
 {
-	fputs("### Every command\n", f);
+	fputs("### Shared options\n", f);
 	put_table(f, NULL, true);
 	for (size_t i = 0; i < registry_count; i++) {
 		const struct section *c = registry[i];
@@ -63,7 +63,7 @@ void options_doc_write(FILE *f)
 		else
 			fprintf(f, "\n### `mlpscope %s`\n%s.\n\n", c->name, c->summary);
 		if (!put_table(f, c, false))
-			fputs("No options besides those every command takes.\n", f);
+			fputs("No options of its own.\n", f);
 	}
 }
 

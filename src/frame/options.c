@@ -27,8 +27,15 @@ const struct option_spec option_threads = {
 	.field = offsetof(struct options, threads),
 };
 
+const struct option_spec option_seed = {
+	.name = "seed", .arg = "N", .kind = OPTION_U64, .hi = UINT64_MAX, .deflt = "1", .help = "permutation seed",
+	.field = offsetof(struct options, seed),
+};
+
 const struct option_spec *const options_threaded[] = {&option_threads, &option_budget, NULL};
+const struct option_spec *const options_seeded_threaded[] = {&option_seed, &option_threads, &option_budget, NULL};
 const struct option_spec *const options_budget_only[] = {&option_budget, NULL};
+const struct option_spec *const options_seeded[] = {&option_seed, &option_budget, NULL};
 
 static const char size_form[] = "N[K|M|G|T][i][B], e.g. 1G or 512MiB";
 

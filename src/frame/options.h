@@ -3,7 +3,7 @@
  * option's declaration. Each section declares its own options
  * (struct option_spec: name, kind, range, default, help line) in its own
  * file and reads their values from here by its own declaration; only the
- * options every command means the same way (outputs, --cpu, --seed,
+ * options several commands mean the same way (outputs, --cpu, --seed,
  * --quick, --budget, --threads) have fields of their own. Kept apart from
  * cli.h so the sections do not depend on the parser (which itself looks
  * commands up in the registry).
@@ -51,7 +51,7 @@ struct option_spec {
 	bool alone;                /* taken only when its section is asked for by name:
 	                            * the full report runs a short form that ignores it,
 	                            * so there it is refused, never ignored */
-	size_t field;              /* the options every command shares: offsetof(struct
+	size_t field;              /* the shared options: offsetof(struct
 	                            * options, ...) it lands in; 0: kept by name (given[]) */
 };
 
@@ -109,15 +109,18 @@ void options_put(struct options *o, const char *name, unsigned long long number,
  * else -EINVAL (not a size), -ERANGE (overflow), -EDOM (zero or negative). */
 int option_parse_size(const char *s, size_t *out);
 
-/* The two shared options a section opts into by naming them in its table
- * (the rest every command takes): --budget (priced through its budget
- * hooks) and --threads (resolved once for the threaded sections). */
-extern const struct option_spec option_budget, option_threads;
+/* The shared options a section opts into by naming them in its table:
+ * --budget (priced through its budget hooks), --threads (resolved once for
+ * the threaded sections) and --seed (read by the sections whose chains or
+ * addresses are permuted; a c2c line or the machine's facts have none). */
+extern const struct option_spec option_budget, option_threads, option_seed;
 
-/* The options tables of the sections with none of their own: a threaded
- * measurement's (--threads, --budget) and a single-threaded one's
- * (--budget). */
+/* The options tables of the sections with none of their own: by whether
+ * the measurement is threaded (--threads) and permuted (--seed); each
+ * takes --budget. */
 extern const struct option_spec *const options_threaded[];
+extern const struct option_spec *const options_seeded_threaded[];
 extern const struct option_spec *const options_budget_only[];
+extern const struct option_spec *const options_seeded[];
 
 #endif

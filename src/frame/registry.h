@@ -87,9 +87,9 @@ struct section {
 	bool (*takes_another)(const struct options *o);
 	bool needs_from;           /* --from is required */
 	const char *usage;         /* "mlpscope compare A.json B.json [C.json...]" */
-	/* The options it reads besides those every command takes, NULL-terminated:
-	 * its own declarations (in its file) and the shared --budget and --threads
-	 * when it honours them. Other commands refuse them; the full report takes
+	/* The options it reads besides the shared ones (cli.c), NULL-terminated:
+	 * its own declarations (in its file) and the shared --budget, --threads
+	 * and --seed when it honours them. Other commands refuse them; the full report takes
 	 * those of its in_report sections (but not one declared alone). */
 	const struct option_spec *const *options;
 

@@ -176,8 +176,8 @@ static const struct option_spec app_predictions_opt = {
 
 static const struct option_spec *const app_options[] = {
 	&app_size_opt, &app_pages_opt, &app_max_lanes_opt, &app_trials_opt, &app_threads_opt, &app_text_opt,
-	&app_input_opt, &app_bzip2_opt, &option_budget, &app_lanes_opt, &app_segments_opt, &app_layout_opt,
-	&app_prefetch_opt, &app_output_buffer_opt, &app_predictions_opt, NULL,
+	&app_input_opt, &app_bzip2_opt, &option_seed, &option_budget, &app_lanes_opt, &app_segments_opt,
+	&app_layout_opt, &app_prefetch_opt, &app_output_buffer_opt, &app_predictions_opt, NULL,
 };
 
 /* app's options as its functions read them (0 or NULL: not given). */

@@ -174,7 +174,7 @@ static void bandwidth_section_free(void *res)
 
 const struct section section_bandwidth = {
 	.name = "bandwidth",
-	.options = options_threaded,
+	.options = options_seeded_threaded,
 	.summary = "sequential read/write/copy bandwidth per thread and in total; random-access efficiency",
 	.help = bandwidth_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct bandwidth_result), .needs = "noise",

@@ -7,8 +7,5 @@
 
 const struct section section_help = {
 	.name = "help", .summary = "what a command measures and how (help CMD)",
-	.kind = SECTION_HELP,
-	/* help has always ignored output flags; refusing them is a change
-	 * of behaviour left for its own commit. */
-	.outputs = SECTION_OUT_ALL, .operands = SECTION_ARGS_TOPIC,
+	.kind = SECTION_HELP, .operands = SECTION_ARGS_TOPIC,
 };

@@ -444,7 +444,7 @@ static const struct option_spec latency_size_opt = {
 	.help = "largest working set of the curve, e.g. 1G or 512MiB",
 };
 
-static const struct option_spec *const latency_options[] = {&latency_size_opt, &option_budget, NULL};
+static const struct option_spec *const latency_options[] = {&latency_size_opt, &option_seed, &option_budget, NULL};
 
 const struct section section_latency = {
 	.name = "latency",

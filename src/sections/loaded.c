@@ -126,7 +126,7 @@ static int loaded_section_run(struct section_run *s, void *result)
 
 const struct section section_loaded = {
 	.name = "loaded",
-	.options = options_threaded,
+	.options = options_seeded_threaded,
 	.summary = "latency under load: one chaser while other threads generate traffic",
 	.help = loaded_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct loaded_result), .needs = "noise",

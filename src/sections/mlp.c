@@ -167,7 +167,7 @@ static const struct option_spec mlp_read_size_opt = {
 
 static const struct option_spec *const mlp_options[] = {
 	&mlp_size_opt, &mlp_spacing_opt, &mlp_pages_opt, &mlp_max_lanes_opt, &mlp_repeat_opt, &mlp_trials_opt,
-	&mlp_accesses_opt, &mlp_levels_opt, &mlp_read_size_opt, &option_budget, NULL,
+	&mlp_accesses_opt, &mlp_levels_opt, &mlp_read_size_opt, &option_seed, &option_budget, NULL,
 };
 
 /* The report's level sweeps, unless the budget gave them up. */

@@ -144,7 +144,7 @@ static void multicore_section_free(void *res)
 
 const struct section section_multicore = {
 	.name = "multicore",
-	.options = options_threaded,
+	.options = options_seeded_threaded,
 	.summary = "the lanes sweep on T threads at once: total concurrency against K and T",
 	.help = multicore_help, .kind = SECTION_MEASURE, .in_report = true, .threaded = true,
 	.outputs = SECTION_OUT_ALL, .result_bytes = sizeof(struct multicore_result), .needs = "noise",

@@ -36,7 +36,7 @@ static int noise_section_run(struct section_run *s, void *result)
 
 const struct section section_noise = {
 	.name = "noise",
-	.options = options_budget_only,
+	.options = options_seeded,
 	.budget = &budget_prerequisite,
 	.summary = "the instrument's own noise floor: the spread of its estimators",
 	.help = noise_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,

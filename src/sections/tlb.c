@@ -113,7 +113,7 @@ static int tlb_section_run(struct section_run *s, void *result)
 
 const struct section section_tlb = {
 	.name = "tlb",
-	.options = options_budget_only,
+	.options = options_seeded,
 	.summary = "the TLB: one load per 4 KiB page, pages swept in count, small and huge pages",
 	.help = tlb_help, .kind = SECTION_MEASURE, .in_report = true, .outputs = SECTION_OUT_ALL,
 	.result_bytes = sizeof(struct tlb_result), .needs = "noise", .budget = &tlb_budget,

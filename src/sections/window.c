@@ -74,7 +74,7 @@ static const struct option_spec window_dump_code_opt = {
 
 static const struct option_spec *const window_options[] = {
 	&window_size_opt, &window_trials_opt, &window_fillers_opt, &window_max_n_opt, &window_dump_code_opt,
-	&option_budget, NULL,
+	&option_seed, &option_budget, NULL,
 };
 
 /* "nop,store" -> a filler bit mask. */
