@@ -536,7 +536,7 @@ static void put_budget_defaults(char *out, size_t len, size_t *used)
 	size_t n = 0;
 
 	for (size_t r = 0; r < registry_count; r++)
-		if (registry[r]->kind == SECTION_REPORT || (registry[r]->kind == SECTION_MEASURE && !registry[r]->report_only))
+		if (measures(registry[r]) && !registry[r]->report_only)
 			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s %.0f", n ? ", " : "",
 					      registry[r]->name, budget_default_s(registry[r]->budget,
 										   registry[r]->kind == SECTION_REPORT, false));
@@ -615,7 +615,7 @@ bool cli_command_option(const struct section *c, size_t i, struct cli_option_lin
 	line->shared = is_shared(d);
 	describe(d->name, c, line->help, sizeof(line->help));
 	used = strlen(line->help);
-	if (c && d == &option_budget && (c->kind == SECTION_MEASURE || c->kind == SECTION_REPORT))
+	if (c && d == &option_budget && measures(c))
 		snprintf(line->help + used, sizeof(line->help) - used, "\n%s: %.0f s by default, %.0f s with --quick",
 			 c->name, budget_default_s(c->budget, c->kind == SECTION_REPORT, false),
 			 budget_default_s(c->budget, c->kind == SECTION_REPORT, true));
