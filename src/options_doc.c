@@ -2,8 +2,9 @@
  * docs/OUTPUT.md's option lists (options_doc.h): one Markdown table of the
  * shared options (each led by the commands that take it where some do
  * not), then one per command of its own options, each cell the text
- * `help CMD` prints for it (a line per declaring section, joined by <br>). Markdown's table syntax owns
- * '|', so a '|' of the help text is escaped; nothing else is changed.
+ * `help CMD` prints for it (a line per declaring section, joined by
+ * <br>). Markdown's table syntax owns '|', so a '|' of the help text is
+ * escaped; nothing else is changed.
  */
 #include "options_doc.h"
 

@@ -89,8 +89,9 @@ struct section {
 	const char *usage;         /* "mlpscope compare A.json B.json [C.json...]" */
 	/* The options it reads besides the shared ones (cli.c), NULL-terminated:
 	 * its own declarations (in its file) and the shared --budget, --threads
-	 * and --seed when it honours them. Other commands refuse them; the full report takes
-	 * those of its in_report sections (but not one declared alone). */
+	 * and --seed when it honours them. Other commands refuse them; the full
+	 * report takes those of its in_report sections (but not one declared
+	 * alone). */
 	const struct option_spec *const *options;
 
 	/* SECTION_MEASURE */
