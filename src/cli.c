@@ -119,6 +119,13 @@ static bool measures(const struct section *c)
 
 static bool option_applies(const char *name, const struct section *c);
 
+/* A command help and the refusals name: not help, nor a row the full
+ * report runs alone. */
+static bool listed_command(const struct section *r)
+{
+	return !r->report_only && r->kind != SECTION_HELP;
+}
+
 /* Whether command c takes the shared option d: an output its row says it
  * writes; --cpu and --archive where it measures (a command reading files
  * pins nothing, and only a measured result names the binary that made
@@ -146,11 +153,12 @@ static bool taken_under(const struct section *c, const struct section *r, const 
 static bool option_applies(const char *name, const struct section *c)
 {
 	size_t len = strlen(name);
+	const struct option_spec *spec = find_opt(name, len);
 
-	if (!c || !find_opt(name, len))
+	if (!c || !spec)
 		return true;
-	if (is_shared(find_opt(name, len)))
-		return shared_taken(find_opt(name, len), c);
+	if (is_shared(spec))
+		return shared_taken(spec, c);
 	for (size_t i = 0; i < registry_count; i++) {
 		const struct option_spec *d = declared_by(registry[i], name, len);
 
@@ -173,7 +181,7 @@ static void option_takers(const char *name, char *takers, size_t len, bool *in_r
 
 		if (r->kind == SECTION_REPORT)
 			*in_report = option_applies(name, r);
-		else if (!r->report_only && r->kind != SECTION_HELP && option_applies(name, r))
+		else if (listed_command(r) && option_applies(name, r))
 			used += (size_t)snprintf(takers + used, used < len ? len - used : 0, "%s%s", used ? " " : "",
 						 r->name);
 	}
@@ -192,7 +200,7 @@ static bool shared_takers(const char *name, char *who, size_t len)
 		const struct section *r = registry[i];
 		bool take = option_applies(name, r);
 
-		if (r->report_only || r->kind == SECTION_HELP)
+		if (!listed_command(r))
 			continue;
 		not_taking += !take;
 		measuring += measures(r);
@@ -206,7 +214,7 @@ static bool shared_takers(const char *name, char *who, size_t len)
 	for (size_t i = 0; i < registry_count; i++) {
 		const struct section *r = registry[i];
 
-		if (r->report_only || r->kind == SECTION_HELP || (grouped && measures(r)) || !option_applies(name, r))
+		if (!listed_command(r) || (grouped && measures(r)) || !option_applies(name, r))
 			continue;
 		used += (size_t)snprintf(who + used, used < len ? len - used : 0, "%s%s", used ? ", " : "", r->name);
 	}
